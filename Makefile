@@ -1,0 +1,43 @@
+# forge: `make demo` and `make test` each work on a fresh clone; both install and build first.
+SHELL := /bin/bash
+.DEFAULT_GOAL := build
+TSX := node --import tsx
+SOURCES := $(shell find bin lib commands -name '*.ts' 2>/dev/null) package.json scripts/build.mjs
+
+.PHONY: build deps typecheck test demo bench man completions docs hints install clean
+
+node_modules/.deps-stamp: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+deps: node_modules/.deps-stamp
+
+dist/forge.js: node_modules/.deps-stamp $(SOURCES)
+	node scripts/build.mjs
+
+build: dist/forge.js
+
+typecheck: deps
+	node_modules/.bin/tsc -p .
+
+test: build typecheck
+	$(TSX) scripts/test.ts
+
+demo: build
+	bash examples/demo.sh
+
+bench: build
+	$(TSX) bench/run.ts
+
+# Regenerate man pages, completions and the package.json bin map from the declarations.
+man completions docs: deps
+	$(TSX) scripts/gen-docs.ts
+
+hints: build
+	$(TSX) scripts/hints.ts
+
+install: build
+	npm install -g .
+
+clean:
+	rm -rf dist coverage node_modules/.deps-stamp

@@ -1,0 +1,143 @@
+// The one declaration of a command, from which parsing, help, man pages, completions and tool schemas derive.
+import type { ExitCode } from '../errors';
+import type { Repo } from '../git/repo';
+import type { StateStore } from '../git/state';
+
+export type ArgType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
+
+export interface ArgSpec {
+  type: ArgType;
+  description: string;
+  /** Taken from positional words, in declaration order; still accepted as a flag and NDJSON key. */
+  positional?: boolean;
+  /** A string positional that takes every remaining word, joined by spaces (`recall test command`). */
+  rest?: boolean;
+  required?: boolean;
+  choices?: readonly string[];
+  default?: string | number | boolean;
+  min?: number;
+  max?: number;
+  /** One-letter short flag. */
+  alias?: string;
+  /** Value name shown in the synopsis and man page (`--limit N`). */
+  placeholder?: string;
+}
+
+export type ArgsSpec = Record<string, ArgSpec>;
+
+type ValueOf<S extends ArgSpec> = S['type'] extends 'string'
+  ? S['choices'] extends readonly (infer C)[] ? C : string
+  : S['type'] extends 'number' | 'integer'
+    ? number
+    : S['type'] extends 'boolean'
+      ? boolean
+      : S['type'] extends 'array'
+        ? string[]
+        : Record<string, unknown>;
+
+/** The typed arguments a command's run receives: required, defaulted and boolean args are always set. */
+export type ArgsOf<R extends ArgsSpec> = {
+  [K in keyof R]: R[K] extends { required: true } | { default: string | number | boolean } | { type: 'boolean' | 'array' }
+    ? ValueOf<R[K]>
+    : ValueOf<R[K]> | undefined;
+};
+
+export interface Example {
+  command: string;
+  description: string;
+}
+
+/** One streamed item of a listing command: a typed JSON record and its text line. */
+export interface Item {
+  type: string;
+  [field: string]: unknown;
+}
+
+/** What a command returns; the CLI renders it as text or as one NDJSON record. */
+export interface Outcome {
+  /** Fields of the JSON record (besides ok, id and the hint fields). */
+  data: Record<string, unknown>;
+  /** Human rendering, without the hint lines. */
+  text: string;
+  /** The next command, or null when the response is terminal (`Done.`). */
+  next: string | null;
+  or?: string;
+  wait?: string;
+  /** 1 when a check failed or an action was refused without an error. */
+  exitCode?: 0 | 1;
+  /** For raw-content output (state show): the hint goes to stderr so stdout stays the content. */
+  hintOnStderr?: boolean;
+}
+
+export interface RunContext {
+  /** Absolute working directory after --cwd / FORGE_CWD. */
+  cwd: string;
+  /** The run id set by --run-id or FORGE_RUN_ID, if any. */
+  runId: string | undefined;
+  /** Where global (cross-project) data lives: $XDG_DATA_HOME/forge. */
+  dataHome: string;
+  /** The repository holding cwd; throws NOT_A_GIT_REPO outside one. */
+  repo(): Promise<Repo>;
+  /** The state store of that repository. */
+  store(): Promise<StateStore>;
+  /** A `forge …` command line for hints, carrying --cwd / --run-id when they were given as flags. */
+  cmd(...words: Array<string | number>): string;
+  /** Streams one item of a listing command. */
+  emit(item: Item, text: string): Promise<void>;
+  now(): Date;
+}
+
+export interface CommandSpec<R extends ArgsSpec = ArgsSpec> {
+  /** Words after `forge`: 'logs', 'memory save'. */
+  name: string;
+  summary: string;
+  description: string;
+  args: R;
+  examples: Example[];
+  /** Stable error codes this command can return, with when. */
+  errors: Record<string, string>;
+  exits: Partial<Record<ExitCode, string>>;
+  /** Writes state or files (drives docs and the MCP destructive hint). */
+  mutates: boolean;
+  /** Extra environment variables the command reads. */
+  env?: Record<string, string>;
+  run(args: ArgsOf<R>, ctx: RunContext): Promise<Outcome>;
+}
+
+export interface GroupSpec {
+  name: string;
+  summary: string;
+  description: string;
+  commands: CommandSpec<any>[];
+}
+
+export type Entry = CommandSpec<any> | GroupSpec;
+
+export function isGroup(entry: Entry): entry is GroupSpec {
+  return 'commands' in entry;
+}
+
+/** Declares a command; `const` keeps literal arg types so run() gets precise argument types. */
+export function defineCommand<const R extends ArgsSpec>(spec: CommandSpec<R>): CommandSpec<R> {
+  return spec;
+}
+
+export function defineGroup(spec: GroupSpec): GroupSpec {
+  return spec;
+}
+
+/** Options every command takes; declared once here, rendered in every help and man page. */
+export const COMMON_ARGS = {
+  cwd: { type: 'string', placeholder: 'DIR', description: 'Run as if started in DIR (precedence: flag > FORGE_CWD > current directory).' },
+  'run-id': { type: 'string', placeholder: 'ID', description: 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log.' },
+  json: { type: 'boolean', description: 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).' },
+  help: { type: 'boolean', alias: 'h', description: 'Show this help.' },
+} as const satisfies ArgsSpec;
+
+export const COMMON_ENV: Record<string, string> = {
+  FORGE_CWD: 'Working directory when --cwd is not given.',
+  FORGE_RUN_ID: 'Run id when --run-id is not given.',
+  FORGE_JSON: 'Set to 1 to print NDJSON records.',
+  FORGE_DEBUG: 'Set to 1 to print stack traces of errors.',
+  NO_COLOR: 'Disable colour (colour is only used on a terminal).',
+};

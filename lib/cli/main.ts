@@ -1,0 +1,338 @@
+// The CLI entry: resolve the command, read flags or NDJSON, run each request, render text or records, exit code.
+import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, isAbsolute, join, resolve as resolvePath } from 'node:path';
+import type { Readable } from 'node:stream';
+import pkg from '../../package.json' with { type: 'json' };
+import { assertId, ForgeError, InvalidInputError, type ExitCode } from '../errors';
+import { openRepo, type Repo } from '../git/repo';
+import { StateStore } from '../git/state';
+import { FLUSH_THRESHOLD, flushEvents, newEvent, spoolEvents } from '../logs/events';
+import type { CommandSpec, Entry, Item, Outcome, RunContext } from './declare';
+import { readStdin } from './input';
+import { hintFields, hintLines, Output, type Hint, type Stream } from './output';
+import { groupHelp, topHelp } from './overview';
+import { helpText, parseArgv, type ParsedArgv } from './parse';
+import { shellJoin } from './quote';
+import { programWords, resolve, suggest } from './registry';
+import { validateRequest } from './validate';
+
+export const VERSION: string = pkg.version;
+
+export interface MainOptions {
+  entries: readonly Entry[];
+  /** process.argv: [node, program, ...args]. */
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Stream;
+  stderr: Stream;
+}
+
+/** One request of a call: flags, or one NDJSON line. */
+interface Request {
+  raw: Record<string, unknown>;
+  line?: number;
+}
+
+/** Per-process caches: one repository discovery and one state store per directory. */
+class Session {
+  private repos = new Map<string, Promise<Repo>>();
+  private stores = new Map<string, StateStore>();
+
+  repo(cwd: string): Promise<Repo> {
+    if (!this.repos.has(cwd)) this.repos.set(cwd, openRepo({ cwd }));
+    return this.repos.get(cwd)!;
+  }
+
+  async store(cwd: string, env: NodeJS.ProcessEnv): Promise<StateStore> {
+    const repo = await this.repo(cwd);
+    if (!this.stores.has(repo.commonDir)) {
+      const identity = { name: env.GIT_AUTHOR_NAME || 'forge', email: env.GIT_AUTHOR_EMAIL || 'forge@localhost' };
+      this.stores.set(repo.commonDir, new StateStore(repo, identity));
+    }
+    return this.stores.get(repo.commonDir)!;
+  }
+
+  close(): void {
+    for (const s of this.stores.values()) s.close();
+  }
+}
+
+/** Adds the context flags the user gave, so a hint runs against the same repo and run. */
+function withContext(command: string | null | undefined, context: string[]): string | null {
+  if (!command) return command ?? null;
+  if (!command.startsWith('forge ') || command.includes(' -- ')) return command;
+  return context.length ? `${command} ${shellJoin(context)}` : command;
+}
+
+function resolveCwd(base: string, flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  const chosen = flag ?? env.FORGE_CWD ?? base;
+  const dir = isAbsolute(chosen) ? chosen : resolvePath(base, chosen);
+  let ok = false;
+  try {
+    ok = statSync(dir).isDirectory();
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    throw new InvalidInputError('CWD_NOT_FOUND', `working directory '${dir}' does not exist`, { fix: `mkdir -p ${shellJoin([dir])}`, data: { cwd: dir } });
+  }
+  return dir;
+}
+
+export async function main(opts: MainOptions): Promise<ExitCode> {
+  const { entries, argv, env } = opts;
+  const out = await Output.create({ stdout: opts.stdout, stderr: opts.stderr, env });
+  // `forge … | head -1`: a closed pipe is a normal way for a reader to stop.
+  opts.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+  const words = [...programWords(entries, basename(argv[1] ?? 'forge')), ...argv.slice(2)];
+  const jsonWanted = words.includes('--json') || env.FORGE_JSON === '1';
+  const fail = async (err: ForgeError): Promise<ExitCode> => {
+    await renderError(out, err, { json: jsonWanted, env, id: undefined, line: undefined });
+    return err.exitCode;
+  };
+
+  if (words[0] === '--version' || words[0] === '-V') {
+    await out.out(`forge ${VERSION}`);
+    return 0;
+  }
+  const r = resolve(entries, words);
+  if (r.kind === 'none') {
+    if (words.length && !words.some((w) => w === '--help' || w === '-h')) {
+      return fail(new InvalidInputError('UNKNOWN_OPTION', `unknown option '${words[0]}'`, { fix: 'forge --help' }));
+    }
+    await out.write(opts.stdout, topHelp(entries));
+    return 0;
+  }
+  if (r.kind === 'unknown') {
+    const names = r.parent ? r.parent.commands.map((c) => c.name.split(' ')[1]!) : entries.map((e) => e.name);
+    const guess = suggest(r.word, names);
+    const prefix = r.parent ? `forge ${r.parent.name}` : 'forge';
+    return fail(
+      new InvalidInputError('UNKNOWN_COMMAND', `unknown command '${r.parent ? `${r.parent.name} ` : ''}${r.word}'${guess ? `; did you mean '${guess}'?` : ''}`, {
+        fix: guess ? `${prefix} ${guess} --help` : `${prefix} --help`,
+      }),
+    );
+  }
+  if (r.kind === 'group') {
+    if (r.rest.some((w) => w === '--help' || w === '-h')) {
+      await out.write(opts.stdout, groupHelp(r.group));
+      return 0;
+    }
+    return fail(new InvalidInputError('MISSING_SUBCOMMAND', `'forge ${r.group.name}' needs a subcommand: ${r.group.commands.map((c) => c.name.split(' ')[1]).join(', ')}`, { fix: `forge ${r.group.name} --help` }));
+  }
+  return runCommand(r.spec, r.rest, opts, out);
+}
+
+async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOptions, out: Output): Promise<ExitCode> {
+  const { env } = opts;
+  const helpFix = `forge ${spec.name} --help`;
+  let parsed: ParsedArgv;
+  try {
+    parsed = parseArgv(spec, rest);
+  } catch (err) {
+    const e = toForgeError(err, helpFix);
+    await renderError(out, e, { json: rest.includes('--json') || env.FORGE_JSON === '1', env, id: undefined, line: undefined });
+    return e.exitCode;
+  }
+  if (parsed.help) {
+    await out.write(opts.stdout, helpText(spec) + '\n');
+    return 0;
+  }
+  let json = parsed.json || env.FORGE_JSON === '1';
+
+  // Flags alone make one request; with no command arguments, stdin may carry NDJSON requests.
+  let requests: AsyncIterable<Request> | Request[] = [{ raw: parsed.raw }];
+  if (!parsed.hasCommandArgs && !opts.stdin.isTTY) {
+    const input = await readStdin(opts.stdin);
+    if (input.kind === 'ndjson') {
+      json = true;
+      requests = numbered(input.lines);
+    } else if (input.kind === 'text') {
+      const e = new InvalidInputError('BAD_INPUT', "stdin is not NDJSON: each request is one JSON object per line, starting with '{'", { fix: helpFix });
+      await renderError(out, e, { json, env, id: undefined, line: undefined });
+      return e.exitCode;
+    }
+  }
+
+  const session = new Session();
+  let worst: ExitCode = 0;
+  try {
+    for await (const req of requests) {
+      const code = await runRequest({ spec, req, parsed, json, opts, out, session });
+      if (code > worst) worst = code;
+    }
+  } finally {
+    session.close();
+  }
+  return worst;
+}
+
+async function* numbered(lines: AsyncIterable<string>): AsyncGenerator<Request> {
+  let n = 0;
+  for await (const text of lines) {
+    n++;
+    if (!text.trim()) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      yield { raw: { __error: `stdin:${n}: ${(err as Error).message}` }, line: n };
+      continue;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      yield { raw: { __error: `stdin:${n}: expected a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}` }, line: n };
+      continue;
+    }
+    yield { raw: value as Record<string, unknown>, line: n };
+  }
+}
+
+async function runRequest({
+  spec,
+  req,
+  parsed,
+  json,
+  opts,
+  out,
+  session,
+}: {
+  spec: CommandSpec<any>;
+  req: Request;
+  parsed: ParsedArgv;
+  json: boolean;
+  opts: MainOptions;
+  out: Output;
+  session: Session;
+}): Promise<ExitCode> {
+  const { env } = opts;
+  const started = Date.now();
+  const helpFix = `forge ${spec.name} --help`;
+  const id = req.raw.id;
+  let context: string[] = [];
+  let cwd: string | undefined;
+  let runId: string | undefined;
+  let streamed = false;
+  let code: ExitCode = 0;
+  let errorCode: string | undefined;
+  try {
+    if (typeof req.raw.__error === 'string') throw new InvalidInputError('BAD_NDJSON', req.raw.__error, { fix: helpFix, data: { line: req.line } });
+    const { args, common } = validateRequest({ spec: spec.args, raw: req.raw, fix: helpFix });
+    const cwdFlag = common.cwd ?? parsed.cwd;
+    cwd = resolveCwd(opts.cwd, cwdFlag, env);
+    const runFlag = common['run-id'] ?? parsed.runId;
+    runId = runFlag ?? (env.FORGE_RUN_ID || undefined);
+    if (runId !== undefined) assertId({ kind: 'run id', value: runId });
+    if (cwdFlag !== undefined) context.push('--cwd', cwd);
+    if (runFlag !== undefined) context.push('--run-id', runFlag);
+    const dir = cwd;
+    const ctx: RunContext = {
+      cwd: dir,
+      runId,
+      dataHome: join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'forge'),
+      repo: () => session.repo(dir),
+      store: () => session.store(dir, env),
+      cmd: (...w) => shellJoin(['forge', ...w.map(String)]),
+      emit: async (item: Item, text: string) => {
+        streamed = true;
+        if (json) await out.record(id === undefined ? item : { ...item, id });
+        else await out.out(text);
+      },
+      now: () => new Date(),
+    };
+    const outcome: Outcome = await spec.run(args, ctx);
+    code = outcome.exitCode ?? 0;
+    const hint: Hint = { next: withContext(outcome.next, context), or: withContext(outcome.or, context) ?? undefined, wait: outcome.wait };
+    if (json) {
+      await out.record({ ...(id === undefined ? {} : { id }), ok: code === 0, ...(streamed ? { type: 'summary' } : {}), ...outcome.data, ...hintFields(hint) });
+    } else {
+      if (outcome.text) await out.out(outcome.text);
+      const lines = hintLines(hint, outcome.hintOnStderr ? out.errPalette : out.outPalette).join('\n');
+      await (outcome.hintOnStderr ? out.err(lines) : out.out(lines));
+    }
+  } catch (err) {
+    const e = toForgeError(err, helpFix, env, opts.argv);
+    e.fix = e.code === 'NOT_A_GIT_REPO' && cwd && cwd !== opts.cwd ? shellJoin(['git', 'init', cwd]) : (withContext(e.fix, context) ?? undefined);
+    code = e.exitCode;
+    errorCode = e.code;
+    await renderError(out, e, { json, env, id, line: req.line });
+  }
+  if (runId !== undefined && cwd !== undefined) await recordToolCall({ session, cwd, runId, spec, code, errorCode, started, out, env });
+  return code;
+}
+
+/** Every call of an active run lands in its log as a tool_call event (spooled, flushed in batches). */
+async function recordToolCall({
+  session,
+  cwd,
+  runId,
+  spec,
+  code,
+  errorCode,
+  started,
+  out,
+  env,
+}: {
+  session: Session;
+  cwd: string;
+  runId: string;
+  spec: CommandSpec<any>;
+  code: ExitCode;
+  errorCode: string | undefined;
+  started: number;
+  out: Output;
+  env: NodeJS.ProcessEnv;
+}): Promise<void> {
+  try {
+    const repo = await session.repo(cwd);
+    const event = newEvent({
+      timestamp: new Date().toISOString(),
+      runId,
+      phase: 'tool_call',
+      moduleId: null,
+      event: spec.name,
+      severity: code === 0 ? 'info' : code === 1 ? 'warn' : 'error',
+      data: { exitCode: code, durationMs: Date.now() - started, ...(errorCode ? { error: errorCode } : {}) },
+    });
+    const pending = await spoolEvents({ repo, runId, events: [event] });
+    if (pending >= FLUSH_THRESHOLD) await flushEvents({ repo, store: await session.store(cwd, env) });
+  } catch (err) {
+    // Logging must never fail the call it records; outside a repository there is no log.
+    if (env.FORGE_DEBUG === '1') await out.err(`forge: could not record tool_call: ${(err as Error).message}`);
+  }
+}
+
+/** Anything not a ForgeError is a bug: exit 1, and the fix re-runs the same call with stack traces on. */
+function toForgeError(err: unknown, helpFix: string, env: NodeJS.ProcessEnv = {}, argv: string[] = []): ForgeError {
+  if (err instanceof ForgeError) {
+    if (!err.fix) err.fix = helpFix;
+    return err;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  const again = argv.length > 2 ? `FORGE_DEBUG=1 ${shellJoin([basename(argv[1]!), ...argv.slice(2)])}` : `FORGE_DEBUG=1 ${helpFix}`;
+  const e = new ForgeError('INTERNAL', `internal error: ${message}`, { fix: again, exitCode: 1, cause: err });
+  if (env.FORGE_DEBUG === '1' && err instanceof Error) e.stack = err.stack;
+  return e;
+}
+
+async function renderError(out: Output, err: ForgeError, { json, env, id, line }: { json: boolean; env: NodeJS.ProcessEnv; id: unknown; line: number | undefined }): Promise<void> {
+  const fix = err.fix ?? 'forge --help';
+  if (json) {
+    await out.record({
+      ...(id === undefined ? {} : { id }),
+      ok: false,
+      error: { code: err.code, message: err.message, ...(Object.keys(err.data).length ? { data: err.data } : {}) },
+      ...(line === undefined ? {} : { line }),
+      _next_action: fix,
+    });
+  } else {
+    const p = out.errPalette;
+    await out.err(`${p.error('Error:')} ${err.message}\n${p.label('Fix:')} ${fix}`);
+  }
+  if (env.FORGE_DEBUG === '1') await out.err(String((err.cause as Error | undefined)?.stack ?? err.stack));
+}

@@ -1,0 +1,77 @@
+// Writes text and NDJSON records to stdout/stderr: backpressure-aware, EPIPE-safe, coloured only on a terminal.
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+
+export type Stream = Writable & { isTTY?: boolean };
+
+export interface Hint {
+  next: string | null;
+  or?: string;
+  wait?: string;
+}
+
+type Paint = (s: string) => string;
+
+export interface Palette {
+  error: Paint;
+  label: Paint;
+  dim: Paint;
+}
+
+const PLAIN: Palette = { error: (s) => s, label: (s) => s, dim: (s) => s };
+
+/** The hint lines of seed 000: `Next:` (+ `Or:`), or `Wait:`, or `Done.`. */
+export function hintLines(h: Hint, p: Palette = PLAIN): string[] {
+  const lines: string[] = [];
+  if (h.next) lines.push(`${p.label('Next:')} ${h.next}`);
+  if (h.or) lines.push(`${p.label('Or:')} ${h.or}`);
+  if (h.wait) lines.push(`${p.label('Wait:')} ${h.wait}`);
+  if (!h.next && !h.wait) lines.push(p.label('Done.'));
+  return lines;
+}
+
+/** The same hint as JSON fields: `_next_action` always present (null when terminal). */
+export function hintFields(h: Hint): Record<string, unknown> {
+  const f: Record<string, unknown> = { _next_action: h.next ?? null };
+  if (h.or) f._or_action = h.or;
+  if (h.wait) f._wait = h.wait;
+  return f;
+}
+
+export class Output {
+  private constructor(
+    readonly stdout: Stream,
+    readonly stderr: Stream,
+    readonly outPalette: Palette,
+    readonly errPalette: Palette,
+  ) {}
+
+  /** Colour is loaded (chalk) only when a stream is a terminal and NO_COLOR is unset. */
+  static async create({ stdout, stderr, env }: { stdout: Stream; stderr: Stream; env: NodeJS.ProcessEnv }): Promise<Output> {
+    const wants = (s: Stream) => Boolean(s.isTTY) && !env.NO_COLOR && env.TERM !== 'dumb';
+    const palette = async (s: Stream): Promise<Palette> => {
+      if (!wants(s)) return PLAIN;
+      const { Chalk } = await import('chalk');
+      const c = new Chalk({ level: 1 });
+      return { error: (t) => c.red.bold(t), label: (t) => c.bold(t), dim: (t) => c.dim(t) };
+    };
+    return new Output(stdout, stderr, await palette(stdout), await palette(stderr));
+  }
+
+  async write(stream: Stream, text: string): Promise<void> {
+    if (!text) return;
+    if (!stream.write(text)) await once(stream, 'drain');
+  }
+
+  async out(text: string): Promise<void> {
+    await this.write(this.stdout, text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  async err(text: string): Promise<void> {
+    await this.write(this.stderr, text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  async record(obj: Record<string, unknown>): Promise<void> {
+    await this.write(this.stdout, `${JSON.stringify(obj)}\n`);
+  }
+}

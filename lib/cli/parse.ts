@@ -1,0 +1,134 @@
+// argv → a raw request, through yargs with options derived from the declaration; also renders --help.
+import yargs, { type Argv } from 'yargs';
+import { InvalidInputError } from '../errors';
+import { COMMON_ARGS, type ArgSpec, type ArgsSpec, type CommandSpec } from './declare';
+import { optionText, positionals, synopsis } from './usage';
+
+export interface ParsedArgv {
+  /** Command arguments given on the command line, keyed by long name (not yet validated). */
+  raw: Record<string, unknown>;
+  /** True when any command argument (not a common option) was given. */
+  hasCommandArgs: boolean;
+  cwd?: string;
+  runId?: string;
+  json: boolean;
+  help: boolean;
+  /** Words after `--`, for commands that run another program. */
+  rest: string[];
+}
+
+function yargsType(spec: ArgSpec): 'string' | 'number' | 'boolean' {
+  if (spec.type === 'boolean') return 'boolean';
+  if (spec.type === 'number' || spec.type === 'integer') return 'number';
+  return 'string';
+}
+
+function addOption(y: Argv, name: string, spec: ArgSpec, group: string): Argv {
+  return y
+    .option(name, {
+      type: yargsType(spec),
+      array: spec.type === 'array',
+      alias: spec.alias,
+      description: optionText(spec),
+      requiresArg: spec.type !== 'boolean',
+    })
+    .group(name, group);
+}
+
+/** The help text: synopsis, description, arguments, options, examples, exit status. */
+function usageBlock(spec: CommandSpec<any>): string {
+  const lines = [synopsis(spec), '', spec.summary];
+  const pos = positionals(spec.args);
+  if (pos.length) {
+    lines.push('', 'Arguments:');
+    const width = Math.max(...pos.map(([n]) => n.length + 2));
+    for (const [name, s] of pos) lines.push(`  ${`<${name}>`.padEnd(width)}  ${optionText(s)}`);
+  }
+  return lines.join('\n');
+}
+
+function exitEpilogue(spec: CommandSpec<any>): string {
+  const exits = Object.entries(spec.exits).map(([code, text]) => `  ${code}  ${text}`);
+  const page = `forge-${spec.name.split(' ')[0]}`;
+  return ['Exit status:', ...exits, '', `Error codes: ${Object.keys(spec.errors).join(', ') || 'none'}`, `See also: man ${page}`].join('\n');
+}
+
+function parser(spec: CommandSpec<any>, argv: string[]): Argv {
+  let y = yargs(argv)
+    .scriptName(`forge ${spec.name}`)
+    .usage(usageBlock(spec))
+    .parserConfiguration({
+      'camel-case-expansion': false,
+      'dot-notation': false,
+      'greedy-arrays': false,
+      'duplicate-arguments-array': true,
+      'parse-positional-numbers': false,
+      'populate--': true,
+      'strip-aliased': true,
+    })
+    .help(false)
+    .version(false)
+    .exitProcess(false)
+    .strictOptions()
+    .wrap(null)
+    .fail((message: string, error: Error | undefined) => {
+      throw error ?? usageError(spec, message);
+    });
+  for (const [name, s] of Object.entries(spec.args as ArgsSpec)) y = addOption(y, name, s, 'Options:');
+  for (const [name, s] of Object.entries(COMMON_ARGS)) y = addOption(y, name, s as ArgSpec, 'Common options:');
+  for (const ex of spec.examples) y = y.example(ex.command, ex.description);
+  return y.epilogue(exitEpilogue(spec));
+}
+
+function usageError(spec: CommandSpec<any>, message: string): InvalidInputError {
+  const unknown = /^Unknown arguments?: (.*)$/.exec(message);
+  const fix = `forge ${spec.name} --help`;
+  if (unknown) return new InvalidInputError('UNKNOWN_OPTION', `unknown option '${unknown[1]!.split(', ')[0]}'`, { fix });
+  return new InvalidInputError('INVALID_ARGUMENT', message.replace(/^Not enough arguments following: (.*)$/, "option '--$1' needs a value"), { fix });
+}
+
+/** Parses a command's argv into a raw request; throws INVALID input errors with the help as fix. */
+export function parseArgv(spec: CommandSpec<any>, argv: string[]): ParsedArgv {
+  const parsed = parser(spec, argv).parseSync() as Record<string, unknown>;
+  const fix = `forge ${spec.name} --help`;
+  const raw: Record<string, unknown> = {};
+  for (const [name, s] of Object.entries(spec.args as ArgsSpec)) {
+    let value = parsed[name];
+    if (value === undefined) continue;
+    // yargs collects repeated scalars into arrays; for a scalar the last one wins, as in git.
+    if (s.type !== 'array' && Array.isArray(value)) value = value[value.length - 1];
+    if (typeof value === 'number' && Number.isNaN(value)) {
+      throw new InvalidInputError('INVALID_ARGUMENT', `'--${name}' must be a number`, { fix, data: { field: name } });
+    }
+    raw[name] = value;
+  }
+  const words = ((parsed._ as unknown[]) ?? []).map(String);
+  const pos = positionals(spec.args);
+  for (const [name, s] of pos) {
+    if (!words.length) break;
+    if (raw[name] !== undefined) continue;
+    raw[name] = s.type === 'array' ? words.splice(0) : s.rest ? words.splice(0).join(' ') : words.shift();
+  }
+  if (words.length) {
+    throw new InvalidInputError('UNEXPECTED_ARGUMENT', `unexpected argument '${words[0]}'`, { fix });
+  }
+  const last = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
+  return {
+    raw,
+    hasCommandArgs: Object.keys(raw).length > 0,
+    cwd: last(parsed.cwd) as string | undefined,
+    runId: last(parsed['run-id']) as string | undefined,
+    json: Boolean(last(parsed.json)),
+    help: Boolean(parsed.help),
+    rest: ((parsed['--'] as unknown[]) ?? []).map(String),
+  };
+}
+
+/** The --help text of a command, rendered by yargs from the same declaration. */
+export function helpText(spec: CommandSpec<any>): string {
+  let text = '';
+  parser(spec, []).showHelp((s: string) => {
+    text = s;
+  });
+  return text;
+}

@@ -1,0 +1,47 @@
+// Lean JSON Schema tool definitions derived from command declarations (small models choke on big ones).
+import type { ArgSpec, ArgsSpec, CommandSpec } from './declare';
+
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: {
+    type: 'object';
+    properties: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+}
+
+/** `memory save` → `memory_save`: tool names allow no spaces. */
+export function toolName(spec: CommandSpec<any>): string {
+  return spec.name.replace(/ /g, '_');
+}
+
+function property(spec: ArgSpec): Record<string, unknown> {
+  const p: Record<string, unknown> = {};
+  switch (spec.type) {
+    case 'array':
+      p.type = 'array';
+      p.items = { type: 'string' };
+      break;
+    case 'object':
+      p.type = 'object';
+      break;
+    default:
+      p.type = spec.type;
+  }
+  p.description = spec.description;
+  if (spec.choices) p.enum = [...spec.choices];
+  if (spec.min !== undefined) p.minimum = spec.min;
+  if (spec.max !== undefined) p.maximum = spec.max;
+  return p;
+}
+
+export function toolSchema(spec: CommandSpec<any>): ToolSchema {
+  const properties: Record<string, Record<string, unknown>> = {};
+  const required: string[] = [];
+  for (const [name, arg] of Object.entries(spec.args as ArgsSpec)) {
+    properties[name] = property(arg);
+    if (arg.required) required.push(name);
+  }
+  return { name: toolName(spec), description: spec.summary, parameters: { type: 'object', properties, ...(required.length ? { required } : {}) } };
+}

@@ -1,0 +1,117 @@
+// Checks and coerces one request (from flags or an NDJSON line) against a command's argument schema.
+import { InvalidInputError } from '../errors';
+import { COMMON_ARGS, type ArgSpec, type ArgsSpec } from './declare';
+
+/** Common fields a request may carry besides the command's own. */
+export interface CommonFields {
+  cwd?: string;
+  'run-id'?: string;
+  id?: unknown;
+}
+
+const COMMON_KEYS = new Set<string>(Object.keys(COMMON_ARGS));
+
+/** `runId` → `run-id`, so NDJSON keys may be camelCase or the long flag names. */
+export function kebab(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function coerce(name: string, spec: ArgSpec, value: unknown, fix: string): unknown {
+  const bad = (expected: string) =>
+    new InvalidInputError('INVALID_ARGUMENT', `'${name}' must be ${expected}, got ${typeName(value)} ${JSON.stringify(value)}`, { fix, data: { field: name } });
+  switch (spec.type) {
+    case 'string': {
+      if (typeof value === 'number') value = String(value);
+      if (typeof value !== 'string') throw bad('a string');
+      if (spec.choices && !spec.choices.includes(value)) {
+        throw new InvalidInputError('INVALID_ARGUMENT', `'${name}' must be one of ${spec.choices.join(', ')}, got '${value}'`, { fix, data: { field: name } });
+      }
+      return value;
+    }
+    case 'number':
+    case 'integer': {
+      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof n !== 'number' || !Number.isFinite(n)) throw bad(spec.type === 'integer' ? 'an integer' : 'a number');
+      if (spec.type === 'integer' && !Number.isInteger(n)) throw bad('an integer');
+      if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
+        throw new InvalidInputError('INVALID_ARGUMENT', `'${name}' must be between ${spec.min ?? '-inf'} and ${spec.max ?? 'inf'}, got ${n}`, { fix, data: { field: name } });
+      }
+      return n;
+    }
+    case 'boolean':
+      if (value === 'true') return true;
+      if (value === 'false') return false;
+      if (typeof value !== 'boolean') throw bad('true or false');
+      return value;
+    case 'array': {
+      const list = Array.isArray(value) ? value : [value];
+      return list.map((v) => {
+        if (typeof v === 'number') return String(v);
+        if (typeof v !== 'string') throw bad('a list of strings');
+        return v;
+      });
+    }
+    case 'object': {
+      let v = value;
+      if (typeof v === 'string') {
+        try {
+          v = JSON.parse(v);
+        } catch {
+          throw bad('a JSON object');
+        }
+      }
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bad('a JSON object');
+      return v;
+    }
+  }
+}
+
+/**
+ * Validates a raw request and returns the command's typed arguments plus the common fields.
+ * Unknown keys, wrong types, out-of-range numbers and missing required arguments are INVALID
+ * input (exit 2) with the command's help as the fix.
+ */
+export function validateRequest({ spec, raw, fix }: { spec: ArgsSpec; raw: Record<string, unknown>; fix: string }): {
+  args: Record<string, unknown>;
+  common: CommonFields;
+} {
+  const args: Record<string, unknown> = {};
+  const common: CommonFields = {};
+  for (const [rawKey, value] of Object.entries(raw)) {
+    if (rawKey === 'id') {
+      common.id = value;
+      continue;
+    }
+    const key = kebab(rawKey);
+    if (COMMON_KEYS.has(key)) {
+      if (key === 'cwd' || key === 'run-id') {
+        if (typeof value !== 'string') throw new InvalidInputError('INVALID_ARGUMENT', `'${key}' must be a string`, { fix, data: { field: key } });
+        common[key] = value;
+      }
+      continue;
+    }
+    const argSpec = spec[key];
+    if (!argSpec) {
+      const known = Object.keys(spec).join(', ') || 'none';
+      throw new InvalidInputError('UNKNOWN_FIELD', `unknown field '${rawKey}' (known: ${known})`, { fix, data: { field: rawKey } });
+    }
+    if (value === undefined || value === null) continue;
+    args[key] = coerce(key, argSpec, value, fix);
+  }
+  for (const [key, argSpec] of Object.entries(spec)) {
+    if (args[key] !== undefined) continue;
+    if (argSpec.default !== undefined) args[key] = argSpec.default;
+    else if (argSpec.type === 'boolean') args[key] = false;
+    else if (argSpec.type === 'array') args[key] = [];
+    else if (argSpec.required) {
+      throw new InvalidInputError('MISSING_ARGUMENT', `missing required argument '${key}'`, { fix, data: { field: key } });
+    }
+  }
+  return { args, common };
+}

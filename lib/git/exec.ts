@@ -1,0 +1,34 @@
+// Runs git as a child process: the one way forge talks to git besides writing loose objects.
+import { spawn } from 'node:child_process';
+
+export interface GitResult {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** Environment for git children: no prompts, untranslated messages we can match on. */
+export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', LANGUAGE: 'C', ...extra };
+}
+
+/** Runs `git args…` in cwd and resolves with its exit code and output; never rejects on exit code. */
+export function runGit({ cwd, args, input, env }: { cwd: string; args: string[]; input?: string | Buffer; env?: Record<string, string> }): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd, env: gitEnv(env), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout!.on('data', (b: Buffer) => out.push(b));
+    child.stderr!.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 128, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }));
+    if (input !== undefined) child.stdin!.end(input);
+  });
+}
+
+/** Like runGit but returns trimmed stdout and throws when git fails. */
+export async function git({ cwd, args, input }: { cwd: string; args: string[]; input?: string }): Promise<string> {
+  const r = await runGit({ cwd, args, input });
+  if (r.code !== 0) throw new Error(`git ${args[0]} failed (${r.code}): ${r.stderr.trim()}`);
+  return r.stdout.toString('utf8').trimEnd();
+}

@@ -1,0 +1,174 @@
+// Reads git objects through one `git cat-file --batch` process and writes loose objects atomically.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { deflate } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gitEnv } from './exec';
+
+const deflateAsync = promisify(deflate);
+
+export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
+
+export interface GitObject {
+  oid: string;
+  type: ObjectType;
+  content: Buffer;
+}
+
+export interface TreeEntry {
+  mode: string;
+  name: string;
+  oid: string;
+}
+
+interface Pending {
+  resolve(obj: GitObject | null): void;
+  reject(err: Error): void;
+}
+
+/**
+ * A long-lived `git cat-file --batch`: many reads (by oid or `rev:path`) for the cost of one
+ * process. git resolves packs, alternates and refs, so forge never parses a packfile itself.
+ */
+export class ObjectReader {
+  private child: ChildProcessWithoutNullStreams | null = null;
+  private buffer: Buffer = Buffer.alloc(0);
+  private queue: Pending[] = [];
+  private failure: Error | null = null;
+
+  constructor(private readonly cwd: string) {}
+
+  private start(): ChildProcessWithoutNullStreams {
+    if (this.child) return this.child;
+    const child = spawn('git', ['cat-file', '--batch'], { cwd: this.cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk: Buffer) => {
+      this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
+      this.drain();
+    });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const fail = (err: Error) => {
+      this.failure = err;
+      for (const p of this.queue.splice(0)) p.reject(err);
+    };
+    child.on('error', fail);
+    child.on('close', (code) => {
+      if (this.queue.length) fail(new Error(`git cat-file exited (${code}): ${stderr.trim()}`));
+      this.child = null;
+    });
+    child.stdin.on('error', () => {}); // reported through 'close'
+    this.child = child;
+    return child;
+  }
+
+  private drain(): void {
+    while (this.queue.length) {
+      const nl = this.buffer.indexOf(10);
+      if (nl < 0) return;
+      const header = this.buffer.subarray(0, nl).toString('utf8');
+      if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
+        this.buffer = this.buffer.subarray(nl + 1);
+        this.queue.shift()!.resolve(null);
+        continue;
+      }
+      const [oid, type, sizeText] = header.split(' ');
+      const size = Number(sizeText);
+      if (this.buffer.length < nl + 1 + size + 1) return;
+      const content = Buffer.from(this.buffer.subarray(nl + 1, nl + 1 + size));
+      this.buffer = this.buffer.subarray(nl + 1 + size + 1);
+      this.queue.shift()!.resolve({ oid: oid!, type: type as ObjectType, content });
+    }
+  }
+
+  /** Reads an object by oid or revision expression (`refs/forge/state:.forge/x`); null when missing. */
+  read(spec: string): Promise<GitObject | null> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (spec.includes('\n')) return Promise.resolve(null);
+    const child = this.start();
+    return new Promise((resolve, reject) => {
+      this.queue.push({ resolve, reject });
+      child.stdin.write(`${spec}\n`);
+    });
+  }
+
+  close(): void {
+    this.child?.stdin.end();
+    this.child = null;
+  }
+}
+
+/** Parses a binary tree object into its entries. */
+export function parseTree(content: Buffer, hashBytes: number): TreeEntry[] {
+  const entries: TreeEntry[] = [];
+  let i = 0;
+  while (i < content.length) {
+    const space = content.indexOf(32, i);
+    const nul = content.indexOf(0, space);
+    const mode = content.subarray(i, space).toString('utf8');
+    const name = content.subarray(space + 1, nul).toString('utf8');
+    const oid = content.subarray(nul + 1, nul + 1 + hashBytes).toString('hex');
+    entries.push({ mode, name, oid });
+    i = nul + 1 + hashBytes;
+  }
+  return entries;
+}
+
+/** git orders tree entries by name, comparing a subtree's name as if it ended in '/'. */
+function sortKey(e: TreeEntry): Buffer {
+  return Buffer.from(e.mode === '40000' ? `${e.name}/` : e.name, 'utf8');
+}
+
+export function serializeTree(entries: TreeEntry[]): Buffer {
+  const sorted = [...entries].sort((a, b) => Buffer.compare(sortKey(a), sortKey(b)));
+  return Buffer.concat(sorted.flatMap((e) => [Buffer.from(`${e.mode} ${e.name}\0`, 'utf8'), Buffer.from(e.oid, 'hex')]));
+}
+
+/**
+ * Writes loose objects straight into the object store: deflate, write a temp file, rename into
+ * place. That is git's own format and its own tmp+rename protocol, so a crash or two writers of
+ * the same object never leave a truncated object behind; it saves a git process per object.
+ */
+export class ObjectWriter {
+  readonly hashBytes: number;
+
+  constructor(
+    private readonly objectsDir: string,
+    private readonly format: 'sha1' | 'sha256',
+  ) {
+    this.hashBytes = format === 'sha256' ? 32 : 20;
+  }
+
+  hash(type: ObjectType, content: Buffer): { oid: string; raw: Buffer } {
+    const raw = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
+    return { oid: createHash(this.format).update(raw).digest('hex'), raw };
+  }
+
+  async write(type: ObjectType, content: Buffer): Promise<string> {
+    const { oid, raw } = this.hash(type, content);
+    const dir = join(this.objectsDir, oid.slice(0, 2));
+    const path = join(dir, oid.slice(2));
+    if (await exists(path)) return oid;
+    const data = await deflateAsync(raw);
+    await mkdir(dir, { recursive: true });
+    const tmp = join(dir, `tmp_obj_forge_${randomBytes(8).toString("hex")}`);
+    try {
+      await writeFile(tmp, data, { mode: 0o444 });
+      await rename(tmp, path);
+    } catch (err) {
+      await unlink(tmp).catch(() => {});
+      throw err;
+    }
+    return oid;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,211 @@
+// The git-native state store: files under .forge/ on refs/forge/state, one commit per change, moved by compare-and-swap.
+import { randomInt } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ForgeError } from '../errors';
+import { runGit } from './exec';
+import { ObjectReader, ObjectWriter, parseTree, serializeTree, type TreeEntry } from './objects';
+import type { Repo } from './repo';
+
+export const STATE_REF = 'refs/forge/state';
+
+export interface Identity {
+  name: string;
+  email: string;
+}
+
+export interface CommitInfo {
+  oid: string;
+  date: string;
+  message: string;
+}
+
+/** A change set staged against one snapshot; re-run from scratch when the ref moved underneath. */
+export class StateTx {
+  readonly changes = new Map<string, Buffer | null>();
+
+  constructor(
+    private readonly store: StateStore,
+    readonly base: string | null,
+  ) {}
+
+  async read(path: string): Promise<Buffer | null> {
+    if (this.changes.has(path)) return this.changes.get(path)!;
+    return this.base ? this.store.readAt(this.base, path) : null;
+  }
+
+  async readText(path: string): Promise<string> {
+    return (await this.read(path))?.toString('utf8') ?? '';
+  }
+
+  async list(dir: string): Promise<TreeEntry[]> {
+    const committed = this.base ? await this.store.listAt(this.base, dir) : [];
+    const names = new Map(committed.map((e) => [e.name, e]));
+    for (const [path, content] of this.changes) {
+      if (!path.startsWith(`${dir}/`) || path.slice(dir.length + 1).includes('/')) continue;
+      const name = path.slice(dir.length + 1);
+      if (content === null) names.delete(name);
+      else names.set(name, { mode: '100644', name, oid: '' });
+    }
+    return [...names.values()];
+  }
+
+  write(path: string, content: Buffer | string): void {
+    this.changes.set(path, typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+  }
+
+  remove(path: string): void {
+    this.changes.set(path, null);
+  }
+}
+
+export interface UpdateResult<T> {
+  /** The new state commit, or the unchanged head when the transaction changed nothing. */
+  commit: string | null;
+  changed: boolean;
+  value: T;
+  /** How many times the ref moved underneath and the change was re-applied. */
+  retries: number;
+}
+
+const ZERO = (bytes: number) => '0'.repeat(bytes * 2);
+const CAS_DEADLINE_MS = 60_000;
+
+export class StateStore {
+  readonly reader: ObjectReader;
+  readonly writer: ObjectWriter;
+
+  constructor(
+    readonly repo: Repo,
+    private readonly identity: Identity = { name: 'forge', email: 'forge@localhost' },
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.reader = new ObjectReader(repo.cwd);
+    this.writer = new ObjectWriter(repo.objectsDir, repo.objectFormat);
+  }
+
+  /** The current state commit, or null before the first write. */
+  async head(): Promise<string | null> {
+    return this.resolve(STATE_REF);
+  }
+
+  /** Resolves any ref or revision to a commit oid through the batch reader. */
+  async resolve(rev: string): Promise<string | null> {
+    const obj = await this.reader.read(rev);
+    return obj && obj.type === 'commit' ? obj.oid : null;
+  }
+
+  async readAt(commit: string, path: string): Promise<Buffer | null> {
+    const obj = await this.reader.read(`${commit}:${path}`);
+    return obj && obj.type === 'blob' ? obj.content : null;
+  }
+
+  async listAt(commit: string, dir: string): Promise<TreeEntry[]> {
+    const obj = await this.reader.read(`${commit}:${dir}`);
+    return obj && obj.type === 'tree' ? parseTree(obj.content, this.writer.hashBytes) : [];
+  }
+
+  /** Reads a file at the current head (null when absent). */
+  async read(path: string): Promise<Buffer | null> {
+    const head = await this.head();
+    return head ? this.readAt(head, path) : null;
+  }
+
+  /**
+   * Applies `apply` to a fresh snapshot and commits the result with a compare-and-swap ref move.
+   * When another writer moved the ref first, the transaction is re-run on the new state, so
+   * concurrent writers never lose each other's changes. `apply` must be free of side effects
+   * other than staging changes on the transaction.
+   */
+  async update<T>({ message, apply }: { message: string | ((value: T) => string); apply: (tx: StateTx) => Promise<T> }): Promise<UpdateResult<T>> {
+    const started = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      const base = await this.head();
+      const tx = new StateTx(this, base);
+      const value = await apply(tx);
+      if (tx.changes.size === 0) return { commit: base, changed: false, value, retries: attempt };
+      const baseTree = base ? await this.treeOf(base) : null;
+      const tree = (await this.writeTree(baseTree, [...tx.changes].map(([p, c]) => [p.split('/'), c]))) ?? (await this.writer.write('tree', Buffer.alloc(0)));
+      const text = typeof message === 'function' ? message(value) : message;
+      const commit = await this.writeCommit({ tree, parents: base ? [base] : [], message: text });
+      if (await this.compareAndSwap(commit, base)) return { commit, changed: true, value, retries: attempt };
+      if (Date.now() - started > CAS_DEADLINE_MS) {
+        throw new ForgeError('STATE_CONFLICT', `could not update ${STATE_REF}: it kept moving for ${CAS_DEADLINE_MS / 1000}s`, {
+          fix: `git log -3 ${STATE_REF}`,
+          exitCode: 1,
+        });
+      }
+      // Jittered, growing backoff keeps many writers from retrying in lockstep.
+      await sleep(randomInt(1, 2 + Math.min(100, 4 << Math.min(attempt, 5))));
+    }
+  }
+
+  /** Moves the state ref from `expected` (null: must not exist) to `next`; false when it lost the race. */
+  async compareAndSwap(next: string, expected: string | null): Promise<boolean> {
+    const r = await runGit({ cwd: this.repo.cwd, args: ['update-ref', STATE_REF, next, expected ?? ZERO(this.writer.hashBytes)] });
+    if (r.code === 0) return true;
+    if (/cannot lock ref|unable to create .*\.lock|reference already exists|but expected|is at/i.test(r.stderr)) return false;
+    throw new ForgeError('GIT_FAILED', `git update-ref failed: ${r.stderr.trim()}`, { fix: `git fsck`, exitCode: 1 });
+  }
+
+  async treeOf(commit: string): Promise<string> {
+    const obj = await this.reader.read(commit);
+    const m = obj && /^tree ([0-9a-f]+)/.exec(obj.content.toString('utf8'));
+    if (!m) throw new ForgeError('STATE_CORRUPT', `state commit ${commit} has no tree`, { fix: 'git fsck', exitCode: 1 });
+    return m[1]!;
+  }
+
+  /** Rebuilds only the trees on the changed paths; untouched subtrees keep their oids. */
+  async writeTree(base: string | null, changes: Array<[string[], Buffer | null]>): Promise<string | null> {
+    const entries = new Map<string, TreeEntry>();
+    if (base) {
+      const obj = await this.reader.read(base);
+      if (obj) for (const e of parseTree(obj.content, this.writer.hashBytes)) entries.set(e.name, e);
+    }
+    const byChild = new Map<string, Array<[string[], Buffer | null]>>();
+    for (const [segments, content] of changes) {
+      const [head, ...tail] = segments;
+      if (!byChild.has(head!)) byChild.set(head!, []);
+      byChild.get(head!)!.push([tail, content]);
+    }
+    for (const [name, list] of byChild) {
+      const leaf = list.find(([tail]) => tail.length === 0);
+      if (leaf) {
+        if (leaf[1] === null) entries.delete(name);
+        else entries.set(name, { mode: '100644', name, oid: await this.writer.write('blob', leaf[1]) });
+        continue;
+      }
+      const current = entries.get(name);
+      const sub = await this.writeTree(current?.mode === '40000' ? current.oid : null, list);
+      if (sub === null) entries.delete(name);
+      else entries.set(name, { mode: '40000', name, oid: sub });
+    }
+    if (entries.size === 0) return null;
+    return this.writer.write('tree', serializeTree([...entries.values()]));
+  }
+
+  async writeCommit({ tree, parents, message }: { tree: string; parents: string[]; message: string }): Promise<string> {
+    const seconds = Math.floor(this.now().getTime() / 1000);
+    const who = `${this.identity.name} <${this.identity.email}> ${seconds} +0000`;
+    const lines = [`tree ${tree}`, ...parents.map((p) => `parent ${p}`), `author ${who}`, `committer ${who}`, '', message.trim(), ''];
+    return this.writer.write('commit', Buffer.from(lines.join('\n'), 'utf8'));
+  }
+
+  /** State commits, newest first. */
+  async log({ limit }: { limit: number }): Promise<CommitInfo[]> {
+    const head = await this.head();
+    if (!head) return [];
+    const r = await runGit({ cwd: this.repo.cwd, args: ['log', `--max-count=${limit}`, '--format=%H%x00%cI%x00%s', STATE_REF] });
+    return r.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [oid, date, message] = line.split('\0');
+        return { oid: oid!, date: date!, message: message! };
+      });
+  }
+
+  close(): void {
+    this.reader.close();
+  }
+}

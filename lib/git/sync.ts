@@ -1,0 +1,123 @@
+// Shares the state ref with a remote: fetch it, merge file by file, push it back — retrying when the remote moved.
+import { createHash } from 'node:crypto';
+import { ForgeError } from '../errors';
+import { combineContents, decide } from '../state/merge';
+import { gitEnv, runGit } from './exec';
+import type { Repo } from './repo';
+import { STATE_REF, type StateStore } from './state';
+
+export type SyncAction = 'up-to-date' | 'pushed' | 'fast-forwarded' | 'merged' | 'empty';
+
+export interface SyncResult {
+  remote: string;
+  action: SyncAction;
+  /** The state commit both sides hold afterwards (null when neither had state). */
+  head: string | null;
+  /** Files combined from both sides' changes in a merge. */
+  combined: string[];
+  pushed: boolean;
+}
+
+const ROUNDS = 5;
+
+/** Where the remote's state is kept after a fetch: refs/forge/remotes/<name>/state. */
+export function trackingRef(remote: string): string {
+  const name = /^[\w.-]+$/.test(remote) ? remote : `url-${createHash('sha1').update(remote).digest('hex').slice(0, 12)}`;
+  return `refs/forge/remotes/${name}/state`;
+}
+
+async function flatten(repo: Repo, commit: string): Promise<Map<string, string>> {
+  const r = await runGit({ cwd: repo.cwd, args: ['ls-tree', '-r', '-z', commit] });
+  const files = new Map<string, string>();
+  for (const rec of r.stdout.toString('utf8').split('\0')) {
+    const m = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(rec);
+    if (m) files.set(m[2]!, m[1]!);
+  }
+  return files;
+}
+
+async function isAncestor(repo: Repo, a: string, b: string): Promise<boolean> {
+  return (await runGit({ cwd: repo.cwd, args: ['merge-base', '--is-ancestor', a, b] })).code === 0;
+}
+
+/** Builds the merge commit of local and remote state (parents: local, remote). */
+async function mergeStates({ repo, store, local, remote }: { repo: Repo; store: StateStore; local: string; remote: string }): Promise<{ commit: string; combined: string[] }> {
+  const mb = await runGit({ cwd: repo.cwd, args: ['merge-base', local, remote] });
+  const base = mb.code === 0 ? mb.stdout.toString('utf8').trim() : null;
+  const [b, l, r] = await Promise.all([base ? flatten(repo, base) : new Map<string, string>(), flatten(repo, local), flatten(repo, remote)]);
+  const changes: Array<[string[], Buffer | null]> = [];
+  const combined: string[] = [];
+  for (const path of new Set([...l.keys(), ...r.keys()])) {
+    const [lo, ro] = [l.get(path) ?? null, r.get(path) ?? null];
+    const d = decide({ base: b.get(path) ?? null, local: lo, remote: ro });
+    if (d === 'local') continue;
+    if (d === 'remote') {
+      changes.push([path.split('/'), ro ? (await store.reader.read(ro))!.content : null]);
+      continue;
+    }
+    const [lt, rt] = await Promise.all([store.reader.read(lo!), store.reader.read(ro!)]);
+    const text = combineContents({ path, local: lt!.content.toString('utf8'), remote: rt!.content.toString('utf8') });
+    changes.push([path.split('/'), Buffer.from(text, 'utf8')]);
+    combined.push(path);
+  }
+  const tree = (await store.writeTree(await store.treeOf(local), changes)) ?? (await store.writer.write('tree', Buffer.alloc(0)));
+  const commit = await store.writeCommit({ tree, parents: [local, remote], message: `state: merge ${combined.length ? combined.join(', ') : 'remote state'}` });
+  return { commit, combined };
+}
+
+/**
+ * fetch → merge → push, until the remote accepts the push (another machine may push between our
+ * fetch and push; then the push is refused as non-fast-forward and the round repeats).
+ */
+export async function syncState({ repo, store, remote }: { repo: Repo; store: StateStore; remote: string }): Promise<SyncResult> {
+  const { simpleGit } = await import('simple-git');
+  const g = simpleGit({ baseDir: repo.cwd }).env(gitEnv());
+  const remotes = (await g.getRemotes()).map((r) => r.name);
+  if (!remotes.includes(remote) && !/[/:]/.test(remote)) {
+    throw new ForgeError('REMOTE_NOT_FOUND', `no remote named '${remote}' (remotes: ${remotes.join(', ') || 'none'})`, {
+      fix: remotes.length ? `forge state sync ${remotes[0]}` : 'git remote -v',
+      exitCode: 2,
+    });
+  }
+  const tracking = trackingRef(remote);
+  let combined: string[] = [];
+  let action: SyncAction = 'up-to-date';
+  for (let round = 0; round < ROUNDS; round++) {
+    let remoteHead: string | null = null;
+    try {
+      await g.fetch([remote, `+${STATE_REF}:${tracking}`, '--no-tags', '--quiet']);
+      remoteHead = await store.resolve(tracking);
+    } catch (err) {
+      const text = String((err as Error).message);
+      if (!/couldn't find remote ref/i.test(text)) {
+        throw new ForgeError('SYNC_FAILED', `cannot fetch state from '${remote}': ${text.trim().split('\n').pop()}`, { fix: `git fetch ${remote}`, exitCode: 1 });
+      }
+    }
+    const local = await store.head();
+    let next = local;
+    if (!local && !remoteHead) return { remote, action: 'empty', head: null, combined, pushed: false };
+    if (remoteHead && local !== remoteHead) {
+      if (!local || (await isAncestor(repo, local, remoteHead))) {
+        next = remoteHead;
+        action = 'fast-forwarded';
+      } else if (!(await isAncestor(repo, remoteHead, local))) {
+        const m = await mergeStates({ repo, store, local, remote: remoteHead });
+        next = m.commit;
+        combined = m.combined;
+        action = 'merged';
+      }
+      if (next !== local && !(await store.compareAndSwap(next!, local))) continue; // a local writer moved it: redo
+    }
+    if (next === remoteHead) return { remote, action, head: next, combined, pushed: false };
+    try {
+      await g.push(remote, `${STATE_REF}:${STATE_REF}`, ['--quiet']);
+      return { remote, action: action === 'up-to-date' ? 'pushed' : action, head: next, combined, pushed: true };
+    } catch (err) {
+      const text = String((err as Error).message);
+      if (!/rejected|non-fast-forward|fetch first|failed to update ref|cannot lock ref/i.test(text)) {
+        throw new ForgeError('SYNC_FAILED', `cannot push state to '${remote}': ${text.trim().split('\n').pop()}`, { fix: `git push ${remote} ${STATE_REF}:${STATE_REF}`, exitCode: 1 });
+      }
+    }
+  }
+  throw new ForgeError('STATE_CONFLICT', `'${remote}' kept moving during ${ROUNDS} sync rounds`, { fix: `forge state sync ${remote}`, exitCode: 1 });
+}

@@ -1,0 +1,109 @@
+// Per-run, per-module retry state: attempts, scores and the stagnation flag that drives RETRY vs ESCALATE.
+import type { StateStore } from '../git/state';
+
+export const STATUSES = ['passed', 'failed', 'error'] as const;
+export type Status = (typeof STATUSES)[number];
+
+export interface Attempt {
+  timestamp: string;
+  status: Status;
+  score: number | null;
+  issues: string[];
+  rootCause?: string;
+}
+
+export interface IterState {
+  runId: string;
+  moduleId: string;
+  attempts: Attempt[];
+  scores: number[];
+  stagnant: boolean;
+  lastStatus: Status | null;
+  lastRootCause: string | null;
+  updatedAt: string | null;
+}
+
+/** How many recent scored attempts the velocity rule looks at. */
+export const VELOCITY_WINDOW = 3;
+
+export function iterDir(runId: string): string {
+  return `.forge/iterations/${runId}`;
+}
+
+export function iterPath(runId: string, moduleId: string): string {
+  return `${iterDir(runId)}/${moduleId}.json`;
+}
+
+export function emptyState(runId: string, moduleId: string): IterState {
+  return { runId, moduleId, attempts: [], scores: [], stagnant: false, lastStatus: null, lastRootCause: null, updatedAt: null };
+}
+
+function issueSet(a: Attempt): string {
+  return JSON.stringify([...new Set(a.issues.map((i) => i.trim()))].sort());
+}
+
+/**
+ * Stagnant when the latest attempt did not pass and either (1) it failed with exactly the same
+ * non-empty set of issues as the attempt before, or (2) over the last VELOCITY_WINDOW scored
+ * attempts the score did not rise (velocity ≤ 0).
+ */
+export function isStagnant(attempts: Attempt[]): boolean {
+  const last = attempts[attempts.length - 1];
+  if (!last || last.status === 'passed') return false;
+  const prev = attempts[attempts.length - 2];
+  if (prev && prev.status !== 'passed' && last.issues.length > 0 && issueSet(prev) === issueSet(last)) return true;
+  const scores = attempts.map((a) => a.score).filter((s): s is number => s !== null);
+  if (scores.length >= VELOCITY_WINDOW) {
+    const window = scores.slice(-VELOCITY_WINDOW);
+    return window[window.length - 1]! - window[0]! <= 0;
+  }
+  return false;
+}
+
+function parseState(text: string | undefined, runId: string, moduleId: string): IterState {
+  if (!text) return emptyState(runId, moduleId);
+  try {
+    return { ...emptyState(runId, moduleId), ...(JSON.parse(text) as Partial<IterState>) };
+  } catch {
+    return emptyState(runId, moduleId);
+  }
+}
+
+/** The module's state; an unknown module is a clean empty state, not an error. */
+export async function getIter({ store, runId, moduleId }: { store: StateStore; runId: string; moduleId: string }): Promise<IterState> {
+  return parseState((await store.read(iterPath(runId, moduleId)))?.toString('utf8'), runId, moduleId);
+}
+
+/** Appends one attempt and recomputes scores, stagnation and the last status in one state commit. */
+export async function recordAttempt({ store, runId, moduleId, attempt }: { store: StateStore; runId: string; moduleId: string; attempt: Attempt }): Promise<IterState> {
+  const r = await store.update({
+    message: `iter: ${runId}/${moduleId} attempt ${attempt.status}`,
+    apply: async (tx) => {
+      const path = iterPath(runId, moduleId);
+      const state = parseState(await tx.readText(path), runId, moduleId);
+      state.attempts.push(attempt);
+      state.scores = state.attempts.map((a) => a.score).filter((s): s is number => s !== null);
+      state.stagnant = isStagnant(state.attempts);
+      state.lastStatus = attempt.status;
+      if (attempt.rootCause) state.lastRootCause = attempt.rootCause;
+      state.updatedAt = attempt.timestamp;
+      tx.write(path, `${JSON.stringify(state, null, 2)}\n`);
+      return state;
+    },
+  });
+  return r.value;
+}
+
+/** Removes one module's state, or every module's of the run; returns the module ids removed. */
+export async function resetIter({ store, runId, moduleId }: { store: StateStore; runId: string; moduleId?: string }): Promise<string[]> {
+  const r = await store.update({
+    message: (removed: string[]) => `iter: reset ${runId}/${moduleId ?? '*'} (${removed.length} module${removed.length === 1 ? '' : 's'})`,
+    apply: async (tx) => {
+      const entries = await tx.list(iterDir(runId));
+      const ids = entries.map((e) => e.name.replace(/\.json$/, '')).filter((id) => !moduleId || id === moduleId);
+      for (const id of ids) tx.remove(iterPath(runId, id));
+      return ids;
+    },
+  });
+  return r.value;
+}

@@ -1,0 +1,129 @@
+// The shape of a run's log events (.forge/logs/<runId>.jsonl) and their pending spool in the git dir.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Repo } from '../git/repo';
+import type { StateStore } from '../git/state';
+
+export const PHASES = ['planning', 'execution', 'validation', 'review', 'retry', 'memory', 'session', 'tool_call', 'plan_validation'] as const;
+export const SEVERITIES = ['info', 'warn', 'error'] as const;
+export type Phase = (typeof PHASES)[number];
+export type Severity = (typeof SEVERITIES)[number];
+
+export interface LogEvent {
+  /** Unique per event: makes re-flushing after a crash and syncing two machines idempotent. */
+  id: string;
+  timestamp: string;
+  runId: string;
+  phase: Phase;
+  moduleId: string | null;
+  event: string;
+  severity: Severity;
+  data: Record<string, unknown>;
+}
+
+/** Pending events are committed once this many wait, or when `forge state …` runs. */
+export const FLUSH_THRESHOLD = 64;
+
+export function logPath(runId: string): string {
+  return `.forge/logs/${runId}.jsonl`;
+}
+
+export function newEvent(fields: Omit<LogEvent, 'id'>): LogEvent {
+  // id first, so a reader can dedupe by prefix without parsing the line.
+  return { id: `ev-${randomBytes(8).toString('hex')}`, ...fields };
+}
+
+function spoolDir(repo: Repo, runId?: string): string {
+  const root = join(repo.commonDir, 'forge', 'pending');
+  return runId ? join(root, runId) : root;
+}
+
+/**
+ * Records events without a state commit: each call writes one small file, complete before it is
+ * renamed into the spool, so concurrent writers and a flusher never see half an event. This is
+ * what keeps logging off a read-only command's critical path (see `make bench`).
+ */
+export async function spoolEvents({ repo, runId, events }: { repo: Repo; runId: string; events: LogEvent[] }): Promise<number> {
+  const dir = spoolDir(repo, runId);
+  await mkdir(dir, { recursive: true });
+  const stamp = `${Date.now().toString().padStart(15, '0')}-${randomBytes(6).toString('hex')}`;
+  const tmp = join(dir, `.${stamp}.tmp`);
+  await writeFile(tmp, events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  await rename(tmp, join(dir, `${stamp}.jsonl`));
+  return (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).length;
+}
+
+interface SpoolFile {
+  runId: string;
+  path: string;
+}
+
+async function spoolFiles(repo: Repo, runId?: string): Promise<SpoolFile[]> {
+  const root = spoolDir(repo);
+  const runs = runId ? [runId] : await readdir(root).catch(() => [] as string[]);
+  const files: SpoolFile[] = [];
+  for (const run of runs.sort()) {
+    const names = await readdir(join(root, run)).catch(() => [] as string[]);
+    for (const name of names.filter((n) => n.endsWith('.jsonl')).sort()) files.push({ runId: run, path: join(root, run, name) });
+  }
+  return files;
+}
+
+/** Events waiting in the spool (not yet on the state ref), oldest first. */
+export async function pendingEvents({ repo, runId }: { repo: Repo; runId?: string }): Promise<LogEvent[]> {
+  const events: LogEvent[] = [];
+  for (const f of await spoolFiles(repo, runId)) {
+    const text = await readFile(f.path, 'utf8').catch(() => '');
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        events.push(JSON.parse(line) as LogEvent);
+      } catch {
+        // a torn spool file cannot happen (tmp+rename); skip rather than fail a query on one
+      }
+    }
+  }
+  return events;
+}
+
+/**
+ * Commits every pending event to its run's log in one state commit, then removes the spool
+ * files. Events already in the log (a flush that crashed before cleaning up, or two flushers
+ * racing) are skipped by id, so flushing is idempotent.
+ */
+export async function flushEvents({ repo, store }: { repo: Repo; store: StateStore }): Promise<number> {
+  const files = await spoolFiles(repo);
+  if (!files.length) return 0;
+  const byRun = new Map<string, string[]>();
+  for (const f of files) {
+    const text = await readFile(f.path, 'utf8').catch(() => '');
+    const lines = text.split('\n').filter(Boolean);
+    byRun.set(f.runId, [...(byRun.get(f.runId) ?? []), ...lines]);
+  }
+  const result = await store.update({
+    message: (n: number) => `logs: record ${n} event${n === 1 ? '' : 's'} of ${[...byRun.keys()].join(', ')}`,
+    apply: async (tx) => {
+      let added = 0;
+      for (const [runId, lines] of byRun) {
+        const path = logPath(runId);
+        const existing = await tx.readText(path);
+        const seen = new Set<string>();
+        for (const m of existing.matchAll(/^\{"id":"([^"]+)"/gm)) seen.add(m[1]!);
+        const fresh = lines.filter((l) => {
+          const id = /^\{"id":"([^"]+)"/.exec(l)?.[1];
+          if (id && seen.has(id)) return false;
+          if (id) seen.add(id);
+          return true;
+        });
+        if (!fresh.length) continue;
+        const sep = existing && !existing.endsWith('\n') ? '\n' : '';
+        tx.write(path, `${existing}${sep}${fresh.join('\n')}\n`);
+        added += fresh.length;
+      }
+      return added;
+    },
+  });
+  await Promise.all(files.map((f) => unlink(f.path).catch(() => {})));
+  return result.value;
+}

@@ -1,0 +1,161 @@
+// Learned-pattern memory: compact lessons in JSONL, project scope on the state ref, global scope in the user's data dir.
+import { createHash } from 'node:crypto';
+import { mkdir, open, readFile, stat, unlink, appendFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ForgeError, InvalidInputError } from '../errors';
+import type { StateStore } from '../git/state';
+
+export const CATEGORIES = ['convention', 'failure_pattern', 'success_pattern', 'test_command', 'architecture', 'dependency', 'tool_usage'] as const;
+export type Category = (typeof CATEGORIES)[number];
+export type Scope = 'project' | 'global';
+
+export const PROJECT_MEMORY = '.forge/memory/project.jsonl';
+/** Memory holds compact lessons, not dumps: a serialized entry may not exceed this. */
+export const MAX_ENTRY_BYTES = 1024;
+
+export interface MemoryEntry {
+  id: string;
+  category: Category;
+  pattern: string;
+  confidence: number;
+  tags: string[];
+  timestamp: string;
+}
+
+export interface SaveResult {
+  saved: boolean;
+  /** The entry already in memory when the save was a duplicate. */
+  entry: MemoryEntry;
+  scope: Scope;
+}
+
+export function globalMemoryPath(dataHome: string): string {
+  return join(dataHome, 'memory', 'global.jsonl');
+}
+
+/** The dedupe key: category plus pattern, case-insensitive, surrounding space ignored. */
+function dedupeKey(category: string, pattern: string): string {
+  return `${category}\0${pattern.trim().toLowerCase()}`;
+}
+
+export function buildEntry({ pattern, category, confidence, tags, now }: { pattern: string; category: Category; confidence: number; tags: string[]; now: Date }): MemoryEntry {
+  const text = pattern.trim();
+  if (!text) throw new InvalidInputError('EMPTY_PATTERN', 'the pattern is empty', { fix: 'forge memory save --help' });
+  const id = `mem-${createHash('sha1').update(dedupeKey(category, text)).digest('hex').slice(0, 12)}`;
+  const entry: MemoryEntry = { id, category, pattern: text, confidence, tags: [...new Set(tags.map((t) => t.trim()).filter(Boolean))], timestamp: now.toISOString() };
+  const size = Buffer.byteLength(JSON.stringify(entry));
+  if (size > MAX_ENTRY_BYTES) {
+    throw new InvalidInputError('ENTRY_TOO_LARGE', `memory entry is ${size} bytes; the limit is ${MAX_ENTRY_BYTES} (memory holds compact lessons, not dumps)`, {
+      fix: 'forge memory save --help',
+      data: { bytes: size, limit: MAX_ENTRY_BYTES },
+    });
+  }
+  return entry;
+}
+
+/** Parses a memory file, skipping lines that are not entries (a hand edit gone wrong). */
+export function parseEntries(text: string): MemoryEntry[] {
+  const entries: MemoryEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const e = JSON.parse(line) as MemoryEntry;
+      if (e && typeof e.pattern === 'string' && typeof e.category === 'string') entries.push({ ...e, tags: Array.isArray(e.tags) ? e.tags : [] });
+    } catch {
+      // skip
+    }
+  }
+  return entries;
+}
+
+function findDuplicate(text: string, entry: MemoryEntry): MemoryEntry | undefined {
+  const key = dedupeKey(entry.category, entry.pattern);
+  return parseEntries(text).find((e) => dedupeKey(e.category, e.pattern) === key);
+}
+
+function appendLine(text: string, entry: MemoryEntry): string {
+  const sep = text && !text.endsWith('\n') ? '\n' : '';
+  return `${text}${sep}${JSON.stringify(entry)}\n`;
+}
+
+/** Saves to project memory in one state commit; a duplicate is skipped and leaves the ref alone. */
+export async function saveProjectMemory({ store, entry }: { store: StateStore; entry: MemoryEntry }): Promise<SaveResult> {
+  const r = await store.update({
+    message: `memory: save [${entry.category}] ${entry.pattern.slice(0, 60)}`,
+    apply: async (tx) => {
+      const text = await tx.readText(PROJECT_MEMORY);
+      const dup = findDuplicate(text, entry);
+      if (dup) return dup;
+      tx.write(PROJECT_MEMORY, appendLine(text, entry));
+      return null;
+    },
+  });
+  return { saved: r.value === null, entry: r.value ?? entry, scope: 'project' };
+}
+
+/** Holds an exclusive lock file while `fn` runs; a lock older than 30 s is taken as stale. */
+async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  const lock = `${path}.lock`;
+  await mkdir(dirname(path), { recursive: true });
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      const handle = await open(lock, 'wx');
+      await handle.close();
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+      if (age > 30_000) await unlink(lock).catch(() => {});
+      if (Date.now() > deadline) {
+        throw new ForgeError('LOCKED', `'${lock}' is held by another process`, { fix: `rm -f ${lock}`, exitCode: 1 });
+      }
+      await sleep(5 + Math.random() * 20);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    await unlink(lock).catch(() => {});
+  }
+}
+
+export async function saveGlobalMemory({ file, entry }: { file: string; entry: MemoryEntry }): Promise<SaveResult> {
+  return withLock(file, async () => {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    const dup = findDuplicate(text, entry);
+    if (dup) return { saved: false, entry: dup, scope: 'global' as const };
+    await appendFile(file, appendLine(text, entry).slice(text.length));
+    return { saved: true, entry, scope: 'global' as const };
+  });
+}
+
+export async function readGlobalMemory({ file }: { file: string }): Promise<MemoryEntry[]> {
+  return parseEntries(await readFile(file, 'utf8').catch(() => ''));
+}
+
+export async function readProjectMemory({ store }: { store: StateStore }): Promise<MemoryEntry[]> {
+  return parseEntries((await store.read(PROJECT_MEMORY))?.toString('utf8') ?? '');
+}
+
+/** Lower-cased words of a query; an empty query matches every entry. */
+export function keywords(query: string): string[] {
+  return [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean))];
+}
+
+/**
+ * Entries matching any keyword in their pattern, category or tags, ranked by confidence, then by
+ * how many keywords they match, then newest first.
+ */
+export function rankEntries({ entries, words, category }: { entries: MemoryEntry[]; words: string[]; category?: string }): MemoryEntry[] {
+  const scored = entries
+    .filter((e) => !category || e.category === category)
+    .map((e) => {
+      const hay = `${e.pattern} ${e.category} ${e.category.replace(/_/g, ' ')} ${e.tags.join(' ')}`.toLowerCase();
+      return { e, hits: words.filter((w) => hay.includes(w)).length };
+    })
+    .filter((s) => words.length === 0 || s.hits > 0);
+  scored.sort((a, b) => b.e.confidence - a.e.confidence || b.hits - a.hits || b.e.timestamp.localeCompare(a.e.timestamp));
+  return scored.map((s) => s.e);
+}

@@ -1,0 +1,51 @@
+// How two machines' copies of a state file combine: JSONL as a union of lines, JSON by newest updatedAt.
+
+/** Local lines in their order, then the remote's lines that local lacks. */
+export function mergeJsonl(local: string, remote: string): string {
+  const lines = local.split('\n').filter(Boolean);
+  const seen = new Set(lines);
+  for (const line of remote.split('\n')) {
+    if (line && !seen.has(line)) {
+      seen.add(line);
+      lines.push(line);
+    }
+  }
+  return lines.length ? `${lines.join('\n')}\n` : '';
+}
+
+function stamp(text: string): string {
+  try {
+    const v = JSON.parse(text) as { updatedAt?: unknown; lastUpdatedAt?: unknown };
+    const s = v.updatedAt ?? v.lastUpdatedAt;
+    return typeof s === 'string' ? s : '';
+  } catch {
+    return '';
+  }
+}
+
+/** The copy with the newer `updatedAt` (or `lastUpdatedAt`); local wins ties and unstamped files. */
+export function mergeJson(local: string, remote: string): string {
+  return stamp(remote) > stamp(local) ? remote : local;
+}
+
+/** What a three-way merge does with one path, given each side's object id (null: absent). */
+export type Decision = 'local' | 'remote' | 'combine';
+
+/**
+ * A side that did not change from the merge base yields to the other (so a deletion on one
+ * machine sticks); a file deleted on one side and changed on the other is kept; when both
+ * changed it, the contents are combined by file type (see combineContents).
+ */
+export function decide({ base, local, remote }: { base: string | null; local: string | null; remote: string | null }): Decision {
+  if (local === remote || remote === base) return 'local';
+  if (local === base || local === null) return 'remote';
+  if (remote === null) return 'local';
+  return 'combine';
+}
+
+/** Combines two changed copies of a file; formats other than JSONL and JSON keep the local copy. */
+export function combineContents({ path, local, remote }: { path: string; local: string; remote: string }): string {
+  if (path.endsWith('.jsonl')) return mergeJsonl(local, remote);
+  if (path.endsWith('.json')) return mergeJson(local, remote);
+  return local;
+}

@@ -1,0 +1,22 @@
+// Bundles bin/forge.ts into dist/forge.js: one minified ESM file (fast start), rarely used libraries in lazy chunks.
+import { build } from 'esbuild';
+import { chmod, rm } from 'node:fs/promises';
+
+await rm('dist', { recursive: true, force: true });
+await build({
+  entryPoints: ['bin/forge.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  splitting: true,
+  sourcemap: true,
+  outdir: 'dist',
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+  // Some bundled dependencies are CommonJS and call require() for Node built-ins.
+  banner: { js: "import { createRequire as __forgeRequire } from 'node:module'; const require = __forgeRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+await chmod('dist/forge.js', 0o755);
