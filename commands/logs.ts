@@ -8,7 +8,7 @@ export default defineCommand({
   name: 'logs',
   summary: "Query a run's event log by module, phase and severity",
   description:
-    "Reads .forge/logs/<runId>.jsonl from the state ref, plus events still waiting to be committed, and streams the matching ones in order. Every forge command run with a run id (--run-id or FORGE_RUN_ID) records a tool_call event there; other commands record their own events (validate, plans…). Without a run id the run with the newest event is shown. A corrupt line is skipped and counted, never fatal. With --limit N only the newest N matches are printed; --limit 0 streams every match in constant memory.",
+    "Reads .forge/logs/<runId>.jsonl from the state ref, plus events still waiting to be committed, and streams the matching ones in order. Every forge command run with a run id (--run-id or FORGE_RUN_ID) records a tool_call event there (except forge logs itself); other commands record their own events (validate, plans…). Without a run id the run with the newest event is shown. A corrupt line is skipped and counted, never fatal. With --limit N only the newest N matches are printed; --limit 0 streams every match in constant memory.",
   args: {
     module: { type: 'string', placeholder: 'ID', description: 'Only events of this module.' },
     phase: { type: 'string', choices: PHASES, description: 'Only events of this phase.' },
@@ -23,6 +23,7 @@ export default defineCommand({
   errors: { NOT_A_GIT_REPO: 'outside a git repository', INVALID_ID: 'a module id that is not a plain name' },
   exits: { 0: 'queried (with or without matches)', 2: 'invalid input or not a git repository' },
   mutates: false,
+  recordsToolCall: false,
   async run(args, ctx) {
     if (args.module) assertId({ kind: 'module id', value: args.module });
     const repo = await ctx.repo();

@@ -99,6 +99,8 @@ export interface CommandSpec<R extends ArgsSpec = ArgsSpec> {
   exits: Partial<Record<ExitCode, string>>;
   /** Writes state or files (drives docs and the MCP destructive hint). */
   mutates: boolean;
+  /** False for commands that read the run log itself (recording those reads would only add noise). */
+  recordsToolCall?: boolean;
   /** Extra environment variables the command reads. */
   env?: Record<string, string>;
   run(args: ArgsOf<R>, ctx: RunContext): Promise<Outcome>;

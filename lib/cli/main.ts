@@ -60,11 +60,16 @@ class Session {
   }
 }
 
-/** Adds the context flags the user gave, so a hint runs against the same repo and run. */
+/**
+ * Adds the context flags the user gave (--cwd, --run-id), so a hint runs against the same repo
+ * and run; not to help, not after `--`, and not a flag the hint already sets.
+ */
 function withContext(command: string | null | undefined, context: string[]): string | null {
   if (!command) return command ?? null;
-  if (!command.startsWith('forge ') || command.includes(' -- ')) return command;
-  return context.length ? `${command} ${shellJoin(context)}` : command;
+  if (!command.startsWith('forge ') || command.includes(' -- ') || command.endsWith(' --help')) return command;
+  const extra: string[] = [];
+  for (let i = 0; i < context.length; i += 2) if (!command.includes(` ${context[i]} `)) extra.push(context[i]!, context[i + 1]!);
+  return extra.length ? `${command} ${shellJoin(extra)}` : command;
 }
 
 function resolveCwd(base: string, flag: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -262,7 +267,7 @@ async function runRequest({
     errorCode = e.code;
     await renderError(out, e, { json, env, id, line: req.line });
   }
-  if (runId !== undefined && cwd !== undefined) await recordToolCall({ session, cwd, runId, spec, code, errorCode, started, out, env });
+  if (runId !== undefined && cwd !== undefined && spec.recordsToolCall !== false) await recordToolCall({ session, cwd, runId, spec, code, errorCode, started, out, env });
   return code;
 }
 

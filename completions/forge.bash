@@ -1,0 +1,57 @@
+# bash completion for forge — generated from the command declarations by `make completions`; do not edit
+declare -gA _forge_subs=(
+  ["forge"]="iter logs memory schema session state"
+  ["forge iter"]="get reset update"
+  ["forge memory"]="recall save"
+  ["forge session"]="list load save"
+  ["forge state"]="export log show sync"
+)
+declare -gA _forge_opts=(
+  ["forge iter get"]="--module --cwd --run-id --json --help"
+  ["forge iter reset"]="--module --all --cwd --run-id --json --help"
+  ["forge iter update"]="--module --status --score --issue --root-cause --cwd --run-id --json --help"
+  ["forge logs"]="--module --phase --severity --limit --cwd --run-id --json --help"
+  ["forge memory recall"]="--query --category --scope --limit --cwd --run-id --json --help"
+  ["forge memory save"]="--pattern --category --confidence --tag --scope --cwd --run-id --json --help"
+  ["forge schema"]="--command --cwd --run-id --json --help"
+  ["forge session list"]="--cwd --run-id --json --help"
+  ["forge session load"]="--cwd --run-id --json --help"
+  ["forge session save"]="--phase --module-status --completed --total --state --cwd --run-id --json --help"
+  ["forge state export"]="--dir --cwd --run-id --json --help"
+  ["forge state log"]="--limit --cwd --run-id --json --help"
+  ["forge state show"]="--path --cwd --run-id --json --help"
+  ["forge state sync"]="--remote --cwd --run-id --json --help"
+)
+declare -gA _forge_choices=(
+  ["forge iter update --status"]="passed failed error"
+  ["forge logs --phase"]="planning execution validation review retry memory session tool_call plan_validation"
+  ["forge logs --severity"]="info warn error"
+  ["forge memory recall --category"]="convention failure_pattern success_pattern test_command architecture dependency tool_usage"
+  ["forge memory recall --scope"]="project global all"
+  ["forge memory save --category"]="convention failure_pattern success_pattern test_command architecture dependency tool_usage"
+  ["forge memory save --scope"]="project global"
+)
+_forge() {
+  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+  local prog=${COMP_WORDS[0]##*/} path=forge i w
+  [[ $prog == forge-* ]] && path="forge ${prog#forge-}"
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    w=${COMP_WORDS[i]}
+    [[ $w == -* ]] && break
+    if [[ -n ${_forge_subs["$path"]+x} && " ${_forge_subs["$path"]} " == *" $w "* ]]; then
+      path="$path $w"
+    else
+      break
+    fi
+  done
+  if [[ -n ${_forge_choices["$path $prev"]+x} ]]; then
+    COMPREPLY=($(compgen -W "${_forge_choices["$path $prev"]}" -- "$cur"))
+  elif [[ $cur == -* && -n ${_forge_opts["$path"]+x} ]]; then
+    COMPREPLY=($(compgen -W "${_forge_opts["$path"]}" -- "$cur"))
+  elif [[ -n ${_forge_subs["$path"]+x} ]]; then
+    COMPREPLY=($(compgen -W "${_forge_subs["$path"]}" -- "$cur"))
+  else
+    COMPREPLY=($(compgen -f -- "$cur"))
+  fi
+}
+complete -F _forge forge forge-iter forge-logs forge-memory forge-schema forge-session forge-state

@@ -1,0 +1,104 @@
+// Renders man/forge-<cmd>.1 (roff) from the declarations: NAME, SYNOPSIS, DESCRIPTION, OPTIONS, EXAMPLES, EXIT STATUS, ERRORS, ENVIRONMENT.
+import { COMMON_ARGS, COMMON_ENV, isGroup, type ArgSpec, type ArgsSpec, type CommandSpec, type Entry } from './declare';
+import { TAGLINE } from './overview';
+import { optionLabel, optionText, synopsis } from './usage';
+
+/** Escapes text for roff: backslashes, hyphens, and a leading dot or quote. */
+export function roff(text: string): string {
+  return text
+    .replace(/\\/g, '\\e')
+    .replace(/-/g, '\\-')
+    .split('\n')
+    .map((l) => (/^[.']/.test(l) ? `\\&${l}` : l))
+    .join('\n');
+}
+
+/** Undoes roff(): what a reader of the page sees, used by the SYNOPSIS-matches-help test. */
+export function unroff(text: string): string {
+  return text.replace(/\\&/g, '').replace(/\\-/g, '-').replace(/\\e/g, '\\');
+}
+
+function options(args: ArgsSpec): string[] {
+  return Object.entries(args).flatMap(([name, spec]) => ['.TP', `.B ${roff(optionLabel(name, spec as ArgSpec))}`, roff(optionText(spec as ArgSpec))]);
+}
+
+function header(page: string, version: string): string[] {
+  return [`.TH ${roff(page.toUpperCase())} 1 "" "forge ${version}" "forge manual"`];
+}
+
+/** One page per top-level entry: a group's page documents each of its commands. */
+export function manPage(entry: Entry, version: string): string {
+  const commands: CommandSpec<any>[] = isGroup(entry) ? entry.commands : [entry];
+  const page = `forge-${entry.name}`;
+  const lines = [
+    ...header(page, version),
+    '.SH NAME',
+    `${roff(page)} \\- ${roff(entry.summary)}`,
+    '.SH SYNOPSIS',
+    '.nf',
+    ...commands.map((c) => roff(synopsis(c))),
+    '.fi',
+    '.SH DESCRIPTION',
+    roff(entry.description),
+  ];
+  if (isGroup(entry)) for (const c of commands) lines.push(`.SS ${roff(`forge ${c.name}`)}`, roff(c.summary + '.'), '.PP', roff(c.description));
+  lines.push('.SH OPTIONS');
+  for (const c of commands) {
+    if (!Object.keys(c.args).length) continue;
+    if (isGroup(entry)) lines.push(`.SS ${roff(`forge ${c.name}`)}`);
+    lines.push(...options(c.args));
+  }
+  lines.push('.SS Common options', ...options(COMMON_ARGS as ArgsSpec));
+  lines.push('.SH EXAMPLES');
+  for (const c of commands) for (const ex of c.examples) lines.push('.TP', roff(ex.command), roff(ex.description));
+  lines.push('.SH EXIT STATUS');
+  const exits = new Map<string, string[]>();
+  for (const c of commands) for (const [code, text] of Object.entries(c.exits)) exits.set(code, [...(exits.get(code) ?? []), isGroup(entry) ? `${c.name.split(' ')[1]}: ${text}` : text]);
+  for (const [code, texts] of [...exits].sort()) lines.push('.TP', `.B ${code}`, roff(texts.join('; ')));
+  lines.push('.PP', roff('For NDJSON input, the highest exit status of all requests.'));
+  lines.push('.SH ERRORS', roff('Errors carry a stable code: in text, "Error: <message>" then "Fix: <command>" on stderr; in JSON, {"ok":false,"error":{"code":...,"message":...},"_next_action":"<fix>"}.'));
+  const codes = new Map<string, string>();
+  for (const c of commands) for (const [code, when] of Object.entries(c.errors)) if (!codes.has(code)) codes.set(code, when);
+  for (const [code, when] of [
+    ['UNKNOWN_OPTION', 'an option the command does not take'],
+    ['UNKNOWN_FIELD', 'an NDJSON key the command does not take'],
+    ['INVALID_ARGUMENT', 'a value of the wrong type, out of range or not one of the choices'],
+    ['MISSING_ARGUMENT', 'a required argument is missing'],
+    ['BAD_NDJSON', 'a stdin line that is not a JSON object (the message names the line)'],
+    ['BAD_INPUT', 'stdin that is not NDJSON'],
+    ['CWD_NOT_FOUND', 'the --cwd or FORGE_CWD directory does not exist'],
+    ['INVALID_ID', 'a run id that is not 1-128 letters, digits, _ . -'],
+  ]) {
+    if (!codes.has(code!)) codes.set(code!, when!);
+  }
+  for (const [code, when] of [...codes].sort()) lines.push('.TP', `.B ${code}`, roff(when));
+  lines.push('.SH ENVIRONMENT');
+  const env = { ...COMMON_ENV, ...Object.assign({}, ...commands.map((c) => c.env ?? {})) } as Record<string, string>;
+  for (const [name, text] of Object.entries(env)) lines.push('.TP', `.B ${name}`, roff(text));
+  lines.push('.SH SEE ALSO', roff('forge(1), git(1)'));
+  return `${lines.join('\n')}\n`;
+}
+
+/** forge.1: the overview page listing every command and its page. */
+export function overviewPage(entries: readonly Entry[], version: string): string {
+  const lines = [
+    ...header('forge', version),
+    '.SH NAME',
+    `forge \\- ${roff(TAGLINE)}`,
+    '.SH SYNOPSIS',
+    '.nf',
+    roff('forge <command> [<args>] [--json] [--cwd DIR] [--run-id ID]'),
+    roff('forge-<command> [<args>]'),
+    '.fi',
+    '.SH DESCRIPTION',
+    roff(
+      'Each command does one step of a coding agent\'s work and speaks NDJSON on stdin/stdout: flags for one call, or one JSON object per line on stdin (keys are the long flag names; "id" is echoed). Output is text, or NDJSON records with --json, FORGE_JSON=1 or NDJSON input. Every response ends with a hint: Next:, Or:, Wait: or Done., and on error Error: then Fix:; JSON records carry _next_action. Machine state is committed under .forge/ on refs/forge/state and never touches the branch, index or work tree.',
+    ),
+    '.SH COMMANDS',
+  ];
+  for (const e of entries) lines.push('.TP', `.B ${roff(`forge ${e.name}`)}`, `${roff(e.summary)} \\- see ${roff(`forge-${e.name}`)}(1)`);
+  lines.push('.SH EXIT STATUS', '.TP', '.B 0', 'success', '.TP', '.B 1', roff('a check failed or an action was refused'), '.TP', '.B 2', roff('invocation error: bad flags or input, not a git repository'));
+  lines.push('.SH ENVIRONMENT');
+  for (const [name, text] of Object.entries(COMMON_ENV)) lines.push('.TP', `.B ${name}`, roff(text));
+  return `${lines.join('\n')}\n`;
+}

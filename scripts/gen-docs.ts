@@ -1,0 +1,15 @@
+// Writes man/, completions/ and package.json's bin map from the command declarations (`make docs`).
+import { readFileSync, writeFileSync, readdirSync, unlinkSync, mkdirSync } from 'node:fs';
+import { entries } from '../commands/index';
+import { binMap, generatedFiles } from '../lib/cli/docs';
+
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+const files = generatedFiles(entries, pkg.version);
+for (const dir of ['man', 'completions']) {
+  mkdirSync(dir, { recursive: true });
+  for (const name of readdirSync(dir)) if (!files.has(`${dir}/${name}`)) unlinkSync(`${dir}/${name}`);
+}
+for (const [path, content] of files) writeFileSync(path, content);
+pkg.bin = binMap(entries);
+writeFileSync('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
+console.log(`wrote ${files.size} files and the bin map (${Object.keys(pkg.bin).length} programs)`);

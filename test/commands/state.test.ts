@@ -1,0 +1,92 @@
+// forge state log / show / export / sync: plain views of the ref, and sharing it through a bare remote.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { forge } from '../helpers/forge';
+import { git, tempDir, tempRepo, userView } from '../helpers/repo';
+
+test('log lists state commits newest first; show prints a file raw with the hint on stderr', async () => {
+  const dir = tempRepo();
+  await forge(['memory', 'save', 'one'], { cwd: dir });
+  await forge(['memory', 'save', 'two'], { cwd: dir });
+  const log = await forge(['state', 'log', '--json'], { cwd: dir });
+  assert.equal(log.records.filter((x) => x.type === 'commit').map((x) => x.message), ['memory: save [convention] two', 'memory: save [convention] one']);
+  const show = await forge(['state', 'show', 'memory/project.jsonl'], { cwd: dir });
+  assert.is(show.stdout, git(dir, 'show', 'refs/forge/state:.forge/memory/project.jsonl') + '\n');
+  assert.is(show.stderr, 'Done.\n');
+  const list = await forge(['state', 'show'], { cwd: dir });
+  assert.match(list.stdout, /\.forge\/memory\/project\.jsonl\n1 file under \.forge\nNext: forge state show \.forge\/memory\/project\.jsonl\n$/);
+  const missing = await forge(['state', 'show', 'nope', '--json'], { cwd: dir });
+  assert.is(missing.code, 1);
+  assert.equal(missing.records[0]!.error.code, 'STATE_PATH_NOT_FOUND');
+  const escape = await forge(['state', 'show', '../../etc/passwd'], { cwd: dir });
+  assert.is(escape.code, 2);
+});
+
+test('export writes .forge/ into an empty directory and refuses a non-empty one', async () => {
+  const dir = tempRepo();
+  await forge(['session', 'save', '--run-id', 'r', '--phase', 'p'], { cwd: dir });
+  const out = join(tempDir(), 'export');
+  const r = await forge(['state', 'export', out], { cwd: dir });
+  assert.is(r.code, 0);
+  assert.equal(JSON.parse(readFileSync(join(out, '.forge/sessions/r.json'), 'utf8')).currentPhase, 'p');
+  const again = await forge(['state', 'export', out], { cwd: dir });
+  assert.is(again.code, 1);
+  assert.match(again.stderr, /is not empty/);
+});
+
+test('sync shares state between two clones through a bare remote, merging diverged changes', async () => {
+  const remote = tempRepo({ bare: true });
+  const a = tempRepo();
+  git(a, 'remote', 'add', 'origin', remote);
+  git(a, 'push', '-q', 'origin', 'main');
+  const b = join(tempDir(), 'b');
+  git(tempDir(), 'clone', '-q', remote, b);
+  const viewA = userView(a);
+  const viewB = userView(b);
+
+  await forge(['memory', 'save', 'from a'], { cwd: a });
+  await forge(['session', 'save', '--run-id', 'shared', '--phase', 'a-phase'], { cwd: a });
+  await forge(['iter', 'update', 'm1', '--run-id', 'r', '--status', 'failed'], { cwd: a });
+  const pushed = await forge(['state', 'sync', '--json'], { cwd: a });
+  assert.equal([pushed.code, pushed.records[0]!.action, pushed.records[0]!.pushed], [0, 'pushed', true]);
+
+  await forge(['memory', 'save', 'from b'], { cwd: b });
+  const ff = await forge(['state', 'sync'], { cwd: b });
+  assert.match(ff.stdout, /^origin: merged both sides \(combined \.forge\/memory\/project\.jsonl\), pushed at [0-9a-f]{12}\n/);
+
+  // Diverge again: a resets m1 and saves a later session; b saves an older-phase session first.
+  await forge(['session', 'save', '--run-id', 'shared', '--phase', 'b-phase'], { cwd: b });
+  await new Promise((r) => setTimeout(r, 20));
+  await forge(['session', 'save', '--run-id', 'shared', '--phase', 'a-later'], { cwd: a });
+  await forge(['iter', 'reset', 'm1', '--run-id', 'r'], { cwd: a });
+  await forge(['memory', 'save', 'from a again'], { cwd: a });
+  await forge(['state', 'sync'], { cwd: b });
+  const merged = await forge(['state', 'sync', '--json'], { cwd: a });
+  assert.is(merged.records[0]!.action, 'merged');
+  const final = await forge(['state', 'sync', '--json'], { cwd: b });
+  assert.is(final.records[0]!.action, 'fast-forwarded');
+
+  for (const dir of [a, b]) {
+    const memory = git(dir, 'show', 'refs/forge/state:.forge/memory/project.jsonl').split('\n').map((l) => JSON.parse(l).pattern);
+    assert.equal(memory.sort(), ['from a', 'from a again', 'from b']);
+    assert.is(JSON.parse(git(dir, 'show', 'refs/forge/state:.forge/sessions/shared.json')).currentPhase, 'a-later');
+    assert.not.ok(git(dir, 'ls-tree', '-r', '--name-only', 'refs/forge/state').includes('iterations/r/m1.json'), 'the reset on a sticks');
+  }
+  assert.is(git(a, 'rev-parse', 'refs/forge/state'), git(remote, 'rev-parse', 'refs/forge/state'));
+  assert.is(git(b, 'rev-parse', 'refs/forge/state'), git(remote, 'rev-parse', 'refs/forge/state'));
+  assert.is(userView(a), viewA);
+  assert.is(userView(b), viewB);
+  assert.is(git(remote, 'fsck', '--strict', '--no-dangling'), '');
+});
+
+test('sync with an unknown remote is a clean error naming the remotes', async () => {
+  const dir = tempRepo();
+  const r = await forge(['state', 'sync', 'nowhere'], { cwd: dir });
+  assert.is(r.code, 2);
+  assert.is(r.stderr, "Error: no remote named 'nowhere' (remotes: none)\nFix: git remote -v\n");
+  assert.not.ok(existsSync(join(dir, '.git', 'refs', 'forge')));
+});
+
+test.run();

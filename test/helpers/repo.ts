@@ -1,0 +1,62 @@
+// Temp directories and real git repositories for tests, with pinned commit dates.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const PINNED_ENV = {
+  GIT_AUTHOR_NAME: 'Test',
+  GIT_AUTHOR_EMAIL: 'test@example.com',
+  GIT_COMMITTER_NAME: 'Test',
+  GIT_COMMITTER_EMAIL: 'test@example.com',
+  GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
+  GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
+};
+
+export function tempDir(prefix = 'forge-test-'): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/** Runs git in dir and returns trimmed stdout; throws on failure. */
+export function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd: dir, env: { ...process.env, ...PINNED_ENV }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trimEnd();
+}
+
+/** A fresh repository; with `commit`, one commit holding README.md on branch main. */
+export function tempRepo({ commit = true, bare = false }: { commit?: boolean; bare?: boolean } = {}): string {
+  const dir = tempDir();
+  git(dir, 'init', '-q', '-b', 'main', ...(bare ? ['--bare'] : []));
+  if (commit && !bare) {
+    writeFileSync(join(dir, 'README.md'), '# fixture\n');
+    git(dir, 'add', 'README.md');
+    git(dir, 'commit', '-q', '-m', 'initial');
+  }
+  return dir;
+}
+
+/** What must not change when forge writes state: HEAD, the index, the work tree status, branches. */
+export function userView(dir: string): string {
+  const head = (() => {
+    try {
+      return git(dir, 'rev-parse', 'HEAD');
+    } catch {
+      return 'unborn';
+    }
+  })();
+  const branch = (() => {
+    try {
+      return git(dir, 'symbolic-ref', '-q', '--short', 'HEAD');
+    } catch {
+      return 'detached';
+    }
+  })();
+  return [head, branch, git(dir, 'status', '--porcelain=v1', '--untracked-files=all'), git(dir, 'ls-files', '-s'), git(dir, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads', 'refs/tags')].join('\n--\n');
+}
+
+export function stateCommits(dir: string): number {
+  try {
+    return Number(git(dir, 'rev-list', '--count', 'refs/forge/state'));
+  } catch {
+    return 0;
+  }
+}

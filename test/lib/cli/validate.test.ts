@@ -1,0 +1,63 @@
+// Request validation: the same rules for flags and NDJSON.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ArgsSpec } from '../../../lib/cli/declare';
+import { kebab, validateRequest } from '../../../lib/cli/validate';
+import { ForgeError } from '../../../lib/errors';
+
+const spec: ArgsSpec = {
+  pattern: { type: 'string', positional: true, required: true, description: 'p' },
+  category: { type: 'string', choices: ['a', 'b'], default: 'a', description: 'c' },
+  confidence: { type: 'number', min: 0, max: 1, description: 'n' },
+  limit: { type: 'integer', min: 1, description: 'l' },
+  tag: { type: 'array', description: 't' },
+  all: { type: 'boolean', description: 'b' },
+  state: { type: 'object', description: 'o' },
+};
+const fix = 'forge x --help';
+
+function code(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    assert.instance(err, ForgeError);
+    assert.is((err as ForgeError).exitCode, 2);
+    assert.is((err as ForgeError).fix, fix);
+    return (err as ForgeError).code;
+  }
+  throw new Error('expected an error');
+}
+
+test('fills defaults, booleans and arrays', () => {
+  const { args, common } = validateRequest({ spec, raw: { pattern: 'p' }, fix });
+  assert.equal(args, { pattern: 'p', category: 'a', tag: [], all: false });
+  assert.equal(common, {});
+});
+
+test('accepts camelCase and kebab keys, common fields and id', () => {
+  const { args, common } = validateRequest({ spec, raw: { pattern: 'p', runId: 'r1', cwd: '/x', id: 7 }, fix });
+  assert.is(args.pattern, 'p');
+  assert.equal(common, { 'run-id': 'r1', cwd: '/x', id: 7 });
+  assert.is(kebab('moduleStatus'), 'module-status');
+});
+
+test('coerces strings from flags and single values into arrays', () => {
+  const { args } = validateRequest({ spec, raw: { pattern: 'p', confidence: '0.5', limit: '3', tag: 'x', all: 'true', state: '{"k":1}' }, fix });
+  assert.equal([args.confidence, args.limit, args.tag, args.all, args.state], [0.5, 3, ['x'], true, { k: 1 }]);
+  assert.is(validateRequest({ spec, raw: { pattern: 42 }, fix }).args.pattern, '42');
+});
+
+test('refuses unknown fields, wrong types, ranges, choices and missing required', () => {
+  assert.is(code(() => validateRequest({ spec, raw: { pattern: 'p', nope: 1 }, fix })), 'UNKNOWN_FIELD');
+  assert.is(code(() => validateRequest({ spec, raw: { pattern: true }, fix })), 'INVALID_ARGUMENT');
+  assert.is(code(() => validateRequest({ spec, raw: { pattern: {} }, fix })), 'INVALID_ARGUMENT');
+  assert.is(code(() => validateRequest({ spec, raw: { pattern: 'p', confidence: 2 }, fix })), 'INVALID_ARGUMENT');
+  assert.is(code(() => validateRequest({ spec, raw: { pattern: 'p', limit: 1.5 }, fix })), 'INVALID_ARGUMENT');
+  assert.is(code(() => validateRequest({ spec, raw: { pattern: 'p', category: 'z' }, fix })), 'INVALID_ARGUMENT');
+  assert.is(code(() => validateRequest({ spec, raw: { pattern: 'p', state: [1] }, fix })), 'INVALID_ARGUMENT');
+  assert.is(code(() => validateRequest({ spec, raw: { pattern: 'p', tag: [{}] }, fix })), 'INVALID_ARGUMENT');
+  assert.is(code(() => validateRequest({ spec, raw: {}, fix })), 'MISSING_ARGUMENT');
+  assert.is(code(() => validateRequest({ spec, raw: { pattern: 'p', cwd: 3 }, fix })), 'INVALID_ARGUMENT');
+});
+
+test.run();
