@@ -9,7 +9,10 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  minify: true,
+  minifyIdentifiers: true,
+  minifySyntax: true,
+  // Keeping line breaks costs nothing measurable at start-up and lets c8 map coverage back to the sources.
+  minifyWhitespace: false,
   splitting: true,
   sourcemap: true,
   outdir: 'dist',

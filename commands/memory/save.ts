@@ -27,7 +27,7 @@ export default defineCommand({
   exits: { 0: 'saved, or skipped as a duplicate', 1: 'the state could not be updated', 2: 'invalid input or not a git repository' },
   mutates: true,
   async run(args, ctx) {
-    const entry = buildEntry({ pattern: args.pattern, category: args.category, confidence: args.confidence, tags: args.tag, now: ctx.now() });
+    const entry = await buildEntry({ pattern: args.pattern, category: args.category, confidence: args.confidence, tags: args.tag, now: ctx.now() });
     const result =
       args.scope === 'global'
         ? await saveGlobalMemory({ file: globalMemoryPath(ctx.dataHome), entry })

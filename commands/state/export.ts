@@ -11,7 +11,7 @@ export default defineCommand({
   args: {
     dir: { type: 'string', positional: true, required: true, placeholder: 'DIR', description: 'The directory to write into.' },
   },
-  examples: [{ command: 'forge state export /tmp/forge-state', description: 'Copy the state out, then: ls /tmp/forge-state/.forge' }],
+  examples: [{ command: 'forge state export state-copy', description: 'Copy the state out as plain files under state-copy/.forge/.' }],
   errors: { EXPORT_TARGET_NOT_EMPTY: 'DIR exists and is not empty', NOT_A_GIT_REPO: 'outside a git repository' },
   exits: { 0: 'exported', 1: 'DIR is not empty', 2: 'invalid input or not a git repository' },
   mutates: true,

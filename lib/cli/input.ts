@@ -1,6 +1,5 @@
 // Reads stdin: NDJSON requests line by line (first non-blank byte `{`), or raw text for text-input commands.
 import type { Readable } from 'node:stream';
-import { createInterface } from 'node:readline';
 
 export type StdinInput =
   | { kind: 'empty' }
@@ -27,6 +26,7 @@ export async function readStdin(stream: Readable): Promise<StdinInput> {
   if (first === undefined) return { kind: 'empty' };
   if (first === 0x7b) {
     stream.unshift(Buffer.concat(peeked));
+    const { createInterface } = await import('node:readline');
     return { kind: 'ndjson', lines: createInterface({ input: stream, crlfDelay: Infinity }) };
   }
   const rest: Buffer[] = [...peeked];

@@ -146,7 +146,7 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
     return e.exitCode;
   }
   if (parsed.help) {
-    await out.write(opts.stdout, helpText(spec) + '\n');
+    await out.write(opts.stdout, (await helpText(spec)) + '\n');
     return 0;
   }
   let json = parsed.json || env.FORGE_JSON === '1';

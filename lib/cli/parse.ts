@@ -1,9 +1,9 @@
-// argv → a raw request, through yargs with options derived from the declaration; also renders --help.
-import yargs, { type Argv } from 'yargs';
+// argv → a raw request through yargs-parser with options derived from the declaration; yargs renders --help.
+import yargsParser from 'yargs-parser';
+import type { Argv } from 'yargs';
 import { InvalidInputError } from '../errors';
 import { COMMON_ARGS, type ArgSpec, type ArgsSpec, type CommandSpec } from './declare';
 import { optionText, positionals, synopsis } from './usage';
-
 export interface ParsedArgv {
   /** Command arguments given on the command line, keyed by long name (not yet validated). */
   raw: Record<string, unknown>;
@@ -53,27 +53,46 @@ function exitEpilogue(spec: CommandSpec<any>): string {
   return ['Exit status:', ...exits, '', `Error codes: ${Object.keys(spec.errors).join(', ') || 'none'}`, `See also: man ${page}`].join('\n');
 }
 
-function parser(spec: CommandSpec<any>, argv: string[]): Argv {
-  let y = yargs(argv)
+/** yargs-parser settings shared by parsing and help: git-like, no surprises. */
+const CONFIGURATION = {
+  'camel-case-expansion': false,
+  'dot-notation': false,
+  'greedy-arrays': false,
+  'duplicate-arguments-array': true,
+  'parse-positional-numbers': false,
+  'populate--': true,
+  'strip-aliased': true,
+};
+
+function allArgs(spec: CommandSpec<any>): Array<[string, ArgSpec]> {
+  return [...Object.entries(spec.args as ArgsSpec), ...Object.entries(COMMON_ARGS as ArgsSpec)];
+}
+
+/**
+ * The yargs-parser options of a command. Full yargs is not loaded to parse: its string-width
+ * dependency builds an emoji regex and an Intl.Segmenter at import, ~35 ms of every start-up.
+ */
+function parserOptions(spec: CommandSpec<any>): yargsParser.Options {
+  const o = { string: [] as string[], number: [] as string[], boolean: [] as string[], array: [] as string[], alias: {} as Record<string, string>, narg: {} as Record<string, number> };
+  for (const [name, s] of allArgs(spec)) {
+    o[yargsType(s)].push(name);
+    if (s.type === 'array') o.array.push(name);
+    if (s.alias) o.alias[name] = s.alias;
+    if (s.type !== 'boolean' && s.type !== 'array') o.narg[name] = 1;
+  }
+  return { ...o, configuration: CONFIGURATION };
+}
+
+async function helpParser(spec: CommandSpec<any>): Promise<Argv> {
+  const { default: yargs } = await import('yargs');
+  let y = yargs([])
     .scriptName(`forge ${spec.name}`)
     .usage(usageBlock(spec))
-    .parserConfiguration({
-      'camel-case-expansion': false,
-      'dot-notation': false,
-      'greedy-arrays': false,
-      'duplicate-arguments-array': true,
-      'parse-positional-numbers': false,
-      'populate--': true,
-      'strip-aliased': true,
-    })
+    .parserConfiguration(CONFIGURATION)
     .help(false)
     .version(false)
     .exitProcess(false)
-    .strictOptions()
-    .wrap(null)
-    .fail((message: string, error: Error | undefined) => {
-      throw error ?? usageError(spec, message);
-    });
+    .wrap(null);
   for (const [name, s] of Object.entries(spec.args as ArgsSpec)) y = addOption(y, name, s, 'Options:');
   for (const [name, s] of Object.entries(COMMON_ARGS)) y = addOption(y, name, s as ArgSpec, 'Common options:');
   for (const ex of spec.examples) y = y.example(ex.command, ex.description);
@@ -81,16 +100,23 @@ function parser(spec: CommandSpec<any>, argv: string[]): Argv {
 }
 
 function usageError(spec: CommandSpec<any>, message: string): InvalidInputError {
-  const unknown = /^Unknown arguments?: (.*)$/.exec(message);
   const fix = `forge ${spec.name} --help`;
-  if (unknown) return new InvalidInputError('UNKNOWN_OPTION', `unknown option '${unknown[1]!.split(', ')[0]}'`, { fix });
   return new InvalidInputError('INVALID_ARGUMENT', message.replace(/^Not enough arguments following: (.*)$/, "option '--$1' needs a value"), { fix });
 }
 
 /** Parses a command's argv into a raw request; throws INVALID input errors with the help as fix. */
 export function parseArgv(spec: CommandSpec<any>, argv: string[]): ParsedArgv {
-  const parsed = parser(spec, argv).parseSync() as Record<string, unknown>;
   const fix = `forge ${spec.name} --help`;
+  const result = yargsParser.detailed(argv, parserOptions(spec));
+  if (result.error) throw usageError(spec, result.error.message);
+  const parsed = result.argv as Record<string, unknown>;
+  const known = new Set(allArgs(spec).flatMap(([n, s]) => (s.alias ? [n, s.alias] : [n])));
+  for (const key of Object.keys(parsed)) {
+    if (key === '_' || key === '--' || known.has(key)) continue;
+    // `--no-x` reaches us as x=false: name the flag as it was typed.
+    const typed = argv.find((a) => a === `--no-${key}` || a.startsWith(`--no-${key}=`)) ? `no-${key}` : key;
+    throw new InvalidInputError('UNKNOWN_OPTION', `unknown option '${typed}'`, { fix });
+  }
   const raw: Record<string, unknown> = {};
   for (const [name, s] of Object.entries(spec.args as ArgsSpec)) {
     let value = parsed[name];
@@ -125,9 +151,9 @@ export function parseArgv(spec: CommandSpec<any>, argv: string[]): ParsedArgv {
 }
 
 /** The --help text of a command, rendered by yargs from the same declaration. */
-export function helpText(spec: CommandSpec<any>): string {
+export async function helpText(spec: CommandSpec<any>): Promise<string> {
   let text = '';
-  parser(spec, []).showHelp((s: string) => {
+  (await helpParser(spec)).showHelp((s: string) => {
     text = s;
   });
   return text;

@@ -1,6 +1,4 @@
 // Runs git as a child process: the one way forge talks to git besides writing loose objects.
-import { spawn } from 'node:child_process';
-
 export interface GitResult {
   code: number;
   stdout: Buffer;
@@ -13,7 +11,9 @@ export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs `git args…` in cwd and resolves with its exit code and output; never rejects on exit code. */
-export function runGit({ cwd, args, input, env }: { cwd: string; args: string[]; input?: string | Buffer; env?: Record<string, string> }): Promise<GitResult> {
+export async function runGit({ cwd, args, input, env }: { cwd: string; args: string[]; input?: string | Buffer; env?: Record<string, string> }): Promise<GitResult> {
+  // Loaded on first use: commands that never run git (help, schema) start without it.
+  const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, { cwd, env: gitEnv(env), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];

@@ -1,13 +1,9 @@
 // Reads git objects through one `git cat-file --batch` process and writes loose objects atomically.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deflate } from 'node:zlib';
 import { promisify } from 'node:util';
 import { gitEnv } from './exec';
-
-const deflateAsync = promisify(deflate);
 
 export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
@@ -40,7 +36,9 @@ export class ObjectReader {
 
   constructor(private readonly cwd: string) {}
 
-  private start(): ChildProcessWithoutNullStreams {
+  private async start(): Promise<ChildProcessWithoutNullStreams> {
+    if (this.child) return this.child;
+    const { spawn } = await import('node:child_process');
     if (this.child) return this.child;
     const child = spawn('git', ['cat-file', '--batch'], { cwd: this.cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdout.on('data', (chunk: Buffer) => {
@@ -83,10 +81,10 @@ export class ObjectReader {
   }
 
   /** Reads an object by oid or revision expression (`refs/forge/state:.forge/x`); null when missing. */
-  read(spec: string): Promise<GitObject | null> {
-    if (this.failure) return Promise.reject(this.failure);
-    if (spec.includes('\n')) return Promise.resolve(null);
-    const child = this.start();
+  async read(spec: string): Promise<GitObject | null> {
+    if (this.failure) throw this.failure;
+    if (spec.includes('\n')) return null;
+    const child = await this.start();
     return new Promise((resolve, reject) => {
       this.queue.push({ resolve, reject });
       child.stdin.write(`${spec}\n`);
@@ -140,17 +138,15 @@ export class ObjectWriter {
     this.hashBytes = format === 'sha256' ? 32 : 20;
   }
 
-  hash(type: ObjectType, content: Buffer): { oid: string; raw: Buffer } {
-    const raw = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
-    return { oid: createHash(this.format).update(raw).digest('hex'), raw };
-  }
-
   async write(type: ObjectType, content: Buffer): Promise<string> {
-    const { oid, raw } = this.hash(type, content);
+    // Only writers pay for loading crypto and zlib.
+    const [{ createHash, randomBytes }, { deflate }] = await Promise.all([import('node:crypto'), import('node:zlib')]);
+    const raw = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
+    const oid = createHash(this.format).update(raw).digest('hex');
     const dir = join(this.objectsDir, oid.slice(0, 2));
     const path = join(dir, oid.slice(2));
     if (await exists(path)) return oid;
-    const data = await deflateAsync(raw);
+    const data = await promisify(deflate)(raw);
     await mkdir(dir, { recursive: true });
     const tmp = join(dir, `tmp_obj_forge_${randomBytes(8).toString("hex")}`);
     try {

@@ -1,6 +1,4 @@
 // The git-native state store: files under .forge/ on refs/forge/state, one commit per change, moved by compare-and-swap.
-import { randomInt } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ForgeError } from '../errors';
 import { runGit } from './exec';
 import { ObjectReader, ObjectWriter, parseTree, serializeTree, type TreeEntry } from './objects';
@@ -135,7 +133,8 @@ export class StateStore {
         });
       }
       // Jittered, growing backoff keeps many writers from retrying in lockstep.
-      await sleep(randomInt(1, 2 + Math.min(100, 4 << Math.min(attempt, 5))));
+      const ms = 1 + Math.random() * Math.min(100, 4 << Math.min(attempt, 5));
+      await new Promise((r) => setTimeout(r, ms));
     }
   }
 

@@ -1,5 +1,4 @@
 // Shares the state ref with a remote: fetch it, merge file by file, push it back — retrying when the remote moved.
-import { createHash } from 'node:crypto';
 import { ForgeError } from '../errors';
 import { combineContents, decide } from '../state/merge';
 import { gitEnv, runGit } from './exec';
@@ -22,7 +21,7 @@ const ROUNDS = 5;
 
 /** Where the remote's state is kept after a fetch: refs/forge/remotes/<name>/state. */
 export function trackingRef(remote: string): string {
-  const name = /^[\w.-]+$/.test(remote) ? remote : `url-${createHash('sha1').update(remote).digest('hex').slice(0, 12)}`;
+  const name = /^[\w.-]+$/.test(remote) ? remote : `url-${Buffer.from(remote).toString('base64url').slice(-24)}`;
   return `refs/forge/remotes/${name}/state`;
 }
 

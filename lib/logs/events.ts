@@ -1,5 +1,4 @@
 // The shape of a run's log events (.forge/logs/<runId>.jsonl) and their pending spool in the git dir.
-import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Repo } from '../git/repo';
@@ -29,9 +28,15 @@ export function logPath(runId: string): string {
   return `.forge/logs/${runId}.jsonl`;
 }
 
+/** 64 random bits as hex: unique enough for event ids and spool names, without loading crypto. */
+function randomHex(): string {
+  const word = () => Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  return word() + word();
+}
+
 export function newEvent(fields: Omit<LogEvent, 'id'>): LogEvent {
   // id first, so a reader can dedupe by prefix without parsing the line.
-  return { id: `ev-${randomBytes(8).toString('hex')}`, ...fields };
+  return { id: `ev-${randomHex()}`, ...fields };
 }
 
 function spoolDir(repo: Repo, runId?: string): string {
@@ -47,7 +52,7 @@ function spoolDir(repo: Repo, runId?: string): string {
 export async function spoolEvents({ repo, runId, events }: { repo: Repo; runId: string; events: LogEvent[] }): Promise<number> {
   const dir = spoolDir(repo, runId);
   await mkdir(dir, { recursive: true });
-  const stamp = `${Date.now().toString().padStart(15, '0')}-${randomBytes(6).toString('hex')}`;
+  const stamp = `${Date.now().toString().padStart(15, '0')}-${randomHex()}`;
   const tmp = join(dir, `.${stamp}.tmp`);
   await writeFile(tmp, events.map((e) => `${JSON.stringify(e)}\n`).join(''));
   await rename(tmp, join(dir, `${stamp}.jsonl`));

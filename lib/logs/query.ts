@@ -1,6 +1,4 @@
 // Queries a run's event log: committed lines streamed from git, then pending ones, filtered in constant memory.
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { gitEnv } from '../git/exec';
 import type { Repo } from '../git/repo';
 import type { StateStore } from '../git/state';
@@ -35,6 +33,7 @@ function parseLine(line: string): LogEvent | null {
 
 /** Streams the committed lines of one blob through `git cat-file`, never holding the whole log. */
 async function* committedLines(repo: Repo, commit: string, path: string): AsyncGenerator<string> {
+  const [{ spawn }, { createInterface }] = await Promise.all([import('node:child_process'), import('node:readline')]);
   const child = spawn('git', ['cat-file', 'blob', `${commit}:${path}`], { cwd: repo.cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
   const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
   try {

@@ -1,8 +1,6 @@
 // Learned-pattern memory: compact lessons in JSONL, project scope on the state ref, global scope in the user's data dir.
-import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, stat, unlink, appendFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ForgeError, InvalidInputError } from '../errors';
 import type { StateStore } from '../git/state';
 
@@ -39,9 +37,10 @@ function dedupeKey(category: string, pattern: string): string {
   return `${category}\0${pattern.trim().toLowerCase()}`;
 }
 
-export function buildEntry({ pattern, category, confidence, tags, now }: { pattern: string; category: Category; confidence: number; tags: string[]; now: Date }): MemoryEntry {
+export async function buildEntry({ pattern, category, confidence, tags, now }: { pattern: string; category: Category; confidence: number; tags: string[]; now: Date }): Promise<MemoryEntry> {
   const text = pattern.trim();
   if (!text) throw new InvalidInputError('EMPTY_PATTERN', 'the pattern is empty', { fix: 'forge memory save --help' });
+  const { createHash } = await import('node:crypto');
   const id = `mem-${createHash('sha1').update(dedupeKey(category, text)).digest('hex').slice(0, 12)}`;
   const entry: MemoryEntry = { id, category, pattern: text, confidence, tags: [...new Set(tags.map((t) => t.trim()).filter(Boolean))], timestamp: now.toISOString() };
   const size = Buffer.byteLength(JSON.stringify(entry));
@@ -111,7 +110,7 @@ async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
       if (Date.now() > deadline) {
         throw new ForgeError('LOCKED', `'${lock}' is held by another process`, { fix: `rm -f ${lock}`, exitCode: 1 });
       }
-      await sleep(5 + Math.random() * 20);
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
     }
   }
   try {

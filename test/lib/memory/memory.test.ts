@@ -6,23 +6,23 @@ import { buildEntry, keywords, MAX_ENTRY_BYTES, rankEntries, type MemoryEntry } 
 
 const now = new Date('2026-01-01T00:00:00Z');
 
-test('the id depends on category and case-folded pattern only', () => {
-  const a = buildEntry({ pattern: 'Use PNPM ', category: 'convention', confidence: 0.5, tags: [], now });
-  const b = buildEntry({ pattern: 'use pnpm', category: 'convention', confidence: 0.9, tags: ['x'], now });
+test('the id depends on category and case-folded pattern only', async () => {
+  const a = await buildEntry({ pattern: 'Use PNPM ', category: 'convention', confidence: 0.5, tags: [], now });
+  const b = await buildEntry({ pattern: 'use pnpm', category: 'convention', confidence: 0.9, tags: ['x'], now });
   assert.is(a.id, b.id);
   assert.is(a.pattern, 'Use PNPM');
-  assert.is.not(a.id, buildEntry({ pattern: 'use pnpm', category: 'test_command', confidence: 0.5, tags: [], now }).id);
+  assert.is.not(a.id, (await buildEntry({ pattern: 'use pnpm', category: 'test_command', confidence: 0.5, tags: [], now })).id);
 });
 
-test('refuses entries over 1 KB and blank patterns', () => {
+test('refuses entries over 1 KB and blank patterns', async () => {
   try {
-    buildEntry({ pattern: 'x'.repeat(MAX_ENTRY_BYTES), category: 'convention', confidence: 0.5, tags: [], now });
+    await buildEntry({ pattern: 'x'.repeat(MAX_ENTRY_BYTES), category: 'convention', confidence: 0.5, tags: [], now });
     assert.unreachable();
   } catch (err) {
     assert.is((err as ForgeError).code, 'ENTRY_TOO_LARGE');
   }
   try {
-    buildEntry({ pattern: '   ', category: 'convention', confidence: 0.5, tags: [], now });
+    await buildEntry({ pattern: '   ', category: 'convention', confidence: 0.5, tags: [], now });
     assert.unreachable();
   } catch (err) {
     assert.is((err as ForgeError).code, 'EMPTY_PATTERN');

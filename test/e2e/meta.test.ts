@@ -1,0 +1,54 @@
+// Every registered command: hint markers on success and error, docs and completions current, SYNOPSIS = --help.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { entries } from '../../commands/index';
+import { isGroup } from '../../lib/cli/declare';
+import { binMap, generatedFiles } from '../../lib/cli/docs';
+import { unroff } from '../../lib/cli/man';
+import { leaves } from '../../lib/cli/registry';
+import { toolSchema } from '../../lib/cli/schema';
+import { synopsis } from '../../lib/cli/usage';
+import { FORGE, forgeEnv } from '../helpers/forge';
+import { walk } from '../helpers/walker';
+
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+
+test('every command answers its examples and an error with a hint marker', () => {
+  const failures = walk().filter((c) => !c.ok);
+  assert.equal(failures.map((f) => `${f.command} — ${f.case}\n${f.detail}`), []);
+});
+
+test('man pages and completions are current (run `make docs` when this fails)', () => {
+  for (const [path, content] of generatedFiles(entries, pkg.version)) {
+    assert.is(readFileSync(path, 'utf8'), content, `${path} is stale: run make docs`);
+  }
+  assert.equal(pkg.bin, binMap(entries), 'package.json bin is stale: run make docs');
+});
+
+test("each man page's SYNOPSIS is exactly the first line of each command's --help", () => {
+  for (const e of entries) {
+    const page = readFileSync(`man/forge-${e.name}.1`, 'utf8');
+    const block = /\.SH SYNOPSIS\n\.nf\n([\s\S]*?)\n\.fi/.exec(page)![1]!;
+    const fromHelp = (isGroup(e) ? e.commands : [e]).map((c) => {
+      const r = spawnSync(process.execPath, [FORGE, ...c.name.split(' '), '--help'], { env: forgeEnv(), encoding: 'utf8' });
+      assert.is(r.status, 0);
+      const first = r.stdout.split('\n')[0]!;
+      assert.is(first, synopsis(c));
+      return first;
+    });
+    assert.equal(unroff(block).split('\n'), fromHelp, `man/forge-${e.name}.1`);
+  }
+});
+
+test('tool schemas are lean and mirror the declared arguments', () => {
+  for (const c of leaves(entries)) {
+    const schema = toolSchema(c);
+    assert.equal(Object.keys(schema.parameters.properties), Object.keys(c.args));
+    assert.ok(JSON.stringify(schema).length < 1200, `${c.name} schema is ${JSON.stringify(schema).length} chars`);
+    assert.match(schema.name, /^[a-z_]+$/);
+  }
+});
+
+test.run();
