@@ -30,7 +30,11 @@ interface Pending {
  */
 export class ObjectReader {
   private child: ChildProcessWithoutNullStreams | null = null;
-  private buffer: Buffer = Buffer.alloc(0);
+  /** Unparsed output, kept as chunks: joining on every chunk would copy a big blob O(n²) times. */
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  /** Bytes the head of the queue still needs before it can be parsed (0: unknown yet). */
+  private needed = 0;
   private queue: Pending[] = [];
   private failure: Error | null = null;
 
@@ -42,8 +46,9 @@ export class ObjectReader {
     if (this.child) return this.child;
     const child = spawn('git', ['cat-file', '--batch'], { cwd: this.cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdout.on('data', (chunk: Buffer) => {
-      this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
-      this.drain();
+      this.chunks.push(chunk);
+      this.buffered += chunk.length;
+      if (this.buffered >= this.needed) this.drain();
     });
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
@@ -62,22 +67,29 @@ export class ObjectReader {
   }
 
   private drain(): void {
+    let buffer = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+    this.needed = 0;
     while (this.queue.length) {
-      const nl = this.buffer.indexOf(10);
-      if (nl < 0) return;
-      const header = this.buffer.subarray(0, nl).toString('utf8');
+      const nl = buffer.indexOf(10);
+      if (nl < 0) break;
+      const header = buffer.subarray(0, nl).toString('utf8');
       if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
-        this.buffer = this.buffer.subarray(nl + 1);
+        buffer = buffer.subarray(nl + 1);
         this.queue.shift()!.resolve(null);
         continue;
       }
       const [oid, type, sizeText] = header.split(' ');
-      const size = Number(sizeText);
-      if (this.buffer.length < nl + 1 + size + 1) return;
-      const content = Buffer.from(this.buffer.subarray(nl + 1, nl + 1 + size));
-      this.buffer = this.buffer.subarray(nl + 1 + size + 1);
+      const end = nl + 1 + Number(sizeText) + 1;
+      if (buffer.length < end) {
+        this.needed = end;
+        break;
+      }
+      const content = Buffer.from(buffer.subarray(nl + 1, end - 1));
+      buffer = buffer.subarray(end);
       this.queue.shift()!.resolve({ oid: oid!, type: type as ObjectType, content });
     }
+    this.chunks = buffer.length ? [buffer] : [];
+    this.buffered = buffer.length;
   }
 
   /** Reads an object by oid or revision expression (`refs/forge/state:.forge/x`); null when missing. */
@@ -146,7 +158,8 @@ export class ObjectWriter {
     const dir = join(this.objectsDir, oid.slice(0, 2));
     const path = join(dir, oid.slice(2));
     if (await exists(path)) return oid;
-    const data = await promisify(deflate)(raw);
+    // Level 1 is git's own default for loose objects (core.looseCompression).
+    const data = await promisify(deflate)(raw, { level: 1 });
     await mkdir(dir, { recursive: true });
     const tmp = join(dir, `tmp_obj_forge_${randomBytes(8).toString("hex")}`);
     try {

@@ -1,5 +1,7 @@
 // The git-native state store: files under .forge/ on refs/forge/state, one commit per change, moved by compare-and-swap.
+import { join } from 'node:path';
 import { ForgeError } from '../errors';
+import { withLock } from '../fs/lock';
 import { runGit } from './exec';
 import { ObjectReader, ObjectWriter, parseTree, serializeTree, type TreeEntry } from './objects';
 import type { Repo } from './repo';
@@ -114,7 +116,14 @@ export class StateStore {
    * concurrent writers never lose each other's changes. `apply` must be free of side effects
    * other than staging changes on the transaction.
    */
-  async update<T>({ message, apply }: { message: string | ((value: T) => string); apply: (tx: StateTx) => Promise<T> }): Promise<UpdateResult<T>> {
+  async update<T>(args: { message: string | ((value: T) => string); apply: (tx: StateTx) => Promise<T> }): Promise<UpdateResult<T>> {
+    // Cooperating forge writers queue on a lock instead of racing: a loser of the CAS race throws
+    // away its whole read-build-write, and under contention most attempts lose. The CAS below still
+    // guarantees correctness against writers that do not take the lock.
+    return withLock({ lockPath: join(this.repo.commonDir, 'forge', 'state.lock'), fn: () => this.casLoop(args) });
+  }
+
+  private async casLoop<T>({ message, apply }: { message: string | ((value: T) => string); apply: (tx: StateTx) => Promise<T> }): Promise<UpdateResult<T>> {
     const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       const base = await this.head();

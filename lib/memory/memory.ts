@@ -1,7 +1,8 @@
 // Learned-pattern memory: compact lessons in JSONL, project scope on the state ref, global scope in the user's data dir.
-import { mkdir, open, readFile, stat, unlink, appendFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { ForgeError, InvalidInputError } from '../errors';
+import { appendFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InvalidInputError } from '../errors';
+import { withLock } from '../fs/lock';
 import type { StateStore } from '../git/state';
 
 export const CATEGORIES = ['convention', 'failure_pattern', 'success_pattern', 'test_command', 'architecture', 'dependency', 'tool_usage'] as const;
@@ -93,41 +94,14 @@ export async function saveProjectMemory({ store, entry }: { store: StateStore; e
   return { saved: r.value === null, entry: r.value ?? entry, scope: 'project' };
 }
 
-/** Holds an exclusive lock file while `fn` runs; a lock older than 30 s is taken as stale. */
-async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
-  const lock = `${path}.lock`;
-  await mkdir(dirname(path), { recursive: true });
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    try {
-      const handle = await open(lock, 'wx');
-      await handle.close();
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
-      if (age > 30_000) await unlink(lock).catch(() => {});
-      if (Date.now() > deadline) {
-        throw new ForgeError('LOCKED', `'${lock}' is held by another process`, { fix: `rm -f ${lock}`, exitCode: 1 });
-      }
-      await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    await unlink(lock).catch(() => {});
-  }
-}
-
 export async function saveGlobalMemory({ file, entry }: { file: string; entry: MemoryEntry }): Promise<SaveResult> {
-  return withLock(file, async () => {
+  return withLock({ lockPath: `${file}.lock`, fn: async () => {
     const text = await readFile(file, 'utf8').catch(() => '');
     const dup = findDuplicate(text, entry);
     if (dup) return { saved: false, entry: dup, scope: 'global' as const };
     await appendFile(file, appendLine(text, entry).slice(text.length));
     return { saved: true, entry, scope: 'global' as const };
-  });
+  } });
 }
 
 export async function readGlobalMemory({ file }: { file: string }): Promise<MemoryEntry[]> {

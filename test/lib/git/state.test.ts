@@ -1,5 +1,5 @@
 // The state store on real repositories: one commit per change, CAS under concurrency, the user's view untouched.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -65,6 +65,41 @@ test('concurrent writers through separate stores lose nothing', async () => {
   assert.is(new Set(lines).size, 30);
   assert.is(stateCommits(dir), 30);
   for (const s of stores) s.close();
+});
+
+test('a foreign writer moving the ref mid-transaction makes it re-run on the new state', async () => {
+  const dir = tempRepo();
+  const s = await store(dir);
+  await append(s, '.forge/log.jsonl', 'first');
+  let runs = 0;
+  await s.update({
+    message: 'mine',
+    apply: async (tx) => {
+      if (runs++ === 0) {
+        // Another tool (no lock) commits between our read and our compare-and-swap.
+        const head = git(dir, 'rev-parse', STATE_REF);
+        const foreign = git(dir, 'commit-tree', '-p', head, '-m', 'foreign', `${head}^{tree}`);
+        git(dir, 'update-ref', STATE_REF, foreign, head);
+      }
+      tx.write('.forge/log.jsonl', `${await tx.readText('.forge/log.jsonl')}mine\n`);
+    },
+  });
+  assert.is(runs, 2);
+  assert.is(git(dir, 'log', '--format=%s', STATE_REF), 'mine\nforeign\nappend first');
+  assert.is(git(dir, 'show', `${STATE_REF}:.forge/log.jsonl`), 'first\nmine');
+  s.close();
+});
+
+test("a lock left by a dead process is taken over", async () => {
+  const dir = tempRepo();
+  const s = await store(dir);
+  const lock = join(s.repo.commonDir, 'forge', 'state.lock');
+  mkdirSync(join(s.repo.commonDir, 'forge'), { recursive: true });
+  writeFileSync(lock, '2147483646\n');
+  await append(s, '.forge/x', 'ok');
+  assert.is(git(dir, 'show', `${STATE_REF}:.forge/x`), 'ok');
+  assert.not.ok(existsSync(lock));
+  s.close();
 });
 
 test('compare-and-swap refuses a stale expected value', async () => {
