@@ -1,7 +1,7 @@
 // Writes man/, completions/ and package.json's bin map from the command declarations (`make docs`).
 import { readFileSync, writeFileSync, readdirSync, unlinkSync, mkdirSync } from 'node:fs';
 import { entries } from '../commands/index';
-import { binMap, generatedFiles } from '../lib/cli/docs';
+import { binMap, generatedFiles, manList } from '../lib/cli/docs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const files = generatedFiles(entries, pkg.version);
@@ -11,5 +11,6 @@ for (const dir of ['man', 'completions']) {
 }
 for (const [path, content] of files) writeFileSync(path, content);
 pkg.bin = binMap(entries);
+pkg.man = manList(entries);
 writeFileSync('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
-console.log(`wrote ${files.size} files and the bin map (${Object.keys(pkg.bin).length} programs)`);
+console.log(`wrote ${files.size} files, the bin map and the man list (${Object.keys(pkg.bin).length} programs)`);

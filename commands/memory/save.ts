@@ -32,7 +32,10 @@ export default defineCommand({
       args.scope === 'global'
         ? await saveGlobalMemory({ file: globalMemoryPath(ctx.dataHome), entry })
         : await saveProjectMemory({ store: await ctx.store(), entry });
-    const query = keywords(result.entry.pattern).slice(0, 3).join(' ');
+    // The hint recalls the entry by its first distinctive words.
+    const words = keywords(result.entry.pattern);
+    const distinctive = words.filter((w) => w.length > 3 || /\d/.test(w));
+    const query = (distinctive.length ? distinctive : words).slice(0, 3).join(' ');
     const text = result.saved
       ? `saved to ${result.scope} memory [${result.entry.category}]: ${result.entry.pattern}`
       : `duplicate pattern already in ${result.scope} memory [${result.entry.category}], skipped: ${result.entry.pattern}`;

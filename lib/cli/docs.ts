@@ -14,6 +14,11 @@ export function generatedFiles(entries: readonly Entry[], version: string): Map<
   return files;
 }
 
+/** package.json "man": every page, so `npm install -g` makes `man forge-memory` work. */
+export function manList(entries: readonly Entry[]): string[] {
+  return ['man/forge.1', ...entries.map((e) => `man/forge-${e.name}.1`)];
+}
+
 /** package.json "bin": forge and forge-<cmd> are the same program. */
 export function binMap(entries: readonly Entry[]): Record<string, string> {
   return Object.fromEntries(programs(entries).map((p) => [p, 'dist/forge.js']));

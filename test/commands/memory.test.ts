@@ -18,7 +18,7 @@ test('NDJSON save prints one record with _next_action and commits once', async (
       duplicate: false,
       scope: 'project',
       entry: { id: 'mem-<id>', category: 'test_command', pattern: 'use pnpm', confidence: 0.7, tags: [], timestamp: '<time>' },
-      _next_action: "forge memory recall 'use pnpm'",
+      _next_action: 'forge memory recall pnpm',
     },
   ]);
   assert.is(stateCommits(dir), 1);
@@ -32,7 +32,7 @@ test('a duplicate (case-insensitive) is skipped, says so, and leaves the ref alo
   const ref = git(dir, 'rev-parse', 'refs/forge/state');
   const r = await forge(['memory', 'save', 'use pnpm ', '--category', 'test_command'], { cwd: dir });
   assert.is(r.code, 0);
-  assert.match(r.stdout, /^duplicate pattern already in project memory \[test_command\], skipped: Use PNPM\nNext: forge memory recall 'use pnpm'\n$/);
+  assert.match(r.stdout, /^duplicate pattern already in project memory \[test_command\], skipped: Use PNPM\nNext: forge memory recall pnpm\n$/);
   assert.is(git(dir, 'rev-parse', 'refs/forge/state'), ref);
   const other = await forge(['memory', 'save', 'use pnpm', '--category', 'convention', '--json'], { cwd: dir });
   assert.is(other.records[0]!.saved, true);
