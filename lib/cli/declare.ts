@@ -80,7 +80,7 @@ export interface RunContext {
   repo(): Promise<Repo>;
   /** The state store of that repository. */
   store(): Promise<StateStore>;
-  /** A `forge …` command line for hints, carrying --cwd / --run-id when they were given as flags. */
+  /** A quoted `forge …` command line for hints; the CLI adds --cwd / --run-id when the user gave them. */
   cmd(...words: Array<string | number>): string;
   /** Streams one item of a listing command. */
   emit(item: Item, text: string): Promise<void>;

@@ -30,14 +30,15 @@ export interface MainOptions {
   stderr: Stream;
 }
 
-/** One request of a call: flags, or one NDJSON line. */
+/** One request of a call: flags, or one NDJSON line (with why it could not be parsed). */
 interface Request {
   raw: Record<string, unknown>;
   line?: number;
+  error?: string;
 }
 
 /** Per-process caches: one repository discovery and one state store per directory. */
-class Session {
+class RepoCache {
   private repos = new Map<string, Promise<Repo>>();
   private stores = new Map<string, StateStore>();
 
@@ -165,15 +166,15 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
     }
   }
 
-  const session = new Session();
+  const repos = new RepoCache();
   let worst: ExitCode = 0;
   try {
     for await (const req of requests) {
-      const code = await runRequest({ spec, req, parsed, json, opts, out, session });
+      const code = await runRequest({ spec, req, parsed, json, opts, out, repos });
       if (code > worst) worst = code;
     }
   } finally {
-    session.close();
+    repos.close();
   }
   return worst;
 }
@@ -187,11 +188,11 @@ async function* numbered(lines: AsyncIterable<string>): AsyncGenerator<Request> 
     try {
       value = JSON.parse(text);
     } catch (err) {
-      yield { raw: { __error: `stdin:${n}: ${(err as Error).message}` }, line: n };
+      yield { raw: {}, line: n, error: `stdin:${n}: ${(err as Error).message}` };
       continue;
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      yield { raw: { __error: `stdin:${n}: expected a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}` }, line: n };
+      yield { raw: {}, line: n, error: `stdin:${n}: expected a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}` };
       continue;
     }
     yield { raw: value as Record<string, unknown>, line: n };
@@ -205,7 +206,7 @@ async function runRequest({
   json,
   opts,
   out,
-  session,
+  repos,
 }: {
   spec: CommandSpec<any>;
   req: Request;
@@ -213,20 +214,20 @@ async function runRequest({
   json: boolean;
   opts: MainOptions;
   out: Output;
-  session: Session;
+  repos: RepoCache;
 }): Promise<ExitCode> {
   const { env } = opts;
   const started = Date.now();
   const helpFix = `forge ${spec.name} --help`;
   const id = req.raw.id;
-  let context: string[] = [];
+  const context: string[] = [];
   let cwd: string | undefined;
   let runId: string | undefined;
   let streamed = false;
   let code: ExitCode = 0;
   let errorCode: string | undefined;
   try {
-    if (typeof req.raw.__error === 'string') throw new InvalidInputError('BAD_NDJSON', req.raw.__error, { fix: helpFix, data: { line: req.line } });
+    if (req.error) throw new InvalidInputError('BAD_NDJSON', req.error, { fix: helpFix, data: { line: req.line } });
     const { args, common } = validateRequest({ spec: spec.args, raw: req.raw, fix: helpFix });
     const cwdFlag = common.cwd ?? parsed.cwd;
     cwd = resolveCwd(opts.cwd, cwdFlag, env);
@@ -240,8 +241,8 @@ async function runRequest({
       cwd: dir,
       runId,
       dataHome: join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'forge'),
-      repo: () => session.repo(dir),
-      store: () => session.store(dir, env),
+      repo: () => repos.repo(dir),
+      store: () => repos.store(dir, env),
       cmd: (...w) => shellJoin(['forge', ...w.map(String)]),
       emit: async (item: Item, text: string) => {
         streamed = true;
@@ -267,13 +268,13 @@ async function runRequest({
     errorCode = e.code;
     await renderError(out, e, { json, env, id, line: req.line });
   }
-  if (runId !== undefined && cwd !== undefined && spec.recordsToolCall !== false) await recordToolCall({ session, cwd, runId, spec, code, errorCode, started, out, env });
+  if (runId !== undefined && cwd !== undefined && spec.recordsToolCall !== false) await recordToolCall({ repos, cwd, runId, spec, code, errorCode, started, out, env });
   return code;
 }
 
 /** Every call of an active run lands in its log as a tool_call event (spooled, flushed in batches). */
 async function recordToolCall({
-  session,
+  repos,
   cwd,
   runId,
   spec,
@@ -283,7 +284,7 @@ async function recordToolCall({
   out,
   env,
 }: {
-  session: Session;
+  repos: RepoCache;
   cwd: string;
   runId: string;
   spec: CommandSpec<any>;
@@ -294,7 +295,7 @@ async function recordToolCall({
   env: NodeJS.ProcessEnv;
 }): Promise<void> {
   try {
-    const repo = await session.repo(cwd);
+    const repo = await repos.repo(cwd);
     const event = newEvent({
       timestamp: new Date().toISOString(),
       runId,
@@ -305,7 +306,7 @@ async function recordToolCall({
       data: { exitCode: code, durationMs: Date.now() - started, ...(errorCode ? { error: errorCode } : {}) },
     });
     const pending = await spoolEvents({ repo, runId, events: [event] });
-    if (pending >= FLUSH_THRESHOLD) await flushEvents({ repo, store: await session.store(cwd, env) });
+    if (pending >= FLUSH_THRESHOLD) await flushEvents({ repo, store: await repos.store(cwd, env) });
   } catch (err) {
     // Logging must never fail the call it records; outside a repository there is no log.
     if (env.FORGE_DEBUG === '1') await out.err(`forge: could not record tool_call: ${(err as Error).message}`);
