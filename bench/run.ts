@@ -2,7 +2,6 @@
 // Every figure is measured side by side in this one run, interleaved, against a baseline run the same way.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
 import { openRepo } from '../lib/git/repo';
 import { StateStore } from '../lib/git/state';
 import { FLUSH_THRESHOLD, spoolEvents, flushEvents, newEvent } from '../lib/logs/events';
@@ -142,4 +141,3 @@ sideBySide('logging overhead on a read-only command (memory recall)', [
   { label: 'no run id', cmd: node, args: forge('memory', 'recall', 'pnpm'), cwd: small },
   { label: 'FORGE_RUN_ID set (tool_call recorded)', cmd: node, args: forge('memory', 'recall', 'pnpm'), cwd: small, env: { ...env, FORGE_RUN_ID: 'bench' } },
 ]);
-console.log(`\nscratch repositories: ${join(small, '..')}`);
