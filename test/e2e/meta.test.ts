@@ -43,6 +43,16 @@ test("each man page's SYNOPSIS is exactly the first line of each command's --hel
   }
 });
 
+test('the bash completion completes commands, subcommands, options and choices', () => {
+  const complete = (...words: string[]) =>
+    spawnSync('bash', ['-c', 'source completions/forge.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _forge; printf "%s\\n" "${COMPREPLY[@]}"', 'bash', ...words], { encoding: 'utf8' }).stdout.trim().split('\n');
+  assert.equal(complete('forge', 'me'), ['memory']);
+  assert.equal(complete('forge', 'memory', 's'), ['save']);
+  assert.equal(complete('forge-memory', 're'), ['recall']);
+  assert.equal(complete('forge', 'state', 'sync', '--r'), ['--remote', '--run-id']);
+  assert.equal(complete('forge', 'logs', '--severity', 'e'), ['error']);
+});
+
 test('tool schemas are lean and mirror the declared arguments', () => {
   for (const c of leaves(entries)) {
     const schema = toolSchema(c);
