@@ -2,9 +2,13 @@
 import type { Entry } from '../lib/cli/declare';
 import iter from './iter/index';
 import logs from './logs';
+import ls from './ls';
 import memory from './memory/index';
+import read from './read';
 import schema from './schema';
+import search from './search';
 import session from './session/index';
 import state from './state/index';
+import write from './write';
 
-export const entries: readonly Entry[] = [iter, logs, memory, schema, session, state];
+export const entries: readonly Entry[] = [iter, logs, ls, memory, read, schema, search, session, state, write];

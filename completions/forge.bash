@@ -1,6 +1,6 @@
 # bash completion for forge — generated from the command declarations by `make completions`; do not edit
 declare -gA _forge_subs=(
-  ["forge"]="iter logs memory schema session state"
+  ["forge"]="iter logs ls memory read schema search session state write"
   ["forge iter"]="get reset update"
   ["forge memory"]="recall save"
   ["forge session"]="list load save"
@@ -11,9 +11,12 @@ declare -gA _forge_opts=(
   ["forge iter reset"]="--module --all --cwd --run-id --json --help"
   ["forge iter update"]="--module --status --score --issue --root-cause --cwd --run-id --json --help"
   ["forge logs"]="--module --phase --severity --limit --cwd --run-id --json --help"
+  ["forge ls"]="--glob --limit --cwd --run-id --json --help"
   ["forge memory recall"]="--query --category --scope --limit --cwd --run-id --json --help"
   ["forge memory save"]="--pattern --category --confidence --tag --scope --cwd --run-id --json --help"
+  ["forge read"]="--path --start --end --blame --cwd --run-id --json --help"
   ["forge schema"]="--command --cwd --run-id --json --help"
+  ["forge search"]="--pattern --paths --glob --ignore-case --literal --limit --cwd --run-id --json --help"
   ["forge session list"]="--cwd --run-id --json --help"
   ["forge session load"]="--cwd --run-id --json --help"
   ["forge session save"]="--phase --module-status --completed --total --state --cwd --run-id --json --help"
@@ -21,6 +24,7 @@ declare -gA _forge_opts=(
   ["forge state log"]="--limit --cwd --run-id --json --help"
   ["forge state show"]="--path --cwd --run-id --json --help"
   ["forge state sync"]="--remote --cwd --run-id --json --help"
+  ["forge write"]="--path --content --overwrite --cwd --run-id --json --help"
 )
 declare -gA _forge_choices=(
   ["forge iter update --status"]="passed failed error"
@@ -54,4 +58,4 @@ _forge() {
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
-complete -F _forge forge forge-iter forge-logs forge-memory forge-schema forge-session forge-state
+complete -F _forge forge forge-iter forge-logs forge-ls forge-memory forge-read forge-schema forge-search forge-session forge-state forge-write

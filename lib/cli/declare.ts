@@ -99,6 +99,12 @@ export interface CommandSpec<R extends ArgsSpec = ArgsSpec> {
   exits: Partial<Record<ExitCode, string>>;
   /** Writes state or files (drives docs and the MCP destructive hint). */
   mutates: boolean;
+  /**
+   * The argument that raw text on stdin fills (write's content, patch's diff) when it is not
+   * given as a flag. With command arguments on the command line stdin is always that text; with
+   * none, stdin is NDJSON when its first non-blank byte is `{` and that text otherwise.
+   */
+  stdinText?: string;
   /** False for commands that read the run log itself (recording those reads would only add noise). */
   recordsToolCall?: boolean;
   /** Extra environment variables the command reads. */

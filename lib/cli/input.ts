@@ -29,13 +29,19 @@ export async function readStdin(stream: Readable): Promise<StdinInput> {
     const { createInterface } = await import('node:readline');
     return { kind: 'ndjson', lines: createInterface({ input: stream, crlfDelay: Infinity }) };
   }
-  const rest: Buffer[] = [...peeked];
+  stream.unshift(Buffer.concat(peeked));
+  return { kind: 'text', text: await readAll(stream) };
+}
+
+/** All of stdin as text (the content of `forge write path < file`). */
+export async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
   for (;;) {
     const chunk = await nextChunk(stream);
     if (chunk === null) break;
-    rest.push(chunk);
+    chunks.push(chunk);
   }
-  return { kind: 'text', text: Buffer.concat(rest).toString('utf8') };
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function nextChunk(stream: Readable): Promise<Buffer | null> {

@@ -9,11 +9,11 @@ import { openRepo, type Repo } from '../git/repo';
 import { StateStore } from '../git/state';
 import { FLUSH_THRESHOLD, flushEvents, newEvent, spoolEvents } from '../logs/events';
 import type { CommandSpec, Entry, Item, Outcome, RunContext } from './declare';
-import { readStdin } from './input';
+import { readAll, readStdin } from './input';
 import { hintFields, hintLines, Output, type Hint, type Stream } from './output';
 import { groupHelp, topHelp } from './overview';
 import { helpText, parseArgv, type ParsedArgv } from './parse';
-import { shellJoin } from './quote';
+import { shellJoin } from '../quote';
 import { programWords, resolve, suggest } from './registry';
 import { validateRequest } from './validate';
 
@@ -154,11 +154,16 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
 
   // Flags alone make one request; with no command arguments, stdin may carry NDJSON requests.
   let requests: AsyncIterable<Request> | Request[] = [{ raw: parsed.raw }];
-  if (!parsed.hasCommandArgs && !opts.stdin.isTTY) {
+  const textArg = spec.stdinText;
+  if (textArg && parsed.hasCommandArgs && parsed.raw[textArg] === undefined && !opts.stdin.isTTY) {
+    requests = [{ raw: { ...parsed.raw, [textArg]: await readAll(opts.stdin) } }];
+  } else if (!parsed.hasCommandArgs && !opts.stdin.isTTY) {
     const input = await readStdin(opts.stdin);
     if (input.kind === 'ndjson') {
       json = true;
       requests = numbered(input.lines);
+    } else if (input.kind === 'text' && textArg) {
+      requests = [{ raw: { ...parsed.raw, [textArg]: input.text } }];
     } else if (input.kind === 'text') {
       const e = new InvalidInputError('BAD_INPUT', "stdin is not NDJSON: each request is one JSON object per line, starting with '{'", { fix: helpFix });
       await renderError(out, e, { json, env, id: undefined, line: undefined });

@@ -36,3 +36,42 @@ export async function openRepo({ cwd }: { cwd: string }): Promise<Repo> {
     bare: bare === 'true',
   };
 }
+
+/** The top of the work tree holding cwd, or null outside a repository (or in a bare one). */
+export async function workTreeRoot({ cwd }: { cwd: string }): Promise<string | null> {
+  const r = await runGit({ cwd, args: ['rev-parse', '--show-toplevel'] });
+  return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+}
+
+/**
+ * Files under cwd that git would consider (tracked, plus untracked that .gitignore does not
+ * exclude), relative to cwd; null outside a work tree.
+ */
+export async function listWorkTreeFiles({ cwd }: { cwd: string }): Promise<string[] | null> {
+  const r = await runGit({ cwd, args: ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'] });
+  if (r.code !== 0) return null;
+  return r.stdout.toString('utf8').split('\0').filter(Boolean);
+}
+
+/** `git blame --porcelain` of lines start..end: author and author time of each line. */
+export async function blameLines({ cwd, path, start, end }: { cwd: string; path: string; start: number; end: number }): Promise<Map<number, { author: string; time: number; uncommitted: boolean }>> {
+  const r = await runGit({ cwd, args: ['blame', '--porcelain', '-L', `${start},${end}`, '--', path] });
+  const out = new Map<number, { author: string; time: number; uncommitted: boolean }>();
+  if (r.code !== 0) return out;
+  const commits = new Map<string, { author: string; time: number }>();
+  let current: { sha: string; line: number } | null = null;
+  for (const line of r.stdout.toString('utf8').split('\n')) {
+    const head = /^([0-9a-f]{40,64}) \d+ (\d+)/.exec(line);
+    if (head) {
+      current = { sha: head[1]!, line: Number(head[2]) };
+      if (!commits.has(current.sha)) commits.set(current.sha, { author: '', time: 0 });
+      continue;
+    }
+    if (!current) continue;
+    const info = commits.get(current.sha)!;
+    if (line.startsWith('author ')) info.author = line.slice(7);
+    else if (line.startsWith('author-time ')) info.time = Number(line.slice(12));
+    else if (line.startsWith('\t')) out.set(current.line, { ...info, uncommitted: /^0+$/.test(current.sha) });
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 // Walks every registered command through its declared examples and an error path, checking hint markers.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { entries } from '../../commands/index';
 import type { CommandSpec } from '../../lib/cli/declare';
@@ -39,6 +39,9 @@ function jsonMarker(stdout: string): string | null {
 /** A repository with an origin remote and some state, where every example can run. */
 export function fixture(): { dir: string; env: NodeJS.ProcessEnv } {
   const dir = tempRepo();
+  // Examples read and search a README of a realistic length.
+  writeFileSync(join(dir, 'README.md'), Array.from({ length: 60 }, (_, i) => `line ${i + 1} of the fixture README`).join('\n') + '\n');
+  git(dir, 'commit', '-q', '-am', 'longer README');
   git(dir, 'remote', 'add', 'origin', tempRepo({ bare: true }));
   git(dir, 'remote', 'add', 'backup', tempRepo({ bare: true }));
   const bin = tempDir('forge-walker-bin-');

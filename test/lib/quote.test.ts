@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { shellJoin, shellQuote } from '../../../lib/cli/quote';
+import { shellJoin, shellQuote } from '../../lib/quote';
 
 test('leaves safe words bare and quotes the rest', () => {
   assert.is(shellJoin(['forge', 'memory', 'recall', 'use pnpm']), "forge memory recall 'use pnpm'");

@@ -1,0 +1,46 @@
+// forge ls: the files git would consider (.gitignore respected), filtered by a glob, capped.
+import { defineCommand } from '../lib/cli/declare';
+import { globMatcher, listFiles } from '../lib/files/list';
+import { openWorkspace } from '../lib/files/workspace';
+
+export default defineCommand({
+  name: 'ls',
+  summary: 'List files (.gitignore-aware), optionally matching a glob; capped',
+  description:
+    "Lists the files under the working directory that git would consider — tracked, and untracked ones .gitignore does not exclude (outside a repository: all but .git and node_modules) — relative to the working directory, sorted. A glob without a slash matches file names anywhere ('*.ts'); with one it matches paths ('src/**/*.ts'). At most --limit entries are printed; the summary counts what was cut by top-level directory and the hint narrows to the largest.",
+  args: {
+    glob: { type: 'string', positional: true, placeholder: 'GLOB', description: 'Only paths matching this glob.' },
+    limit: { type: 'integer', min: 1, default: 200, placeholder: 'N', description: 'Print at most N paths.' },
+  },
+  examples: [
+    { command: 'forge ls', description: 'Every file, up to 200.' },
+    { command: "forge ls '*.md' --json", description: 'Markdown files, one record each.' },
+  ],
+  errors: {},
+  exits: { 0: 'listed (with or without matches)', 2: 'invalid input' },
+  mutates: false,
+  async run(args, ctx) {
+    const ws = await openWorkspace({ cwd: ctx.cwd });
+    const match = await globMatcher(args.glob);
+    const files = (await listFiles({ ws })).filter(match);
+    const shown = files.slice(0, args.limit);
+    for (const path of shown) await ctx.emit({ type: 'file', path }, path);
+    const cutByDir = new Map<string, number>();
+    for (const f of files.slice(args.limit)) {
+      const top = f.includes('/') ? `${f.split('/')[0]}/` : './';
+      cutByDir.set(top, (cutByDir.get(top) ?? 0) + 1);
+    }
+    const cut = files.length - shown.length;
+    const biggest = [...cutByDir].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+    const what = args.glob ? ` matching '${args.glob}'` : '';
+    return {
+      data: { files: files.length, shown: shown.length, cut, cutByDir: Object.fromEntries(cutByDir) },
+      text: !files.length
+        ? `no files${what}`
+        : cut
+          ? `${shown.length} of ${files.length} files${what}; cut ${cut}: ${[...cutByDir].map(([d, n]) => `${d} ${n}`).join(', ')}`
+          : `${files.length} file${files.length === 1 ? '' : 's'}${what}`,
+      next: !cut ? null : biggest && biggest[0] !== './' ? ctx.cmd('ls', `${biggest[0]}**`) : ctx.cmd('ls', ...(args.glob ? [args.glob] : []), '--limit', files.length),
+    };
+  },
+});

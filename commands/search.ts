@@ -1,0 +1,59 @@
+// forge search: regex search, .gitignore-aware, grouped by file, every match with its anchor; capped.
+import { dirname } from 'node:path';
+import { defineCommand } from '../lib/cli/declare';
+import { resolveInside, openWorkspace } from '../lib/files/workspace';
+import { compilePattern, searchWorkspace } from '../lib/files/search';
+
+export default defineCommand({
+  name: 'search',
+  summary: 'Search files for a regex (.gitignore-aware), matches grouped by file with anchors',
+  description:
+    'Searches every file git would consider (tracked, and untracked ones .gitignore does not exclude; outside a repository, all but .git and node_modules) under the given paths, skipping binary files. Patterns are JavaScript regular expressions (Unicode mode), or plain text with --literal. Each match prints as "<n>#<hash>: line", ready for forge edit. At most --limit matches are shown; the summary says how many were cut and the hint narrows to where most of them are. "no matches" is a definite, terminal answer: a replacement that leaves no matches is finished.',
+  args: {
+    pattern: { type: 'string', positional: true, required: true, placeholder: 'REGEX', description: 'What to look for.' },
+    paths: { type: 'array', positional: true, placeholder: 'PATH', description: 'Files or directories to search (default: the working directory).' },
+    glob: { type: 'string', placeholder: 'GLOB', description: "Only files matching this glob ('*.ts' matches names anywhere)." },
+    'ignore-case': { type: 'boolean', alias: 'i', description: 'Match regardless of case.' },
+    literal: { type: 'boolean', alias: 'F', description: 'Treat the pattern as plain text.' },
+    limit: { type: 'integer', min: 1, default: 50, placeholder: 'N', description: 'Show at most N matches.' },
+  },
+  examples: [
+    { command: "forge search 'console\\.log' src", description: 'Every console.log under src/.' },
+    { command: "forge search TODO --glob '*.md' --json", description: 'TODOs in Markdown files, one record per match.' },
+  ],
+  errors: { INVALID_REGEX: 'the pattern is not a valid regular expression', PATH_OUTSIDE_REPO: 'a path leaves the repository' },
+  exits: { 0: 'searched (with or without matches)', 2: 'invalid pattern or path' },
+  mutates: false,
+  async run(args, ctx) {
+    const ws = await openWorkspace({ cwd: ctx.cwd });
+    for (const p of args.paths) await resolveInside({ ws, path: p });
+    const regex = compilePattern({ pattern: args.pattern, literal: args.literal, ignoreCase: args['ignore-case'] });
+    const r = await searchWorkspace({ ws, regex, paths: args.paths, glob: args.glob, limit: args.limit });
+    let current = '';
+    for (const m of r.matches) {
+      const heading = m.path !== current ? `${m.path}\n` : '';
+      current = m.path;
+      await ctx.emit({ type: 'match', ...m }, `${heading}  ${m.line}#${m.hash}: ${m.text}`);
+    }
+    const cut = r.total - r.matches.length;
+    const flags = [...(args.glob ? ['--glob', args.glob] : []), ...(args['ignore-case'] ? ['-i'] : []), ...(args.literal ? ['--literal'] : [])];
+    let next: string | null = null;
+    if (cut > 0) {
+      // Narrow to the directory (or file) holding most of what was cut.
+      const byDir = new Map<string, number>();
+      for (const [file, n] of r.cutByFile) byDir.set(dirname(file), (byDir.get(dirname(file)) ?? 0) + n);
+      const [dir] = [...byDir].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]!;
+      const [file] = [...r.cutByFile].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]!;
+      const narrower = dir !== '.' && !args.paths.includes(dir) ? dir : file;
+      next = ctx.cmd('search', args.pattern, narrower, ...flags);
+    }
+    const where = `${r.searched} file${r.searched === 1 ? '' : 's'}`;
+    return {
+      data: { pattern: args.pattern, matches: r.total, files: r.files, shown: r.matches.length, cut, searched: r.searched },
+      text: r.total === 0
+        ? `no matches for /${args.pattern}/ in ${where}`
+        : `${r.total} match${r.total === 1 ? '' : 'es'} in ${r.files} file${r.files === 1 ? '' : 's'} (${where} searched)${cut ? `; showing ${r.matches.length}, ${cut} cut — narrow the paths or the pattern` : ''}`,
+      next,
+    };
+  },
+});

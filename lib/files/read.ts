@@ -1,0 +1,104 @@
+// A window of a file with an anchor on every line, capped so a read never floods a model's context.
+import { readFile, stat } from 'node:fs/promises';
+import { InvalidInputError, RefusedError } from '../errors';
+import { shellJoin } from '../quote';
+import { lineHash } from './anchor';
+import { listFiles, similarPaths } from './list';
+import { decodeText, describeBinary, isBinary, type Encoding, type TextFile } from './text';
+import { resolveInside, type Workspace } from './workspace';
+
+export const DEFAULT_WINDOW = 150;
+/** A read's text never exceeds this; the window ends early instead. */
+export const MAX_READ_BYTES = 16 * 1024;
+/** Longer lines are shown cut, with how much was left out. */
+export const MAX_LINE_CHARS = 500;
+/** A file with a line this long is probably minified or generated. */
+const MINIFIED_LINE_CHARS = 2000;
+
+export interface WindowLine {
+  n: number;
+  hash: string;
+  text: string;
+  /** Characters left out of a long line. */
+  cut?: number;
+}
+
+export interface ReadResult {
+  kind: 'text' | 'binary' | 'empty';
+  path: string;
+  bytes: number;
+  total: number;
+  start: number;
+  end: number;
+  lines: WindowLine[];
+  /** Lines remain after `end`. */
+  more: boolean;
+  /** The window stopped before the requested end to stay under MAX_READ_BYTES. */
+  capped: boolean;
+  minified: boolean;
+  encoding?: Encoding;
+  eol?: string;
+  bom?: boolean;
+  /** For binary files: what it appears to be. */
+  description?: string;
+}
+
+/** `<n>#<hash>: ` — the prefix every read line carries. */
+export function linePrefix(n: number, hash: string): string {
+  return `${n}#${hash}: `;
+}
+
+/** Picks lines start..end of a decoded file, cutting long lines and stopping at the byte cap. */
+export function windowOf({ file, start, end }: { file: TextFile; start: number; end?: number }): Pick<ReadResult, 'start' | 'end' | 'lines' | 'more' | 'capped' | 'minified' | 'total'> {
+  const total = file.lines.length;
+  const last = Math.min(total, end ?? start + DEFAULT_WINDOW - 1);
+  const lines: WindowLine[] = [];
+  let bytes = 0;
+  let capped = false;
+  for (let n = start; n <= last; n++) {
+    const full = file.lines[n - 1]!;
+    const text = full.length > MAX_LINE_CHARS ? full.slice(0, MAX_LINE_CHARS) : full;
+    const hash = lineHash(full);
+    const size = Buffer.byteLength(linePrefix(n, hash) + text) + 1;
+    if (bytes + size > MAX_READ_BYTES && lines.length > 0) {
+      capped = true;
+      break;
+    }
+    bytes += size;
+    lines.push(full.length > MAX_LINE_CHARS ? { n, hash, text, cut: full.length - MAX_LINE_CHARS } : { n, hash, text });
+  }
+  const shownEnd = lines.length ? lines[lines.length - 1]!.n : start - 1;
+  return { start, end: shownEnd, lines, more: shownEnd < total, capped, minified: file.lines.some((l) => l.length > MINIFIED_LINE_CHARS), total };
+}
+
+/** Reads a window of a file inside the workspace; a missing file suggests similar paths. */
+export async function readWindow({ ws, path, start = 1, end }: { ws: Workspace; path: string; start?: number; end?: number }): Promise<ReadResult> {
+  const { abs, display } = await resolveInside({ ws, path });
+  const info = await stat(abs).catch(() => null);
+  if (!info) {
+    const suggestions = similarPaths({ wanted: display, files: await listFiles({ ws }) });
+    throw new RefusedError('FILE_NOT_FOUND', `no such file '${display}'${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`, {
+      fix: suggestions.length ? shellJoin(['forge', 'read', suggestions[0]!]) : 'forge ls',
+      data: { path: display, suggestions },
+    });
+  }
+  if (info.isDirectory()) {
+    throw new InvalidInputError('IS_A_DIRECTORY', `'${display}' is a directory`, { fix: shellJoin(['forge', 'ls', display === '.' ? '**' : `${display}/**`]) });
+  }
+  if (end !== undefined && end < start) {
+    throw new InvalidInputError('INVALID_RANGE', `--end ${end} is before --start ${start}`, { fix: shellJoin(['forge', 'read', display, '--start', String(start)]) });
+  }
+  const buf = await readFile(abs);
+  const base = { path: display, bytes: buf.length };
+  if (isBinary(buf)) {
+    return { ...base, kind: 'binary', total: 0, start: 0, end: 0, lines: [], more: false, capped: false, minified: false, description: describeBinary(buf) };
+  }
+  const file = decodeText(buf);
+  const meta = { encoding: file.encoding, eol: file.eol, bom: file.bom };
+  if (file.lines.length === 0) return { ...base, ...meta, kind: 'empty', total: 0, start: 0, end: 0, lines: [], more: false, capped: false, minified: false };
+  if (start > file.lines.length) {
+    const lastStart = Math.max(1, file.lines.length - DEFAULT_WINDOW + 1);
+    throw new InvalidInputError('LINE_OUT_OF_RANGE', `'${display}' has ${file.lines.length} lines; --start ${start} is past the end`, { fix: shellJoin(['forge', 'read', display, '--start', String(lastStart)]) });
+  }
+  return { ...base, ...meta, kind: 'text', ...windowOf({ file, start, end }) };
+}

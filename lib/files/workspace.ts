@@ -1,0 +1,69 @@
+// Where file tools may act: the work tree holding cwd (or cwd itself outside git); paths that escape it are refused.
+import { realpath, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { InvalidInputError } from '../errors';
+import { workTreeRoot } from '../git/repo';
+
+export interface Workspace {
+  /** The directory paths are relative to. */
+  cwd: string;
+  /** The boundary: the repository's work tree, or cwd outside a repository. */
+  root: string;
+  inRepo: boolean;
+}
+
+export async function openWorkspace({ cwd }: { cwd: string }): Promise<Workspace> {
+  const top = await workTreeRoot({ cwd });
+  return { cwd, root: top ?? cwd, inRepo: top !== null };
+}
+
+export interface ResolvedPath {
+  /** Absolute path. */
+  abs: string;
+  /** Relative to cwd, as hints should print it. */
+  display: string;
+}
+
+function inside(root: string, abs: string): boolean {
+  const rel = relative(root, abs);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/** The deepest part of `abs` that exists, resolved through symlinks (for a file not yet written). */
+async function realExisting(abs: string): Promise<string> {
+  let dir = abs;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return resolve(await realpath(dir), ...rest.reverse());
+    } catch {
+      const parent = dirname(dir);
+      if (parent === dir) return abs;
+      rest.push(dir.slice(parent.length + 1));
+      dir = parent;
+    }
+  }
+}
+
+/**
+ * Resolves a user path against the workspace and refuses one that leaves it — by `..`, an
+ * absolute path elsewhere, or a symlink pointing out.
+ */
+export async function resolveInside({ ws, path }: { ws: Workspace; path: string }): Promise<ResolvedPath> {
+  if (path === '' || path.includes('\0')) {
+    throw new InvalidInputError('INVALID_PATH', `invalid path '${path.replace(/\0/g, '\\0')}'`, { fix: 'forge ls' });
+  }
+  const abs = resolve(ws.cwd, path);
+  const where = ws.inRepo ? 'the repository' : 'the working directory';
+  const refuse = () =>
+    new InvalidInputError('PATH_OUTSIDE_REPO', `'${path}' is outside ${where} (${ws.root})`, { fix: 'forge ls', data: { path, root: ws.root } });
+  if (!inside(ws.root, abs)) throw refuse();
+  const [realRoot, realAbs] = await Promise.all([realpath(ws.root), realExisting(abs)]);
+  if (!inside(realRoot, realAbs)) throw refuse();
+  const display = relative(ws.cwd, abs) || '.';
+  return { abs, display };
+}
+
+export async function isDirectory(abs: string): Promise<boolean> {
+  return stat(abs).then((s) => s.isDirectory(), () => false);
+}
