@@ -1,5 +1,6 @@
 // The registry: every forge command and group, sorted by name (no directory scanning).
 import type { Entry } from '../lib/cli/declare';
+import edit from './edit';
 import iter from './iter/index';
 import logs from './logs';
 import ls from './ls';
@@ -11,4 +12,4 @@ import session from './session/index';
 import state from './state/index';
 import write from './write';
 
-export const entries: readonly Entry[] = [iter, logs, ls, memory, read, schema, search, session, state, write];
+export const entries: readonly Entry[] = [edit, iter, logs, ls, memory, read, schema, search, session, state, write];

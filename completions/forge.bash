@@ -1,12 +1,13 @@
 # bash completion for forge — generated from the command declarations by `make completions`; do not edit
 declare -gA _forge_subs=(
-  ["forge"]="iter logs ls memory read schema search session state write"
+  ["forge"]="edit iter logs ls memory read schema search session state write"
   ["forge iter"]="get reset update"
   ["forge memory"]="recall save"
   ["forge session"]="list load save"
   ["forge state"]="export log show sync"
 )
 declare -gA _forge_opts=(
+  ["forge edit"]="--path --old --new --anchor --all --lines --after --before --delete --edits --cwd --run-id --json --help"
   ["forge iter get"]="--module --cwd --run-id --json --help"
   ["forge iter reset"]="--module --all --cwd --run-id --json --help"
   ["forge iter update"]="--module --status --score --issue --root-cause --cwd --run-id --json --help"
@@ -58,4 +59,4 @@ _forge() {
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
-complete -F _forge forge forge-iter forge-logs forge-ls forge-memory forge-read forge-schema forge-search forge-session forge-state forge-write
+complete -F _forge forge forge-edit forge-iter forge-logs forge-ls forge-memory forge-read forge-schema forge-search forge-session forge-state forge-write

@@ -3,7 +3,8 @@ import type { ExitCode } from '../errors';
 import type { Repo } from '../git/repo';
 import type { StateStore } from '../git/state';
 
-export type ArgType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
+/** 'array' is a list of strings (a repeatable flag); 'objects' a list of JSON objects (one JSON flag). */
+export type ArgType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'objects';
 
 export interface ArgSpec {
   type: ArgType;
@@ -33,7 +34,9 @@ type ValueOf<S extends ArgSpec> = S['type'] extends 'string'
       ? boolean
       : S['type'] extends 'array'
         ? string[]
-        : Record<string, unknown>;
+        : S['type'] extends 'objects'
+          ? Array<Record<string, unknown>>
+          : Record<string, unknown>;
 
 /** The typed arguments a command's run receives: required, defaulted and boolean args are always set. */
 export type ArgsOf<R extends ArgsSpec> = {

@@ -26,6 +26,10 @@ function property(spec: ArgSpec): Record<string, unknown> {
     case 'object':
       p.type = 'object';
       break;
+    case 'objects':
+      p.type = 'array';
+      p.items = { type: 'object' };
+      break;
     default:
       p.type = spec.type;
   }

@@ -57,6 +57,18 @@ function coerce(name: string, spec: ArgSpec, value: unknown, fix: string): unkno
         return v;
       });
     }
+    case 'objects': {
+      let v = value;
+      if (typeof v === 'string') {
+        try {
+          v = JSON.parse(v);
+        } catch {
+          throw bad('a JSON array of objects');
+        }
+      }
+      if (!Array.isArray(v) || v.some((o) => typeof o !== 'object' || o === null || Array.isArray(o))) throw bad('a JSON array of objects');
+      return v;
+    }
     case 'object': {
       let v = value;
       if (typeof v === 'string') {

@@ -1,0 +1,70 @@
+// forge edit: replace text found exactly or by a safe fuzzy cascade, or edit lines by their anchors.
+import { defineCommand } from '../lib/cli/declare';
+import { InvalidInputError } from '../lib/errors';
+import { applyLineOps, parseLineOp, replaceText, type EditResult } from '../lib/files/edit';
+import { openWorkspace } from '../lib/files/workspace';
+import { shellJoin } from '../lib/quote';
+
+export default defineCommand({
+  name: 'edit',
+  summary: 'Replace text (exact, then a safe fuzzy cascade) or edit lines by their anchors',
+  description: [
+    'Two ways to edit a text file; either way every anchor is checked first, nothing is written unless the whole request applies, and the write is atomic, keeping the encoding, BOM, line endings and final newline.',
+    'Replace: --old TEXT --new TEXT. With --anchor N#HASH (from forge read) the line must still have that hash — a stale anchor is refused with fresh lines ±15 — and the match must cover that line. The old text is looked for exactly (line endings aside); failing that, whole lines are compared forgivingly — trailing whitespace, a uniform indentation offset, per-line trim, then Unicode quotes, dashes and spaces folded to ASCII — and the edit applies only when exactly one place matches with each line trimmed; the new text is re-indented to fit. Several places are refused, naming their lines (unless --all); no match is refused with the nearest region and its anchors.',
+    'Anchored line edits: --lines A#H[..B#H] --new TEXT replaces lines A to B; --lines … --delete removes them; --after A#H / --before A#H --new TEXT inserts. --edits JSON takes several at once, e.g. [{"lines":"3#ab12","new":"x"},{"after":"9#cd34","new":"y"}]; overlapping edits are refused.',
+  ].join('\n\n'),
+  args: {
+    path: { type: 'string', positional: true, required: true, description: 'The file to edit.' },
+    old: { type: 'string', placeholder: 'TEXT', description: 'Text to replace.' },
+    new: { type: 'string', placeholder: 'TEXT', description: 'Replacement text, or the lines to insert.' },
+    anchor: { type: 'string', placeholder: 'N#HASH', description: 'A line the old text covers, as forge read printed it.' },
+    all: { type: 'boolean', description: 'Replace every place the old text matches.' },
+    lines: { type: 'string', placeholder: 'A#H[..B#H]', description: 'Lines to replace (with --new) or --delete.' },
+    after: { type: 'string', placeholder: 'N#HASH', description: 'Insert --new after this line.' },
+    before: { type: 'string', placeholder: 'N#HASH', description: 'Insert --new before this line.' },
+    delete: { type: 'boolean', description: 'Delete the --lines range.' },
+    edits: { type: 'objects', placeholder: 'JSON', description: 'Several anchored edits: [{lines|after|before, new|delete}].' },
+  },
+  examples: [
+    { command: "forge edit README.md --old 'line 3 of the fixture README' --new 'line three'", description: 'Replace a unique piece of text.' },
+    { command: "forge edit README.md --old '  line 4 of the fixture README' --new 'line four'", description: 'Indented differently: the cascade finds the one line anyway.' },
+    { command: "forge edit README.md --after 1#7ac8 --new 'inserted after line 1'", description: 'Insert after line 1, by the anchor forge read printed for it.' },
+  ],
+  errors: {
+    ANCHOR_MISMATCH: 'an anchor is stale: the line changed since it was read (fresh lines ±15 are in the message)',
+    NO_MATCH: 'the old text is not in the file (the nearest region is in the message)',
+    AMBIGUOUS_MATCH: 'the old text matches several places (their lines are named)',
+    INVALID_ANCHOR: 'an anchor not written <line>#<hash>',
+    OVERLAPPING_EDITS: 'two line edits touch the same lines',
+    FILE_NOT_FOUND: 'no such file',
+    BINARY_FILE: 'the file is binary',
+    PATH_OUTSIDE_REPO: 'the path leaves the repository',
+  },
+  exits: { 0: 'edited', 1: 'refused: stale anchor, no match, ambiguous, or no such file', 2: 'invalid input' },
+  mutates: true,
+  async run(args, ctx) {
+    const ws = await openWorkspace({ cwd: ctx.cwd });
+    const lineMode = args.lines !== undefined || args.after !== undefined || args.before !== undefined || args.edits !== undefined;
+    if (lineMode && (args.old !== undefined || args.anchor !== undefined || args.all)) {
+      throw new InvalidInputError('INVALID_ARGUMENT', 'use --old/--new (with --anchor, --all) or anchored line edits (--lines, --after, --before, --edits), not both', { fix: 'forge edit --help' });
+    }
+    let r: EditResult;
+    if (lineMode) {
+      const single = args.lines !== undefined || args.after !== undefined || args.before !== undefined;
+      if (single && args.edits) throw new InvalidInputError('INVALID_ARGUMENT', 'give one edit with --lines/--after/--before or several with --edits, not both', { fix: 'forge edit --help' });
+      const raw = single ? [{ lines: args.lines, after: args.after, before: args.before, new: args.new, delete: args.delete }] : args.edits!;
+      r = await applyLineOps({ ws, path: args.path, ops: raw.map(parseLineOp) });
+    } else {
+      if (args.old === undefined) throw new InvalidInputError('MISSING_ARGUMENT', 'give --old and --new, or an anchored line edit (--lines, --after, --before, --edits)', { fix: 'forge edit --help' });
+      if (args.new === undefined) throw new InvalidInputError('MISSING_ARGUMENT', "missing --new (use --new '' to delete the old text)", { fix: 'forge edit --help' });
+      r = await replaceText({ ws, path: args.path, old: args.old, replacement: args.new, anchor: args.anchor, all: args.all });
+    }
+    const what = r.replacements > 1 ? `${r.replacements} ${r.strategy === 'anchored' ? 'edits' : 'places'}` : r.startLine === r.endLine ? `line ${r.startLine}` : `lines ${r.startLine}–${r.endLine}`;
+    const how = r.strategy === 'exact' || r.strategy === 'anchored' ? '' : ` (matched by ${r.strategy})`;
+    return {
+      data: { ...r },
+      text: [`edited ${r.path}: ${what}${how}`, ...r.region.map((l) => `${l.n}#${l.hash}: ${l.text}`)].join('\n'),
+      next: shellJoin(['git', 'diff', '--', r.path]),
+    };
+  },
+});

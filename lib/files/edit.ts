@@ -1,0 +1,245 @@
+// forge edit's engine: replace text found by the match cascade, or apply anchored line edits — all
+// checked before anything is written, written atomically, the file's encoding and line endings kept.
+import { readFile } from 'node:fs/promises';
+import { InvalidInputError, RefusedError } from '../errors';
+import { shellJoin } from '../quote';
+import { lineHash, parseAnchor, type Anchor } from './anchor';
+import { applyIndent, findMatches, nearestLine, type Match, type Strategy } from './match';
+import { windowOf, type WindowLine } from './read';
+import { decodeText, encodeText, isBinary, type TextFile } from './text';
+import { resolveInside, type Workspace } from './workspace';
+import { atomicWrite } from './write';
+
+/** Lines shown around a refusal, so the model can retry without reading the file again. */
+const REGION_RADIUS = 15;
+/** Lines of context shown around a successful edit, with their fresh anchors. */
+const CONTEXT = 3;
+
+export interface EditResult {
+  path: string;
+  strategy: Strategy | 'anchored';
+  /** Places changed. */
+  replacements: number;
+  /** First and last changed line in the new file. */
+  startLine: number;
+  endLine: number;
+  /** The changed lines and some context, with fresh anchors. */
+  region: WindowLine[];
+  regionStart: number;
+}
+
+interface Loaded {
+  abs: string;
+  display: string;
+  file: TextFile;
+}
+
+async function load(ws: Workspace, path: string): Promise<Loaded> {
+  const { abs, display } = await resolveInside({ ws, path });
+  const buf = await readFile(abs).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') throw new RefusedError('FILE_NOT_FOUND', `no such file '${display}'`, { fix: shellJoin(['forge', 'write', display, '--content', '']) });
+    if (err.code === 'EISDIR') throw new InvalidInputError('IS_A_DIRECTORY', `'${display}' is a directory`, { fix: shellJoin(['forge', 'ls', `${display}/**`]) });
+    throw err;
+  });
+  if (isBinary(buf)) throw new RefusedError('BINARY_FILE', `'${display}' is a binary file; forge edit changes text files`, { fix: shellJoin(['forge', 'read', display]) });
+  return { abs, display, file: decodeText(buf) };
+}
+
+/** Lines `center ± radius` of the file with anchors, for refusals. */
+function regionAround(file: TextFile, center: number, radius = REGION_RADIUS): { start: number; lines: WindowLine[] } {
+  const start = Math.max(1, center - radius);
+  const end = Math.min(file.lines.length, center + radius);
+  return { start, lines: file.lines.length ? windowOf({ file, start, end }).lines : [] };
+}
+
+function renderRegion(lines: WindowLine[]): string {
+  return lines.map((l) => `${l.n}#${l.hash}: ${l.text}`).join('\n');
+}
+
+function readFix(display: string, lines: WindowLine[]): string {
+  if (!lines.length) return shellJoin(['forge', 'read', display]);
+  return shellJoin(['forge', 'read', display, '--start', String(lines[0]!.n), '--end', String(lines[lines.length - 1]!.n)]);
+}
+
+/** The file as one LF-joined string (what matching works on). */
+function lfView(file: TextFile): string {
+  return file.lines.join('\n') + (file.ends.at(-1) ? '\n' : '');
+}
+
+/**
+ * Turns an edited LF view back into lines with endings: lines before and after the edited span
+ * keep their own endings; edited lines keep theirs when the count is unchanged, else get the
+ * file's dominant ending.
+ */
+function fromView(view: string, file: TextFile, startLine: number, endLine: number): TextFile {
+  // The view holds only LF line breaks: every \r was normalized on the way in.
+  const restored = view === '' ? [] : view.replace(/\n$/, '').split('\n');
+  const finalNewline = view.endsWith('\n');
+  const total = file.lines.length;
+  const before = startLine - 1;
+  const after = total - endLine;
+  const middleOld = endLine - startLine + 1;
+  const middleNew = restored.length - before - after;
+  const ends = restored.map((_, i) => {
+    if (i < before) return file.ends[i]!;
+    if (i >= restored.length - after) return file.ends[total - (restored.length - i)]!;
+    if (middleNew === middleOld) return file.ends[startLine - 1 + (i - before)]!;
+    return i === restored.length - after - 1 && after > 0 ? file.ends[endLine - 1]! : file.eol;
+  });
+  if (ends.length) ends[ends.length - 1] = finalNewline ? ends[ends.length - 1] || file.eol : '';
+  return { ...file, lines: restored, ends };
+}
+
+function resultRegion(file: TextFile, startLine: number, endLine: number): { regionStart: number; region: WindowLine[] } {
+  if (!file.lines.length) return { regionStart: 0, region: [] };
+  const regionStart = Math.max(1, startLine - CONTEXT);
+  const end = Math.min(file.lines.length, Math.max(startLine, endLine) + CONTEXT);
+  return { regionStart, region: windowOf({ file, start: regionStart, end }).lines };
+}
+
+function checkAnchor(file: TextFile, display: string, anchor: Anchor, label: string): void {
+  const line = file.lines[anchor.line - 1];
+  if (line !== undefined && lineHash(line) === anchor.hash) return;
+  const region = regionAround(file, Math.min(Math.max(anchor.line, 1), Math.max(file.lines.length, 1)));
+  const now = line === undefined ? `the file has ${file.lines.length} lines` : `line ${anchor.line} is now ${anchor.line}#${lineHash(line)}`;
+  throw new RefusedError(
+    'ANCHOR_MISMATCH',
+    `${label} ${anchor.line}#${anchor.hash} is stale: ${now} — the file changed since it was read. Fresh lines ${region.lines[0]?.n ?? 0}–${region.lines.at(-1)?.n ?? 0}:\n${renderRegion(region.lines)}`,
+    { fix: readFix(display, region.lines), data: { path: display, anchor: `${anchor.line}#${anchor.hash}`, region: region.lines } },
+  );
+}
+
+function anchorArg(text: string, field: string): Anchor {
+  const a = parseAnchor(text);
+  if (!a) throw new InvalidInputError('INVALID_ANCHOR', `'${field}' must be an anchor <line>#<hash> as forge read prints it (like 42#a3f0), got '${text}'`, { fix: 'forge edit --help' });
+  return a;
+}
+
+/** Replaces `old` with `new`, found by the cascade; refuses stale anchors, ambiguity and no match. */
+export async function replaceText({ ws, path, old, replacement, anchor, all }: { ws: Workspace; path: string; old: string; replacement: string; anchor?: string; all: boolean }): Promise<EditResult> {
+  if (old === '') throw new InvalidInputError('INVALID_ARGUMENT', "'old' is empty: to insert lines use --after/--before with an anchor, to create a file forge write", { fix: 'forge edit --help' });
+  const oldLf = old.replace(/\r\n?/g, '\n');
+  const newLf = replacement.replace(/\r\n?/g, '\n');
+  if (oldLf === newLf) throw new InvalidInputError('INVALID_ARGUMENT', "'old' and 'new' are the same: nothing to change", { fix: 'forge edit --help' });
+  const { abs, display, file } = await load(ws, path);
+  const at = anchor !== undefined ? anchorArg(anchor, 'anchor') : undefined;
+  if (at) checkAnchor(file, display, at, 'anchor');
+
+  const view = lfView(file);
+  const raw = file.lines.map((l, i) => l + file.ends[i]).join('');
+  const found = findMatches({ text: view, old: oldLf, rawExact: raw.includes(old) });
+  let matches: Match[] = found.kind === 'none' ? [] : found.matches;
+  if (at) matches = matches.filter((m) => m.startLine <= at.line && at.line <= m.endLine);
+
+  if (!matches.length) {
+    const near = at ? at.line : nearestLine({ fileLines: file.lines, old: oldLf });
+    const region = regionAround(file, near);
+    const where = at ? ` at line ${at.line}` : '';
+    throw new RefusedError('NO_MATCH', `the old text was not found in '${display}'${where}; the nearest region, lines ${region.lines[0]?.n ?? 0}–${region.lines.at(-1)?.n ?? 0}:\n${renderRegion(region.lines)}`, {
+      fix: readFix(display, region.lines),
+      data: { path: display, region: region.lines },
+    });
+  }
+  if (matches.length > 1 && !all) {
+    const lines = matches.map((m) => m.startLine);
+    const firstLine = oldLf.split('\n').find((l) => l.trim()) ?? oldLf;
+    throw new RefusedError('AMBIGUOUS_MATCH', `the old text matches ${matches.length} places in '${display}' (lines ${lines.join(', ')}); pass --anchor with the anchor of the one you mean, add context to make it unique, or --all`, {
+      fix: shellJoin(['forge', 'search', firstLine.trim(), display, '--literal']),
+      data: { path: display, lines, strategy: matches[0]!.strategy },
+    });
+  }
+
+  // Replace from the end so earlier offsets stay valid.
+  let next = view;
+  for (const m of [...matches].sort((a, b) => b.from - a.from)) next = next.slice(0, m.from) + applyIndent(newLf, m.indent) + next.slice(m.to);
+  const first = matches.reduce((a, b) => (a.from < b.from ? a : b));
+  const last = matches.reduce((a, b) => (a.to > b.to ? a : b));
+  const edited = fromView(next, file, first.startLine, last.endLine);
+  await atomicWrite(abs, encodeText(edited));
+
+  const addedLines = newLf.split('\n').length - (oldLf.split('\n').length);
+  const startLine = first.startLine;
+  const endLine = matches.length === 1 ? Math.max(startLine, first.endLine + addedLines) : startLine;
+  return { path: display, strategy: first.strategy, replacements: matches.length, startLine, endLine, ...resultRegion(edited, startLine, endLine) };
+}
+
+/** One anchored line edit: replace or delete lines A..B, or insert after/before line A. */
+export interface LineOp {
+  kind: 'replace' | 'delete' | 'after' | 'before';
+  from: Anchor;
+  to: Anchor;
+  text: string;
+}
+
+/** Reads one op from its fields: {lines: "A#h[..B#h]", new} | {lines, delete: true} | {after|before: "A#h", new}. */
+export function parseLineOp(raw: Record<string, unknown>): LineOp {
+  const str = (k: string) => (typeof raw[k] === 'string' ? (raw[k] as string) : undefined);
+  const text = str('new');
+  const del = raw.delete === true;
+  const modes = ['lines', 'after', 'before'].filter((k) => str(k) !== undefined);
+  if (modes.length !== 1) throw new InvalidInputError('INVALID_ARGUMENT', 'each line edit needs exactly one of lines, after, before', { fix: 'forge edit --help' });
+  const mode = modes[0]!;
+  if (mode === 'lines') {
+    const [a, b] = str('lines')!.split('..');
+    const from = anchorArg(a!, 'lines');
+    const to = b === undefined ? from : anchorArg(b, 'lines');
+    if (to.line < from.line) throw new InvalidInputError('INVALID_ARGUMENT', `the range ${str('lines')} ends before it starts`, { fix: 'forge edit --help' });
+    if (del && text !== undefined) throw new InvalidInputError('INVALID_ARGUMENT', 'give new text or delete, not both', { fix: 'forge edit --help' });
+    if (!del && text === undefined) throw new InvalidInputError('MISSING_ARGUMENT', `replacing lines ${str('lines')} needs new text (or delete)`, { fix: 'forge edit --help' });
+    return { kind: del ? 'delete' : 'replace', from, to, text: text ?? '' };
+  }
+  if (text === undefined) throw new InvalidInputError('MISSING_ARGUMENT', `inserting ${mode} ${str(mode)} needs new text`, { fix: 'forge edit --help' });
+  if (del) throw new InvalidInputError('INVALID_ARGUMENT', `delete goes with lines, not ${mode}`, { fix: 'forge edit --help' });
+  const at = anchorArg(str(mode)!, mode);
+  return { kind: mode as 'after' | 'before', from: at, to: at, text };
+}
+
+/** Text to insert as lines: a single trailing newline only ends the last line. */
+function textLines(text: string): string[] {
+  return text === '' ? [] : text.replace(/\r\n?/g, '\n').replace(/\n$/, '').split('\n');
+}
+
+/**
+ * Applies anchored line edits. Every anchor is checked before anything changes; overlapping edits
+ * are refused; then the edits apply bottom-up so line numbers stay those of the read.
+ */
+export async function applyLineOps({ ws, path, ops }: { ws: Workspace; path: string; ops: LineOp[] }): Promise<EditResult> {
+  if (!ops.length) throw new InvalidInputError('MISSING_ARGUMENT', 'no edits given', { fix: 'forge edit --help' });
+  const { abs, display, file } = await load(ws, path);
+  for (const op of ops) {
+    checkAnchor(file, display, op.from, 'anchor');
+    if (op.to !== op.from) checkAnchor(file, display, op.to, 'anchor');
+  }
+  // Each op claims a span of "slots": line ranges for replace/delete, the gap between lines for inserts.
+  const span = (op: LineOp): [number, number] =>
+    op.kind === 'after' ? [op.from.line + 0.5, op.from.line + 0.5] : op.kind === 'before' ? [op.from.line - 0.5, op.from.line - 0.5] : [op.from.line, op.to.line];
+  const sorted = [...ops].sort((a, b) => span(a)[0] - span(b)[0]);
+  for (let i = 1; i < sorted.length; i++) {
+    if (span(sorted[i]!)[0] <= span(sorted[i - 1]!)[1]) {
+      throw new InvalidInputError('OVERLAPPING_EDITS', `edits at lines ${sorted[i - 1]!.from.line} and ${sorted[i]!.from.line} overlap`, { fix: 'forge edit --help' });
+    }
+  }
+  const lines = [...file.lines];
+  const ends = [...file.ends];
+  const hadFinalNewline = ends.at(-1) !== '';
+  for (const op of [...sorted].reverse()) {
+    const insert = textLines(op.text);
+    const at = op.kind === 'after' ? op.from.line : op.kind === 'before' ? op.from.line - 1 : op.from.line - 1;
+    const remove = op.kind === 'replace' || op.kind === 'delete' ? op.to.line - op.from.line + 1 : 0;
+    const keptEnds = ends.slice(at, at + remove);
+    lines.splice(at, remove, ...insert);
+    ends.splice(at, remove, ...insert.map((_, i) => (insert.length === remove ? keptEnds[i]! : file.eol)));
+  }
+  // Every line but the last ends with a terminator; the last keeps the file's final-newline state.
+  for (let i = 0; i < ends.length - 1; i++) if (!ends[i]) ends[i] = file.eol;
+  if (ends.length) ends[ends.length - 1] = hadFinalNewline ? ends[ends.length - 1] || file.eol : '';
+  const edited: TextFile = { ...file, lines, ends };
+  await atomicWrite(abs, encodeText(edited));
+
+  const firstOp = sorted[0]!;
+  const startLine = firstOp.kind === 'after' ? firstOp.from.line + 1 : firstOp.from.line;
+  const delta = sorted.reduce((n, op) => n + textLines(op.text).length - (op.kind === 'replace' || op.kind === 'delete' ? op.to.line - op.from.line + 1 : 0), 0);
+  const lastOp = sorted.at(-1)!;
+  const endLine = Math.max(startLine, (lastOp.kind === 'after' ? lastOp.from.line : lastOp.to.line) + delta);
+  return { path: display, strategy: 'anchored', replacements: ops.length, startLine, endLine: Math.min(endLine, Math.max(1, lines.length)), ...resultRegion(edited, startLine, endLine) };
+}

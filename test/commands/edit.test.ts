@@ -1,0 +1,121 @@
+// forge edit: exact bytes after each kind of sloppy-but-unambiguous edit; files byte-identical after every refusal.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { lineHash } from '../../lib/files/anchor';
+import { forge } from '../helpers/forge';
+import { tempRepo } from '../helpers/repo';
+
+const SRC = ['function greet(name) {', '  if (!name) {', '    return "nobody";', '  }', '  return `hi ${name}`;', '}', ''].join('\n');
+
+async function editCase(content: string | Buffer, args: string[]) {
+  const dir = tempRepo();
+  const path = join(dir, 'f.js');
+  writeFileSync(path, content);
+  const r = await forge(['edit', 'f.js', '--json', ...args], { cwd: dir });
+  return { r, rec: r.records[0]!, bytes: readFileSync(path), dir };
+}
+
+test('exact and line-ending matches keep the file\'s own endings', async () => {
+  const exact = await editCase(SRC, ['--old', 'return "nobody";', '--new', 'return "stranger";']);
+  assert.is(exact.bytes.toString(), SRC.replace('"nobody"', '"stranger"'));
+  assert.equal([exact.rec.strategy, exact.rec.startLine, exact.rec._next_action], ['exact', 3, 'git diff -- f.js']);
+  const crlf = SRC.replace(/\n/g, '\r\n');
+  const e = await editCase(crlf, ['--old', '  if (!name) {\n    return "nobody";\n  }', '--new', '  if (!name) {\n    return "stranger";\n  }']);
+  assert.is(e.bytes.toString(), crlf.replace('"nobody"', '"stranger"'));
+  assert.is(e.rec.strategy, 'line-endings');
+});
+
+test('trailing whitespace, indentation and trimmed lines: applied once, re-indented to fit', async () => {
+  const trailing = await editCase(SRC.replace('  }\n', '  }   \n'), ['--old', '  }\n  return `hi ${name}`;', '--new', '  }\n  return `hello ${name}`;']);
+  assert.is(trailing.bytes.toString(), SRC.replace('  }\n', '  }   \n').replace('  }   \n  return `hi ${name}`;', '  }\n  return `hello ${name}`;'));
+  assert.is(trailing.rec.strategy, 'trailing-whitespace');
+  // The model lost two levels of indentation; the new text comes back indented like the file.
+  const dedented = await editCase(SRC, ['--old', 'if (!name) {\n  return "nobody";\n}', '--new', 'if (!name) {\n  return "nobody";\n}\nif (name === "x") {\n  return "x";\n}']);
+  assert.is(dedented.bytes.toString(), SRC.replace('  }\n', '  }\n  if (name === "x") {\n    return "x";\n  }\n'));
+  assert.is(dedented.rec.strategy, 'indentation');
+  const trimmed = await editCase(SRC, ['--old', '    if (!name) {\n  return "nobody";\n    }', '--new', 'if (!name) return "nobody";']);
+  assert.is(trimmed.bytes.toString(), SRC.replace('  if (!name) {\n    return "nobody";\n  }', '  if (!name) return "nobody";'));
+  assert.is(trimmed.rec.strategy, 'trim');
+});
+
+test('Unicode quotes, dashes and no-break spaces fold to ASCII', async () => {
+  const file = 'const a = “quoted” — dash\u00a0space;\n';
+  const r = await editCase(file, ['--old', 'const a = "quoted" - dash space;', '--new', 'const a = "plain";']);
+  assert.is(r.bytes.toString(), 'const a = "plain";\n');
+  assert.is(r.rec.strategy, 'unicode');
+});
+
+test('BOM, Latin-1 and a missing final newline survive an edit', async () => {
+  const bom = await editCase(Buffer.from('\ufeffa = 1\nb = 2', 'utf8'), ['--old', 'b = 2', '--new', 'b = 3']);
+  assert.ok(bom.bytes.equals(Buffer.from('\ufeffa = 1\nb = 3', 'utf8')));
+  const latin = await editCase(Buffer.from('caf\xe9 = 1\n', 'latin1'), ['--old', '= 1', '--new', '= 2']);
+  assert.ok(latin.bytes.equals(Buffer.from('caf\xe9 = 2\n', 'latin1')));
+});
+
+test('several matches are refused naming their lines (unless --all); the anchor picks one', async () => {
+  const twice = 'x = 1\ny = 2\nx = 1\n';
+  const amb = await editCase(twice, ['--old', 'x = 1', '--new', 'x = 9']);
+  assert.is(amb.r.code, 1);
+  assert.equal([amb.rec.error.code, amb.rec.error.data.lines, amb.rec._next_action], ['AMBIGUOUS_MATCH', [1, 3], "forge search 'x = 1' f.js --literal"]);
+  assert.is(amb.bytes.toString(), twice);
+  const all = await editCase(twice, ['--old', 'x = 1', '--new', 'x = 9', '--all']);
+  assert.is(all.bytes.toString(), 'x = 9\ny = 2\nx = 9\n');
+  const anchored = await editCase(twice, ['--old', 'x = 1', '--new', 'x = 9', '--anchor', `3#${lineHash('x = 1')}`]);
+  assert.is(anchored.bytes.toString(), 'x = 1\ny = 2\nx = 9\n');
+  // Look-alike blocks at different depths: a forgiving match may not pick one of them.
+  const nested = 'a {\n  b;\n}\nc {\n    b;\n}\n';
+  const lookalike = await editCase(nested, ['--old', ' b;', '--new', ' z;']);
+  assert.is(lookalike.rec.error.code, 'AMBIGUOUS_MATCH');
+  const fuzzyTwice = await editCase(nested, ['--old', 'b;   ', '--new', 'z;']);
+  assert.equal([fuzzyTwice.rec.error.code, fuzzyTwice.bytes.toString()], ['AMBIGUOUS_MATCH', nested]);
+});
+
+test('no match and a stale anchor are refused with the nearest region and fresh anchors', async () => {
+  const none = await editCase(SRC, ['--old', '  return `hey ${nam}`;', '--new', 'x']);
+  assert.is(none.r.code, 1);
+  assert.is(none.rec.error.code, 'NO_MATCH');
+  assert.equal(none.rec.error.data.region.map((l: any) => l.n), [1, 2, 3, 4, 5, 6]);
+  assert.match(none.rec.error.message, new RegExp(`\\n5#${lineHash('  return `hi ${name}`;')}:   return \`hi \\$\\{name\\}\`;`));
+  assert.is(none.rec._next_action, 'forge read f.js --start 1 --end 6');
+  assert.is(none.bytes.toString(), SRC);
+  const stale = await editCase(SRC, ['--old', 'return "nobody";', '--new', 'x', '--anchor', '3#0000']);
+  assert.is(stale.rec.error.code, 'ANCHOR_MISMATCH');
+  assert.match(stale.rec.error.message, new RegExp(`^anchor 3#0000 is stale: line 3 is now 3#${lineHash('    return "nobody";')}`));
+  assert.is(stale.bytes.toString(), SRC);
+});
+
+test('anchored line edits: replace, range, delete, insert after/before, several at once', async () => {
+  const lines = SRC.split('\n');
+  const a = (n: number) => `${n}#${lineHash(lines[n - 1]!)}`;
+  const replace = await editCase(SRC, ['--lines', a(3), '--new', '    return null;']);
+  assert.is(replace.bytes.toString(), SRC.replace('    return "nobody";', '    return null;'));
+  const range = await editCase(SRC, ['--lines', `${a(2)}..${a(4)}`, '--delete']);
+  assert.is(range.bytes.toString(), SRC.replace('  if (!name) {\n    return "nobody";\n  }\n', ''));
+  const after = await editCase(SRC, ['--after', a(1), '--new', '  // greet someone\n']);
+  assert.is(after.bytes.toString(), SRC.replace('{\n', '{\n  // greet someone\n'));
+  const before = await editCase(SRC, ['--before', a(6), '--new', '  // done']);
+  assert.is(before.bytes.toString(), SRC.replace('\n}\n', '\n  // done\n}\n'));
+  const many = await editCase(SRC, ['--edits', JSON.stringify([{ lines: a(3), new: '    return null;' }, { after: a(5), new: '  // end' }, { lines: a(1), new: 'function greet(name = "") {' }])]);
+  assert.is(many.bytes.toString(), SRC.replace('(name) {', '(name = "") {').replace('    return "nobody";', '    return null;').replace('`;\n', '`;\n  // end\n'));
+  assert.is(many.rec.replacements, 3);
+  const crlf = SRC.replace(/\n/g, '\r\n');
+  const keeps = await editCase(crlf, ['--after', a(2), '--new', '    // x']);
+  assert.is(keeps.bytes.toString(), crlf.replace('{\r\n    return', '{\r\n    // x\r\n    return'));
+});
+
+test('one stale anchor among several edits writes nothing; overlapping edits are refused', async () => {
+  const lines = SRC.split('\n');
+  const a = (n: number) => `${n}#${lineHash(lines[n - 1]!)}`;
+  const stale = await editCase(SRC, ['--edits', JSON.stringify([{ lines: a(1), new: 'changed' }, { lines: '5#ffff', new: 'x' }])]);
+  assert.equal([stale.r.code, stale.rec.error.code, stale.bytes.toString()], [1, 'ANCHOR_MISMATCH', SRC]);
+  const overlap = await editCase(SRC, ['--edits', JSON.stringify([{ lines: `${a(2)}..${a(4)}`, delete: true }, { lines: a(3), new: 'x' }])]);
+  assert.equal([overlap.r.code, overlap.rec.error.code, overlap.bytes.toString()], [2, 'OVERLAPPING_EDITS', SRC]);
+  const bad = await editCase(SRC, ['--lines', '3:abc', '--new', 'x']);
+  assert.equal([bad.r.code, bad.rec.error.code], [2, 'INVALID_ANCHOR']);
+  const mixed = await editCase(SRC, ['--old', 'x', '--new', 'y', '--lines', a(1)]);
+  assert.equal([mixed.r.code, mixed.rec.error.code], [2, 'INVALID_ARGUMENT']);
+});
+
+test.run();
