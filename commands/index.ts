@@ -5,6 +5,7 @@ import iter from './iter/index';
 import logs from './logs';
 import ls from './ls';
 import memory from './memory/index';
+import patch from './patch';
 import read from './read';
 import schema from './schema';
 import search from './search';
@@ -12,4 +13,4 @@ import session from './session/index';
 import state from './state/index';
 import write from './write';
 
-export const entries: readonly Entry[] = [edit, iter, logs, ls, memory, read, schema, search, session, state, write];
+export const entries: readonly Entry[] = [edit, iter, logs, ls, memory, patch, read, schema, search, session, state, write];

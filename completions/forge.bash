@@ -1,6 +1,6 @@
 # bash completion for forge — generated from the command declarations by `make completions`; do not edit
 declare -gA _forge_subs=(
-  ["forge"]="edit iter logs ls memory read schema search session state write"
+  ["forge"]="edit iter logs ls memory patch read schema search session state write"
   ["forge iter"]="get reset update"
   ["forge memory"]="recall save"
   ["forge session"]="list load save"
@@ -15,6 +15,7 @@ declare -gA _forge_opts=(
   ["forge ls"]="--glob --limit --cwd --run-id --json --help"
   ["forge memory recall"]="--query --category --scope --limit --cwd --run-id --json --help"
   ["forge memory save"]="--pattern --category --confidence --tag --scope --cwd --run-id --json --help"
+  ["forge patch"]="--diff --file --check --reverse --cwd --run-id --json --help"
   ["forge read"]="--path --start --end --blame --cwd --run-id --json --help"
   ["forge schema"]="--command --cwd --run-id --json --help"
   ["forge search"]="--pattern --paths --glob --ignore-case --literal --limit --cwd --run-id --json --help"
@@ -59,4 +60,4 @@ _forge() {
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
-complete -F _forge forge forge-edit forge-iter forge-logs forge-ls forge-memory forge-read forge-schema forge-search forge-session forge-state forge-write
+complete -F _forge forge forge-edit forge-iter forge-logs forge-ls forge-memory forge-patch forge-read forge-schema forge-search forge-session forge-state forge-write

@@ -108,6 +108,8 @@ export interface CommandSpec<R extends ArgsSpec = ArgsSpec> {
    * none, stdin is NDJSON when its first non-blank byte is `{` and that text otherwise.
    */
   stdinText?: string;
+  /** Arguments that replace stdin as the text's source (patch's --file): given one, stdin is not read. */
+  stdinAlternatives?: string[];
   /** False for commands that read the run log itself (recording those reads would only add noise). */
   recordsToolCall?: boolean;
   /** Extra environment variables the command reads. */

@@ -155,7 +155,8 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
   // Flags alone make one request; with no command arguments, stdin may carry NDJSON requests.
   let requests: AsyncIterable<Request> | Request[] = [{ raw: parsed.raw }];
   const textArg = spec.stdinText;
-  if (textArg && parsed.hasCommandArgs && parsed.raw[textArg] === undefined && !opts.stdin.isTTY) {
+  const textElsewhere = (spec.stdinAlternatives ?? []).some((a) => parsed.raw[a] !== undefined);
+  if (textArg && parsed.hasCommandArgs && parsed.raw[textArg] === undefined && !textElsewhere && !opts.stdin.isTTY) {
     requests = [{ raw: { ...parsed.raw, [textArg]: await readAll(opts.stdin) } }];
   } else if (!parsed.hasCommandArgs && !opts.stdin.isTTY) {
     const input = await readStdin(opts.stdin);

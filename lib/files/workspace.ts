@@ -1,8 +1,9 @@
 // Where file tools may act: the work tree holding cwd (or cwd itself outside git); paths that escape it are refused.
 import { realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InvalidInputError } from '../errors';
 import { workTreeRoot } from '../git/repo';
+import { recoverJournals } from './journal';
 
 export interface Workspace {
   /** The directory paths are relative to. */
@@ -10,11 +11,19 @@ export interface Workspace {
   /** The boundary: the repository's work tree, or cwd outside a repository. */
   root: string;
   inRepo: boolean;
+  /** Where interrupted multi-file changes are journaled: this worktree's git dir, else the root. */
+  journalRoot: string;
 }
 
+/**
+ * Opens the workspace of cwd and first rolls back any multi-file change a crash interrupted, so
+ * a half-applied patch never outlives the next forge file command.
+ */
 export async function openWorkspace({ cwd }: { cwd: string }): Promise<Workspace> {
   const top = await workTreeRoot({ cwd });
-  return { cwd, root: top ?? cwd, inRepo: top !== null };
+  const ws = { cwd, root: top?.root ?? cwd, inRepo: top !== null, journalRoot: top ? join(top.gitDir, 'forge', 'journal') : join(cwd, '.forge-journal') };
+  await recoverJournals({ root: ws.journalRoot });
+  return ws;
 }
 
 export interface ResolvedPath {

@@ -37,10 +37,12 @@ export async function openRepo({ cwd }: { cwd: string }): Promise<Repo> {
   };
 }
 
-/** The top of the work tree holding cwd, or null outside a repository (or in a bare one). */
-export async function workTreeRoot({ cwd }: { cwd: string }): Promise<string | null> {
-  const r = await runGit({ cwd, args: ['rev-parse', '--show-toplevel'] });
-  return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
+/** The top of the work tree holding cwd and its (per-worktree) git dir; null outside a repository or in a bare one. */
+export async function workTreeRoot({ cwd }: { cwd: string }): Promise<{ root: string; gitDir: string } | null> {
+  const r = await runGit({ cwd, args: ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-dir'] });
+  if (r.code !== 0) return null;
+  const [root, gitDir] = r.stdout.toString('utf8').trim().split('\n');
+  return root && gitDir ? { root, gitDir } : null;
 }
 
 /**

@@ -1,0 +1,75 @@
+// forge patch: apply a diff as models write it — all files or none, sloppy but unambiguous hunks located by context.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { defineCommand } from '../lib/cli/declare';
+import { InvalidInputError } from '../lib/errors';
+import { commitChanges } from '../lib/files/journal';
+import { planPatch } from '../lib/files/patch-apply';
+import { parsePatch, reversePatch } from '../lib/files/patch-parse';
+import { openWorkspace } from '../lib/files/workspace';
+import { shellJoin } from '../lib/quote';
+
+export default defineCommand({
+  name: 'patch',
+  summary: 'Apply a diff (unified/git, *** Begin Patch, SEARCH/REPLACE) to all files or none',
+  description: [
+    'Reads a patch from stdin, --file or the diff field of an NDJSON request, in any of the forms models write: git and unified diffs (several files; new, deleted and renamed files; a/ b/ prefixes or none; wrong or missing line numbers and counts, bare @@ @@), the *** Begin Patch envelope (Update/Add/Delete File, Move to), and <<<<<<< SEARCH / ======= / >>>>>>> REPLACE blocks under a file name.',
+    'Each hunk is located by its context and removed lines, in order: exactly, else with each line trimmed (trailing whitespace, indentation, Unicode quotes and dashes aside) — and only when that finds exactly one place; line numbers only choose between several places when one is exactly where the header says. Context lines keep the file\'s own text; added lines are re-indented to fit; the file keeps its encoding, BOM and line endings.',
+    'All files change or none do. Every hunk of every file is applied in memory first; a hunk that does not apply, or matches several places, refuses the whole patch and shows the mismatched region. Then the originals are journaled in the git dir before the first write: if a write fails, every file is restored; if the process dies part-way, the next forge file command (read, edit, write, patch, search, ls) rolls the change back. --check says what would change and writes nothing; --reverse applies the patch backwards.',
+  ].join('\n\n'),
+  args: {
+    diff: { type: 'string', placeholder: 'TEXT', description: 'The patch text (default: stdin).' },
+    file: { type: 'string', placeholder: 'PATH', description: 'Read the patch from this file.' },
+    check: { type: 'boolean', description: 'Dry run: say what would change, write nothing.' },
+    reverse: { type: 'boolean', alias: 'R', description: 'Apply the patch backwards.' },
+  },
+  stdinText: 'diff',
+  stdinAlternatives: ['file'],
+  env: { FORGE_TEST_CRASH_AFTER_WRITES: 'Tests only: kill the process after this many file writes, to prove crash rollback.' },
+  examples: [
+    { command: "printf -- '--- a/README.md\\n+++ b/README.md\\n@@ @@\\n line 9 of the fixture README\\n-line 10 of the fixture README\\n+line ten\\n' | forge patch --check", description: 'What a sloppy diff (bare @@) would change, without writing.' },
+    { command: "printf -- '--- a/README.md\\n+++ b/README.md\\n@@ -99,2 +99,2 @@\\n line 9 of the fixture README\\n-line 10 of the fixture README\\n+line ten\\n' | forge patch", description: 'Apply it; the wrong line numbers do not matter.' },
+  ],
+  errors: {
+    PATCH_CONFLICT: 'a hunk does not apply or matches several places; a file to create exists or one to change does not (the region is in the message)',
+    INVALID_PATCH: 'the input is not a patch in a known format',
+    MISSING_ARGUMENT: 'no patch on stdin, --diff or --file',
+    PATH_OUTSIDE_REPO: 'a file in the patch leaves the repository',
+  },
+  exits: { 0: 'applied (or would apply, with --check)', 1: 'refused: nothing was changed', 2: 'invalid input' },
+  mutates: true,
+  async run(args, ctx) {
+    let text = args.diff;
+    if (args.file !== undefined) {
+      if (text !== undefined) throw new InvalidInputError('INVALID_ARGUMENT', 'give the patch on stdin, --diff or --file, not two of them', { fix: 'forge patch --help' });
+      text = await readFile(resolve(ctx.cwd, args.file), 'utf8').catch(() => {
+        throw new InvalidInputError('FILE_NOT_FOUND', `cannot read the patch file '${args.file}'`, { fix: shellJoin(['ls', '-l', args.file!]) });
+      });
+    }
+    if (text === undefined || !text.trim()) throw new InvalidInputError('MISSING_ARGUMENT', 'no patch: pipe it on stdin, or pass --file PATH or --diff TEXT', { fix: 'forge patch --help' });
+    const ws = await openWorkspace({ cwd: ctx.cwd });
+    const parsed = parsePatch(text);
+    const files = await planPatch({ ws, patches: args.reverse ? reversePatch(parsed) : parsed });
+    if (!args.check) {
+      const crashAfter = Number(process.env.FORGE_TEST_CRASH_AFTER_WRITES ?? 0);
+      await commitChanges({
+        root: ws.journalRoot,
+        changes: files.map((f) => ({ abs: f.abs, data: f.data, ...(f.removeAbs ? { removeAbs: f.removeAbs } : {}) })),
+        afterWrite: crashAfter ? (n) => n >= crashAfter && process.kill(process.pid, 'SIGKILL') : undefined,
+      });
+    }
+    const verb = (k: string) => (args.check ? { modify: 'would patch', create: 'would create', delete: 'would delete', rename: 'would move' } : { modify: 'patched', create: 'created', delete: 'deleted', rename: 'moved' })[k as 'modify'];
+    const lines = files.map((f) => {
+      const fuzzy = f.strategies.filter((s) => s !== 'exact');
+      const how = fuzzy.length ? `; located by ${[...new Set(fuzzy)].join(', ')}` : '';
+      const name = f.kind === 'rename' ? `${f.removeDisplay} → ${f.display}` : f.display;
+      return `${verb(f.kind)} ${name}${f.hunks && f.kind !== 'create' && f.kind !== 'delete' ? ` (${f.hunks} hunk${f.hunks === 1 ? '' : 's'}${how})` : ''}`;
+    });
+    const retry = args.file !== undefined ? ctx.cmd('patch', '--file', args.file, ...(args.reverse ? ['--reverse'] : [])) : null;
+    return {
+      data: { applied: !args.check, check: args.check, files: files.map((f) => ({ path: f.display, kind: f.kind, hunks: f.hunks, strategies: f.strategies, ...(f.removeDisplay && f.kind === 'rename' ? { from: f.removeDisplay } : {}) })) },
+      text: lines.join('\n'),
+      next: args.check ? retry : ws.inRepo ? 'git diff --stat' : null,
+    };
+  },
+});

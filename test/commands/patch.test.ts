@@ -1,0 +1,102 @@
+// forge patch: the perturbed real-diff corpus byte for byte, every format, and all-or-nothing across files.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildCorpus, projectSources, type PatchCase } from '../helpers/corpus';
+import { forge } from '../helpers/forge';
+import { git, tempRepo } from '../helpers/repo';
+
+function setUp(files: Record<string, Buffer | string>): string {
+  const dir = tempRepo();
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'before');
+  return dir;
+}
+
+const bytes = (dir: string, path: string) => readFileSync(join(dir, path));
+
+test('the real-diff corpus: every sloppy-but-unambiguous patch lands exactly; conflicts and ambiguity change nothing', async () => {
+  const cases: PatchCase[] = buildCorpus(projectSources());
+  const failures: string[] = [];
+  for (const c of cases) {
+    const dir = setUp(c.before);
+    const r = await forge(['patch'], { cwd: dir, input: c.patch });
+    const want = c.after ?? c.before;
+    const wrong = Object.keys(want).filter((p) => !bytes(dir, p).equals(want[p]!));
+    const expectedCode = c.after ? 0 : 1;
+    if (r.code !== expectedCode || wrong.length) failures.push(`${c.name}: exit ${r.code} (want ${expectedCode}), wrong bytes in ${wrong.join(', ') || 'none'}\n${r.stderr.slice(0, 300)}`);
+  }
+  assert.equal(failures, []);
+  assert.ok(cases.length >= 30, `${cases.length} cases`);
+});
+
+test('git diff with new, deleted and renamed files; a/ b/ prefixes or none', async () => {
+  const dir = setUp({ 'keep.txt': 'a\nb\nc\n', 'gone.txt': 'bye\n', 'old/name.txt': 'x\ny\n' });
+  const patch = [
+    'diff --git a/new.txt b/new.txt', 'new file mode 100644', '--- /dev/null', '+++ b/new.txt', '@@ -0,0 +1,2 @@', '+hello', '+world',
+    'diff --git a/gone.txt b/gone.txt', 'deleted file mode 100644', '--- a/gone.txt', '+++ /dev/null', '@@ -1 +0,0 @@', '-bye',
+    'diff --git a/old/name.txt b/new/name.txt', 'similarity index 80%', 'rename from old/name.txt', 'rename to new/name.txt', '--- a/old/name.txt', '+++ b/new/name.txt', '@@ -1,2 +1,2 @@', ' x', '-y', '+Y',
+    '--- keep.txt', '+++ keep.txt', '@@ -2 +2 @@', '-b', '+B', '',
+  ].join('\n');
+  const r = await forge(['patch'], { cwd: dir, input: patch });
+  assert.is(r.stdout, 'created new.txt\ndeleted gone.txt\nmoved old/name.txt → new/name.txt (1 hunk)\npatched keep.txt (1 hunk)\nNext: git diff --stat\n');
+  assert.equal([bytes(dir, 'new.txt').toString(), existsSync(join(dir, 'gone.txt')), existsSync(join(dir, 'old/name.txt')), bytes(dir, 'new/name.txt').toString(), bytes(dir, 'keep.txt').toString()], ['hello\nworld\n', false, false, 'x\nY\n', 'a\nB\nc\n']);
+  const back = await forge(['patch', '--reverse'], { cwd: dir, input: patch });
+  assert.is(back.code, 0, back.stderr);
+  assert.is(git(dir, 'status', '--porcelain'), '', 'reverse restores every file');
+});
+
+test('*** Begin Patch envelopes and SEARCH/REPLACE blocks', async () => {
+  const dir = setUp({ 'src/app.py': 'def main():\n    print("hi")\n    return 0\n', 'b.txt': 'one\n' });
+  const envelope = ['*** Begin Patch', '*** Update File: src/app.py', '@@ def main():', '-    print("hi")', '+    print("hello")', '*** Add File: src/util.py', '+X = 1', '*** Delete File: b.txt', '*** End Patch', ''].join('\n');
+  assert.is((await forge(['patch'], { cwd: dir, input: envelope })).code, 0);
+  assert.is(bytes(dir, 'src/app.py').toString(), 'def main():\n    print("hello")\n    return 0\n');
+  assert.equal([bytes(dir, 'src/util.py').toString(), existsSync(join(dir, 'b.txt'))], ['X = 1\n', false]);
+  const blocks = ['Here is the change:', '', 'src/app.py', '```python', '<<<<<<< SEARCH', '    return 0', '=======', '    return 1', '>>>>>>> REPLACE', '```', ''].join('\n');
+  const r = await forge(['patch', '--json'], { cwd: dir, input: blocks });
+  assert.equal(r.records[0]!.files, [{ path: 'src/app.py', kind: 'modify', hunks: 1, strategies: ['exact'] }]);
+  assert.is(bytes(dir, 'src/app.py').toString(), 'def main():\n    print("hello")\n    return 1\n');
+});
+
+test('--check writes nothing; a non-patch is INVALID_PATCH; paths leaving the repository are refused', async () => {
+  const dir = setUp({ 'a.txt': 'one\ntwo\n' });
+  const patch = '--- a/a.txt\n+++ b/a.txt\n@@ @@\n one\n-two\n+TWO\n';
+  writeFileSync(join(dir, 'fix.diff'), patch);
+  const check = await forge(['patch', '--check', '--file', 'fix.diff'], { cwd: dir });
+  assert.is(check.stdout, 'would patch a.txt (1 hunk)\nNext: forge patch --file fix.diff\n');
+  assert.is(bytes(dir, 'a.txt').toString(), 'one\ntwo\n');
+  const junk = await forge(['patch'], { cwd: dir, input: 'please change two to TWO\n' });
+  assert.equal([junk.code, junk.stderr.split('\n')[0]], [2, 'Error: not a patch: expected a unified or git diff, a *** Begin Patch envelope, or <<<<<<< SEARCH blocks']);
+  const escape = await forge(['patch', '--json'], { cwd: dir, input: '--- a/../x.txt\n+++ b/../x.txt\n@@ @@\n-a\n+b\n' });
+  assert.equal([escape.code, escape.records[0]!.error.code], [2, 'PATH_OUTSIDE_REPO']);
+});
+
+test('a write that fails part-way restores every file already written', async () => {
+  const dir = setUp({ 'a.txt': 'one\n', 'blocker': 'a file where the patch wants a directory\n' });
+  const patch = '--- a/a.txt\n+++ b/a.txt\n@@ @@\n-one\n+ONE\n--- /dev/null\n+++ b/blocker/new.txt\n@@ @@\n+x\n';
+  const r = await forge(['patch'], { cwd: dir, input: patch });
+  assert.is(r.code, 1, r.stderr);
+  assert.is(bytes(dir, 'a.txt').toString(), 'one\n');
+  assert.is(git(dir, 'status', '--porcelain'), '');
+});
+
+test('a process killed between file writes is rolled back by the next forge command', async () => {
+  const dir = setUp({ 'a.txt': 'one\n', 'b.txt': 'two\n', 'c.txt': 'three\n' });
+  const patch = ['a', 'b', 'c'].map((f, i) => `--- a/${f}.txt\n+++ b/${f}.txt\n@@ @@\n-${['one', 'two', 'three'][i]}\n+changed\n`).join('');
+  const killed = await forge(['patch'], { cwd: dir, input: patch, env: { FORGE_TEST_CRASH_AFTER_WRITES: '2' } });
+  assert.is(killed.code, -1, 'killed by a signal');
+  assert.is(bytes(dir, 'a.txt').toString(), 'changed\n', 'half the patch is on disk after the crash');
+  assert.ok(readdirSync(join(dir, '.git', 'forge', 'journal')).length === 1);
+  const next = await forge(['ls', '*.txt'], { cwd: dir });
+  assert.is(next.code, 0);
+  assert.equal(['a', 'b', 'c'].map((f) => bytes(dir, `${f}.txt`).toString()), ['one\n', 'two\n', 'three\n']);
+  assert.is(git(dir, 'status', '--porcelain'), '');
+  assert.equal(readdirSync(join(dir, '.git', 'forge', 'journal')), []);
+});
+
+test.run();

@@ -1,0 +1,105 @@
+// A patch corpus from real diffs: git diffs of deterministic edits to this project's own files,
+// perturbed the ways models err, each with the exact bytes a correct tool must produce (or none: refuse).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { tempDir } from './repo';
+
+export interface PatchCase {
+  name: string;
+  perturbation: 'exact' | 'drifted' | 'bare-hunk-header' | 'wrong-counts' | 'whitespace-drift' | 'crlf-file' | 'conflict' | 'ambiguous';
+  /** Files before the patch, by path. */
+  before: Record<string, Buffer>;
+  patch: string;
+  /** Files after a correct apply; null when a correct tool must refuse and change nothing. */
+  after: Record<string, Buffer> | null;
+}
+
+export const PERTURBATIONS: PatchCase['perturbation'][] = ['exact', 'drifted', 'bare-hunk-header', 'wrong-counts', 'whitespace-drift', 'crlf-file', 'conflict', 'ambiguous'];
+
+interface Edited {
+  lines: string[];
+  /** For each edited line: true when it is an original line, untouched. */
+  kept: boolean[];
+}
+
+/** Deterministic edits spread through a file: change, delete and insert lines. */
+function mutate(lines: string[]): Edited {
+  const out: Edited = { lines: [], kept: [] };
+  lines.forEach((line, i) => {
+    if (i % 41 === 20) return; // delete
+    if (i % 29 === 10 && line.trim()) {
+      out.lines.push(`${line} // changed`);
+      out.kept.push(false);
+    } else {
+      out.lines.push(line);
+      out.kept.push(true);
+    }
+    if (i % 53 === 30) {
+      out.lines.push(`${/^\s*/.exec(line)![0]}const inserted_${i} = ${i};`);
+      out.kept.push(false);
+    }
+  });
+  return out;
+}
+
+/** git's own diff of one file, before → after, with a/ b/ prefixes and 3 lines of context. */
+function gitDiff(path: string, before: string, after: string): string {
+  const dir = tempDir('forge-corpus-');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'c', GIT_AUTHOR_EMAIL: 'c@c', GIT_COMMITTER_NAME: 'c', GIT_COMMITTER_EMAIL: 'c@c' } });
+  git('init', '-q');
+  mkdirSync(dirname(join(dir, path)), { recursive: true });
+  writeFileSync(join(dir, path), before);
+  git('add', '.');
+  git('commit', '-q', '-m', 'before');
+  writeFileSync(join(dir, path), after);
+  return git('diff');
+}
+
+const text = (lines: string[], eol = '\n') => lines.join(eol) + eol;
+const buf = (s: string) => Buffer.from(s, 'utf8');
+
+/** Cases for each source file and perturbation, plus a multi-file patch whose last file conflicts. */
+export function buildCorpus(sources: Array<{ path: string; content: string }>): PatchCase[] {
+  const cases: PatchCase[] = [];
+  const diffs: Array<{ path: string; before: string; after: string; patch: string }> = [];
+  for (const { path, content } of sources) {
+    const lines = content.replace(/\n$/, '').split('\n');
+    const edited = mutate(lines);
+    const before = text(lines);
+    const after = text(edited.lines);
+    const patch = gitDiff(path, before, after);
+    diffs.push({ path, before, after, patch });
+    const one = (perturbation: PatchCase['perturbation'], b: string, p: string, a: string | null) =>
+      cases.push({ name: `${path} ${perturbation}`, perturbation, before: { [path]: buf(b) }, patch: p, after: a === null ? null : { [path]: buf(a) } });
+
+    one('exact', before, patch, after);
+    const header = Array.from({ length: 7 }, (_, i) => `// a header line the patch never saw ${i}`);
+    one('drifted', text([...header, ...lines]), patch, text([...header, ...edited.lines]));
+    one('bare-hunk-header', before, patch.replace(/^@@ .* @@.*$/gm, '@@ @@'), after);
+    one('wrong-counts', before, patch.replace(/^@@ -(\d+),(\d+) \+(\d+),(\d+) @@/gm, (_, a, b, c, d) => `@@ -${a},${Number(b) + 5} +${c},${Math.max(1, Number(d) - 2)} @@`), after);
+    // The file gained trailing whitespace the patch's context lines do not have.
+    const pad = (l: string) => (l.trim() ? `${l}  ` : l);
+    one('whitespace-drift', text(lines.map(pad)), patch, text(edited.lines.map((l, i) => (edited.kept[i] ? pad(l) : l))));
+    one('crlf-file', text(lines, '\r\n'), patch, text(edited.lines, '\r\n'));
+    // Someone changed a line the patch removes: a genuine conflict.
+    const removed = patch.split('\n').find((l) => l.startsWith('-') && !l.startsWith('---') && l.slice(1).trim())!.slice(1);
+    const at = lines.indexOf(removed);
+    one('conflict', text(lines.map((l, i) => (i === at ? `${l} /* edited locally */` : l))), patch, null);
+    // The first hunk's old text also appears later, and the hunk has no line numbers to choose by.
+    const firstHunk = patch.split(/^@@.*$/m)[1]!.split('\n').filter((l) => l.startsWith(' ') || (l.startsWith('-') && !l.startsWith('---'))).map((l) => l.slice(1));
+    one('ambiguous', text([...lines, '', ...firstHunk]), patch.replace(/^@@ .* @@.*$/gm, '@@ @@'), null);
+  }
+  if (diffs.length >= 2) {
+    const [a, b] = diffs;
+    const broken = b!.before.replace(b!.patch.split('\n').find((l) => l.startsWith('-') && !l.startsWith('---') && l.slice(1).trim())!.slice(1), (m) => `${m} /* edited locally */`);
+    cases.push({ name: 'multi-file, last file conflicts', perturbation: 'conflict', before: { [a!.path]: buf(a!.before), [b!.path]: buf(broken) }, patch: a!.patch + b!.patch, after: null });
+    cases.push({ name: 'multi-file', perturbation: 'exact', before: { [a!.path]: buf(a!.before), [b!.path]: buf(b!.before) }, patch: a!.patch + b!.patch, after: { [a!.path]: buf(a!.after), [b!.path]: buf(b!.after) } });
+  }
+  return cases;
+}
+
+/** Some of this project's own source files, as the corpus's raw material. */
+export function projectSources(paths = ['lib/files/match.ts', 'lib/cli/main.ts', 'lib/git/state.ts', 'lib/files/text.ts']): Array<{ path: string; content: string }> {
+  return paths.map((path) => ({ path, content: readFileSync(path, 'utf8') }));
+}
