@@ -28,6 +28,7 @@ demo: build
 
 bench: build
 	$(TSX) bench/run.ts
+	$(TSX) bench/files.ts
 
 # Regenerate man pages, completions and the package.json bin map from the declarations.
 man completions docs: deps

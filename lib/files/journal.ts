@@ -1,6 +1,5 @@
 // All-or-nothing writes across files: originals are journaled before the first write, restored on
 // failure, and a crash part-way is rolled back by the next forge file command.
-import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { atomicWrite } from './write';
@@ -50,7 +49,7 @@ export async function recoverJournals({ root }: { root: string }): Promise<numbe
  * use it to die part-way).
  */
 export async function commitChanges({ root, changes, afterWrite }: { root: string; changes: FileChange[]; afterWrite?: (written: number) => void }): Promise<void> {
-  const dir = join(root, `${Date.now()}-${randomBytes(4).toString('hex')}`);
+  const dir = join(root, `${Date.now()}-${Math.random().toString(36).slice(2, 10)}`);
   await mkdir(dir, { recursive: true });
   const paths = [...new Set(changes.flatMap((c) => [c.abs, c.removeAbs]).filter((p): p is string => !!p))];
   const manifest: ManifestEntry[] = [];

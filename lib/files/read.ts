@@ -4,7 +4,7 @@ import { InvalidInputError, RefusedError } from '../errors';
 import { shellJoin } from '../quote';
 import { lineHash } from './anchor';
 import { listFiles, similarPaths } from './list';
-import { decodeText, describeBinary, isBinary, type Encoding, type TextFile } from './text';
+import { decodeString, describeBinary, indexLines, isBinary, lineAt, type Encoding, type LineIndex, type TextFile } from './text';
 import { resolveInside, type Workspace } from './workspace';
 
 export const DEFAULT_WINDOW = 150;
@@ -48,15 +48,20 @@ export function linePrefix(n: number, hash: string): string {
   return `${n}#${hash}: `;
 }
 
-/** Picks lines start..end of a decoded file, cutting long lines and stopping at the byte cap. */
-export function windowOf({ file, start, end }: { file: TextFile; start: number; end?: number }): Pick<ReadResult, 'start' | 'end' | 'lines' | 'more' | 'capped' | 'minified' | 'total'> {
-  const total = file.lines.length;
+/** A decoded file, or a line index of one: either can be windowed. */
+type Lines = { file: TextFile } | { index: LineIndex };
+
+/** Picks lines start..end, cutting long lines and stopping at the byte cap. */
+export function windowOf(src: Lines & { start: number; end?: number }): Pick<ReadResult, 'start' | 'end' | 'lines' | 'more' | 'capped' | 'minified' | 'total'> {
+  const { start, end } = src;
+  const total = 'file' in src ? src.file.lines.length : src.index.total;
+  const get = (n: number) => ('file' in src ? src.file.lines[n - 1]! : lineAt(src.index, n));
   const last = Math.min(total, end ?? start + DEFAULT_WINDOW - 1);
   const lines: WindowLine[] = [];
   let bytes = 0;
   let capped = false;
   for (let n = start; n <= last; n++) {
-    const full = file.lines[n - 1]!;
+    const full = get(n);
     const text = full.length > MAX_LINE_CHARS ? full.slice(0, MAX_LINE_CHARS) : full;
     const hash = lineHash(full);
     const size = Buffer.byteLength(linePrefix(n, hash) + text) + 1;
@@ -68,7 +73,8 @@ export function windowOf({ file, start, end }: { file: TextFile; start: number; 
     lines.push(full.length > MAX_LINE_CHARS ? { n, hash, text, cut: full.length - MAX_LINE_CHARS } : { n, hash, text });
   }
   const shownEnd = lines.length ? lines[lines.length - 1]!.n : start - 1;
-  return { start, end: shownEnd, lines, more: shownEnd < total, capped, minified: file.lines.some((l) => l.length > MINIFIED_LINE_CHARS), total };
+  const minified = 'file' in src ? src.file.lines.some((l) => l.length > MINIFIED_LINE_CHARS) : src.index.longest > MINIFIED_LINE_CHARS;
+  return { start, end: shownEnd, lines, more: shownEnd < total, capped, minified, total };
 }
 
 /** Reads a window of a file inside the workspace; a missing file suggests similar paths. */
@@ -93,12 +99,13 @@ export async function readWindow({ ws, path, start = 1, end }: { ws: Workspace; 
   if (isBinary(buf)) {
     return { ...base, kind: 'binary', total: 0, start: 0, end: 0, lines: [], more: false, capped: false, minified: false, description: describeBinary(buf) };
   }
-  const file = decodeText(buf);
-  const meta = { encoding: file.encoding, eol: file.eol, bom: file.bom };
-  if (file.lines.length === 0) return { ...base, ...meta, kind: 'empty', total: 0, start: 0, end: 0, lines: [], more: false, capped: false, minified: false };
-  if (start > file.lines.length) {
-    const lastStart = Math.max(1, file.lines.length - DEFAULT_WINDOW + 1);
-    throw new InvalidInputError('LINE_OUT_OF_RANGE', `'${display}' has ${file.lines.length} lines; --start ${start} is past the end`, { fix: shellJoin(['forge', 'read', display, '--start', String(lastStart)]) });
+  const { text, encoding, bom } = decodeString(buf);
+  const index = indexLines(text);
+  const meta = { encoding, eol: index.eol, bom };
+  if (index.total === 0) return { ...base, ...meta, kind: 'empty', total: 0, start: 0, end: 0, lines: [], more: false, capped: false, minified: false };
+  if (start > index.total) {
+    const lastStart = Math.max(1, index.total - DEFAULT_WINDOW + 1);
+    throw new InvalidInputError('LINE_OUT_OF_RANGE', `'${display}' has ${index.total} lines; --start ${start} is past the end`, { fix: shellJoin(['forge', 'read', display, '--start', String(lastStart)]) });
   }
-  return { ...base, ...meta, kind: 'text', ...windowOf({ file, start, end }) };
+  return { ...base, ...meta, kind: 'text', ...windowOf({ index, start, end }) };
 }

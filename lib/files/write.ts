@@ -1,5 +1,4 @@
 // Atomic file writes (temp file + rename, keeping the old mode) and the `forge write` rules.
-import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { InvalidInputError, RefusedError } from '../errors';
@@ -10,7 +9,7 @@ import { resolveInside, type Workspace } from './workspace';
 export async function atomicWrite(abs: string, data: Buffer | string): Promise<void> {
   await mkdir(dirname(abs), { recursive: true });
   const mode = await stat(abs).then((s) => s.mode & 0o7777, () => null);
-  const tmp = join(dirname(abs), `.${basename(abs)}.forge-${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = join(dirname(abs), `.${basename(abs)}.forge-${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     await writeFile(tmp, data);
     if (mode !== null) await chmod(tmp, mode);

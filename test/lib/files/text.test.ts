@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { anchorOf, lineHash, parseAnchor } from '../../../lib/files/anchor';
-import { decodeText, encodeText, isBinary, splitLines } from '../../../lib/files/text';
+import { decodeText, encodeText, indexLines, isBinary, lineAt, splitLines } from '../../../lib/files/text';
 
 const roundTrip = (buf: Buffer) => assert.ok(encodeText(decodeText(buf)).equals(buf), JSON.stringify(buf.toString('latin1')));
 
@@ -22,6 +22,16 @@ test('decoding reports encoding, BOM and the dominant line ending', () => {
   assert.is(decodeText(Buffer.from([0x63, 0x61, 0x66, 0xe9])).encoding, 'latin1');
   assert.equal(decodeText(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('x\ny', 'utf16le').swap16()])).lines, ['x', 'y']);
   assert.equal(splitLines('a\r\n\rb'), { lines: ['a', '', 'b'], ends: ['\r\n', '\r', ''] });
+});
+
+test('the line index agrees with full decoding on every line-ending shape', () => {
+  for (const text of ['', 'a', 'a\n', 'a\r\nb\r\n', 'a\r\nb\nc\rd', 'x\r', '\n\n\n', 'a\r\r\nb', 'last\nno newline']) {
+    const full = decodeText(Buffer.from(text));
+    const index = indexLines(text);
+    assert.is(index.total, full.lines.length, JSON.stringify(text));
+    assert.equal(Array.from({ length: index.total }, (_, i) => lineAt(index, i + 1)), full.lines, JSON.stringify(text));
+    assert.is(index.eol, full.eol, JSON.stringify(text));
+  }
 });
 
 test('binary means a NUL in the first 8000 bytes, unless UTF-16 with a BOM', () => {
