@@ -2,7 +2,7 @@
 import { defineCommand } from '../lib/cli/declare';
 import { NotAGitRepoError } from '../lib/errors';
 import { blameLines } from '../lib/git/repo';
-import { DEFAULT_WINDOW, linePrefix, MAX_LINE_CHARS, MAX_READ_BYTES, readWindow } from '../lib/files/read';
+import { DEFAULT_WINDOW, linePrefix, MAX_LINE_CHARS, MAX_READ_BYTES, readSymbols, readWindow } from '../lib/files/read';
 import { openWorkspace } from '../lib/files/workspace';
 
 function age(seconds: number): string {
@@ -17,17 +17,19 @@ function age(seconds: number): string {
 export default defineCommand({
   name: 'read',
   summary: 'Read a window of a file, each line prefixed with its anchor <n>#<hash>',
-  description: `Prints lines START to END (default ${DEFAULT_WINDOW} lines from START) under a header "lines A-B of N", each prefixed "<n>#<hash>: ". The hash is 4 hex digits: FNV-1a (32-bit) over the line's UTF-8 bytes without its line ending, folded to 16 bits by xor of its halves — stable across machines and line endings. forge edit and anchored edits check it, so an edit never lands on a line that changed since it was read. When more lines remain, the hint reads on. A read never prints more than ${MAX_READ_BYTES / 1024} KB: the window ends early instead. Lines over ${MAX_LINE_CHARS} characters are cut with a note of how much was left out; binary files are described, not dumped. A missing file suggests up to 3 similar paths. Paths outside the repository (or the working directory outside git) are refused.`,
+  description: `Prints lines START to END (default ${DEFAULT_WINDOW} lines from START) under a header "lines A-B of N", each prefixed "<n>#<hash>: ". The hash is 4 hex digits: FNV-1a (32-bit) over the line's UTF-8 bytes without its line ending, folded to 16 bits by xor of its halves — stable across machines and line endings. forge edit and anchored edits check it, so an edit never lands on a line that changed since it was read. When more lines remain, the hint reads on. A read never prints more than ${MAX_READ_BYTES / 1024} KB: the window ends early instead. Lines over ${MAX_LINE_CHARS} characters are cut with a note of how much was left out; binary files are described, not dumped. A missing file suggests up to 3 similar paths. Paths outside the repository (or the working directory outside git) are refused. With --symbols it prints the file's symbol index instead — functions, classes, methods, types, interfaces, enums, top-level and exported consts, each with its line anchor — parsed with tree-sitter grammars for TypeScript/TSX, JavaScript, Python, Go, Rust, C/C++ and Java, and with line patterns for other languages (the header says which).`,
   args: {
     path: { type: 'string', positional: true, required: true, description: 'The file, relative to the working directory.' },
     start: { type: 'integer', min: 1, default: 1, placeholder: 'N', description: 'First line to show.' },
     end: { type: 'integer', min: 1, placeholder: 'N', description: `Last line to show (default: start + ${DEFAULT_WINDOW - 1}).` },
     blame: { type: 'boolean', description: "Annotate each line with its last commit's age and author." },
+    symbols: { type: 'boolean', description: 'Print the symbol index instead: functions, classes, methods, types… with their line anchors.' },
   },
   examples: [
     { command: 'forge read README.md', description: 'The first 150 lines with anchors.' },
     { command: 'forge read README.md --start 20 --end 40 --json', description: 'Lines 20-40 as one record with a lines array.' },
     { command: 'forge read README.md --end 5 --blame', description: 'Who last touched the first five lines, and when.' },
+    { command: 'forge read README.md --symbols', description: 'The symbol index of a file (for a .ts, .py, .go, .rs, .c/.cpp or .java file, from its grammar).' },
   ],
   errors: {
     FILE_NOT_FOUND: 'no such file (the message suggests similar paths)',
@@ -41,6 +43,15 @@ export default defineCommand({
   mutates: false,
   async run(args, ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd });
+    if (args.symbols) {
+      const s = await readSymbols({ ws, path: args.path });
+      const lines = s.symbols.map((x) => `${x.container ? '  ' : ''}${x.line}#${x.hash}: ${x.kind} ${x.name}${x.container ? ` (in ${x.container})` : ''}`);
+      return {
+        data: { ...s },
+        text: [`${s.path}: ${s.symbols.length} symbol${s.symbols.length === 1 ? '' : 's'} in ${s.total} lines (${s.language}, ${s.parser})`, ...lines].join('\n'),
+        next: s.symbols[0] ? ctx.cmd('read', s.path, '--start', Math.max(1, s.symbols[0].line)) : null,
+      };
+    }
     const r = await readWindow({ ws, path: args.path, start: args.start, end: args.end });
     if (r.kind === 'binary') {
       return { data: { ...r }, text: `${r.path}: binary file, ${r.bytes.toLocaleString('en-US')} bytes (${r.description}) — not shown`, next: null };

@@ -20,6 +20,8 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   // Some bundled dependencies are CommonJS and call require() for Node built-ins.
   banner: { js: "import { createRequire as __forgeRequire } from 'node:module'; const require = __forgeRequire(import.meta.url);" },
+  // The tree-sitter runtime finds its .wasm grammars beside itself in node_modules.
+  external: ['@vscode/tree-sitter-wasm'],
   logLevel: 'warning',
 });
 await chmod('dist/forge.js', 0o755);

@@ -5,6 +5,7 @@ import { shellJoin } from '../quote';
 import { lineHash } from './anchor';
 import { listFiles, similarPaths } from './list';
 import { decodeString, describeBinary, indexLines, isBinary, lineAt, type Encoding, type LineIndex, type TextFile } from './text';
+import { extractSymbols, type SymbolEntry, type SymbolIndex } from './symbols';
 import { resolveInside, type Workspace } from './workspace';
 
 export const DEFAULT_WINDOW = 150;
@@ -77,8 +78,8 @@ export function windowOf(src: Lines & { start: number; end?: number }): Pick<Rea
   return { start, end: shownEnd, lines, more: shownEnd < total, capped, minified, total };
 }
 
-/** Reads a window of a file inside the workspace; a missing file suggests similar paths. */
-export async function readWindow({ ws, path, start = 1, end }: { ws: Workspace; path: string; start?: number; end?: number }): Promise<ReadResult> {
+/** Resolves a path for reading: missing files suggest similar paths, directories are refused. */
+async function openForRead(ws: Workspace, path: string): Promise<{ abs: string; display: string }> {
   const { abs, display } = await resolveInside({ ws, path });
   const info = await stat(abs).catch(() => null);
   if (!info) {
@@ -91,6 +92,12 @@ export async function readWindow({ ws, path, start = 1, end }: { ws: Workspace; 
   if (info.isDirectory()) {
     throw new InvalidInputError('IS_A_DIRECTORY', `'${display}' is a directory`, { fix: shellJoin(['forge', 'ls', display === '.' ? '**' : `${display}/**`]) });
   }
+  return { abs, display };
+}
+
+/** Reads a window of a file inside the workspace; a missing file suggests similar paths. */
+export async function readWindow({ ws, path, start = 1, end }: { ws: Workspace; path: string; start?: number; end?: number }): Promise<ReadResult> {
+  const { abs, display } = await openForRead(ws, path);
   if (end !== undefined && end < start) {
     throw new InvalidInputError('INVALID_RANGE', `--end ${end} is before --start ${start}`, { fix: shellJoin(['forge', 'read', display, '--start', String(start)]) });
   }
@@ -108,4 +115,21 @@ export async function readWindow({ ws, path, start = 1, end }: { ws: Workspace; 
     throw new InvalidInputError('LINE_OUT_OF_RANGE', `'${display}' has ${index.total} lines; --start ${start} is past the end`, { fix: shellJoin(['forge', 'read', display, '--start', String(lastStart)]) });
   }
   return { ...base, ...meta, kind: 'text', ...windowOf({ index, start, end }) };
+}
+
+export interface SymbolsResult extends SymbolIndex {
+  path: string;
+  total: number;
+  symbols: Array<SymbolEntry & { hash: string }>;
+}
+
+/** The file's symbol index, each symbol with the anchor of its first line. */
+export async function readSymbols({ ws, path }: { ws: Workspace; path: string }): Promise<SymbolsResult> {
+  const { abs, display } = await openForRead(ws, path);
+  const buf = await readFile(abs);
+  if (isBinary(buf)) throw new RefusedError('BINARY_FILE', `'${display}' is a binary file (${describeBinary(buf)}): it has no symbols`, { fix: shellJoin(['forge', 'read', display]) });
+  const { text } = decodeString(buf);
+  const index = indexLines(text);
+  const found = await extractSymbols({ path: display, text });
+  return { ...found, path: display, total: index.total, symbols: found.symbols.map((s) => ({ ...s, hash: lineHash(lineAt(index, s.line)) })) };
 }

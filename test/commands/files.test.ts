@@ -79,6 +79,15 @@ test('read: a missing file suggests similar paths; paths leaving the repository 
   assert.match((await forge(['read', 'a.txt'], { cwd: plain })).stdout, /1#[0-9a-f]{4}: outside git/);
 });
 
+test('read --symbols: the index with line anchors that edits can use', async () => {
+  const dir = tempRepo();
+  write(dir, 'src/auth.py', 'import jwt\n\nclass Auth:\n    def check(self, token):\n        return jwt.decode(token)\n');
+  const r = await forge(['read', 'src/auth.py', '--symbols'], { cwd: dir });
+  assert.is(r.stdout, `src/auth.py: 2 symbols in 5 lines (python, tree-sitter)\n3#${lineHash('class Auth:')}: class Auth\n  4#${lineHash('    def check(self, token):')}: method check (in Auth)\nNext: forge read src/auth.py --start 3\n`);
+  const bin = await forge(['read', 'x.bin', '--symbols', '--json'], { cwd: (write(dir, 'x.bin', Buffer.from([0, 1])), dir) });
+  assert.equal([bin.code, bin.records[0]!.error.code], [1, 'BINARY_FILE']);
+});
+
 test('read --blame annotates lines with age and author', async () => {
   const dir = tempRepo();
   write(dir, 'a.txt', 'one\n');
