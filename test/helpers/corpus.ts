@@ -103,3 +103,70 @@ export function buildCorpus(sources: Array<{ path: string; content: string }>): 
 export function projectSources(paths = ['lib/files/match.ts', 'lib/cli/main.ts', 'lib/git/state.ts', 'lib/files/text.ts']): Array<{ path: string; content: string }> {
   return paths.map((path) => ({ path, content: readFileSync(path, 'utf8') }));
 }
+
+export interface EditCase {
+  name: string;
+  perturbation: 'exact' | 'drifted' | 'whitespace-drift' | 'crlf-file' | 'anchored-lines' | 'conflict' | 'ambiguous' | 'stale-anchor';
+  path: string;
+  before: Buffer;
+  /** forge edit arguments after the path. */
+  args: string[];
+  after: Buffer | null;
+}
+
+/** The hunks of a git diff as edits: old = context and removed lines, new = context and added lines. */
+function hunkEdits(patch: string): Array<{ old: string[]; new: string[] }> {
+  return patch
+    .split(/^@@.*$/m)
+    .slice(1)
+    .map((h) => h.split('\n').filter((l) => /^[ +-]/.test(l) && !/^(---|\+\+\+) /.test(l)))
+    .map((lines) => ({ old: lines.filter((l) => !l.startsWith('+')).map((l) => l.slice(1)), new: lines.filter((l) => !l.startsWith('-')).map((l) => l.slice(1)) }));
+}
+
+function indexOfBlock(lines: string[], block: string[], same = (a: string, b: string) => a === b): number[] {
+  const hits: number[] = [];
+  for (let i = 0; i + block.length <= lines.length; i++) if (block.every((b, j) => same(lines[i + j]!, b))) hits.push(i);
+  return hits;
+}
+
+/**
+ * Every hunk of the corpus's git diffs turned into a `forge edit`, perturbed as models err, with
+ * the exact expected bytes (or null: must refuse and change nothing). `anchor` computes a line
+ * anchor the way forge read prints it.
+ */
+export function buildEditCorpus(sources: Array<{ path: string; content: string }>, anchor: (n: number, line: string) => string): EditCase[] {
+  const cases: EditCase[] = [];
+  for (const { path, content } of sources) {
+    const lines = content.replace(/\n$/, '').split('\n');
+    const patch = gitDiff(path, text(lines), text(mutate(lines).lines));
+    for (const [k, h] of hunkEdits(patch).entries()) {
+      if (indexOfBlock(lines, h.old).length !== 1) continue; // only edits that are unique as written
+      const at = indexOfBlock(lines, h.old)[0]!;
+      const splice = (ls: string[], i: number, repl: string[]) => [...ls.slice(0, i), ...repl, ...ls.slice(i + h.old.length)];
+      const add = (perturbation: EditCase['perturbation'], before: string, args: string[], after: string | null) =>
+        cases.push({ name: `${path} hunk ${k + 1} ${perturbation}`, perturbation, path, before: buf(before), args, after: after === null ? null : buf(after) });
+      const oldText = h.old.join('\n');
+      const newText = h.new.join('\n');
+      add('exact', text(lines), ['--old', oldText, '--new', newText], text(splice(lines, at, h.new)));
+      const header = ['// drift 1', '// drift 2', '// drift 3'];
+      add('drifted', text([...header, ...lines]), ['--old', oldText, '--new', newText], text([...header, ...splice(lines, at, h.new)]));
+      const padded = lines.map((l) => (l.trim() ? `${l}  ` : l));
+      if (indexOfBlock(padded, h.old, (a, b) => a.trim() === b.trim()).length === 1) {
+        add('whitespace-drift', text(padded), ['--old', oldText, '--new', newText], text(splice(padded, at, h.new)));
+      }
+      add('crlf-file', text(lines, '\r\n'), ['--old', oldText, '--new', newText], text(splice(lines, at, h.new), '\r\n'));
+      const last = at + h.old.length;
+      // For line edits a trailing newline only ends the last line, so a blank last line needs one more.
+      const newLines = h.new.at(-1) === '' ? `${newText}\n` : newText;
+      add('anchored-lines', text(lines), ['--lines', `${anchor(at + 1, lines[at]!)}..${anchor(last, lines[last - 1]!)}`, '--new', newLines], text(splice(lines, at, h.new)));
+      const changedLine = h.old.findIndex((l, j) => l.trim() && l !== h.new[j]);
+      if (changedLine >= 0) {
+        add('conflict', text(lines.map((l, i) => (i === at + changedLine ? `${l} /* edited locally */` : l))), ['--old', oldText, '--new', newText], null);
+      }
+      add('ambiguous', text([...lines, '', ...h.old]), ['--old', oldText, '--new', newText], null);
+      // Read before three lines were inserted at the top: the anchor now points at another line.
+      add('stale-anchor', text([...header, ...lines]), ['--old', oldText, '--new', newText, '--anchor', anchor(at + 1, lines[at]!)], null);
+    }
+  }
+  return cases;
+}
