@@ -1,11 +1,11 @@
 // `make bench`, file tools: patch correctness per perturbation against git apply and GNU patch on
 // the same corpus, time per patch, and a 100k-line read — all side by side in this one run.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildCorpus, PERTURBATIONS, projectSources, type PatchCase } from '../test/helpers/corpus';
 import { FORGE, forgeEnv } from '../test/helpers/forge';
-import { git, tempRepo } from '../test/helpers/repo';
+import { repoWith, tempRepo } from '../test/helpers/repo';
 
 const env = forgeEnv();
 
@@ -28,21 +28,11 @@ const tools: Tool[] = [
   { name: 'GNU patch -p1 -F3 -l', cmd: 'patch', args: ['-p1', '-F3', '-l', '--batch', '--forward', '--no-backup-if-mismatch', '-s', '-r', '/dev/null'] },
 ];
 
-function setUp(files: Record<string, Buffer>): string {
-  const dir = tempRepo();
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), content);
-  }
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-q', '-m', 'before');
-  return dir;
-}
 
 type Outcome = 'correct' | 'refused' | 'false';
 
 function run(tool: Tool, c: PatchCase): { outcome: Outcome; ms: number } {
-  const dir = setUp(c.before);
+  const dir = repoWith(c.before);
   const start = process.hrtime.bigint();
   const r = spawnSync(tool.cmd, tool.args, { cwd: dir, env, input: c.patch, stdio: ['pipe', 'ignore', 'ignore'] });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;

@@ -1,4 +1,5 @@
 // Looks commands up in the declared tree: by argv words, by `forge-<cmd>` program name, or all leaves.
+import { editDistance } from '../distance';
 import { isGroup, type CommandSpec, type Entry, type GroupSpec } from './declare';
 
 export type Resolution =
@@ -36,13 +37,6 @@ export function programWords(entries: readonly Entry[], program: string): string
 
 /** The closest known name, for "did you mean" (edit distance ≤ 2). */
 export function suggest(word: string, names: string[]): string | undefined {
-  const dist = (a: string, b: string) => {
-    const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-    for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-    for (let i = 1; i <= a.length; i++)
-      for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    return d[a.length]![b.length]!;
-  };
-  const best = names.map((n) => ({ n, d: dist(word, n) })).sort((x, y) => x.d - y.d)[0];
+  const best = names.map((n) => ({ n, d: editDistance(word, n) })).sort((x, y) => x.d - y.d)[0];
   return best && best.d <= 2 ? best.n : undefined;
 }

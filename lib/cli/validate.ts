@@ -22,6 +22,16 @@ function typeName(value: unknown): string {
   return typeof value;
 }
 
+/** A flag's JSON text parsed (NDJSON gives the value already parsed). */
+function fromJson(value: unknown, bad: () => Error): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw bad();
+  }
+}
+
 function coerce(name: string, spec: ArgSpec, value: unknown, fix: string): unknown {
   const bad = (expected: string) =>
     new InvalidInputError('INVALID_ARGUMENT', `'${name}' must be ${expected}, got ${typeName(value)} ${JSON.stringify(value)}`, { fix, data: { field: name } });
@@ -58,26 +68,12 @@ function coerce(name: string, spec: ArgSpec, value: unknown, fix: string): unkno
       });
     }
     case 'objects': {
-      let v = value;
-      if (typeof v === 'string') {
-        try {
-          v = JSON.parse(v);
-        } catch {
-          throw bad('a JSON array of objects');
-        }
-      }
+      const v = fromJson(value, () => bad('a JSON array of objects'));
       if (!Array.isArray(v) || v.some((o) => typeof o !== 'object' || o === null || Array.isArray(o))) throw bad('a JSON array of objects');
       return v;
     }
     case 'object': {
-      let v = value;
-      if (typeof v === 'string') {
-        try {
-          v = JSON.parse(v);
-        } catch {
-          throw bad('a JSON object');
-        }
-      }
+      const v = fromJson(value, () => bad('a JSON object'));
       if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bad('a JSON object');
       return v;
     }

@@ -1,6 +1,7 @@
 // Lists a workspace's files the way git sees them (.gitignore respected), filtered by globs and paths.
 import { stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
+import { editDistance } from '../distance';
 import { listWorkTreeFiles } from '../git/repo';
 import type { Workspace } from './workspace';
 
@@ -37,26 +38,12 @@ export function underPaths({ ws, files, paths }: { ws: Workspace; files: string[
   return files.filter((f) => prefixes.some((p) => p === '' || f === p || f.startsWith(p.endsWith(sep) ? p : `${p}${sep}`)));
 }
 
-function distance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const up = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
-    }
-  }
-  return prev[b.length]!;
-}
-
 /** Up to `max` listed files most like `wanted`: same name elsewhere first, then by edit distance. */
 export function similarPaths({ wanted, files, max = 3 }: { wanted: string; files: string[]; max?: number }): string[] {
   const name = basename(wanted);
   return files
-    .map((f) => ({ f, score: (basename(f) === name ? 0 : 1000) + distance(wanted, f) + distance(name, basename(f)) * 2 }))
-    .filter((x) => x.score < 1000 || distance(name, basename(x.f)) <= Math.max(2, Math.floor(name.length / 3)))
+    .map((f) => ({ f, score: (basename(f) === name ? 0 : 1000) + editDistance(wanted, f) + editDistance(name, basename(f)) * 2 }))
+    .filter((x) => x.score < 1000 || editDistance(name, basename(x.f)) <= Math.max(2, Math.floor(name.length / 3)))
     .sort((a, b) => a.score - b.score || a.f.localeCompare(b.f))
     .slice(0, max)
     .map((x) => x.f);

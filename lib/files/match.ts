@@ -58,18 +58,15 @@ function occurrences(hay: string, needle: string): Array<[number, number]> {
   return out;
 }
 
-function leading(line: string): string {
+export function leading(line: string): string {
   return /^[ \t]*/.exec(line)![0];
 }
 
-/**
- * Whole-line candidates: windows of the file's lines equal to the old lines under `same`.
- * `old` lines are compared without a trailing empty line (a final newline in old text).
- */
-function lineWindows(fileLines: string[], oldLines: string[], same: (f: string, o: string) => boolean): number[] {
+/** Whole-line candidates: starts (from `from` on) of windows of the file's lines equal to the old lines under `same`. */
+export function lineWindows(fileLines: string[], oldLines: string[], same: (f: string, o: string) => boolean, from = 0): number[] {
   const hits: number[] = [];
   if (!oldLines.length) return hits;
-  for (let i = 0; i + oldLines.length <= fileLines.length; i++) {
+  for (let i = from; i + oldLines.length <= fileLines.length; i++) {
     let ok = true;
     for (let j = 0; j < oldLines.length && ok; j++) ok = same(fileLines[i + j]!, oldLines[j]!);
     if (ok) hits.push(i);

@@ -4,7 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { RefusedError } from '../errors';
 import { shellJoin } from '../quote';
 import { lineHash } from './anchor';
-import { applyIndent, foldUnicode, nearestLine, type Strategy } from './match';
+import { applyIndent, foldUnicode, leading, lineWindows, nearestLine, type Strategy } from './match';
 import type { FilePatch, Hunk } from './patch-parse';
 import { decodeText, encodeText, isBinary, type TextFile } from './text';
 import { resolveInside, type Workspace } from './workspace';
@@ -37,22 +37,7 @@ function conflict(display: string, message: string, region: Array<{ n: number; t
   });
 }
 
-/** Windows of `lines` (from `from` on) equal to `old` under `same`. */
-function windows(lines: Line[], old: string[], from: number, same: (f: string, o: string) => boolean): number[] {
-  const hits: number[] = [];
-  for (let i = from; i + old.length <= lines.length; i++) {
-    let ok = true;
-    for (let j = 0; j < old.length && ok; j++) ok = same(lines[i + j]!.text, old[j]!);
-    if (ok) hits.push(i);
-  }
-  return hits;
-}
-
 const loose = (s: string) => foldUnicode(s).trim();
-
-function leading(s: string): string {
-  return /^[ \t]*/.exec(s)![0];
-}
 
 /**
  * Applies one hunk to `lines` at or after `from`. Returns where the hunk's new lines end (so the
@@ -69,10 +54,11 @@ function applyHunk({ lines, hunk, from, offset, display, eol, index }: { lines: 
     at = Math.min(hinted ?? 0, lines.length);
     strategy = 'position';
   } else {
-    let hits = windows(lines, old, from, (f, o) => f === o);
+    const texts = lines.map((l) => l.text);
+    let hits = lineWindows(texts, old, (f, o) => f === o, from);
     strategy = 'exact';
     if (!hits.length) {
-      hits = windows(lines, old, from, (f, o) => loose(f) === loose(o));
+      hits = lineWindows(texts, old, (f, o) => loose(f) === loose(o), from);
       strategy = hits.length && hits.every((i) => old.every((o, j) => lines[i + j]!.text.trimEnd() === o.trimEnd())) ? 'trailing-whitespace' : 'trim';
     }
     if (hits.length > 1 && hinted !== undefined && hits.includes(hinted)) hits = [hinted];

@@ -1,22 +1,12 @@
 // forge patch: the perturbed real-diff corpus byte for byte, every format, and all-or-nothing across files.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildCorpus, projectSources, type PatchCase } from '../helpers/corpus';
 import { forge } from '../helpers/forge';
-import { git, tempRepo } from '../helpers/repo';
+import { git, repoWith } from '../helpers/repo';
 
-function setUp(files: Record<string, Buffer | string>): string {
-  const dir = tempRepo();
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), content);
-  }
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-q', '-m', 'before');
-  return dir;
-}
 
 const bytes = (dir: string, path: string) => readFileSync(join(dir, path));
 
@@ -24,7 +14,7 @@ test('the real-diff corpus: every sloppy-but-unambiguous patch lands exactly; co
   const cases: PatchCase[] = buildCorpus(projectSources());
   const failures: string[] = [];
   for (const c of cases) {
-    const dir = setUp(c.before);
+    const dir = repoWith(c.before);
     const r = await forge(['patch'], { cwd: dir, input: c.patch });
     const want = c.after ?? c.before;
     const wrong = Object.keys(want).filter((p) => !bytes(dir, p).equals(want[p]!));
@@ -36,7 +26,7 @@ test('the real-diff corpus: every sloppy-but-unambiguous patch lands exactly; co
 });
 
 test('git diff with new, deleted and renamed files; a/ b/ prefixes or none', async () => {
-  const dir = setUp({ 'keep.txt': 'a\nb\nc\n', 'gone.txt': 'bye\n', 'old/name.txt': 'x\ny\n' });
+  const dir = repoWith({ 'keep.txt': 'a\nb\nc\n', 'gone.txt': 'bye\n', 'old/name.txt': 'x\ny\n' });
   const patch = [
     'diff --git a/new.txt b/new.txt', 'new file mode 100644', '--- /dev/null', '+++ b/new.txt', '@@ -0,0 +1,2 @@', '+hello', '+world',
     'diff --git a/gone.txt b/gone.txt', 'deleted file mode 100644', '--- a/gone.txt', '+++ /dev/null', '@@ -1 +0,0 @@', '-bye',
@@ -52,7 +42,7 @@ test('git diff with new, deleted and renamed files; a/ b/ prefixes or none', asy
 });
 
 test('*** Begin Patch envelopes and SEARCH/REPLACE blocks', async () => {
-  const dir = setUp({ 'src/app.py': 'def main():\n    print("hi")\n    return 0\n', 'b.txt': 'one\n' });
+  const dir = repoWith({ 'src/app.py': 'def main():\n    print("hi")\n    return 0\n', 'b.txt': 'one\n' });
   const envelope = ['*** Begin Patch', '*** Update File: src/app.py', '@@ def main():', '-    print("hi")', '+    print("hello")', '*** Add File: src/util.py', '+X = 1', '*** Delete File: b.txt', '*** End Patch', ''].join('\n');
   assert.is((await forge(['patch'], { cwd: dir, input: envelope })).code, 0);
   assert.is(bytes(dir, 'src/app.py').toString(), 'def main():\n    print("hello")\n    return 0\n');
@@ -64,7 +54,7 @@ test('*** Begin Patch envelopes and SEARCH/REPLACE blocks', async () => {
 });
 
 test('--check writes nothing; a non-patch is INVALID_PATCH; paths leaving the repository are refused', async () => {
-  const dir = setUp({ 'a.txt': 'one\ntwo\n' });
+  const dir = repoWith({ 'a.txt': 'one\ntwo\n' });
   const patch = '--- a/a.txt\n+++ b/a.txt\n@@ @@\n one\n-two\n+TWO\n';
   writeFileSync(join(dir, 'fix.diff'), patch);
   const check = await forge(['patch', '--check', '--file', 'fix.diff'], { cwd: dir });
@@ -77,7 +67,7 @@ test('--check writes nothing; a non-patch is INVALID_PATCH; paths leaving the re
 });
 
 test('a write that fails part-way restores every file already written', async () => {
-  const dir = setUp({ 'a.txt': 'one\n', 'blocker': 'a file where the patch wants a directory\n' });
+  const dir = repoWith({ 'a.txt': 'one\n', 'blocker': 'a file where the patch wants a directory\n' });
   const patch = '--- a/a.txt\n+++ b/a.txt\n@@ @@\n-one\n+ONE\n--- /dev/null\n+++ b/blocker/new.txt\n@@ @@\n+x\n';
   const r = await forge(['patch'], { cwd: dir, input: patch });
   assert.is(r.code, 1, r.stderr);
@@ -86,7 +76,7 @@ test('a write that fails part-way restores every file already written', async ()
 });
 
 test('a process killed between file writes is rolled back by the next forge command', async () => {
-  const dir = setUp({ 'a.txt': 'one\n', 'b.txt': 'two\n', 'c.txt': 'three\n' });
+  const dir = repoWith({ 'a.txt': 'one\n', 'b.txt': 'two\n', 'c.txt': 'three\n' });
   const patch = ['a', 'b', 'c'].map((f, i) => `--- a/${f}.txt\n+++ b/${f}.txt\n@@ @@\n-${['one', 'two', 'three'][i]}\n+changed\n`).join('');
   const killed = await forge(['patch'], { cwd: dir, input: patch, env: { FORGE_TEST_CRASH_AFTER_WRITES: '2' } });
   assert.is(killed.code, -1, 'killed by a signal');

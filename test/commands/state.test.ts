@@ -1,5 +1,5 @@
 // forge state log / show / export / sync: plain views of the ref, and sharing it through a bare remote.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

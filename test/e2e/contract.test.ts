@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../lib/git/repo';
 import { StateStore } from '../../lib/git/state';
-import { FORGE, forge, forgeEnv, programPath } from '../helpers/forge';
+import { FORGE, forge, forgeEnv } from '../helpers/forge';
 import { git, stateCommits, tempDir, tempRepo, userView } from '../helpers/repo';
 
 test('forge-<cmd> is forge <cmd>, nested commands included', async () => {

@@ -1,8 +1,8 @@
 // Temp directories and real git repositories for tests, with pinned commit dates.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export const PINNED_ENV = {
   GIT_AUTHOR_NAME: 'Test',
@@ -59,4 +59,16 @@ export function stateCommits(dir: string): number {
   } catch {
     return 0;
   }
+}
+
+/** A repository whose first commit holds these files (besides README.md). */
+export function repoWith(files: Record<string, Buffer | string>): string {
+  const dir = tempRepo();
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'before');
+  return dir;
 }
