@@ -29,6 +29,7 @@ demo: build
 bench: build
 	$(TSX) bench/run.ts
 	$(TSX) bench/files.ts
+	$(TSX) bench/plans.ts
 
 # Regenerate man pages, completions and the package.json bin map from the declarations.
 man completions docs: deps

@@ -6,6 +6,7 @@ import logs from './logs';
 import ls from './ls';
 import memory from './memory/index';
 import patch from './patch';
+import plan from './plan/index';
 import read from './read';
 import schema from './schema';
 import search from './search';
@@ -13,4 +14,4 @@ import session from './session/index';
 import state from './state/index';
 import write from './write';
 
-export const entries: readonly Entry[] = [edit, iter, logs, ls, memory, patch, read, schema, search, session, state, write];
+export const entries: readonly Entry[] = [edit, iter, logs, ls, memory, patch, plan, read, schema, search, session, state, write];

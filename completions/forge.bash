@@ -1,8 +1,9 @@
 # bash completion for forge — generated from the command declarations by `make completions`; do not edit
 declare -gA _forge_subs=(
-  ["forge"]="edit iter logs ls memory patch read schema search session state write"
+  ["forge"]="edit iter logs ls memory patch plan read schema search session state write"
   ["forge iter"]="get reset update"
   ["forge memory"]="recall save"
+  ["forge plan"]="check new"
   ["forge session"]="list load save"
   ["forge state"]="export log show sync"
 )
@@ -16,6 +17,8 @@ declare -gA _forge_opts=(
   ["forge memory recall"]="--query --category --scope --limit --cwd --run-id --json --help"
   ["forge memory save"]="--pattern --category --confidence --tag --scope --cwd --run-id --json --help"
   ["forge patch"]="--diff --file --check --reverse --cwd --run-id --json --help"
+  ["forge plan check"]="--path --strict --cwd --run-id --json --help"
+  ["forge plan new"]="--slug --cwd --run-id --json --help"
   ["forge read"]="--path --start --end --blame --symbols --cwd --run-id --json --help"
   ["forge schema"]="--command --cwd --run-id --json --help"
   ["forge search"]="--pattern --paths --glob --ignore-case --literal --limit --cwd --run-id --json --help"
@@ -60,4 +63,4 @@ _forge() {
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
-complete -F _forge forge forge-edit forge-iter forge-logs forge-ls forge-memory forge-patch forge-read forge-schema forge-search forge-session forge-state forge-write
+complete -F _forge forge forge-edit forge-iter forge-logs forge-ls forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-write

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { entries } from '../../commands/index';
 import type { CommandSpec } from '../../lib/cli/declare';
 import { leaves } from '../../lib/cli/registry';
+import { planTemplate } from '../../lib/plans/template';
 import { FORGE, forgeEnv } from './forge';
 import { git, tempDir, tempRepo } from './repo';
 
@@ -41,7 +42,10 @@ export function fixture(): { dir: string; env: NodeJS.ProcessEnv } {
   const dir = tempRepo();
   // Examples read and search a README of a realistic length.
   writeFileSync(join(dir, 'README.md'), Array.from({ length: 60 }, (_, i) => `line ${i + 1} of the fixture README`).join('\n') + '\n');
-  git(dir, 'commit', '-q', '-am', 'longer README');
+  mkdirSync(join(dir, 'docs', 'plans'), { recursive: true });
+  writeFileSync(join(dir, 'docs', 'plans', '2026-01-01-fixture-plan.md'), planTemplate({ slug: 'fixture', date: '2026-01-01' }));
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'longer README, a plan');
   git(dir, 'remote', 'add', 'origin', tempRepo({ bare: true }));
   git(dir, 'remote', 'add', 'backup', tempRepo({ bare: true }));
   const bin = tempDir('forge-walker-bin-');

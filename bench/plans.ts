@@ -1,0 +1,37 @@
+// `make bench`, plans: forge plan check over 1,000 generated plan contracts — total time, plans per
+// second, and the ratio to node -e 0, measured side by side in this run.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { planTemplate } from '../lib/plans/template';
+import { FORGE, forgeEnv } from '../test/helpers/forge';
+import { tempRepo } from '../test/helpers/repo';
+
+const PLANS = 1000;
+const env = forgeEnv();
+const dir = tempRepo();
+mkdirSync(join(dir, 'docs', 'plans'), { recursive: true });
+for (let i = 0; i < PLANS; i++) {
+  const slug = `generated-plan-${i}`;
+  writeFileSync(join(dir, 'docs', 'plans', `2026-01-01-${slug}-plan.md`), planTemplate({ slug, date: '2026-01-01' }));
+}
+
+const time = (args: string[]) => {
+  const s = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { cwd: dir, env, encoding: 'utf8' });
+  return { ms: Number(process.hrtime.bigint() - s) / 1e6, r };
+};
+const runs = { node: [] as number[], check: [] as number[] };
+let last = '';
+for (let i = 0; i < 5; i++) {
+  runs.node.push(time(['-e', '0']).ms);
+  const c = time([FORGE, 'plan', 'check']);
+  if (c.r.status !== 0) throw new Error(`plan check failed: ${c.r.stdout}${c.r.stderr}`);
+  last = c.r.stdout.split('\n')[0]!;
+  runs.check.push(c.ms);
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const [n, c] = [median(runs.node), median(runs.check)];
+console.log(`\nforge plan check over ${PLANS} generated plan contracts (median of 5): ${last}`);
+console.log(`  node -e 0           ${n.toFixed(1).padStart(8)} ms   1.00×`);
+console.log(`  forge plan check    ${c.toFixed(1).padStart(8)} ms   ${(c / n).toFixed(2)}×   ${((PLANS / c) * 1000).toFixed(0)} plans/s`);

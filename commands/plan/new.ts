@@ -1,0 +1,32 @@
+// forge plan new: start a plan contract from a template whose envelopes already pass forge plan check.
+import { defineCommand } from '../../lib/cli/declare';
+import { InvalidInputError } from '../../lib/errors';
+import { workTreeRoot } from '../../lib/git/repo';
+import { planTemplate } from '../../lib/plans/template';
+import { writeWhole } from '../../lib/files/write';
+import { openWorkspace } from '../../lib/files/workspace';
+import { relative, join } from 'node:path';
+
+export default defineCommand({
+  name: 'plan new',
+  summary: 'Write docs/plans/<date>-<slug>-plan.md from a template with envelope stubs',
+  description: 'Creates a Markdown plan contract at the top of the repository: frontmatter with an envelope (parent rails, blast radius, budget caps, requirements) and two units with ```envelope blocks, ready to edit. The template passes forge plan check as written. An existing file is never replaced.',
+  args: {
+    slug: { type: 'string', positional: true, required: true, placeholder: 'SLUG', description: 'Lowercase words joined by dashes, e.g. add-oauth-login.' },
+  },
+  examples: [{ command: 'forge plan new add-oauth-login', description: 'Start a plan, then edit its envelopes and run forge plan check.' }],
+  errors: { INVALID_ARGUMENT: 'a slug that is not lowercase words joined by dashes', FILE_EXISTS: 'a plan with that name exists already' },
+  exits: { 0: 'written', 1: 'the file exists', 2: 'invalid slug' },
+  mutates: true,
+  async run(args, ctx) {
+    if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(args.slug) || args.slug.length > 80) {
+      throw new InvalidInputError('INVALID_ARGUMENT', `slug '${args.slug}' must be lowercase letters and digits joined by dashes`, { fix: 'forge plan new --help' });
+    }
+    const date = ctx.now().toISOString().slice(0, 10);
+    const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
+    const path = relative(ctx.cwd, join(root, 'docs', 'plans', `${date}-${args.slug}-plan.md`));
+    const ws = await openWorkspace({ cwd: ctx.cwd });
+    const r = await writeWhole({ ws, path, content: planTemplate({ slug: args.slug, date }), overwrite: false });
+    return { data: { ...r }, text: `wrote ${r.path}: edit its envelopes, then check it`, next: ctx.cmd('plan', 'check', '--path', r.path) };
+  },
+});

@@ -1,0 +1,226 @@
+// Markdown plan contracts: an `envelope:` in the frontmatter (parent rails) and an ```envelope block
+// under each `### U<N>` heading (the unit's narrowing), checked to be narrower on every field.
+import { ID_PATTERN } from '../errors';
+import { checkShape, parseLocated, type Finding, type Located, type Shape } from './yaml';
+
+export const SURFACES = ['artifacts_only', 'local_branch', 'remote_branch_pr'] as const;
+export type Surface = (typeof SURFACES)[number];
+
+const STRINGS: Shape = 'string[]';
+
+export const ENVELOPE_SHAPE: Shape = {
+  fields: {
+    plan_id: 'string',
+    plan_contract_version: 'integer',
+    parent_rails: { fields: { allowed_tools: STRINGS, allowed_paths: STRINGS, surface: { enum: SURFACES } }, required: ['allowed_tools', 'allowed_paths', 'surface'] },
+    parent_blast_radius: {
+      fields: { path_globs: STRINGS, budget_caps: { fields: { files_changed: 'integer', runs: 'integer', wall_time: 'duration', tokens: 'integer' } } },
+      required: ['path_globs'],
+    },
+    requirements: STRINGS,
+  },
+  required: ['plan_id', 'plan_contract_version', 'parent_rails', 'parent_blast_radius'],
+};
+
+export const UNIT_SHAPE: Shape = {
+  fields: {
+    allowed_tools: STRINGS,
+    allowed_paths: STRINGS,
+    surface: { enum: SURFACES },
+    context_tokens_expected: 'integer',
+    verification: { fields: { kind: { enum: ['command'] }, command: 'string' }, required: ['kind', 'command'] },
+    requirements: STRINGS,
+    advance_evidence_required: { fields: { verification_pass: 'boolean' } },
+  },
+  required: ['allowed_tools', 'allowed_paths'],
+};
+
+export interface Envelope {
+  plan_id: string;
+  plan_contract_version: number;
+  parent_rails: { allowed_tools: string[]; allowed_paths: string[]; surface: Surface };
+  parent_blast_radius: { path_globs: string[]; budget_caps?: { files_changed?: number; runs?: number; wall_time?: number | string; tokens?: number } };
+  requirements?: string[];
+}
+
+export interface Unit {
+  id: string;
+  title: string;
+  line: number;
+  allowed_tools: string[];
+  allowed_paths: string[];
+  surface?: Surface;
+  context_tokens_expected?: number;
+  verification?: { kind: 'command'; command: string };
+  requirements?: string[];
+  advance_evidence_required?: { verification_pass?: boolean };
+}
+
+export interface MarkdownPlan {
+  file: string;
+  legacy: boolean;
+  envelope: Envelope | null;
+  units: Unit[];
+}
+
+/** The literal part of a glob before its first wildcard. */
+function staticPrefix(glob: string): string {
+  const i = glob.search(/[*?[{]/);
+  return i < 0 ? glob : glob.slice(0, i);
+}
+
+/**
+ * Whether every path `inner` matches is matched by `outer` — decided for the shapes plans use:
+ * equal globs, a literal path `outer` matches, or `outer` is `<dir>/**` and `inner` lies under dir.
+ */
+export async function globCovers(outer: string, inner: string): Promise<boolean> {
+  if (outer === inner || outer === '**') return true;
+  const { default: picomatch } = await import('picomatch');
+  if (!/[*?[{]/.test(inner)) return picomatch(outer, { dot: true })(inner);
+  const m = /^(.*?)\/?\*\*(\/\*)?$/.exec(outer);
+  if (m && !/[*?[{]/.test(m[1]!)) {
+    const dir = m[1] ? `${m[1]}/` : '';
+    return staticPrefix(inner).startsWith(dir);
+  }
+  return false;
+}
+
+async function globsCovered(outer: string[], inner: string[]): Promise<string[]> {
+  const uncovered: string[] = [];
+  for (const g of inner) if (!(await someCovers(outer, g))) uncovered.push(g);
+  return uncovered;
+}
+
+async function someCovers(outer: string[], g: string): Promise<boolean> {
+  for (const o of outer) if (await globCovers(o, g)) return true;
+  return false;
+}
+
+interface Block {
+  text: string;
+  /** File line of the block's first content line. */
+  line: number;
+  unit: { id: string; title: string; line: number } | null;
+}
+
+/** Splits a Markdown plan into its frontmatter and its ```envelope blocks with their units. */
+function scan(text: string): { front: { text: string; line: number } | null; blocks: Block[]; headings: Array<{ id: string; title: string; line: number }> } {
+  const lines = text.split('\n');
+  let front: { text: string; line: number } | null = null;
+  let i = 0;
+  if (lines[0]?.trim() === '---') {
+    const end = lines.findIndex((l, k) => k > 0 && (l.trim() === '---' || l.trim() === '...'));
+    if (end > 0) {
+      front = { text: lines.slice(1, end).join('\n'), line: 2 };
+      i = end + 1;
+    }
+  }
+  const blocks: Block[] = [];
+  const headings: Array<{ id: string; title: string; line: number }> = [];
+  let unit: Block['unit'] = null;
+  for (; i < lines.length; i++) {
+    const line = lines[i]!;
+    const h = /^###\s+(U\d+)\b\s*[—–:-]?\s*(.*)$/.exec(line);
+    if (h) {
+      unit = { id: h[1]!, title: h[2]!.trim(), line: i + 1 };
+      headings.push(unit);
+      continue;
+    }
+    if (/^#{1,2}\s/.test(line)) unit = null;
+    const fence = /^(`{3,}|~{3,})\s*envelope\s*$/.exec(line);
+    if (fence) {
+      const close = lines.findIndex((l, k) => k > i && l.trim() === fence[1]);
+      const end = close < 0 ? lines.length : close;
+      blocks.push({ text: lines.slice(i + 1, end).join('\n'), line: i + 2, unit });
+      i = end;
+    }
+  }
+  return { front, blocks, headings };
+}
+
+const ORDER: Record<Surface, number> = { artifacts_only: 0, local_branch: 1, remote_branch_pr: 2 };
+
+/** Parses and checks one Markdown plan; findings carry file:line:col. */
+export async function checkMarkdownPlan({ file, text, strict }: { file: string; text: string; strict: boolean }): Promise<{ plan: MarkdownPlan | null; findings: Finding[] }> {
+  const findings: Finding[] = [];
+  const { front, blocks, headings } = scan(text);
+  let frontDoc: Located | null = null;
+  let frontValue: Record<string, unknown> = {};
+  if (front) {
+    const r = await parseLocated({ file, text: front.text, baseLine: front.line });
+    findings.push(...r.findings);
+    frontDoc = r.located;
+    const v = frontDoc?.value();
+    if (v !== undefined && v !== null && (typeof v !== 'object' || Array.isArray(v))) {
+      findings.push(frontDoc!.finding([], 'INVALID_TYPE', 'the frontmatter must be a map of fields'));
+    } else if (v) frontValue = v as Record<string, unknown>;
+  }
+  if (findings.length) return { plan: null, findings };
+  const hasEnvelope = frontValue.envelope !== undefined;
+  if (!hasEnvelope && !blocks.length) {
+    if (strict) findings.push({ file, line: 1, col: 1, severity: 'error', code: 'LEGACY_PLAN', message: 'a legacy plan: no envelope in the frontmatter and no ```envelope blocks (--strict refuses these)' });
+    return { plan: { file, legacy: true, envelope: null, units: [] }, findings };
+  }
+  if (!hasEnvelope || !frontDoc) {
+    findings.push({ file, line: 1, col: 1, severity: 'error', code: 'MISSING_FIELD', message: "the plan has ```envelope blocks but no 'envelope:' in its frontmatter" });
+    return { plan: null, findings };
+  }
+  checkShape({ located: frontDoc, value: frontValue.envelope, shape: ENVELOPE_SHAPE, path: ['envelope'], findings });
+  if (findings.length) return { plan: null, findings };
+  const envelope = frontValue.envelope as Envelope;
+  if (!ID_PATTERN.test(envelope.plan_id) || envelope.plan_id === '.' || envelope.plan_id === '..') {
+    findings.push(frontDoc.finding(['envelope', 'plan_id'], 'INVALID_ID', `plan_id '${envelope.plan_id}' must be 1-128 letters, digits, '_', '.' or '-' (it names state paths)`));
+  }
+  if (envelope.plan_contract_version !== 1) findings.push(frontDoc.finding(['envelope', 'plan_contract_version'], 'UNSUPPORTED_VERSION', `plan_contract_version ${envelope.plan_contract_version} is not supported (this forge reads version 1)`));
+
+  const units: Unit[] = [];
+  const seen = new Map<string, number>();
+  // A unit that failed to parse cannot vouch for its requirements: skip the coverage check then.
+  let unreadable = false;
+  for (const block of blocks) {
+    if (!block.unit) {
+      findings.push({ file, line: block.line - 1, col: 1, severity: 'error', code: 'ORPHAN_ENVELOPE', message: 'an ```envelope block outside any ### U<N> unit heading' });
+      continue;
+    }
+    const r = await parseLocated({ file, text: block.text, baseLine: block.line });
+    findings.push(...r.findings);
+    if (!r.located) {
+      unreadable = true;
+      continue;
+    }
+    const value = r.located.value();
+    const before = findings.length;
+    checkShape({ located: r.located, value, shape: UNIT_SHAPE, path: [], findings });
+    if (findings.length > before) {
+      unreadable = true;
+      continue;
+    }
+    if (seen.has(block.unit.id)) {
+      findings.push({ file, line: block.unit.line, col: 1, severity: 'error', code: 'DUPLICATE_UNIT', message: `unit ${block.unit.id} is declared twice (first at line ${seen.get(block.unit.id)})` });
+      continue;
+    }
+    seen.set(block.unit.id, block.unit.line);
+    const unit = { ...(value as Omit<Unit, 'id' | 'title' | 'line'>), id: block.unit.id, title: block.unit.title, line: block.unit.line } as Unit;
+    units.push(unit);
+    // Narrower than or equal to the parent, field by field.
+    const wider = (field: string, message: string) => findings.push(r.located!.finding([field], field === 'surface' ? 'SURFACE_WIDER' : field === 'allowed_tools' ? 'TOOLS_WIDER' : 'PATHS_WIDER', `${unit.id}: ${message}`));
+    const extraTools = unit.allowed_tools.filter((t) => !envelope.parent_rails.allowed_tools.includes(t));
+    if (extraTools.length) wider('allowed_tools', `allowed_tools ${extraTools.join(', ')} not in the parent rails (${envelope.parent_rails.allowed_tools.join(', ')})`);
+    const outside = await globsCovered(envelope.parent_rails.allowed_paths, unit.allowed_paths);
+    if (outside.length) wider('allowed_paths', `allowed_paths ${outside.join(', ')} not within the parent rails (${envelope.parent_rails.allowed_paths.join(', ')})`);
+    if (unit.surface && ORDER[unit.surface] > ORDER[envelope.parent_rails.surface]) wider('surface', `surface ${unit.surface} is wider than the parent's ${envelope.parent_rails.surface}`);
+    const blast = await globsCovered(envelope.parent_blast_radius.path_globs, unit.allowed_paths);
+    if (blast.length) findings.push(r.located.finding(['allowed_paths'], 'BLAST_RADIUS_WIDER', `${unit.id}: allowed_paths ${blast.join(', ')} outside the blast radius (${envelope.parent_blast_radius.path_globs.join(', ')})`));
+    for (const req of unit.requirements ?? []) {
+      if (envelope.requirements && !envelope.requirements.includes(req)) findings.push(r.located.finding(['requirements'], 'UNKNOWN_REQUIREMENT', `${unit.id}: requirement ${req} is not among the plan's (${envelope.requirements.join(', ')})`));
+    }
+  }
+  for (const h of headings) {
+    if (!blocks.some((b) => b.unit?.id === h.id && b.unit.line === h.line)) findings.push({ file, line: h.line, col: 1, severity: 'error', code: 'MISSING_ENVELOPE', message: `unit ${h.id} has no \`\`\`envelope block` });
+  }
+  for (const req of unreadable ? [] : (envelope.requirements ?? [])) {
+    if (!units.some((u) => u.requirements?.includes(req))) findings.push(frontDoc.finding(['envelope', 'requirements'], 'UNCOVERED_REQUIREMENT', `requirement ${req} is covered by no unit`));
+  }
+  if (!headings.length && !findings.length) findings.push({ file, line: 1, col: 1, severity: 'error', code: 'NO_UNITS', message: 'the plan has an envelope but no ### U<N> units' });
+  return { plan: { file, legacy: false, envelope, units }, findings };
+}

@@ -1,0 +1,114 @@
+// JSON module plans (.forge/plans/*.json): required fields, dependencies (unknown, cycles), verify
+// commands on PATH, and modules that could run in parallel yet touch the same files.
+import { access, constants } from 'node:fs/promises';
+import { delimiter, isAbsolute, join } from 'node:path';
+import { ID_PATTERN } from '../errors';
+import { checkShape, parseLocated, type Finding, type Shape } from './yaml';
+
+export interface Module {
+  id: string;
+  title: string;
+  objective: string;
+  files: string[];
+  verify: string[] | string;
+  doneWhen: string | string[];
+  dependsOn?: string[];
+}
+
+const MODULE_SHAPE: { fields: Record<string, Shape>; required: string[] } = {
+  fields: { id: 'string', title: 'string', objective: 'string', files: 'string[]', verify: 'string[]', doneWhen: 'string', dependsOn: 'string[]' },
+  required: ['id', 'title', 'objective', 'files', 'verify', 'doneWhen'],
+};
+
+/** The program a verify command runs: its first word after any VAR=value assignments. */
+export function programOf(command: string): string | null {
+  const words = command.trim().split(/\s+/);
+  const w = words.find((x) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(x));
+  return w ? w.replace(/^['"]|['"]$/g, '') : null;
+}
+
+/** Whether `program` is executable: a path as given, else found on PATH — no shell involved. */
+export async function onPath({ program, cwd, path }: { program: string; cwd: string; path: string }): Promise<boolean> {
+  const executable = (p: string) => access(p, constants.X_OK).then(() => true, () => false);
+  if (program.includes('/')) return executable(isAbsolute(program) ? program : join(cwd, program));
+  for (const dir of path.split(delimiter).filter(Boolean)) if (await executable(join(dir, program))) return true;
+  return false;
+}
+
+export async function checkModulePlan({ file, text, cwd, path }: { file: string; text: string; cwd: string; path: string }): Promise<{ modules: Module[]; findings: Finding[] }> {
+  const parsed = await parseLocated({ file, text, baseLine: 1 });
+  const findings = [...parsed.findings];
+  const located = parsed.located;
+  if (!located) return { modules: [], findings };
+  const value = located.value() as { modules?: unknown } | null;
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Array.isArray(value.modules)) {
+    findings.push(located.finding(['modules'], value && typeof value === 'object' && 'modules' in value ? 'INVALID_TYPE' : 'MISSING_FIELD', "a module plan is an object with a 'modules' list"));
+    return { modules: [], findings };
+  }
+  const modules: Module[] = [];
+  const seen = new Set<string>();
+  for (const [i, raw] of (value.modules as unknown[]).entries()) {
+    const before = findings.length;
+    // verify and doneWhen may be one string or a list.
+    const r = raw as Partial<Module> | null;
+    const shape: Shape = { ...MODULE_SHAPE, fields: { ...MODULE_SHAPE.fields, verify: typeof r?.verify === 'string' ? 'string' : 'string[]', doneWhen: Array.isArray(r?.doneWhen) ? 'string[]' : 'string' } };
+    checkShape({ located, value: raw, shape, path: ['modules', i], findings });
+    if (findings.length > before) continue;
+    const m = raw as Module;
+    if (!ID_PATTERN.test(m.id)) findings.push(located.finding(['modules', i, 'id'], 'INVALID_ID', `module id '${m.id}' must be 1-128 letters, digits, '_', '.' or '-'`));
+    if (seen.has(m.id)) findings.push(located.finding(['modules', i, 'id'], 'DUPLICATE_MODULE', `module id '${m.id}' appears twice`));
+    seen.add(m.id);
+    modules.push(m);
+    for (const [k, command] of (typeof m.verify === 'string' ? [m.verify] : m.verify).entries()) {
+      const program = programOf(command);
+      if (program && !(await onPath({ program, cwd, path }))) {
+        findings.push(located.finding(['modules', i, 'verify', ...(typeof m.verify === 'string' ? [] : [k])], 'COMMAND_NOT_FOUND', `${m.id}: verify command '${program}' is not on PATH`));
+      }
+    }
+  }
+  const ids = new Set(modules.map((m) => m.id));
+  modules.forEach((m) => {
+    const i = (value.modules as Module[]).indexOf(m);
+    (m.dependsOn ?? []).forEach((d, k) => {
+      if (!ids.has(d)) findings.push(located.finding(['modules', i, 'dependsOn', k], 'UNKNOWN_DEPENDENCY', `${m.id} depends on '${d}', which is not a module of this plan`));
+    });
+  });
+  // Cycles, by depth-first search so the cycle can be named in order.
+  const state = new Map<string, 'open' | 'done'>();
+  const byId = new Map(modules.map((m) => [m.id, m]));
+  const stack: string[] = [];
+  const reported = new Set<string>();
+  const visit = (id: string) => {
+    state.set(id, 'open');
+    stack.push(id);
+    for (const d of byId.get(id)?.dependsOn ?? []) {
+      if (!byId.has(d)) continue;
+      if (state.get(d) === 'open') {
+        const cycle = [...stack.slice(stack.indexOf(d)), d];
+        const key = [...cycle.slice(0, -1)].sort().join(',');
+        if (!reported.has(key)) {
+          reported.add(key);
+          const i = (value.modules as Module[]).indexOf(byId.get(id)!);
+          findings.push(located.finding(['modules', i, 'dependsOn'], 'DEPENDENCY_CYCLE', `dependency cycle: ${cycle.join(' → ')}`));
+        }
+      } else if (!state.has(d)) visit(d);
+    }
+    stack.pop();
+    state.set(id, 'done');
+  };
+  for (const m of modules) if (!state.has(m.id)) visit(m.id);
+  // Modules with no dependency path between them may run in parallel: shared files will collide.
+  const reaches = (from: string, to: string, seenIds = new Set<string>()): boolean =>
+    (byId.get(from)?.dependsOn ?? []).some((d) => d === to || (!seenIds.has(d) && (seenIds.add(d), reaches(d, to, seenIds))));
+  for (let a = 0; a < modules.length; a++) {
+    for (let b = a + 1; b < modules.length; b++) {
+      const [ma, mb] = [modules[a]!, modules[b]!];
+      const shared = ma.files.filter((f) => mb.files.includes(f));
+      if (shared.length && !reaches(ma.id, mb.id) && !reaches(mb.id, ma.id)) {
+        const i = (value.modules as Module[]).indexOf(mb);
+        findings.push(located.finding(['modules', i, 'files'], 'FILE_OVERLAP', `modules ${ma.id} and ${mb.id} both change ${shared.join(', ')} but could run in parallel; add a dependsOn edge`, 'warning'));
+      }
+    }
+  }
+  return { modules, findings };
+}

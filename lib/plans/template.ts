@@ -1,0 +1,63 @@
+// The starting point of a plan contract: every envelope field present, narrower units under wider rails.
+
+export function planTemplate({ slug, date }: { slug: string; date: string }): string {
+  const title = slug.replace(/-/g, ' ');
+  return `---
+title: "${title}"
+status: draft
+envelope:
+  plan_id: ${date}-${slug}
+  plan_contract_version: 1
+  parent_rails:
+    allowed_tools: [read, edit, patch, write, search, ls, bash]
+    allowed_paths: ["src/**", "test/**", "docs/plans/**"]
+    surface: local_branch
+  parent_blast_radius:
+    path_globs: ["src/**", "test/**", "docs/plans/**"]
+    budget_caps:
+      files_changed: 20
+      runs: 10
+      wall_time: 2h
+      tokens: 200000
+  requirements: [R1, R2]
+---
+
+# ${title}
+
+## Requirements
+
+- R1: the change itself — say what must be true when the plan is done.
+- R2: its tests — say which tests prove it.
+
+## Units
+
+### U1 — make the change
+
+What this unit does, and what it leaves alone.
+
+\`\`\`envelope
+allowed_tools: [read, edit, patch, search, ls]
+allowed_paths: ["src/**"]
+surface: local_branch
+context_tokens_expected: 8000
+requirements: [R1]
+\`\`\`
+
+### U2 — prove it
+
+Tests for the change; the unit ends when they pass.
+
+\`\`\`envelope
+allowed_tools: [read, edit, write, search, ls, bash]
+allowed_paths: ["src/**", "test/**"]
+surface: local_branch
+context_tokens_expected: 8000
+verification:
+  kind: command
+  command: "make test"
+requirements: [R2]
+advance_evidence_required:
+  verification_pass: true
+\`\`\`
+`;
+}

@@ -1,0 +1,113 @@
+// YAML (and JSON) with positions: every finding points at file:line:col of the node it is about.
+import type { Document, LineCounter, Node } from 'yaml';
+
+export interface Finding {
+  file: string;
+  line: number;
+  col: number;
+  severity: 'error' | 'warning';
+  code: string;
+  message: string;
+}
+
+export type Path = Array<string | number>;
+
+/** A parsed YAML source that sits at `baseLine` of `file` (frontmatter, a fenced block, a JSON file). */
+export class Located {
+  constructor(
+    readonly file: string,
+    readonly doc: Document.Parsed,
+    private readonly lines: LineCounter,
+    private readonly baseLine: number,
+  ) {}
+
+  value(): unknown {
+    return this.doc.toJS({ maxAliasCount: 50 });
+  }
+
+  /** Position of an offset in this source, as a file position. */
+  pos(offset: number): { line: number; col: number } {
+    const p = this.lines.linePos(offset);
+    return { line: this.baseLine + p.line - 1, col: p.col };
+  }
+
+  /** The deepest node that exists along `path` (the key's node for map entries). */
+  at(path: Path): { line: number; col: number } {
+    let node: unknown = this.doc.contents;
+    let offset = (node as Node | null)?.range?.[0] ?? 0;
+    for (const key of path) {
+      const items = (node as { items?: unknown[] } | null)?.items;
+      if (!Array.isArray(items)) break;
+      if (typeof key === 'number') {
+        const item = items[key] as Node | undefined;
+        if (!item) break;
+        node = item;
+        offset = item.range?.[0] ?? offset;
+      } else {
+        const pair = items.find((p) => (p as { key?: { value?: unknown } }).key?.value === key) as { key: Node; value: Node | null } | undefined;
+        if (!pair) break;
+        offset = pair.key.range?.[0] ?? offset;
+        node = pair.value;
+      }
+    }
+    return this.pos(offset);
+  }
+
+  finding(path: Path, code: string, message: string, severity: Finding['severity'] = 'error'): Finding {
+    return { file: this.file, ...this.at(path), severity, code, message };
+  }
+}
+
+/** Parses YAML located at `baseLine`; syntax errors (tabs, duplicate keys…) become findings. */
+export async function parseLocated({ file, text, baseLine }: { file: string; text: string; baseLine: number }): Promise<{ located: Located | null; findings: Finding[] }> {
+  // yaml's Node build is CommonJS: bundled, a dynamic import exposes it as the default export.
+  const mod = await import('yaml');
+  const { parseDocument, LineCounter } = ('default' in mod ? mod.default : mod) as typeof import('yaml');
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  // One syntax error cascades into several; the first is the one to fix.
+  const findings: Finding[] = doc.errors.slice(0, 1).map((e) => {
+    const p = lines.linePos(e.pos[0]);
+    return { file, line: baseLine + p.line - 1, col: p.col, severity: 'error', code: 'YAML_ERROR', message: e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '') };
+  });
+  return { located: findings.length ? null : new Located(file, doc, lines, baseLine), findings };
+}
+
+/** A field description for `checkShape`: a type name, an enum, or a nested map of fields. */
+export type Shape = 'string' | 'integer' | 'boolean' | 'string[]' | 'duration' | { enum: readonly string[] } | { fields: Record<string, Shape>; required?: string[] };
+
+function typeOf(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a map' : typeof v;
+}
+
+/** Reports missing, unknown and mistyped fields of `value` against `shape`, with positions. */
+export function checkShape({ located, value, shape, path, findings }: { located: Located; value: unknown; shape: Shape; path: Path; findings: Finding[] }): void {
+  const where = path.join('.') || 'the envelope';
+  if (typeof shape === 'object' && 'fields' in shape) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      findings.push(located.finding(path, 'INVALID_TYPE', `${where} must be a map of fields, not ${typeOf(value)}`));
+      return;
+    }
+    const obj = value as Record<string, unknown>;
+    for (const key of Object.keys(obj)) {
+      if (!(key in shape.fields)) findings.push(located.finding([...path, key], 'UNKNOWN_FIELD', `unknown field '${[...path, key].join('.')}' (known: ${Object.keys(shape.fields).join(', ')})`));
+    }
+    for (const key of shape.required ?? []) {
+      if (obj[key] === undefined || obj[key] === null) findings.push(located.finding(path, 'MISSING_FIELD', `missing field '${[...path, key].join('.')}'`));
+    }
+    for (const [key, sub] of Object.entries(shape.fields)) if (obj[key] !== undefined && obj[key] !== null) checkShape({ located, value: obj[key], shape: sub, path: [...path, key], findings });
+    return;
+  }
+  const bad = (expected: string) => findings.push(located.finding(path, 'INVALID_TYPE', `${where} must be ${expected}, not ${typeOf(value)}${typeof value === 'string' || typeof value === 'number' ? ` (${JSON.stringify(value)})` : ''}`));
+  if (typeof shape === 'object') {
+    if (typeof value !== 'string' || !shape.enum.includes(value)) bad(`one of ${shape.enum.join(', ')}`);
+  } else if (shape === 'string') {
+    if (typeof value !== 'string') bad('a string');
+  } else if (shape === 'integer') {
+    if (!Number.isInteger(value) || (value as number) < 0) bad('a whole number');
+  } else if (shape === 'boolean') {
+    if (typeof value !== 'boolean') bad('true or false');
+  } else if (shape === 'duration') {
+    if (!(Number.isInteger(value) || (typeof value === 'string' && /^\d+(s|m|h|d)$/.test(value)))) bad('a duration like 90m or 2h, or seconds');
+  } else if (!Array.isArray(value) || value.some((x) => typeof x !== 'string')) bad('a list of strings');
+}

@@ -1,0 +1,114 @@
+// forge plan check / new: real plan files for every check, each finding at file:line:col, exit codes 0/1/2.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { planTemplate } from '../../lib/plans/template';
+import { forge } from '../helpers/forge';
+import { stateCommits, tempRepo } from '../helpers/repo';
+
+const GOOD = planTemplate({ slug: 'demo', date: '2026-01-01' });
+
+function repoWithPlans(files: Record<string, string | Buffer>): string {
+  const dir = tempRepo();
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  return dir;
+}
+
+async function findings(files: Record<string, string | Buffer>, args: string[] = []) {
+  const dir = repoWithPlans(files);
+  const r = await forge(['plan', 'check', '--json', ...args], { cwd: dir });
+  return { code: r.code, list: r.records.filter((x) => x.type === 'error' || x.type === 'warning').map((x) => `${x.file}:${x.line}:${x.col} ${x.code}`), summary: r.records.at(-1)!, dir };
+}
+
+test('the template passes; plan new refuses an existing file and a bad slug', async () => {
+  const dir = tempRepo();
+  const r = await forge(['plan', 'new', 'add-login'], { cwd: dir });
+  assert.match(r.stdout, /^wrote docs\/plans\/\d{4}-\d\d-\d\d-add-login-plan\.md: edit its envelopes, then check it\nNext: forge plan check --path docs\/plans\/\d{4}-\d\d-\d\d-add-login-plan\.md\n$/);
+  const check = await forge(['plan', 'check'], { cwd: dir });
+  assert.equal([check.code, check.stdout], [0, '1 plan checked (1 contract): 0 errors, 0 warnings\nDone.\n']);
+  assert.is((await forge(['plan', 'new', 'add-login'], { cwd: dir })).code, 1);
+  assert.is((await forge(['plan', 'new', '../Bad Slug'], { cwd: dir })).code, 2);
+  assert.is(stateCommits(dir), 0, 'checking and creating plans writes nothing to the state ref');
+});
+
+test('a unit wider than its parent, field by field, at the line of the field', async () => {
+  const wide = GOOD.replace('allowed_tools: [read, edit, patch, search, ls]', 'allowed_tools: [read, deploy]')
+    .replace('allowed_paths: ["src/**"]\nsurface: local_branch', 'allowed_paths: ["src/**", "vendor/**"]\nsurface: remote_branch_pr');
+  const r = await findings({ 'docs/plans/wide.md': wide });
+  assert.is(r.code, 1);
+  assert.equal(r.list, ['docs/plans/wide.md:35:1 TOOLS_WIDER', 'docs/plans/wide.md:36:1 PATHS_WIDER', 'docs/plans/wide.md:36:1 BLAST_RADIUS_WIDER', 'docs/plans/wide.md:37:1 SURFACE_WIDER']);
+  assert.is(r.summary._next_action, 'forge read docs/plans/wide.md --start 33');
+});
+
+test('duplicate units, missing and orphan envelopes, uncovered and unknown requirements', async () => {
+  const dup = GOOD.replace('### U2 — prove it', '### U1 — prove it');
+  assert.equal((await findings({ 'docs/plans/p.md': dup })).list, ['docs/plans/p.md:18:3 UNCOVERED_REQUIREMENT', 'docs/plans/p.md:42:1 DUPLICATE_UNIT']);
+  const missing = GOOD.replace(/### U2 — prove it[\s\S]*$/, '### U2 — prove it\n\nno envelope here\n');
+  assert.equal((await findings({ 'docs/plans/p.md': missing })).list, ['docs/plans/p.md:18:3 UNCOVERED_REQUIREMENT', 'docs/plans/p.md:42:1 MISSING_ENVELOPE']);
+  const orphan = GOOD.replace('## Units\n', '## Units\n\n```envelope\nallowed_tools: [read]\nallowed_paths: ["src/**"]\n```\n');
+  assert.equal((await findings({ 'docs/plans/p.md': orphan })).list, ['docs/plans/p.md:30:1 ORPHAN_ENVELOPE']);
+  const unknownReq = GOOD.replace('requirements: [R1]\n```', 'requirements: [R1, R9]\n```');
+  assert.equal((await findings({ 'docs/plans/p.md': unknownReq })).list, ['docs/plans/p.md:39:1 UNKNOWN_REQUIREMENT']);
+});
+
+test('bad input: broken YAML, tabs, unknown keys, a list envelope, a path as plan_id, 10 MB, non-UTF-8', async () => {
+  const cases: Array<[string, string | Buffer, string[]]> = [
+    ['broken.md', GOOD.replace('surface: local_branch\n  parent_blast_radius', 'surface: [local_branch\n  parent_blast_radius'), ['YAML_ERROR']],
+    ['tabs.md', GOOD.replace('  plan_contract_version: 1', '\tplan_contract_version: 1'), ['YAML_ERROR']],
+    ['unknown.md', GOOD.replace('  plan_contract_version: 1', '  plan_contract_version: 1\n  owner: me'), ['UNKNOWN_FIELD']],
+    ['list.md', '---\nenvelope:\n  - plan_id: x\n---\n### U1 — a\n```envelope\nallowed_tools: []\nallowed_paths: []\n```\n', ['INVALID_TYPE']],
+    ['path-id.md', GOOD.replace('plan_id: 2026-01-01-demo', 'plan_id: ../../etc/passwd'), ['INVALID_ID']],
+    ['version.md', GOOD.replace('plan_contract_version: 1', 'plan_contract_version: 2'), ['UNSUPPORTED_VERSION']],
+    ['missing.md', GOOD.replace('    surface: local_branch\n  parent_blast', '  parent_blast'), ['MISSING_FIELD']],
+    ['typed.md', GOOD.replace('context_tokens_expected: 8000\nrequirements: [R1]', 'context_tokens_expected: lots\nrequirements: [R1]'), ['INVALID_TYPE']],
+    ['big.md', GOOD + 'x'.repeat(10 * 1024 * 1024), ['PLAN_TOO_LARGE']],
+    ['latin1.md', Buffer.concat([Buffer.from(GOOD.slice(0, 20)), Buffer.from([0xe9, 0x0a]), Buffer.from(GOOD.slice(20))]), ['INVALID_ENCODING']],
+  ];
+  for (const [name, content, codes] of cases) {
+    const r = await findings({ [`docs/plans/${name}`]: content });
+    assert.is(r.code, 1, name);
+    assert.equal(r.list.map((l) => l.split(' ')[1]), codes, `${name}: ${r.list.join('; ')}`);
+    assert.match(r.list[0]!, new RegExp(`^docs/plans/${name.replace('.', '\\.')}:\\d+:\\d+ `));
+    assert.is(stateCommits(r.dir), 0);
+  }
+  const tabs = await findings({ 'docs/plans/tabs.md': GOOD.replace('  plan_contract_version: 1', '\tplan_contract_version: 1') });
+  assert.is(tabs.list[0], 'docs/plans/tabs.md:6:1 YAML_ERROR', 'the tab is on file line 6');
+});
+
+test('legacy plans pass unless --strict; a missing --path is an invocation error (exit 2)', async () => {
+  const legacy = { 'docs/plans/old.md': '# An old plan\n\nJust prose.\n' };
+  const plain = await findings(legacy);
+  assert.equal([plain.code, plain.summary.legacy], [0, ['docs/plans/old.md']]);
+  const strict = await findings(legacy, ['--strict']);
+  assert.equal([strict.code, strict.list], [1, ['docs/plans/old.md:1:1 LEGACY_PLAN']]);
+  const dir = tempRepo();
+  const none = await forge(['plan', 'check', '--path', 'nope.md'], { cwd: dir });
+  assert.equal([none.code, none.stderr], [2, "Error: no plan at 'nope.md'\nFix: forge plan check\n"]);
+});
+
+test('JSON module plans: required fields, unknown dependencies, named cycles, commands on PATH, parallel overlap', async () => {
+  const plan = {
+    modules: [
+      { id: 'm1', title: 'a', objective: 'o', files: ['src/a.ts'], verify: ['node --version'], doneWhen: 'passes', dependsOn: ['m3'] },
+      { id: 'm2', title: 'b', objective: 'o', files: ['src/a.ts', 'src/b.ts'], verify: 'no-such-tool-xyz --run', doneWhen: 'passes' },
+      { id: 'm3', title: 'c', objective: 'o', files: ['src/c.ts'], verify: ['git status'], doneWhen: 'passes', dependsOn: ['m1', 'ghost'] },
+      { id: 'm4', title: 'd', files: [], verify: [], doneWhen: 'x', extra: 1 },
+    ],
+  };
+  const r = await findings({ '.forge/plans/work.json': JSON.stringify(plan, null, 2) });
+  assert.is(r.code, 1);
+  assert.equal(r.list.map((l) => l.split(' ')[1]).sort(), ['COMMAND_NOT_FOUND', 'DEPENDENCY_CYCLE', 'FILE_OVERLAP', 'MISSING_FIELD', 'UNKNOWN_DEPENDENCY', 'UNKNOWN_FIELD']);
+  const dir = repoWithPlans({ '.forge/plans/work.json': JSON.stringify(plan, null, 2) });
+  const text = await forge(['plan', 'check'], { cwd: dir });
+  assert.match(text.stdout, /\.forge\/plans\/work\.json:\d+:\d+: error DEPENDENCY_CYCLE: dependency cycle: m1 → m3 → m1\n/);
+  assert.match(text.stdout, /warning FILE_OVERLAP: modules m1 and m2 both change src\/a\.ts but could run in parallel/);
+  const acyclic = { modules: [{ ...plan.modules[0]!, dependsOn: ['m3'] }, { ...plan.modules[2]!, dependsOn: [] }] };
+  const ok = await findings({ '.forge/plans/ok.json': JSON.stringify(acyclic) });
+  assert.equal([ok.code, ok.list], [0, []]);
+});
+
+test.run();
