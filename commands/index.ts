@@ -1,6 +1,7 @@
 // The registry: every forge command and group, sorted by name (no directory scanning).
 import type { Entry } from '../lib/cli/declare';
 import edit from './edit';
+import hooks from './hooks/index';
 import iter from './iter/index';
 import logs from './logs';
 import ls from './ls';
@@ -14,4 +15,4 @@ import session from './session/index';
 import state from './state/index';
 import write from './write';
 
-export const entries: readonly Entry[] = [edit, iter, logs, ls, memory, patch, plan, read, schema, search, session, state, write];
+export const entries: readonly Entry[] = [edit, hooks, iter, logs, ls, memory, patch, plan, read, schema, search, session, state, write];

@@ -1,6 +1,7 @@
 # bash completion for forge — generated from the command declarations by `make completions`; do not edit
 declare -gA _forge_subs=(
-  ["forge"]="edit iter logs ls memory patch plan read schema search session state write"
+  ["forge"]="edit hooks iter logs ls memory patch plan read schema search session state write"
+  ["forge hooks"]="install"
   ["forge iter"]="get reset update"
   ["forge memory"]="recall save"
   ["forge plan"]="check new"
@@ -9,6 +10,7 @@ declare -gA _forge_subs=(
 )
 declare -gA _forge_opts=(
   ["forge edit"]="--path --old --new --anchor --all --lines --after --before --delete --edits --cwd --run-id --json --help"
+  ["forge hooks install"]="--hook --cwd --run-id --json --help"
   ["forge iter get"]="--module --cwd --run-id --json --help"
   ["forge iter reset"]="--module --all --cwd --run-id --json --help"
   ["forge iter update"]="--module --status --score --issue --root-cause --cwd --run-id --json --help"
@@ -32,6 +34,7 @@ declare -gA _forge_opts=(
   ["forge write"]="--path --content --overwrite --cwd --run-id --json --help"
 )
 declare -gA _forge_choices=(
+  ["forge hooks install --hook"]="pre-push"
   ["forge iter update --status"]="passed failed error"
   ["forge logs --phase"]="planning execution validation review retry memory session tool_call plan_validation"
   ["forge logs --severity"]="info warn error"
@@ -63,4 +66,4 @@ _forge() {
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
-complete -F _forge forge forge-edit forge-iter forge-logs forge-ls forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-write
+complete -F _forge forge forge-edit forge-hooks forge-iter forge-logs forge-ls forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-write
