@@ -26,12 +26,27 @@ async function restore(dir: string): Promise<void> {
   }
 }
 
-/** Rolls back every interrupted change set under `root`; returns how many there were. */
+/** Whether the process that wrote a journal is still running (then its change is in flight, not crashed). */
+function ownerAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Rolls back every change set under `root` whose process died part-way; returns how many. A
+ * journal whose owner still runs is another forge command at work and is left alone.
+ */
 export async function recoverJournals({ root }: { root: string }): Promise<number> {
   const dirs = await readdir(root).catch(() => [] as string[]);
   let n = 0;
   for (const name of dirs) {
     const dir = join(root, name);
+    const pid = Number(/^\d+-(\d+)-/.exec(name)?.[1]);
+    if (pid && pid !== process.pid && ownerAlive(pid)) continue;
     // Without a manifest nothing was written yet: the journal is just dropped.
     const hasManifest = await readFile(join(dir, 'manifest.json')).then(() => true, () => false);
     if (hasManifest) {
@@ -49,7 +64,8 @@ export async function recoverJournals({ root }: { root: string }): Promise<numbe
  * use it to die part-way).
  */
 export async function commitChanges({ root, changes, afterWrite }: { root: string; changes: FileChange[]; afterWrite?: (written: number) => void }): Promise<void> {
-  const dir = join(root, `${Date.now()}-${Math.random().toString(36).slice(2, 10)}`);
+  // The owner's pid is in the name, so a concurrent command can tell in-flight from crashed.
+  const dir = join(root, `${Date.now()}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
   await mkdir(dir, { recursive: true });
   const paths = [...new Set(changes.flatMap((c) => [c.abs, c.removeAbs]).filter((p): p is string => !!p))];
   const manifest: ManifestEntry[] = [];

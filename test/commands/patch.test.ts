@@ -1,5 +1,5 @@
 // forge patch: the perturbed real-diff corpus byte for byte, every format, and all-or-nothing across files.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -87,6 +87,19 @@ test('a process killed between file writes is rolled back by the next forge comm
   assert.equal(['a', 'b', 'c'].map((f) => bytes(dir, `${f}.txt`).toString()), ['one\n', 'two\n', 'three\n']);
   assert.is(git(dir, 'status', '--porcelain'), '');
   assert.equal(readdirSync(join(dir, '.git', 'forge', 'journal')), []);
+});
+
+test('a journal whose process still runs is left alone by other commands', async () => {
+  const dir = repoWith({ 'a.txt': 'original\n' });
+  // A live process's journal (this test's own pid stands in for a patch in flight).
+  const journal = join(dir, '.git', 'forge', 'journal', `${Date.now()}-${process.pid}-live`);
+  mkdirSync(journal, { recursive: true });
+  writeFileSync(join(journal, '0.orig'), 'original\n');
+  writeFileSync(join(journal, 'manifest.json'), JSON.stringify([{ path: join(dir, 'a.txt'), backup: '0.orig' }]));
+  writeFileSync(join(dir, 'a.txt'), 'being patched\n');
+  assert.is((await forge(['ls'], { cwd: dir })).code, 0);
+  assert.is(bytes(dir, 'a.txt').toString(), 'being patched\n', 'the in-flight change was not rolled back');
+  assert.ok(existsSync(journal));
 });
 
 test.run();
