@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { planTemplate } from '../../lib/plans/template';
 import { forge } from '../helpers/forge';
-import { stateCommits, tempRepo } from '../helpers/repo';
+import { git, stateCommits, tempRepo } from '../helpers/repo';
 
 const GOOD = planTemplate({ slug: 'demo', date: '2026-01-01' });
 
@@ -109,6 +109,35 @@ test('JSON module plans: required fields, unknown dependencies, named cycles, co
   const acyclic = { modules: [{ ...plan.modules[0]!, dependsOn: ['m3'] }, { ...plan.modules[2]!, dependsOn: [] }] };
   const ok = await findings({ '.forge/plans/ok.json': JSON.stringify(acyclic) });
   assert.equal([ok.code, ok.list], [0, []]);
+});
+
+test('activate → status → pause (reason shown) → resume; refusals write nothing', async () => {
+  const dir = repoWithPlans({ 'docs/plans/p.md': GOOD, 'docs/plans/old.md': '# prose only\n', 'docs/plans/bad.md': GOOD.replace('allowed_tools: [read, edit, patch, search, ls]', 'allowed_tools: [deploy]') });
+  const act = await forge(['plan', 'activate', '--path', 'docs/plans/p.md'], { cwd: dir });
+  assert.is(act.stdout, 'activated 2026-01-01-demo (2 units); entered U1 — make the change: tools read, edit, patch, search, ls; paths src/**\nNext: forge plan status\n');
+  const status = await forge(['plan', 'status', '--json'], { cwd: dir });
+  assert.equal([status.records[0]!.unit, status.records[0]!.status, status.records[0]!.caps.files_changed], ['U1', 'active', 20]);
+  const commits = stateCommits(dir);
+  for (const [args, code] of [
+    [['plan', 'activate', '--path', 'docs/plans/p.md'], 'PLAN_ALREADY_ACTIVE'],
+    [['plan', 'activate', '--path', 'docs/plans/old.md'], 'LEGACY_PLAN'],
+    [['plan', 'activate', '--path', 'docs/plans/bad.md'], 'PLAN_INVALID'],
+    [['plan', 'pause', '--plan-id', 'nope', '--reason', 'x'], 'PLAN_NOT_FOUND'],
+    [['plan', 'resume', '--plan-id', '2026-01-01-demo'], 'NOT_PAUSED'],
+  ] as const) {
+    const r = await forge([...args, '--json'], { cwd: dir });
+    assert.equal([r.code, r.records[0]!.error.code], [1, code], args.join(' '));
+  }
+  assert.is(stateCommits(dir), commits, 'refusals did not move the state ref');
+  const blank = await forge(['plan', 'pause', '--plan-id', '2026-01-01-demo', '--reason', '  '], { cwd: dir });
+  assert.is(blank.code, 2);
+  const paused = await forge(['plan', 'pause', '--plan-id', '2026-01-01-demo', '--reason', 'waiting for review'], { cwd: dir });
+  assert.is(paused.stdout, 'paused 2026-01-01-demo: waiting for review\nNext: forge plan resume --plan-id 2026-01-01-demo\n');
+  assert.match((await forge(['plan', 'status'], { cwd: dir })).stdout, /^2026-01-01-demo: paused — kill switch on: waiting for review\n/);
+  assert.is((await forge(['plan', 'resume', '--plan-id', '2026-01-01-demo'], { cwd: dir })).code, 0);
+  const journal = git(dir, 'show', 'refs/forge/state:.forge/plans/journal.jsonl').split('\n').map((l) => JSON.parse(l));
+  assert.equal(journal.map((e) => [e.verb, e.kind, e.unit, e.reason]), [['plan_unit_entered', 'Decision', 'U1', undefined], ['plan_paused', 'Decision', 'U1', 'waiting for review'], ['plan_resumed', 'Decision', 'U1', undefined]]);
+  assert.is((await forge(['plan', 'status'], { cwd: tempRepo() })).stdout, 'no active plan\nNext: forge plan check\n');
 });
 
 test.run();

@@ -1,0 +1,30 @@
+// forge plan activate: record a plan contract on the state ref and enter its first unit.
+import { resolve } from 'node:path';
+import { defineCommand } from '../../lib/cli/declare';
+import { workTreeRoot } from '../../lib/git/repo';
+import { activatePlan } from '../../lib/plans/contract';
+
+export default defineCommand({
+  name: 'plan activate',
+  summary: 'Make a plan contract the active one and enter its first unit',
+  description:
+    'Parses and validates the plan exactly as forge plan check --strict does (a legacy plan without envelopes is refused), records the contract at .forge/plans/<plan_id>.json on the state ref with the active pointer .forge/plans/active.json, and enters U1, journaling plan_unit_entered — all in one state commit. A plan that is already active or paused is refused; nothing is written when anything is refused.',
+  args: {
+    path: { type: 'string', required: true, placeholder: 'PATH', description: 'The plan file (docs/plans/….md).' },
+  },
+  examples: [{ command: 'forge plan activate --path docs/plans/2026-01-01-fixture-plan.md', description: 'Adopt a plan contract.' }],
+  errors: { PLAN_INVALID: 'the plan does not pass forge plan check', LEGACY_PLAN: 'the plan has no envelopes', PLAN_ALREADY_ACTIVE: 'this plan is already active or paused', NOT_A_GIT_REPO: 'outside a git repository' },
+  exits: { 0: 'activated', 1: 'refused: invalid, legacy or already active', 2: 'invalid input or not a git repository' },
+  mutates: true,
+  async run(args, ctx) {
+    const store = await ctx.store();
+    const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
+    const c = await activatePlan({ store, root, abs: resolve(ctx.cwd, args.path), now: ctx.now() });
+    const unit = c.units[0]!;
+    return {
+      data: { plan_id: c.plan_id, unit: unit.id, units: c.units.map((u) => u.id), status: c.status },
+      text: `activated ${c.plan_id} (${c.units.length} unit${c.units.length === 1 ? '' : 's'}); entered ${unit.id} — ${unit.title}: tools ${unit.allowed_tools.join(', ')}; paths ${unit.allowed_paths.join(', ')}`,
+      next: ctx.cmd('plan', 'status'),
+    };
+  },
+});

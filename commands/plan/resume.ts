@@ -1,0 +1,22 @@
+// forge plan resume: clear a plan's kill switch.
+import { defineCommand } from '../../lib/cli/declare';
+import { assertId } from '../../lib/errors';
+import { setPaused } from '../../lib/plans/contract';
+
+export default defineCommand({
+  name: 'plan resume',
+  summary: "Clear a plan's kill switch",
+  description: 'Resumes a paused plan contract; budget caps still apply. Journals plan_resumed.',
+  args: {
+    'plan-id': { type: 'string', required: true, placeholder: 'ID', description: 'The plan to resume.' },
+  },
+  examples: [{ command: 'forge plan resume --plan-id 2026-01-01-fixture', description: 'Let the agent go on.' }],
+  errors: { PLAN_NOT_FOUND: 'no activated plan with that id', NOT_PAUSED: 'the plan is not paused', PLAN_COMPLETE: 'the plan is complete', INVALID_ID: 'a plan id that is not a plain name' },
+  exits: { 0: 'resumed', 1: 'refused: no such plan, not paused, or complete', 2: 'invalid input' },
+  mutates: true,
+  async run(args, ctx) {
+    const planId = assertId({ kind: 'plan id', value: args['plan-id'] });
+    const c = await setPaused({ store: await ctx.store(), planId, reason: null, now: ctx.now() });
+    return { data: { plan_id: c.plan_id, status: c.status }, text: `resumed ${c.plan_id}`, next: ctx.cmd('plan', 'status') };
+  },
+});

@@ -1,0 +1,32 @@
+// forge plan status: the active plan, its current unit, budgets used and the kill switch.
+import { defineCommand } from '../../lib/cli/declare';
+import { activeContract } from '../../lib/plans/contract';
+
+export default defineCommand({
+  name: 'plan status',
+  summary: 'Show the active plan: current unit, budgets used, kill switch',
+  description: 'Reads the active plan contract from the state ref: its current unit and what that unit allows, the budgets used against the caps of the blast radius, and whether the kill switch is on (with its reason). Read-only. No active plan is an answer, not an error.',
+  args: {},
+  examples: [{ command: 'forge plan status --json', description: 'The active contract as one record.' }],
+  errors: { NOT_A_GIT_REPO: 'outside a git repository' },
+  exits: { 0: 'shown (or no active plan)', 2: 'not a git repository' },
+  mutates: false,
+  async run(_args, ctx) {
+    const c = await activeContract({ store: await ctx.store() });
+    if (!c) return { data: { active: false }, text: 'no active plan', next: ctx.cmd('plan', 'check') };
+    const unit = c.units[c.current];
+    const caps = c.envelope.parent_blast_radius.budget_caps ?? {};
+    const budget = [`runs ${c.used.runs}${caps.runs !== undefined ? `/${caps.runs}` : ''}`, `tokens ${c.used.tokens}${caps.tokens !== undefined ? `/${caps.tokens}` : ''}`, `files ${c.used.files.length}${caps.files_changed !== undefined ? `/${caps.files_changed}` : ''}`].join(', ');
+    const lines = [
+      `${c.plan_id}: ${c.status}${c.status === 'paused' ? ` — kill switch on: ${c.pausedReason}` : ''}`,
+      unit ? `unit ${unit.id} (${c.current + 1} of ${c.units.length}) — ${unit.title}: tools ${unit.allowed_tools.join(', ')}; paths ${unit.allowed_paths.join(', ')}` : 'all units done',
+      `budgets used: ${budget}`,
+      `source: ${c.source}`,
+    ];
+    return {
+      data: { active: true, plan_id: c.plan_id, status: c.status, pausedReason: c.pausedReason, unit: unit?.id ?? null, unitIndex: c.current, units: c.units.map((u) => u.id), used: c.used, caps, source: c.source },
+      text: lines.join('\n'),
+      next: c.status === 'paused' ? ctx.cmd('plan', 'resume', '--plan-id', c.plan_id) : null,
+    };
+  },
+});
