@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCorpus, PERTURBATIONS, projectSources, type PatchCase } from '../test/helpers/corpus';
 import { FORGE, forgeEnv } from '../test/helpers/forge';
+import { median } from './stats';
 import { repoWith, tempRepo } from '../test/helpers/repo';
 
 const env = forgeEnv();
@@ -92,7 +93,6 @@ for (const t of tools) {
   console.log(`  ${t.name.padEnd(width)}  correct-apply ${((100 * correct) / applicable).toFixed(0)}% (${correct}/${applicable}), false-apply ${falses}`);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 // Node's own start-up, measured the same way, shows how much of forge's time is the runtime.
 const nodeTimes: number[] = [];
 for (let i = 0; i < 9; i++) {

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { planTemplate } from '../lib/plans/template';
 import { FORGE, forgeEnv } from '../test/helpers/forge';
+import { median } from './stats';
 import { tempRepo } from '../test/helpers/repo';
 
 const PLANS = 1000;
@@ -30,7 +31,6 @@ for (let i = 0; i < 5; i++) {
   last = c.r.stdout.split('\n')[0]!;
   runs.check.push(c.ms);
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const [n, c] = [median(runs.node), median(runs.check)];
 console.log(`\nforge plan check over ${PLANS} generated plan contracts (median of 5): ${last}`);
 console.log(`  node -e 0           ${n.toFixed(1).padStart(8)} ms   1.00×`);

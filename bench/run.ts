@@ -6,6 +6,7 @@ import { openRepo } from '../lib/git/repo';
 import { StateStore } from '../lib/git/state';
 import { FLUSH_THRESHOLD, spoolEvents, flushEvents, newEvent } from '../lib/logs/events';
 import { FORGE, forgeEnv } from '../test/helpers/forge';
+import { median } from './stats';
 import { git, tempRepo } from '../test/helpers/repo';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 21);
@@ -15,10 +16,6 @@ function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 interface Case {
   label: string;

@@ -1,7 +1,6 @@
 // forge plan new: start a plan contract from a template whose envelopes already pass forge plan check.
 import { defineCommand } from '../../lib/cli/declare';
 import { InvalidInputError } from '../../lib/errors';
-import { workTreeRoot } from '../../lib/git/repo';
 import { planTemplate } from '../../lib/plans/template';
 import { writeWhole } from '../../lib/files/write';
 import { openWorkspace } from '../../lib/files/workspace';
@@ -23,9 +22,8 @@ export default defineCommand({
       throw new InvalidInputError('INVALID_ARGUMENT', `slug '${args.slug}' must be lowercase letters and digits joined by dashes`, { fix: 'forge plan new --help' });
     }
     const date = ctx.now().toISOString().slice(0, 10);
-    const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
-    const path = relative(ctx.cwd, join(root, 'docs', 'plans', `${date}-${args.slug}-plan.md`));
     const ws = await openWorkspace({ cwd: ctx.cwd });
+    const path = relative(ctx.cwd, join(ws.root, 'docs', 'plans', `${date}-${args.slug}-plan.md`));
     const r = await writeWhole({ ws, path, content: planTemplate({ slug: args.slug, date }), overwrite: false });
     return { data: { ...r }, text: `wrote ${r.path}: edit its envelopes, then check it`, next: ctx.cmd('plan', 'check', '--path', r.path) };
   },

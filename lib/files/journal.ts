@@ -2,6 +2,7 @@
 // failure, and a crash part-way is rolled back by the next forge file command.
 import { mkdir, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { randomHex } from '../random';
 import { atomicWrite } from './write';
 
 export interface FileChange {
@@ -65,7 +66,7 @@ export async function recoverJournals({ root }: { root: string }): Promise<numbe
  */
 export async function commitChanges({ root, changes, afterWrite }: { root: string; changes: FileChange[]; afterWrite?: (written: number) => void }): Promise<void> {
   // The owner's pid is in the name, so a concurrent command can tell in-flight from crashed.
-  const dir = join(root, `${Date.now()}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
+  const dir = join(root, `${Date.now()}-${process.pid}-${randomHex()}`);
   await mkdir(dir, { recursive: true });
   const paths = [...new Set(changes.flatMap((c) => [c.abs, c.removeAbs]).filter((p): p is string => !!p))];
   const manifest: ManifestEntry[] = [];

@@ -3,13 +3,14 @@ import { chmod, mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path';
 import { InvalidInputError, RefusedError } from '../errors';
 import { shellJoin } from '../quote';
+import { randomHex } from '../random';
 import { resolveInside, type Workspace } from './workspace';
 
 /** Replaces `abs` in one rename, so readers see the old file or the new one, never half of one. */
 export async function atomicWrite(abs: string, data: Buffer | string): Promise<void> {
   await mkdir(dirname(abs), { recursive: true });
   const mode = await stat(abs).then((s) => s.mode & 0o7777, () => null);
-  const tmp = join(dirname(abs), `.${basename(abs)}.forge-${Math.random().toString(36).slice(2, 10)}.tmp`);
+  const tmp = join(dirname(abs), `.${basename(abs)}.forge-${randomHex()}.tmp`);
   try {
     await writeFile(tmp, data);
     if (mode !== null) await chmod(tmp, mode);

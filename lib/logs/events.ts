@@ -2,6 +2,7 @@
 import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Repo } from '../git/repo';
+import { randomHex } from '../random';
 import type { StateStore } from '../git/state';
 
 export const PHASES = ['planning', 'execution', 'validation', 'review', 'retry', 'memory', 'session', 'tool_call', 'plan_validation'] as const;
@@ -26,12 +27,6 @@ export const FLUSH_THRESHOLD = 64;
 
 export function logPath(runId: string): string {
   return `.forge/logs/${runId}.jsonl`;
-}
-
-/** 64 random bits as hex: unique enough for event ids and spool names, without loading crypto. */
-function randomHex(): string {
-  const word = () => Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
-  return word() + word();
 }
 
 export function newEvent(fields: Omit<LogEvent, 'id'>): LogEvent {

@@ -1,10 +1,10 @@
 // Active plan contracts on the state ref: activation into U1, status, the kill switch, and the journal.
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { RefusedError } from '../errors';
 import type { StateStore, StateTx } from '../git/state';
 import { shellJoin } from '../quote';
+import { randomHex } from '../random';
 import { checkMarkdownPlan, type Envelope, type Unit } from './markdown';
 
 export const ACTIVE_PATH = '.forge/plans/active.json';
@@ -44,7 +44,7 @@ export interface JournalEntry {
 /** Appends journal entries inside a state transaction (one commit with the change they record). */
 export async function journal(tx: StateTx, entries: Array<Omit<JournalEntry, 'id'>>): Promise<void> {
   const text = await tx.readText(JOURNAL_PATH);
-  const lines = entries.map((e) => JSON.stringify({ id: `jr-${randomBytes(6).toString('hex')}`, ...e }));
+  const lines = entries.map((e) => JSON.stringify({ id: `jr-${randomHex()}`, ...e }));
   tx.write(JOURNAL_PATH, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${lines.join('\n')}\n`);
 }
 
