@@ -35,3 +35,33 @@ const [n, c] = [median(runs.node), median(runs.check)];
 console.log(`\nforge plan check over ${PLANS} generated plan contracts (median of 5): ${last}`);
 console.log(`  node -e 0           ${n.toFixed(1).padStart(8)} ms   1.00×`);
 console.log(`  forge plan check    ${c.toFixed(1).padStart(8)} ms   ${(c / n).toFixed(2)}×   ${((PLANS / c) * 1000).toFixed(0)} plans/s`);
+
+// The live gate: what one tool call pays when every call of an agent passes forge plan preflight.
+const gated = tempRepo();
+mkdirSync(join(gated, 'docs', 'plans'), { recursive: true });
+writeFileSync(join(gated, 'docs', 'plans', 'p.md'), planTemplate({ slug: 'bench', date: '2026-01-01' }));
+const activated = spawnSync(process.execPath, [FORGE, 'plan', 'activate', '--path', 'docs/plans/p.md'], { cwd: gated, env, encoding: 'utf8' });
+if (activated.status !== 0) throw new Error(`plan activate failed: ${activated.stderr}`);
+const payload = JSON.stringify({ session_id: 'bench', tool_name: 'Read', tool_input: { file_path: join(gated, 'src/a.ts') } });
+const cases: Array<[string, string[], number, string?]> = [
+  ['node -e 0', ['-e', '0'], 0],
+  ['allowed, nothing to record', [FORGE, 'plan', 'preflight', '--tool', 'read', '--path', 'src/a.ts'], 0],
+  ['allowed, tokens recorded', [FORGE, 'plan', 'preflight', '--tool', 'edit', '--path', 'src/a.ts', '--tokens', '1'], 0],
+  ['refused, journaled', [FORGE, 'plan', 'preflight', '--tool', 'bash', '--command', 'git push'], 1],
+  ['Claude Code hook, allowed', [FORGE, 'plan', 'preflight', '--hook', 'claude'], 0, payload],
+];
+const gateRuns = cases.map(() => [] as number[]);
+for (let i = 0; i < 11; i++) {
+  cases.forEach(([label, args, status, input], k) => {
+    const s = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, args, { cwd: gated, env, encoding: 'utf8', input: input ?? '' });
+    gateRuns[k]!.push(Number(process.hrtime.bigint() - s) / 1e6);
+    if (r.status !== status) throw new Error(`${label}: exit ${r.status}: ${r.stderr}`);
+  });
+}
+const base = median(gateRuns[0]!);
+console.log('\nforge plan preflight, one tool call (median of 11, interleaved)');
+cases.forEach(([label], k) => {
+  const m = median(gateRuns[k]!);
+  console.log(`  ${label.padEnd(28)} ${m.toFixed(1).padStart(8)} ms   ${(m / base).toFixed(2)}×`);
+});

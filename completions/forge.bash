@@ -4,7 +4,7 @@ declare -gA _forge_subs=(
   ["forge hooks"]="install"
   ["forge iter"]="get reset update"
   ["forge memory"]="recall save"
-  ["forge plan"]="activate check new pause resume status"
+  ["forge plan"]="ack activate advance check install-hook journal new pause preflight resume status"
   ["forge session"]="list load save"
   ["forge state"]="export log show sync"
 )
@@ -19,10 +19,15 @@ declare -gA _forge_opts=(
   ["forge memory recall"]="--query --category --scope --limit --cwd --run-id --json --help"
   ["forge memory save"]="--pattern --category --confidence --tag --scope --cwd --run-id --json --help"
   ["forge patch"]="--diff --file --check --reverse --cwd --run-id --json --help"
+  ["forge plan ack"]="--plan-id --cwd --run-id --json --help"
   ["forge plan activate"]="--path --cwd --run-id --json --help"
+  ["forge plan advance"]="--plan-id --evidence --timeout --cwd --run-id --json --help"
   ["forge plan check"]="--path --strict --cwd --run-id --json --help"
+  ["forge plan install-hook"]="--agent --settings --cwd --run-id --json --help"
+  ["forge plan journal"]="--plan-id --verb --filter --limit --cwd --run-id --json --help"
   ["forge plan new"]="--slug --cwd --run-id --json --help"
   ["forge plan pause"]="--plan-id --reason --cwd --run-id --json --help"
+  ["forge plan preflight"]="--tool --path --tokens --command --surface --writes --hook --payload --cwd --run-id --json --help"
   ["forge plan resume"]="--plan-id --cwd --run-id --json --help"
   ["forge plan status"]="--cwd --run-id --json --help"
   ["forge read"]="--path --start --end --blame --symbols --cwd --run-id --json --help"
@@ -46,6 +51,11 @@ declare -gA _forge_choices=(
   ["forge memory recall --scope"]="project global all"
   ["forge memory save --category"]="convention failure_pattern success_pattern test_command architecture dependency tool_usage"
   ["forge memory save --scope"]="project global"
+  ["forge plan install-hook --agent"]="claude"
+  ["forge plan journal --verb"]="plan_unit_entered plan_advance plan_completed plan_breach_refused plan_budget_breach plan_breach_acknowledged plan_paused plan_resumed"
+  ["forge plan journal --filter"]="plans"
+  ["forge plan preflight --surface"]="artifacts_only local_branch remote_branch_pr"
+  ["forge plan preflight --hook"]="claude"
 )
 _forge() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}

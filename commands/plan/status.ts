@@ -16,17 +16,19 @@ export default defineCommand({
     if (!c) return { data: { active: false }, text: 'no active plan', next: ctx.cmd('plan', 'check') };
     const unit = c.units[c.current];
     const caps = c.envelope.parent_blast_radius.budget_caps ?? {};
-    const budget = [`runs ${c.used.runs}${caps.runs !== undefined ? `/${caps.runs}` : ''}`, `tokens ${c.used.tokens}${caps.tokens !== undefined ? `/${caps.tokens}` : ''}`, `files ${c.used.files.length}${caps.files_changed !== undefined ? `/${caps.files_changed}` : ''}`].join(', ');
+    const budget = [`runs ${c.used.runs.length}${caps.runs !== undefined ? `/${caps.runs}` : ''}`, `tokens ${c.used.tokens}${caps.tokens !== undefined ? `/${caps.tokens}` : ''}`, `files ${c.used.files.length}${caps.files_changed !== undefined ? `/${caps.files_changed}` : ''}`].join(', ');
     const lines = [
       `${c.plan_id}: ${c.status}${c.status === 'paused' ? ` — kill switch on: ${c.pausedReason}` : ''}`,
-      unit ? `unit ${unit.id} (${c.current + 1} of ${c.units.length}) — ${unit.title}: tools ${unit.allowed_tools.join(', ')}; paths ${unit.allowed_paths.join(', ')}` : 'all units done',
+      unit ? `unit ${unit.id} (${c.current + 1} of ${c.units.length}) — ${unit.title}: tools ${unit.allowed_tools.join(', ')}; paths ${unit.allowed_paths.join(', ')}${unit.context_tokens_expected !== undefined ? `; tokens ${c.used.unitTokens}/${unit.context_tokens_expected} expected` : ''}` : `all ${c.units.length} units done`,
+      ...(c.pendingBreach ? [`waiting for ack: ${c.pendingBreach.reason}`] : []),
+      ...(c.grant ? [`acknowledged, unused: ${c.grant.tool}${c.grant.paths.length ? ` on ${c.grant.paths.join(', ')}` : ''}`] : []),
       `budgets used: ${budget}`,
       `source: ${c.source}`,
     ];
     return {
-      data: { active: true, plan_id: c.plan_id, status: c.status, pausedReason: c.pausedReason, unit: unit?.id ?? null, unitIndex: c.current, units: c.units.map((u) => u.id), used: c.used, caps, source: c.source },
+      data: { active: c.status !== 'complete', plan_id: c.plan_id, status: c.status, pausedReason: c.pausedReason, unit: unit?.id ?? null, unitIndex: c.current, units: c.units.map((u) => u.id), used: c.used, caps, pendingBreach: c.pendingBreach, grant: c.grant, source: c.source },
       text: lines.join('\n'),
-      next: c.status === 'paused' ? ctx.cmd('plan', 'resume', '--plan-id', c.plan_id) : null,
+      next: c.status === 'paused' ? ctx.cmd('plan', 'resume', '--plan-id', c.plan_id) : c.pendingBreach ? ctx.cmd('plan', 'ack') : c.status === 'active' ? ctx.cmd('plan', 'advance') : null,
     };
   },
 });

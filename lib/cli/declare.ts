@@ -70,6 +70,11 @@ export interface Outcome {
   exitCode?: 0 | 1;
   /** For raw-content output (state show): the hint goes to stderr so stdout stays the content. */
   hintOnStderr?: boolean;
+  /**
+   * For hook adapters (Claude Code): stdout is exactly this, in the caller's format, text or --json
+   * alike; the hint goes to stderr.
+   */
+  raw?: string;
 }
 
 export interface RunContext {

@@ -260,7 +260,10 @@ async function runRequest({
     const outcome: Outcome = await spec.run(args, ctx);
     code = outcome.exitCode ?? 0;
     const hint: Hint = { next: withContext(outcome.next, context), or: withContext(outcome.or, context) ?? undefined, wait: outcome.wait };
-    if (json) {
+    if (outcome.raw !== undefined) {
+      if (outcome.raw) await out.out(outcome.raw);
+      await out.err(hintLines(hint, out.errPalette).join('\n'));
+    } else if (json) {
       await out.record({ ...(id === undefined ? {} : { id }), ok: code === 0, ...(streamed ? { type: 'summary' } : {}), ...outcome.data, ...hintFields(hint) });
     } else {
       if (outcome.text) await out.out(outcome.text);

@@ -13,7 +13,7 @@ export interface ToolSchema {
 
 /** `memory save` → `memory_save`: tool names allow no spaces. */
 export function toolName(spec: CommandSpec<any>): string {
-  return spec.name.replace(/ /g, '_');
+  return spec.name.replace(/[ -]/g, '_');
 }
 
 function property(spec: ArgSpec): Record<string, unknown> {

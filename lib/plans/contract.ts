@@ -26,7 +26,20 @@ export interface Contract {
   pausedReason: string | null;
   activatedAt: string;
   updatedAt: string;
-  used: { runs: number; tokens: number; files: string[] };
+  /** Budgets used: run ids seen, tokens reported, files changed; unitTokens restarts at each unit. */
+  used: { runs: string[]; tokens: number; files: string[]; unitTokens: number };
+  /** The last soft refusal, which `forge plan ack` may acknowledge. */
+  pendingBreach: PendingBreach | null;
+  /** An acknowledged refusal: the same call passes preflight once under the parent rails. */
+  grant: PendingBreach | null;
+}
+
+export interface PendingBreach {
+  unit: string;
+  tool: string;
+  paths: string[];
+  breach: string;
+  reason: string;
 }
 
 export interface JournalEntry {
@@ -39,6 +52,10 @@ export interface JournalEntry {
   tool?: string;
   path?: string;
   reason?: string;
+  /** Which rule a refusal broke (tools, paths, surface, blast_radius, budget_cap, kill_switch, later_unit, rails). */
+  breach?: string;
+  posture?: 'soft' | 'hard';
+  evidence?: string[];
 }
 
 /** Appends journal entries inside a state transaction (one commit with the change they record). */
@@ -48,13 +65,18 @@ export async function journal(tx: StateTx, entries: Array<Omit<JournalEntry, 'id
   tx.write(JOURNAL_PATH, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${lines.join('\n')}\n`);
 }
 
-function parseContract(buf: Buffer | string | null): Contract | null {
+export function parseContract(buf: Buffer | string | null): Contract | null {
   if (!buf) return null;
   try {
     return JSON.parse(buf.toString()) as Contract;
   } catch {
     return null;
   }
+}
+
+/** Writes a contract back, stamped. */
+export function saveContract(tx: StateTx, contract: Contract): void {
+  tx.write(contractPath(contract.plan_id), `${JSON.stringify(contract, null, 2)}\n`);
 }
 
 /** The contract the active pointer names, if any. */
@@ -85,8 +107,8 @@ export async function activatePlan({ store, root, abs, now }: { store: StateStor
       if (existing && existing.status !== 'complete') {
         throw new RefusedError('PLAN_ALREADY_ACTIVE', `plan ${planId} is already ${existing.status}, at unit ${existing.units[existing.current]?.id}`, { fix: 'forge plan status' });
       }
-      const contract: Contract = { plan_id: planId, source, envelope: plan.envelope!, units: plan.units, current: 0, status: 'active', pausedReason: null, activatedAt: stamp, updatedAt: stamp, used: { runs: 0, tokens: 0, files: [] } };
-      tx.write(contractPath(planId), `${JSON.stringify(contract, null, 2)}\n`);
+      const contract: Contract = { plan_id: planId, source, envelope: plan.envelope!, units: plan.units, current: 0, status: 'active', pausedReason: null, activatedAt: stamp, updatedAt: stamp, used: { runs: [], tokens: 0, files: [], unitTokens: 0 }, pendingBreach: null, grant: null };
+      saveContract(tx, contract);
       tx.write(ACTIVE_PATH, `${JSON.stringify({ plan_id: planId, updatedAt: stamp })}\n`);
       await journal(tx, [{ timestamp: stamp, plan_id: planId, verb: 'plan_unit_entered', kind: 'Decision', unit: plan.units[0]!.id }]);
       return contract;
@@ -106,7 +128,7 @@ export async function setPaused({ store, planId, reason, now }: { store: StateSt
       if (c.status === 'complete') throw new RefusedError('PLAN_COMPLETE', `plan ${planId} is complete`, { fix: 'forge plan status' });
       if (reason === null && c.status !== 'paused') throw new RefusedError('NOT_PAUSED', `plan ${planId} is not paused`, { fix: 'forge plan status' });
       const next: Contract = { ...c, status: reason === null ? 'active' : 'paused', pausedReason: reason, updatedAt: stamp };
-      tx.write(contractPath(planId), `${JSON.stringify(next, null, 2)}\n`);
+      saveContract(tx, next);
       await journal(tx, [{ timestamp: stamp, plan_id: planId, verb: reason === null ? 'plan_resumed' : 'plan_paused', kind: 'Decision', unit: c.units[c.current]?.id ?? null, ...(reason ? { reason } : {}) }]);
       return next;
     },

@@ -211,6 +211,7 @@ export async function checkMarkdownPlan({ file, text, strict }: { file: string; 
     if (unit.surface && ORDER[unit.surface] > ORDER[envelope.parent_rails.surface]) wider('surface', `surface ${unit.surface} is wider than the parent's ${envelope.parent_rails.surface}`);
     const blast = await globsCovered(envelope.parent_blast_radius.path_globs, unit.allowed_paths);
     if (blast.length) findings.push(r.located.finding(['allowed_paths'], 'BLAST_RADIUS_WIDER', `${unit.id}: allowed_paths ${blast.join(', ')} outside the blast radius (${envelope.parent_blast_radius.path_globs.join(', ')})`));
+    if (unit.advance_evidence_required?.verification_pass && !unit.verification) findings.push(r.located.finding(['advance_evidence_required', 'verification_pass'], 'MISSING_FIELD', `${unit.id}: verification_pass is required to advance but the unit has no verification command`));
     for (const req of unit.requirements ?? []) {
       if (envelope.requirements && !envelope.requirements.includes(req)) findings.push(r.located.finding(['requirements'], 'UNKNOWN_REQUIREMENT', `${unit.id}: requirement ${req} is not among the plan's (${envelope.requirements.join(', ')})`));
     }

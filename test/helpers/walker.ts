@@ -67,7 +67,8 @@ export function walk(): Check[] {
   for (const spec of leaves(entries) as CommandSpec<any>[]) {
     for (const ex of spec.examples) {
       const r = sh(ex.command, dir, env);
-      const json = / --json\b/.test(ex.command) || /^echo '\{/.test(ex.command);
+      // A hook adapter answers in its caller's format on stdout; its hint is on stderr.
+      const json = / --json\b/.test(ex.command) || (/^echo '\{/.test(ex.command) && !/ --hook /.test(ex.command));
       let marker: string | null = null;
       try {
         marker = json ? jsonMarker(r.stdout) : textMarker(r.stdout, r.stderr);

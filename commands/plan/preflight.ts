@@ -1,0 +1,99 @@
+// forge plan preflight: the live gate — may this tool call run under the active plan contract?
+import { relative, resolve, sep } from 'node:path';
+import { defineCommand } from '../../lib/cli/declare';
+import { denyAnswer, parsePreToolUse } from '../../lib/claude/pretooluse';
+import { ForgeError, InvalidInputError, RefusedError } from '../../lib/errors';
+import { workTreeRoot } from '../../lib/git/repo';
+import { canonicalTool, isExempt, mutatesByName, surfaceOfCommand, type Decision } from '../../lib/plans/gate';
+import { preflight } from '../../lib/plans/lifecycle';
+import { SURFACES } from '../../lib/plans/markdown';
+
+/** The refusal codes, by the rule broken. */
+const CODES: Record<NonNullable<Decision['breach']>, string> = {
+  kill_switch: 'PLAN_PAUSED', budget_cap: 'BUDGET_CAP_REACHED', rails: 'PLAN_BREACH_RAILS', surface: 'PLAN_BREACH_SURFACE',
+  blast_radius: 'PLAN_BREACH_BLAST_RADIUS', later_unit: 'PLAN_BREACH_UNIT', tools: 'PLAN_BREACH_TOOLS', paths: 'PLAN_BREACH_PATHS',
+};
+
+export default defineCommand({
+  name: 'plan preflight',
+  summary: 'Gate one tool call against the active plan contract (also a Claude Code PreToolUse hook)',
+  description: [
+    'Decides whether a tool call may run under the active plan contract, in this order: the kill switch (a paused plan refuses everything, with its reason); the hard budget caps (tokens, runs, files_changed, wall_time since activation); the parent rails (allowed_tools, allowed_paths); the surface the call reaches (artifacts_only < local_branch < remote_branch_pr; a bash --command is read for git commit, git push, gh pr create…); the blast radius (for calls that change their paths) — all hard refusals that nothing overrides. Then an acknowledged retry passes once. Then the current unit: a call a later unit allows is refused until forge plan advance; a call outside the unit\'s allowed_tools or allowed_paths is a soft refusal (plan breach: tools / plan breach: paths) that forge plan ack lets through once. An allowed call past the unit\'s context_tokens_expected proceeds and journals plan_budget_breach.',
+    'Every refusal journals plan_breach_refused and exits 1. An allowed call records the budgets it uses (its run, the files it changes, --tokens) on the state ref; with nothing to record it writes nothing. With no active plan every call is allowed. Claude Code tool names map to the plan vocabulary (Read→read, Edit/MultiEdit/NotebookEdit→edit, Write→write, Grep→search, Glob/LS→ls, Bash→bash); TodoWrite and the plan\'s own lifecycle commands (forge plan ack|advance|status|journal|check) are never gated.',
+    '--hook claude reads a Claude Code PreToolUse payload on stdin (tool_name, tool_input.file_path / notebook_path / path / command, session_id as the run) and answers in that hook\'s JSON: nothing for an allowed call, {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": …}} for a refused one, exit 0 both ways so Claude Code shows the reason to the model. A payload that is not JSON exits 2, which Claude Code also treats as a block. Install it with forge plan install-hook claude.',
+  ].join('\n\n'),
+  args: {
+    tool: { type: 'string', placeholder: 'TOOL', description: 'The tool about to run (read, bash, Edit…).' },
+    path: { type: 'array', placeholder: 'PATH', description: 'A path the call reads or changes (repeatable).' },
+    tokens: { type: 'integer', min: 0, default: 0, placeholder: 'N', description: 'Tokens the call adds to the context.' },
+    command: { type: 'string', placeholder: 'CMD', description: "A bash call's command line (its surface is read from it)." },
+    surface: { type: 'string', choices: SURFACES, description: 'The surface the call reaches (default artifacts_only).' },
+    writes: { type: 'boolean', description: 'The call changes its paths (implied for edit, write, patch).' },
+    hook: { type: 'string', choices: ['claude'], description: 'Read a Claude Code PreToolUse payload on stdin and answer in its JSON.' },
+    payload: { type: 'string', placeholder: 'JSON', description: 'The hook payload, instead of stdin.' },
+  },
+  stdinText: 'payload',
+  stdinAlternatives: ['tool'],
+  examples: [
+    { command: 'forge plan preflight --tool edit --path src/app.ts', description: 'May the agent edit src/app.ts now?' },
+    { command: 'forge plan preflight --tool bash --command "git push origin HEAD" --json', description: 'A push, checked against the surface.' },
+    { command: `echo '{"tool_name":"Write","tool_input":{"file_path":"src/new.ts"},"session_id":"s1"}' | forge plan preflight --hook claude`, description: 'What Claude Code runs before each tool call.' },
+  ],
+  errors: {
+    PLAN_PAUSED: 'the kill switch is on', BUDGET_CAP_REACHED: 'a hard budget cap is reached', PLAN_BREACH_RAILS: "outside the plan's rails (hard)",
+    PLAN_BREACH_SURFACE: 'the call reaches a wider surface (hard)', PLAN_BREACH_BLAST_RADIUS: 'a change outside the blast radius (hard)', PLAN_BREACH_UNIT: 'the call belongs to a later unit: advance first',
+    PLAN_BREACH_TOOLS: 'a tool the current unit does not allow (soft: forge plan ack)', PLAN_BREACH_PATHS: 'a path outside the current unit (soft: forge plan ack)',
+    MISSING_TOOL: 'neither --tool nor --hook', BAD_HOOK_PAYLOAD: 'the hook payload is not a Claude Code PreToolUse payload', NOT_A_GIT_REPO: 'outside a git repository (without --hook)',
+  },
+  exits: { 0: 'allowed (and, with --hook, refused: the answer says deny)', 1: 'refused', 2: 'invalid input' },
+  mutates: true,
+  async run(args, ctx) {
+    let tool = args.tool;
+    let paths = args.path;
+    let command = args.command;
+    let runId = ctx.runId ?? null;
+    let base = ctx.cwd;
+    if (args.hook) {
+      if (args.payload === undefined) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'no hook payload: Claude Code sends it on stdin', { fix: 'forge plan install-hook claude' });
+      const p = parsePreToolUse(args.payload);
+      ({ tool, paths, command } = p);
+      runId = runId ?? p.sessionId;
+      base = p.cwd ?? ctx.cwd;
+    }
+    if (!tool) throw new InvalidInputError('MISSING_TOOL', 'which tool call? give --tool (or --hook claude with a payload on stdin)', { fix: ctx.cmd('plan', 'preflight', '--tool', 'edit', '--path', 'src/app.ts') });
+    const allow = (text: string, data: Record<string, unknown> = {}) => ({ data: { allowed: true, tool, ...data }, text, next: null, ...(args.hook ? { raw: '' } : {}) });
+    if (isExempt(tool, command)) return allow(`allowed: ${tool} is never gated`, { exempt: true });
+
+    const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root;
+    // Claude Code may run outside any repository: no repository, no contract to enforce.
+    if (!root && args.hook) return allow('allowed: not in a git repository, so no plan is active');
+    const rel = paths.map((p) => relative(root ?? ctx.cwd, resolve(base, p)).split(sep).join('/')).filter((p) => p !== '');
+    const surface = args.surface ?? (command !== undefined && canonicalTool(tool) === 'bash' ? surfaceOfCommand(command) : 'artifacts_only');
+    const call = { tool, paths: rel, tokens: args.tokens, mutates: args.writes || mutatesByName(tool), surface, runId };
+    let result;
+    try {
+      result = await preflight({ store: await ctx.store(), call, now: ctx.now() });
+    } catch (err) {
+      // A gate that cannot read its contract must not wave calls through: deny, saying why.
+      // (Exit 2 is itself a block to Claude Code, with the error as the reason.)
+      if (!args.hook || (err instanceof ForgeError && err.exitCode === 2)) throw err;
+      const e = err as Error & { code?: string; fix?: string };
+      return { data: { allowed: false, tool, error: e.code ?? 'INTERNAL' }, text: `refused: ${e.message}`, next: e.fix ?? ctx.cmd('plan', 'status'), raw: denyAnswer(`forge could not check the plan contract: ${e.message}`) };
+    }
+    const { contract, decision } = result;
+    const unit = contract?.units[contract.current]?.id ?? null;
+    const facts = { plan_id: contract?.plan_id ?? null, unit, paths: rel, surface, posture: decision.posture, breach: decision.breach, reason: decision.reason, acked: decision.acked, budgetBreaches: decision.budgetBreaches };
+    if (decision.allowed) {
+      const note = decision.budgetBreaches.length ? ` (journaled plan_budget_breach: ${decision.budgetBreaches.join('; ')})` : '';
+      return allow(contract ? `allowed: ${tool}${rel.length ? ` on ${rel.join(', ')}` : ''} — ${decision.reason}${note}` : 'allowed: no active plan', facts);
+    }
+    const fix = decision.posture === 'soft' ? ctx.cmd('plan', 'ack') : decision.breach === 'later_unit' ? ctx.cmd('plan', 'advance') : ctx.cmd('plan', 'status');
+    const then = decision.posture === 'soft'
+      ? 'Run `forge plan ack`, then retry this exact call once; it will run under the parent rails.'
+      : decision.breach === 'later_unit'
+        ? `Finish ${unit} first, then run \`forge plan advance\`.`
+        : 'A hard refusal: no acknowledgement applies. Stay within the plan (`forge plan status`).';
+    if (args.hook) return { data: { allowed: false, tool, ...facts }, text: `refused: ${decision.reason}`, next: fix, raw: denyAnswer(`${decision.reason}. ${then}`) };
+    throw new RefusedError(CODES[decision.breach!], decision.reason, { fix, data: { allowed: false, tool, ...facts } });
+  },
+});

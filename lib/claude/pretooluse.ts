@@ -1,0 +1,37 @@
+// Claude Code's PreToolUse hook: its payload as a forge tool call, and its answer when forge refuses.
+import { InvalidInputError } from '../errors';
+
+export interface PreToolUsePayload {
+  sessionId: string | null;
+  cwd: string | null;
+  tool: string;
+  /** File paths the call names (absolute, as Claude Code sends them). */
+  paths: string[];
+  /** A Bash call's command line. */
+  command: string | undefined;
+}
+
+/** tool_input keys that carry a path, by the tools that use them. */
+const PATH_KEYS = ['file_path', 'notebook_path', 'path'];
+
+export function parsePreToolUse(text: string): PreToolUsePayload {
+  const fix = 'forge plan preflight --help';
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new InvalidInputError('BAD_HOOK_PAYLOAD', `the Claude Code hook payload on stdin is not JSON (${(err as Error).message})`, { fix });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the Claude Code hook payload must be a JSON object', { fix });
+  const p = value as Record<string, unknown>;
+  if (typeof p.tool_name !== 'string' || !p.tool_name) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the hook payload has no tool_name: is this hook installed on PreToolUse?', { fix: 'forge plan install-hook claude' });
+  const input = typeof p.tool_input === 'object' && p.tool_input !== null ? (p.tool_input as Record<string, unknown>) : {};
+  const paths = PATH_KEYS.map((k) => input[k]).filter((v): v is string => typeof v === 'string' && v !== '');
+  const session = typeof p.session_id === 'string' && p.session_id && p.session_id !== 'null' ? p.session_id : null;
+  return { sessionId: session, cwd: typeof p.cwd === 'string' && p.cwd ? p.cwd : null, tool: p.tool_name, paths, command: typeof input.command === 'string' ? input.command : undefined };
+}
+
+/** The hook's answer to a refused call: deny, with the reason Claude is shown. */
+export function denyAnswer(reason: string): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
+}

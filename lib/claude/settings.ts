@@ -1,0 +1,58 @@
+// Merges a forge hook into a Claude Code settings file without disturbing anything else in it.
+import { readFile } from 'node:fs/promises';
+import { RefusedError } from '../errors';
+import { atomicWrite } from '../files/write';
+
+export interface HookInstall {
+  /** The settings file written (or that already had the hook). */
+  file: string;
+  /** False when an entry running the same command was already there: nothing was written. */
+  added: boolean;
+}
+
+interface CommandHook {
+  type: string;
+  command?: string;
+  [key: string]: unknown;
+}
+
+interface MatcherEntry {
+  matcher?: string;
+  hooks?: CommandHook[];
+  [key: string]: unknown;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Adds `{matcher, hooks: [{type: "command", command}]}` under hooks.<event>, keeping every other
+ * key, event and entry as it was. Idempotent: an entry already running `command` is left alone.
+ * A settings file that is not a JSON object (or whose hooks are malformed) is refused untouched.
+ */
+export async function installClaudeHook({ file, event, matcher, command, timeout }: { file: string; event: string; matcher: string; command: string; timeout?: number }): Promise<HookInstall> {
+  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  });
+  let settings: Record<string, unknown> = {};
+  if (text !== null && text.trim()) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (err) {
+      throw new RefusedError('SETTINGS_INVALID', `${file} is not valid JSON (${(err as Error).message}); it was left as it is`, { fix: `jq . ${file}` });
+    }
+    if (!isObject(parsed)) throw new RefusedError('SETTINGS_INVALID', `${file} is not a JSON object; it was left as it is`, { fix: `jq . ${file}` });
+    settings = parsed;
+  }
+  const hooks = settings.hooks ?? {};
+  if (!isObject(hooks)) throw new RefusedError('SETTINGS_INVALID', `${file}: "hooks" is not an object; it was left as it is`, { fix: `jq .hooks ${file}` });
+  const entries = hooks[event] ?? [];
+  if (!Array.isArray(entries) || !entries.every(isObject)) throw new RefusedError('SETTINGS_INVALID', `${file}: "hooks.${event}" is not a list of matcher entries; it was left as it is`, { fix: `jq .hooks.${event} ${file}` });
+  const present = (entries as MatcherEntry[]).some((e) => Array.isArray(e.hooks) && e.hooks.some((h) => isObject(h) && h.command === command));
+  if (present) return { file, added: false };
+  const entry: MatcherEntry = { matcher, hooks: [{ type: 'command', command, ...(timeout ? { timeout } : {}) }] };
+  settings.hooks = { ...hooks, [event]: [...entries, entry] };
+  await atomicWrite(file, `${JSON.stringify(settings, null, 2)}\n`);
+  return { file, added: true };
+}

@@ -1,0 +1,160 @@
+// The preflight gate: decides one tool call against the active contract, in the seed's breach order.
+import type { Contract } from './contract';
+import { SURFACES, type Surface, type Unit } from './markdown';
+
+export interface ToolCall {
+  /** The tool as the caller names it: read, bash, Edit, mcp__github__create_pr… */
+  tool: string;
+  /** Paths relative to the repository root ('../x' when outside it). */
+  paths: string[];
+  /** Tokens this call adds to the unit's context (0 when the caller does not know). */
+  tokens: number;
+  /** Whether the call changes its paths (edit, write, patch…). */
+  mutates: boolean;
+  /** What the call can reach: files only, the local branch, or a remote branch / pull request. */
+  surface: Surface;
+  /** The run (agent session) making the call, counted against budget_caps.runs. */
+  runId: string | null;
+}
+
+export type Breach = 'kill_switch' | 'budget_cap' | 'rails' | 'surface' | 'blast_radius' | 'later_unit' | 'tools' | 'paths';
+
+export interface Decision {
+  allowed: boolean;
+  /** soft: `forge plan ack` lets the same call through once; hard: nothing does. */
+  posture: 'allow' | 'soft' | 'hard';
+  breach: Breach | null;
+  /** The message a refused caller sees (`plan breach: tools — …`). */
+  reason: string;
+  /** The path the breach is about, when it is about one. */
+  path: string | null;
+  /** Allowed because an acknowledgement of this very call was pending. */
+  acked: boolean;
+  /** The later unit the call belongs to (breach later_unit). */
+  laterUnit: string | null;
+  /** Advisory observations (the call proceeds): context_tokens_expected exceeded. */
+  budgetBreaches: string[];
+}
+
+/** Claude Code's tool names in the plan vocabulary (read, edit, write, patch, search, ls, bash). */
+const CANONICAL: Record<string, string> = { Read: 'read', Edit: 'edit', MultiEdit: 'edit', NotebookEdit: 'edit', Write: 'write', Grep: 'search', Glob: 'ls', LS: 'ls', Bash: 'bash' };
+const MUTATING = new Set(['edit', 'write', 'patch']);
+/** Tools that touch nothing outside the conversation: never gated. */
+const CONVERSATION_ONLY = new Set(['TodoWrite', 'TodoRead', 'ExitPlanMode']);
+
+export function canonicalTool(tool: string): string {
+  return CANONICAL[tool] ?? tool.toLowerCase();
+}
+
+export function mutatesByName(tool: string): boolean {
+  return MUTATING.has(canonicalTool(tool));
+}
+
+function toolAllowed(allowed: string[], tool: string): boolean {
+  const canon = canonicalTool(tool);
+  return allowed.some((a) => a === tool || a.toLowerCase() === canon);
+}
+
+const ORDER: Record<Surface, number> = { artifacts_only: 0, local_branch: 1, remote_branch_pr: 2 };
+
+/** The surface a shell command reaches: pushing or opening a PR > committing or moving refs > files. */
+export function surfaceOfCommand(command: string): Surface {
+  if (/\bgit\s+push\b|\bgh\s+pr\s+(create|merge)\b|\bgh\s+release\s+create\b/.test(command)) return 'remote_branch_pr';
+  if (/\bgit\s+(commit|merge|rebase|reset|cherry-pick|revert|tag|branch|checkout|switch|am|stash|pull)\b/.test(command)) return 'local_branch';
+  return 'artifacts_only';
+}
+
+/** `forge plan ack|advance|status|journal|check …` alone on a line: the plan's own lifecycle is never gated. */
+export function isPlanLifecycleCommand(command: string): boolean {
+  return /^\s*forge\s+plan\s+(ack|advance|status|journal|check)\b[^;&|`$()<>\n]*$/.test(command);
+}
+
+/** Whether a conversation-only tool or a lifecycle command, which the gate lets through unrecorded. */
+export function isExempt(tool: string, command: string | undefined): boolean {
+  return CONVERSATION_ONLY.has(tool) || (canonicalTool(tool) === 'bash' && command !== undefined && isPlanLifecycleCommand(command));
+}
+
+/** Seconds in a duration field: an integer of seconds or `90m`, `2h`, `1d`. */
+export function durationSeconds(value: number | string): number {
+  if (typeof value === 'number') return value;
+  const m = /^(\d+)(s|m|h|d)$/.exec(value);
+  if (!m) return Number.POSITIVE_INFINITY;
+  return Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 's' | 'm' | 'h' | 'd'];
+}
+
+type Matcher = (path: string) => boolean;
+
+async function matcher(globs: string[]): Promise<Matcher> {
+  const { default: picomatch } = await import('picomatch');
+  return picomatch(globs, { dot: true });
+}
+
+function outside(paths: string[], isMatch: Matcher): string | null {
+  return paths.find((p) => p.startsWith('../') || p === '..' || !isMatch(p)) ?? null;
+}
+
+const list = (xs: string[]) => xs.join(', ');
+
+/**
+ * The decision for one call, checked in this order: kill switch, hard budget caps, the parent rails,
+ * surface, blast radius (changes only), an acknowledged retry, the current unit's tools and paths
+ * (soft, or refused until advance when a later unit allows the call), then advisory budgets.
+ */
+export async function decide({ contract, call, now }: { contract: Contract; call: ToolCall; now: Date }): Promise<Decision> {
+  const unit: Unit | undefined = contract.units[contract.current];
+  const rails = contract.envelope.parent_rails;
+  const caps = contract.envelope.parent_blast_radius.budget_caps ?? {};
+  const base = { acked: false, laterUnit: null, budgetBreaches: [] as string[], path: null as string | null };
+  const refuse = (posture: 'soft' | 'hard', breach: Breach, reason: string, extra: Partial<Decision> = {}): Decision => ({ ...base, allowed: false, posture, breach, reason, ...extra });
+
+  if (contract.status === 'paused') return refuse('hard', 'kill_switch', `plan ${contract.plan_id} is paused (kill switch): ${contract.pausedReason}`);
+  if (!unit) return { ...base, allowed: true, posture: 'allow', breach: null, reason: 'the plan is complete' };
+
+  // Hard budget caps: a cap that is reached, or that this call would pass.
+  const used = contract.used;
+  if (caps.tokens !== undefined && used.tokens + call.tokens > caps.tokens) return refuse('hard', 'budget_cap', `plan budget cap reached: tokens ${used.tokens}${call.tokens ? ` + ${call.tokens}` : ''} of ${caps.tokens}`);
+  if (caps.runs !== undefined && call.runId !== null && !used.runs.includes(call.runId) && used.runs.length >= caps.runs) return refuse('hard', 'budget_cap', `plan budget cap reached: runs ${used.runs.length} of ${caps.runs}; run ${call.runId} would be one more`);
+  const newFiles = call.mutates ? call.paths.filter((p) => !used.files.includes(p)) : [];
+  if (caps.files_changed !== undefined && used.files.length + newFiles.length > caps.files_changed) return refuse('hard', 'budget_cap', `plan budget cap reached: files_changed ${used.files.length} of ${caps.files_changed}; ${newFiles[0]} would be one more`, { path: newFiles[0]! });
+  if (caps.wall_time !== undefined) {
+    const elapsed = (now.getTime() - Date.parse(contract.activatedAt)) / 1000;
+    if (elapsed > durationSeconds(caps.wall_time)) return refuse('hard', 'budget_cap', `plan budget cap reached: wall_time ${caps.wall_time} since activation at ${contract.activatedAt}`);
+  }
+
+  // The parent rails and blast radius bound every unit: no acknowledgement reaches past them.
+  if (!toolAllowed(rails.allowed_tools, call.tool)) return refuse('hard', 'rails', `plan breach: tools — '${call.tool}' is outside the plan's rails (${list(rails.allowed_tools)})`);
+  const offRails = outside(call.paths, await matcher(rails.allowed_paths));
+  if (offRails !== null) return refuse('hard', 'rails', `plan breach: paths — '${offRails}' is outside the plan's rails (${list(rails.allowed_paths)})`, { path: offRails });
+  const surface = unit.surface ?? rails.surface;
+  if (ORDER[call.surface] > ORDER[surface]) return refuse('hard', 'surface', `plan breach: surface — this call reaches ${call.surface}; ${unit.id} allows ${surface} (${list(SURFACES.filter((s) => ORDER[s] <= ORDER[surface]))})`);
+  if (call.mutates) {
+    const blast = contract.envelope.parent_blast_radius.path_globs;
+    const beyond = outside(call.paths, await matcher(blast));
+    if (beyond !== null) return refuse('hard', 'blast_radius', `plan breach: blast radius — changing '${beyond}' is outside the plan's blast radius (${list(blast)})`, { path: beyond });
+  }
+
+  const advisory = (): string[] => {
+    const expected = unit.context_tokens_expected;
+    const before = used.unitTokens;
+    return expected !== undefined && before <= expected && before + call.tokens > expected ? [`context_tokens_expected: ${unit.id} has used ${before + call.tokens} tokens, ${expected} expected`] : [];
+  };
+
+  // A soft refusal the operator or agent acknowledged lets exactly that call through once.
+  const grant = contract.grant;
+  if (grant && grant.unit === unit.id && canonicalTool(grant.tool) === canonicalTool(call.tool) && call.paths.every((p) => grant.paths.includes(p))) {
+    return { ...base, allowed: true, posture: 'allow', breach: null, reason: `acknowledged breach of ${unit.id}: re-run under the parent rails`, acked: true, budgetBreaches: advisory() };
+  }
+
+  const toolOk = toolAllowed(unit.allowed_tools, call.tool);
+  const offUnit = outside(call.paths, await matcher(unit.allowed_paths));
+  if (!toolOk || offUnit !== null) {
+    for (const later of contract.units.slice(contract.current + 1)) {
+      if (toolAllowed(later.allowed_tools, call.tool) && outside(call.paths, await matcher(later.allowed_paths)) === null) {
+        return refuse('hard', 'later_unit', `plan breach: unit — this call belongs to ${later.id} (${later.title}); ${unit.id} is current and must advance first`, { laterUnit: later.id, path: offUnit });
+      }
+    }
+    if (!toolOk) return refuse('soft', 'tools', `plan breach: tools — '${call.tool}' is not allowed in ${unit.id} (allowed: ${list(unit.allowed_tools)})`, { path: call.paths[0] ?? null });
+    return refuse('soft', 'paths', `plan breach: paths — '${offUnit}' is outside ${unit.id}'s allowed_paths (${list(unit.allowed_paths)})`, { path: offUnit });
+  }
+  return { ...base, allowed: true, posture: 'allow', breach: null, reason: `within ${unit.id}`, budgetBreaches: advisory() };
+}

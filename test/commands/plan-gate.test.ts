@@ -1,0 +1,244 @@
+// forge plan preflight / ack / advance / journal: every breach posture, the unit lifecycle, and the Claude Code gate.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { forge } from '../helpers/forge';
+import { git, repoWith, stateCommits, tempDir } from '../helpers/repo';
+
+const PLAN_ID = 'gate-demo';
+
+/** Rails wider than the blast radius (docs/ may be read, not changed); U1 narrower than U2. */
+const PLAN = `---
+envelope:
+  plan_id: ${PLAN_ID}
+  plan_contract_version: 1
+  parent_rails:
+    allowed_tools: [read, edit, write, bash, search]
+    allowed_paths: ["src/**", "test/**", "docs/**"]
+    surface: local_branch
+  parent_blast_radius:
+    path_globs: ["src/**", "test/**"]
+    budget_caps:
+      files_changed: 3
+      runs: 2
+      tokens: 1000
+  requirements: [R1, R2]
+---
+
+# gate demo
+
+### U1 — change src
+
+\`\`\`envelope
+allowed_tools: [read, edit]
+allowed_paths: ["src/**"]
+surface: artifacts_only
+context_tokens_expected: 100
+verification:
+  kind: command
+  command: "test -f src/done"
+requirements: [R1]
+advance_evidence_required:
+  verification_pass: true
+\`\`\`
+
+### U2 — test it
+
+\`\`\`envelope
+allowed_tools: [read, edit, write, bash]
+allowed_paths: ["src/**", "test/**"]
+surface: local_branch
+requirements: [R2]
+\`\`\`
+`;
+
+async function activeRepo(): Promise<string> {
+  const dir = repoWith({ 'docs/plans/gate.md': PLAN, 'src/a.ts': 'export const a = 1;\n' });
+  const r = await forge(['plan', 'activate', '--path', 'docs/plans/gate.md'], { cwd: dir });
+  assert.is(r.code, 0, r.stderr);
+  return dir;
+}
+
+async function preflight(dir: string, args: string[], env: Record<string, string> = {}) {
+  const r = await forge(['plan', 'preflight', ...args, '--json'], { cwd: dir, env });
+  return { code: r.code, record: r.records[0]!, stderr: r.stderr };
+}
+
+function journal(dir: string): Array<Record<string, any>> {
+  return git(dir, 'show', 'refs/forge/state:.forge/plans/journal.jsonl').split('\n').map((l) => JSON.parse(l));
+}
+
+test('every breach posture: soft tools/paths, hard rails, surface, blast radius, a later unit; refusals are journaled', async () => {
+  const dir = await activeRepo();
+  const cases: Array<[string[], string, string]> = [
+    [['--tool', 'search', '--path', 'src'], 'PLAN_BREACH_TOOLS', 'forge plan ack'],
+    [['--tool', 'read', '--path', 'docs/guide.md'], 'PLAN_BREACH_PATHS', 'forge plan ack'],
+    [['--tool', 'edit', '--path', 'docs/guide.md'], 'PLAN_BREACH_BLAST_RADIUS', 'forge plan status'],
+    [['--tool', 'ls'], 'PLAN_BREACH_RAILS', 'forge plan status'],
+    [['--tool', 'read', '--path', 'README.md'], 'PLAN_BREACH_RAILS', 'forge plan status'],
+    [['--tool', 'read', '--path', '../outside.txt'], 'PLAN_BREACH_RAILS', 'forge plan status'],
+    [['--tool', 'bash', '--command', 'git commit -qm wip'], 'PLAN_BREACH_SURFACE', 'forge plan status'],
+    [['--tool', 'read', '--surface', 'remote_branch_pr'], 'PLAN_BREACH_SURFACE', 'forge plan status'],
+    [['--tool', 'write', '--path', 'src/new.ts'], 'PLAN_BREACH_UNIT', 'forge plan advance'],
+  ];
+  for (const [args, code, fix] of cases) {
+    const r = await preflight(dir, args);
+    assert.equal([r.code, r.record.error?.code, r.record._next_action], [1, code, fix], args.join(' '));
+    assert.is(r.record.error.data.allowed, false);
+  }
+  const text = await forge(['plan', 'preflight', '--tool', 'search', '--path', 'src'], { cwd: dir });
+  assert.is(text.stderr, "Error: plan breach: tools — 'search' is not allowed in U1 (allowed: read, edit)\nFix: forge plan ack\n");
+  const refused = journal(dir).filter((e) => e.verb === 'plan_breach_refused');
+  assert.is(refused.length, cases.length + 1);
+  assert.equal(refused.slice(0, 3).map((e) => [e.kind, e.unit, e.tool, e.path, e.breach, e.posture]), [
+    ['Observation', 'U1', 'search', 'src', 'tools', 'soft'],
+    ['Observation', 'U1', 'read', 'docs/guide.md', 'paths', 'soft'],
+    ['Observation', 'U1', 'edit', 'docs/guide.md', 'blast_radius', 'hard'],
+  ]);
+  // Allowed calls that use no budget leave the state ref alone.
+  const before = stateCommits(dir);
+  assert.is((await preflight(dir, ['--tool', 'read', '--path', 'src/a.ts'])).record.allowed, true);
+  assert.is((await preflight(dir, ['--tool', 'Read', '--path', join(dir, 'src/a.ts')])).record.allowed, true, 'Claude names and absolute paths');
+  assert.is(stateCommits(dir), before);
+  const none = await forge(['plan', 'preflight', '--json'], { cwd: dir });
+  assert.equal([none.code, none.records[0]!.error.code], [2, 'MISSING_TOOL']);
+});
+
+test('ack lets exactly one retry through; a hard refusal cannot be acknowledged', async () => {
+  const dir = await activeRepo();
+  const noBreach = await forge(['plan', 'ack', '--json'], { cwd: dir });
+  assert.equal([noBreach.code, noBreach.records[0]!.error.code], [1, 'NO_SOFT_BREACH']);
+  assert.is((await preflight(dir, ['--tool', 'read', '--path', 'docs/guide.md'])).code, 1);
+  const ack = await forge(['plan', 'ack'], { cwd: dir });
+  assert.is(ack.stdout, "acknowledged in gate-demo U1: plan breach: paths — 'docs/guide.md' is outside U1's allowed_paths (src/**)\nthe same call (read on docs/guide.md) may run once under the parent rails\nNext: forge plan preflight --tool read --path docs/guide.md\n");
+  assert.is((await forge(['plan', 'ack', '--json'], { cwd: dir })).records[0]!.error.code, 'NO_SOFT_BREACH', 'once per refusal');
+  const other = await preflight(dir, ['--tool', 'read', '--path', 'docs/other.md']);
+  assert.is(other.record.error?.code, 'PLAN_BREACH_PATHS', 'the acknowledgement covers only the refused call');
+  const retry = await preflight(dir, ['--tool', 'read', '--path', 'docs/guide.md']);
+  assert.equal([retry.code, retry.record.allowed, retry.record.acked], [0, true, true]);
+  assert.is((await preflight(dir, ['--tool', 'read', '--path', 'docs/guide.md'])).code, 1, 'used up');
+  assert.is((await preflight(dir, ['--tool', 'edit', '--path', 'docs/guide.md'])).record.error.code, 'PLAN_BREACH_BLAST_RADIUS');
+  assert.is((await forge(['plan', 'ack', '--json'], { cwd: dir })).records[0]!.error.code, 'NO_SOFT_BREACH', 'the latest refusal was hard');
+  assert.equal(journal(dir).filter((e) => e.verb === 'plan_breach_acknowledged').map((e) => [e.kind, e.unit, e.tool, e.path]), [['Action', 'U1', 'read', 'docs/guide.md']]);
+});
+
+test('budgets: context_tokens_expected is advisory (journaled once), caps on tokens, files and runs are hard', async () => {
+  const dir = await activeRepo();
+  const first = await preflight(dir, ['--tool', 'edit', '--path', 'src/a.ts', '--tokens', '80']);
+  assert.equal([first.record.allowed, first.record.budgetBreaches], [true, []]);
+  const over = await preflight(dir, ['--tool', 'edit', '--path', 'src/b.ts', '--tokens', '40']);
+  assert.equal([over.code, over.record.allowed, over.record.budgetBreaches], [0, true, ['context_tokens_expected: U1 has used 120 tokens, 100 expected']]);
+  await preflight(dir, ['--tool', 'edit', '--path', 'src/a.ts', '--tokens', '10']);
+  assert.equal(journal(dir).filter((e) => e.verb === 'plan_budget_breach').map((e) => [e.kind, e.unit, e.path]), [['Observation', 'U1', 'src/b.ts']]);
+  // files_changed: 3 — a third file is fine, a fourth is not; reads do not count.
+  assert.is((await preflight(dir, ['--tool', 'edit', '--path', 'src/c.ts'])).code, 0);
+  assert.is((await preflight(dir, ['--tool', 'read', '--path', 'src/d.ts'])).code, 0);
+  const files = await preflight(dir, ['--tool', 'edit', '--path', 'src/d.ts']);
+  assert.equal([files.code, files.record.error.code, files.record.error.message], [1, 'BUDGET_CAP_REACHED', 'plan budget cap reached: files_changed 3 of 3; src/d.ts would be one more']);
+  assert.is((await preflight(dir, ['--tool', 'edit', '--path', 'src/a.ts'])).code, 0, 'a file already changed is not one more');
+  // runs: 2
+  assert.is((await preflight(dir, ['--tool', 'read'], { FORGE_RUN_ID: 'r1' })).code, 0);
+  assert.is((await preflight(dir, ['--tool', 'read', '--run-id', 'r2'])).code, 0);
+  assert.is((await preflight(dir, ['--tool', 'read', '--run-id', 'r3'])).record.error.code, 'BUDGET_CAP_REACHED');
+  assert.is((await preflight(dir, ['--tool', 'read', '--run-id', 'r1'])).code, 0, 'a run already counted goes on');
+  // tokens: 1000 — 130 used.
+  assert.is((await preflight(dir, ['--tool', 'read', '--tokens', '871'])).record.error.message, 'plan budget cap reached: tokens 130 + 871 of 1000');
+  const status = await forge(['plan', 'status', '--json'], { cwd: dir });
+  assert.equal(status.records[0]!.used, { runs: ['r1', 'r2'], tokens: 130, files: ['src/a.ts', 'src/b.ts', 'src/c.ts'], unitTokens: 130 });
+});
+
+test('the kill switch refuses every call with its reason until resume', async () => {
+  const dir = await activeRepo();
+  await forge(['plan', 'pause', '--plan-id', PLAN_ID, '--reason', 'tests are red on main'], { cwd: dir });
+  const r = await preflight(dir, ['--tool', 'read', '--path', 'src/a.ts']);
+  assert.equal([r.code, r.record.error.code, r.record.error.message], [1, 'PLAN_PAUSED', 'plan gate-demo is paused (kill switch): tests are red on main']);
+  assert.is((await forge(['plan', 'advance', '--json'], { cwd: dir })).records[0]!.error.code, 'PLAN_PAUSED');
+  await forge(['plan', 'resume', '--plan-id', PLAN_ID], { cwd: dir });
+  assert.is((await preflight(dir, ['--tool', 'read', '--path', 'src/a.ts'])).code, 0);
+  assert.is(journal(dir).filter((e) => e.verb === 'plan_breach_refused')[0]!.breach, 'kill_switch');
+});
+
+test('lifecycle: advance needs its verification, enters U2, then completes; the journal tells the story', async () => {
+  const dir = await activeRepo();
+  assert.is((await preflight(dir, ['--tool', 'write', '--path', 'test/a.test.ts'])).record.error.code, 'PLAN_BREACH_UNIT');
+  const commits = stateCommits(dir);
+  const failed = await forge(['plan', 'advance'], { cwd: dir });
+  assert.is(failed.code, 1);
+  assert.match(failed.stderr, /^Error: U1 needs verification_pass: 'test -f src\/done' exited 1\n/);
+  assert.is(stateCommits(dir), commits, 'a failed verification changes nothing');
+  writeFileSync(join(dir, 'src/done'), '');
+  const adv = await forge(['plan', 'advance', '--evidence', 'src/a.ts exports a'], { cwd: dir });
+  assert.match(adv.stdout, /^verification passed: test -f src\/done \(\d+\.\d s\)\ngate-demo: U1 done; entered U2 — test it: tools read, edit, write, bash; paths src\/\*\*, test\/\*\*\nNext: forge plan status\n$/);
+  assert.is((await preflight(dir, ['--tool', 'write', '--path', 'test/a.test.ts'])).code, 0, 'U2 allows it now');
+  assert.is((await preflight(dir, ['--tool', 'bash', '--command', 'git commit -qm wip'])).code, 0, 'U2 reaches the local branch');
+  assert.is((await preflight(dir, ['--tool', 'bash', '--command', 'git push origin HEAD'])).record.error.code, 'PLAN_BREACH_SURFACE');
+  const done = await forge(['plan', 'advance', '--json'], { cwd: dir });
+  assert.equal([done.records[0]!.from, done.records[0]!.to, done.records[0]!.status, done.records[0]!._next_action], ['U2', null, 'complete', null]);
+  assert.match((await forge(['plan', 'advance'], { cwd: dir })).stderr, /^Error: plan gate-demo is complete\n/);
+  assert.is((await preflight(dir, ['--tool', 'ls'])).record.allowed, true, 'a complete plan gates nothing');
+  const list = await forge(['plan', 'journal', '--json'], { cwd: dir });
+  assert.equal(list.records.filter((r) => r.type === 'entry').map((e) => [e.verb, e.unit]), [
+    ['plan_unit_entered', 'U1'], ['plan_breach_refused', 'U1'], ['plan_advance', 'U1'], ['plan_unit_entered', 'U2'],
+    ['plan_breach_refused', 'U2'], ['plan_advance', 'U2'], ['plan_completed', 'U2'],
+  ]);
+  assert.equal(list.records.find((r) => r.verb === 'plan_advance')!.evidence, ['verification_pass: test -f src/done', 'src/a.ts exports a']);
+  const refusals = await forge(['plan', 'journal', '--verb', 'plan_breach_refused', '--limit', '1'], { cwd: dir });
+  assert.match(refusals.stdout, /^\S+ {2}gate-demo {2}U2 {2}plan_breach_refused {2}bash {2}— plan breach: surface — this call reaches remote_branch_pr; U2 allows local_branch \(artifacts_only, local_branch\)\n1 of 2 entries\nDone\.\n$/);
+  assert.equal(git(dir, 'status', '--porcelain'), '?? src/done', 'the work tree holds only what the test wrote');
+});
+
+/** Runs a hook command the way Claude Code does: through the shell, payload on stdin, in the project. */
+function runClaudeHook(dir: string, command: string, payload: Record<string, unknown>, bin: string) {
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return spawnSync('sh', ['-c', command], { cwd: dir, input: JSON.stringify(payload), encoding: 'utf8', env });
+}
+
+test('Claude Code: install-hook merges settings; the installed hook allows, denies with a reason, and exempts the plan lifecycle', async () => {
+  const dir = await activeRepo();
+  mkdirSync(join(dir, '.claude'));
+  const settings = { permissions: { allow: ['Bash(npm test)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh' }] }], Stop: [{ hooks: [{ type: 'command', command: 'echo bye' }] }] } };
+  writeFileSync(join(dir, '.claude/settings.json'), JSON.stringify(settings, null, 2));
+  const inst = await forge(['plan', 'install-hook', 'claude', '--json'], { cwd: join(dir, 'src') });
+  assert.equal([inst.code, inst.records[0]!.added, inst.records[0]!.file], [0, true, join(dir, '.claude/settings.json')]);
+  const merged = JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8'));
+  assert.equal(merged, { ...settings, hooks: { ...settings.hooks, PreToolUse: [...settings.hooks.PreToolUse, { matcher: '*', hooks: [{ type: 'command', command: 'forge plan preflight --hook claude' }] }] } });
+  const bytes = readFileSync(join(dir, '.claude/settings.json'), 'utf8');
+  assert.is((await forge(['plan', 'install-hook', 'claude', '--json'], { cwd: dir })).records[0]!.added, false);
+  assert.is(readFileSync(join(dir, '.claude/settings.json'), 'utf8'), bytes, 'idempotent');
+  writeFileSync(join(dir, 'broken.json'), '{"hooks": [');
+  const broken = await forge(['plan', 'install-hook', 'claude', '--settings', 'broken.json'], { cwd: dir });
+  assert.equal([broken.code, readFileSync(join(dir, 'broken.json'), 'utf8')], [1, '{"hooks": [']);
+  assert.match(broken.stderr, /^Error: \S+broken\.json is not valid JSON/);
+
+  // The hook exactly as installed, run as Claude Code runs it.
+  const bin = tempDir('forge-claude-bin-');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'forge'), `#!/bin/sh\nexec ${process.execPath} ${join(process.cwd(), 'dist/forge.js')} "$@"\n`, { mode: 0o755 });
+  const command = merged.hooks.PreToolUse.at(-1).hooks[0].command as string;
+  const base = { session_id: 'sess-1', transcript_path: '/dev/null', cwd: dir, hook_event_name: 'PreToolUse' };
+  const allowed = runClaudeHook(dir, command, { ...base, tool_name: 'Edit', tool_input: { file_path: join(dir, 'src/a.ts'), old_string: '1', new_string: '2' } }, bin);
+  assert.equal([allowed.status, allowed.stdout], [0, '']);
+  const denied = runClaudeHook(dir, command, { ...base, tool_name: 'Write', tool_input: { file_path: join(dir, 'docs/notes.md'), content: 'x' } }, bin);
+  assert.is(denied.status, 0);
+  assert.equal(JSON.parse(denied.stdout), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: "plan breach: blast radius — changing 'docs/notes.md' is outside the plan's blast radius (src/**, test/**). A hard refusal: no acknowledgement applies. Stay within the plan (`forge plan status`)." } });
+  assert.match(runClaudeHook(dir, command, { ...base, tool_name: 'Bash', tool_input: { command: 'forge plan ack; rm -rf src' } }, bin).stdout, /"deny"/, 'only the lifecycle command alone is exempt');
+  const soft = JSON.parse(runClaudeHook(dir, command, { ...base, tool_name: 'Grep', tool_input: { pattern: 'a', path: join(dir, 'src') } }, bin).stdout);
+  assert.match(soft.hookSpecificOutput.permissionDecisionReason, /^plan breach: tools — 'Grep' is not allowed in U1 \(allowed: read, edit\)\. Run `forge plan ack`, then retry this exact call once/);
+  for (const cmd of ['forge plan ack', 'forge plan status --json']) assert.is(runClaudeHook(dir, command, { ...base, tool_name: 'Bash', tool_input: { command: cmd } }, bin).stdout, '', cmd);
+  // What Claude does next: runs the (ungated) ack through Bash, then the same call again.
+  assert.is(spawnSync('sh', ['-c', 'forge plan ack'], { cwd: dir, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } }).status, 0);
+  assert.is(runClaudeHook(dir, command, { ...base, tool_name: 'Grep', tool_input: { pattern: 'a', path: join(dir, 'src') } }, bin).stdout, '', 'acknowledged through Bash, the retry runs');
+  assert.is(runClaudeHook(dir, command, { ...base, tool_name: 'TodoWrite', tool_input: { todos: [] } }, bin).stdout, '');
+  const bad = runClaudeHook(dir, command, { ...base, tool_input: {} }, bin);
+  assert.equal([bad.status, bad.stdout], [2, '']);
+  assert.match(bad.stderr, /^Error: the hook payload has no tool_name/);
+  const outside = runClaudeHook(tempDir('forge-no-repo-'), command, { ...base, cwd: '/', tool_name: 'Bash', tool_input: { command: 'ls' } }, bin);
+  assert.equal([outside.status, outside.stdout], [0, ''], 'outside a repository nothing is gated');
+  const status = await forge(['plan', 'status', '--json'], { cwd: dir });
+  assert.equal(status.records[0]!.used.runs, ['sess-1'], "Claude's session is the run");
+});
+
+test.run();
