@@ -24,7 +24,7 @@ export default defineCommand({
   ].join('\n\n'),
   args: {
     tool: { type: 'string', placeholder: 'TOOL', description: 'The tool about to run (read, bash, Edit…).' },
-    path: { type: 'array', placeholder: 'PATH', description: 'A path the call reads or changes (repeatable).' },
+    path: { type: 'array', placeholder: 'PATH', description: 'A path the call reads or changes.' },
     tokens: { type: 'integer', min: 0, default: 0, placeholder: 'N', description: 'Tokens the call adds to the context.' },
     command: { type: 'string', placeholder: 'CMD', description: "A bash call's command line (its surface is read from it)." },
     surface: { type: 'string', choices: SURFACES, description: 'The surface the call reaches (default artifacts_only).' },

@@ -35,6 +35,9 @@ export async function preflight({ store, call, now }: { store: StateStore; call:
   if (!peek || peek.status === 'complete') {
     return { contract: peek, decision: { allowed: true, posture: 'allow', breach: null, reason: peek ? 'the plan is complete' : 'no active plan', path: null, acked: false, laterUnit: null, budgetBreaches: [] } };
   }
+  // Most allowed calls record nothing: decide without the writers' lock, and take it only to write.
+  const quick = await decide({ contract: peek, call, now });
+  if (quick.allowed && !quick.acked && !quick.budgetBreaches.length && sameUsage(usageAfter(peek, call), peek.used)) return { contract: peek, decision: quick };
   const stamp = now.toISOString();
   const r = await store.update({
     message: ({ decision, contract }: PreflightResult) => `plan: ${decision.allowed ? 'preflight' : 'refuse'} ${call.tool} in ${contract!.plan_id} ${contract!.units[contract!.current]?.id ?? ''}`.trimEnd(),
@@ -50,18 +53,27 @@ export async function preflight({ store, call, now }: { store: StateStore; call:
         saveContract(tx, { ...c, pendingBreach, updatedAt: stamp });
         return { contract: c, decision };
       }
-      const used = { ...c.used };
-      if (call.runId !== null && !used.runs.includes(call.runId)) used.runs = [...used.runs, call.runId];
-      if (call.mutates) used.files = [...used.files, ...call.paths.filter((p) => !used.files.includes(p))];
-      used.tokens += call.tokens;
-      used.unitTokens += call.tokens;
-      const changed = decision.acked || JSON.stringify(used) !== JSON.stringify(c.used);
-      if (changed) saveContract(tx, { ...c, used, grant: decision.acked ? null : c.grant, updatedAt: stamp });
+      const used = usageAfter(c, call);
+      if (decision.acked || !sameUsage(used, c.used)) saveContract(tx, { ...c, used, grant: decision.acked ? null : c.grant, updatedAt: stamp });
       if (decision.budgetBreaches.length) await journal(tx, decision.budgetBreaches.map((reason) => ({ ...entry, verb: 'plan_budget_breach', kind: 'Observation' as const, reason })));
       return { contract: c, decision };
     },
   });
   return r.value;
+}
+
+/** The budgets used once an allowed call is counted: its run, the files it changes, its tokens. */
+function usageAfter(c: Contract, call: ToolCall): Contract['used'] {
+  const used = { ...c.used };
+  if (call.runId !== null && !used.runs.includes(call.runId)) used.runs = [...used.runs, call.runId];
+  if (call.mutates) used.files = [...used.files, ...call.paths.filter((p) => !used.files.includes(p))];
+  used.tokens += call.tokens;
+  used.unitTokens += call.tokens;
+  return used;
+}
+
+function sameUsage(a: Contract['used'], b: Contract['used']): boolean {
+  return a.tokens === b.tokens && a.unitTokens === b.unitTokens && a.runs.length === b.runs.length && a.files.length === b.files.length;
 }
 
 /** Acknowledges the last soft refusal: the same call may then pass preflight once, under the parent rails. */

@@ -149,6 +149,15 @@ test('budgets: context_tokens_expected is advisory (journaled once), caps on tok
   assert.equal(status.records[0]!.used, { runs: ['r1', 'r2'], tokens: 130, files: ['src/a.ts', 'src/b.ts', 'src/c.ts'], unitTokens: 130 });
 });
 
+test('wall_time counts from activation', async () => {
+  const dir = repoWith({ 'docs/plans/gate.md': PLAN.replace('      tokens: 1000\n', '      tokens: 1000\n      wall_time: 1s\n') });
+  assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/gate.md'], { cwd: dir })).code, 0);
+  await new Promise((r) => setTimeout(r, 1100));
+  const r = await preflight(dir, ['--tool', 'read', '--path', 'src/a.ts']);
+  assert.equal([r.code, r.record.error.code], [1, 'BUDGET_CAP_REACHED']);
+  assert.match(r.record.error.message, /^plan budget cap reached: wall_time 1s since activation at \d{4}-/);
+});
+
 test('the kill switch refuses every call with its reason until resume', async () => {
   const dir = await activeRepo();
   await forge(['plan', 'pause', '--plan-id', PLAN_ID, '--reason', 'tests are red on main'], { cwd: dir });
