@@ -4,6 +4,7 @@ import edit from './edit';
 import hooks from './hooks/index';
 import iter from './iter/index';
 import logs from './logs';
+import loop from './loop/index';
 import ls from './ls';
 import memory from './memory/index';
 import patch from './patch';
@@ -15,4 +16,4 @@ import session from './session/index';
 import state from './state/index';
 import write from './write';
 
-export const entries: readonly Entry[] = [edit, hooks, iter, logs, ls, memory, patch, plan, read, schema, search, session, state, write];
+export const entries: readonly Entry[] = [edit, hooks, iter, logs, loop, ls, memory, patch, plan, read, schema, search, session, state, write];

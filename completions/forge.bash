@@ -1,8 +1,9 @@
 # bash completion for forge — generated from the command declarations by `make completions`; do not edit
 declare -gA _forge_subs=(
-  ["forge"]="edit hooks iter logs ls memory patch plan read schema search session state write"
+  ["forge"]="edit hooks iter logs loop ls memory patch plan read schema search session state write"
   ["forge hooks"]="install"
   ["forge iter"]="get reset update"
+  ["forge loop"]="cancel hook install pause resume run start status"
   ["forge memory"]="recall save"
   ["forge plan"]="ack activate advance check install-hook journal new pause preflight resume status"
   ["forge session"]="list load save"
@@ -15,6 +16,14 @@ declare -gA _forge_opts=(
   ["forge iter reset"]="--module --all --cwd --run-id --json --help"
   ["forge iter update"]="--module --status --score --issue --root-cause --cwd --run-id --json --help"
   ["forge logs"]="--module --phase --severity --limit --cwd --run-id --json --help"
+  ["forge loop cancel"]="--cwd --run-id --json --help"
+  ["forge loop hook"]="--agent --payload --cwd --run-id --json --help"
+  ["forge loop install"]="--agent --settings --cwd --run-id --json --help"
+  ["forge loop pause"]="--reason --cwd --run-id --json --help"
+  ["forge loop resume"]="--cwd --run-id --json --help"
+  ["forge loop run"]="--prompt-file --prompt --max-iterations --completion-promise --done-when --done-when-timeout --agent --cwd --run-id --json --help"
+  ["forge loop start"]="--prompt-file --prompt --max-iterations --completion-promise --done-when --done-when-timeout --session --cwd --run-id --json --help"
+  ["forge loop status"]="--cwd --run-id --json --help"
   ["forge ls"]="--glob --limit --cwd --run-id --json --help"
   ["forge memory recall"]="--query --category --scope --limit --cwd --run-id --json --help"
   ["forge memory save"]="--pattern --category --confidence --tag --scope --cwd --run-id --json --help"
@@ -47,6 +56,8 @@ declare -gA _forge_choices=(
   ["forge iter update --status"]="passed failed error"
   ["forge logs --phase"]="planning execution validation review retry memory session tool_call plan_validation"
   ["forge logs --severity"]="info warn error"
+  ["forge loop hook --agent"]="claude"
+  ["forge loop install --agent"]="claude"
   ["forge memory recall --category"]="convention failure_pattern success_pattern test_command architecture dependency tool_usage"
   ["forge memory recall --scope"]="project global all"
   ["forge memory save --category"]="convention failure_pattern success_pattern test_command architecture dependency tool_usage"
@@ -80,4 +91,4 @@ _forge() {
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
-complete -F _forge forge forge-edit forge-hooks forge-iter forge-logs forge-ls forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-write
+complete -F _forge forge forge-edit forge-hooks forge-iter forge-logs forge-loop forge-ls forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-write

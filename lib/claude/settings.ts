@@ -25,11 +25,11 @@ interface MatcherEntry {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Adds `{matcher, hooks: [{type: "command", command}]}` under hooks.<event>, keeping every other
+ * Adds `{matcher, hooks: [{type: "command", command}]}` under hooks.<event> (no matcher for Stop), keeping every other
  * key, event and entry as it was. Idempotent: an entry already running `command` is left alone.
  * A settings file that is not a JSON object (or whose hooks are malformed) is refused untouched.
  */
-export async function installClaudeHook({ file, event, matcher, command, timeout }: { file: string; event: string; matcher: string; command: string; timeout?: number }): Promise<HookInstall> {
+export async function installClaudeHook({ file, event, matcher, command, timeout }: { file: string; event: string; matcher?: string; command: string; timeout?: number }): Promise<HookInstall> {
   const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return null;
     throw err;
@@ -51,7 +51,7 @@ export async function installClaudeHook({ file, event, matcher, command, timeout
   if (!Array.isArray(entries) || !entries.every(isObject)) throw new RefusedError('SETTINGS_INVALID', `${file}: "hooks.${event}" is not a list of matcher entries; it was left as it is`, { fix: `jq .hooks.${event} ${file}` });
   const present = (entries as MatcherEntry[]).some((e) => Array.isArray(e.hooks) && e.hooks.some((h) => isObject(h) && h.command === command));
   if (present) return { file, added: false };
-  const entry: MatcherEntry = { matcher, hooks: [{ type: 'command', command, ...(timeout ? { timeout } : {}) }] };
+  const entry: MatcherEntry = { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: 'command', command, ...(timeout ? { timeout } : {}) }] };
   settings.hooks = { ...hooks, [event]: [...entries, entry] };
   await atomicWrite(file, `${JSON.stringify(settings, null, 2)}\n`);
   return { file, added: true };

@@ -22,6 +22,8 @@ export interface ArgSpec {
   alias?: string;
   /** Value name shown in the synopsis and man page (`--limit N`). */
   placeholder?: string;
+  /** An array filled from the words after `--` (a program and its arguments: `forge loop run -- claude -p`). */
+  afterDashes?: boolean;
 }
 
 export type ArgsSpec = Record<string, ArgSpec>;

@@ -138,6 +138,9 @@ export function parseArgv(spec: CommandSpec<any>, argv: string[]): ParsedArgv {
   if (words.length) {
     throw new InvalidInputError('UNEXPECTED_ARGUMENT', `unexpected argument '${words[0]}'`, { fix });
   }
+  const dashed = ((parsed['--'] as unknown[]) ?? []).map(String);
+  const target = Object.entries(spec.args as ArgsSpec).find(([, s]) => s.afterDashes);
+  if (target && dashed.length) raw[target[0]] = dashed;
   const last = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
   return {
     raw,

@@ -6,6 +6,7 @@ export function placeholder(name: string, spec: ArgSpec): string {
 }
 
 function flagWord(name: string, spec: ArgSpec): string {
+  if (spec.afterDashes) return `-- ${placeholder(name, spec)}...`;
   if (spec.type === 'boolean') return `--${name}`;
   return `--${name} ${placeholder(name, spec)}`;
 }
@@ -22,11 +23,14 @@ export function synopsis(spec: CommandSpec<any>): string {
     const w = `<${name}>${s.type === 'array' || s.rest ? '...' : ''}`;
     words.push(s.required ? w : `[${w}]`);
   }
-  for (const [name, s] of Object.entries(spec.args as ArgsSpec)) {
-    if (s.positional) continue;
+  const args = Object.entries(spec.args as ArgsSpec);
+  for (const [name, s] of args) {
+    if (s.positional || s.afterDashes) continue;
     const w = flagWord(name, s);
     words.push(s.required ? w : `[${w}]${s.type === 'array' ? '...' : ''}`);
   }
+  // A program to run comes last, after `--`, so its own flags are not forge's.
+  for (const [name, s] of args) if (s.afterDashes) words.push(s.required ? flagWord(name, s) : `[${flagWord(name, s)}]`);
   return words.join(' ');
 }
 

@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { hookEnv, runHook } from '../helpers/claude';
 import { forge } from '../helpers/forge';
 import { git, repoWith, stateCommits, tempDir } from '../helpers/repo';
 
@@ -198,13 +199,6 @@ test('lifecycle: advance needs its verification, enters U2, then completes; the 
   assert.equal(git(dir, 'status', '--porcelain'), '?? src/done', 'the work tree holds only what the test wrote');
 });
 
-/** Runs a hook command the way Claude Code does: through the shell, payload on stdin, in the project. */
-function runClaudeHook(dir: string, command: string, payload: Record<string, unknown>, bin: string) {
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
-  delete env.NODE_EXTRA_CA_CERTS;
-  return spawnSync('sh', ['-c', command], { cwd: dir, input: JSON.stringify(payload), encoding: 'utf8', env });
-}
-
 test('Claude Code: install-hook merges settings; the installed hook allows, denies with a reason, and exempts the plan lifecycle', async () => {
   const dir = await activeRepo();
   mkdirSync(join(dir, '.claude'));
@@ -223,28 +217,25 @@ test('Claude Code: install-hook merges settings; the installed hook allows, deni
   assert.match(broken.stderr, /^Error: \S+broken\.json is not valid JSON/);
 
   // The hook exactly as installed, run as Claude Code runs it.
-  const bin = tempDir('forge-claude-bin-');
-  mkdirSync(bin, { recursive: true });
-  writeFileSync(join(bin, 'forge'), `#!/bin/sh\nexec ${process.execPath} ${join(process.cwd(), 'dist/forge.js')} "$@"\n`, { mode: 0o755 });
   const command = merged.hooks.PreToolUse.at(-1).hooks[0].command as string;
   const base = { session_id: 'sess-1', transcript_path: '/dev/null', cwd: dir, hook_event_name: 'PreToolUse' };
-  const allowed = runClaudeHook(dir, command, { ...base, tool_name: 'Edit', tool_input: { file_path: join(dir, 'src/a.ts'), old_string: '1', new_string: '2' } }, bin);
+  const allowed = runHook({ dir: dir, command, payload: { ...base, tool_name: 'Edit', tool_input: { file_path: join(dir, 'src/a.ts'), old_string: '1', new_string: '2' } } });
   assert.equal([allowed.status, allowed.stdout], [0, '']);
-  const denied = runClaudeHook(dir, command, { ...base, tool_name: 'Write', tool_input: { file_path: join(dir, 'docs/notes.md'), content: 'x' } }, bin);
+  const denied = runHook({ dir: dir, command, payload: { ...base, tool_name: 'Write', tool_input: { file_path: join(dir, 'docs/notes.md'), content: 'x' } } });
   assert.is(denied.status, 0);
   assert.equal(JSON.parse(denied.stdout), { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: "plan breach: blast radius — changing 'docs/notes.md' is outside the plan's blast radius (src/**, test/**). A hard refusal: no acknowledgement applies. Stay within the plan (`forge plan status`)." } });
-  assert.match(runClaudeHook(dir, command, { ...base, tool_name: 'Bash', tool_input: { command: 'forge plan ack; rm -rf src' } }, bin).stdout, /"deny"/, 'only the lifecycle command alone is exempt');
-  const soft = JSON.parse(runClaudeHook(dir, command, { ...base, tool_name: 'Grep', tool_input: { pattern: 'a', path: join(dir, 'src') } }, bin).stdout);
+  assert.match(runHook({ dir: dir, command, payload: { ...base, tool_name: 'Bash', tool_input: { command: 'forge plan ack; rm -rf src' } } }).stdout, /"deny"/, 'only the lifecycle command alone is exempt');
+  const soft = JSON.parse(runHook({ dir: dir, command, payload: { ...base, tool_name: 'Grep', tool_input: { pattern: 'a', path: join(dir, 'src') } } }).stdout);
   assert.match(soft.hookSpecificOutput.permissionDecisionReason, /^plan breach: tools — 'Grep' is not allowed in U1 \(allowed: read, edit\)\. Run `forge plan ack`, then retry this exact call once/);
-  for (const cmd of ['forge plan ack', 'forge plan status --json']) assert.is(runClaudeHook(dir, command, { ...base, tool_name: 'Bash', tool_input: { command: cmd } }, bin).stdout, '', cmd);
+  for (const cmd of ['forge plan ack', 'forge plan status --json']) assert.is(runHook({ dir: dir, command, payload: { ...base, tool_name: 'Bash', tool_input: { command: cmd } } }).stdout, '', cmd);
   // What Claude does next: runs the (ungated) ack through Bash, then the same call again.
-  assert.is(spawnSync('sh', ['-c', 'forge plan ack'], { cwd: dir, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } }).status, 0);
-  assert.is(runClaudeHook(dir, command, { ...base, tool_name: 'Grep', tool_input: { pattern: 'a', path: join(dir, 'src') } }, bin).stdout, '', 'acknowledged through Bash, the retry runs');
-  assert.is(runClaudeHook(dir, command, { ...base, tool_name: 'TodoWrite', tool_input: { todos: [] } }, bin).stdout, '');
-  const bad = runClaudeHook(dir, command, { ...base, tool_input: {} }, bin);
+  assert.is(spawnSync('sh', ['-c', 'forge plan ack'], { cwd: dir, env: hookEnv() }).status, 0);
+  assert.is(runHook({ dir: dir, command, payload: { ...base, tool_name: 'Grep', tool_input: { pattern: 'a', path: join(dir, 'src') } } }).stdout, '', 'acknowledged through Bash, the retry runs');
+  assert.is(runHook({ dir: dir, command, payload: { ...base, tool_name: 'TodoWrite', tool_input: { todos: [] } } }).stdout, '');
+  const bad = runHook({ dir: dir, command, payload: { ...base, tool_input: {} } });
   assert.equal([bad.status, bad.stdout], [2, '']);
   assert.match(bad.stderr, /^Error: the hook payload has no tool_name/);
-  const outside = runClaudeHook(tempDir('forge-no-repo-'), command, { ...base, cwd: '/', tool_name: 'Bash', tool_input: { command: 'ls' } }, bin);
+  const outside = runHook({ dir: tempDir('forge-no-repo-'), command, payload: { ...base, cwd: '/', tool_name: 'Bash', tool_input: { command: 'ls' } } });
   assert.equal([outside.status, outside.stdout], [0, ''], 'outside a repository nothing is gated');
   const status = await forge(['plan', 'status', '--json'], { cwd: dir });
   assert.equal(status.records[0]!.used.runs, ['sess-1'], "Claude's session is the run");

@@ -1,0 +1,34 @@
+// forge loop install claude: let Claude Code's Stop hook drive forge loops.
+import { join, resolve } from 'node:path';
+import { defineCommand } from '../../lib/cli/declare';
+import { installClaudeHook } from '../../lib/claude/settings';
+import { workTreeRoot } from '../../lib/git/repo';
+import { onPath } from '../../lib/plans/modules';
+
+export const STOP_HOOK = 'forge loop hook claude';
+
+export default defineCommand({
+  name: 'loop install',
+  summary: 'Install the loop driver as a Claude Code Stop hook (.claude/settings.json)',
+  description: 'Merges {"hooks": [{"type": "command", "command": "forge loop hook claude"}]} into hooks.Stop of the project\'s .claude/settings.json (or --settings), keeping every other setting, event and hook; running it again changes nothing; a settings file that is not valid JSON is refused untouched. With no loop active the hook lets every session stop, so it is safe to leave installed.',
+  args: {
+    agent: { type: 'string', positional: true, required: true, choices: ['claude'], description: 'The agent whose hook to install.' },
+    settings: { type: 'string', placeholder: 'FILE', description: 'The settings file (default: .claude/settings.json at the top of the repository).' },
+  },
+  examples: [{ command: 'forge loop install claude', description: "Drive loops from this project's Claude Code sessions." }],
+  errors: { SETTINGS_INVALID: 'the settings file is not a JSON object with a hooks map' },
+  exits: { 0: 'installed, or already there', 1: 'refused: the settings file is malformed', 2: 'invalid input' },
+  mutates: true,
+  async run(args, ctx) {
+    const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
+    const file = args.settings === undefined ? join(root, '.claude', 'settings.json') : resolve(ctx.cwd, args.settings);
+    const r = await installClaudeHook({ file, event: 'Stop', command: STOP_HOOK });
+    const reachable = await onPath({ program: 'forge', cwd: ctx.cwd, path: process.env.PATH ?? '' });
+    const warning = reachable ? '' : '\nwarning: forge is not on PATH here; Claude Code will not find the hook command until it is (npm install -g .)';
+    return {
+      data: { file: r.file, added: r.added, event: 'Stop', command: STOP_HOOK, forgeOnPath: reachable },
+      text: `${r.added ? 'installed' : 'already installed'}: Stop → ${STOP_HOOK} in ${r.file}${warning}`,
+      next: ctx.cmd('loop', 'status'),
+    };
+  },
+});

@@ -1,0 +1,201 @@
+// Loop state on the state ref: one current loop, its iterations, and the rules that end or pause it.
+import { RefusedError } from '../errors';
+import type { StateStore, StateTx } from '../git/state';
+import { randomHex } from '../random';
+
+export const CURRENT_PATH = '.forge/loops/current.json';
+
+export function loopPath(loopId: string): string {
+  return `.forge/loops/${loopId}.json`;
+}
+
+export type LoopStatus = 'active' | 'paused' | 'complete' | 'max_reached' | 'cancelled';
+/** hook: Claude Code's Stop hook continues the session; run: forge loop run starts the agent each time. */
+export type Driver = 'hook' | 'run';
+export type Control = 'complete' | 'pause' | 'promise';
+
+/** How many empty, identical or failed iterations in a row pause the loop as stuck. */
+export const STUCK_AFTER = 3;
+export const DEFAULT_MAX_ITERATIONS = 20;
+
+export interface DoneWhenResult {
+  passed: boolean;
+  exitCode: number | null;
+  timedOut: boolean;
+  tail: string;
+}
+
+export interface IterationRecord {
+  n: number;
+  endedAt: string;
+  /** Characters of the agent's last response, and a digest to see it repeat. */
+  chars: number;
+  digest: string;
+  control: Control | null;
+  /** The run driver's agent exit code. */
+  exitCode?: number | null;
+  doneWhen?: DoneWhenResult;
+}
+
+export interface Loop {
+  loop_id: string;
+  prompt: string;
+  promptFile: string | null;
+  /** Iterations completed. */
+  iteration: number;
+  max: number;
+  promise: string | null;
+  doneWhen: string | null;
+  doneWhenTimeout: number;
+  status: LoopStatus;
+  /** Why the loop is paused or stopped. */
+  reason: string | null;
+  driver: Driver;
+  /** The Claude Code session a hook loop is bound to (the first valid one to stop). */
+  session: string | null;
+  /** The agent command of a run loop. */
+  command: string[] | null;
+  /** The run id the agent's forge calls and done-when checks log under. */
+  runId: string;
+  /** The pid of the `forge loop run` driving a run loop right now. */
+  runnerPid: number | null;
+  startedAt: string;
+  updatedAt: string;
+  iterations: IterationRecord[];
+}
+
+function parse<T>(buf: Buffer | null): T | null {
+  if (!buf) return null;
+  try {
+    return JSON.parse(buf.toString('utf8')) as T;
+  } catch {
+    return null;
+  }
+}
+
+function save(tx: StateTx, loop: Loop): void {
+  tx.write(loopPath(loop.loop_id), `${JSON.stringify(loop, null, 2)}\n`);
+}
+
+async function currentIn(read: (path: string) => Promise<Buffer | null>): Promise<Loop | null> {
+  const pointer = parse<{ loop_id?: string }>(await read(CURRENT_PATH));
+  return pointer?.loop_id ? parse<Loop>(await read(loopPath(pointer.loop_id))) : null;
+}
+
+/** The current loop (the last one started), whatever its status. */
+export function currentLoop({ store }: { store: StateStore }): Promise<Loop | null> {
+  return currentIn((p) => store.read(p));
+}
+
+/** Whether a `forge loop run` is driving this loop now (its pid is alive). */
+export function isDriven(loop: Loop): boolean {
+  if (loop.runnerPid === null) return false;
+  try {
+    process.kill(loop.runnerPid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function isLive(loop: Loop | null): loop is Loop {
+  return loop !== null && (loop.status === 'active' || loop.status === 'paused');
+}
+
+export interface StartOptions {
+  prompt: string;
+  promptFile: string | null;
+  max: number;
+  promise: string | null;
+  doneWhen: string | null;
+  doneWhenTimeout: number;
+  driver: Driver;
+  session: string | null;
+  command: string[] | null;
+}
+
+/** Starts a loop; refused while another is active or paused (one loop per repository at a time). */
+export async function startLoop({ store, options, now }: { store: StateStore; options: StartOptions; now: Date }): Promise<Loop> {
+  const stamp = now.toISOString();
+  const id = `loop-${stamp.slice(0, 10).replace(/-/g, '')}-${randomHex().slice(0, 8)}`;
+  const r = await store.update({
+    message: `loop: start ${id} (${options.driver}, max ${options.max})`,
+    apply: async (tx) => {
+      const existing = await currentIn((p) => tx.read(p));
+      if (isLive(existing)) throw new RefusedError('LOOP_ACTIVE', `loop ${existing.loop_id} is ${existing.status} (iteration ${existing.iteration} of ${existing.max})`, { fix: 'forge loop cancel' });
+      const loop: Loop = { loop_id: id, ...options, iteration: 0, status: 'active', reason: null, runId: id, runnerPid: null, startedAt: stamp, updatedAt: stamp, iterations: [] };
+      save(tx, loop);
+      tx.write(CURRENT_PATH, `${JSON.stringify({ loop_id: id, updatedAt: stamp })}\n`);
+      return loop;
+    },
+  });
+  return r.value;
+}
+
+/** Applies `change` to the current loop in one state commit; `change` may refuse by throwing. */
+export async function updateLoop<T>({ store, message, change }: { store: StateStore; message: string; change: (loop: Loop) => { loop: Loop; value: T } }): Promise<T> {
+  const r = await store.update({
+    message,
+    apply: async (tx) => {
+      const loop = await currentIn((p) => tx.read(p));
+      if (!loop) throw new RefusedError('NO_LOOP', 'no loop has been started in this repository', { fix: 'forge loop start --prompt-file PROMPT.md' });
+      const next = change(loop);
+      if (next.loop !== loop) save(tx, next.loop);
+      return next.value;
+    },
+  });
+  return r.value;
+}
+
+/** Pause, resume or cancel, each allowed only from the states where it means something. */
+export function setLoopStatus({ store, to, reason, now }: { store: StateStore; to: 'paused' | 'active' | 'cancelled'; reason: string | null; now: Date }): Promise<Loop> {
+  const from: Record<typeof to, LoopStatus[]> = { paused: ['active'], active: ['paused'], cancelled: ['active', 'paused'] };
+  return updateLoop({
+    store,
+    message: `loop: ${to === 'active' ? 'resume' : to === 'paused' ? 'pause' : 'cancel'}`,
+    change: (loop) => {
+      if (!from[to].includes(loop.status)) {
+        const verb = to === 'active' ? 'resume' : to === 'paused' ? 'pause' : 'cancel';
+        throw new RefusedError(loop.status === 'active' || loop.status === 'paused' ? 'LOOP_NOT_PAUSED' : 'LOOP_ENDED', `cannot ${verb} loop ${loop.loop_id}: it is ${loop.status}${loop.reason ? ` (${loop.reason})` : ''}`, { fix: 'forge loop status' });
+      }
+      const next = { ...loop, status: to, reason: to === 'active' ? null : reason, updatedAt: now.toISOString() };
+      return { loop: next, value: next };
+    },
+  });
+}
+
+/** Why the last iterations say the agent is stuck, if they do. */
+export function stuckReason(records: IterationRecord[]): string | null {
+  if (records.length < STUCK_AFTER) return null;
+  const recent = records.slice(-STUCK_AFTER);
+  if (recent.every((r) => r.chars === 0)) return `stuck: ${STUCK_AFTER} empty responses in a row`;
+  if (recent.every((r) => r.digest === recent[0]!.digest)) return `stuck: ${STUCK_AFTER} identical responses in a row`;
+  if (recent.every((r) => r.exitCode !== undefined && r.exitCode !== 0)) return `stuck: the agent failed ${STUCK_AFTER} times in a row (last exit ${recent.at(-1)!.exitCode ?? 'by signal'})`;
+  return null;
+}
+
+export type IterationOutcome = 'continue' | Exclude<LoopStatus, 'active'>;
+
+/**
+ * Records one finished iteration and decides what follows, in this order: the agent's pause, the
+ * agent's completion (FORGE_COMPLETE or the promise), done-when passing, stuck, the iteration limit.
+ */
+export function concludeIteration(loop: Loop, record: IterationRecord, now: Date): { loop: Loop; outcome: IterationOutcome } {
+  const iterations = [...loop.iterations, record];
+  const next: Loop = { ...loop, iteration: record.n, iterations, updatedAt: now.toISOString() };
+  const end = (status: LoopStatus, reason: string, outcome: IterationOutcome) => ({ loop: { ...next, status, reason }, outcome });
+  if (record.control === 'pause') return end('paused', `the agent asked to pause (FORGE_PAUSE) at iteration ${record.n}`, 'paused');
+  if (record.control === 'complete') return end('complete', `the agent signalled FORGE_COMPLETE at iteration ${record.n}`, 'complete');
+  if (record.control === 'promise') return end('complete', `the agent kept the promise <promise>${loop.promise}</promise> at iteration ${record.n}`, 'complete');
+  if (record.doneWhen?.passed) return end('complete', `done-when passed at iteration ${record.n}: ${loop.doneWhen}`, 'complete');
+  const stuck = stuckReason(iterations);
+  if (stuck) return end('paused', stuck, 'paused');
+  if (record.n >= loop.max) return end('max_reached', `reached the limit of ${loop.max} iteration${loop.max === 1 ? '' : 's'}`, 'max_reached');
+  return { loop: next, outcome: 'continue' };
+}
+
+/** A short digest of a response, to notice the same answer coming back. */
+export async function digest(text: string): Promise<string> {
+  const { createHash } = await import('node:crypto');
+  return createHash('sha1').update(text.replace(/\s+/g, ' ').trim()).digest('hex').slice(0, 12);
+}

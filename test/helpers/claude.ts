@@ -1,0 +1,27 @@
+// Runs a Claude Code hook command as Claude Code does: through sh, the JSON payload on stdin, forge on PATH.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FORGE } from './forge';
+import { tempDir } from './repo';
+
+let bin: string | null = null;
+
+/** A directory holding a `forge` executable, as `npm install -g` would put on PATH. */
+export function forgeBinDir(): string {
+  if (bin) return bin;
+  bin = tempDir('forge-claude-bin-');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'forge'), `#!/bin/sh\nexec ${process.execPath} ${FORGE} "$@"\n`, { mode: 0o755 });
+  return bin;
+}
+
+export function hookEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${forgeBinDir()}:${process.env.PATH}` };
+  for (const k of Object.keys(env)) if (k.startsWith('FORGE_') || k === 'NODE_EXTRA_CA_CERTS') delete env[k];
+  return env;
+}
+
+export function runHook({ dir, command, payload }: { dir: string; command: string; payload: Record<string, unknown> | string }) {
+  return spawnSync('sh', ['-c', command], { cwd: dir, input: typeof payload === 'string' ? payload : JSON.stringify(payload), encoding: 'utf8', env: hookEnv() });
+}
