@@ -1,7 +1,7 @@
-// Writes man/, completions/ and package.json's bin map from the command declarations (`make docs`).
+// Writes man/, completions/, package.json's bin map and the README's command index from the declarations (`make docs`).
 import { readFileSync, writeFileSync, readdirSync, unlinkSync, mkdirSync } from 'node:fs';
 import { entries } from '../commands/index';
-import { binMap, generatedFiles, manList } from '../lib/cli/docs';
+import { binMap, generatedFiles, manList, withCommandIndex } from '../lib/cli/docs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const files = generatedFiles(entries, pkg.version);
@@ -13,4 +13,5 @@ for (const [path, content] of files) writeFileSync(path, content);
 pkg.bin = binMap(entries);
 pkg.man = manList(entries);
 writeFileSync('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
-console.log(`wrote ${files.size} files, the bin map and the man list (${Object.keys(pkg.bin).length} programs)`);
+writeFileSync('README.md', withCommandIndex(readFileSync('README.md', 'utf8'), entries));
+console.log(`wrote ${files.size} files, the bin map, the man list (${Object.keys(pkg.bin).length} programs) and the README's command index`);

@@ -10,7 +10,7 @@ export const STOP_HOOK = 'forge loop hook claude';
 export default defineCommand({
   name: 'loop install',
   summary: 'Install the loop driver as a Claude Code Stop hook (.claude/settings.json)',
-  description: 'Merges {"hooks": [{"type": "command", "command": "forge loop hook claude"}]} into hooks.Stop of the project\'s .claude/settings.json (or --settings), keeping every other setting, event and hook; running it again changes nothing; a settings file that is not valid JSON is refused untouched. With no loop active the hook lets every session stop, so it is safe to leave installed.',
+  description: 'Merges {"hooks": [{"type": "command", "command": "forge loop hook claude", "timeout": 1800}]} into hooks.Stop of the project\'s .claude/settings.json (or --settings), keeping every other setting, event and hook; the timeout gives a slow --done-when check room (Claude Code\'s default is a minute); running it again changes nothing; a settings file that is not valid JSON is refused untouched. With no loop active the hook lets every session stop, so it is safe to leave installed.',
   args: {
     agent: { type: 'string', positional: true, required: true, choices: ['claude'], description: 'The agent whose hook to install.' },
     settings: { type: 'string', placeholder: 'FILE', description: 'The settings file (default: .claude/settings.json at the top of the repository).' },
@@ -22,7 +22,7 @@ export default defineCommand({
   async run(args, ctx) {
     const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
     const file = args.settings === undefined ? join(root, '.claude', 'settings.json') : resolve(ctx.cwd, args.settings);
-    const r = await installClaudeHook({ file, event: 'Stop', command: STOP_HOOK });
+    const r = await installClaudeHook({ file, event: 'Stop', command: STOP_HOOK, timeout: 1800 });
     const reachable = await onPath({ program: 'forge', cwd: ctx.cwd, path: process.env.PATH ?? '' });
     const warning = reachable ? '' : '\nwarning: forge is not on PATH here; Claude Code will not find the hook command until it is (npm install -g .)';
     return {

@@ -136,7 +136,7 @@ test('done-when runs after each iteration, under the loop’s run id; install me
   assert.match(hook(dir, { session_id: 's', last_assistant_message: 'step' }).answer!.systemMessage, /complete: done-when passed at iteration 2/);
   assert.is(readFileSync(join(dir, 'run-id'), 'utf8').trim(), (await status(dir)).runId);
   const inst = await forge(['loop', 'install', 'claude', '--json'], { cwd: dir });
-  assert.equal(JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8')), { hooks: { Stop: [{ hooks: [{ type: 'command', command: HOOK }] }] } });
+  assert.equal(JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8')), { hooks: { Stop: [{ hooks: [{ type: 'command', command: HOOK, timeout: 1800 }] }] } });
   assert.is(inst.records[0]!.added, true);
   assert.is((await forge(['loop', 'install', 'claude', '--json'], { cwd: dir })).records[0]!.added, false);
   const again = await forge(['loop', 'start', '--prompt', 'x', '--json'], { cwd: dir });
