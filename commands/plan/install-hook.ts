@@ -1,9 +1,6 @@
 // forge plan install-hook claude: gate every Claude Code tool call through forge plan preflight.
-import { join, resolve } from 'node:path';
 import { defineCommand } from '../../lib/cli/declare';
-import { installClaudeHook } from '../../lib/claude/settings';
-import { workTreeRoot } from '../../lib/git/repo';
-import { onPath } from '../../lib/plans/modules';
+import { installProjectHook } from '../../lib/claude/settings';
 
 export const PREFLIGHT_HOOK = 'forge plan preflight --hook claude';
 
@@ -24,14 +21,9 @@ export default defineCommand({
   exits: { 0: 'installed, or already there', 1: 'refused: the settings file is malformed', 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {
-    const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
-    const file = args.settings === undefined ? join(root, '.claude', 'settings.json') : resolve(ctx.cwd, args.settings);
-    const r = await installClaudeHook({ file, event: 'PreToolUse', matcher: '*', command: PREFLIGHT_HOOK });
-    const reachable = await onPath({ program: 'forge', cwd: ctx.cwd, path: process.env.PATH ?? '' });
-    const warning = reachable ? '' : '\nwarning: forge is not on PATH here; Claude Code will not find the hook command until it is (npm install -g .)';
+    const r = await installProjectHook({ cwd: ctx.cwd, settings: args.settings, event: 'PreToolUse', matcher: '*', command: PREFLIGHT_HOOK });
     return {
-      data: { file: r.file, added: r.added, event: 'PreToolUse', command: PREFLIGHT_HOOK, forgeOnPath: reachable },
-      text: `${r.added ? 'installed' : 'already installed'}: PreToolUse → ${PREFLIGHT_HOOK} in ${r.file}${warning}`,
+      ...r,
       next: ctx.cmd('plan', 'status'),
       or: ctx.cmd('plan', 'activate', '--path', 'docs/plans/<plan>.md'),
     };

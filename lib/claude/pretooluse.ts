@@ -1,4 +1,4 @@
-// Claude Code's PreToolUse hook: its payload as a forge tool call, and its answer when forge refuses.
+// Claude Code's hook payloads, and the PreToolUse one as a forge tool call with its answer when forge refuses.
 import { InvalidInputError } from '../errors';
 
 export interface PreToolUsePayload {
@@ -14,8 +14,8 @@ export interface PreToolUsePayload {
 /** tool_input keys that carry a path, by the tools that use them. */
 const PATH_KEYS = ['file_path', 'notebook_path', 'path'];
 
-export function parsePreToolUse(text: string): PreToolUsePayload {
-  const fix = 'forge plan preflight --help';
+/** A hook's stdin as a JSON object; anything else is BAD_HOOK_PAYLOAD (exit 2, which Claude Code treats as a block). */
+export function parseHookPayload(text: string, fix: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -23,12 +23,21 @@ export function parsePreToolUse(text: string): PreToolUsePayload {
     throw new InvalidInputError('BAD_HOOK_PAYLOAD', `the Claude Code hook payload on stdin is not JSON (${(err as Error).message})`, { fix });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the Claude Code hook payload must be a JSON object', { fix });
-  const p = value as Record<string, unknown>;
+  return value as Record<string, unknown>;
+}
+
+/** The payload's session id; null when missing, blank, or "null"/"undefined" — never a session to act for. */
+export function hookSessionId(p: Record<string, unknown>): string | null {
+  const id = typeof p.session_id === 'string' ? p.session_id.trim() : '';
+  return id && id !== 'null' && id !== 'undefined' ? id : null;
+}
+
+export function parsePreToolUse(text: string): PreToolUsePayload {
+  const p = parseHookPayload(text, 'forge plan preflight --help');
   if (typeof p.tool_name !== 'string' || !p.tool_name) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the hook payload has no tool_name: is this hook installed on PreToolUse?', { fix: 'forge plan install-hook claude' });
   const input = typeof p.tool_input === 'object' && p.tool_input !== null ? (p.tool_input as Record<string, unknown>) : {};
   const paths = PATH_KEYS.map((k) => input[k]).filter((v): v is string => typeof v === 'string' && v !== '');
-  const session = typeof p.session_id === 'string' && p.session_id && p.session_id !== 'null' ? p.session_id : null;
-  return { sessionId: session, cwd: typeof p.cwd === 'string' && p.cwd ? p.cwd : null, tool: p.tool_name, paths, command: typeof input.command === 'string' ? input.command : undefined };
+  return { sessionId: hookSessionId(p), cwd: typeof p.cwd === 'string' && p.cwd ? p.cwd : null, tool: p.tool_name, paths, command: typeof input.command === 'string' ? input.command : undefined };
 }
 
 /** The hook's answer to a refused call: deny, with the reason Claude is shown. */

@@ -1,7 +1,10 @@
 // Merges a forge hook into a Claude Code settings file without disturbing anything else in it.
 import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { RefusedError } from '../errors';
 import { atomicWrite } from '../files/write';
+import { workTreeRoot } from '../git/repo';
+import { onPath } from '../plans/modules';
 
 export interface HookInstall {
   /** The settings file written (or that already had the hook). */
@@ -55,4 +58,20 @@ export async function installClaudeHook({ file, event, matcher, command, timeout
   settings.hooks = { ...hooks, [event]: [...entries, entry] };
   await atomicWrite(file, `${JSON.stringify(settings, null, 2)}\n`);
   return { file, added: true };
+}
+
+/**
+ * Installs a forge hook for this project: into `settings` (relative to cwd) or the repository's
+ * .claude/settings.json, with a warning when `forge` is not on the PATH Claude Code will search.
+ */
+export async function installProjectHook({ cwd, settings, event, matcher, command, timeout }: { cwd: string; settings: string | undefined; event: string; matcher?: string; command: string; timeout?: number }): Promise<{ data: Record<string, unknown>; text: string }> {
+  const root = (await workTreeRoot({ cwd }))?.root ?? cwd;
+  const file = settings === undefined ? join(root, '.claude', 'settings.json') : resolve(cwd, settings);
+  const r = await installClaudeHook({ file, event, matcher, command, timeout });
+  const reachable = await onPath({ program: 'forge', cwd, path: process.env.PATH ?? '' });
+  const warning = reachable ? '' : '\nwarning: forge is not on PATH here; Claude Code will not find the hook command until it is (npm install -g .)';
+  return {
+    data: { file: r.file, added: r.added, event, command, forgeOnPath: reachable },
+    text: `${r.added ? 'installed' : 'already installed'}: ${event} → ${command} in ${r.file}${warning}`,
+  };
 }
