@@ -6,6 +6,7 @@ import iter from './iter/index';
 import logs from './logs';
 import loop from './loop/index';
 import ls from './ls';
+import mcp from './mcp';
 import memory from './memory/index';
 import patch from './patch';
 import plan from './plan/index';
@@ -16,4 +17,4 @@ import session from './session/index';
 import state from './state/index';
 import write from './write';
 
-export const entries: readonly Entry[] = [edit, hooks, iter, logs, loop, ls, memory, patch, plan, read, schema, search, session, state, write];
+export const entries: readonly Entry[] = [edit, hooks, iter, logs, loop, ls, mcp, memory, patch, plan, read, schema, search, session, state, write];

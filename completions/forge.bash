@@ -1,6 +1,6 @@
 # bash completion for forge — generated from the command declarations by `make completions`; do not edit
 declare -gA _forge_subs=(
-  ["forge"]="edit hooks iter logs loop ls memory patch plan read schema search session state write"
+  ["forge"]="edit hooks iter logs loop ls mcp memory patch plan read schema search session state write"
   ["forge hooks"]="install"
   ["forge iter"]="get reset update"
   ["forge loop"]="cancel hook install pause resume run start status"
@@ -25,6 +25,7 @@ declare -gA _forge_opts=(
   ["forge loop start"]="--prompt-file --prompt --max-iterations --completion-promise --done-when --done-when-timeout --session --cwd --run-id --json --help"
   ["forge loop status"]="--cwd --run-id --json --help"
   ["forge ls"]="--glob --limit --cwd --run-id --json --help"
+  ["forge mcp"]="--cwd --run-id --json --help"
   ["forge memory recall"]="--query --category --scope --limit --cwd --run-id --json --help"
   ["forge memory save"]="--pattern --category --confidence --tag --scope --cwd --run-id --json --help"
   ["forge patch"]="--diff --file --check --reverse --cwd --run-id --json --help"
@@ -91,4 +92,4 @@ _forge() {
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
-complete -F _forge forge forge-edit forge-hooks forge-iter forge-logs forge-loop forge-ls forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-write
+complete -F _forge forge forge-edit forge-hooks forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-write

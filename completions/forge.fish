@@ -122,6 +122,11 @@ complete -c forge -n '__fish_seen_subcommand_from ls' -l cwd -r -d 'Run as if st
 complete -c forge -n '__fish_seen_subcommand_from ls' -l run-id -r -d 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log.'
 complete -c forge -n '__fish_seen_subcommand_from ls' -l json -d 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).'
 complete -c forge -n '__fish_seen_subcommand_from ls' -l help -s h -d 'Show this help.'
+complete -c forge -n '__fish_use_subcommand' -a mcp -d 'Serve every forge command as an MCP tool over stdio'
+complete -c forge -n '__fish_seen_subcommand_from mcp' -l cwd -r -d 'Run as if started in DIR (precedence: flag > FORGE_CWD > current directory).'
+complete -c forge -n '__fish_seen_subcommand_from mcp' -l run-id -r -d 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log.'
+complete -c forge -n '__fish_seen_subcommand_from mcp' -l json -d 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).'
+complete -c forge -n '__fish_seen_subcommand_from mcp' -l help -s h -d 'Show this help.'
 complete -c forge -n '__fish_use_subcommand' -a memory -d 'Learned patterns that outlive a run'
 complete -c forge -n '__fish_seen_subcommand_from memory; and not __fish_seen_subcommand_from recall save' -a recall -d 'Find remembered patterns matching keywords, project before global'
 complete -c forge -n '__fish_seen_subcommand_from memory; and __fish_seen_subcommand_from recall' -l query -r -d 'Keywords to look for.'
@@ -435,6 +440,11 @@ complete -c forge-ls -l cwd -r -d 'Run as if started in DIR (precedence: flag > 
 complete -c forge-ls -l run-id -r -d 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log.'
 complete -c forge-ls -l json -d 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).'
 complete -c forge-ls -l help -s h -d 'Show this help.'
+complete -c forge-mcp -f
+complete -c forge-mcp -l cwd -r -d 'Run as if started in DIR (precedence: flag > FORGE_CWD > current directory).'
+complete -c forge-mcp -l run-id -r -d 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log.'
+complete -c forge-mcp -l json -d 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).'
+complete -c forge-mcp -l help -s h -d 'Show this help.'
 complete -c forge-memory -f
 complete -c forge-memory -n 'not __fish_seen_subcommand_from recall save' -a recall -d 'Find remembered patterns matching keywords, project before global'
 complete -c forge-memory -n '__fish_seen_subcommand_from recall' -l query -r -d 'Keywords to look for.'

@@ -117,6 +117,8 @@ export interface CommandSpec<R extends ArgsSpec = ArgsSpec> {
   stdinText?: string;
   /** Arguments that replace stdin as the text's source (patch's --file): given one, stdin is not read. */
   stdinAlternatives?: string[];
+  /** The command speaks a protocol on stdin itself (forge mcp): the CLI never reads requests from it. */
+  ownsStdin?: boolean;
   /** False for commands that read the run log itself (recording those reads would only add noise). */
   recordsToolCall?: boolean;
   /** Extra environment variables the command reads. */

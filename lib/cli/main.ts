@@ -158,7 +158,7 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
   const textElsewhere = (spec.stdinAlternatives ?? []).some((a) => parsed.raw[a] !== undefined);
   if (textArg && parsed.hasCommandArgs && parsed.raw[textArg] === undefined && !textElsewhere && !opts.stdin.isTTY) {
     requests = [{ raw: { ...parsed.raw, [textArg]: await readAll(opts.stdin) } }];
-  } else if (!parsed.hasCommandArgs && !opts.stdin.isTTY) {
+  } else if (!parsed.hasCommandArgs && !opts.stdin.isTTY && !spec.ownsStdin) {
     const input = await readStdin(opts.stdin);
     if (input.kind === 'ndjson') {
       json = true;
