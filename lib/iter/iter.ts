@@ -97,8 +97,8 @@ export function isStagnant(attempts: Attempt[]): boolean {
   const last = attempts[attempts.length - 1];
   if (!last || last.status === 'passed') return false;
   if (sameAsPrev(attempts)) return true;
-  const scored = attempts.filter((a) => a.score !== null).length;
-  return scored >= VELOCITY_WINDOW && velocity(attempts)! <= 0;
+  const v = velocity(attempts);
+  return v !== null && v <= 0 && attempts.filter((a) => a.score !== null).length >= VELOCITY_WINDOW;
 }
 
 function parseState(text: string | undefined, runId: string, moduleId: string): IterState {

@@ -48,7 +48,7 @@ export async function resolveSpecifier({ from, specifier }: { from: string; spec
   const base = resolve(dirname(from), specifier);
   const ext = extname(base);
   const stem = base.slice(0, base.length - ext.length);
-  const typescriptTwin: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
+  const typescriptTwin: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'] };
   const candidates = [
     base,
     ...SCRIPT_EXTENSIONS.map((e) => base + e),
@@ -267,8 +267,9 @@ export async function importsFrom({ importer, exporter, cache }: { importer: str
       imports = true;
       const name = propertyName(node);
       if (name) names.push(at(node.property, name));
-    } else if (node.type === 'CallExpression' && requiredPath(node) !== null && (await fromExporter(requiredPath(node)!))) {
-      imports = true;
+    } else if (node.type === 'CallExpression') {
+      const specifier = requiredPath(node);
+      if (specifier !== null && (await fromExporter(specifier))) imports = true;
     }
   }
   // The walk above is depth-first from the end; readers expect the file's order.

@@ -7,10 +7,10 @@ import { jsonError, parseScript, SCRIPT_EXTENSIONS, SourceSyntaxError, type Pars
 import type { CheckResult } from './types';
 
 /** Python gets this long for all its files at once: the seed's per-file AST budget. */
-export const PYTHON_TIMEOUT_MS = 60_000;
+const PYTHON_TIMEOUT_MS = 60_000;
 
 /** Whether forge can check a file's syntax (Python only with python3 on the PATH). */
-export function checksSyntax(file: string): boolean {
+function checksSyntax(file: string): boolean {
   const ext = extname(file);
   return (SCRIPT_EXTENSIONS as readonly string[]).includes(ext) || ext === '.json' || ext === '.py';
 }
@@ -70,13 +70,13 @@ async function checkPython(cwd: string, files: string[], timeoutMs: number): Pro
  * One syntax_check per file forge can parse, in the order given. Python files are skipped (passed,
  * skipped: true, not counted in the score) when python3 is not available.
  */
-export async function checkSyntax({ cwd, files, python, pythonTimeoutMs = PYTHON_TIMEOUT_MS }: { cwd: string; files: string[]; python: boolean; pythonTimeoutMs?: number }): Promise<CheckResult[]> {
+export async function checkSyntax({ cwd, files, python }: { cwd: string; files: string[]; python: boolean }): Promise<CheckResult[]> {
   const parsable = files.filter(checksSyntax);
   const py = parsable.filter((f) => extname(f) === '.py');
   const pyResults = !py.length
     ? []
     : python
-      ? await checkPython(cwd, py, pythonTimeoutMs)
+      ? await checkPython(cwd, py, PYTHON_TIMEOUT_MS)
       : py.map((file): CheckResult => ({ type: 'syntax_check', name: file, passed: true, skipped: true, message: 'not checked: python3 is not on the PATH' }));
   const byFile = new Map(pyResults.map((r) => [r.name, r]));
   const results: CheckResult[] = [];

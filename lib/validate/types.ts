@@ -1,7 +1,6 @@
 // The result of one validation check, as forge validate reports it.
 
-export const CHECK_TYPES = ['cwd_check', 'file_check', 'syntax_check', 'contract_check', 'command'] as const;
-export type CheckType = (typeof CHECK_TYPES)[number];
+export type CheckType = 'cwd_check' | 'file_check' | 'syntax_check' | 'contract_check' | 'command';
 
 export interface CheckResult {
   type: CheckType;

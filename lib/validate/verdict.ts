@@ -1,8 +1,7 @@
 // The recommendation after a validation attempt: PROCEED, RETRY or ESCALATE, and why.
 import { isStagnant, oscillatesWith, sameAsPrev, velocity, VELOCITY_WINDOW, type Attempt } from '../iter/iter';
 
-export const RECOMMENDATIONS = ['PROCEED', 'RETRY', 'ESCALATE'] as const;
-export type Recommendation = (typeof RECOMMENDATIONS)[number];
+export type Recommendation = 'PROCEED' | 'RETRY' | 'ESCALATE';
 
 /** A module still failing at this attempt goes to a person (or a stronger model) instead. */
 export const DEFAULT_MAX_ATTEMPTS = 5;
