@@ -83,7 +83,7 @@ export default defineCommand({
   async run(args, ctx) {
     const moduleId = assertId({ kind: 'module id', value: args.module });
     const runId = ctx.runId ?? DEFAULT_RUN;
-    const contracts = args.contract.map(parseContract);
+    const contracts = unique(args.contract).map(parseContract);
     const nothing = () => new InvalidInputError('NOTHING_TO_CHECK', `nothing to check for '${moduleId}': give --cmd, --file, --contract or --plan`, { fix: 'forge validate --help' });
     if (!args.plan && !args.cmd.length && !args.file.length && !contracts.length) throw nothing();
     let plan: { modules: Module[]; module: Module } | undefined;
