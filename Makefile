@@ -30,6 +30,7 @@ bench: build
 	$(TSX) bench/run.ts
 	$(TSX) bench/files.ts
 	$(TSX) bench/plans.ts
+	$(TSX) bench/validate.ts
 
 # Regenerate man pages, completions and the package.json bin map from the declarations.
 man completions docs: deps

@@ -15,6 +15,7 @@ import schema from './schema';
 import search from './search';
 import session from './session/index';
 import state from './state/index';
+import validate from './validate';
 import write from './write';
 
-export const entries: readonly Entry[] = [edit, hooks, iter, logs, loop, ls, mcp, memory, patch, plan, read, schema, search, session, state, write];
+export const entries: readonly Entry[] = [edit, hooks, iter, logs, loop, ls, mcp, memory, patch, plan, read, schema, search, session, state, validate, write];

@@ -1,6 +1,6 @@
 # bash completion for forge — generated from the command declarations by `make completions`; do not edit
 declare -gA _forge_subs=(
-  ["forge"]="edit hooks iter logs loop ls mcp memory patch plan read schema search session state write"
+  ["forge"]="edit hooks iter logs loop ls mcp memory patch plan read schema search session state validate write"
   ["forge hooks"]="install"
   ["forge iter"]="get reset update"
   ["forge loop"]="cancel hook install pause resume run start status"
@@ -50,6 +50,7 @@ declare -gA _forge_opts=(
   ["forge state log"]="--limit --cwd --run-id --json --help"
   ["forge state show"]="--path --cwd --run-id --json --help"
   ["forge state sync"]="--remote --cwd --run-id --json --help"
+  ["forge validate"]="--module --cmd --file --contract --plan --timeout --max-attempts --cwd --run-id --json --help"
   ["forge write"]="--path --content --overwrite --cwd --run-id --json --help"
 )
 declare -gA _forge_choices=(
@@ -92,4 +93,4 @@ _forge() {
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
-complete -F _forge forge forge-edit forge-hooks forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-write
+complete -F _forge forge forge-edit forge-hooks forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-validate forge-write

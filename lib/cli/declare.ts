@@ -82,6 +82,8 @@ export interface Outcome {
 export interface RunContext {
   /** Absolute working directory after --cwd / FORGE_CWD. */
   cwd: string;
+  /** True only for a command with allowMissingCwd, when that directory does not exist. */
+  cwdMissing: boolean;
   /** The run id set by --run-id or FORGE_RUN_ID, if any. */
   runId: string | undefined;
   /** Where global (cross-project) data lives: $XDG_DATA_HOME/forge. */
@@ -94,6 +96,8 @@ export interface RunContext {
   cmd(...words: Array<string | number>): string;
   /** Streams one item of a listing command. */
   emit(item: Item, text: string): Promise<void>;
+  /** A progress line for a person watching: written to stderr only when stderr is a terminal. */
+  progress(text: string): Promise<void>;
   now(): Date;
 }
 
@@ -119,6 +123,12 @@ export interface CommandSpec<R extends ArgsSpec = ArgsSpec> {
   stdinAlternatives?: string[];
   /** The command speaks a protocol on stdin itself (forge mcp): the CLI never reads requests from it. */
   ownsStdin?: boolean;
+  /**
+   * The command reports a missing --cwd / FORGE_CWD directory itself (validate's cwd_check) instead
+   * of failing with CWD_NOT_FOUND: ctx.cwd is that path, ctx.cwdMissing is true, and ctx.repo(),
+   * ctx.store() and the run log use the directory forge was started in.
+   */
+  allowMissingCwd?: boolean;
   /** False for commands that read the run log itself (recording those reads would only add noise). */
   recordsToolCall?: boolean;
   /** Extra environment variables the command reads. */

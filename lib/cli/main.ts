@@ -7,7 +7,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { assertId, ForgeError, InvalidInputError, type ExitCode } from '../errors';
 import { openRepo, type Repo } from '../git/repo';
 import { StateStore } from '../git/state';
-import { FLUSH_THRESHOLD, flushEvents, newEvent, spoolEvents } from '../logs/events';
+import { newEvent, recordEvents } from '../logs/events';
 import type { CommandSpec, Entry, Item, Outcome, RunContext } from './declare';
 import { readAll, readStdin } from './input';
 import { hintFields, hintLines, Output, type Hint, type Stream } from './output';
@@ -73,19 +73,20 @@ function withContext(command: string | null | undefined, context: string[]): str
   return extra.length ? `${command} ${shellJoin(extra)}` : command;
 }
 
-function resolveCwd(base: string, flag: string | undefined, env: NodeJS.ProcessEnv): string {
+/** The --cwd / FORGE_CWD directory, absolute; missing is CWD_NOT_FOUND unless the command reports it itself. */
+function resolveCwd(base: string, flag: string | undefined, env: NodeJS.ProcessEnv, allowMissing: boolean): { dir: string; exists: boolean } {
   const chosen = flag ?? env.FORGE_CWD ?? base;
   const dir = isAbsolute(chosen) ? chosen : resolvePath(base, chosen);
-  let ok = false;
+  let exists = false;
   try {
-    ok = statSync(dir).isDirectory();
+    exists = statSync(dir).isDirectory();
   } catch {
-    ok = false;
+    exists = false;
   }
-  if (!ok) {
+  if (!exists && !allowMissing) {
     throw new InvalidInputError('CWD_NOT_FOUND', `working directory '${dir}' does not exist`, { fix: `mkdir -p ${shellJoin([dir])}`, data: { cwd: dir } });
   }
-  return dir;
+  return { dir, exists };
 }
 
 export async function main(opts: MainOptions): Promise<ExitCode> {
@@ -236,15 +237,19 @@ async function runRequest({
     if (req.error) throw new InvalidInputError('BAD_NDJSON', req.error, { fix: helpFix, data: { line: req.line } });
     const { args, common } = validateRequest({ spec: spec.args, raw: req.raw, fix: helpFix });
     const cwdFlag = common.cwd ?? parsed.cwd;
-    cwd = resolveCwd(opts.cwd, cwdFlag, env);
+    const target = resolveCwd(opts.cwd, cwdFlag, env, spec.allowMissingCwd === true);
+    // A missing directory the command reports itself: state goes to the repository forge started
+    // in, and hints leave out a --cwd that would only fail.
+    cwd = target.exists ? target.dir : opts.cwd;
     const runFlag = common['run-id'] ?? parsed.runId;
     runId = runFlag ?? (env.FORGE_RUN_ID || undefined);
     if (runId !== undefined) assertId({ kind: 'run id', value: runId });
-    if (cwdFlag !== undefined) context.push('--cwd', cwd);
+    if (cwdFlag !== undefined && target.exists) context.push('--cwd', cwd);
     if (runFlag !== undefined) context.push('--run-id', runFlag);
     const dir = cwd;
     const ctx: RunContext = {
-      cwd: dir,
+      cwd: target.dir,
+      cwdMissing: !target.exists,
       runId,
       dataHome: join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'forge'),
       repo: () => repos.repo(dir),
@@ -254,6 +259,9 @@ async function runRequest({
         streamed = true;
         if (json) await out.record(id === undefined ? item : { ...item, id });
         else await out.out(text);
+      },
+      progress: async (text: string) => {
+        if (opts.stderr.isTTY) await out.err(out.errPalette.dim(text));
       },
       now: () => new Date(),
     };
@@ -314,8 +322,7 @@ async function recordToolCall({
       severity: code === 0 ? 'info' : code === 1 ? 'warn' : 'error',
       data: { exitCode: code, durationMs: Date.now() - started, ...(errorCode ? { error: errorCode } : {}) },
     });
-    const pending = await spoolEvents({ repo, runId, events: [event] });
-    if (pending >= FLUSH_THRESHOLD) await flushEvents({ repo, store: await repos.store(cwd, env) });
+    await recordEvents({ repo, store: () => repos.store(cwd, env), runId, events: [event] });
   } catch (err) {
     // Logging must never fail the call it records; outside a repository there is no log.
     if (env.FORGE_DEBUG === '1') await out.err(`forge: could not record tool_call: ${(err as Error).message}`);

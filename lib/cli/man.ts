@@ -69,6 +69,7 @@ export function manPage(entry: Entry, version: string): string {
     ['CWD_NOT_FOUND', 'the --cwd or FORGE_CWD directory does not exist'],
     ['INVALID_ID', 'a run id that is not 1-128 letters, digits, _ . -'],
   ]) {
+    if (code === 'CWD_NOT_FOUND' && commands.every((c) => c.allowMissingCwd)) continue;
     if (!codes.has(code!)) codes.set(code!, when!);
   }
   for (const [code, when] of [...codes].sort()) lines.push('.TP', `.B ${code}`, roff(when));

@@ -38,26 +38,67 @@ export function emptyState(runId: string, moduleId: string): IterState {
   return { runId, moduleId, attempts: [], scores: [], stagnant: false, lastStatus: null, lastRootCause: null, updatedAt: null };
 }
 
+/** How many attempts before the latest one the oscillation rule looks back over. */
+export const OSCILLATION_WINDOW = 4;
+
+/** An attempt's issues as one comparable key: trimmed, deduplicated, order-free. */
 function issueSet(a: Attempt): string {
   return JSON.stringify([...new Set(a.issues.map((i) => i.trim()))].sort());
 }
 
+/** Whether an attempt failed with something to compare: a pass or an attempt without issues matches nothing. */
+function failedWithIssues(a: Attempt | undefined): a is Attempt {
+  return a !== undefined && a.status !== 'passed' && a.issues.length > 0;
+}
+
+/** The latest attempt failed with exactly the same non-empty set of issues as the one before it. */
+export function sameAsPrev(attempts: Attempt[]): boolean {
+  const [prev, last] = [attempts[attempts.length - 2], attempts[attempts.length - 1]];
+  return failedWithIssues(last) && failedWithIssues(prev) && issueSet(prev) === issueSet(last);
+}
+
+/**
+ * The average change of the score per attempt over the last VELOCITY_WINDOW scored attempts (fewer
+ * when fewer exist); null with fewer than two scores, when there is no trend to speak of yet.
+ */
+export function velocity(attempts: Attempt[]): number | null {
+  const window = attempts.map((a) => a.score).filter((s): s is number => s !== null).slice(-VELOCITY_WINDOW);
+  if (window.length < 2) return null;
+  return (window[window.length - 1]! - window[0]!) / (window.length - 1);
+}
+
+/**
+ * Oscillating when the latest attempt failed with the same non-empty set of issues as one of the
+ * OSCILLATION_WINDOW attempts before it other than the previous one (that case is sameAsPrev): the
+ * fixes go round in a circle, undoing each other. Answers that earlier attempt's number (1-based),
+ * the most recent one when several match, or null.
+ */
+export function oscillatesWith(attempts: Attempt[]): number | null {
+  const n = attempts.length;
+  const last = attempts[n - 1];
+  if (!failedWithIssues(last)) return null;
+  for (let i = n - 3; i >= Math.max(0, n - 1 - OSCILLATION_WINDOW); i--) {
+    const earlier = attempts[i];
+    if (failedWithIssues(earlier) && issueSet(earlier) === issueSet(last)) return i + 1;
+  }
+  return null;
+}
+
+export function isOscillating(attempts: Attempt[]): boolean {
+  return oscillatesWith(attempts) !== null;
+}
+
 /**
  * Stagnant when the latest attempt did not pass and either (1) it failed with exactly the same
- * non-empty set of issues as the attempt before, or (2) over the last VELOCITY_WINDOW scored
- * attempts the score did not rise (velocity ≤ 0).
+ * non-empty set of issues as the attempt before (sameAsPrev), or (2) over the last VELOCITY_WINDOW
+ * scored attempts the score did not rise (velocity ≤ 0).
  */
 export function isStagnant(attempts: Attempt[]): boolean {
   const last = attempts[attempts.length - 1];
   if (!last || last.status === 'passed') return false;
-  const prev = attempts[attempts.length - 2];
-  if (prev && prev.status !== 'passed' && last.issues.length > 0 && issueSet(prev) === issueSet(last)) return true;
-  const scores = attempts.map((a) => a.score).filter((s): s is number => s !== null);
-  if (scores.length >= VELOCITY_WINDOW) {
-    const window = scores.slice(-VELOCITY_WINDOW);
-    return window[window.length - 1]! - window[0]! <= 0;
-  }
-  return false;
+  if (sameAsPrev(attempts)) return true;
+  const v = velocity(attempts);
+  return v !== null && v <= 0 && attempts.filter((a) => a.score !== null).length >= VELOCITY_WINDOW;
 }
 
 function parseState(text: string | undefined, runId: string, moduleId: string): IterState {

@@ -54,6 +54,12 @@ export async function spoolEvents({ repo, runId, events }: { repo: Repo; runId: 
   return (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).length;
 }
 
+/** Spools events and, once FLUSH_THRESHOLD spool files wait, commits them (the store is opened only then). */
+export async function recordEvents({ repo, store, runId, events }: { repo: Repo; store: () => Promise<StateStore>; runId: string; events: LogEvent[] }): Promise<void> {
+  const pending = await spoolEvents({ repo, runId, events });
+  if (pending >= FLUSH_THRESHOLD) await flushEvents({ repo, store: await store() });
+}
+
 interface SpoolFile {
   runId: string;
   path: string;

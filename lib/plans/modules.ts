@@ -20,6 +20,11 @@ const MODULE_SHAPE: { fields: Record<string, Shape>; required: string[] } = {
   required: ['id', 'title', 'objective', 'files', 'verify', 'doneWhen'],
 };
 
+/** A module's verify commands as a list (a plan may give one string). */
+export function verifyCommands(m: Module): string[] {
+  return typeof m.verify === 'string' ? [m.verify] : m.verify;
+}
+
 /** The program a verify command runs: its first word after any VAR=value assignments. */
 export function programOf(command: string): string | null {
   const words = command.trim().split(/\s+/);
@@ -35,7 +40,11 @@ export async function onPath({ program, cwd, path }: { program: string; cwd: str
   return false;
 }
 
-export async function checkModulePlan({ file, text, cwd, path }: { file: string; text: string; cwd: string; path: string }): Promise<{ modules: Module[]; findings: Finding[] }> {
+/**
+ * The modules of a JSON module plan and what is wrong with it. Without `path` (a PATH value) verify
+ * commands are not looked up: forge validate runs them and reports what fails.
+ */
+export async function checkModulePlan({ file, text, cwd, path }: { file: string; text: string; cwd: string; path?: string }): Promise<{ modules: Module[]; findings: Finding[] }> {
   const parsed = await parseLocated({ file, text, baseLine: 1 });
   const findings = [...parsed.findings];
   const located = parsed.located;
@@ -59,10 +68,12 @@ export async function checkModulePlan({ file, text, cwd, path }: { file: string;
     if (seen.has(m.id)) findings.push(located.finding(['modules', i, 'id'], 'DUPLICATE_MODULE', `module id '${m.id}' appears twice`));
     seen.add(m.id);
     modules.push(m);
-    for (const [k, command] of (typeof m.verify === 'string' ? [m.verify] : m.verify).entries()) {
-      const program = programOf(command);
-      if (program && !(await onPath({ program, cwd, path }))) {
-        findings.push(located.finding(['modules', i, 'verify', ...(typeof m.verify === 'string' ? [] : [k])], 'COMMAND_NOT_FOUND', `${m.id}: verify command '${program}' is not on PATH`));
+    if (path !== undefined) {
+      for (const [k, command] of verifyCommands(m).entries()) {
+        const program = programOf(command);
+        if (program && !(await onPath({ program, cwd, path }))) {
+          findings.push(located.finding(['modules', i, 'verify', ...(typeof m.verify === 'string' ? [] : [k])], 'COMMAND_NOT_FOUND', `${m.id}: verify command '${program}' is not on PATH`));
+        }
       }
     }
   }

@@ -45,6 +45,9 @@ export function runShell({ command, cwd, timeoutMs, env = process.env, tailBytes
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      // The shell is gone, but a process that ignored SIGTERM and let go of the pipes may not be:
+      // the caller may exit before the SIGKILL above, so the group gets it now.
+      if (timedOut) killGroup('SIGKILL');
       resolvePromise({ command, exitCode: code, signal, timedOut, durationMs: Date.now() - started, tail: tail.slice(-tailBytes) });
     });
   });

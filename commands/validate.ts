@@ -1,0 +1,135 @@
+// forge validate: check a module's work in its directory, record the attempt, and recommend PROCEED, RETRY or ESCALATE.
+import { defineCommand, type ArgsOf, type ArgsSpec, type RunContext } from '../lib/cli/declare';
+import { assertId, InvalidInputError, NotAGitRepoError } from '../lib/errors';
+import { verifyCommands, type Module } from '../lib/plans/modules';
+import { nextReadyModule, passedModules, planModule } from '../lib/validate/plan';
+import type { CheckResult } from '../lib/validate/types';
+import { attemptOf, missingCwdResult, parseContract, recordValidation, runChecks } from '../lib/validate/validate';
+import { DEFAULT_MAX_ATTEMPTS, recommend, type Verdict } from '../lib/validate/verdict';
+import { DEFAULT_RUN } from './iter/get';
+
+const DEFAULT_TIMEOUT_SECONDS = 120;
+/** Lines of a failed command's output shown in text (JSON carries its whole tail). */
+const TAIL_LINES = 8;
+
+function render(r: CheckResult): string {
+  // A command line is quoted, so where it ends and the message begins is plain.
+  const name = r.type === 'command' ? `'${r.name}'` : r.name;
+  const head = `${r.passed ? (r.skipped ? 'skip' : 'ok  ') : 'FAIL'}  ${r.type} ${name}: ${r.message}`;
+  const tail = typeof r.tail === 'string' && r.tail.trim() ? r.tail.trimEnd().split('\n').slice(-TAIL_LINES).map((l) => `      > ${l}`) : [];
+  return [head, ...tail].join('\n');
+}
+
+const unique = (xs: string[]) => [...new Set(xs)];
+
+const ARGS = {
+  module: { type: 'string', positional: true, required: true, placeholder: 'ID', description: 'The module id (with --plan, the module of the plan).' },
+  cmd: { type: 'array', placeholder: 'COMMAND', description: 'A verify command, run through sh; exit 0 passes.' },
+  file: { type: 'array', placeholder: 'PATH', description: 'A file that must exist; source files are also syntax-checked.' },
+  contract: { type: 'array', placeholder: 'EXPORTER:IMPORTER', description: 'IMPORTER may only import names EXPORTER exports.' },
+  plan: { type: 'string', placeholder: 'PATH', description: "A JSON module plan: adds the module's files and verify commands." },
+  timeout: { type: 'integer', min: 1, default: DEFAULT_TIMEOUT_SECONDS, placeholder: 'SECONDS', description: 'Time allowed for each command.' },
+  'max-attempts': { type: 'integer', min: 1, default: DEFAULT_MAX_ATTEMPTS, placeholder: 'N', description: 'Escalate a module still failing at this attempt.' },
+} as const satisfies ArgsSpec;
+
+type Args = ArgsOf<typeof ARGS>;
+
+/** The hint of each recommendation: the next module (or plan advance), the same call again, or the logs. */
+async function hint({ verdict, args, ctx, moduleId, runId, plan }: { verdict: Verdict; args: Args; ctx: RunContext; moduleId: string; runId: string; plan: { path: string; modules: Module[] } | undefined }): Promise<{ next: string; or?: string }> {
+  if (verdict.recommendation === 'ESCALATE') return { next: ctx.cmd('logs', '--run-id', runId), or: ctx.cmd('iter', 'get', moduleId, '--run-id', runId) };
+  if (verdict.recommendation === 'PROCEED') {
+    const next = plan && nextReadyModule({ modules: plan.modules, passed: await passedModules({ store: await ctx.store(), runId, modules: plan.modules }) });
+    return { next: next ? ctx.cmd('validate', next.id, '--plan', plan.path) : ctx.cmd('plan', 'advance') };
+  }
+  const again = [
+    ...(args.plan ? ['--plan', args.plan] : []),
+    ...args.file.flatMap((f) => ['--file', f]),
+    ...args.contract.flatMap((c) => ['--contract', c]),
+    ...args.cmd.flatMap((c) => ['--cmd', c]),
+    ...(args.timeout === DEFAULT_TIMEOUT_SECONDS ? [] : ['--timeout', args.timeout]),
+    ...(args['max-attempts'] === DEFAULT_MAX_ATTEMPTS ? [] : ['--max-attempts', args['max-attempts']]),
+  ];
+  return { next: ctx.cmd('validate', moduleId, ...again) };
+}
+
+export default defineCommand({
+  name: 'validate',
+  summary: "Check a module's files, syntax, contracts and verify commands; recommend PROCEED, RETRY or ESCALATE",
+  description: [
+    "Verifies a module's work in its working directory (--cwd, else FORGE_CWD, else the current directory; a worker in a linked worktree passes the worktree) and answers one record: {passed, score, results, attempt, stagnant, velocity, oscillating, sameAsPrev, recommendation, reason}. The checks, in order: file_check — each --file exists; syntax_check — each existing .js .mjs .cjs .jsx .ts .tsx parses with @babel/parser (TypeScript and JSX by extension), each .json with JSON.parse, and all .py files with one python3 -c ast.parse process (skipped, and not scored, without python3), every error as file:line:col and the parser's message; contract_check — for --contract EXPORTER:IMPORTER, every name IMPORTER takes from EXPORTER (named, default, namespace members ns.x, type imports, export {a} from re-exports, const {a} = require(…)) is exported by EXPORTER (declarations, export {a as b}, export default, export * from followed recursively, export * as ns, and CommonJS exports.x, module.exports.x, module.exports = {a, b}), each missing name at the importer's line:col; relative specifiers resolve as Node and TypeScript do (as written, with .ts .tsx .js .jsx .mjs .cjs added, ./x.js meaning ./x.ts, a directory's index); command — each --cmd runs through sh in the working directory, one after another, and passes on exit 0; after --timeout seconds its whole process group is killed; a failed command keeps the tail of its output. With --plan (a path relative to the working directory), the JSON module plan's module of that id adds its files and verify commands. Progress goes to stderr while commands run, only on a terminal.",
+    'A working directory that does not exist is not an error: it is one failing cwd_check (nothing else runs) with recommendation ESCALATE; the attempt is then recorded in the repository of the directory forge was started in.',
+    "score is the share of the checks that passed. The attempt (status, score, and the failed checks as its issues) is appended to .forge/iterations/<runId>/<moduleId>.json, as forge iter update does, and a validate event goes to the run's log; the run id defaults to 'default'. sameAsPrev: the same non-empty set of checks failed as in the previous attempt. velocity: the average change of the score per attempt over the last 3 scored attempts (null before the second). stagnant: sameAsPrev, or the score stopped improving — velocity <= 0 over the last 3 scored attempts. oscillating: the same set of checks failed as in one of the 4 attempts before this one other than the previous one.",
+    "The recommendation is exactly one of: PROCEED when every check passed; ESCALATE when the working directory is missing, when stagnant, when oscillating, or when a failing attempt is attempt --max-attempts (default 5) or later; RETRY otherwise. The hint follows it: PROCEED → with --plan, forge validate for the plan's next module not yet passed in this run whose dependsOn all passed, else forge plan advance; RETRY → the same forge validate call; ESCALATE → forge logs --run-id <run>, or forge iter get <module> --run-id <run>.",
+  ].join('\n\n'),
+  args: ARGS,
+  examples: [
+    { command: "forge validate m1 --file README.md --cmd 'test -s README.md'", description: 'README.md exists and is not empty: PROCEED.' },
+    { command: "forge validate m2 --run-id demo --file src/app.ts --cmd 'npm test' --json", description: 'A missing file and a failing command: RETRY, as one record.' },
+    { command: 'forge validate m3 --contract src/auth.ts:src/server.ts --timeout 60', description: 'Every name server.ts imports from auth.ts must be exported by it.' },
+  ],
+  errors: {
+    NOTHING_TO_CHECK: 'no --cmd, --file, --contract or --plan (or a plan module with no files or verify commands)',
+    INVALID_CONTRACT: 'a --contract that is not EXPORTER:IMPORTER of JavaScript or TypeScript files',
+    PLAN_NOT_FOUND: 'no file at --plan',
+    INVALID_PLAN: 'the module plan does not pass forge plan check',
+    MODULE_NOT_FOUND: 'the plan has no module with that id',
+    INVALID_ID: 'a module or run id that is not a plain name',
+    NOT_A_GIT_REPO: 'outside a git repository (the attempt has nowhere to be recorded)',
+    STATE_CONFLICT: 'the state ref kept moving for a minute',
+  },
+  exits: { 0: 'every check passed', 1: 'a check failed (the recommendation says what next)', 2: 'invalid input or not a git repository' },
+  mutates: true,
+  allowMissingCwd: true,
+  async run(args, ctx) {
+    const moduleId = assertId({ kind: 'module id', value: args.module });
+    const runId = ctx.runId ?? DEFAULT_RUN;
+    const contracts = unique(args.contract).map(parseContract);
+    const nothing = () => new InvalidInputError('NOTHING_TO_CHECK', `nothing to check for '${moduleId}': give --cmd, --file, --contract or --plan`, { fix: 'forge validate --help' });
+    if (!args.plan && !args.cmd.length && !args.file.length && !contracts.length) throw nothing();
+    let plan: { modules: Module[]; module: Module } | undefined;
+    let results: CheckResult[];
+    if (ctx.cwdMissing) {
+      results = [missingCwdResult(ctx.cwd)];
+    } else {
+      plan = args.plan ? await planModule({ cwd: ctx.cwd, plan: args.plan, moduleId }) : undefined;
+      const files = unique([...(plan?.module.files ?? []), ...args.file]);
+      const commands = unique([...(plan ? verifyCommands(plan.module) : []), ...args.cmd]);
+      if (!files.length && !commands.length && !contracts.length) throw nothing();
+      results = await runChecks({ cwd: ctx.cwd, files, commands, contracts, timeoutMs: args.timeout * 1000, path: process.env.PATH ?? '', progress: ctx.progress });
+    }
+    const attempt = attemptOf({ results, timestamp: ctx.now().toISOString(), cwdMissing: ctx.cwdMissing });
+    let recorded: { attempt: number | null; verdict: Verdict; note: string };
+    try {
+      const { state, verdict } = await recordValidation({ repo: await ctx.repo(), store: await ctx.store(), runId, moduleId, results, attempt, cwdMissing: ctx.cwdMissing, maxAttempts: args['max-attempts'] });
+      recorded = { attempt: state.attempts.length, verdict, note: '' };
+    } catch (err) {
+      // A missing worktree seen from outside any repository: still the answer that explains it.
+      if (!(ctx.cwdMissing && err instanceof NotAGitRepoError)) throw err;
+      recorded = { attempt: null, verdict: recommend({ attempts: [attempt], cwdMissing: true, maxAttempts: args['max-attempts'] }), note: ` (not recorded: ${err.message})` };
+    }
+    const { verdict } = recorded;
+    const counted = results.filter((r) => !r.skipped);
+    const passedCount = counted.filter((r) => r.passed).length;
+    const velocity = verdict.velocity === null ? '' : `, velocity ${verdict.velocity >= 0 ? '+' : ''}${verdict.velocity.toFixed(2)}`;
+    const summary = `${moduleId}${recorded.attempt === null ? '' : ` attempt ${recorded.attempt}`}: ${passedCount} of ${counted.length} check${counted.length === 1 ? '' : 's'} passed (score ${attempt.score}${velocity}) — ${verdict.recommendation}: ${verdict.reason}${recorded.note}`;
+    return {
+      data: {
+        moduleId,
+        runId,
+        passed: attempt.status === 'passed',
+        score: attempt.score,
+        results,
+        attempt: recorded.attempt,
+        stagnant: verdict.stagnant,
+        velocity: verdict.velocity,
+        oscillating: verdict.oscillating,
+        sameAsPrev: verdict.sameAsPrev,
+        recommendation: verdict.recommendation,
+        reason: verdict.reason,
+      },
+      text: [...results.map(render), summary].join('\n'),
+      exitCode: attempt.status === 'passed' ? 0 : 1,
+      ...(await hint({ verdict, args, ctx, moduleId, runId, plan: plan && args.plan ? { path: args.plan, modules: plan.modules } : undefined })),
+    };
+  },
+});
