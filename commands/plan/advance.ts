@@ -3,7 +3,7 @@ import { defineCommand } from '../../lib/cli/declare';
 import { assertId } from '../../lib/errors';
 import { workTreeRoot } from '../../lib/git/repo';
 import { advance } from '../../lib/plans/lifecycle';
-import { runShell } from '../../lib/process/shell';
+import { runShell } from '../../lib/process/program';
 
 export default defineCommand({
   name: 'plan advance',

@@ -1,6 +1,6 @@
 // One iteration's end, shared by both drivers: read the control lines, run done-when, record, decide.
 import type { StateStore } from '../git/state';
-import { runShell } from '../process/shell';
+import { runShell } from '../process/program';
 import { cleanText, findControl } from './control';
 import { concludeIteration, digest, updateLoop, type DoneWhenResult, type IterationOutcome, type IterationRecord, type Loop } from './loop';
 

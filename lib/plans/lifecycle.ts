@@ -1,7 +1,7 @@
 // A contract at work: preflight each call, acknowledge a soft refusal, advance through units, read the journal.
 import { RefusedError } from '../errors';
 import type { StateStore, StateTx } from '../git/state';
-import type { ShellResult } from '../process/shell';
+import type { ShellResult } from '../process/program';
 import { ACTIVE_PATH, activeContract, contractPath, JOURNAL_PATH, journal, parseContract, saveContract, type Contract, type JournalEntry } from './contract';
 import { decide, type Decision, type ToolCall } from './gate';
 import type { Unit } from './markdown';

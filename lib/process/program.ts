@@ -1,4 +1,4 @@
-// Runs an agent program in its own process group: prompt on stdin, output streamed and kept, stoppable as a whole.
+// Runs a program in its own process group — output streamed and kept, stoppable as a whole — and sh with a timeout on it.
 import { spawn } from 'node:child_process';
 
 export interface ProgramResult {
@@ -6,6 +6,8 @@ export interface ProgramResult {
   signal: string | null;
   /** The end of stdout (up to `keepBytes`), where agents print their final answer. */
   stdout: string;
+  /** The end of stdout and stderr interleaved as they arrived (up to `keepBytes`). */
+  output: string;
   /** Set when the program could not start (ENOENT: not on PATH; EACCES: not executable). */
   spawnError: string | null;
   /** True when `stop()` ended it. */
@@ -14,27 +16,34 @@ export interface ProgramResult {
 
 export interface RunningProgram {
   done: Promise<ProgramResult>;
-  /** Ends the program and everything it started: SIGINT, then SIGTERM and SIGKILL if it lingers. */
-  stop(): void;
+  /** Ends the program and everything it started: `first`, then SIGTERM and SIGKILL if it lingers. */
+  stop(first?: NodeJS.Signals): void;
 }
 
 /**
  * `argv[0] argv[1…]` without a shell, leading its own process group so that stopping it (Ctrl-C
- * on forge) also stops the tools it started; stdout and stderr go to `onOutput` as they arrive.
+ * on forge, a timeout) also stops what it started; `input` goes to stdin (none: stdin is closed).
  */
-export function startProgram({ argv, cwd, env, input, onOutput, keepBytes = 1 << 20 }: { argv: string[]; cwd: string; env: NodeJS.ProcessEnv; input: string; onOutput?: (chunk: Buffer) => void; keepBytes?: number }): RunningProgram {
-  const child = spawn(argv[0]!, argv.slice(1), { cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+export function startProgram({ argv, cwd, env, input, onOutput, keepBytes = 1 << 20 }: { argv: string[]; cwd: string; env: NodeJS.ProcessEnv; input?: string; onOutput?: (chunk: Buffer) => void; keepBytes?: number }): RunningProgram {
+  const child = spawn(argv[0]!, argv.slice(1), { cwd, env, detached: true, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
   let stdout = '';
+  let output = '';
   let stopped = false;
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8');
-    if (stdout.length > keepBytes * 2) stdout = stdout.slice(-keepBytes);
+  const trim = (s: string) => (s.length > keepBytes * 2 ? s.slice(-keepBytes) : s);
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout = trim(stdout + chunk.toString('utf8'));
+    output = trim(output + chunk.toString('utf8'));
     onOutput?.(chunk);
   });
-  child.stderr.on('data', (chunk: Buffer) => onOutput?.(chunk));
-  // An agent that exits without reading its prompt closes the pipe under us: not an error.
-  child.stdin.on('error', () => {});
-  child.stdin.end(input);
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output = trim(output + chunk.toString('utf8'));
+    onOutput?.(chunk);
+  });
+  if (child.stdin) {
+    // An agent that exits without reading its prompt closes the pipe under us: not an error.
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
+  }
   const signalGroup = (signal: NodeJS.Signals) => {
     try {
       process.kill(-child.pid!, signal);
@@ -43,15 +52,15 @@ export function startProgram({ argv, cwd, env, input, onOutput, keepBytes = 1 <<
     }
   };
   const done = new Promise<ProgramResult>((resolvePromise) => {
-    child.on('error', (err: NodeJS.ErrnoException) => resolvePromise({ exitCode: null, signal: null, stdout, spawnError: err.code ?? err.message, stopped }));
-    child.on('close', (code, signal) => resolvePromise({ exitCode: code, signal, stdout: stdout.slice(-keepBytes), spawnError: null, stopped }));
+    child.on('error', (err: NodeJS.ErrnoException) => resolvePromise({ exitCode: null, signal: null, stdout, output: err.message, spawnError: err.code ?? err.message, stopped }));
+    child.on('close', (code, signal) => resolvePromise({ exitCode: code, signal, stdout: stdout.slice(-keepBytes), output: output.slice(-keepBytes), spawnError: null, stopped }));
   });
   return {
     done,
-    stop() {
+    stop(first = 'SIGINT') {
       if (stopped || child.pid === undefined) return;
       stopped = true;
-      signalGroup('SIGINT');
+      signalGroup(first);
       const term = setTimeout(() => signalGroup('SIGTERM'), 2000);
       const kill = setTimeout(() => signalGroup('SIGKILL'), 5000);
       term.unref();
@@ -59,9 +68,34 @@ export function startProgram({ argv, cwd, env, input, onOutput, keepBytes = 1 <<
       void done.then(() => {
         clearTimeout(term);
         clearTimeout(kill);
-        // The agent is gone; whatever it started and left behind goes with it.
+        // The leader is gone; whatever it started and left behind (a process that ignored the
+        // signal and let go of the pipes) goes with it — forge may exit before the timers fire.
         signalGroup('SIGKILL');
       });
     },
   };
+}
+
+export interface ShellResult {
+  command: string;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** The last `tailBytes` of stdout and stderr interleaved as they arrived. */
+  tail: string;
+}
+
+/** `sh -c command` in `cwd`, its whole process group killed after `timeoutMs` (a test runner's workers too). */
+export async function runShell({ command, cwd, timeoutMs, env = process.env, tailBytes = 4000 }: { command: string; cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv; tailBytes?: number }): Promise<ShellResult> {
+  const started = Date.now();
+  const program = startProgram({ argv: ['sh', '-c', command], cwd, env, keepBytes: tailBytes });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    program.stop('SIGTERM');
+  }, timeoutMs);
+  const r = await program.done;
+  clearTimeout(timer);
+  return { command, exitCode: r.exitCode, signal: r.signal, timedOut, durationMs: Date.now() - started, tail: r.spawnError ? r.output : r.output.slice(-tailBytes) };
 }

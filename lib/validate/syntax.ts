@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { shellJoin } from '../quote';
-import { runShell } from '../process/shell';
+import { runShell } from '../process/program';
 import { jsonError, parseScript, SCRIPT_EXTENSIONS, SourceSyntaxError, type ParseError } from './parse';
 import type { CheckResult } from './types';
 

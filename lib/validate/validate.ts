@@ -7,7 +7,7 @@ import type { StateStore } from '../git/state';
 import { recordAttempt, type Attempt, type IterState } from '../iter/iter';
 import { newEvent, recordEvents } from '../logs/events';
 import { onPath } from '../plans/modules';
-import { runShell, type ShellResult } from '../process/shell';
+import { runShell, type ShellResult } from '../process/program';
 import { checkContract, isScript, SourceCache } from './contracts';
 import { checkSyntax } from './syntax';
 import { issueOf, scoreOf, type CheckResult } from './types';
