@@ -22,7 +22,7 @@ export default defineCommand({
     { command: "forge loop run --prompt 'Fix the failing test.' --max-iterations 5 --done-when 'make test' -- claude -p", description: 'Claude Code headless, until make test passes.' },
     { command: 'forge loop run --prompt-file README.md --max-iterations 2 -- cat', description: 'Any program reading stdin is an agent (this one never finishes).' },
   ],
-  errors: { LOOP_ACTIVE: 'another loop is live (with --prompt…) or bound to a session', LOOP_RUNNING: 'a forge loop run is driving the loop already', NO_LOOP: 'no prompt and no current loop', AGENT_NOT_FOUND: 'the agent command cannot start', PROMPT_NOT_FOUND: 'the prompt file cannot be read', EMPTY_PROMPT: 'the prompt is blank' },
+  errors: { MISSING_AGENT: 'no agent command after --', LOOP_ACTIVE: 'another loop is live (with --prompt…) or bound to a session', LOOP_RUNNING: 'a forge loop run is driving the loop already', NO_LOOP: 'no prompt and no current loop', AGENT_NOT_FOUND: 'the agent command cannot start', PROMPT_NOT_FOUND: 'the prompt file cannot be read', EMPTY_PROMPT: 'the prompt is blank' },
   exits: { 0: 'the loop completed', 1: 'the loop paused or reached its limit, or refused', 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {
