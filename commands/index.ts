@@ -2,6 +2,7 @@
 import type { Entry } from '../lib/cli/declare';
 import edit from './edit';
 import hooks from './hooks/index';
+import init from './init';
 import iter from './iter/index';
 import logs from './logs';
 import loop from './loop/index';
@@ -18,4 +19,4 @@ import state from './state/index';
 import validate from './validate';
 import write from './write';
 
-export const entries: readonly Entry[] = [edit, hooks, iter, logs, loop, ls, mcp, memory, patch, plan, read, schema, search, session, state, validate, write];
+export const entries: readonly Entry[] = [edit, hooks, init, iter, logs, loop, ls, mcp, memory, patch, plan, read, schema, search, session, state, validate, write];

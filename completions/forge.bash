@@ -1,6 +1,6 @@
 # bash completion for forge — generated from the command declarations by `make completions`; do not edit
 declare -gA _forge_subs=(
-  ["forge"]="edit hooks iter logs loop ls mcp memory patch plan read schema search session state validate write"
+  ["forge"]="edit hooks init iter logs loop ls mcp memory patch plan read schema search session state validate write"
   ["forge hooks"]="install"
   ["forge iter"]="get reset update"
   ["forge loop"]="cancel hook install pause resume run start status"
@@ -12,6 +12,7 @@ declare -gA _forge_subs=(
 declare -gA _forge_opts=(
   ["forge edit"]="--path --old --new --anchor --all --lines --after --before --delete --edits --cwd --run-id --json --help"
   ["forge hooks install"]="--hook --cwd --run-id --json --help"
+  ["forge init"]="--force --print --cwd --run-id --json --help"
   ["forge iter get"]="--module --cwd --run-id --json --help"
   ["forge iter reset"]="--module --all --cwd --run-id --json --help"
   ["forge iter update"]="--module --status --score --issue --root-cause --cwd --run-id --json --help"
@@ -93,4 +94,4 @@ _forge() {
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
-complete -F _forge forge forge-edit forge-hooks forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-validate forge-write
+complete -F _forge forge forge-edit forge-hooks forge-init forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-validate forge-write

@@ -1,0 +1,43 @@
+// forge init: write .forge/conventions.md from what the repository's own files say — no model call.
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { defineCommand } from '../lib/cli/declare';
+import { RefusedError } from '../lib/errors';
+import { listFiles } from '../lib/files/list';
+import { openWorkspace } from '../lib/files/workspace';
+import { writeWhole } from '../lib/files/write';
+import { workTreeRoot } from '../lib/git/repo';
+import { CONVENTIONS_PATH, detectConventions, renderConventions } from '../lib/init/conventions';
+
+export default defineCommand({
+  name: 'init',
+  summary: 'Write .forge/conventions.md from the README, manifests, lint configs and test layout',
+  description:
+    'Reads the repository (the top of the work tree holding the working directory) and writes a short conventions file that agents get in their prompt: a summary from the README\'s first paragraph; languages and package manager (package.json and its lockfile, go.mod, Cargo.toml, pyproject.toml / requirements.txt); the build, test, lint, format and typecheck commands (Makefile targets first, then package scripts, then each language\'s own); test files, how they are named, where they live and the framework; lint and format tooling by its config file (eslint, prettier, biome, ruff, mypy, golangci-lint, rustfmt, pre-commit); strict TypeScript, ES modules, the Node engine, .editorconfig indentation; the top-level layout. No model is called: every line comes from a file. An existing file is kept unless --force; --print shows the file without writing it.',
+  args: {
+    force: { type: 'boolean', description: 'Replace an existing .forge/conventions.md.' },
+    print: { type: 'boolean', description: 'Print the file instead of writing it.' },
+  },
+  examples: [
+    { command: 'forge init --print', description: 'See what forge would write.' },
+    { command: 'forge init --json', description: 'Write it (once); the facts as one record.' },
+  ],
+  errors: { CONVENTIONS_EXIST: '.forge/conventions.md exists (use --force)' },
+  exits: { 0: 'written (or printed)', 1: 'refused: the file exists', 2: 'invalid input' },
+  mutates: true,
+  async run(args, ctx) {
+    const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
+    const ws = await openWorkspace({ cwd: root });
+    const facts = await detectConventions({ root, files: await listFiles({ ws }) });
+    const content = renderConventions(facts);
+    if (args.print) return { data: { path: CONVENTIONS_PATH, written: false, content, ...facts }, text: content.trimEnd(), next: ctx.cmd('init') };
+    const exists = await stat(join(root, CONVENTIONS_PATH)).then(() => true, () => false);
+    if (exists && !args.force) throw new RefusedError('CONVENTIONS_EXIST', `${CONVENTIONS_PATH} exists; it may hold your own edits`, { fix: ctx.cmd('init', '--force') });
+    const r = await writeWhole({ ws, path: CONVENTIONS_PATH, content, overwrite: true });
+    return {
+      data: { path: join(root, CONVENTIONS_PATH), written: true, lines: r.lines, ...facts },
+      text: `wrote ${join(root, CONVENTIONS_PATH)} (${r.lines} lines): ${[facts.languages.join(', '), facts.commands.map((c) => c.what).join('/'), facts.tests.files ? `${facts.tests.files} test files` : ''].filter(Boolean).join('; ')}`,
+      next: ctx.cmd('read', join(root, CONVENTIONS_PATH)),
+    };
+  },
+});
