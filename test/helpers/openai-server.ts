@@ -1,6 +1,6 @@
 // A scripted OpenAI-compatible server on loopback: streams chat replies from a script in order and records every request.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -181,6 +181,15 @@ export async function startOpenAIServer({ script = [], models = ['test-model'] }
         server.closeAllConnections();
       }),
   };
+}
+
+/** A loopback port nothing listens on (bound by the OS, then released): an unreachable endpoint. */
+export async function closedPort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
 async function serveStep(res: ServerResponse, step: ScriptStep, ctx: { requestNumber: number; model: string }): Promise<void> {

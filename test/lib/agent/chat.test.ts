@@ -1,9 +1,8 @@
 // The chat client against a scripted OpenAI-compatible server on loopback: streaming, tool-call assembly, retries, failures.
-import { createServer } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chat, ChatStream, listModels, ModelError, type ChatMessage, type ChatOptions, type RetryNotice, type ToolSchema } from '../../../lib/agent/chat';
-import { failWith, modelNotFound, raw, reply, stall, startOpenAIServer, type OpenAIServer, type OpenAIServerOptions } from '../../helpers/openai-server';
+import { closedPort, failWith, modelNotFound, raw, reply, stall, startOpenAIServer, type OpenAIServer, type OpenAIServerOptions } from '../../helpers/openai-server';
 
 const FAST = { attempts: 3, baseMs: 5, stallMs: 300, maxDelayMs: 5000 };
 const messages: ChatMessage[] = [
@@ -33,15 +32,6 @@ async function failure(promise: Promise<unknown>): Promise<ModelError> {
     throw err;
   }
   throw new Error('expected a ModelError, the call succeeded');
-}
-
-/** A port nothing listens on: bound by the OS, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 test('streams text to onDelta and returns the message, usage and finish reason', async () => {
