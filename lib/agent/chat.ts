@@ -1,0 +1,549 @@
+// OpenAI-compatible chat completions over undici: one streamed POST, retried with backoff, assembled into one assistant message.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createParser, type EventSourceParser } from 'eventsource-parser';
+import { request } from 'undici';
+import { ForgeError, type ExitCode } from '../errors';
+import { randomHex } from '../random';
+
+/** One tool call of an assistant message, in the wire format the endpoint expects back. */
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string | null;
+  /** Absent rather than empty: OpenAI rejects `tool_calls: []`. */
+  tool_calls?: ToolCall[];
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | AssistantMessage
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/** A tool offered to the model: lean JSON Schema, as in DESIGN.md. */
+export interface ToolSchema {
+  type: 'function';
+  function: { name: string; description?: string; parameters: Record<string, unknown> };
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface ChatResult {
+  message: AssistantMessage & { content: string };
+  /** Null when the endpoint reported no usage (some servers ignore `stream_options`). */
+  usage: Usage | null;
+  /** As the endpoint sent it ('stop', 'tool_calls', 'length'…). Some servers say 'stop' even with tool calls, so look at `tool_calls`. */
+  finishReason: string | null;
+}
+
+export interface RetryPolicy {
+  /** Requests in all, the first one included. */
+  attempts: number;
+  /** First backoff; it doubles per attempt, with jitter. */
+  baseMs: number;
+  /** No byte for this long — before the headers or between chunks — counts as a stalled stream. */
+  stallMs: number;
+  /** Longest wait between attempts; a Retry-After beyond it fails at once instead of sleeping. */
+  maxDelayMs: number;
+}
+
+/**
+ * A local model may take minutes to load and read a long prompt before its first byte (Ollama sends
+ * no headers until the first token), so a stall must be long to mean anything.
+ */
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseMs: 1000, stallMs: 120_000, maxDelayMs: 60_000 };
+
+export interface RetryNotice {
+  /** The attempt that just failed, counted from 1. */
+  attempt: number;
+  attempts: number;
+  delayMs: number;
+  code: string;
+  message: string;
+}
+
+export interface ChatOptions {
+  /** The API base, e.g. `http://localhost:11434/v1`; `/chat/completions` is appended. */
+  endpoint: string;
+  model: string;
+  apiKey?: string;
+  /** The variable the key came from, so an auth failure can name it. */
+  apiKeyEnv?: string;
+  messages: readonly ChatMessage[];
+  tools?: readonly ToolSchema[];
+  signal?: AbortSignal;
+  /** Text as it streams. After an `onRetry` the reply starts again from its first delta. */
+  onDelta?: (text: string) => void;
+  onRetry?: (notice: RetryNotice) => void;
+  retry?: Partial<RetryPolicy>;
+}
+
+/** The setting a model failure is about, so the CLI can name the flag, variable or profile key to change. */
+export type ModelSetting = 'endpoint' | 'model' | 'api_key_env';
+
+/** Every failure to talk to a model: a stable code, the setting to change, and a fix naming it. */
+export class ModelError extends ForgeError {
+  constructor(code: string, message: string, options: { fix: string; setting: ModelSetting; exitCode: ExitCode; data?: Record<string, unknown>; cause?: unknown }) {
+    super(code, message, { fix: options.fix, exitCode: options.exitCode, data: { setting: options.setting, ...options.data }, cause: options.cause });
+    this.name = 'ModelError';
+  }
+}
+
+const OLLAMA_PORT = '11434';
+
+/** Response headers as undici gives them: lower-case names, repeated ones as arrays. */
+type IncomingHttpHeaders = Record<string, string | string[] | undefined>;
+
+/** How each kind of failure is reported and whether another attempt may help. */
+const FAILURES = {
+  MODEL_UNREACHABLE: { setting: 'endpoint', exitCode: 2 },
+  MODEL_BAD_ENDPOINT: { setting: 'endpoint', exitCode: 2 },
+  MODEL_STALLED: { setting: 'endpoint', exitCode: 1 },
+  MODEL_SERVER_ERROR: { setting: 'endpoint', exitCode: 1 },
+  MODEL_RATE_LIMITED: { setting: 'endpoint', exitCode: 1 },
+  MODEL_QUOTA: { setting: 'api_key_env', exitCode: 1 },
+  MODEL_AUTH: { setting: 'api_key_env', exitCode: 2 },
+  MODEL_NOT_FOUND: { setting: 'model', exitCode: 2 },
+  MODEL_CONTEXT_EXCEEDED: { setting: 'model', exitCode: 1 },
+  MODEL_REQUEST_REJECTED: { setting: 'model', exitCode: 1 },
+} as const satisfies Record<string, { setting: ModelSetting; exitCode: ExitCode }>;
+
+type FailureCode = keyof typeof FAILURES;
+
+/** One attempt's failure, before the retry loop decides whether it is final. */
+class AttemptFailure extends Error {
+  constructor(
+    readonly code: FailureCode,
+    message: string,
+    readonly retryable: boolean,
+    readonly extra: { status?: number; retryAfterMs?: number; cause?: unknown } = {},
+  ) {
+    super(message);
+  }
+}
+
+interface Target {
+  endpoint: string;
+  model: string;
+  apiKey?: string;
+  apiKeyEnv?: string;
+}
+
+/**
+ * Sends the conversation and streams the reply: text goes to `onDelta` as it arrives, tool-call
+ * fragments are joined by index, usage and finish reason are kept. 429, 5xx, dropped connections
+ * and stalled streams are retried with exponential backoff (a 429's Retry-After is honoured); other
+ * 4xx fail at once. Every final failure is a ModelError whose fix names the setting to change.
+ */
+export async function chat(options: ChatOptions): Promise<ChatResult> {
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const target: Target = { endpoint: apiBase(options.endpoint), model: options.model, apiKey: options.apiKey, apiKeyEnv: options.apiKeyEnv };
+  const body = JSON.stringify({
+    model: options.model,
+    messages: options.messages,
+    ...(options.tools?.length ? { tools: options.tools } : {}),
+    stream: true,
+    stream_options: { include_usage: true },
+  });
+  for (let attempt = 1; ; attempt++) {
+    let failure: AttemptFailure;
+    try {
+      return await attemptChat({ target, body, policy, signal: options.signal, onDelta: options.onDelta });
+    } catch (err) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (!(err instanceof AttemptFailure)) throw err;
+      failure = err;
+    }
+    const { retryAfterMs } = failure.extra;
+    if (!failure.retryable || attempt >= policy.attempts) throw await finalError({ failure, target, attempts: attempt });
+    if (retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) {
+      const wait = new AttemptFailure(failure.code, `${failure.message}; it asks to retry after ${Math.ceil(retryAfterMs / 1000)} s`, false, failure.extra);
+      throw await finalError({ failure: wait, target, attempts: attempt });
+    }
+    const delayMs = retryAfterMs ?? backoff(policy, attempt);
+    options.onRetry?.({ attempt, attempts: policy.attempts, delayMs, code: failure.code, message: failure.message });
+    try {
+      await sleep(delayMs, undefined, { signal: options.signal });
+    } catch (err) {
+      throw options.signal?.aborted ? options.signal.reason : err;
+    }
+  }
+}
+
+/** Exponential backoff with jitter in its upper half, so many clients that failed together do not retry together. */
+function backoff(policy: RetryPolicy, attempt: number): number {
+  const full = Math.min(policy.maxDelayMs, policy.baseMs * 2 ** (attempt - 1));
+  return Math.round(full / 2 + (Math.random() * full) / 2);
+}
+
+async function attemptChat({ target, body, policy, signal, onDelta }: { target: Target; body: string; policy: RetryPolicy; signal?: AbortSignal; onDelta?: (text: string) => void }): Promise<ChatResult> {
+  let res: Awaited<ReturnType<typeof request>>;
+  try {
+    res = await request(`${target.endpoint}/chat/completions`, {
+      method: 'POST',
+      headers: { ...authHeaders(target.apiKey), 'content-type': 'application/json', accept: 'text/event-stream' },
+      body,
+      signal,
+      headersTimeout: policy.stallMs,
+      bodyTimeout: policy.stallMs,
+    });
+  } catch (err) {
+    throw networkFailure({ err, target, policy, midStream: false });
+  }
+  if (res.statusCode < 200 || res.statusCode > 299) {
+    const text = await res.body.text().catch(() => '');
+    throw httpFailure({ status: res.statusCode, headers: res.headers, text, target });
+  }
+  const contentType = header(res.headers, 'content-type') ?? '';
+  // A server that ignores `stream: true` answers with one JSON completion; take it as it is.
+  if (contentType.includes('application/json')) {
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (err) {
+      throw networkFailure({ err, target, policy, midStream: true });
+    }
+    return completionFromJson({ text, target, onDelta });
+  }
+  const stream = new ChatStream({ onDelta });
+  try {
+    for await (const chunk of res.body) stream.feed(chunk as Buffer);
+  } catch (err) {
+    if (err instanceof AttemptFailure) throw err;
+    throw networkFailure({ err, target, policy, midStream: true });
+  }
+  return stream.finish({ endpoint: target.endpoint, eventStream: contentType.includes('text/event-stream') });
+}
+
+function completionFromJson({ text, target, onDelta }: { text: string; target: Target; onDelta?: (text: string) => void }): ChatResult {
+  let completion: unknown;
+  try {
+    completion = JSON.parse(text);
+  } catch {
+    throw new AttemptFailure('MODEL_BAD_ENDPOINT', `'${target.endpoint}/chat/completions' answered with malformed JSON: ${excerpt(text)}`, false);
+  }
+  const stream = new ChatStream({ onDelta });
+  stream.event(completion);
+  return stream.finish({ endpoint: target.endpoint, eventStream: true, complete: true });
+}
+
+interface PartialToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/**
+ * Assembles one streamed chat completion from raw bytes: SSE framing (events and lines split
+ * anywhere, multi-byte characters too), text deltas, tool-call deltas by index, usage, finish
+ * reason and `[DONE]`. Exported so the framing can be tested at every split point without HTTP.
+ */
+export class ChatStream {
+  private readonly decoder = new TextDecoder();
+  private readonly parser: EventSourceParser;
+  private readonly onDelta: ((text: string) => void) | undefined;
+  private content = '';
+  private readonly calls: PartialToolCall[] = [];
+  /** The server's tool-call index → position in `calls`. */
+  private readonly slots = new Map<number, number>();
+  private usage: Usage | null = null;
+  private finishReason: string | null = null;
+  private done = false;
+  private events = 0;
+
+  constructor({ onDelta }: { onDelta?: (text: string) => void } = {}) {
+    this.onDelta = onDelta;
+    this.parser = createParser({ onEvent: (e) => this.data(e.data) });
+  }
+
+  feed(chunk: Uint8Array | string): void {
+    this.parser.feed(typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true }));
+  }
+
+  private data(data: string): void {
+    if (this.done) return;
+    if (data.trim() === '[DONE]') {
+      this.done = true;
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      throw new AttemptFailure('MODEL_SERVER_ERROR', `the stream carried an event that is not JSON: ${excerpt(data)}`, true);
+    }
+    this.event(parsed);
+  }
+
+  /** One completion chunk (or a whole non-streamed completion: its `message` reads like a delta). */
+  event(chunk: unknown): void {
+    this.events++;
+    if (!isRecord(chunk)) return;
+    // OpenRouter and Ollama report failures after a 200 as an event carrying `error`.
+    if (chunk.error !== undefined) throw new AttemptFailure('MODEL_SERVER_ERROR', `the stream reported an error: ${errorText(chunk.error)}`, true);
+    if (isRecord(chunk.usage)) {
+      this.usage = { promptTokens: Number(chunk.usage.prompt_tokens) || 0, completionTokens: Number(chunk.usage.completion_tokens) || 0 };
+    }
+    const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+    if (!isRecord(choice)) return;
+    const delta = isRecord(choice.delta) ? choice.delta : isRecord(choice.message) ? choice.message : {};
+    if (typeof delta.content === 'string' && delta.content !== '') {
+      this.content += delta.content;
+      this.onDelta?.(delta.content);
+    }
+    if (Array.isArray(delta.tool_calls)) delta.tool_calls.forEach((d, position) => isRecord(d) && this.toolDelta(d, position));
+    if (typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason;
+  }
+
+  private toolDelta(d: Record<string, unknown>, position: number): void {
+    const key = typeof d.index === 'number' ? d.index : position;
+    const id = typeof d.id === 'string' ? d.id : '';
+    const slot = this.slots.get(key);
+    let call = slot === undefined ? undefined : this.calls[slot];
+    // Some servers number every call 0; a new id under a used index is a new call, not more of the old one.
+    if (!call || (id && call.id && id !== call.id)) {
+      call = { id: '', name: '', arguments: '' };
+      this.slots.set(key, this.calls.push(call) - 1);
+    }
+    if (id) call.id = id;
+    const fn = isRecord(d.function) ? d.function : {};
+    // A name comes once from OpenAI, in pieces from a few servers, and repeated whole from others.
+    if (typeof fn.name === 'string' && fn.name !== call.name) call.name += fn.name;
+    if (typeof fn.arguments === 'string') call.arguments += fn.arguments;
+    else if (isRecord(fn.arguments)) call.arguments += JSON.stringify(fn.arguments);
+  }
+
+  /**
+   * The assembled reply once the body has ended. A stream cut off before `[DONE]` and before any
+   * finish reason is a broken reply, worth another attempt; one that never held an event was not
+   * an OpenAI-compatible endpoint at all.
+   */
+  finish({ endpoint, eventStream, complete = false }: { endpoint: string; eventStream: boolean; complete?: boolean }): ChatResult {
+    this.feed(this.decoder.decode());
+    this.parser.reset({ consume: true });
+    if (this.events === 0 && !this.done && !eventStream) {
+      throw new AttemptFailure('MODEL_BAD_ENDPOINT', `'${endpoint}/chat/completions' did not answer with an event stream; is '${endpoint}' the API base (usually ending in /v1)?`, false);
+    }
+    if (!complete && !this.done && this.finishReason === null) {
+      throw new AttemptFailure('MODEL_SERVER_ERROR', `the stream from '${endpoint}' ended before the reply was complete`, true);
+    }
+    const toolCalls: ToolCall[] = this.calls.map((c) => ({ id: c.id || `call_${randomHex()}`, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+    return {
+      message: { role: 'assistant', content: this.content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+      usage: this.usage,
+      finishReason: this.finishReason,
+    };
+  }
+}
+
+/** Network codes after which the same request may well succeed a moment later. */
+const TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+function networkFailure({ err, target, policy, midStream }: { err: unknown; target: Target; policy: RetryPolicy; midStream: boolean }): unknown {
+  const code = errorCode(err);
+  if (code === undefined) return err;
+  const cause = { cause: err };
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new AttemptFailure('MODEL_STALLED', `'${target.endpoint}' sent nothing for ${policy.stallMs} ms ${midStream ? 'in the middle of its reply' : 'after the request'}`, true, cause);
+  }
+  if (code === 'UND_ERR_INVALID_ARG' || code === 'ERR_INVALID_URL') {
+    return new AttemptFailure('MODEL_BAD_ENDPOINT', `'${target.endpoint}' is not a usable endpoint URL: ${messageOf(err)}`, false, cause);
+  }
+  if (midStream) return new AttemptFailure('MODEL_SERVER_ERROR', `the stream from '${target.endpoint}' broke off (${code})`, TRANSIENT.has(code), cause);
+  const hint = new URL(target.endpoint).port === OLLAMA_PORT ? '; is Ollama running (ollama serve)?' : '';
+  return new AttemptFailure('MODEL_UNREACHABLE', `cannot reach '${target.endpoint}': ${describeNetworkCode(code, err)}${hint}`, TRANSIENT.has(code), cause);
+}
+
+function describeNetworkCode(code: string, err: unknown): string {
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND') return 'no such host';
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'connection timed out';
+  return `${code} ${messageOf(err)}`.trim();
+}
+
+/** Node's happy-eyeballs connect fails with an AggregateError whose parts carry the code. */
+function errorCode(err: unknown): string | undefined {
+  if (!isRecord(err)) return undefined;
+  if (typeof err.code === 'string') return err.code;
+  if (Array.isArray(err.errors)) return err.errors.map(errorCode).find((c) => c !== undefined);
+  return undefined;
+}
+
+const MODEL_MISSING = /model.{0,80}(not found|does not exist|not a valid|is invalid|unknown)|(no such|unknown|invalid) model|not a valid model/i;
+const CONTEXT_TOO_LONG = /context.(length|window)|maximum context|too many tokens|prompt is too long/i;
+const OUT_OF_QUOTA = /insufficient_quota|exceeded your current quota|billing|insufficient credits/i;
+
+function httpFailure({ status, headers, text, target }: { status: number; headers: IncomingHttpHeaders; text: string; target: Target }): AttemptFailure {
+  const said = serverMessage(text);
+  const url = `${target.endpoint}/chat/completions`;
+  const extra = { status };
+  if (status === 401 || status === 403) {
+    const what = target.apiKey ? 'refused the API key' : 'wants an API key and none was sent';
+    return new AttemptFailure('MODEL_AUTH', `'${target.endpoint}' ${what} (${status}): ${said}`, false, extra);
+  }
+  if (status === 429) {
+    if (OUT_OF_QUOTA.test(text)) return new AttemptFailure('MODEL_QUOTA', `'${target.endpoint}' says the account is out of quota (429): ${said}`, false, extra);
+    return new AttemptFailure('MODEL_RATE_LIMITED', `'${target.endpoint}' is rate limiting requests (429): ${said}`, true, { ...extra, retryAfterMs: retryAfterMs(headers) });
+  }
+  if (status >= 500 || status === 408) return new AttemptFailure('MODEL_SERVER_ERROR', `'${target.endpoint}' failed with ${status}: ${said}`, true, extra);
+  if (status >= 300 && status < 400) {
+    const location = header(headers, 'location');
+    return new AttemptFailure('MODEL_BAD_ENDPOINT', `'${url}' redirects${location ? ` to '${location}'` : ''} (${status}); use the final API base as the endpoint`, false, extra);
+  }
+  if (MODEL_MISSING.test(said)) return new AttemptFailure('MODEL_NOT_FOUND', `model '${target.model}' is not available at '${target.endpoint}' (${status}): ${said}`, false, extra);
+  if (status === 404) return new AttemptFailure('MODEL_BAD_ENDPOINT', `'${url}' does not exist (404); is '${target.endpoint}' the API base (usually ending in /v1)?`, false, extra);
+  if (CONTEXT_TOO_LONG.test(said)) return new AttemptFailure('MODEL_CONTEXT_EXCEEDED', `the conversation is longer than model '${target.model}' accepts (${status}): ${said}`, false, extra);
+  return new AttemptFailure('MODEL_REQUEST_REJECTED', `'${target.endpoint}' rejected the request (${status}): ${said}`, false, extra);
+}
+
+/** Retry-After in seconds or as an HTTP date, or OpenAI's `retry-after-ms`. */
+function retryAfterMs(headers: IncomingHttpHeaders): number | undefined {
+  const ms = Number(header(headers, 'retry-after-ms'));
+  if (header(headers, 'retry-after-ms') !== undefined && Number.isFinite(ms) && ms >= 0) return Math.round(ms);
+  const value = header(headers, 'retry-after')?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** Turns the last attempt's failure into the error the user sees, with a fix naming the setting. */
+async function finalError({ failure, target, attempts }: { failure: AttemptFailure; target: Target; attempts: number }): Promise<ModelError> {
+  const { setting, exitCode } = FAILURES[failure.code];
+  const message = attempts > 1 ? `${failure.message} (gave up after ${attempts} attempts)` : failure.message;
+  const fix = failure.code === 'MODEL_NOT_FOUND' ? await missingModelFix({ failure, target }) : fixFor({ setting, target });
+  return new ModelError(failure.code, message, {
+    fix,
+    setting,
+    exitCode,
+    data: { endpoint: target.endpoint, model: target.model, attempts, ...(failure.extra.status === undefined ? {} : { status: failure.extra.status }) },
+    cause: failure.extra.cause,
+  });
+}
+
+function fixFor({ setting, target }: { setting: ModelSetting; target: Target }): string {
+  if (setting === 'api_key_env') return `export ${target.apiKeyEnv ?? 'OPENAI_API_KEY'}=…`;
+  if (setting === 'model') return 'forge agent --model NAME';
+  return 'forge agent --endpoint URL';
+}
+
+/** Ollama names its own remedy; elsewhere the endpoint's list of models gives a real name to suggest. */
+async function missingModelFix({ failure, target }: { failure: AttemptFailure; target: Target }): Promise<string> {
+  if (/try pulling it|ollama pull/i.test(failure.message)) return `ollama pull ${target.model}`;
+  const available = await listModels({ endpoint: target.endpoint, apiKey: target.apiKey, timeoutMs: 2000 }).catch(() => []);
+  const suggestion = available.find((m) => m !== target.model);
+  return suggestion ? `forge agent --model ${suggestion}` : 'forge agent --model NAME';
+}
+
+/**
+ * The model ids an endpoint serves (`GET /models`), for first-run probing and for suggesting a
+ * model when one is missing. The whole exchange is bounded by `timeoutMs`, connecting included.
+ */
+export async function listModels({ endpoint, apiKey, timeoutMs = 5000, signal }: { endpoint: string; apiKey?: string; timeoutMs?: number; signal?: AbortSignal }): Promise<string[]> {
+  const base = apiBase(endpoint);
+  const target: Target = { endpoint: base, model: '' };
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const fail = (code: FailureCode, message: string, cause?: unknown) =>
+    new ModelError(code, message, { fix: fixFor({ setting: FAILURES[code].setting, target }), setting: FAILURES[code].setting, exitCode: FAILURES[code].exitCode, data: { endpoint: base }, cause });
+  try {
+    const res = await request(`${base}/models`, {
+      method: 'GET',
+      headers: { ...authHeaders(apiKey), accept: 'application/json' },
+      signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const text = await res.body.text();
+    if (res.statusCode === 401 || res.statusCode === 403) throw fail('MODEL_AUTH', `'${base}' wants a valid API key to list models (${res.statusCode}): ${serverMessage(text)}`);
+    if (res.statusCode < 200 || res.statusCode > 299) throw fail('MODEL_BAD_ENDPOINT', `'${base}/models' answered ${res.statusCode}: ${serverMessage(text)}`);
+    const ids = modelIds(text);
+    if (!ids) throw fail('MODEL_BAD_ENDPOINT', `'${base}/models' did not answer with a list of models: ${excerpt(text)}`);
+    return ids;
+  } catch (err) {
+    if (err instanceof ModelError) throw err;
+    if (signal?.aborted) throw signal.reason;
+    if (deadline.aborted) throw fail('MODEL_UNREACHABLE', `'${base}' did not answer within ${timeoutMs} ms`, err);
+    const failure = networkFailure({ err, target, policy: { ...DEFAULT_RETRY, stallMs: timeoutMs }, midStream: false });
+    if (failure instanceof AttemptFailure) throw fail(failure.code, failure.message, err);
+    throw failure;
+  }
+}
+
+/** OpenAI's `{data: [{id}]}`; Ollama's native `{models: [{name}]}` too, in case the base lacks /v1. */
+function modelIds(text: string): string[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(parsed)) return undefined;
+  const list = Array.isArray(parsed.data) ? parsed.data : Array.isArray(parsed.models) ? parsed.models : undefined;
+  if (!list) return undefined;
+  return list.map((m) => (isRecord(m) ? (typeof m.id === 'string' ? m.id : m.name) : undefined)).filter((id): id is string => typeof id === 'string');
+}
+
+/** The endpoint without trailing slashes; an unusable URL fails before any request. */
+function apiBase(endpoint: string): string {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    url = new URL('invalid:');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ModelError('MODEL_BAD_ENDPOINT', `'${endpoint}' is not an http(s) URL`, { fix: 'forge agent --endpoint URL', setting: 'endpoint', exitCode: 2, data: { endpoint } });
+  }
+  return endpoint.replace(/\/+$/, '');
+}
+
+function authHeaders(apiKey: string | undefined): Record<string, string> {
+  return apiKey ? { authorization: `Bearer ${apiKey}` } : {};
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The human part of an error body: OpenAI's `{error: {message}}`, a bare `{error: "…"}`, or the text. */
+function serverMessage(text: string): string {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (isRecord(parsed)) {
+      if (parsed.error !== undefined) return errorText(parsed.error);
+      if (typeof parsed.message === 'string') return parsed.message;
+      if (typeof parsed.detail === 'string') return parsed.detail;
+    }
+  } catch {
+    // Not JSON: a proxy's HTML page or a plain-text body.
+  }
+  return excerpt(text) || 'no details';
+}
+
+function errorText(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (isRecord(error) && typeof error.message === 'string') return error.message;
+  return excerpt(JSON.stringify(error));
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,236 @@
+// Model settings: flags > env > config profile > first-run detection (a scripted server stands in for Ollama).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DEFAULT_OPENAI_MODEL, DEFAULT_OPENROUTER_MODEL, describeModelConfig, OPENAI_ENDPOINT, OPENROUTER_ENDPOINT, resolveModelConfig, type AgentFlags } from '../../../lib/agent/config';
+import { ForgeError } from '../../../lib/errors';
+import { closedPort, startOpenAIServer } from '../../helpers/openai-server';
+import { tempDir } from '../../helpers/repo';
+
+/** A fresh XDG_CONFIG_HOME, optionally holding config.json, and an env where no real Ollama can answer. */
+async function setup(config?: unknown): Promise<{ env: Record<string, string>; path: string; home: string }> {
+  const home = tempDir('forge-config-');
+  const path = join(home, 'xdg', 'forge', 'config.json');
+  if (config !== undefined) {
+    mkdirSync(join(home, 'xdg', 'forge'), { recursive: true });
+    writeFileSync(path, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
+  }
+  return { env: { XDG_CONFIG_HOME: join(home, 'xdg'), FORGE_OLLAMA_URL: `http://127.0.0.1:${await closedPort()}/v1` }, path, home };
+}
+
+async function resolveError(args: { flags?: AgentFlags; env: Record<string, string>; homeDir?: string }): Promise<ForgeError> {
+  try {
+    await resolveModelConfig(args);
+  } catch (err) {
+    if (err instanceof ForgeError) return err;
+    throw err;
+  }
+  throw new Error('expected a ForgeError, resolution succeeded');
+}
+
+const PROFILES = {
+  default: 'local',
+  profiles: {
+    local: { endpoint: 'http://127.0.0.1:9/v1', model: 'qwen3:14b', planner_model: 'qwen3:32b' },
+    claude: { endpoint: 'https://openrouter.ai/api/v1', model: 'anthropic/claude-sonnet-4', api_key_env: 'MY_ROUTER_KEY', cost_per_mtok: { input: 3, output: 15 } },
+  },
+};
+
+test('a flag beats the environment, which beats the profile, and each value says where it came from', async () => {
+  const { env, path } = await setup(PROFILES);
+  const fromProfile = await resolveModelConfig({ env });
+  assert.is(fromProfile.endpoint.value, 'http://127.0.0.1:9/v1');
+  assert.equal(fromProfile.endpoint.source, { kind: 'config', path, key: 'profiles.local.endpoint' });
+  assert.equal(fromProfile.profile, { value: 'local', source: { kind: 'config', path, key: 'default' } });
+  assert.equal(fromProfile.plannerModel, { value: 'qwen3:32b', source: { kind: 'config', path, key: 'profiles.local.planner_model' } });
+  assert.is(fromProfile.apiKeyEnv.value, null);
+  assert.is(fromProfile.firstRun, false);
+
+  const fromEnv = await resolveModelConfig({ env: { ...env, FORGE_MODEL: 'env-model', FORGE_ENDPOINT: 'http://127.0.0.1:8/v1' } });
+  assert.equal(fromEnv.model, { value: 'env-model', source: { kind: 'env', name: 'FORGE_MODEL' } });
+  assert.equal(fromEnv.endpoint.source, { kind: 'env', name: 'FORGE_ENDPOINT' });
+
+  const fromFlag = await resolveModelConfig({ flags: { model: 'flag-model', plannerModel: 'flag-planner' }, env: { ...env, FORGE_MODEL: 'env-model' } });
+  assert.equal(fromFlag.model, { value: 'flag-model', source: { kind: 'flag', flag: '--model' } });
+  assert.is(fromFlag.plannerModel.value, 'flag-planner');
+  assert.is(fromFlag.endpoint.value, 'http://127.0.0.1:9/v1');
+});
+
+test('--profile beats FORGE_PROFILE, which beats the default; the profile brings its key and costs', async () => {
+  const { env, path } = await setup(PROFILES);
+  const keyed = { ...env, MY_ROUTER_KEY: 'sk-or-1' };
+  const viaEnv = await resolveModelConfig({ env: { ...keyed, FORGE_PROFILE: 'claude' } });
+  assert.is(viaEnv.model.value, 'anthropic/claude-sonnet-4');
+  assert.equal(viaEnv.apiKeyEnv, { value: 'MY_ROUTER_KEY', source: { kind: 'config', path, key: 'profiles.claude.api_key_env' } });
+  assert.is(viaEnv.apiKey, 'sk-or-1');
+  assert.equal(viaEnv.cost.value, { input: 3, output: 15 });
+  assert.equal(viaEnv.profile?.source, { kind: 'env', name: 'FORGE_PROFILE' });
+  const viaFlag = await resolveModelConfig({ flags: { profile: 'local' }, env: { ...keyed, FORGE_PROFILE: 'claude' } });
+  assert.is(viaFlag.model.value, 'qwen3:14b');
+  assert.is(viaFlag.cost.value, null);
+});
+
+test("a profile's API key is not sent to an endpoint chosen elsewhere", async () => {
+  const { env } = await setup(PROFILES);
+  const config = await resolveModelConfig({ flags: { profile: 'claude', endpoint: 'http://127.0.0.1:7/v1' }, env: { ...env, MY_ROUTER_KEY: 'sk-or-1' } });
+  assert.is(config.apiKey, undefined);
+  assert.is(config.apiKeyEnv.value, null);
+  assert.is(config.model.value, 'anthropic/claude-sonnet-4');
+  assert.is(config.cost.value, null);
+  const otherModel = await resolveModelConfig({ flags: { profile: 'claude', model: 'openai/gpt-5' }, env: { ...env, MY_ROUTER_KEY: 'sk-or-1' } });
+  assert.is(otherModel.apiKey, 'sk-or-1');
+  assert.is(otherModel.cost.value, null);
+});
+
+test('--api-key-env refuses something that is not a variable name, without echoing it', async () => {
+  const { env } = await setup();
+  const err = await resolveError({ flags: { endpoint: 'http://127.0.0.1:4/v1', model: 'm', apiKeyEnv: 'sk-secret-123' }, env });
+  assert.is(err.code, 'INVALID_API_KEY_ENV');
+  assert.not.match(err.message, /sk-secret/);
+});
+
+test('a key variable that is not set is an error naming it', async () => {
+  const { env } = await setup(PROFILES);
+  const err = await resolveError({ flags: { profile: 'claude' }, env });
+  assert.is(err.code, 'API_KEY_MISSING');
+  assert.match(err.message, /'MY_ROUTER_KEY' \(from profiles\.claude\.api_key_env in .*config\.json\) is not set/);
+  assert.is(err.fix, 'export MY_ROUTER_KEY=…');
+});
+
+test('a malformed config file is a clear error with a fix that opens it', async () => {
+  const broken = await setup('{"profiles": {"local": {"endpoint": "http://x/v1",}}}');
+  const err = await resolveError({ env: broken.env });
+  assert.is(err.code, 'CONFIG_INVALID');
+  assert.match(err.message, new RegExp(`invalid config '${broken.path}': not JSON`));
+  assert.is(err.fix, `"\${EDITOR:-vi}" ${broken.path}`);
+  assert.is(err.exitCode, 2);
+
+  const cases: Array<[unknown, RegExp]> = [
+    [[], /the top level must be an object/],
+    [{ profiles: { a: { cost_per_mtok: { input: '3', output: 15 } } } }, /profiles\.a\.cost_per_mtok must be/],
+    [{ profiles: { a: { endpoint: 'localhost:11434' } } }, /profiles\.a\.endpoint 'localhost:11434' is not an http\(s\) URL/],
+    [{ profiles: { a: { api_key_env: 'sk-live-123' } } }, /profiles\.a\.api_key_env must name an environment variable/],
+    [{ default: 'gone', profiles: { a: {} } }, /"default" names 'gone', which is not among the profiles/],
+  ];
+  for (const [config, message] of cases) {
+    const { env } = await setup(config);
+    const e = await resolveError({ env });
+    assert.is(e.code, 'CONFIG_INVALID');
+    assert.match(e.message, message);
+  }
+});
+
+test('an unknown profile names the ones there are', async () => {
+  const { env } = await setup(PROFILES);
+  const err = await resolveError({ flags: { profile: 'gpt' }, env });
+  assert.is(err.code, 'PROFILE_NOT_FOUND');
+  assert.match(err.message, /no profile 'gpt' in .*; it has 'local', 'claude'/);
+  assert.is(err.fix, 'forge agent --profile local');
+});
+
+test('several profiles and no default is an error unless flags choose the endpoint', async () => {
+  const { env } = await setup({ profiles: PROFILES.profiles });
+  const err = await resolveError({ env });
+  assert.is(err.code, 'PROFILE_NOT_CHOSEN');
+  assert.is(err.fix, 'forge agent --profile local');
+  const config = await resolveModelConfig({ flags: { endpoint: 'http://127.0.0.1:6/v1', model: 'm' }, env });
+  assert.is(config.profile, null);
+});
+
+test('reads ~/.config/forge/config.json when XDG_CONFIG_HOME is unset, and its only profile without a default', async () => {
+  const { env: probeEnv, home } = await setup();
+  mkdirSync(join(home, '.config', 'forge'), { recursive: true });
+  writeFileSync(join(home, '.config', 'forge', 'config.json'), JSON.stringify({ profiles: { solo: { endpoint: 'http://127.0.0.1:5/v1', model: 'solo-model' } } }));
+  const config = await resolveModelConfig({ env: { FORGE_OLLAMA_URL: probeEnv.FORGE_OLLAMA_URL! }, homeDir: home });
+  assert.is(config.model.value, 'solo-model');
+  assert.is(config.profile?.value, 'solo');
+  assert.is(config.configPath, join(home, '.config', 'forge', 'config.json'));
+});
+
+test('a first run finds Ollama, takes its first model, and says how to change both', async () => {
+  const ollama = await startOpenAIServer({ models: ['qwen3:8b', 'llama3.2:3b'] });
+  try {
+    const { env, path } = await setup();
+    const config = await resolveModelConfig({ env: { ...env, FORGE_OLLAMA_URL: ollama.url, OPENAI_API_KEY: 'sk-ignored' } });
+    assert.equal(config.endpoint, { value: ollama.url, source: { kind: 'detected', detail: `Ollama answered at ${ollama.url}` } });
+    assert.equal(config.model, { value: 'qwen3:8b', source: { kind: 'detected', detail: 'the first of the 2 models Ollama lists' } });
+    assert.is(config.apiKey, undefined);
+    assert.is(config.firstRun, true);
+    assert.equal(describeModelConfig(config), [
+      `endpoint ${ollama.url} (detected: Ollama answered at ${ollama.url}); change it with --endpoint URL, $FORGE_ENDPOINT or a profile in ${path}`,
+      `model qwen3:8b (detected: the first of the 2 models Ollama lists); change it with --model NAME, $FORGE_MODEL or a profile in ${path}`,
+    ]);
+    const withModel = await resolveModelConfig({ flags: { model: 'llama3.2:3b' }, env: { ...env, FORGE_OLLAMA_URL: ollama.url } });
+    assert.is(withModel.model.value, 'llama3.2:3b');
+    assert.equal(
+      ollama.requests.map((r) => `${r.method} ${r.path}`),
+      ['GET /v1/models', 'GET /v1/models'],
+    );
+  } finally {
+    await ollama.close();
+  }
+});
+
+test('a first run with Ollama running but no models says which to pull', async () => {
+  const ollama = await startOpenAIServer({ models: [] });
+  try {
+    const { env } = await setup();
+    const err = await resolveError({ env: { ...env, FORGE_OLLAMA_URL: ollama.url } });
+    assert.is(err.code, 'NO_MODEL');
+    assert.is(err.fix, 'ollama pull qwen3:8b');
+  } finally {
+    await ollama.close();
+  }
+});
+
+test('a first run with no Ollama uses OPENAI_API_KEY, else OPENROUTER_API_KEY', async () => {
+  const { env } = await setup();
+  const openai = await resolveModelConfig({ env: { ...env, OPENAI_API_KEY: 'sk-1', OPENROUTER_API_KEY: 'sk-or' } });
+  assert.is(openai.endpoint.value, OPENAI_ENDPOINT);
+  assert.match(openai.endpoint.source.kind === 'detected' ? openai.endpoint.source.detail : '', /OPENAI_API_KEY is set/);
+  assert.is(openai.model.value, DEFAULT_OPENAI_MODEL);
+  assert.is(openai.apiKeyEnv.value, 'OPENAI_API_KEY');
+  assert.is(openai.apiKey, 'sk-1');
+  assert.ok(describeModelConfig(openai).some((l) => l.startsWith('API key from $OPENAI_API_KEY')));
+  const router = await resolveModelConfig({ env: { ...env, OPENROUTER_API_KEY: 'sk-or' } });
+  assert.is(router.endpoint.value, OPENROUTER_ENDPOINT);
+  assert.is(router.model.value, DEFAULT_OPENROUTER_MODEL);
+  assert.is(router.apiKey, 'sk-or');
+});
+
+test('with nothing to talk to, the error says how to configure a model', async () => {
+  const { env } = await setup();
+  const err = await resolveError({ env });
+  assert.is(err.code, 'NO_MODEL_ENDPOINT');
+  assert.match(err.message, /nothing answers at 'http:\/\/127\.0\.0\.1:\d+\/v1' \(start Ollama: ollama serve\), OPENAI_API_KEY and OPENROUTER_API_KEY are unset/);
+  assert.is(err.fix, 'forge agent --endpoint http://localhost:11434/v1 --model qwen3:8b');
+});
+
+test('an endpoint given without a model gets the host default or the first model it lists', async () => {
+  const { env } = await setup();
+  const openai = await resolveModelConfig({ flags: { endpoint: 'https://api.openai.com/v1/' }, env: { ...env, OPENAI_API_KEY: 'sk-1' } });
+  assert.is(openai.endpoint.value, OPENAI_ENDPOINT);
+  assert.is(openai.model.value, DEFAULT_OPENAI_MODEL);
+  assert.equal(openai.apiKeyEnv.value, 'OPENAI_API_KEY');
+  const server = await startOpenAIServer({ models: ['served-model'] });
+  try {
+    const listed = await resolveModelConfig({ env: { ...env, FORGE_ENDPOINT: server.url } });
+    assert.is(listed.model.value, 'served-model');
+  } finally {
+    await server.close();
+  }
+  const err = await resolveError({ flags: { endpoint: `http://127.0.0.1:${await closedPort()}/v1` }, env });
+  assert.is(err.code, 'NO_MODEL');
+  assert.is(err.fix, 'forge agent --model NAME');
+});
+
+test('an endpoint that is not an http(s) URL names where it was set', async () => {
+  const { env } = await setup();
+  const err = await resolveError({ env: { ...env, FORGE_ENDPOINT: 'localhost:11434' } });
+  assert.is(err.code, 'INVALID_ENDPOINT');
+  assert.match(err.message, /'localhost:11434' \(from \$FORGE_ENDPOINT\)/);
+  assert.is(err.fix, 'unset FORGE_ENDPOINT');
+});
+
+test.run();
