@@ -1,5 +1,6 @@
 // The registry: every forge command and group, sorted by name (no directory scanning).
 import type { Entry } from '../lib/cli/declare';
+import agent from './agent';
 import edit from './edit';
 import hooks from './hooks/index';
 import init from './init';
@@ -19,4 +20,4 @@ import state from './state/index';
 import validate from './validate';
 import write from './write';
 
-export const entries: readonly Entry[] = [edit, hooks, init, iter, logs, loop, ls, mcp, memory, patch, plan, read, schema, search, session, state, validate, write];
+export const entries: readonly Entry[] = [agent, edit, hooks, init, iter, logs, loop, ls, mcp, memory, patch, plan, read, schema, search, session, state, validate, write];

@@ -1,6 +1,6 @@
 # bash completion for forge — generated from the command declarations by `make completions`; do not edit
 declare -gA _forge_subs=(
-  ["forge"]="edit hooks init iter logs loop ls mcp memory patch plan read schema search session state validate write"
+  ["forge"]="agent edit hooks init iter logs loop ls mcp memory patch plan read schema search session state validate write"
   ["forge hooks"]="install"
   ["forge iter"]="get reset update"
   ["forge loop"]="cancel hook install pause resume run start status"
@@ -10,6 +10,7 @@ declare -gA _forge_subs=(
   ["forge state"]="export log show sync"
 )
 declare -gA _forge_opts=(
+  ["forge agent"]="--task --endpoint --model --profile --api-key-env --max-turns --dry-run --cwd --run-id --json --help"
   ["forge edit"]="--path --old --new --anchor --all --lines --after --before --delete --edits --cwd --run-id --json --help"
   ["forge hooks install"]="--hook --cwd --run-id --json --help"
   ["forge init"]="--force --print --cwd --run-id --json --help"
@@ -94,4 +95,4 @@ _forge() {
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
-complete -F _forge forge forge-edit forge-hooks forge-init forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-validate forge-write
+complete -F _forge forge forge-agent forge-edit forge-hooks forge-init forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-validate forge-write

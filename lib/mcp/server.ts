@@ -1,9 +1,8 @@
 // forge over MCP: every command a tool, generated from its declaration and run through the same CLI path.
-import { Readable, Writable } from 'node:stream';
 import type { CommandSpec, Entry } from '../cli/declare';
 import { leaves } from '../cli/registry';
 import { toolSchema } from '../cli/schema';
-import { main } from '../cli/main';
+import { invoke } from '../cli/invoke';
 
 /** Commands that make no sense as tools of an MCP client: the server itself. */
 const NOT_TOOLS = new Set(['mcp']);
@@ -24,14 +23,6 @@ export function mcpTools(entries: readonly Entry[]): Array<{ tool: McpTool; spec
     });
 }
 
-class Collector extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString('utf8');
-    done();
-  }
-}
-
 export interface ToolResult {
   [key: string]: unknown;
   content: Array<{ type: 'text'; text: string }>;
@@ -44,11 +35,8 @@ export interface ToolResult {
  * an isError result whose record still carries `_next_action`.
  */
 export async function callTool({ entries, spec, args, cwd, env }: { entries: readonly Entry[]; spec: CommandSpec<any>; args: Record<string, unknown>; cwd: string; env: NodeJS.ProcessEnv }): Promise<ToolResult> {
-  const stdout = new Collector();
-  const stderr = new Collector();
-  const stdin = Readable.from([Buffer.from(`${JSON.stringify(args)}\n`)], { objectMode: false });
-  const code = await main({ entries, argv: ['node', 'forge', ...spec.name.split(' '), '--json'], env: { ...env, FORGE_JSON: '1' }, cwd, stdin, stdout, stderr });
-  const text = stdout.text.trimEnd() || stderr.text.trimEnd();
+  const { code, stdout, stderr } = await invoke({ entries, spec, args, cwd, env, json: true });
+  const text = stdout.trimEnd() || stderr.trimEnd();
   return { content: [{ type: 'text', text }], isError: code !== 0 };
 }
 

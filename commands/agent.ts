@@ -1,0 +1,57 @@
+// forge agent: a thin agent — a model proposing calls of forge's own commands, until the task is done.
+import { defineCommand } from '../lib/cli/declare';
+import { InvalidInputError } from '../lib/errors';
+import { workTreeRoot } from '../lib/git/repo';
+
+export default defineCommand({
+  name: 'agent',
+  summary: 'Run a task with a model that uses forge commands as its tools',
+  description: [
+    'Sends the task to an OpenAI-compatible chat endpoint (streaming; Ollama, OpenAI, OpenRouter, vLLM…) with forge\'s own commands as tools — read, edit, patch, write, search, ls, validate, memory (lean views of their declarations) — plus bash (120 s timeout; long output keeps its head, tail and error lines). Each call the model makes runs exactly as the command would on the command line, hints included. The conventions of AGENTS.md, CLAUDE.md or .forge/conventions.md (forge init) go into the system prompt. A tool call identical to an earlier one is answered from the earlier result with a note instead of running again.',
+    'The model and endpoint come from --endpoint / --model / --profile / --api-key-env, then FORGE_ENDPOINT / FORGE_MODEL / FORGE_PROFILE, then a profile of ~/.config/forge/config.json, then detection (Ollama on localhost, OPENAI_API_KEY, OPENROUTER_API_KEY); the text output says what was chosen and how to change it. 429, 5xx and stalled streams are retried with backoff. --dry-run prints the first request exactly as it would be sent and its size in tokens (o200k_base), without calling the model.',
+    'This is the first slice of the agent: persistence of conversations (--continue), compression of older tool results under a token budget, telemetry and plan mode are not built yet.',
+  ].join('\n\n'),
+  args: {
+    task: { type: 'string', positional: true, rest: true, required: true, placeholder: 'TASK', description: 'What to do.' },
+    endpoint: { type: 'string', placeholder: 'URL', description: 'The OpenAI-compatible API base.' },
+    model: { type: 'string', placeholder: 'NAME', description: 'The model.' },
+    profile: { type: 'string', placeholder: 'NAME', description: 'A profile of ~/.config/forge/config.json.' },
+    'api-key-env': { type: 'string', placeholder: 'VAR', description: 'The variable holding the API key.' },
+    'max-turns': { type: 'integer', min: 1, max: 500, default: 30, placeholder: 'N', description: 'Model calls allowed.' },
+    'dry-run': { type: 'boolean', description: 'Print the first request and its tokens; call nothing.' },
+  },
+  examples: [
+    { command: 'forge agent --dry-run "add a --verbose flag"', description: 'The exact first request and its token count.' },
+    { command: 'forge agent --dry-run --json "fix the failing test" | jq .fixedTokens', description: 'How many tokens every call starts with.' },
+  ],
+  errors: { MODEL_UNREACHABLE: 'the endpoint does not answer', MODEL_NOT_FOUND: 'the endpoint has no such model', MODEL_AUTH: 'the API key is missing or refused', MODEL_RATE_LIMITED: 'still rate-limited after the retries', MODEL_SERVER_ERROR: 'the endpoint kept failing', MODEL_STALLED: 'the stream stopped sending', NO_MODEL: 'no endpoint configured or detected', EMPTY_TASK: 'a blank task' },
+  exits: { 0: 'the model answered', 1: 'the turn limit ended the run', 2: 'invalid input, or model settings that do not work (unreachable endpoint, unknown model, missing key)' },
+  mutates: true,
+  async run(args, ctx) {
+    if (!args.task.trim()) throw new InvalidInputError('EMPTY_TASK', 'the task is blank', { fix: ctx.cmd('agent', 'describe the task') });
+    const [{ firstRequest, runAgent, SYSTEM_PROMPT }, { describeModelConfig, resolveModelConfig }, { entries }] = await Promise.all([import('../lib/agent/agent'), import('../lib/agent/config'), import('./index')]);
+    const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
+    const env = process.env;
+    if (args['dry-run']) {
+      const request = await firstRequest({ entries, task: args.task, root, cwd: ctx.cwd, env });
+      const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+      const body = JSON.stringify({ messages: request.messages, tools: request.tools });
+      const fixed = countTokens(JSON.stringify({ messages: [{ role: 'system', content: SYSTEM_PROMPT }], tools: request.tools }));
+      const tokens = countTokens(body);
+      return { data: { request, tokens, fixedTokens: fixed }, text: `${JSON.stringify(request, null, 2)}\n${tokens} tokens (o200k_base), ${fixed} of them the fixed prompt (system prompt and tool schemas, without conventions)`, next: ctx.cmd('agent', args.task) };
+    }
+    const config = await resolveModelConfig({ flags: { endpoint: args.endpoint, model: args.model, profile: args.profile, apiKeyEnv: args['api-key-env'] }, env });
+    for (const line of describeModelConfig(config)) await ctx.emit({ type: 'config', line }, `using ${line}`);
+    const run = await runAgent({
+      entries, config, task: args.task, root, cwd: ctx.cwd, env, maxTurns: args['max-turns'],
+      onEvent: async (e) => {
+        if (e.type === 'tool_call') await ctx.emit({ type: 'tool_call', name: e.name, arguments: e.arguments, cached: e.cached }, `→ ${e.name} ${e.arguments}${e.cached ? ' (repeated: answered from the earlier result)' : ''}`);
+        else if (e.type === 'tool_result') await ctx.emit({ type: 'tool_result', name: e.name, ok: e.ok, chars: e.chars }, `  ${e.ok ? 'ok' : 'failed'} (${e.chars} chars)`);
+      },
+    });
+    const data = { answer: run.answer, turns: run.turns, toolCalls: run.toolCalls, cacheHits: run.cacheHits, usage: run.usage, model: config.model.value, exhausted: run.exhausted };
+    const tally = `${run.turns} model call${run.turns === 1 ? '' : 's'}, ${run.toolCalls} tool call${run.toolCalls === 1 ? '' : 's'}, ${run.usage.input} tokens in / ${run.usage.output} out`;
+    if (run.exhausted) return { data, text: `stopped after ${tally}: the model had not answered`, exitCode: 1, next: ctx.cmd('agent', '--max-turns', args['max-turns'] * 2, args.task) };
+    return { data, text: `${run.answer.trim()}\n(${tally})`, next: 'git diff --stat' };
+  },
+});

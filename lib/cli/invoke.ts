@@ -1,0 +1,46 @@
+// Runs one command in-process exactly as the CLI would — for MCP tool calls (NDJSON) and the agent's tools (text).
+import { Readable, Writable } from 'node:stream';
+import type { ArgsSpec, CommandSpec, Entry } from './declare';
+import { main } from './main';
+
+class Collector extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString('utf8');
+    done();
+  }
+}
+
+export interface Invocation {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `--name=value` words for the arguments (the `=` form keeps values that start with '-' values). */
+function argvOf(spec: CommandSpec<any>, args: Record<string, unknown>): string[] {
+  const words: string[] = [];
+  for (const [name, value] of Object.entries(args)) {
+    const s = (spec.args as ArgsSpec)[name];
+    if (value === undefined || value === null) continue;
+    if (s?.type === 'boolean') {
+      if (value === true) words.push(`--${name}`);
+    } else if (Array.isArray(value)) {
+      for (const v of value) words.push(`--${name}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+    } else words.push(`--${name}=${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+  }
+  return words;
+}
+
+/**
+ * `json`: the arguments go in as one NDJSON request and NDJSON comes out (`echo '{…}' | forge cmd`);
+ * otherwise as flags, and the text rendering with its hint lines comes out — leaner for a model.
+ */
+export async function invoke({ entries, spec, args, cwd, env, json }: { entries: readonly Entry[]; spec: CommandSpec<any>; args: Record<string, unknown>; cwd: string; env: NodeJS.ProcessEnv; json: boolean }): Promise<Invocation> {
+  const stdout = new Collector();
+  const stderr = new Collector();
+  const stdin = json ? Readable.from([Buffer.from(`${JSON.stringify(args)}\n`)], { objectMode: false }) : Readable.from([], { objectMode: false });
+  const words = json ? ['--json'] : argvOf(spec, args);
+  const code = await main({ entries, argv: ['node', 'forge', ...spec.name.split(' '), ...words], env: json ? { ...env, FORGE_JSON: '1' } : { ...env, FORGE_JSON: undefined, NO_COLOR: '1' }, cwd, stdin, stdout, stderr });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}

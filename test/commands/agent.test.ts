@@ -1,0 +1,84 @@
+// forge agent against a scripted OpenAI-compatible server on loopback: tools run through forge's own commands.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { forge } from '../helpers/forge';
+import { closedPort, reply, startOpenAIServer } from '../helpers/openai-server';
+import { repoWith, tempRepo } from '../helpers/repo';
+
+const usage = { prompt_tokens: 900, completion_tokens: 40 };
+
+test('a multi-file task: the model writes one file and edits another through forge write and edit', async () => {
+  const dir = repoWith({ 'src/main.ts': "console.log('hi');\n" });
+  const server = await startOpenAIServer({
+    script: [
+      reply({ toolCalls: [{ name: 'write', arguments: { path: 'src/greet.ts', content: "export const greet = (n: string) => `hi ${n}`;\n" } }, { name: 'edit', arguments: { path: 'src/main.ts', old: "console.log('hi');", new: "import { greet } from './greet';\nconsole.log(greet('you'));" } }], usage }),
+      reply({ text: ['Added ', 'greet and used it.'], usage }),
+    ],
+  });
+  try {
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--json', 'add a greet helper and use it'], { cwd: dir });
+    assert.is(r.code, 0, r.stderr);
+    assert.is(readFileSync(join(dir, 'src/greet.ts'), 'utf8'), "export const greet = (n: string) => `hi ${n}`;\n");
+    assert.is(readFileSync(join(dir, 'src/main.ts'), 'utf8'), "import { greet } from './greet';\nconsole.log(greet('you'));\n");
+    const summary = r.records.at(-1)!;
+    assert.equal([summary.answer, summary.turns, summary.toolCalls, summary.usage], ['Added greet and used it.', 2, 2, { input: 1800, output: 80 }]);
+    assert.equal(r.records.filter((x) => x.type === 'tool_call').map((x) => x.name), ['write', 'edit']);
+    const [first, second] = server.chatBodies();
+    assert.equal(first!.tools!.map((t: any) => t.function.name), ['read', 'edit', 'patch', 'write', 'search', 'ls', 'validate', 'memory', 'bash']);
+    assert.equal(first!.messages.map((m) => m.role), ['system', 'user']);
+    const results = second!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    assert.match(results[0]!, /^created src\/greet\.ts/);
+    assert.match(results[1]!, /src\/main\.ts/);
+  } finally {
+    await server.close();
+  }
+});
+
+test('the second identical call is answered from the first result, not run again', async () => {
+  const dir = repoWith({ 'notes.txt': 'one\n' });
+  const read = { name: 'read', arguments: { path: 'notes.txt' } };
+  const server = await startOpenAIServer({ script: [reply({ toolCalls: [read] }), reply({ toolCalls: [read] }), reply({ text: 'It says one.' })] });
+  try {
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--json', 'what do the notes say'], { cwd: dir });
+    assert.is(r.code, 0, r.stderr);
+    assert.equal(r.records.filter((x) => x.type === 'tool_call').map((x) => x.cached), [false, true]);
+    const last = server.chatBodies()[2]!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    assert.match(last[0]!, /^notes\.txt/);
+    assert.match(last[1]!, /^\[You already made this exact call; its result is repeated below and it was not run again\. Do something different\.\]\nnotes\.txt/);
+    assert.is(r.records.at(-1)!.cacheHits, 1);
+  } finally {
+    await server.close();
+  }
+});
+
+test('bash runs at the top of the repository; the turn limit ends a run that never answers', async () => {
+  const dir = tempRepo();
+  const server = await startOpenAIServer({ script: [reply({ toolCalls: [{ name: 'bash', arguments: { command: 'echo out; echo err >&2; exit 3' } }] }), reply({ toolCalls: [{ name: 'bash', arguments: { command: 'pwd' } }] })] });
+  try {
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--max-turns', '2', 'loop forever'], { cwd: join(dir) });
+    assert.is(r.code, 1);
+    assert.match(r.stdout, /stopped after 2 model calls, 2 tool calls/);
+    assert.match(r.stdout, /Next: forge agent --max-turns 4 'loop forever'\n$/);
+    const tool = server.chatBodies()[1]!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    assert.equal(tool, ['out\nerr\n[exit 3]']);
+  } finally {
+    await server.close();
+  }
+});
+
+test('an unreachable endpoint names the setting; --dry-run keeps the fixed prompt within 1,000 tokens', async () => {
+  const dir = tempRepo();
+  const port = await closedPort();
+  const r = await forge(['agent', '--endpoint', `http://127.0.0.1:${port}/v1`, '--model', 'm', '--json', 'x'], { cwd: dir });
+  const err = r.records.at(-1)!;
+  assert.equal([r.code, err.error.code], [2, 'MODEL_UNREACHABLE']);
+  assert.match(err._next_action, /--endpoint/);
+  const dry = await forge(['agent', '--dry-run', '--json', 'add a flag'], { cwd: dir });
+  assert.is(dry.code, 0, dry.stderr);
+  assert.ok(dry.records[0]!.fixedTokens <= 1000, `fixed prompt is ${dry.records[0]!.fixedTokens} tokens`);
+  assert.equal(dry.records[0]!.request.messages[1], { role: 'user', content: 'add a flag' });
+});
+
+test.run();
