@@ -9,7 +9,7 @@ export default defineCommand({
   description: [
     'Sends the task to an OpenAI-compatible chat endpoint (streaming; Ollama, OpenAI, OpenRouter, vLLM…) with forge\'s own commands as tools — read, edit, patch, write, search, ls, validate, memory (lean views of their declarations) — plus bash (120 s timeout; long output keeps its head, tail and error lines). Each call the model makes runs exactly as the command would on the command line, hints included. The conventions of AGENTS.md, CLAUDE.md or .forge/conventions.md (forge init) go into the system prompt. A tool call identical to an earlier one is answered from the earlier result with a note instead of running again.',
     'The model and endpoint come from --endpoint / --model / --profile / --api-key-env, then FORGE_ENDPOINT / FORGE_MODEL / FORGE_PROFILE, then a profile of ~/.config/forge/config.json, then detection (Ollama on localhost, OPENAI_API_KEY, OPENROUTER_API_KEY); the text output says what was chosen and how to change it. 429, 5xx and stalled streams are retried with backoff. --dry-run prints the first request exactly as it would be sent and its size in tokens (o200k_base), without calling the model.',
-    'This is the first slice of the agent: persistence of conversations (--continue), compression of older tool results under a token budget, telemetry and plan mode are not built yet.',
+    'Each task appends a line to .forge/telemetry.jsonl on the state ref (model, tokens, tool calls, cache hits, duration, cost when the profile has rates); forge stats sums it up. This is the first slice of the agent: persistence of conversations (--continue), compression of older tool results under a token budget and plan mode are not built yet.',
   ].join('\n\n'),
   args: {
     task: { type: 'string', positional: true, rest: true, required: true, placeholder: 'TASK', description: 'What to do.' },
@@ -30,8 +30,10 @@ export default defineCommand({
   async run(args, ctx) {
     if (!args.task.trim()) throw new InvalidInputError('EMPTY_TASK', 'the task is blank', { fix: ctx.cmd('agent', 'describe the task') });
     const [{ firstRequest, runAgent, SYSTEM_PROMPT }, { describeModelConfig, resolveModelConfig }, { entries }] = await Promise.all([import('../lib/agent/agent'), import('../lib/agent/config'), import('./index')]);
-    const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
-    const env = process.env;
+    const top = await workTreeRoot({ cwd: ctx.cwd });
+    const root = top?.root ?? ctx.cwd;
+    // The agent's tool calls land in the run's log when a run id is set (flag or FORGE_RUN_ID).
+    const env = ctx.runId ? { ...process.env, FORGE_RUN_ID: ctx.runId } : process.env;
     if (args['dry-run']) {
       const request = await firstRequest({ entries, task: args.task, root, cwd: ctx.cwd, env });
       const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
@@ -40,6 +42,7 @@ export default defineCommand({
       const tokens = countTokens(body);
       return { data: { request, tokens, fixedTokens: fixed }, text: `${JSON.stringify(request, null, 2)}\n${tokens} tokens (o200k_base), ${fixed} of them the fixed prompt (system prompt and tool schemas, without conventions)`, next: ctx.cmd('agent', args.task) };
     }
+    const started = Date.now();
     const config = await resolveModelConfig({ flags: { endpoint: args.endpoint, model: args.model, profile: args.profile, apiKeyEnv: args['api-key-env'] }, env });
     for (const line of describeModelConfig(config)) await ctx.emit({ type: 'config', line }, `using ${line}`);
     const run = await runAgent({
@@ -47,8 +50,15 @@ export default defineCommand({
       onEvent: async (e) => {
         if (e.type === 'tool_call') await ctx.emit({ type: 'tool_call', name: e.name, arguments: e.arguments, cached: e.cached }, `→ ${e.name} ${e.arguments}${e.cached ? ' (repeated: answered from the earlier result)' : ''}`);
         else if (e.type === 'tool_result') await ctx.emit({ type: 'tool_result', name: e.name, ok: e.ok, chars: e.chars }, `  ${e.ok ? 'ok' : 'failed'} (${e.chars} chars)`);
+        else if (e.type === 'usage') await ctx.emit({ type: 'usage', input: e.input, output: e.output }, `  (${e.input} tokens in, ${e.output} out)`);
       },
     });
+    // Telemetry needs a repository to live in; outside one the run is simply not recorded.
+    if (top) {
+      const cost = config.cost.value ? (run.usage.input * config.cost.value.input + run.usage.output * config.cost.value.output) / 1e6 : null;
+      const { recordTelemetry } = await import('../lib/agent/telemetry');
+      await recordTelemetry({ store: await ctx.store(), entry: { timestamp: ctx.now().toISOString(), task: args.task.slice(0, 200), model: config.model.value, endpoint: config.endpoint.value, turns: run.turns, inputTokens: run.usage.input, outputTokens: run.usage.output, toolCalls: run.toolCalls, cacheHits: run.cacheHits, durationMs: Date.now() - started, exhausted: run.exhausted, cost } });
+    }
     const data = { answer: run.answer, turns: run.turns, toolCalls: run.toolCalls, cacheHits: run.cacheHits, usage: run.usage, model: config.model.value, exhausted: run.exhausted };
     const tally = `${run.turns} model call${run.turns === 1 ? '' : 's'}, ${run.toolCalls} tool call${run.toolCalls === 1 ? '' : 's'}, ${run.usage.input} tokens in / ${run.usage.output} out`;
     if (run.exhausted) return { data, text: `stopped after ${tally}: the model had not answered`, exitCode: 1, next: ctx.cmd('agent', '--max-turns', args['max-turns'] * 2, args.task) };

@@ -17,7 +17,8 @@ import schema from './schema';
 import search from './search';
 import session from './session/index';
 import state from './state/index';
+import stats from './stats';
 import validate from './validate';
 import write from './write';
 
-export const entries: readonly Entry[] = [agent, edit, hooks, init, iter, logs, loop, ls, mcp, memory, patch, plan, read, schema, search, session, state, validate, write];
+export const entries: readonly Entry[] = [agent, edit, hooks, init, iter, logs, loop, ls, mcp, memory, patch, plan, read, schema, search, session, state, stats, validate, write];

@@ -1,6 +1,6 @@
 # bash completion for forge — generated from the command declarations by `make completions`; do not edit
 declare -gA _forge_subs=(
-  ["forge"]="agent edit hooks init iter logs loop ls mcp memory patch plan read schema search session state validate write"
+  ["forge"]="agent edit hooks init iter logs loop ls mcp memory patch plan read schema search session state stats validate write"
   ["forge hooks"]="install"
   ["forge iter"]="get reset update"
   ["forge loop"]="cancel hook install pause resume run start status"
@@ -52,6 +52,7 @@ declare -gA _forge_opts=(
   ["forge state log"]="--limit --cwd --run-id --json --help"
   ["forge state show"]="--path --cwd --run-id --json --help"
   ["forge state sync"]="--remote --cwd --run-id --json --help"
+  ["forge stats"]="--cwd --run-id --json --help"
   ["forge validate"]="--module --cmd --file --contract --plan --timeout --max-attempts --cwd --run-id --json --help"
   ["forge write"]="--path --content --overwrite --cwd --run-id --json --help"
 )
@@ -95,4 +96,4 @@ _forge() {
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
-complete -F _forge forge forge-agent forge-edit forge-hooks forge-init forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-validate forge-write
+complete -F _forge forge forge-agent forge-edit forge-hooks forge-init forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-stats forge-validate forge-write

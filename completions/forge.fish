@@ -329,6 +329,11 @@ complete -c forge -n '__fish_seen_subcommand_from state; and __fish_seen_subcomm
 complete -c forge -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand_from sync' -l run-id -r -d 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log.'
 complete -c forge -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand_from sync' -l json -d 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).'
 complete -c forge -n '__fish_seen_subcommand_from state; and __fish_seen_subcommand_from sync' -l help -s h -d 'Show this help.'
+complete -c forge -n '__fish_use_subcommand' -a stats -d 'Summarise forge agent telemetry: tokens, tool calls, cache hits, time and cost per model'
+complete -c forge -n '__fish_seen_subcommand_from stats' -l cwd -r -d 'Run as if started in DIR (precedence: flag > FORGE_CWD > current directory).'
+complete -c forge -n '__fish_seen_subcommand_from stats' -l run-id -r -d 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log.'
+complete -c forge -n '__fish_seen_subcommand_from stats' -l json -d 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).'
+complete -c forge -n '__fish_seen_subcommand_from stats' -l help -s h -d 'Show this help.'
 complete -c forge -n '__fish_use_subcommand' -a validate -d 'Check a module\'s files, syntax, contracts and verify commands; recommend PROCEED, RETRY or ESCALATE'
 complete -c forge -n '__fish_seen_subcommand_from validate' -l module -r -d 'The module id (with --plan, the module of the plan).'
 complete -c forge -n '__fish_seen_subcommand_from validate' -l cmd -r -d 'A verify command, run through sh; exit 0 passes.'
@@ -678,6 +683,11 @@ complete -c forge-state -n '__fish_seen_subcommand_from sync' -l cwd -r -d 'Run 
 complete -c forge-state -n '__fish_seen_subcommand_from sync' -l run-id -r -d 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log.'
 complete -c forge-state -n '__fish_seen_subcommand_from sync' -l json -d 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).'
 complete -c forge-state -n '__fish_seen_subcommand_from sync' -l help -s h -d 'Show this help.'
+complete -c forge-stats -f
+complete -c forge-stats -l cwd -r -d 'Run as if started in DIR (precedence: flag > FORGE_CWD > current directory).'
+complete -c forge-stats -l run-id -r -d 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log.'
+complete -c forge-stats -l json -d 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).'
+complete -c forge-stats -l help -s h -d 'Show this help.'
 complete -c forge-validate -f
 complete -c forge-validate -l module -r -d 'The module id (with --plan, the module of the plan).'
 complete -c forge-validate -l cmd -r -d 'A verify command, run through sh; exit 0 passes.'

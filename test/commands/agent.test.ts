@@ -18,7 +18,7 @@ test('a multi-file task: the model writes one file and edits another through for
     ],
   });
   try {
-    const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--json', 'add a greet helper and use it'], { cwd: dir });
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--run-id', 'r1', '--json', 'add a greet helper and use it'], { cwd: dir });
     assert.is(r.code, 0, r.stderr);
     assert.is(readFileSync(join(dir, 'src/greet.ts'), 'utf8'), "export const greet = (n: string) => `hi ${n}`;\n");
     assert.is(readFileSync(join(dir, 'src/main.ts'), 'utf8'), "import { greet } from './greet';\nconsole.log(greet('you'));\n");
@@ -31,6 +31,11 @@ test('a multi-file task: the model writes one file and edits another through for
     const results = second!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
     assert.match(results[0]!, /^created src\/greet\.ts/);
     assert.match(results[1]!, /src\/main\.ts/);
+    const logged = await forge(['logs', '--run-id', 'r1', '--json'], { cwd: dir });
+    assert.equal(logged.records.filter((e) => e.type === 'event').map((e) => e.event).filter((c) => c === 'write' || c === 'edit'), ['write', 'edit'], 'the tool calls are in the run log');
+    const stats = await forge(['stats', '--json'], { cwd: dir });
+    const row = stats.records.find((x) => x.type === 'model')!;
+    assert.equal([row.model, row.tasks, row.inputTokens, row.outputTokens, row.toolCalls, row.cacheHits], ['test-model', 1, 1800, 80, 2, 0]);
   } finally {
     await server.close();
   }

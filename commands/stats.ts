@@ -1,0 +1,32 @@
+// forge stats: what forge agent tasks cost — tokens, tool calls, cache hits, time, money — per model.
+import { defineCommand } from '../lib/cli/declare';
+import { parseTelemetry, summarise, TELEMETRY_PATH } from '../lib/agent/telemetry';
+
+export default defineCommand({
+  name: 'stats',
+  summary: 'Summarise forge agent telemetry: tokens, tool calls, cache hits, time and cost per model',
+  description: `Reads ${TELEMETRY_PATH} from the state ref (one line per forge agent task: model, endpoint, turns, input and output tokens, tool calls, calls answered from cache, duration, whether the turn limit ended it, and the cost when the profile gives rates per million tokens) and prints one line per model with totals and averages per task. Read-only.`,
+  args: {},
+  examples: [{ command: 'forge stats --json', description: 'One record per model, then the totals.' }],
+  errors: { NOT_A_GIT_REPO: 'outside a git repository' },
+  exits: { 0: 'shown (or no tasks yet)', 2: 'not a git repository' },
+  mutates: false,
+  async run(_args, ctx) {
+    const { entries, corrupt } = parseTelemetry((await (await ctx.store()).read(TELEMETRY_PATH))?.toString('utf8') ?? '');
+    const rows = summarise(entries);
+    for (const s of rows) {
+      const tokens = s.inputTokens + s.outputTokens;
+      const hitRate = s.toolCalls ? Math.round((s.cacheHits / s.toolCalls) * 100) : 0;
+      await ctx.emit(
+        { type: 'model', ...s, tokensPerTask: Math.round(tokens / s.tasks) },
+        `${s.model}: ${s.tasks} task${s.tasks === 1 ? '' : 's'}, ${tokens} tokens (${Math.round(tokens / s.tasks)} per task; ${s.inputTokens} in, ${s.outputTokens} out), ${s.toolCalls} tool calls (${hitRate}% from cache), ${(s.durationMs / 1000).toFixed(1)} s${s.exhausted ? `, ${s.exhausted} stopped at the turn limit` : ''}${s.cost !== null ? `, $${s.cost.toFixed(4)}` : ''}`,
+      );
+    }
+    const tokens = entries.reduce((n, e) => n + e.inputTokens + e.outputTokens, 0);
+    return {
+      data: { tasks: entries.length, tokens, models: rows.length, corrupt },
+      text: entries.length ? `${entries.length} task${entries.length === 1 ? '' : 's'}, ${tokens} tokens in all${corrupt ? ` (${corrupt} unreadable lines skipped)` : ''}` : 'no forge agent tasks recorded yet',
+      next: entries.length ? null : ctx.cmd('agent', '--dry-run', 'describe a task'),
+    };
+  },
+});
