@@ -33,14 +33,16 @@ export interface AgentRun {
   toolCalls: number;
   cacheHits: number;
   usage: { input: number; output: number };
+  /** Paths the model wrote or edited. */
+  files: string[];
   /** True when the turn limit ended the run before the model answered. */
   exhausted: boolean;
 }
 
 /** The first request exactly as it would be sent: for --dry-run. */
-export async function firstRequest({ entries, task, root, cwd, env }: { entries: readonly Entry[]; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv }): Promise<{ messages: ChatMessage[]; tools: ToolSchema[] }> {
-  const conv = await conventions(root);
-  const messages: ChatMessage[] = [{ role: 'system', content: conv ? `${SYSTEM_PROMPT}\n\n${conv}` : SYSTEM_PROMPT }, { role: 'user', content: task }];
+export async function firstRequest({ entries, task, root, cwd, env, history }: { entries: readonly Entry[]; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; history?: string }): Promise<{ messages: ChatMessage[]; tools: ToolSchema[] }> {
+  const system = [SYSTEM_PROMPT, await conventions(root), history ?? null].filter(Boolean).join('\n\n');
+  const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: task }];
   return { messages, tools: agentTools({ entries, cwd, root, env }).schemas };
 }
 
@@ -49,11 +51,11 @@ export async function firstRequest({ entries, task, root, cwd, env }: { entries:
  * A tool call identical to an earlier one (same name and arguments) is not run again: the model
  * gets the earlier result with a note, at the second call rather than the third.
  */
-export async function runAgent({ entries, config, task, root, cwd, env, maxTurns, onEvent, signal }: { entries: readonly Entry[]; config: ModelConfig; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; maxTurns: number; onEvent: (e: AgentEvent) => Promise<void>; signal?: AbortSignal }): Promise<AgentRun> {
+export async function runAgent({ entries, config, task, root, cwd, env, maxTurns, onEvent, signal, history }: { entries: readonly Entry[]; config: ModelConfig; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; maxTurns: number; onEvent: (e: AgentEvent) => Promise<void>; signal?: AbortSignal; history?: string }): Promise<AgentRun> {
   const tools = agentTools({ entries, cwd, root, env });
-  const { messages } = await firstRequest({ entries, task, root, cwd, env });
+  const { messages } = await firstRequest({ entries, task, root, cwd, env, history });
   const seen = new Map<string, string>();
-  const run: AgentRun = { answer: '', turns: 0, toolCalls: 0, cacheHits: 0, usage: { input: 0, output: 0 }, exhausted: false };
+  const run: AgentRun = { answer: '', turns: 0, toolCalls: 0, cacheHits: 0, usage: { input: 0, output: 0 }, files: [], exhausted: false };
   while (run.turns < maxTurns) {
     run.turns++;
     const r: ChatResult = await chat({ endpoint: config.endpoint.value, model: config.model.value, apiKey: config.apiKey, apiKeyEnv: config.apiKeyEnv.value ?? undefined, messages, tools: tools.schemas, signal });
@@ -92,6 +94,7 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
         const result = ok ? await tools.run(call.function.name, args) : { ok: false, text: `Error: the arguments are not a JSON object: ${call.function.arguments.slice(0, 200)}` };
         ok = result.ok;
         content = result.text;
+        if (ok && ['write', 'edit', 'patch'].includes(call.function.name) && typeof args.path === 'string' && !run.files.includes(args.path)) run.files.push(args.path);
         seen.set(key, content);
       }
       await onEvent({ type: 'tool_result', name: call.function.name, ok, chars: content.length });

@@ -41,6 +41,29 @@ test('a multi-file task: the model writes one file and edits another through for
   }
 });
 
+test('--continue carries a capped summary of the session; --list shows it; an unknown session is refused', async () => {
+  const dir = tempRepo();
+  const server = await startOpenAIServer({ script: [reply({ toolCalls: [{ name: 'write', arguments: { path: 'a.txt', content: 'A\n' } }] }), reply({ text: 'Wrote a.txt.' }), reply({ text: 'It holds A.' })] });
+  try {
+    const model = ['--endpoint', server.url, '--model', 'test-model'];
+    const first = await forge(['agent', ...model, '--json', 'create a.txt'], { cwd: dir });
+    assert.is(first.code, 0, first.stderr);
+    const id = first.records.at(-1)!.session as string;
+    assert.match(id, /^ag-\d{8}-[0-9a-f]{8}$/);
+    const second = await forge(['agent', ...model, '--continue', 'what is in it?'], { cwd: dir });
+    assert.is(second.code, 0, second.stderr);
+    const system = String(server.chatBodies()[2]!.messages[0]!.content);
+    assert.ok(system.endsWith(`Earlier in this session (${id}):\n1. Task: create a.txt\n   Result: Wrote a.txt.\n   Files changed: a.txt`), system);
+    assert.not.ok(String(server.chatBodies()[0]!.messages[0]!.content).includes('Earlier in this session'));
+    const list = await forge(['agent', '--list', '--json'], { cwd: dir });
+    assert.equal(list.records.filter((x) => x.type === 'session').map((x) => [x.id, x.turns, x.first]), [[id, 2, 'create a.txt']]);
+    const none = await forge(['agent', ...model, '--session', 'ag-nope', '--json', 'x'], { cwd: dir });
+    assert.equal([none.code, none.records.at(-1)!.error.code, none.records.at(-1)!._next_action], [1, 'NO_SESSION', 'forge agent --list']);
+  } finally {
+    await server.close();
+  }
+});
+
 test('the second identical call is answered from the first result, not run again', async () => {
   const dir = repoWith({ 'notes.txt': 'one\n' });
   const read = { name: 'read', arguments: { path: 'notes.txt' } };
