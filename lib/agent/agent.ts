@@ -8,6 +8,9 @@ import { agentTools } from './tools';
 
 export const SYSTEM_PROMPT = `You are forge, a coding agent working in a git repository. Use the tools to read, change and check code. Read before you edit; keep edits small; after changing code, run the tests. Every tool result ends with a hint (Next: …) you may follow. When the task is done, reply with a short summary and no tool call.`;
 
+/** Tools after which earlier results may be stale. */
+const MAY_CHANGE_FILES = new Set(['write', 'edit', 'patch', 'bash']);
+
 /** Conventions files an agent should follow, first found wins; capped so they stay a preamble. */
 const CONVENTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.forge/conventions.md'];
 const CONVENTIONS_CAP = 2000;
@@ -48,8 +51,9 @@ export async function firstRequest({ entries, task, root, cwd, env, history }: {
 
 /**
  * Runs the task until the model answers without a tool call or `maxTurns` model calls were made.
- * A tool call identical to an earlier one (same name and arguments) is not run again: the model
- * gets the earlier result with a note, at the second call rather than the third.
+ * A tool call identical to an earlier one (same name and arguments) with nothing that could change
+ * files in between is not run again: the model gets the earlier result with a note, at the second
+ * call rather than the third.
  */
 export async function runAgent({ entries, config, task, root, cwd, env, maxTurns, onEvent, signal, history }: { entries: readonly Entry[]; config: ModelConfig; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; maxTurns: number; onEvent: (e: AgentEvent) => Promise<void>; signal?: AbortSignal; history?: string }): Promise<AgentRun> {
   const tools = agentTools({ entries, cwd, root, env });
@@ -95,6 +99,9 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
         ok = result.ok;
         content = result.text;
         if (ok && ['write', 'edit', 'patch'].includes(call.function.name) && typeof args.path === 'string' && !run.files.includes(args.path)) run.files.push(args.path);
+        // A call that may change files makes every earlier result possibly stale: a read after an
+        // edit, or the tests after a fix, must run again. Only repeats with nothing in between are caught.
+        if (MAY_CHANGE_FILES.has(call.function.name)) seen.clear();
         seen.set(key, content);
       }
       await onEvent({ type: 'tool_result', name: call.function.name, ok, chars: content.length });

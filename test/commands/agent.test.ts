@@ -64,17 +64,19 @@ test('--continue carries a capped summary of the session; --list shows it; an un
   }
 });
 
-test('the second identical call is answered from the first result, not run again', async () => {
+test('the second identical call is answered from the first result, not run again — unless an edit came between', async () => {
   const dir = repoWith({ 'notes.txt': 'one\n' });
   const read = { name: 'read', arguments: { path: 'notes.txt' } };
-  const server = await startOpenAIServer({ script: [reply({ toolCalls: [read] }), reply({ toolCalls: [read] }), reply({ text: 'It says one.' })] });
+  const edit = { name: 'edit', arguments: { path: 'notes.txt', old: 'one', new: 'two' } };
+  const server = await startOpenAIServer({ script: [reply({ toolCalls: [read] }), reply({ toolCalls: [read] }), reply({ toolCalls: [edit] }), reply({ toolCalls: [read] }), reply({ text: 'It says two.' })] });
   try {
     const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--json', 'what do the notes say'], { cwd: dir });
     assert.is(r.code, 0, r.stderr);
-    assert.equal(r.records.filter((x) => x.type === 'tool_call').map((x) => x.cached), [false, true]);
-    const last = server.chatBodies()[2]!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
-    assert.match(last[0]!, /^notes\.txt/);
+    assert.equal(r.records.filter((x) => x.type === 'tool_call').map((x) => x.cached), [false, true, false, false]);
+    const last = server.chatBodies()[4]!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    assert.match(last[0]!, /^notes\.txt[\s\S]*: one\n/);
     assert.match(last[1]!, /^\[You already made this exact call; its result is repeated below and it was not run again\. Do something different\.\]\nnotes\.txt/);
+    assert.match(last[3]!, /^notes\.txt[\s\S]*: two\n/, 'the read after the edit ran again');
     assert.is(r.records.at(-1)!.cacheHits, 1);
   } finally {
     await server.close();
