@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import type { Entry } from '../cli/declare';
 import { chat, type ChatMessage, type ChatResult, type ToolSchema, type Usage } from './chat';
 import type { ModelConfig } from './config';
+import { enforceBudget, RECALL_TOOL, type Compressed } from './context';
 import { agentTools } from './tools';
 
-export const SYSTEM_PROMPT = `You are forge, a coding agent working in a git repository. Use the tools to read, change and check code. Read before you edit; keep edits small; after changing code, run the tests. Every tool result ends with a hint (Next: …) you may follow. When the task is done, reply with a short summary and no tool call.`;
+export const SYSTEM_PROMPT = `You are forge, a coding agent in a git repository. Read before you edit, keep edits small, run the tests after a change. Tool results end with a hint (Next: …). When done, reply with a short summary and no tool call.`;
 
 /** Tools after which earlier results may be stale. */
 const MAY_CHANGE_FILES = new Set(['write', 'edit', 'patch', 'bash']);
@@ -28,6 +29,7 @@ export type AgentEvent =
   | { type: 'tool_call'; name: string; arguments: string; cached: boolean }
   | { type: 'tool_result'; name: string; ok: boolean; chars: number }
   | { type: 'usage'; input: number; output: number }
+  | { type: 'compressed'; results: number; before: number; after: number }
   | { type: 'done'; turns: number; answer: string };
 
 export interface AgentRun {
@@ -36,6 +38,8 @@ export interface AgentRun {
   toolCalls: number;
   cacheHits: number;
   usage: { input: number; output: number };
+  /** Context tokens before and after compression, summed over the calls that needed it. */
+  compression: { before: number; after: number };
   /** Paths the model wrote or edited. */
   files: string[];
   /** True when the turn limit ended the run before the model answered. */
@@ -46,7 +50,7 @@ export interface AgentRun {
 export async function firstRequest({ entries, task, root, cwd, env, history }: { entries: readonly Entry[]; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; history?: string }): Promise<{ messages: ChatMessage[]; tools: ToolSchema[] }> {
   const system = [SYSTEM_PROMPT, await conventions(root), history ?? null].filter(Boolean).join('\n\n');
   const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: task }];
-  return { messages, tools: agentTools({ entries, cwd, root, env }).schemas };
+  return { messages, tools: [...agentTools({ entries, cwd, root, env }).schemas, RECALL_TOOL] };
 }
 
 /**
@@ -55,14 +59,22 @@ export async function firstRequest({ entries, task, root, cwd, env, history }: {
  * files in between is not run again: the model gets the earlier result with a note, at the second
  * call rather than the third.
  */
-export async function runAgent({ entries, config, task, root, cwd, env, maxTurns, onEvent, signal, history }: { entries: readonly Entry[]; config: ModelConfig; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; maxTurns: number; onEvent: (e: AgentEvent) => Promise<void>; signal?: AbortSignal; history?: string }): Promise<AgentRun> {
+export async function runAgent({ entries, config, task, root, cwd, env, maxTurns, budget, onEvent, signal, history }: { entries: readonly Entry[]; config: ModelConfig; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; maxTurns: number; budget: number; onEvent: (e: AgentEvent) => Promise<void>; signal?: AbortSignal; history?: string }): Promise<AgentRun> {
   const tools = agentTools({ entries, cwd, root, env });
-  const { messages } = await firstRequest({ entries, task, root, cwd, env, history });
+  const { messages, tools: schemas } = await firstRequest({ entries, task, root, cwd, env, history });
+  const archive = new Map<string, Compressed>();
+  const toolNames = new Map<string, string>();
   const seen = new Map<string, string>();
-  const run: AgentRun = { answer: '', turns: 0, toolCalls: 0, cacheHits: 0, usage: { input: 0, output: 0 }, files: [], exhausted: false };
+  const run: AgentRun = { answer: '', turns: 0, toolCalls: 0, cacheHits: 0, usage: { input: 0, output: 0 }, compression: { before: 0, after: 0 }, files: [], exhausted: false };
   while (run.turns < maxTurns) {
     run.turns++;
-    const r: ChatResult = await chat({ endpoint: config.endpoint.value, model: config.model.value, apiKey: config.apiKey, apiKeyEnv: config.apiKeyEnv.value ?? undefined, messages, tools: tools.schemas, signal });
+    const fit = await enforceBudget({ messages, budget, archive, toolNames });
+    if (fit.compressed) {
+      run.compression.before += fit.before;
+      run.compression.after += fit.after;
+      await onEvent({ type: 'compressed', results: fit.compressed, before: fit.before, after: fit.after });
+    }
+    const r: ChatResult = await chat({ endpoint: config.endpoint.value, model: config.model.value, apiKey: config.apiKey, apiKeyEnv: config.apiKeyEnv.value ?? undefined, messages, tools: schemas, signal });
     const usage: Usage | null = r.usage;
     if (usage) {
       run.usage.input += usage.promptTokens;
@@ -78,6 +90,7 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
       return run;
     }
     for (const call of calls) {
+      toolNames.set(call.id, call.function.name);
       const key = `${call.function.name} ${call.function.arguments}`;
       const earlier = seen.get(key);
       await onEvent({ type: 'tool_call', name: call.function.name, arguments: call.function.arguments, cached: earlier !== undefined });
@@ -95,7 +108,12 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
         } catch {
           ok = false;
         }
-        const result = ok ? await tools.run(call.function.name, args) : { ok: false, text: `Error: the arguments are not a JSON object: ${call.function.arguments.slice(0, 200)}` };
+        const recalled = call.function.name === 'recall' ? archive.get(String(args.id)) : undefined;
+        const result = !ok
+          ? { ok: false, text: `Error: the arguments are not a JSON object: ${call.function.arguments.slice(0, 200)}` }
+          : call.function.name === 'recall'
+            ? recalled ? { ok: true, text: recalled.text } : { ok: false, text: `Error: no compressed result '${String(args.id)}' (ids: ${[...archive.keys()].join(', ') || 'none yet'})` }
+            : await tools.run(call.function.name, args);
         ok = result.ok;
         content = result.text;
         if (ok && ['write', 'edit', 'patch'].includes(call.function.name) && typeof args.path === 'string' && !run.files.includes(args.path)) run.files.push(args.path);

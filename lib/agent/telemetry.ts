@@ -13,6 +13,8 @@ export interface TaskTelemetry {
   outputTokens: number;
   toolCalls: number;
   cacheHits: number;
+  /** Context tokens after compression over before, for the calls that needed it; null when none did. */
+  compressionRatio: number | null;
   durationMs: number;
   /** True when the turn limit ended the task before the model answered. */
   exhausted: boolean;

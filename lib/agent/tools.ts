@@ -9,12 +9,12 @@ import type { ToolSchema } from './chat';
 /** Which arguments of which command the model sees: enough to work, small enough for a 14B model. */
 const VIEWS: Array<{ name: string; command: string; args: string[]; description?: string }> = [
   { name: 'read', command: 'read', args: ['path', 'start', 'end', 'symbols'], description: 'Read a file window; each line has an anchor like 12#ab3f' },
-  { name: 'edit', command: 'edit', args: ['path', 'old', 'new', 'anchor', 'lines', 'after'] },
+  { name: 'edit', command: 'edit', args: ['path', 'old', 'new', 'anchor', 'lines', 'after'], description: 'Replace old text with new, or edit lines by anchor' },
   { name: 'patch', command: 'patch', args: ['diff'] },
   { name: 'write', command: 'write', args: ['path', 'content', 'overwrite'] },
   { name: 'search', command: 'search', args: ['pattern', 'paths', 'glob'] },
   { name: 'ls', command: 'ls', args: ['glob'] },
-  { name: 'validate', command: 'validate', args: ['module', 'cmd', 'file'] },
+  { name: 'validate', command: 'validate', args: ['module', 'cmd', 'file'], description: 'Check files and run verify commands: PROCEED, RETRY or ESCALATE' },
   { name: 'memory', command: 'memory save', args: ['pattern', 'category'], description: 'Save a lesson for later runs' },
 ];
 

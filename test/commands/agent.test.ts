@@ -26,7 +26,7 @@ test('a multi-file task: the model writes one file and edits another through for
     assert.equal([summary.answer, summary.turns, summary.toolCalls, summary.usage], ['Added greet and used it.', 2, 2, { input: 1800, output: 80 }]);
     assert.equal(r.records.filter((x) => x.type === 'tool_call').map((x) => x.name), ['write', 'edit']);
     const [first, second] = server.chatBodies();
-    assert.equal(first!.tools!.map((t: any) => t.function.name), ['read', 'edit', 'patch', 'write', 'search', 'ls', 'validate', 'memory', 'bash']);
+    assert.equal(first!.tools!.map((t: any) => t.function.name), ['read', 'edit', 'patch', 'write', 'search', 'ls', 'validate', 'memory', 'bash', 'recall']);
     assert.equal(first!.messages.map((m) => m.role), ['system', 'user']);
     const results = second!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
     assert.match(results[0]!, /^created src\/greet\.ts/);
@@ -78,6 +78,29 @@ test('the second identical call is answered from the first result, not run again
     assert.match(last[1]!, /^\[You already made this exact call; its result is repeated below and it was not run again\. Do something different\.\]\nnotes\.txt/);
     assert.match(last[3]!, /^notes\.txt[\s\S]*: two\n/, 'the read after the edit ran again');
     assert.is(r.records.at(-1)!.cacheHits, 1);
+  } finally {
+    await server.close();
+  }
+});
+
+test('over the budget, older tool results are compressed to stubs that recall gives back whole', async () => {
+  const dir = repoWith({ 'big.txt': Array.from({ length: 300 }, (_, i) => `line ${i + 1} of a long file that fills the context window`).join('\n') + '\n', 'small.txt': 'hi\n' });
+  const server = await startOpenAIServer({
+    script: [reply({ toolCalls: [{ name: 'read', arguments: { path: 'big.txt' } }] }), reply({ toolCalls: [{ name: 'read', arguments: { path: 'small.txt' } }] }), reply({ toolCalls: [{ name: 'recall', arguments: { id: 'r1' } }] }), reply({ text: 'Read both.' })],
+  });
+  try {
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--budget', '1500', '--json', 'read the files'], { cwd: dir });
+    assert.is(r.code, 0, r.stderr);
+    const bodies = server.chatBodies();
+    const tools = (i: number) => bodies[i]!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    const full = tools(1)[0]!;
+    assert.match(full, /^big\.txt: lines 1–150 of 300/);
+    assert.match(tools(2)[0]!, /^\[compressed read result, \d+ chars: "big\.txt: lines 1–150 of 300" — recall \{"id":"r1"\} returns it whole\]$/);
+    assert.match(tools(2)[1]!, /^small\.txt/, 'the latest result is whole');
+    assert.is(tools(3)[2], full, 'recall gives the compressed result back');
+    assert.equal(bodies[0]!.messages.slice(0, 2), bodies[3]!.messages.slice(0, 2), 'the system prompt and the task are never touched');
+    const compressed = r.records.filter((x) => x.type === 'compressed');
+    assert.ok(compressed.length >= 1 && compressed[0]!.after < compressed[0]!.before);
   } finally {
     await server.close();
   }
