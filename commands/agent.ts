@@ -8,7 +8,7 @@ export default defineCommand({
   summary: 'Run a task with a model that uses forge commands as its tools',
   description: [
     'Sends the task to an OpenAI-compatible chat endpoint (streaming; Ollama, OpenAI, OpenRouter, vLLM…) with forge\'s own commands as tools — read, edit, patch, write, search, ls, validate, memory (lean views of their declarations) — plus bash (120 s timeout; long output keeps its head, tail and error lines). Each call the model makes runs exactly as the command would on the command line, hints included. The conventions of AGENTS.md, CLAUDE.md or .forge/conventions.md (forge init) go into the system prompt. A tool call identical to an earlier one, with no write, edit, patch or bash in between, is answered from the earlier result with a note instead of running again. Before every model call the context is brought under --budget tokens (o200k_base) by compressing older tool results to one-line stubs, oldest first — never the system prompt, the task or the latest results; the recall tool gives a compressed result back whole.',
-    'The model and endpoint come from --endpoint / --model / --profile / --api-key-env, then FORGE_ENDPOINT / FORGE_MODEL / FORGE_PROFILE, then a profile of ~/.config/forge/config.json, then detection (Ollama on localhost, OPENAI_API_KEY, OPENROUTER_API_KEY); the text output says what was chosen and how to change it. 429, 5xx and stalled streams are retried with backoff. --dry-run prints the first request exactly as it would be sent and its size in tokens (o200k_base), without calling the model.',
+    'The model and endpoint come from --endpoint / --model / --profile / --api-key-env, then FORGE_ENDPOINT / FORGE_MODEL / FORGE_PROFILE, then a profile of ~/.config/forge/config.json, then detection (Ollama on localhost, OPENAI_API_KEY, OPENROUTER_API_KEY); the text output says what was chosen and how to change it. 429, 5xx and stalled streams (no byte for --stall-seconds) are retried with backoff. --quick makes one call without tools. With --json the events stream as NDJSON items — config, text, tool_call, tool_result, compressed, usage, done — before the summary record. --dry-run prints the first request exactly as it would be sent and its size in tokens (o200k_base), without calling the model.',
     'Each task appends a line to .forge/telemetry.jsonl on the state ref (model, tokens, tool calls, cache hits, duration, cost when the profile has rates); forge stats sums it up. Each task is saved as a turn of a session on the state ref (.forge/agent/sessions/<id>.json: task, answer, files changed); --continue (or --session ID) starts the next task with a summary of the earlier turns of the session, capped at 1,500 characters, newest kept; --list shows the sessions. Plan mode is not built yet.',
   ].join('\n\n'),
   args: {
@@ -18,6 +18,8 @@ export default defineCommand({
     profile: { type: 'string', placeholder: 'NAME', description: 'A profile of ~/.config/forge/config.json.' },
     'api-key-env': { type: 'string', placeholder: 'VAR', description: 'The variable holding the API key.' },
     'max-turns': { type: 'integer', min: 1, max: 500, default: 30, placeholder: 'N', description: 'Model calls allowed.' },
+    quick: { type: 'boolean', alias: 'q', description: 'One model call, no tools: for small questions.' },
+    'stall-seconds': { type: 'integer', min: 1, default: 120, placeholder: 'S', description: 'Silence that counts as a stalled stream.' },
     budget: { type: 'integer', min: 500, default: 12000, placeholder: 'TOKENS', description: 'Context kept under this before each call.' },
     'dry-run': { type: 'boolean', description: 'Print the first request and its tokens; call nothing.' },
     continue: { type: 'boolean', alias: 'c', description: 'Carry a summary of the latest session into this task.' },
@@ -59,11 +61,13 @@ export default defineCommand({
     const config = await resolveModelConfig({ flags: { endpoint: args.endpoint, model: args.model, profile: args.profile, apiKeyEnv: args['api-key-env'] }, env });
     for (const line of describeModelConfig(config)) await ctx.emit({ type: 'config', line }, `using ${line}`);
     const run = await runAgent({
-      entries, config, task, root, cwd: ctx.cwd, env, maxTurns: args['max-turns'], budget: args.budget, history,
+      entries, config, task, root, cwd: ctx.cwd, env, maxTurns: args['quick'] ? 1 : args['max-turns'], budget: args.budget, quick: args.quick, retry: { stallMs: args['stall-seconds'] * 1000 }, history,
       onEvent: async (e) => {
         if (e.type === 'tool_call') await ctx.emit({ type: 'tool_call', name: e.name, arguments: e.arguments, cached: e.cached }, `→ ${e.name} ${e.arguments}${e.cached ? ' (repeated: answered from the earlier result)' : ''}`);
         else if (e.type === 'tool_result') await ctx.emit({ type: 'tool_result', name: e.name, ok: e.ok, chars: e.chars }, `  ${e.ok ? 'ok' : 'failed'} (${e.chars} chars)`);
         else if (e.type === 'compressed') await ctx.emit({ type: 'compressed', results: e.results, before: e.before, after: e.after }, `  (context ${e.before} → ${e.after} tokens: ${e.results} older result${e.results === 1 ? '' : 's'} compressed)`);
+        else if (e.type === 'text') await ctx.emit({ type: 'text', text: e.text }, e.text.trim());
+        else if (e.type === 'done') await ctx.emit({ type: 'done', turns: e.turns }, '');
         else if (e.type === 'usage') await ctx.emit({ type: 'usage', input: e.input, output: e.output }, `  (${e.input} tokens in, ${e.output} out)`);
       },
     });
@@ -77,6 +81,6 @@ export default defineCommand({
     const data = { session: session?.id ?? null, answer: run.answer, turns: run.turns, toolCalls: run.toolCalls, cacheHits: run.cacheHits, usage: run.usage, model: config.model.value, exhausted: run.exhausted };
     const tally = `${run.turns} model call${run.turns === 1 ? '' : 's'}, ${run.toolCalls} tool call${run.toolCalls === 1 ? '' : 's'}, ${run.usage.input} tokens in / ${run.usage.output} out`;
     if (run.exhausted) return { data, text: `stopped after ${tally}: the model had not answered`, exitCode: 1, next: ctx.cmd('agent', '--max-turns', args['max-turns'] * 2, task) };
-    return { data, text: `${run.answer.trim()}\n(${tally}${session ? `; session ${session.id}` : ''})`, next: 'git diff --stat', ...(session ? { or: ctx.cmd('agent', '--continue', 'next task') } : {}) };
+    return { data, text: `(${tally}${session ? `; session ${session.id}` : ''})`, next: 'git diff --stat', ...(session ? { or: ctx.cmd('agent', '--continue', 'next task') } : {}) };
   },
 });

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Entry } from '../cli/declare';
-import { chat, type ChatMessage, type ChatResult, type ToolSchema, type Usage } from './chat';
+import { chat, type ChatMessage, type ChatResult, type RetryPolicy, type ToolSchema, type Usage } from './chat';
 import type { ModelConfig } from './config';
 import { enforceBudget, RECALL_TOOL, type Compressed } from './context';
 import { agentTools } from './tools';
@@ -59,7 +59,7 @@ export async function firstRequest({ entries, task, root, cwd, env, history }: {
  * files in between is not run again: the model gets the earlier result with a note, at the second
  * call rather than the third.
  */
-export async function runAgent({ entries, config, task, root, cwd, env, maxTurns, budget, onEvent, signal, history }: { entries: readonly Entry[]; config: ModelConfig; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; maxTurns: number; budget: number; onEvent: (e: AgentEvent) => Promise<void>; signal?: AbortSignal; history?: string }): Promise<AgentRun> {
+export async function runAgent({ entries, config, task, root, cwd, env, maxTurns, budget, quick = false, retry, onEvent, signal, history }: { entries: readonly Entry[]; config: ModelConfig; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; maxTurns: number; budget: number; quick?: boolean; retry?: Partial<RetryPolicy>; onEvent: (e: AgentEvent) => Promise<void>; signal?: AbortSignal; history?: string }): Promise<AgentRun> {
   const tools = agentTools({ entries, cwd, root, env });
   const { messages, tools: schemas } = await firstRequest({ entries, task, root, cwd, env, history });
   const archive = new Map<string, Compressed>();
@@ -74,7 +74,8 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
       run.compression.after += fit.after;
       await onEvent({ type: 'compressed', results: fit.compressed, before: fit.before, after: fit.after });
     }
-    const r: ChatResult = await chat({ endpoint: config.endpoint.value, model: config.model.value, apiKey: config.apiKey, apiKeyEnv: config.apiKeyEnv.value ?? undefined, messages, tools: schemas, signal });
+    // --quick: one call, no tools — an answer from what the prompt holds.
+    const r: ChatResult = await chat({ endpoint: config.endpoint.value, model: config.model.value, apiKey: config.apiKey, apiKeyEnv: config.apiKeyEnv.value ?? undefined, messages, ...(quick ? {} : { tools: schemas }), signal, retry });
     const usage: Usage | null = r.usage;
     if (usage) {
       run.usage.input += usage.promptTokens;
@@ -82,10 +83,10 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
       await onEvent({ type: 'usage', input: usage.promptTokens, output: usage.completionTokens });
     }
     messages.push(r.message);
-    const calls = r.message.tool_calls ?? [];
+    const calls = quick ? [] : (r.message.tool_calls ?? []);
+    if (r.message.content) await onEvent({ type: 'text', text: r.message.content });
     if (!calls.length) {
       run.answer = r.message.content;
-      await onEvent({ type: 'text', text: run.answer });
       await onEvent({ type: 'done', turns: run.turns, answer: run.answer });
       return run;
     }

@@ -94,7 +94,7 @@ export interface RunContext {
   store(): Promise<StateStore>;
   /** A quoted `forge …` command line for hints; the CLI adds --cwd / --run-id when the user gave them. */
   cmd(...words: Array<string | number>): string;
-  /** Streams one item of a listing command. */
+  /** Streams one item of a listing command; an empty text line is not printed (a JSON-only item). */
   emit(item: Item, text: string): Promise<void>;
   /** A progress line for a person watching: written to stderr only when stderr is a terminal. */
   progress(text: string): Promise<void>;

@@ -258,7 +258,7 @@ async function runRequest({
       emit: async (item: Item, text: string) => {
         streamed = true;
         if (json) await out.record(id === undefined ? item : { ...item, id });
-        else await out.out(text);
+        else if (text) await out.out(text);
       },
       progress: async (text: string) => {
         if (opts.stderr.isTTY) await out.err(out.errPalette.dim(text));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
-import { closedPort, reply, startOpenAIServer } from '../helpers/openai-server';
+import { closedPort, failWith, reply, stall, startOpenAIServer } from '../helpers/openai-server';
 import { repoWith, tempRepo } from '../helpers/repo';
 
 const usage = { prompt_tokens: 900, completion_tokens: 40 };
@@ -118,6 +118,29 @@ test('bash runs at the top of the repository; the turn limit ends a run that nev
     assert.equal(tool, ['out\nerr\n[exit 3]']);
   } finally {
     await server.close();
+  }
+});
+
+test('429, 500 and a stalled stream are retried; --quick makes one call without tools; --json streams the events', async () => {
+  const dir = tempRepo();
+  const server = await startOpenAIServer({ script: [failWith(429, { error: { message: 'slow down' } }, { retryAfter: '0' }), failWith(500, 'boom'), stall({ text: ['Hel'] }), reply({ text: ['Hello', ' there.'], usage: { prompt_tokens: 10, completion_tokens: 3 } })] });
+  try {
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--quick', '--stall-seconds', '1', '--json', 'say hello'], { cwd: dir });
+    assert.is(r.code, 0, r.stderr);
+    assert.equal(r.records.filter((x) => x.type !== 'config').map((x) => x.type ?? 'summary'), ['usage', 'text', 'done', 'summary']);
+    assert.equal([r.records.find((x) => x.type === 'text')!.text, r.records.at(-1)!.answer], ['Hello there.', 'Hello there.']);
+    const bodies = server.chatBodies();
+    assert.is(bodies.length, 4, 'three failures retried, then the answer');
+    assert.is(bodies[3]!.tools, undefined, '--quick offers no tools');
+  } finally {
+    await server.close();
+  }
+  const text = await startOpenAIServer({ script: [reply({ text: 'Plain answer.' })] });
+  try {
+    const r = await forge(['agent', '--endpoint', text.url, '--model', 'test-model', '-q', 'hi'], { cwd: dir });
+    assert.match(r.stdout, /\nPlain answer\.\n\(1 model call, 0 tool calls, 0 tokens in \/ 0 out; session ag-\S+\)\nNext: git diff --stat\nOr: forge agent --continue 'next task'\n$/);
+  } finally {
+    await text.close();
   }
 });
 
