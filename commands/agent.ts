@@ -59,6 +59,7 @@ export default defineCommand({
     }
     const started = Date.now();
     const config = await resolveModelConfig({ flags: { endpoint: args.endpoint, model: args.model, profile: args.profile, apiKeyEnv: args['api-key-env'] }, env });
+    if (config.firstRun) await ctx.emit({ type: 'config', line: 'first run: no config file, flags or FORGE_* settings' }, `first run: no ${config.configPath}, so forge chose for you; write that file (profiles) or pass --endpoint/--model to choose`);
     for (const line of describeModelConfig(config)) await ctx.emit({ type: 'config', line }, `using ${line}`);
     const run = await runAgent({
       entries, config, task, root, cwd: ctx.cwd, env, maxTurns: args['quick'] ? 1 : args['max-turns'], budget: args.budget, quick: args.quick, retry: { stallMs: args['stall-seconds'] * 1000 }, history,

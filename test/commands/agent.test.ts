@@ -1,11 +1,12 @@
 // forge agent against a scripted OpenAI-compatible server on loopback: tools run through forge's own commands.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { anchorOf } from '../../lib/files/anchor';
 import { forge } from '../helpers/forge';
 import { closedPort, failWith, reply, stall, startOpenAIServer } from '../helpers/openai-server';
-import { repoWith, tempRepo } from '../helpers/repo';
+import { repoWith, tempDir, tempRepo } from '../helpers/repo';
 
 const usage = { prompt_tokens: 900, completion_tokens: 40 };
 
@@ -36,6 +37,29 @@ test('a multi-file task: the model writes one file and edits another through for
     const stats = await forge(['stats', '--json'], { cwd: dir });
     const row = stats.records.find((x) => x.type === 'model')!;
     assert.equal([row.model, row.tasks, row.inputTokens, row.outputTokens, row.toolCalls, row.cacheHits], ['test-model', 1, 1800, 80, 2, 0]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a failed edit carries the fresh region, so the model fixes it without a re-read', async () => {
+  const dir = repoWith({ 'src/app.ts': 'export function add(a, b) {\n  return a - b;\n}\n' });
+  const server = await startOpenAIServer({
+    script: [
+      reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/app.ts', old: 'return a-b;', new: 'return a + b;' } }] }),
+      // The model reads the anchor off the failed edit's region and edits by it.
+      reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/app.ts', lines: anchorOf(2, '  return a - b;'), new: '  return a + b;' } }] }),
+      reply({ text: 'Fixed add.' }),
+    ],
+  });
+  try {
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--json', 'make add add'], { cwd: dir });
+    const failed = server.chatBodies()[1]!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content))[0]!;
+    assert.match(failed, /^Error: the old text was not found in 'src\/app\.ts'; the nearest region, lines 1–3:\n1#[0-9a-f]{4}: export function add\(a, b\) \{\n2#[0-9a-f]{4}:   return a - b;\n/);
+    assert.ok(failed.includes(`${anchorOf(2, '  return a - b;')}:   return a - b;`), 'the anchor the model used was in the failed result');
+    assert.equal(r.records.filter((x) => x.type === 'tool_call').map((x) => x.name), ['edit', 'edit'], 'no read between the two edits');
+    assert.is(r.code, 0, r.stderr);
+    assert.is(readFileSync(join(dir, 'src/app.ts'), 'utf8'), 'export function add(a, b) {\n  return a + b;\n}\n');
   } finally {
     await server.close();
   }
@@ -144,6 +168,20 @@ test('429, 500 and a stalled stream are retried; --quick makes one call without 
   }
 });
 
+test('first run with no config: Ollama is probed, and the output says what was chosen and how to change it', async () => {
+  const server = await startOpenAIServer({ script: [reply({ text: 'hi.' })], models: ['qwen3:8b'] });
+  try {
+    const r = await forge(['agent', '-q', 'hello'], { cwd: tempRepo(), env: { FORGE_OLLAMA_URL: server.url, XDG_CONFIG_HOME: tempDir(), OPENAI_API_KEY: undefined, OPENROUTER_API_KEY: undefined } });
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^first run: no \S+\/forge\/config\.json, so forge chose for you; write that file \(profiles\) or pass --endpoint\/--model to choose\n/);
+    assert.match(r.stdout, new RegExp(`\nusing endpoint ${server.url.replace(/[.]/g, '\\.')} \\(detected: Ollama answered at [^)]+\\); change it with --endpoint URL`));
+    assert.match(r.stdout, /\nusing model qwen3:8b \(detected: the first of the 1 models Ollama lists\)/);
+    assert.is(server.chatBodies()[0]!.model, 'qwen3:8b');
+  } finally {
+    await server.close();
+  }
+});
+
 test('an unreachable endpoint names the setting; --dry-run keeps the fixed prompt within 1,000 tokens', async () => {
   const dir = tempRepo();
   const port = await closedPort();
@@ -151,10 +189,12 @@ test('an unreachable endpoint names the setting; --dry-run keeps the fixed promp
   const err = r.records.at(-1)!;
   assert.equal([r.code, err.error.code], [2, 'MODEL_UNREACHABLE']);
   assert.match(err._next_action, /--endpoint/);
+  writeFileSync(join(dir, 'AGENTS.md'), '# Rules\nUse tabs.\n');
   const dry = await forge(['agent', '--dry-run', '--json', 'add a flag'], { cwd: dir });
   assert.is(dry.code, 0, dry.stderr);
   assert.ok(dry.records[0]!.fixedTokens <= 1000, `fixed prompt is ${dry.records[0]!.fixedTokens} tokens`);
   assert.equal(dry.records[0]!.request.messages[1], { role: 'user', content: 'add a flag' });
+  assert.ok(dry.records[0]!.request.messages[0].content.endsWith('\n\nConventions (AGENTS.md):\n# Rules\nUse tabs.'), 'conventions go into the system prompt');
 });
 
 test.run();
