@@ -1,6 +1,6 @@
 // The agent loop: the model proposes tool calls, forge's own commands run them, until the model answers.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { Entry } from '../cli/declare';
 import { chat, type ChatMessage, type ChatResult, type RetryPolicy, type ToolSchema, type Usage } from './chat';
 import type { ModelConfig } from './config';
@@ -8,6 +8,18 @@ import { enforceBudget, RECALL_TOOL, type Compressed } from './context';
 import { agentTools } from './tools';
 
 export const SYSTEM_PROMPT = `You are forge, a coding agent in a git repository. Read before you edit, keep edits small, run the tests after a change. Tool results end with a hint (Next: …). When done, reply with a short summary and no tool call.`;
+
+/** The read call's file as size and mtime, or null when it cannot be stat'ed. */
+async function fileVersion(cwd: string, args: string): Promise<string | null> {
+  try {
+    const path = (JSON.parse(args) as { path?: unknown }).path;
+    if (typeof path !== 'string') return null;
+    const s = await stat(resolve(cwd, path));
+    return `${s.size}:${s.mtimeMs}`;
+  } catch {
+    return null;
+  }
+}
 
 /** Tools after which earlier results may be stale. */
 const MAY_CHANGE_FILES = new Set(['write', 'edit', 'patch', 'bash']);
@@ -63,6 +75,9 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
   const tools = agentTools({ entries, cwd, root, env });
   const { messages, tools: schemas } = await firstRequest({ entries, task, root, cwd, env, history });
   const archive = new Map<string, Compressed>();
+  // Reads by arguments and the file's size and mtime: a re-read of an unchanged file is not re-run,
+  // even after edits elsewhere cleared the identical-call cache.
+  const reads = new Map<string, string>();
   const toolNames = new Map<string, string>();
   const seen = new Map<string, string>();
   const run: AgentRun = { answer: '', turns: 0, toolCalls: 0, cacheHits: 0, usage: { input: 0, output: 0 }, compression: { before: 0, after: 0 }, files: [], exhausted: false };
@@ -93,14 +108,17 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
     for (const call of calls) {
       toolNames.set(call.id, call.function.name);
       const key = `${call.function.name} ${call.function.arguments}`;
-      const earlier = seen.get(key);
+      const version = call.function.name === 'read' ? await fileVersion(cwd, call.function.arguments) : null;
+      const earlier = seen.get(key) ?? (version ? reads.get(`${key} ${version}`) : undefined);
       await onEvent({ type: 'tool_call', name: call.function.name, arguments: call.function.arguments, cached: earlier !== undefined });
       run.toolCalls++;
       let content: string;
       let ok = true;
       if (earlier !== undefined) {
         run.cacheHits++;
-        content = `[You already made this exact call; its result is repeated below and it was not run again. Do something different.]\n${earlier}`;
+        content = seen.has(key)
+          ? `[You already made this exact call; its result is repeated below and it was not run again. Do something different.]\n${earlier}`
+          : `[Unchanged since you read it; served from cache.]\n${earlier}`;
       } else {
         let args: Record<string, unknown> = {};
         try {
@@ -122,6 +140,7 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
         // edit, or the tests after a fix, must run again. Only repeats with nothing in between are caught.
         if (MAY_CHANGE_FILES.has(call.function.name)) seen.clear();
         seen.set(key, content);
+        if (version && ok) reads.set(`${key} ${version}`, content);
       }
       await onEvent({ type: 'tool_result', name: call.function.name, ok, chars: content.length });
       messages.push({ role: 'tool', tool_call_id: call.id, content });

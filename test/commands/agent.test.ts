@@ -130,6 +130,21 @@ test('over the budget, older tool results are compressed to stubs that recall gi
   }
 });
 
+test('a re-read of an unchanged file is served from cache, even after an edit elsewhere', async () => {
+  const dir = repoWith({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n' });
+  const readA = { name: 'read', arguments: { path: 'a.txt' } };
+  const server = await startOpenAIServer({ script: [reply({ toolCalls: [readA] }), reply({ toolCalls: [{ name: 'edit', arguments: { path: 'b.txt', old: 'beta', new: 'gamma' } }] }), reply({ toolCalls: [readA] }), reply({ text: 'ok' })] });
+  try {
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--json', 'look'], { cwd: dir });
+    assert.is(r.code, 0, r.stderr);
+    const results = server.chatBodies()[3]!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    assert.match(results[2]!, /^\[Unchanged since you read it; served from cache\.\]\na\.txt/);
+    assert.equal(r.records.filter((x) => x.type === 'tool_call').map((x) => x.cached), [false, false, true]);
+  } finally {
+    await server.close();
+  }
+});
+
 test('bash runs at the top of the repository; the turn limit ends a run that never answers', async () => {
   const dir = tempRepo();
   const server = await startOpenAIServer({ script: [reply({ toolCalls: [{ name: 'bash', arguments: { command: 'echo out; echo err >&2; exit 3' } }] }), reply({ toolCalls: [{ name: 'bash', arguments: { command: 'pwd' } }] })] });
