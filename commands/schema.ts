@@ -3,7 +3,6 @@ import { defineCommand } from '../lib/cli/declare';
 import { InvalidInputError } from '../lib/errors';
 import { toolName, toolSchema } from '../lib/cli/schema';
 import { leaves } from '../lib/cli/registry';
-import { entries } from './index';
 
 export default defineCommand({
   name: 'schema',
@@ -21,6 +20,8 @@ export default defineCommand({
   exits: { 0: 'printed', 2: 'unknown command' },
   mutates: false,
   async run(args, ctx) {
+    // The registry imports this command: load it when run, not at import (no import cycle).
+    const { entries } = await import('./index');
     const all = leaves(entries).filter((c) => c.name !== 'schema');
     const wanted = args.command.map((n) => n.replace(/[ -]/g, '_'));
     for (const w of wanted) {

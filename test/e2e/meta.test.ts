@@ -64,4 +64,14 @@ test('tool schemas are lean and mirror the declared arguments', () => {
   }
 });
 
+test('the catalog the executable loads commands from names every command of the registry, and only those', async () => {
+  const { catalog } = await import('../../commands/catalog');
+  const listed: string[] = [];
+  for (const hit of Object.values(catalog)) {
+    if (typeof hit === 'function') listed.push((await hit()).default.name);
+    else for (const load of Object.values(hit)) listed.push((await load()).default.name);
+  }
+  assert.equal(listed, leaves(entries).map((c) => c.name));
+});
+
 test.run();
