@@ -34,7 +34,7 @@ export default defineCommand({
   exits: { 0: 'the model answered', 1: 'the turn limit ended the run', 2: 'invalid input, or model settings that do not work (unreachable endpoint, unknown model, missing key)' },
   mutates: true,
   async run(args, ctx) {
-    const [{ findSession, listSessions, saveTurn, sessionSummary }] = await Promise.all([import('../lib/agent/sessions')]);
+    const { findSession, listSessions, saveTurn, sessionSummary } = await import('../lib/agent/sessions');
     if (args.list) {
       const sessions = await listSessions({ store: await ctx.store() });
       for (const x of sessions) await ctx.emit({ type: 'session', id: x.id, updatedAt: x.updatedAt, turns: x.turns.length, first: x.turns[0]?.task ?? '' }, `${x.id}  ${x.updatedAt}  ${x.turns.length} turn${x.turns.length === 1 ? '' : 's'}  ${(x.turns[0]?.task ?? '').slice(0, 60)}`);

@@ -1,10 +1,8 @@
 // forge loop resume: continue a paused loop — in the foreground when forge loop run drives it.
 import { defineCommand } from '../../lib/cli/declare';
 import { RefusedError } from '../../lib/errors';
-import { workTreeRoot } from '../../lib/git/repo';
-import { driveLoop } from '../../lib/loop/drive';
 import { currentLoop, isDriven, setLoopStatus } from '../../lib/loop/loop';
-import { drivenOutcome } from '../../lib/loop/outcome';
+import { driveAndAnswer } from '../../lib/loop/outcome';
 
 export default defineCommand({
   name: 'loop resume',
@@ -22,8 +20,6 @@ export default defineCommand({
     const orphaned = before?.driver === 'run' && before.status === 'active';
     const loop = orphaned ? before : await setLoopStatus({ store, to: 'active', reason: null, now: ctx.now() });
     if (loop.driver === 'hook') return { data: { loop_id: loop.loop_id, status: loop.status }, text: `resumed ${loop.loop_id} at iteration ${loop.iteration}`, next: null, wait: 'the Claude Code session to stop: its Stop hook runs the next iteration' };
-    const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
-    const { loop: after } = await driveLoop({ store, root, env: process.env, now: ctx.now, onOutput: (b) => process.stderr.write(b), onIteration: async (end) => ctx.emit({ type: 'iteration', ...end.record, outcome: end.outcome }, `iteration ${end.record.n}: ${end.outcome}`) });
-    return drivenOutcome(after, ctx);
+    return driveAndAnswer({ store, ctx });
   },
 });

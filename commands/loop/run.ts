@@ -1,10 +1,8 @@
 // forge loop run: drive any CLI agent through the loop, once per iteration, prompt on stdin.
 import { defineCommand } from '../../lib/cli/declare';
 import { InvalidInputError, RefusedError } from '../../lib/errors';
-import { workTreeRoot } from '../../lib/git/repo';
-import { driveLoop } from '../../lib/loop/drive';
 import { currentLoop, isDriven, isLive, startLoop, updateLoop } from '../../lib/loop/loop';
-import { drivenOutcome } from '../../lib/loop/outcome';
+import { driveAndAnswer } from '../../lib/loop/outcome';
 import { START_ARGS, startOptions } from './start';
 
 export default defineCommand({
@@ -39,8 +37,6 @@ export default defineCommand({
       if (current.status === 'paused') throw new RefusedError('LOOP_ACTIVE', `${current.loop_id} is paused: ${current.reason}`, { fix: ctx.cmd('loop', 'resume') });
       await updateLoop({ store, message: `loop: ${current.loop_id} driven by forge loop run`, change: (l) => ({ loop: { ...l, driver: 'run', command: args.agent }, value: null }) });
     }
-    const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
-    const { loop } = await driveLoop({ store, root, env: process.env, now: ctx.now, onOutput: (b) => process.stderr.write(b), onIteration: async (end) => ctx.emit({ type: 'iteration', ...end.record, outcome: end.outcome }, `iteration ${end.record.n}: ${end.outcome}${end.record.doneWhen ? ` (done-when ${end.record.doneWhen.passed ? 'passed' : 'failed'})` : ''}`) });
-    return drivenOutcome(loop, ctx);
+    return driveAndAnswer({ store, ctx });
   },
 });

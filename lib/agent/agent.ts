@@ -5,7 +5,7 @@ import type { Entry } from '../cli/declare';
 import { chat, type ChatMessage, type ChatResult, type RetryPolicy, type ToolSchema, type Usage } from './chat';
 import type { ModelConfig } from './config';
 import { enforceBudget, RECALL_TOOL, type Compressed } from './context';
-import { agentTools } from './tools';
+import { agentTools, type AgentTools } from './tools';
 
 export const SYSTEM_PROMPT = `You are forge, a coding agent in a git repository. Read before you edit, keep edits small, run the tests after a change. Tool results end with a hint (Next: …). When done, reply with a short summary and no tool call.`;
 
@@ -59,10 +59,10 @@ export interface AgentRun {
 }
 
 /** The first request exactly as it would be sent: for --dry-run. */
-export async function firstRequest({ entries, task, root, cwd, env, history }: { entries: readonly Entry[]; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; history?: string }): Promise<{ messages: ChatMessage[]; tools: ToolSchema[] }> {
+export async function firstRequest({ entries, task, root, cwd, env, history, tools = agentTools({ entries, cwd, root, env }) }: { entries: readonly Entry[]; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; history?: string; tools?: AgentTools }): Promise<{ messages: ChatMessage[]; tools: ToolSchema[] }> {
   const system = [SYSTEM_PROMPT, await conventions(root), history ?? null].filter(Boolean).join('\n\n');
   const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: task }];
-  return { messages, tools: [...agentTools({ entries, cwd, root, env }).schemas, RECALL_TOOL] };
+  return { messages, tools: [...tools.schemas, RECALL_TOOL] };
 }
 
 /**
@@ -73,7 +73,7 @@ export async function firstRequest({ entries, task, root, cwd, env, history }: {
  */
 export async function runAgent({ entries, config, task, root, cwd, env, maxTurns, budget, quick = false, retry, onEvent, signal, history }: { entries: readonly Entry[]; config: ModelConfig; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; maxTurns: number; budget: number; quick?: boolean; retry?: Partial<RetryPolicy>; onEvent: (e: AgentEvent) => Promise<void>; signal?: AbortSignal; history?: string }): Promise<AgentRun> {
   const tools = agentTools({ entries, cwd, root, env });
-  const { messages, tools: schemas } = await firstRequest({ entries, task, root, cwd, env, history });
+  const { messages, tools: schemas } = await firstRequest({ entries, task, root, cwd, env, history, tools });
   const archive = new Map<string, Compressed>();
   // Reads by arguments and the file's size and mtime: a re-read of an unchanged file is not re-run,
   // even after edits elsewhere cleared the identical-call cache.

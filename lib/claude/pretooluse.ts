@@ -1,5 +1,6 @@
-// Claude Code's hook payloads, and the PreToolUse one as a forge tool call with its answer when forge refuses.
+// Claude Code's PreToolUse hook: its payload as a forge tool call, and its answer when forge refuses.
 import { InvalidInputError } from '../errors';
+import { hookSessionId, parseHookPayload } from './hook';
 
 export interface PreToolUsePayload {
   sessionId: string | null;
@@ -13,24 +14,6 @@ export interface PreToolUsePayload {
 
 /** tool_input keys that carry a path, by the tools that use them. */
 const PATH_KEYS = ['file_path', 'notebook_path', 'path'];
-
-/** A hook's stdin as a JSON object; anything else is BAD_HOOK_PAYLOAD (exit 2, which Claude Code treats as a block). */
-export function parseHookPayload(text: string, fix: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new InvalidInputError('BAD_HOOK_PAYLOAD', `the Claude Code hook payload on stdin is not JSON (${(err as Error).message})`, { fix });
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the Claude Code hook payload must be a JSON object', { fix });
-  return value as Record<string, unknown>;
-}
-
-/** The payload's session id; null when missing, blank, or "null"/"undefined" — never a session to act for. */
-export function hookSessionId(p: Record<string, unknown>): string | null {
-  const id = typeof p.session_id === 'string' ? p.session_id.trim() : '';
-  return id && id !== 'null' && id !== 'undefined' ? id : null;
-}
 
 export function parsePreToolUse(text: string): PreToolUsePayload {
   const p = parseHookPayload(text, 'forge plan preflight --help');

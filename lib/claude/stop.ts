@@ -1,5 +1,5 @@
 // Claude Code's Stop hook: its payload, and the two answers — continue with a prompt, or let the session stop.
-import { hookSessionId, parseHookPayload } from './pretooluse';
+import { hookSessionId, parseHookPayload } from './hook';
 
 export interface StopPayload {
   /** Null when missing, blank, or "null"/"undefined": never a session to bind to. */

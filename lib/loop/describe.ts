@@ -1,6 +1,5 @@
 // How a loop reads in text, and the hint that follows it — shared by status, run, resume, pause and the hook.
-import type { Loop } from './loop';
-import { isDriven } from './loop';
+import { isDriven, type Loop } from './loop';
 
 export function loopSummary(loop: Loop): string {
   const driver = loop.driver === 'hook' ? `Claude Code Stop hook${loop.session ? `, session ${loop.session}` : ', no session bound yet'}` : `forge loop run -- ${loop.command?.join(' ') ?? ''}${isDriven(loop) ? ` (running, pid ${loop.runnerPid})` : ''}`;
