@@ -2,36 +2,45 @@
 import { defineCommand } from '../lib/cli/declare';
 import { InvalidInputError } from '../lib/errors';
 import { workTreeRoot } from '../lib/git/repo';
+import type { AgentEvent } from '../lib/agent/agent';
 
 export default defineCommand({
   name: 'agent',
-  summary: 'Run a task with a model that uses forge commands as its tools',
+  summary: 'Run a task with a model and forge\'s commands as tools',
   description: [
     'Sends the task to an OpenAI-compatible chat endpoint (streaming; Ollama, OpenAI, OpenRouter, vLLM…) with forge\'s own commands as tools — read, edit, patch, write, search, ls, validate, memory (lean views of their declarations) — plus bash (120 s timeout; long output keeps its head, tail and error lines). Each call the model makes runs exactly as the command would on the command line, hints included. The conventions of AGENTS.md, CLAUDE.md or .forge/conventions.md (forge init) go into the system prompt. A tool call identical to an earlier one, with no write, edit, patch or bash in between, is answered from the earlier result with a note instead of running again; a re-read of a file unchanged since it was read (same size and mtime) is served from cache too. Before every model call the context is brought under --budget tokens (o200k_base) by compressing older tool results to one-line stubs, oldest first — never the system prompt, the task or the latest results; the recall tool gives a compressed result back whole.',
     'The model and endpoint come from --endpoint / --model / --profile / --api-key-env, then FORGE_ENDPOINT / FORGE_MODEL / FORGE_PROFILE, then a profile of ~/.config/forge/config.json, then detection (Ollama on localhost, OPENAI_API_KEY, OPENROUTER_API_KEY); the text output says what was chosen and how to change it. 429, 5xx and stalled streams (no byte for --stall-seconds) are retried with backoff. --quick makes one call without tools. With --json the events stream as NDJSON items — config, text, tool_call, tool_result, compressed, usage, done — before the summary record. --dry-run prints the first request exactly as it would be sent and its size in tokens (o200k_base), without calling the model.',
-    'Each task appends a line to .forge/telemetry.jsonl on the state ref (model, tokens, tool calls, cache hits, duration, cost when the profile has rates); forge stats sums it up. Each task is saved as a turn of a session on the state ref (.forge/agent/sessions/<id>.json: task, answer, files changed); --continue (or --session ID) starts the next task with a summary of the earlier turns of the session, capped at 1,500 characters, newest kept; --list shows the sessions. Plan mode is not built yet.',
+    'Each task appends a line to .forge/telemetry.jsonl on the state ref (model, tokens, tool calls, cache hits, duration, cost when the profile has rates); forge stats sums it up. Each task is saved as a turn of a session on the state ref (.forge/agent/sessions/<id>.json: task, answer, files changed); --continue (or --session ID) starts the next task with a summary of the earlier turns of the session, capped at 1,500 characters, newest kept; --list shows the sessions.',
+    'With --plan the task is planned first: one call to the planner model (planner_model of the profile, or --planner-model; else the model) returns a JSON module plan — steps with an objective, files, optional symbols, verify commands, doneWhen and dependsOn — checked exactly as forge plan check checks .forge/plans/*.json; a plan with errors goes back to the planner once with the findings, a second bad plan is refused (PLAN_INVALID). The plan is shown with an estimate: each step\'s first request counted in tokens (o200k_base) times the 3 to 6 calls a step usually takes, plus the planning tokens, and dollars when the profile has cost_per_mtok. On a terminal each step is reviewed: a approves it, e adds a note to its instruction, c cancels the plan. --yes approves every step; without a terminal and without --yes the plan is saved as proposed and not run (forge agent --resume --yes runs it).',
+    'Each step then runs with a fresh context holding only its instruction, its files as anchored windows (for symbols the planner named, their definitions, found through the symbol index) and the carry-forward summary of the steps done — the files each changed and their top symbols, computed from the files without a model call — and is verified with forge validate (its verify commands and its files) under the plan\'s run id. A step that fails its check, or whose run hits --max-turns, pauses the plan there; forge agent --resume runs that step again with its failure in the instruction, then the rest. The plan and its progress are on the state ref: .forge/agent/plans/<id>.json, and .forge/plan.md for people (git show refs/forge/state:.forge/plan.md).',
   ].join('\n\n'),
   args: {
-    task: { type: 'string', positional: true, rest: true, placeholder: 'TASK', description: 'What to do.' },
-    endpoint: { type: 'string', placeholder: 'URL', description: 'The OpenAI-compatible API base.' },
-    model: { type: 'string', placeholder: 'NAME', description: 'The model.' },
-    profile: { type: 'string', placeholder: 'NAME', description: 'A config profile.' },
-    'api-key-env': { type: 'string', placeholder: 'VAR', description: 'The variable holding the API key.' },
-    'max-turns': { type: 'integer', min: 1, max: 500, default: 30, placeholder: 'N', description: 'Model calls allowed.' },
+    task: { type: 'string', positional: true, rest: true, placeholder: 'TASK', description: 'The task.' },
+    endpoint: { type: 'string', placeholder: 'URL', description: 'API URL.' },
+    model: { type: 'string', placeholder: 'NAME', description: 'Model.' },
+    profile: { type: 'string', placeholder: 'NAME', description: 'Profile.' },
+    'api-key-env': { type: 'string', placeholder: 'VAR', description: 'Key env var.' },
+    'max-turns': { type: 'integer', min: 1, max: 500, default: 30, placeholder: 'N', description: 'Max model calls.' },
     quick: { type: 'boolean', alias: 'q', description: 'One call, no tools.' },
-    'stall-seconds': { type: 'integer', min: 1, default: 120, placeholder: 'S', description: 'Silence that means a stall.' },
-    budget: { type: 'integer', min: 500, default: 12000, placeholder: 'TOKENS', description: 'Context token budget.' },
-    'dry-run': { type: 'boolean', description: 'Print the first request; call nothing.' },
-    continue: { type: 'boolean', alias: 'c', description: 'Continue the latest session.' },
-    session: { type: 'string', placeholder: 'ID', description: 'Continue this session instead.' },
-    list: { type: 'boolean', description: 'List the saved sessions.' },
+    'stall-seconds': { type: 'integer', min: 1, default: 120, placeholder: 'S', description: 'Stall timeout.' },
+    budget: { type: 'integer', min: 500, default: 12000, placeholder: 'TOKENS', description: 'Token budget.' },
+    'dry-run': { type: 'boolean', description: 'Print the request only.' },
+    continue: { type: 'boolean', alias: 'c', description: 'Continue last session.' },
+    session: { type: 'string', placeholder: 'ID', description: 'A session.' },
+    list: { type: 'boolean', description: 'List sessions.' },
+    plan: { type: 'boolean', alias: 'p', description: 'Plan first.' },
+    resume: { type: 'boolean', description: 'Resume the plan.' },
+    yes: { type: 'boolean', alias: 'y', description: 'Approve it.' },
+    'planner-model': { type: 'string', placeholder: 'NAME', description: 'Planner model.' },
   },
   examples: [
     { command: 'forge agent --dry-run "add a --verbose flag"', description: 'The exact first request and its token count.' },
     { command: 'forge agent --dry-run --json "fix the failing test" | jq .fixedTokens', description: 'How many tokens every call starts with.' },
+    { command: 'forge agent --plan --dry-run "add a --verbose flag"', description: 'The request the planner would get.' },
+    { command: 'forge agent --resume', description: 'Go on with a plan that paused at a failed step.' },
   ],
-  errors: { NO_SESSION: 'nothing to continue, or no session with that id', MODEL_UNREACHABLE: 'the endpoint does not answer', MODEL_NOT_FOUND: 'the endpoint has no such model', MODEL_AUTH: 'the API key is missing or refused', MODEL_RATE_LIMITED: 'still rate-limited after the retries', MODEL_SERVER_ERROR: 'the endpoint kept failing', MODEL_STALLED: 'the stream stopped sending', NO_MODEL: 'no endpoint configured or detected', EMPTY_TASK: 'a blank task' },
-  exits: { 0: 'the model answered', 1: 'the turn limit ended the run', 2: 'invalid input, or model settings that do not work (unreachable endpoint, unknown model, missing key)' },
+  errors: { NO_SESSION: 'nothing to continue, or no session with that id', MODEL_UNREACHABLE: 'the endpoint does not answer', MODEL_NOT_FOUND: 'the endpoint has no such model', MODEL_AUTH: 'the API key is missing or refused', MODEL_RATE_LIMITED: 'still rate-limited after the retries', MODEL_SERVER_ERROR: 'the endpoint kept failing', MODEL_STALLED: 'the stream stopped sending', NO_MODEL: 'no endpoint configured or detected', EMPTY_TASK: 'a blank task', NO_PLAN: 'nothing to resume: no plan, or the plan is done or cancelled', PLAN_INVALID: 'the planner\'s plan failed forge plan check twice', CONFLICTING_FLAGS: 'flags that do not go together (--plan with --resume, --quick or --continue)' },
+  exits: { 0: 'the model answered; with --plan, every step passed its check, or the plan was saved for approval', 1: 'the turn limit ended the run; with --plan, a step failed its check (the plan is paused), the plan was cancelled, or the planner\'s plan was invalid twice', 2: 'invalid input, or model settings that do not work (unreachable endpoint, unknown model, missing key)' },
   mutates: true,
   async run(args, ctx) {
     const { findSession, listSessions, saveTurn, sessionSummary } = await import('../lib/agent/sessions');
@@ -40,8 +49,10 @@ export default defineCommand({
       for (const x of sessions) await ctx.emit({ type: 'session', id: x.id, updatedAt: x.updatedAt, turns: x.turns.length, first: x.turns[0]?.task ?? '' }, `${x.id}  ${x.updatedAt}  ${x.turns.length} turn${x.turns.length === 1 ? '' : 's'}  ${(x.turns[0]?.task ?? '').slice(0, 60)}`);
       return { data: { sessions: sessions.length }, text: sessions.length ? `${sessions.length} session${sessions.length === 1 ? '' : 's'}` : 'no forge agent sessions yet', next: sessions.length ? ctx.cmd('agent', '--session', sessions[0]!.id, 'next task') : null };
     }
+    const conflict = args.plan && args.resume ? '--plan and --resume' : (args.plan || args.resume) && args.quick ? '--quick with a plan' : (args.plan || args.resume) && (args.continue || args.session !== undefined) ? '--continue/--session with a plan' : null;
+    if (conflict) throw new InvalidInputError('CONFLICTING_FLAGS', `${conflict} do not go together`, { fix: args.resume ? ctx.cmd('agent', '--resume') : ctx.cmd('agent', '--plan', args.task ?? 'the task') });
     const task = args.task ?? '';
-    if (!task.trim()) throw new InvalidInputError('EMPTY_TASK', 'which task? give it as the argument', { fix: ctx.cmd('agent', 'describe the task') });
+    if (!args.resume && !task.trim()) throw new InvalidInputError('EMPTY_TASK', 'which task? give it as the argument', { fix: ctx.cmd('agent', ...(args.plan ? ['--plan'] : []), 'describe the task') });
     const resumed = args.continue || args.session !== undefined ? await findSession({ store: await ctx.store(), id: args.session ?? null }) : null;
     const history = resumed ? sessionSummary(resumed) : undefined;
     const [{ firstRequest, runAgent, SYSTEM_PROMPT }, { describeModelConfig, resolveModelConfig }, { entries }] = await Promise.all([import('../lib/agent/agent'), import('../lib/agent/config'), import('./index')]);
@@ -50,38 +61,56 @@ export default defineCommand({
     // The agent's tool calls land in the run's log when a run id is set (flag or FORGE_RUN_ID).
     const env = ctx.runId ? { ...process.env, FORGE_RUN_ID: ctx.runId } : process.env;
     if (args['dry-run']) {
-      const request = await firstRequest({ entries, task, root, cwd: ctx.cwd, env, history });
       const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+      if (args.plan) {
+        const { plannerMessages } = await import('../lib/agent/planner');
+        const messages = await plannerMessages({ task, root });
+        const tokens = countTokens(JSON.stringify({ messages }));
+        return { data: { request: { messages }, tokens }, text: `${JSON.stringify({ messages }, null, 2)}\n${tokens} tokens (o200k_base): the planner's request`, next: ctx.cmd('agent', '--plan', task) };
+      }
+      const request = await firstRequest({ entries, task, root, cwd: ctx.cwd, env, history });
       const body = JSON.stringify({ messages: request.messages, tools: request.tools });
       const fixed = countTokens(JSON.stringify({ messages: [{ role: 'system', content: SYSTEM_PROMPT }], tools: request.tools }));
       const tokens = countTokens(body);
       return { data: { request, tokens, fixedTokens: fixed }, text: `${JSON.stringify(request, null, 2)}\n${tokens} tokens (o200k_base), ${fixed} of them the fixed prompt (system prompt and tool schemas, without conventions)`, next: ctx.cmd('agent', task) };
     }
-    const started = Date.now();
-    const config = await resolveModelConfig({ flags: { endpoint: args.endpoint, model: args.model, profile: args.profile, apiKeyEnv: args['api-key-env'] }, env });
+    // A plan to resume is looked up before the model settings, so "nothing to resume" is the answer.
+    const resumedPlan = args.resume && top ? await (await import('../lib/agent/plan')).currentPlan({ store: await ctx.store() }) : null;
+    const config = await resolveModelConfig({ flags: { endpoint: args.endpoint, model: args.model, profile: args.profile, apiKeyEnv: args['api-key-env'], plannerModel: args['planner-model'] }, env });
     if (config.firstRun) await ctx.emit({ type: 'config', line: 'first run: no config file, flags or FORGE_* settings' }, `first run: no ${config.configPath}, so forge chose for you; write that file (profiles) or pass --endpoint/--model to choose`);
     for (const line of describeModelConfig(config)) await ctx.emit({ type: 'config', line }, `using ${line}`);
-    const run = await runAgent({
-      entries, config, task, root, cwd: ctx.cwd, env, maxTurns: args['quick'] ? 1 : args['max-turns'], budget: args.budget, quick: args.quick, retry: { stallMs: args['stall-seconds'] * 1000 }, history,
-      onEvent: async (e) => {
-        if (e.type === 'tool_call') await ctx.emit({ type: 'tool_call', name: e.name, arguments: e.arguments, cached: e.cached }, `→ ${e.name} ${e.arguments}${e.cached ? ' (repeated: answered from the earlier result)' : ''}`);
-        else if (e.type === 'tool_result') await ctx.emit({ type: 'tool_result', name: e.name, ok: e.ok, chars: e.chars }, `  ${e.ok ? 'ok' : 'failed'} (${e.chars} chars)`);
-        else if (e.type === 'compressed') await ctx.emit({ type: 'compressed', results: e.results, before: e.before, after: e.after }, `  (context ${e.before} → ${e.after} tokens: ${e.results} older result${e.results === 1 ? '' : 's'} compressed)`);
-        else if (e.type === 'text') await ctx.emit({ type: 'text', text: e.text }, e.text.trim());
-        else if (e.type === 'done') await ctx.emit({ type: 'done', turns: e.turns }, '');
-        else if (e.type === 'usage') await ctx.emit({ type: 'usage', input: e.input, output: e.output }, `  (${e.input} tokens in, ${e.output} out)`);
-      },
-    });
-    // Telemetry needs a repository to live in; outside one the run is simply not recorded.
-    if (top) {
-      const cost = config.cost.value ? (run.usage.input * config.cost.value.input + run.usage.output * config.cost.value.output) / 1e6 : null;
-      const { recordTelemetry } = await import('../lib/agent/telemetry');
-      await recordTelemetry({ store: await ctx.store(), entry: { timestamp: ctx.now().toISOString(), task: task.slice(0, 200), model: config.model.value, endpoint: config.endpoint.value, turns: run.turns, inputTokens: run.usage.input, outputTokens: run.usage.output, toolCalls: run.toolCalls, cacheHits: run.cacheHits, compressionRatio: run.compression.before ? run.compression.after / run.compression.before : null, durationMs: Date.now() - started, exhausted: run.exhausted, cost } });
+    const retry = { stallMs: args['stall-seconds'] * 1000 };
+    const onEvent = async (e: AgentEvent) => {
+      if (e.type === 'tool_call') await ctx.emit({ type: 'tool_call', name: e.name, arguments: e.arguments, cached: e.cached }, `→ ${e.name} ${e.arguments}${e.cached ? ' (repeated: answered from the earlier result)' : ''}`);
+      else if (e.type === 'tool_result') await ctx.emit({ type: 'tool_result', name: e.name, ok: e.ok, chars: e.chars }, `  ${e.ok ? 'ok' : 'failed'} (${e.chars} chars)`);
+      else if (e.type === 'compressed') await ctx.emit({ type: 'compressed', results: e.results, before: e.before, after: e.after }, `  (context ${e.before} → ${e.after} tokens: ${e.results} older result${e.results === 1 ? '' : 's'} compressed)`);
+      else if (e.type === 'text') await ctx.emit({ type: 'text', text: e.text }, e.text.trim());
+      else if (e.type === 'done') await ctx.emit({ type: 'done', turns: e.turns }, '');
+      else if (e.type === 'usage') await ctx.emit({ type: 'usage', input: e.input, output: e.output }, `  (${e.input} tokens in, ${e.output} out)`);
+    };
+    const { openWorkbench } = await import('../lib/agent/workbench');
+    const bench = await openWorkbench({ entries, root, cwd: ctx.cwd, env, inRepo: top !== null });
+    try {
+      if (args.plan || args.resume) {
+        if (!top) throw new InvalidInputError('NOT_A_GIT_REPO', 'plan mode keeps its plan on the state ref: it needs a git repository', { fix: 'git init' });
+        const { runPlanMode } = await import('../lib/agent/plan-mode');
+        return await runPlanMode({ args: { task, resume: resumedPlan, yes: args.yes, maxTurns: args['max-turns'], budget: args.budget }, ctx, entries, config, root, env, bench, retry, onEvent });
+      }
+      const started = Date.now();
+      const run = await runAgent({ entries, config, task, root, cwd: ctx.cwd, env, maxTurns: args['quick'] ? 1 : args['max-turns'], budget: args.budget, quick: args.quick, retry, history, onEvent, tools: bench.tools, guards: bench.guards });
+      // Telemetry needs a repository to live in; outside one the run is simply not recorded.
+      if (top) {
+        const cost = config.cost.value ? (run.usage.input * config.cost.value.input + run.usage.output * config.cost.value.output) / 1e6 : null;
+        const { recordTelemetry } = await import('../lib/agent/telemetry');
+        await recordTelemetry({ store: await ctx.store(), entry: { timestamp: ctx.now().toISOString(), task: task.slice(0, 200), model: config.model.value, endpoint: config.endpoint.value, turns: run.turns, inputTokens: run.usage.input, outputTokens: run.usage.output, toolCalls: run.toolCalls, cacheHits: run.cacheHits, compressionRatio: run.compression.before ? run.compression.after / run.compression.before : null, durationMs: Date.now() - started, exhausted: run.exhausted, cost } });
+      }
+      const session = top ? await saveTurn({ store: await ctx.store(), id: resumed?.id ?? null, turn: { timestamp: ctx.now().toISOString(), task, answer: run.answer, files: run.files, toolCalls: run.toolCalls, model: config.model.value } }) : null;
+      const data = { session: session?.id ?? null, answer: run.answer, turns: run.turns, toolCalls: run.toolCalls, cacheHits: run.cacheHits, refused: run.refused, usage: run.usage, model: config.model.value, exhausted: run.exhausted };
+      const tally = `${run.turns} model call${run.turns === 1 ? '' : 's'}, ${run.toolCalls} tool call${run.toolCalls === 1 ? '' : 's'}${run.refused ? ` (${run.refused} refused by the plan contract)` : ''}, ${run.usage.input} tokens in / ${run.usage.output} out`;
+      if (run.exhausted) return { data, text: `stopped after ${tally}: the model had not answered`, exitCode: 1, next: ctx.cmd('agent', '--max-turns', args['max-turns'] * 2, task) };
+      return { data, text: `(${tally}${session ? `; session ${session.id}` : ''})`, next: 'git diff --stat', ...(session ? { or: ctx.cmd('agent', '--continue', 'next task') } : {}) };
+    } finally {
+      await bench.close();
     }
-    const session = top ? await saveTurn({ store: await ctx.store(), id: resumed?.id ?? null, turn: { timestamp: ctx.now().toISOString(), task, answer: run.answer, files: run.files, toolCalls: run.toolCalls, model: config.model.value } }) : null;
-    const data = { session: session?.id ?? null, answer: run.answer, turns: run.turns, toolCalls: run.toolCalls, cacheHits: run.cacheHits, usage: run.usage, model: config.model.value, exhausted: run.exhausted };
-    const tally = `${run.turns} model call${run.turns === 1 ? '' : 's'}, ${run.toolCalls} tool call${run.toolCalls === 1 ? '' : 's'}, ${run.usage.input} tokens in / ${run.usage.output} out`;
-    if (run.exhausted) return { data, text: `stopped after ${tally}: the model had not answered`, exitCode: 1, next: ctx.cmd('agent', '--max-turns', args['max-turns'] * 2, task) };
-    return { data, text: `(${tally}${session ? `; session ${session.id}` : ''})`, next: 'git diff --stat', ...(session ? { or: ctx.cmd('agent', '--continue', 'next task') } : {}) };
   },
 });

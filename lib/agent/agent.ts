@@ -21,6 +21,9 @@ async function fileVersion(cwd: string, args: string): Promise<string | null> {
   }
 }
 
+/** The file tools: what they touch is in their arguments. */
+const EDITS_FILES = new Set(['write', 'edit', 'patch']);
+
 /** Tools after which earlier results may be stale. */
 const MAY_CHANGE_FILES = new Set(['write', 'edit', 'patch', 'bash']);
 
@@ -56,6 +59,19 @@ export interface AgentRun {
   files: string[];
   /** True when the turn limit ended the run before the model answered. */
   exhausted: boolean;
+  /** Tool calls the gate refused. */
+  refused: number;
+}
+
+/**
+ * What a caller adds around each tool call: a gate that may refuse it (an active plan contract), and
+ * text appended to the result of a call that changed files (on_edit hooks), so the model sees a
+ * compiler error in the same turn as its edit.
+ */
+export interface ToolCallGuards {
+  /** Null lets the call run; a string is the refusal the model gets instead of a result. */
+  gate?: (name: string, args: Record<string, unknown>) => Promise<string | null>;
+  afterChange?: (name: string, args: Record<string, unknown>) => Promise<string>;
 }
 
 /** The first request exactly as it would be sent: for --dry-run. */
@@ -71,8 +87,7 @@ export async function firstRequest({ entries, task, root, cwd, env, history, too
  * files in between is not run again: the model gets the earlier result with a note, at the second
  * call rather than the third.
  */
-export async function runAgent({ entries, config, task, root, cwd, env, maxTurns, budget, quick = false, retry, onEvent, signal, history }: { entries: readonly Entry[]; config: ModelConfig; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; maxTurns: number; budget: number; quick?: boolean; retry?: Partial<RetryPolicy>; onEvent: (e: AgentEvent) => Promise<void>; signal?: AbortSignal; history?: string }): Promise<AgentRun> {
-  const tools = agentTools({ entries, cwd, root, env });
+export async function runAgent({ entries, config, task, root, cwd, env, maxTurns, budget, quick = false, retry, onEvent, signal, history, tools = agentTools({ entries, cwd, root, env }), guards = {} }: { entries: readonly Entry[]; config: ModelConfig; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; maxTurns: number; budget: number; quick?: boolean; retry?: Partial<RetryPolicy>; onEvent: (e: AgentEvent) => Promise<void>; signal?: AbortSignal; history?: string; tools?: AgentTools; guards?: ToolCallGuards }): Promise<AgentRun> {
   const { messages, tools: schemas } = await firstRequest({ entries, task, root, cwd, env, history, tools });
   const archive = new Map<string, Compressed>();
   // Reads by arguments and the file's size and mtime: a re-read of an unchanged file is not re-run,
@@ -80,7 +95,7 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
   const reads = new Map<string, string>();
   const toolNames = new Map<string, string>();
   const seen = new Map<string, string>();
-  const run: AgentRun = { answer: '', turns: 0, toolCalls: 0, cacheHits: 0, usage: { input: 0, output: 0 }, compression: { before: 0, after: 0 }, files: [], exhausted: false };
+  const run: AgentRun = { answer: '', turns: 0, toolCalls: 0, cacheHits: 0, usage: { input: 0, output: 0 }, compression: { before: 0, after: 0 }, files: [], exhausted: false, refused: 0 };
   while (run.turns < maxTurns) {
     run.turns++;
     const fit = await enforceBudget({ messages, budget, archive, toolNames });
@@ -127,15 +142,24 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
         } catch {
           ok = false;
         }
-        const recalled = call.function.name === 'recall' ? archive.get(String(args.id)) : undefined;
+        const name = call.function.name;
+        const recalled = name === 'recall' ? archive.get(String(args.id)) : undefined;
+        // recall only reads this run's own archive: nothing for a contract to gate.
+        const refusal = ok && name !== 'recall' && guards.gate ? await guards.gate(name, args) : null;
         const result = !ok
           ? { ok: false, text: `Error: the arguments are not a JSON object: ${call.function.arguments.slice(0, 200)}` }
-          : call.function.name === 'recall'
-            ? recalled ? { ok: true, text: recalled.text } : { ok: false, text: `Error: no compressed result '${String(args.id)}' (ids: ${[...archive.keys()].join(', ') || 'none yet'})` }
-            : await tools.run(call.function.name, args);
+          : refusal !== null
+            ? { ok: false, text: refusal }
+            : name === 'recall'
+              ? recalled ? { ok: true, text: recalled.text } : { ok: false, text: `Error: no compressed result '${String(args.id)}' (ids: ${[...archive.keys()].join(', ') || 'none yet'})` }
+              : await tools.run(name, args);
         ok = result.ok;
         content = result.text;
-        if (ok && ['write', 'edit', 'patch'].includes(call.function.name) && typeof args.path === 'string' && !run.files.includes(args.path)) run.files.push(args.path);
+        if (refusal !== null) run.refused++;
+        if (ok && EDITS_FILES.has(name) && typeof args.path === 'string' && !run.files.includes(args.path)) run.files.push(args.path);
+        // on_edit hooks follow the file tools that changed something (they refuse whole or land
+        // whole); not bash, which mostly reads and would pay a type-check for every `ls`.
+        if (ok && EDITS_FILES.has(name) && guards.afterChange) content += await guards.afterChange(name, args);
         // A call that may change files makes every earlier result possibly stale: a read after an
         // edit, or the tests after a fix, must run again. Only repeats with nothing in between are caught.
         if (MAY_CHANGE_FILES.has(call.function.name)) seen.clear();

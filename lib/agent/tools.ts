@@ -71,3 +71,13 @@ export function agentTools({ entries, cwd, root, env }: { entries: readonly Entr
     },
   };
 }
+
+/** One tool set from several (forge's own, then MCP servers'): the first that knows a name runs it. */
+export function mergeTools(...sets: AgentTools[]): AgentTools {
+  const owner = new Map<string, AgentTools>();
+  for (const set of sets) for (const s of set.schemas) if (!owner.has(s.function.name)) owner.set(s.function.name, set);
+  return {
+    schemas: [...owner.keys()].map((name) => owner.get(name)!.schemas.find((s) => s.function.name === name)!),
+    run: (name, args) => (owner.get(name) ?? sets[0]!).run(name, args),
+  };
+}

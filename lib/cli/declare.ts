@@ -98,6 +98,11 @@ export interface RunContext {
   emit(item: Item, text: string): Promise<void>;
   /** A progress line for a person watching: written to stderr only when stderr is a terminal. */
   progress(text: string): Promise<void>;
+  /**
+   * Asks a person a question on the terminal (prompt on stderr, answer from stdin) and returns the
+   * answer; null when stdin or stderr is not a terminal, so scripts and CI are never held waiting.
+   */
+  ask(question: string): Promise<string | null>;
   now(): Date;
 }
 

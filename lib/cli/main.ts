@@ -263,6 +263,16 @@ async function runRequest({
       progress: async (text: string) => {
         if (opts.stderr.isTTY) await out.err(out.errPalette.dim(text));
       },
+      ask: async (question: string) => {
+        if (!opts.stdin.isTTY || !opts.stderr.isTTY) return null;
+        const { createInterface } = await import('node:readline/promises');
+        const rl = createInterface({ input: opts.stdin, output: opts.stderr, terminal: true });
+        try {
+          return await rl.question(question);
+        } finally {
+          rl.close();
+        }
+      },
       now: () => new Date(),
     };
     const outcome: Outcome = await spec.run(args, ctx);

@@ -13,10 +13,12 @@ export interface Module {
   verify: string[] | string;
   doneWhen: string | string[];
   dependsOn?: string[];
+  /** Symbols the module works on (forge agent --plan gives the step their definitions). */
+  symbols?: string[];
 }
 
 const MODULE_SHAPE: { fields: Record<string, Shape>; required: string[] } = {
-  fields: { id: 'string', title: 'string', objective: 'string', files: 'string[]', verify: 'string[]', doneWhen: 'string', dependsOn: 'string[]' },
+  fields: { id: 'string', title: 'string', objective: 'string', files: 'string[]', verify: 'string[]', doneWhen: 'string', dependsOn: 'string[]', symbols: 'string[]' },
   required: ['id', 'title', 'objective', 'files', 'verify', 'doneWhen'],
 };
 

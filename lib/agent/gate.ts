@@ -1,0 +1,47 @@
+// The active plan contract as a gate on the agent's tool calls: each call goes through forge plan preflight first.
+import type { CommandSpec, Entry } from '../cli/declare';
+import { invoke } from '../cli/invoke';
+import { leaves } from '../cli/registry';
+import { parsePatch } from '../files/patch-parse';
+
+/** What preflight needs to know of a call: the paths it names (and, for bash, its command line). */
+export function preflightArgs(name: string, args: Record<string, unknown>): { tool: string; path: string[]; command?: string } {
+  const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  if (name === 'bash') return { tool: 'bash', path: [], command: typeof args.command === 'string' ? args.command : '' };
+  if (name === 'patch') {
+    try {
+      const paths = parsePatch(typeof args.diff === 'string' ? args.diff : '').flatMap((p) => [p.oldPath, p.newPath]);
+      return { tool: 'patch', path: [...new Set(paths.filter((p): p is string => p !== null))] };
+    } catch {
+      // A diff that does not parse changes nothing: patch itself will refuse it.
+      return { tool: 'patch', path: [] };
+    }
+  }
+  if (name === 'search') return { tool: 'search', path: strings(args.paths) };
+  return { tool: name, path: strings(args.path) };
+}
+
+/**
+ * A gate for runAgent: null when the call may run, else what the model is told. Soft refusals (a tool
+ * or path outside the current unit) say how to go ahead once — `forge plan ack` through bash, which
+ * is never gated — and hard ones say the call cannot run under this plan.
+ */
+export function contractGate({ entries, cwd, env }: { entries: readonly Entry[]; cwd: string; env: NodeJS.ProcessEnv }): (name: string, args: Record<string, unknown>) => Promise<string | null> {
+  const spec = leaves(entries).find((s) => s.name === 'plan preflight') as CommandSpec<any>;
+  return async (name, args) => {
+    const r = await invoke({ entries, spec, args: preflightArgs(name, args), cwd, env, json: true });
+    if (r.code === 0) return null;
+    let error: { code?: string; message?: string; data?: { posture?: string } } = {};
+    try {
+      error = (JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '') as { error?: typeof error }).error ?? {};
+    } catch {
+      // Not a refusal record (a crash): refuse anyway, with what it printed.
+    }
+    const code = error.code ?? 'PLAN_PREFLIGHT_FAILED';
+    const why = error.message ?? (r.stderr.trim() || r.stdout.trim());
+    if (error.data?.posture === 'soft') {
+      return `Refused by the active plan contract (${code}, soft): ${why}\nIf this call is truly needed for the current unit, run bash {"command": "forge plan ack"} and then repeat exactly this call; otherwise stay within the unit.`;
+    }
+    return `Refused by the active plan contract (${code}, hard): ${why}\nThis call cannot run under the plan; nothing was done. Work within the plan, or stop and say what you need.`;
+  };
+}

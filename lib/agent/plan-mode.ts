@@ -1,0 +1,90 @@
+// forge agent --plan / --resume: plan (or load) → show with its estimate → review → run the steps → say where it stands.
+import type { Entry, Outcome, RunContext } from '../cli/declare';
+import { RefusedError } from '../errors';
+import type { AgentEvent } from './agent';
+import { SYSTEM_PROMPT } from './agent';
+import type { RetryPolicy } from './chat';
+import type { ModelConfig } from './config';
+import { describeEstimate, estimatePlan, formatTokens, newPlan, PLAN_MARKDOWN, savePlan, type AgentPlan } from './plan';
+import { makePlan } from './planner';
+import { describeStep, reviewPlan } from './review';
+import { executePlan, stepPrompt, type PlanEvent } from './steps';
+import type { Workbench } from './workbench';
+
+export interface PlanModeArgs {
+  task: string;
+  /** The plan to go on with (--resume), else null: plan the task. */
+  resume: AgentPlan | null;
+  yes: boolean;
+  maxTurns: number;
+  budget: number;
+}
+
+/** Each step's first request in tokens: the fixed prompt plus its instruction, files and summary. */
+async function firstRequestTokens({ plan, root, bench }: { plan: AgentPlan; root: string; bench: Workbench }): Promise<number[]> {
+  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+  const fixed = countTokens(JSON.stringify({ messages: [{ role: 'system', content: SYSTEM_PROMPT }], tools: bench.tools.schemas }));
+  const out: number[] = [];
+  for (const step of plan.steps) out.push(fixed + countTokens(await stepPrompt({ plan, step, root, tools: bench.tools })));
+  return out;
+}
+
+function planText(plan: AgentPlan): string {
+  const head = `Plan ${plan.id}: ${plan.task}\n${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'} · ${describeEstimate(plan.estimate)}${plan.planner !== plan.model ? ` · planned by ${plan.planner}, run by ${plan.model}` : ''}`;
+  const steps = plan.steps.map((s, i) => `${s.status === 'done' ? '✓' : s.status === 'failed' ? '✗' : '·'} ${describeStep(s, i, plan.steps.length)}`);
+  return [head, ...steps].join('\n');
+}
+
+export async function runPlanMode({ args, ctx, entries, config, root, env, bench, retry, onEvent }: { args: PlanModeArgs; ctx: RunContext; entries: readonly Entry[]; config: ModelConfig; root: string; env: NodeJS.ProcessEnv; bench: Workbench; retry: Partial<RetryPolicy>; onEvent: (e: AgentEvent) => Promise<void> }): Promise<Outcome> {
+  const store = await ctx.store();
+  let plan: AgentPlan;
+  if (args.resume) {
+    plan = args.resume;
+    if (plan.status === 'done' || plan.status === 'cancelled') throw new RefusedError('NO_PLAN', `plan ${plan.id} is ${plan.status}: nothing to resume`, { fix: ctx.cmd('agent', '--plan', 'the next task') });
+  } else {
+    const planner = config.plannerModel.value ?? config.model.value;
+    await ctx.progress(`⟳ planning via ${planner}: ${args.task}`);
+    const made = await makePlan({ config, task: args.task, root, env, retry });
+    if (made.corrected) await ctx.emit({ type: 'plan_corrected', findings: made.corrected }, `the first plan failed forge plan check (${made.corrected.map((f) => f.code).join(', ')}); the planner corrected it`);
+    for (const w of made.warnings) await ctx.emit({ type: 'plan_warning', code: w.code, message: w.message }, `warning: ${w.code}: ${w.message}`);
+    plan = newPlan({ task: args.task, modules: made.modules, model: config.model.value, planner, plannerTokens: made.usage, now: ctx.now() });
+    plan.estimate = estimatePlan({ firstRequests: await firstRequestTokens({ plan, root, bench }), plannerTokens: made.usage.input + made.usage.output, cost: config.cost.value });
+    await savePlan({ store, plan, message: 'proposed' });
+  }
+  await ctx.emit({ type: 'plan', id: plan.id, task: plan.task, status: plan.status, estimate: plan.estimate, steps: plan.steps.map(({ id, title, objective, files, symbols, verify, doneWhen, dependsOn, status }) => ({ id, title, objective, files, symbols, verify, doneWhen, dependsOn, status })) }, planText(plan));
+
+  if (plan.status === 'proposed' && !args.yes) {
+    const verdict = await reviewPlan({ plan, ask: (q) => ctx.ask(q) });
+    if (verdict === null) {
+      return { data: { plan: plan.id, status: plan.status, estimate: plan.estimate }, text: `plan ${plan.id} saved, not run: there is no terminal to approve it on`, next: ctx.cmd('agent', '--resume', '--yes'), or: `git show refs/forge/state:${PLAN_MARKDOWN}` };
+    }
+    if (verdict === 'cancelled') {
+      plan = { ...plan, status: 'cancelled', reason: 'cancelled in review' };
+      await savePlan({ store, plan, message: 'cancelled' });
+      return { data: { plan: plan.id, status: plan.status }, text: `plan ${plan.id} cancelled; nothing was run`, exitCode: 1, next: ctx.cmd('agent', '--plan', plan.task) };
+    }
+  }
+
+  const started = Date.now();
+  const onPlanEvent = async (e: PlanEvent) => {
+    const label = `step ${e.index + 1}/${plan.steps.length} ${e.step.id}`;
+    if (e.type === 'step_start') await ctx.emit({ type: 'step_start', step: e.step.id, index: e.index, checkpoint: e.checkpoint }, `▶ ${label}: ${e.step.title}${e.step.attempts ? ` (attempt ${e.step.attempts + 1})` : ''}`);
+    else if (e.type === 'step_done') await ctx.emit({ type: 'step_done', step: e.step.id, index: e.index, summary: e.step.summary, tokens: e.run.usage }, `✓ ${label}: ${e.step.summary} (${e.run.usage.input} tokens in, ${e.run.usage.output} out)`);
+    else await ctx.emit({ type: 'step_failed', step: e.step.id, index: e.index, recommendation: e.verdict.recommendation, failure: e.verdict.failure, tokens: e.run.usage }, `✗ ${label} failed its check:\n${e.verdict.failure}`);
+    if (e.type !== 'step_start') {
+      const { recordTelemetry } = await import('./telemetry');
+      const cost = config.cost.value ? (e.run.usage.input * config.cost.value.input + e.run.usage.output * config.cost.value.output) / 1e6 : null;
+      await recordTelemetry({ store, entry: { timestamp: ctx.now().toISOString(), task: `${plan.id} ${e.step.id}: ${e.step.title}`.slice(0, 200), model: config.model.value, endpoint: config.endpoint.value, turns: e.run.turns, inputTokens: e.run.usage.input, outputTokens: e.run.usage.output, toolCalls: e.run.toolCalls, cacheHits: e.run.cacheHits, compressionRatio: e.run.compression.before ? e.run.compression.after / e.run.compression.before : null, durationMs: Date.now() - started, exhausted: e.run.exhausted, cost } });
+    }
+  };
+  plan = await executePlan({ entries, config, store, plan, root, cwd: ctx.cwd, env, tools: bench.tools, guards: bench.guards, maxTurns: args.maxTurns, budget: args.budget, retry, checkpoint: (m) => bench.checkpoint(m), changedSince: (c) => bench.changedSince(c), onAgentEvent: onEvent, onPlanEvent });
+
+  const perStep = plan.steps.map((s) => ({ id: s.id, status: s.status, attempts: s.attempts, input: s.tokens.input, output: s.tokens.output }));
+  const total = perStep.reduce((a, s) => ({ input: a.input + s.input, output: a.output + s.output }), { input: plan.plannerTokens.input, output: plan.plannerTokens.output });
+  const data = { plan: plan.id, status: plan.status, steps: perStep, planner: plan.plannerTokens, total, estimate: plan.estimate };
+  const tally = `tokens: planning ${formatTokens(plan.plannerTokens.input + plan.plannerTokens.output)}, ${perStep.map((s) => `${s.id} ${formatTokens(s.input + s.output)}`).join(', ')}; total ${formatTokens(total.input + total.output)} (estimate ${formatTokens(plan.estimate.low)}–${formatTokens(plan.estimate.high)})`;
+  if (plan.status === 'paused') {
+    return { data, text: `plan ${plan.id} paused: ${plan.reason}\n${tally}`, exitCode: 1, next: ctx.cmd('agent', '--resume'), or: `git show refs/forge/state:${PLAN_MARKDOWN}` };
+  }
+  return { data, text: `plan ${plan.id} done: ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'} passed their checks\n${tally}`, next: 'git diff --stat' };
+}

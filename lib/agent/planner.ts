@@ -1,0 +1,75 @@
+// The planner: one model call (planner_model when set) for a JSON module plan that forge plan check accepts; a bad plan goes back once with the findings.
+import { RefusedError } from '../errors';
+import { shellJoin } from '../quote';
+import { listWorkTreeFiles } from '../git/repo';
+import { checkModulePlan, type Module } from '../plans/modules';
+import type { Finding } from '../plans/yaml';
+import { chat, type ChatMessage, type RetryPolicy } from './chat';
+import type { ModelConfig } from './config';
+
+export const PLANNER_PROMPT = `You plan coding tasks for an agent that carries out one step at a time with a fresh context: each step sees only its own instruction, its files and a one-line summary of earlier steps. Reply with only a JSON object, no prose:
+{"modules": [{"id": "M1", "title": "short title", "objective": "what to change, precisely enough to do without seeing other steps", "files": ["paths the step reads or changes"], "symbols": ["functions or classes it works on (optional)"], "verify": ["a shell command that exits 0 once the step is done"], "doneWhen": "the observable result", "dependsOn": ["ids of earlier steps it needs"]}]}
+Use 1 to 8 steps, ids M1, M2…; every step needs at least one verify command that runs in the repository (tests, a type-check, grep, test -f).`;
+
+/** Paths the planner sees, so it names files that exist; capped to keep planning cheap. */
+const FILES_SHOWN = 150;
+
+/** The first JSON object of a reply, with or without a code fence around it. */
+export function extractJson(text: string): string {
+  const fenced = /```(?:json)?\s*\n([\s\S]*?)```/.exec(text);
+  const body = fenced ? fenced[1]! : text;
+  const start = body.indexOf('{');
+  const end = body.lastIndexOf('}');
+  return start >= 0 && end > start ? body.slice(start, end + 1) : body.trim();
+}
+
+export function describeFindings(findings: Finding[]): string {
+  return findings.map((f) => `${f.file}:${f.line}:${f.col} ${f.severity} ${f.code}: ${f.message}`).join('\n');
+}
+
+/** The planner's request: its instructions, the task, and the repository's file list. */
+export async function plannerMessages({ task, root }: { task: string; root: string }): Promise<ChatMessage[]> {
+  const files = (await listWorkTreeFiles({ cwd: root })) ?? [];
+  const listing = files.length ? `Files in the repository${files.length > FILES_SHOWN ? ` (first ${FILES_SHOWN} of ${files.length})` : ''}:\n${files.slice(0, FILES_SHOWN).join('\n')}` : 'The repository has no files yet.';
+  return [
+    { role: 'system', content: PLANNER_PROMPT },
+    { role: 'user', content: `Task: ${task}\n\n${listing}` },
+  ];
+}
+
+export interface PlannerResult {
+  modules: Module[];
+  /** The plan as the planner wrote it (after a correction, the corrected one). */
+  text: string;
+  usage: { input: number; output: number };
+  /** Findings of the first attempt when it had to be sent back. */
+  corrected: Finding[] | null;
+  warnings: Finding[];
+}
+
+/**
+ * Asks for a plan and checks it exactly as `forge plan check` would a .forge/plans/*.json file
+ * (fields, ids, dependencies, verify commands on PATH). Errors go back to the planner once; a
+ * second bad plan is refused with the findings.
+ */
+export async function makePlan({ config, task, root, env, retry, signal }: { config: ModelConfig; task: string; root: string; env: NodeJS.ProcessEnv; retry?: Partial<RetryPolicy>; signal?: AbortSignal }): Promise<PlannerResult> {
+  const messages = await plannerMessages({ task, root });
+  const model = config.plannerModel.value ?? config.model.value;
+  const usage = { input: 0, output: 0 };
+  let corrected: Finding[] | null = null;
+  for (let attempt = 1; ; attempt++) {
+    const r = await chat({ endpoint: config.endpoint.value, model, apiKey: config.apiKey, apiKeyEnv: config.apiKeyEnv.value ?? undefined, messages, signal, retry });
+    usage.input += r.usage?.promptTokens ?? 0;
+    usage.output += r.usage?.completionTokens ?? 0;
+    const text = extractJson(r.message.content);
+    const { modules, findings } = await checkModulePlan({ file: 'plan.json', text, cwd: root, path: env.PATH ?? '' });
+    const errors = findings.filter((f) => f.severity === 'error');
+    if (!errors.length && !modules.length) errors.push({ file: 'plan.json', line: 1, col: 1, severity: 'error', code: 'EMPTY_PLAN', message: 'the plan has no modules' });
+    if (!errors.length) return { modules, text, usage, corrected, warnings: findings.filter((f) => f.severity === 'warning') };
+    if (attempt === 2) {
+      throw new RefusedError('PLAN_INVALID', `the planner's plan failed forge plan check twice:\n${describeFindings(errors)}`, { fix: shellJoin(['forge', 'agent', '--plan', '--planner-model', 'NAME', task]), data: { findings: errors, plan: text.slice(0, 4000) } });
+    }
+    corrected = errors;
+    messages.push({ role: 'assistant', content: r.message.content }, { role: 'user', content: `forge plan check refused this plan:\n${describeFindings(errors)}\nReply with the corrected JSON plan only.` });
+  }
+}

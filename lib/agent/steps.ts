@@ -1,0 +1,181 @@
+// Plan mode's execution: each step in a fresh context (its instruction, its files, the carry-forward summary), verified by forge validate; a failed step pauses the plan.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CommandSpec, Entry } from '../cli/declare';
+import { invoke } from '../cli/invoke';
+import { leaves } from '../cli/registry';
+import { runGit } from '../git/exec';
+import type { StateStore } from '../git/state';
+import { runAgent, type AgentEvent, type AgentRun, type ToolCallGuards } from './agent';
+import type { RetryPolicy } from './chat';
+import type { ModelConfig } from './config';
+import { isFile, savePlan, stepSummary, STEP_FILE_LINES, type AgentPlan, type PlanStep } from './plan';
+import type { AgentTools } from './tools';
+
+/** Where a named symbol is defined: a path and its lines. */
+interface SymbolSpot {
+  name: string;
+  path: string;
+  line: number;
+  endLine: number;
+}
+
+/** Files searched for a symbol the step's own files do not define. */
+const SYMBOL_SEARCH_FILES = 20;
+
+/**
+ * Finds each symbol in the step's files first, then in the repository's files that mention it as a
+ * word (git grep), through the symbol index — so a step gets a function's definition, not its file.
+ */
+async function locateSymbols({ root, names, files }: { root: string; names: string[]; files: string[] }): Promise<SymbolSpot[]> {
+  if (!names.length) return [];
+  const { extractSymbols } = await import('../files/symbols');
+  const found: SymbolSpot[] = [];
+  const lookIn = async (path: string, wanted: Set<string>) => {
+    const text = await readFile(join(root, path), 'utf8').catch(() => null);
+    if (text === null) return;
+    for (const s of (await extractSymbols({ path, text })).symbols) {
+      if (wanted.has(s.name)) {
+        found.push({ name: s.name, path, line: s.line, endLine: s.endLine });
+        wanted.delete(s.name);
+      }
+    }
+  };
+  const missing = new Set(names);
+  for (const f of files) if (missing.size) await lookIn(f, missing);
+  for (const name of [...missing]) {
+    const r = await runGit({ cwd: root, args: ['grep', '-l', '-w', '-I', '--untracked', '-e', name] });
+    const candidates = r.code === 0 ? r.stdout.toString('utf8').split('\n').filter(Boolean).slice(0, SYMBOL_SEARCH_FILES) : [];
+    for (const path of candidates) {
+      await lookIn(path, new Set([name]));
+      if (found.some((s) => s.name === name)) break;
+    }
+  }
+  return found;
+}
+
+/**
+ * The one message a step starts with: its instruction, what earlier steps left (the carry-forward
+ * summary), and its files as anchored windows — the definitions of its symbols where it names some.
+ */
+export async function stepPrompt({ plan, step, root, tools }: { plan: AgentPlan; step: PlanStep; root: string; tools: AgentTools }): Promise<string> {
+  const index = plan.steps.indexOf(step);
+  const parts = [`Step ${index + 1} of ${plan.steps.length}: ${step.title}`, step.objective, `Done when: ${step.doneWhen}`, `It will be checked with: ${step.verify.join(' && ')}`];
+  if (step.note) parts.push(`User note: ${step.note}`);
+  if (step.failure) parts.push(`An earlier attempt at this step failed its check:\n${step.failure}`);
+  const earlier = plan.steps.filter((s) => s.status === 'done' && s.summary);
+  if (earlier.length) parts.push(`Earlier steps (done):\n${earlier.map((s) => `- ${s.id} ${s.title}: ${s.summary}`).join('\n')}`);
+  const spots = await locateSymbols({ root, names: step.symbols, files: step.files });
+  const shown: string[] = [];
+  for (const spot of spots) {
+    const r = await tools.run('read', { path: spot.path, start: spot.line, end: Math.min(spot.endLine, spot.line + STEP_FILE_LINES - 1) });
+    if (r.ok) shown.push(`${spot.name}:\n${r.text}`);
+  }
+  for (const path of step.files) {
+    if (spots.some((s) => s.path === path)) continue;
+    if (!(await isFile(join(root, path)))) {
+      shown.push(`${path}: does not exist yet`);
+      continue;
+    }
+    const r = await tools.run('read', { path, start: 1, end: STEP_FILE_LINES });
+    shown.push(r.text);
+  }
+  if (shown.length) parts.push(`Files:\n${shown.join('\n\n')}`);
+  parts.push('Do this step only, then reply with a one-line summary and no tool call.');
+  return parts.join('\n\n');
+}
+
+export interface StepVerdict {
+  passed: boolean;
+  recommendation: string;
+  /** Failed checks with their output tails, for the person and the next attempt. */
+  failure: string;
+}
+
+/** Runs the step's verify commands (and checks its files) through forge validate under the plan's run. */
+export async function verifyStep({ entries, step, root, env, runId }: { entries: readonly Entry[]; step: PlanStep; root: string; env: NodeJS.ProcessEnv; runId: string }): Promise<StepVerdict> {
+  const spec = leaves(entries).find((s) => s.name === 'validate') as CommandSpec<any>;
+  const files: string[] = [];
+  for (const f of step.files) if (await isFile(join(root, f))) files.push(f);
+  const r = await invoke({ entries, spec, args: { module: step.id, cmd: step.verify, file: files }, cwd: root, env: { ...env, FORGE_RUN_ID: runId }, json: true });
+  let record: { passed?: boolean; recommendation?: string; reason?: string; results?: Array<{ type: string; name: string; passed: boolean | null; message: string; tail?: string }>; message?: string };
+  try {
+    record = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}');
+  } catch {
+    record = { message: r.stderr.trim() };
+  }
+  const failed = (record.results ?? []).filter((x) => x.passed === false);
+  const failure = failed.length
+    ? failed.map((x) => `${x.type} ${x.name}: ${x.message}${x.tail?.trim() ? `\n${x.tail.trimEnd().split('\n').slice(-15).join('\n')}` : ''}`).join('\n')
+    : (record.message ?? record.reason ?? '');
+  return { passed: record.passed === true, recommendation: record.recommendation ?? 'ESCALATE', failure };
+}
+
+export type PlanEvent =
+  | { type: 'step_start'; step: PlanStep; index: number; total: number; checkpoint: string | null }
+  | { type: 'step_done'; step: PlanStep; index: number; run: AgentRun }
+  | { type: 'step_failed'; step: PlanStep; index: number; run: AgentRun; verdict: StepVerdict };
+
+export interface PlanRunOptions {
+  entries: readonly Entry[];
+  config: ModelConfig;
+  store: StateStore;
+  plan: AgentPlan;
+  root: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  tools: AgentTools;
+  guards: ToolCallGuards;
+  maxTurns: number;
+  budget: number;
+  retry?: Partial<RetryPolicy>;
+  /** A checkpoint of the work tree before a step; its id, or null outside git. */
+  checkpoint: (message: string) => Promise<string | null>;
+  /** Files changed since a checkpoint (untracked included). */
+  changedSince: (checkpoint: string) => Promise<string[]>;
+  onAgentEvent: (e: AgentEvent) => Promise<void>;
+  onPlanEvent: (e: PlanEvent) => Promise<void>;
+}
+
+/**
+ * Runs the plan's pending and failed steps in order. Each step: a checkpoint, a fresh agent run on its
+ * prompt, then forge validate. A step that passes gets its carry-forward summary; one that fails (or
+ * whose run hit the turn limit) pauses the plan there, saved for --resume.
+ */
+export async function executePlan(o: PlanRunOptions): Promise<AgentPlan> {
+  let plan: AgentPlan = { ...o.plan, status: 'running', reason: undefined };
+  const save = async (message: string) => {
+    plan = { ...plan, updatedAt: new Date().toISOString() };
+    await savePlan({ store: o.store, plan, message });
+  };
+  await save('running');
+  for (const [index, step] of plan.steps.entries()) {
+    if (step.status === 'done') continue;
+    const cp = await o.checkpoint(`forge: checkpoint before step ${index + 1} "${step.title}"`);
+    await o.onPlanEvent({ type: 'step_start', step, index, total: plan.steps.length, checkpoint: cp });
+    const task = await stepPrompt({ plan, step, root: o.root, tools: o.tools });
+    const run = await runAgent({ entries: o.entries, config: o.config, task, root: o.root, cwd: o.cwd, env: { ...o.env, FORGE_RUN_ID: plan.runId }, maxTurns: o.maxTurns, budget: o.budget, retry: o.retry, onEvent: o.onAgentEvent, tools: o.tools, guards: o.guards });
+    step.attempts++;
+    step.tokens = { input: step.tokens.input + run.usage.input, output: step.tokens.output + run.usage.output };
+    const verdict = run.exhausted
+      ? { passed: false, recommendation: 'RETRY', failure: `the step's agent run hit the turn limit (${o.maxTurns}) before answering` }
+      : await verifyStep({ entries: o.entries, step, root: o.root, env: o.env, runId: plan.runId });
+    if (!verdict.passed) {
+      step.status = 'failed';
+      step.failure = verdict.failure;
+      plan = { ...plan, status: 'paused', reason: `step ${index + 1} (${step.id}) failed its check` };
+      await save(`step ${step.id} failed; paused`);
+      await o.onPlanEvent({ type: 'step_failed', step, index, run, verdict });
+      return plan;
+    }
+    const changed = cp ? await o.changedSince(cp) : run.files;
+    step.status = 'done';
+    step.failure = undefined;
+    step.summary = await stepSummary({ root: o.root, changed });
+    await save(`step ${step.id} done`);
+    await o.onPlanEvent({ type: 'step_done', step, index, run });
+  }
+  plan = { ...plan, status: 'done' };
+  await save('done');
+  return plan;
+}
