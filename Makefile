@@ -31,6 +31,7 @@ bench: build
 	$(TSX) bench/files.ts
 	$(TSX) bench/plans.ts
 	$(TSX) bench/validate.ts
+	$(TSX) bench/agent.ts
 
 # Regenerate man pages, completions and the package.json bin map from the declarations.
 man completions docs: deps
