@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { reply, startOpenAIServer, type ChatRequestBody } from '../helpers/openai-server';
 import { git, repoWith } from '../helpers/repo';
+import { forgeOnTty } from '../helpers/tty';
 
 const usage = { prompt_tokens: 500, completion_tokens: 20 };
 
@@ -135,6 +136,37 @@ test('a planner that is wrong twice is refused with the findings; --plan with --
     const dry = await forge(['agent', '--plan', '--dry-run', '--json', 'add greet'], { cwd: dir });
     assert.is(dry.code, 0, dry.stderr);
     assert.match(dry.records[0]!.request.messages[1].content, /^Task: add greet\n\nFiles in the repository:\nREADME\.md\npackage\.json\ntest\/shout\.test\.js$/);
+  } finally {
+    await server.close();
+  }
+});
+
+test('on a terminal each step is reviewed: a note joins its instruction; cancelling runs nothing', async () => {
+  const dir = fixture();
+  const twoSteps = { modules: PLAN.modules.slice(0, 2).map((m) => ({ ...m, symbols: undefined })) };
+  const server = await startOpenAIServer({
+    script: [
+      reply({ text: JSON.stringify(twoSteps) }),
+      reply({ toolCalls: [write('src/greet.js', STEP_ONE_BODY)] }),
+      reply({ text: 'Added greet.' }),
+      reply({ toolCalls: [write('src/shout.js', "export function shout(s) {\n  return s.toUpperCase() + '!';\n}\n")] }),
+      reply({ text: 'Added shout.' }),
+      reply({ text: JSON.stringify(twoSteps) }),
+    ],
+  });
+  try {
+    const opts = ['--endpoint', server.url, '--model', 'm'];
+    const reviewed = await forgeOnTty(['agent', '--plan', ...opts, 'add greet and shout'], { cwd: dir, prompt: String.raw`\[c\]ancel the plan\? |Note for this step: `, answers: ['e', 'keep it to one line', 'a', 'a'] });
+    assert.is(reviewed.code, 0, reviewed.output);
+    assert.match(reviewed.output, /Step 1\/2 \(M1\): Add greet\r?\n.*\r?\n.*files: src\/greet\.js/);
+    assert.match(reviewed.output, /note: keep it to one line/, 'the step is shown again with its note');
+    assert.match(userMessage(server.chatBodies()[1]!), /User note: keep it to one line/);
+    assert.not.match(userMessage(server.chatBodies()[3]!), /User note/);
+    const cancelled = await forgeOnTty(['agent', '--plan', ...opts, 'add greet and shout'], { cwd: dir, prompt: String.raw`\[c\]ancel the plan\? `, answers: ['c'] });
+    assert.is(cancelled.code, 1, cancelled.output);
+    assert.match(cancelled.output, /cancelled; nothing was run/);
+    assert.is(server.chatBodies().length, 6, 'only the planner was called');
+    assert.match(git(dir, 'show', 'refs/forge/state:.forge/plan.md'), / · cancelled \(cancelled in review\)/);
   } finally {
     await server.close();
   }
