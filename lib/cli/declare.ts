@@ -98,6 +98,11 @@ export interface RunContext {
   emit(item: Item, text: string): Promise<void>;
   /** A progress line for a person watching: written to stderr only when stderr is a terminal. */
   progress(text: string): Promise<void>;
+  /**
+   * Asks a person a yes/no question (`<question> [y/N] ` on stderr, the answer from stdin): true
+   * for y/yes, false otherwise; null when stdin or stderr is not a terminal — nobody to ask.
+   */
+  confirm(question: string): Promise<boolean | null>;
   now(): Date;
 }
 

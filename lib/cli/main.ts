@@ -263,6 +263,18 @@ async function runRequest({
       progress: async (text: string) => {
         if (opts.stderr.isTTY) await out.err(out.errPalette.dim(text));
       },
+      confirm: async (question: string) => {
+        if (!opts.stdin.isTTY || !opts.stderr.isTTY) return null;
+        const { createInterface } = await import('node:readline');
+        const rl = createInterface({ input: opts.stdin, output: opts.stderr });
+        // Ctrl-D closes the question unanswered: that is a no.
+        const answer = await new Promise<string>((done) => {
+          rl.on('close', () => done(''));
+          rl.question(`${question} [y/N] `, done);
+        });
+        rl.close();
+        return /^y(es)?$/i.test(answer.trim());
+      },
       now: () => new Date(),
     };
     const outcome: Outcome = await spec.run(args, ctx);
