@@ -308,7 +308,7 @@ export async function restoreCheckpoint({ cwd, n, ref, now = new Date() }: { cwd
     const inTheWay: string[] = [];
     for (const c of await treeChanges(wt, current, target.tree, 'A')) if (await exists(join(wt.root, c.path))) inTheWay.push(c.path);
     if (inTheWay.length) {
-      await must(wt.root, ['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], env, inTheWay.join('\0'));
+      await must(wt.root, ['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], { ...env, GIT_LITERAL_PATHSPECS: '1' }, inTheWay.join('\0'));
       current = (await must(wt.root, ['write-tree'], env)).trim();
     }
     // Ids, not numbers, name the target: numbers move on as checkpoints are made, ids never do.

@@ -114,14 +114,18 @@ test('numbers skip undo copies: undo twice is a no-op the second time, n=2 goes 
 
 test('an ignored file the checkpoint would overwrite goes into the undo copy first', async () => {
   const dir = tempRepo();
-  write(dir, 'p.txt', 'from the checkpoint\n');
+  // A name that is also a glob: it must be taken literally.
+  write(dir, 'p[1].txt', 'from the checkpoint\n');
   await createCheckpoint({ cwd: dir, message: 'x' });
-  write(dir, '.gitignore', 'p.txt\n');
-  write(dir, 'p.txt', 'ignored now, and precious\n');
+  write(dir, '.gitignore', 'p*.txt\n');
+  write(dir, 'p[1].txt', 'ignored now, and precious\n');
+  write(dir, 'p1.txt', 'ignored, in nobody\'s way\n');
   const r = await restoreCheckpoint({ cwd: dir });
-  assert.is(read(dir, 'p.txt'), 'from the checkpoint\n');
+  assert.is(read(dir, 'p[1].txt'), 'from the checkpoint\n');
   assert.is(read(dir, '.gitignore'), null);
-  assert.is(git(dir, 'show', `${r.saved!.ref}:p.txt`), 'ignored now, and precious');
+  assert.is(read(dir, 'p1.txt'), "ignored, in nobody's way\n");
+  assert.is(git(dir, 'show', `${r.saved!.ref}:p[1].txt`), 'ignored now, and precious');
+  assert.is(git(dir, 'ls-tree', '--name-only', r.saved!.ref), '.gitignore\nREADME.md\np[1].txt');
 });
 
 test('on an unborn branch: a parentless checkpoint, restored with HEAD still unborn', async () => {
