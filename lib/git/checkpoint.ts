@@ -282,11 +282,14 @@ async function treeChanges(wt: WorkTree, from: string, to: string, filter?: stri
 const STATUS: Record<string, FileChange['status']> = { A: 'added', D: 'deleted', M: 'modified', T: 'type-changed' };
 
 async function exists(path: string): Promise<boolean> {
+  return (await entryKind(path)) !== 'none';
+}
+
+async function entryKind(path: string): Promise<'none' | 'dir' | 'other'> {
   try {
-    await lstat(path);
-    return true;
+    return (await lstat(path)).isDirectory() ? 'dir' : 'other';
   } catch {
-    return false;
+    return 'none';
   }
 }
 
@@ -304,11 +307,22 @@ export async function restoreCheckpoint({ cwd, n, ref, now = new Date() }: { cwd
   return withTempIndex(wt, async (env) => {
     let current = await snapshot(wt, env);
     if (current === target.tree) return { checkpoint: target, saved: null, changes: [] };
-    // Ignored files where the checkpoint has a file would be overwritten: keep them in the safety copy.
-    const inTheWay: string[] = [];
-    for (const c of await treeChanges(wt, current, target.tree, 'A')) if (await exists(join(wt.root, c.path))) inTheWay.push(c.path);
-    if (inTheWay.length) {
-      await must(wt.root, ['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], { ...env, GIT_LITERAL_PATHSPECS: '1' }, inTheWay.join('\0'));
+    // Ignored files where the checkpoint puts a file (or a directory) would be overwritten: keep them in the safety copy.
+    const inTheWay = new Set<string>();
+    for (const c of await treeChanges(wt, current, target.tree, 'A')) {
+      const parts = c.path.split('/');
+      for (let i = 1; i <= parts.length; i++) {
+        const path = parts.slice(0, i).join('/');
+        const kind = await entryKind(join(wt.root, path));
+        if (kind === 'none') break;
+        if (i === parts.length || kind === 'other') {
+          inTheWay.add(path);
+          break;
+        }
+      }
+    }
+    if (inTheWay.size) {
+      await must(wt.root, ['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], { ...env, GIT_LITERAL_PATHSPECS: '1' }, [...inTheWay].join('\0'));
       current = (await must(wt.root, ['write-tree'], env)).trim();
     }
     // Ids, not numbers, name the target: numbers move on as checkpoints are made, ids never do.

@@ -128,6 +128,21 @@ test('an ignored file the checkpoint would overwrite goes into the undo copy fir
   assert.is(git(dir, 'ls-tree', '--name-only', r.saved!.ref), '.gitignore\nREADME.md\np[1].txt');
 });
 
+test('an ignored file where the checkpoint has a directory, or an ignored directory where it has a file, is saved too', async () => {
+  const dir = tempRepo();
+  write(dir, 'out/x.txt', 'a file in a directory\n');
+  write(dir, 'cache', 'a file\n');
+  await createCheckpoint({ cwd: dir, message: 'x' });
+  rmSync(join(dir, 'out'), { recursive: true });
+  rmSync(join(dir, 'cache'));
+  write(dir, '.gitignore', 'out\ncache\n');
+  write(dir, 'out', 'ignored file\n');
+  write(dir, 'cache/blob.bin', 'ignored directory\n');
+  const r = await restoreCheckpoint({ cwd: dir });
+  assert.equal([read(dir, 'out/x.txt'), read(dir, 'cache')], ['a file in a directory\n', 'a file\n']);
+  assert.equal([git(dir, 'show', `${r.saved!.ref}:out`), git(dir, 'show', `${r.saved!.ref}:cache/blob.bin`)], ['ignored file', 'ignored directory']);
+});
+
 test('on an unborn branch: a parentless checkpoint, restored with HEAD still unborn', async () => {
   const dir = tempRepo({ commit: false });
   write(dir, 'a.txt', 'first\n');
