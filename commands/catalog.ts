@@ -6,6 +6,8 @@ export type Load = () => Promise<{ default: CommandSpec<any> }>;
 
 export const catalog: Record<string, Load | Record<string, Load>> = {
   agent: () => import('./agent'),
+  checkpoint: () => import('./checkpoint'),
+  diff: () => import('./diff'),
   edit: () => import('./edit'),
   hooks: {
     install: () => import('./hooks/install'),
@@ -62,6 +64,7 @@ export const catalog: Record<string, Load | Record<string, Load>> = {
     sync: () => import('./state/sync'),
   },
   stats: () => import('./stats'),
+  undo: () => import('./undo'),
   validate: () => import('./validate'),
   write: () => import('./write'),
 };

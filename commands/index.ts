@@ -1,6 +1,8 @@
 // The registry: every forge command and group, sorted by name (no directory scanning).
 import type { Entry } from '../lib/cli/declare';
 import agent from './agent';
+import checkpoint from './checkpoint';
+import diff from './diff';
 import edit from './edit';
 import hooks from './hooks/index';
 import init from './init';
@@ -18,7 +20,8 @@ import search from './search';
 import session from './session/index';
 import state from './state/index';
 import stats from './stats';
+import undo from './undo';
 import validate from './validate';
 import write from './write';
 
-export const entries: readonly Entry[] = [agent, edit, hooks, init, iter, logs, loop, ls, mcp, memory, patch, plan, read, schema, search, session, state, stats, validate, write];
+export const entries: readonly Entry[] = [agent, checkpoint, diff, edit, hooks, init, iter, logs, loop, ls, mcp, memory, patch, plan, read, schema, search, session, state, stats, undo, validate, write];

@@ -1,6 +1,6 @@
 # bash completion for forge — generated from the command declarations by `make completions`; do not edit
 declare -gA _forge_subs=(
-  ["forge"]="agent edit hooks init iter logs loop ls mcp memory patch plan read schema search session state stats validate write"
+  ["forge"]="agent checkpoint diff edit hooks init iter logs loop ls mcp memory patch plan read schema search session state stats undo validate write"
   ["forge hooks"]="install"
   ["forge iter"]="get reset update"
   ["forge loop"]="cancel hook install pause resume run start status"
@@ -11,6 +11,8 @@ declare -gA _forge_subs=(
 )
 declare -gA _forge_opts=(
   ["forge agent"]="--task --endpoint --model --profile --api-key-env --max-turns --quick --stall-seconds --budget --dry-run --continue --session --list --plan --resume --yes --planner-model --cwd --run-id --json --help"
+  ["forge checkpoint"]="--message --cwd --run-id --json --help"
+  ["forge diff"]="--checkpoint --stat --cwd --run-id --json --help"
   ["forge edit"]="--path --old --new --anchor --all --lines --after --before --delete --edits --cwd --run-id --json --help"
   ["forge hooks install"]="--hook --cwd --run-id --json --help"
   ["forge init"]="--force --print --cwd --run-id --json --help"
@@ -53,6 +55,7 @@ declare -gA _forge_opts=(
   ["forge state show"]="--path --cwd --run-id --json --help"
   ["forge state sync"]="--remote --cwd --run-id --json --help"
   ["forge stats"]="--cwd --run-id --json --help"
+  ["forge undo"]="--checkpoint --list --redo --yes --cwd --run-id --json --help"
   ["forge validate"]="--module --cmd --file --contract --plan --timeout --max-attempts --cwd --run-id --json --help"
   ["forge write"]="--path --content --overwrite --cwd --run-id --json --help"
 )
@@ -96,4 +99,4 @@ _forge() {
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
-complete -F _forge forge forge-agent forge-edit forge-hooks forge-init forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-stats forge-validate forge-write
+complete -F _forge forge forge-agent forge-checkpoint forge-diff forge-edit forge-hooks forge-init forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-stats forge-undo forge-validate forge-write

@@ -100,9 +100,11 @@ export interface RunContext {
   progress(text: string): Promise<void>;
   /**
    * Asks a person a question on the terminal (prompt on stderr, answer from stdin) and returns the
-   * answer; null when stdin or stderr is not a terminal, so scripts and CI are never held waiting.
+   * answer; null when stdin or stderr is not a terminal (so scripts and CI are never held waiting) or the person closed it (Ctrl-D).
    */
   ask(question: string): Promise<string | null>;
+  /** A yes/no question through ask (`<question> [y/N] `): true for y/yes, false otherwise (Ctrl-D too), null off a terminal. */
+  confirm(question: string): Promise<boolean | null>;
   now(): Date;
 }
 

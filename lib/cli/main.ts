@@ -265,13 +265,20 @@ async function runRequest({
       },
       ask: async (question: string) => {
         if (!opts.stdin.isTTY || !opts.stderr.isTTY) return null;
-        const { createInterface } = await import('node:readline/promises');
-        const rl = createInterface({ input: opts.stdin, output: opts.stderr, terminal: true });
-        try {
-          return await rl.question(question);
-        } finally {
-          rl.close();
-        }
+        const { createInterface } = await import('node:readline');
+        const rl = createInterface({ input: opts.stdin, output: opts.stderr });
+        // Ctrl-D closes the question unanswered: nobody is answering any more.
+        const answer = await new Promise<string | null>((done) => {
+          rl.on('close', () => done(null));
+          rl.question(question, done);
+        });
+        rl.close();
+        return answer;
+      },
+      confirm: async (question: string) => {
+        if (!opts.stdin.isTTY || !opts.stderr.isTTY) return null;
+        // Unanswered (Ctrl-D) is a no.
+        return /^y(es)?$/i.test((await ctx.ask(`${question} [y/N] `))?.trim() ?? '');
       },
       now: () => new Date(),
     };
