@@ -3,6 +3,7 @@ import { defineCommand } from '../lib/cli/declare';
 import { InvalidInputError } from '../lib/errors';
 import { workTreeRoot } from '../lib/git/repo';
 import type { AgentEvent } from '../lib/agent/agent';
+import { emitSweep } from '../lib/agent/report';
 
 export default defineCommand({
   name: 'agent',
@@ -97,6 +98,9 @@ export default defineCommand({
         return await runPlanMode({ args: { task, resume: resumedPlan, yes: args.yes, maxTurns: args['max-turns'], budget: args.budget }, ctx, entries, config, root, env, bench, retry, onEvent });
       }
       const started = Date.now();
+      // --quick answers from the prompt alone and changes no file: no checkpoint to take.
+      const checkpoint = args.quick ? null : await bench.checkpoint(task, 'task');
+      if (checkpoint) await ctx.emit({ type: 'checkpoint', commit: checkpoint }, `checkpoint ${checkpoint.slice(0, 10)} (forge undo restores it)`);
       const run = await runAgent({ entries, config, task, root, cwd: ctx.cwd, env, maxTurns: args['quick'] ? 1 : args['max-turns'], budget: args.budget, quick: args.quick, retry, history, onEvent, tools: bench.tools, guards: bench.guards });
       // Telemetry needs a repository to live in; outside one the run is simply not recorded.
       if (top) {
@@ -104,6 +108,7 @@ export default defineCommand({
         const { recordTelemetry } = await import('../lib/agent/telemetry');
         await recordTelemetry({ store: await ctx.store(), entry: { timestamp: ctx.now().toISOString(), task: task.slice(0, 200), model: config.model.value, endpoint: config.endpoint.value, turns: run.turns, inputTokens: run.usage.input, outputTokens: run.usage.output, toolCalls: run.toolCalls, cacheHits: run.cacheHits, compressionRatio: run.compression.before ? run.compression.after / run.compression.before : null, durationMs: Date.now() - started, exhausted: run.exhausted, cost } });
       }
+      if (checkpoint) await emitSweep({ ctx, checkpoint, ...(await bench.sweep(checkpoint)) });
       const session = top ? await saveTurn({ store: await ctx.store(), id: resumed?.id ?? null, turn: { timestamp: ctx.now().toISOString(), task, answer: run.answer, files: run.files, toolCalls: run.toolCalls, model: config.model.value } }) : null;
       const data = { session: session?.id ?? null, answer: run.answer, turns: run.turns, toolCalls: run.toolCalls, cacheHits: run.cacheHits, refused: run.refused, usage: run.usage, model: config.model.value, exhausted: run.exhausted };
       const tally = `${run.turns} model call${run.turns === 1 ? '' : 's'}, ${run.toolCalls} tool call${run.toolCalls === 1 ? '' : 's'}${run.refused ? ` (${run.refused} refused by the plan contract)` : ''}, ${run.usage.input} tokens in / ${run.usage.output} out`;

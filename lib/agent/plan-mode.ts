@@ -7,6 +7,7 @@ import type { RetryPolicy } from './chat';
 import type { ModelConfig } from './config';
 import { describeEstimate, estimatePlan, formatTokens, newPlan, PLAN_MARKDOWN, savePlan, type AgentPlan } from './plan';
 import { makePlan } from './planner';
+import { emitSweep } from './report';
 import { describeStep, reviewPlan } from './review';
 import { executePlan, stepPrompt, type PlanEvent } from './steps';
 import type { Workbench } from './workbench';
@@ -77,8 +78,9 @@ export async function runPlanMode({ args, ctx, entries, config, root, env, bench
       await recordTelemetry({ store, entry: { timestamp: ctx.now().toISOString(), task: `${plan.id} ${e.step.id}: ${e.step.title}`.slice(0, 200), model: config.model.value, endpoint: config.endpoint.value, turns: e.run.turns, inputTokens: e.run.usage.input, outputTokens: e.run.usage.output, toolCalls: e.run.toolCalls, cacheHits: e.run.cacheHits, compressionRatio: e.run.compression.before ? e.run.compression.after / e.run.compression.before : null, durationMs: Date.now() - started, exhausted: e.run.exhausted, cost } });
     }
   };
-  plan = await executePlan({ entries, config, store, plan, root, cwd: ctx.cwd, env, tools: bench.tools, guards: bench.guards, maxTurns: args.maxTurns, budget: args.budget, retry, checkpoint: (m) => bench.checkpoint(m), changedSince: (c) => bench.changedSince(c), onAgentEvent: onEvent, onPlanEvent });
+  plan = await executePlan({ entries, config, store, plan, root, cwd: ctx.cwd, env, tools: bench.tools, guards: bench.guards, maxTurns: args.maxTurns, budget: args.budget, retry, checkpoint: (summary) => bench.checkpoint(summary, 'step'), changedSince: (c) => bench.changedSince(c), onAgentEvent: onEvent, onPlanEvent });
 
+  if (plan.status === 'done' && plan.checkpoint) await emitSweep({ ctx, checkpoint: plan.checkpoint, ...(await bench.sweep(plan.checkpoint)) });
   const perStep = plan.steps.map((s) => ({ id: s.id, status: s.status, attempts: s.attempts, input: s.tokens.input, output: s.tokens.output }));
   const total = perStep.reduce((a, s) => ({ input: a.input + s.input, output: a.output + s.output }), { input: plan.plannerTokens.input, output: plan.plannerTokens.output });
   const data = { plan: plan.id, status: plan.status, steps: perStep, planner: plan.plannerTokens, total, estimate: plan.estimate };

@@ -53,6 +53,8 @@ export interface AgentPlan {
   steps: PlanStep[];
   /** Why it is paused or cancelled. */
   reason?: string;
+  /** The checkpoint taken before the first step ran: forge undo goes back to it. */
+  checkpoint?: string;
 }
 
 export interface PlanEstimate {

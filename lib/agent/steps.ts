@@ -129,8 +129,8 @@ export interface PlanRunOptions {
   maxTurns: number;
   budget: number;
   retry?: Partial<RetryPolicy>;
-  /** A checkpoint of the work tree before a step; its id, or null outside git. */
-  checkpoint: (message: string) => Promise<string | null>;
+  /** A checkpoint of the work tree before a step; its commit, or null outside git. */
+  checkpoint: (summary: string) => Promise<string | null>;
   /** Files changed since a checkpoint (untracked included). */
   changedSince: (checkpoint: string) => Promise<string[]>;
   onAgentEvent: (e: AgentEvent) => Promise<void>;
@@ -151,7 +151,9 @@ export async function executePlan(o: PlanRunOptions): Promise<AgentPlan> {
   await save('running');
   for (const [index, step] of plan.steps.entries()) {
     if (step.status === 'done') continue;
-    const cp = await o.checkpoint(`forge: checkpoint before step ${index + 1} "${step.title}"`);
+    const cp = await o.checkpoint(`step ${index + 1} (${step.id}) of ${plan.id}: ${step.title}`);
+    // The tree before the plan's first step: what the sweep and the auto-commit compare against.
+    plan.checkpoint ??= cp ?? undefined;
     await o.onPlanEvent({ type: 'step_start', step, index, total: plan.steps.length, checkpoint: cp });
     const task = await stepPrompt({ plan, step, root: o.root, tools: o.tools });
     const run = await runAgent({ entries: o.entries, config: o.config, task, root: o.root, cwd: o.cwd, env: { ...o.env, FORGE_RUN_ID: plan.runId }, maxTurns: o.maxTurns, budget: o.budget, retry: o.retry, onEvent: o.onAgentEvent, tools: o.tools, guards: o.guards });

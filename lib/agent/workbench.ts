@@ -1,17 +1,20 @@
 // What surrounds a model run: the tools (forge's own and MCP servers'), the contract gate, on_edit hooks, checkpoints.
 import type { Entry } from '../cli/declare';
-import { runGit } from '../git/exec';
+import { createCheckpoint, workTreeChanges, type CheckpointKind, type FileChange } from '../git/checkpoint';
 import type { ToolCallGuards } from './agent';
 import { contractGate } from './gate';
+import type { ImpactWarning } from './impact';
 import { agentTools, type AgentTools } from './tools';
 
 export interface Workbench {
   tools: AgentTools;
   guards: ToolCallGuards;
-  /** A checkpoint of the work tree; its commit, or null outside git. */
-  checkpoint(message: string): Promise<string | null>;
+  /** A checkpoint of the work tree (untracked files included) on refs/forge/checkpoints; its commit, or null outside git. */
+  checkpoint(summary: string, kind: CheckpointKind): Promise<string | null>;
   /** Paths changed since a checkpoint, untracked files included. */
   changedSince(checkpoint: string): Promise<string[]>;
+  /** What changed since a checkpoint, and the change-impact sweep's warnings. */
+  sweep(checkpoint: string): Promise<{ changes: FileChange[]; warnings: ImpactWarning[] }>;
   close(): Promise<void>;
 }
 
@@ -22,10 +25,12 @@ export async function openWorkbench({ entries, root, cwd, env, inRepo }: { entri
   return {
     tools,
     guards,
-    checkpoint: async () => null,
-    changedSince: async (checkpoint) => {
-      const r = await runGit({ cwd: root, args: ['diff', '--name-only', checkpoint] });
-      return r.stdout.toString('utf8').split('\n').filter(Boolean);
+    checkpoint: async (summary, kind) => (inRepo ? ((await createCheckpoint({ cwd: root, message: summary, kind }))?.oid ?? null) : null),
+    changedSince: async (checkpoint) => (await workTreeChanges({ cwd: root, base: checkpoint })).files.map((f) => f.path),
+    sweep: async (checkpoint) => {
+      const { impactSweep } = await import('./impact');
+      const [{ files }, impact] = await Promise.all([workTreeChanges({ cwd: root, base: checkpoint }), impactSweep({ cwd: root, base: checkpoint })]);
+      return { changes: files, warnings: impact.warnings };
     },
     close: async () => {},
   };

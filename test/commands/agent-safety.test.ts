@@ -1,4 +1,4 @@
-// forge agent under an active plan contract: every tool call passes forge plan preflight first.
+// forge agent made safe: the plan-contract gate on every tool call, checkpoints and undo, the change-impact sweep, hooks, MCP servers.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
