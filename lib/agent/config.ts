@@ -482,7 +482,8 @@ function trimSlashes(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-function editFix(path: string): string {
+/** The command that opens the config file in an editor: the fix for anything wrong in it. */
+export function editFix(path: string): string {
   return `"\${EDITOR:-vi}" ${shellQuote(path)}`;
 }
 
