@@ -11,6 +11,7 @@ export const catalog: Record<string, Load | Record<string, Load>> = {
   edit: () => import('./edit'),
   hooks: {
     install: () => import('./hooks/install'),
+    list: () => import('./hooks/list'),
   },
   init: () => import('./init'),
   iter: {

@@ -1,7 +1,7 @@
 # bash completion for forge — generated from the command declarations by `make completions`; do not edit
 declare -gA _forge_subs=(
   ["forge"]="agent checkpoint diff edit hooks init iter logs loop ls mcp memory patch plan read schema search session state stats undo validate write"
-  ["forge hooks"]="install"
+  ["forge hooks"]="install list"
   ["forge iter"]="get reset update"
   ["forge loop"]="cancel hook install pause resume run start status"
   ["forge memory"]="recall save"
@@ -15,6 +15,7 @@ declare -gA _forge_opts=(
   ["forge diff"]="--checkpoint --stat --cwd --run-id --json --help"
   ["forge edit"]="--path --old --new --anchor --all --lines --after --before --delete --edits --cwd --run-id --json --help"
   ["forge hooks install"]="--hook --cwd --run-id --json --help"
+  ["forge hooks list"]="--profile --cwd --run-id --json --help"
   ["forge init"]="--force --print --cwd --run-id --json --help"
   ["forge iter get"]="--module --cwd --run-id --json --help"
   ["forge iter reset"]="--module --all --cwd --run-id --json --help"

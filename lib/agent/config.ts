@@ -1,4 +1,4 @@
-// Which model the agent talks to: flags > env > a config.json profile > first-run detection, each value with where it came from.
+// Which model the agent talks to (flags > env > a config.json profile > first-run detection) and the profile's hooks, MCP servers and auto-commit, each value with where it came from.
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -55,7 +55,44 @@ export interface CostPerMtok {
   output: number;
 }
 
-export interface ModelConfig {
+/** The moments a profile's hook commands run at; `on_edit` output goes back to the model with the tool result. */
+export const HOOK_EVENTS = ['on_edit', 'on_task_done', 'on_step_done', 'on_session_start', 'on_session_end'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+/** Shell commands per event, every event present (an empty list runs nothing). */
+export type HookConfig = Record<HookEvent, string[]>;
+
+/** An MCP server forge starts over stdio: `command` is the program and its arguments, no shell. */
+export interface McpServerConfig {
+  name: string;
+  command: string[];
+  env?: Record<string, string>;
+  /** Relative to the repository top. */
+  cwd?: string;
+}
+
+/** One commit per task, or one per plan. */
+export type AutoCommit = 'task' | 'plan';
+
+/** Server names become tool-name prefixes, which providers restrict to [A-Za-z0-9_-]. */
+export const MCP_SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
+export const DEFAULT_AUTO_COMMIT_PREFIX = 'forge: ';
+
+/** What a profile says besides the model: hooks, MCP servers, auto-commit. Resolving these never probes a network. */
+export interface AgentSettings {
+  /** The profile in use, if any. */
+  profile: Sourced<string> | null;
+  configPath: string;
+  /** Every event's commands; null when the profile has no `hooks` key yet (forge agent detects them and writes them there). */
+  hooks: Sourced<HookConfig | null>;
+  /** `hooks_disabled: true`: no hook runs and none is detected. */
+  hooksDisabled: Sourced<boolean>;
+  mcpServers: Sourced<McpServerConfig[]>;
+  /** null: auto-commit is off (the default). */
+  autoCommit: Sourced<AutoCommit | null>;
+  autoCommitPrefix: Sourced<string>;
+}
+
+export interface ModelConfig extends AgentSettings {
   endpoint: Sourced<string>;
   model: Sourced<string>;
   /** The name of the variable holding the API key; null for endpoints that need none (Ollama). */
@@ -66,10 +103,11 @@ export interface ModelConfig {
   plannerModel: Sourced<string | null>;
   /** Dollars per million tokens, for the cost shown after a run; null when unknown. */
   cost: Sourced<CostPerMtok | null>;
-  /** The profile in use, if any. */
-  profile: Sourced<string> | null;
-  configPath: string;
-  /** No config file and no flags or env chose the endpoint: the CLI should say what was picked. */
+  /**
+   * No flag, env or profile chose the endpoint and the config file sets no endpoint or model
+   * anywhere (it is missing, or holds only what forge wrote itself, like detected hooks): the CLI
+   * should say what was picked.
+   */
   firstRun: boolean;
 }
 
@@ -79,6 +117,13 @@ export interface ConfigProfile {
   api_key_env?: string;
   planner_model?: string;
   cost_per_mtok?: CostPerMtok;
+  /** As written: events may be missing. */
+  hooks?: Partial<HookConfig>;
+  hooks_disabled?: boolean;
+  mcp_servers?: McpServerConfig[];
+  /** `true` in the file is read as "task". */
+  auto_commit?: AutoCommit | false;
+  auto_commit_prefix?: string;
 }
 
 export interface ConfigFile {
@@ -128,7 +173,8 @@ export async function resolveModelConfig({ flags = {}, env, homeDir = homedir(),
     [flags.apiKeyEnv, { kind: 'flag', flag: '--api-key-env' }],
     [profileEndpointInUse ? settings.api_key_env : undefined, fromConfig('api_key_env')],
   ]);
-  const firstRun = endpoint === undefined && file === null;
+  // A file that only holds what forge wrote (detected hooks) has not chosen a model either.
+  const firstRun = endpoint === undefined && (file === null || Object.values(file.profiles).every((p) => p.endpoint === undefined && p.model === undefined));
   const profileNames = file ? Object.keys(file.profiles) : [];
   if (endpoint === undefined && !profile && profileNames.length > 1) {
     // Detection would silently ignore every profile the user wrote.
@@ -167,9 +213,45 @@ export async function resolveModelConfig({ flags = {}, env, homeDir = homedir(),
       [settings.planner_model, fromConfig('planner_model')],
     ]) ?? { value: null, source: { kind: 'default', detail: 'the main model plans' } },
     cost: settings.cost_per_mtok && profileModelInUse ? { value: settings.cost_per_mtok, source: fromConfig('cost_per_mtok') } : { value: null, source: { kind: 'default', detail: 'no cost per Mtok configured' } },
+    ...profileSettings({ file, profile, path }),
+    firstRun,
+  };
+}
+
+/**
+ * The profile's hooks, MCP servers and auto-commit, chosen as resolveModelConfig chooses the
+ * profile (--profile, FORGE_PROFILE, the file's default, its only profile) but without resolving
+ * a model, so it never probes the network. `command` names the command in the fixes of errors.
+ */
+export async function resolveAgentSettings({ flags = {}, env, homeDir = homedir(), command = 'forge agent' }: { flags?: Pick<AgentFlags, 'profile'>; env: Record<string, string | undefined>; homeDir?: string; command?: string }): Promise<AgentSettings> {
+  const path = configPath({ env, homeDir });
+  const file = await loadConfigFile(path);
+  const profile = chooseProfile({ flags, env, file, path, command });
+  const names = file ? Object.keys(file.profiles) : [];
+  if (!profile && names.length > 1) {
+    // Which profile's hooks and servers? Guessing would show settings the agent does not use.
+    throw new InvalidInputError('PROFILE_NOT_CHOSEN', `'${path}' has profiles ${names.map((n) => `'${n}'`).join(', ')} and no "default"`, {
+      fix: `${command} --profile ${shellQuote(names[0]!)}`,
+      data: { profiles: names },
+    });
+  }
+  return profileSettings({ file, profile, path });
+}
+
+function profileSettings({ file, profile, path }: { file: ConfigFile | null; profile: Sourced<string> | null; path: string }): AgentSettings {
+  const p: ConfigProfile = profile ? (file?.profiles[profile.value] ?? {}) : {};
+  const from = (key: keyof ConfigProfile): Source => ({ kind: 'config', path, key: `profiles.${profile?.value}.${key}` });
+  const unset = (detail: string): Source => ({ kind: 'default', detail });
+  return {
     profile,
     configPath: path,
-    firstRun,
+    hooks: p.hooks
+      ? { value: Object.fromEntries(HOOK_EVENTS.map((e) => [e, p.hooks![e] ?? []])) as HookConfig, source: from('hooks') }
+      : { value: null, source: unset(profile ? `profiles.${profile.value} has no hooks yet: forge agent detects them and writes them there` : 'no profile: forge agent detects hooks and writes them into a new profile') },
+    hooksDisabled: p.hooks_disabled !== undefined ? { value: p.hooks_disabled, source: from('hooks_disabled') } : { value: false, source: unset('hooks run unless hooks_disabled is true') },
+    mcpServers: p.mcp_servers ? { value: p.mcp_servers, source: from('mcp_servers') } : { value: [], source: unset('no MCP servers configured') },
+    autoCommit: p.auto_commit !== undefined ? { value: p.auto_commit || null, source: from('auto_commit') } : { value: null, source: unset('auto-commit is off') },
+    autoCommitPrefix: p.auto_commit_prefix !== undefined ? { value: p.auto_commit_prefix, source: from('auto_commit_prefix') } : { value: DEFAULT_AUTO_COMMIT_PREFIX, source: unset(`commit messages start with '${DEFAULT_AUTO_COMMIT_PREFIX}'`) },
   };
 }
 
@@ -179,7 +261,7 @@ function first<T>(candidates: Array<[T | undefined, Source]>): Sourced<T> | unde
 }
 
 /** The profile named by flag or env, else the file's default, else its only profile. */
-function chooseProfile({ flags, env, file, path }: { flags: AgentFlags; env: Record<string, string | undefined>; file: ConfigFile | null; path: string }): Sourced<string> | null {
+function chooseProfile({ flags, env, file, path, command = 'forge agent' }: { flags: Pick<AgentFlags, 'profile'>; env: Record<string, string | undefined>; file: ConfigFile | null; path: string; command?: string }): Sourced<string> | null {
   const named = first<string>([
     [flags.profile, { kind: 'flag', flag: '--profile' }],
     [env.FORGE_PROFILE, { kind: 'env', name: 'FORGE_PROFILE' }],
@@ -188,7 +270,7 @@ function chooseProfile({ flags, env, file, path }: { flags: AgentFlags; env: Rec
   if (named) {
     if (file?.profiles[named.value]) return named;
     throw new InvalidInputError('PROFILE_NOT_FOUND', `no profile '${named.value}' in '${path}'${names.length ? `; it has ${names.map((n) => `'${n}'`).join(', ')}` : ''}`, {
-      fix: names[0] !== undefined ? `forge agent --profile ${shellQuote(names[0])}` : editFix(path),
+      fix: names[0] !== undefined ? `${command} --profile ${shellQuote(names[0])}` : editFix(path),
       data: { profile: named.value, profiles: names },
     });
   }
@@ -203,14 +285,27 @@ function chooseProfile({ flags, env, file, path }: { flags: AgentFlags; env: Rec
  * error naming the file and the key, never a crash deep in the agent.
  */
 export async function loadConfigFile(path: string): Promise<ConfigFile | null> {
-  let text: string;
+  const text = await readConfigText(path);
+  return text === null ? null : parseConfigFile({ text, path });
+}
+
+/** The file's text, null when there is none. */
+export async function readConfigText(path: string): Promise<string | null> {
   try {
-    text = await readFile(path, 'utf8');
+    return await readFile(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new InvalidInputError('CONFIG_UNREADABLE', `cannot read '${path}': ${(err as Error).message}`, { fix: `ls -l ${shellQuote(path)}`, data: { path } });
   }
-  const invalid = (why: string) => new InvalidInputError('CONFIG_INVALID', `invalid config '${path}': ${why}`, { fix: editFix(path), data: { path } });
+}
+
+export function configInvalid(path: string, why: string): InvalidInputError {
+  return new InvalidInputError('CONFIG_INVALID', `invalid config '${path}': ${why}`, { fix: editFix(path), data: { path } });
+}
+
+/** Checks a config file's text key by key; see loadConfigFile. */
+export function parseConfigFile({ text, path }: { text: string; path: string }): ConfigFile {
+  const invalid = (why: string) => configInvalid(path, why);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -236,12 +331,27 @@ export async function loadConfigFile(path: string): Promise<ConfigFile | null> {
       if (!isRecord(c) || !ok(c.input) || !ok(c.output)) throw invalid(`${at}.cost_per_mtok must be {"input": dollars, "output": dollars}, both numbers ≥ 0`);
       cost = { input: c.input as number, output: c.output as number };
     }
+    const hooks = p.hooks === undefined ? undefined : checkHooks(p.hooks, `${at}.hooks`, invalid);
+    if (p.hooks_disabled !== undefined && typeof p.hooks_disabled !== 'boolean') throw invalid(`${at}.hooks_disabled must be true or false`);
+    const mcpServers = p.mcp_servers === undefined ? undefined : checkMcpServers(p.mcp_servers, `${at}.mcp_servers`, invalid);
+    if (p.auto_commit !== undefined && p.auto_commit !== false && p.auto_commit !== true && p.auto_commit !== 'task' && p.auto_commit !== 'plan') {
+      throw invalid(`${at}.auto_commit must be false, "task" (one commit per task; true means the same) or "plan" (one commit per plan)`);
+    }
+    if (p.auto_commit_prefix !== undefined && (typeof p.auto_commit_prefix !== 'string' || /[\r\n]/.test(p.auto_commit_prefix) || p.auto_commit_prefix.length > 50)) {
+      throw invalid(`${at}.auto_commit_prefix must be a string of one line, at most 50 characters (like "forge: ")`);
+    }
     checked[name] = {
       ...(typeof p.endpoint === 'string' ? { endpoint: p.endpoint } : {}),
       ...(typeof p.model === 'string' ? { model: p.model } : {}),
       ...(typeof p.api_key_env === 'string' ? { api_key_env: p.api_key_env } : {}),
       ...(typeof p.planner_model === 'string' ? { planner_model: p.planner_model } : {}),
       ...(cost ? { cost_per_mtok: cost } : {}),
+      ...(hooks ? { hooks } : {}),
+      ...(typeof p.hooks_disabled === 'boolean' ? { hooks_disabled: p.hooks_disabled } : {}),
+      ...(mcpServers ? { mcp_servers: mcpServers } : {}),
+      // One commit per task is the smaller, easier-to-revert unit: what a bare `true` asks for.
+      ...(p.auto_commit !== undefined ? { auto_commit: p.auto_commit === true ? 'task' : (p.auto_commit as AutoCommit | false) } : {}),
+      ...(typeof p.auto_commit_prefix === 'string' ? { auto_commit_prefix: p.auto_commit_prefix } : {}),
     };
   }
   if (parsed.default !== undefined) {
@@ -250,6 +360,46 @@ export async function loadConfigFile(path: string): Promise<ConfigFile | null> {
     return { default: parsed.default, profiles: checked };
   }
   return { profiles: checked };
+}
+
+function checkHooks(value: unknown, at: string, invalid: (why: string) => InvalidInputError): Partial<HookConfig> {
+  if (!isRecord(value)) throw invalid(`${at} must be an object of events (${HOOK_EVENTS.join(', ')}), each a list of shell commands`);
+  const hooks: Partial<HookConfig> = {};
+  for (const [event, commands] of Object.entries(value)) {
+    if (!(HOOK_EVENTS as readonly string[]).includes(event)) throw invalid(`${at} has an unknown event '${event}'; the events are ${HOOK_EVENTS.join(', ')}`);
+    if (!Array.isArray(commands) || commands.some((c) => typeof c !== 'string' || !c.trim())) throw invalid(`${at}.${event} must be a list of shell commands (non-empty strings)`);
+    hooks[event as HookEvent] = commands as string[];
+  }
+  return hooks;
+}
+
+function checkMcpServers(value: unknown, at: string, invalid: (why: string) => InvalidInputError): McpServerConfig[] {
+  if (!Array.isArray(value)) throw invalid(`${at} must be a list of servers like {"name": "docs", "command": ["npx", "-y", "some-mcp-server"]}`);
+  const seen = new Set<string>();
+  return value.map((s, i) => {
+    const here = `${at}[${i}]`;
+    if (!isRecord(s)) throw invalid(`${here} must be an object with "name" and "command"`);
+    for (const key of Object.keys(s)) {
+      if (key === 'args') throw invalid(`${here} has "args": put the program and its arguments together in "command", like ["npx", "-y", "some-mcp-server"]`);
+      if (!['name', 'command', 'env', 'cwd'].includes(key)) throw invalid(`${here} has an unknown key '${key}'; a server has name, command, env and cwd`);
+    }
+    if (typeof s.name !== 'string' || !MCP_SERVER_NAME.test(s.name)) throw invalid(`${here}.name must be 1 to 32 letters, digits, '_' or '-' (it prefixes the server's tool names)`);
+    if (seen.has(s.name)) throw invalid(`${here}.name '${s.name}' is already the name of another server`);
+    seen.add(s.name);
+    if (!Array.isArray(s.command) || !s.command.length || s.command.some((w) => typeof w !== 'string') || !(s.command[0] as string)) {
+      throw invalid(`${here}.command must be a non-empty list: the program and its arguments, like ["npx", "-y", "some-mcp-server"] (no shell)`);
+    }
+    if (s.env !== undefined && (!isRecord(s.env) || Object.entries(s.env).some(([k, v]) => !ENV_NAME.test(k) || typeof v !== 'string'))) {
+      throw invalid(`${here}.env must be an object of variable names to string values`);
+    }
+    if (s.cwd !== undefined && (typeof s.cwd !== 'string' || !s.cwd)) throw invalid(`${here}.cwd must be a non-empty path (relative to the repository top)`);
+    return {
+      name: s.name,
+      command: s.command as string[],
+      ...(s.env !== undefined ? { env: s.env as Record<string, string> } : {}),
+      ...(s.cwd !== undefined ? { cwd: s.cwd as string } : {}),
+    };
+  });
 }
 
 interface Detected {
@@ -332,7 +482,8 @@ function trimSlashes(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-function editFix(path: string): string {
+/** The command that opens the config file in an editor: the fix for anything wrong in it. */
+export function editFix(path: string): string {
   return `"\${EDITOR:-vi}" ${shellQuote(path)}`;
 }
 

@@ -86,8 +86,11 @@ export interface ShellResult {
   tail: string;
 }
 
-/** `sh -c command` in `cwd`, its whole process group killed after `timeoutMs` (a test runner's workers too). */
-export async function runShell({ command, cwd, timeoutMs, env = process.env, tailBytes = 4000 }: { command: string; cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv; tailBytes?: number }): Promise<ShellResult> {
+/**
+ * `sh -c command` in `cwd`, its whole process group killed after `timeoutMs` (a test runner's
+ * workers too) or when `signal` aborts: the group does not get a terminal's Ctrl-C by itself.
+ */
+export async function runShell({ command, cwd, timeoutMs, env = process.env, tailBytes = 4000, signal }: { command: string; cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv; tailBytes?: number; signal?: AbortSignal }): Promise<ShellResult> {
   const started = Date.now();
   const program = startProgram({ argv: ['sh', '-c', command], cwd, env, keepBytes: tailBytes });
   let timedOut = false;
@@ -95,7 +98,11 @@ export async function runShell({ command, cwd, timeoutMs, env = process.env, tai
     timedOut = true;
     program.stop('SIGTERM');
   }, timeoutMs);
+  const abort = () => program.stop('SIGTERM');
+  if (signal?.aborted) abort();
+  else signal?.addEventListener('abort', abort, { once: true });
   const r = await program.done;
   clearTimeout(timer);
+  signal?.removeEventListener('abort', abort);
   return { command, exitCode: r.exitCode, signal: r.signal, timedOut, durationMs: Date.now() - started, tail: r.spawnError ? r.output : r.output.slice(-tailBytes) };
 }

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEFAULT_OPENAI_MODEL, DEFAULT_OPENROUTER_MODEL, describeModelConfig, OPENAI_ENDPOINT, OPENROUTER_ENDPOINT, resolveModelConfig, type AgentFlags } from '../../../lib/agent/config';
+import { DEFAULT_OPENAI_MODEL, DEFAULT_OPENROUTER_MODEL, describeModelConfig, OPENAI_ENDPOINT, OPENROUTER_ENDPOINT, resolveAgentSettings, resolveModelConfig, type AgentFlags } from '../../../lib/agent/config';
 import { ForgeError } from '../../../lib/errors';
 import { closedPort, startOpenAIServer } from '../../helpers/openai-server';
 import { tempDir } from '../../helpers/repo';
@@ -231,6 +231,103 @@ test('an endpoint that is not an http(s) URL names where it was set', async () =
   assert.is(err.code, 'INVALID_ENDPOINT');
   assert.match(err.message, /'localhost:11434' \(from \$FORGE_ENDPOINT\)/);
   assert.is(err.fix, 'unset FORGE_ENDPOINT');
+});
+
+test('hooks, MCP servers and auto-commit of the profile resolve with where each came from', async () => {
+  const { env, path } = await setup({
+    default: 'local',
+    profiles: {
+      local: {
+        endpoint: 'http://127.0.0.1:9/v1',
+        model: 'm',
+        hooks: { on_edit: ['tsc --noEmit'], on_task_done: [] },
+        hooks_disabled: false,
+        mcp_servers: [{ name: 'docs', command: ['node', 'docs.mjs'], env: { TOKEN: 'x' }, cwd: 'tools' }],
+        auto_commit: true,
+        auto_commit_prefix: 'agent: ',
+      },
+      bare: { endpoint: 'http://127.0.0.1:8/v1', model: 'm' },
+    },
+  });
+  const config = await resolveModelConfig({ env });
+  const key = (k: string) => ({ kind: 'config', path, key: `profiles.local.${k}` });
+  assert.equal(config.hooks, { value: { on_edit: ['tsc --noEmit'], on_task_done: [], on_step_done: [], on_session_start: [], on_session_end: [] }, source: key('hooks') });
+  assert.equal(config.hooksDisabled, { value: false, source: key('hooks_disabled') });
+  assert.equal(config.mcpServers, { value: [{ name: 'docs', command: ['node', 'docs.mjs'], env: { TOKEN: 'x' }, cwd: 'tools' }], source: key('mcp_servers') });
+  assert.equal(config.autoCommit, { value: 'task', source: key('auto_commit') }, 'true means one commit per task');
+  assert.equal(config.autoCommitPrefix, { value: 'agent: ', source: key('auto_commit_prefix') });
+
+  const bare = await resolveAgentSettings({ flags: { profile: 'bare' }, env });
+  assert.is(bare.hooks.value, null, 'no hooks key: still to be detected');
+  assert.equal([bare.hooksDisabled.value, bare.mcpServers.value, bare.autoCommit.value, bare.autoCommitPrefix.value], [false, [], null, 'forge: ']);
+  assert.is(bare.hooks.source.kind, 'default');
+  const plan = await setup({ profiles: { p: { auto_commit: 'plan' }, q: { auto_commit: false } }, default: 'p' });
+  assert.is((await resolveAgentSettings({ env: plan.env })).autoCommit.value, 'plan');
+  assert.is((await resolveAgentSettings({ env: { ...plan.env, FORGE_PROFILE: 'q' } })).autoCommit.value, null);
+});
+
+test('resolving the agent settings needs no model, and asks which profile when there are several', async () => {
+  const none = await setup();
+  const first = await resolveAgentSettings({ env: none.env });
+  assert.equal([first.profile, first.hooks.value, first.configPath], [null, null, none.path]);
+  const several = await setup({ profiles: PROFILES.profiles });
+  const err = await resolveAgentSettings({ env: several.env, command: 'forge hooks list' }).catch((e: ForgeError) => e);
+  assert.instance(err, ForgeError);
+  assert.equal([(err as ForgeError).code, (err as ForgeError).fix], ['PROFILE_NOT_CHOSEN', 'forge hooks list --profile local']);
+  const unknown = await resolveAgentSettings({ flags: { profile: 'nope' }, env: several.env, command: 'forge hooks list' }).catch((e: ForgeError) => e);
+  assert.equal([(unknown as ForgeError).code, (unknown as ForgeError).fix], ['PROFILE_NOT_FOUND', 'forge hooks list --profile local']);
+});
+
+test('hooks, hooks_disabled, mcp_servers and auto_commit are checked key by key', async () => {
+  const cases: Array<[Record<string, unknown>, RegExp]> = [
+    [{ hooks: ['tsc'] }, /profiles\.a\.hooks must be an object of events \(on_edit, on_task_done, on_step_done, on_session_start, on_session_end\)/],
+    [{ hooks: { on_save: ['tsc'] } }, /profiles\.a\.hooks has an unknown event 'on_save'; the events are on_edit, /],
+    [{ hooks: { on_edit: 'tsc --noEmit' } }, /profiles\.a\.hooks\.on_edit must be a list of shell commands/],
+    [{ hooks: { on_edit: [''] } }, /profiles\.a\.hooks\.on_edit must be a list of shell commands/],
+    [{ hooks_disabled: 'yes' }, /profiles\.a\.hooks_disabled must be true or false/],
+    [{ mcp_servers: { docs: {} } }, /profiles\.a\.mcp_servers must be a list of servers/],
+    [{ mcp_servers: [{ name: 'my docs', command: ['x'] }] }, /profiles\.a\.mcp_servers\[0\]\.name must be 1 to 32 letters/],
+    [{ mcp_servers: [{ name: 'a'.repeat(33), command: ['x'] }] }, /mcp_servers\[0\]\.name must be/],
+    [{ mcp_servers: [{ name: 'docs', command: 'npx docs' }] }, /profiles\.a\.mcp_servers\[0\]\.command must be a non-empty list: the program and its arguments/],
+    [{ mcp_servers: [{ name: 'docs', command: [] }] }, /mcp_servers\[0\]\.command must be a non-empty list/],
+    [{ mcp_servers: [{ name: 'docs', command: ['npx'], args: ['-y', 'docs'] }] }, /mcp_servers\[0\] has "args": put the program and its arguments together in "command"/],
+    [{ mcp_servers: [{ name: 'docs', command: ['x'], timeout: 5 }] }, /mcp_servers\[0\] has an unknown key 'timeout'/],
+    [{ mcp_servers: [{ name: 'docs', command: ['x'], env: { TOKEN: 1 } }] }, /mcp_servers\[0\]\.env must be an object of variable names to string values/],
+    [{ mcp_servers: [{ name: 'docs', command: ['x'], cwd: '' }] }, /mcp_servers\[0\]\.cwd must be a non-empty path/],
+    [{ mcp_servers: [{ name: 'docs', command: ['x'] }, { name: 'docs', command: ['y'] }] }, /profiles\.a\.mcp_servers\[1\]\.name 'docs' is already the name of another server/],
+    [{ auto_commit: 'step' }, /profiles\.a\.auto_commit must be false, "task" \(one commit per task; true means the same\) or "plan"/],
+    [{ auto_commit_prefix: 7 }, /profiles\.a\.auto_commit_prefix must be a string of one line/],
+    [{ auto_commit_prefix: 'a\nb' }, /profiles\.a\.auto_commit_prefix must be a string of one line/],
+  ];
+  for (const [profile, message] of cases) {
+    const { env, path } = await setup({ profiles: { a: { endpoint: 'http://127.0.0.1:9/v1', model: 'm', ...profile } } });
+    for (const resolve of [() => resolveModelConfig({ env }), () => resolveAgentSettings({ env })]) {
+      const e = await resolve().then(() => null, (err: ForgeError) => err);
+      assert.ok(e, `${JSON.stringify(profile)} was accepted`);
+      assert.is(e!.code, 'CONFIG_INVALID');
+      assert.match(e!.message, new RegExp(`^invalid config '${path}': `));
+      assert.match(e!.message, message);
+      assert.is(e!.fix, `"\${EDITOR:-vi}" ${path}`);
+    }
+  }
+});
+
+test('a config file holding only hooks still lets a first run detect the endpoint, and says it is a first run', async () => {
+  const ollama = await startOpenAIServer({ models: ['qwen3:8b'] });
+  try {
+    const { env } = await setup({ profiles: { default: { hooks: { on_edit: ['tsc --noEmit'], on_task_done: [], on_step_done: [], on_session_start: [], on_session_end: [] } } } });
+    const config = await resolveModelConfig({ env: { ...env, FORGE_OLLAMA_URL: ollama.url } });
+    assert.is(config.endpoint.value, ollama.url);
+    assert.is(config.endpoint.source.kind, 'detected');
+    assert.is(config.model.value, 'qwen3:8b');
+    assert.is(config.firstRun, true);
+    assert.is(config.profile?.value, 'default');
+    assert.equal(config.hooks.value?.on_edit, ['tsc --noEmit']);
+    const chosen = await resolveModelConfig({ flags: { endpoint: ollama.url }, env: { ...env, FORGE_OLLAMA_URL: ollama.url } });
+    assert.is(chosen.firstRun, false, 'a flag chose the endpoint');
+  } finally {
+    await ollama.close();
+  }
 });
 
 test.run();
