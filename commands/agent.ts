@@ -14,6 +14,8 @@ export default defineCommand({
     'Each task appends a line to .forge/telemetry.jsonl on the state ref (model, tokens, tool calls, cache hits, duration, cost when the profile has rates); forge stats sums it up. Each task is saved as a turn of a session on the state ref (.forge/agent/sessions/<id>.json: task, answer, files changed); --continue (or --session ID) starts the next task with a summary of the earlier turns of the session, capped at 1,500 characters, newest kept; --list shows the sessions.',
     'With --plan the task is planned first: one call to the planner model (planner_model of the profile, or --planner-model; else the model) returns a JSON module plan — steps with an objective, files, optional symbols, verify commands, doneWhen and dependsOn — checked exactly as forge plan check checks .forge/plans/*.json; a plan with errors goes back to the planner once with the findings, a second bad plan is refused (PLAN_INVALID). The plan is shown with an estimate: each step\'s first request counted in tokens (o200k_base) times the 3 to 6 calls a step usually takes, plus the planning tokens, and dollars when the profile has cost_per_mtok. On a terminal each step is reviewed: a approves it, e adds a note to its instruction, c cancels the plan. --yes approves every step; without a terminal and without --yes the plan is saved as proposed and not run (forge agent --resume --yes runs it).',
     'Each step then runs with a fresh context holding only its instruction, its files as anchored windows (for symbols the planner named, their definitions, found through the symbol index) and the carry-forward summary of the steps done — the files each changed and their top symbols, computed from the files without a model call — and is verified with forge validate (its verify commands and its files) under the plan\'s run id. A step that fails its check, or whose run hits --max-turns, pauses the plan there; forge agent --resume runs that step again with its failure in the instruction, then the rest. The plan and its progress are on the state ref: .forge/agent/plans/<id>.json, and .forge/plan.md for people (git show refs/forge/state:.forge/plan.md).',
+    'Around every run: a checkpoint of the work tree (untracked files included, ignored ones not) on refs/forge/checkpoints before the task and before each plan step — HEAD, the index and the branches untouched; forge undo restores it, forge diff shows what changed since. After the task come the files changed since the checkpoint and a change-impact sweep: symbols whose signature changed or that went away, with their references in files the task did not touch, as warnings. When a plan contract is active (forge plan activate), every tool call passes forge plan preflight first: a hard refusal is reported to the model and the call does not run; a soft one tells the model it may run forge plan ack through bash and repeat the call.',
+    'The profile\'s hooks run: on_edit after each write, edit or patch that landed — its output (50 lines at most, 30 s timeout) is appended to that tool result, so the model sees a compiler error at once — and on_step_done, on_task_done, on_session_start, on_session_end. A profile without hooks gets them detected once from Cargo.toml, tsconfig.json, go.mod or pyproject.toml/setup.py and written into it with all five events; hooks_disabled turns them off; forge hooks list shows them. The profile\'s mcp_servers are started over stdio and their tools offered as <server>__<tool> (forge shows <server>.<tool>; OpenAI and Anthropic refuse dots in tool names); a server that fails to start is skipped with one warning; all are stopped at exit. auto_commit commits the result: "task", a commit per task and per plan step; "plan", a commit per task and one per plan; auto_commit_prefix starts the message.',
   ].join('\n\n'),
   args: {
     task: { type: 'string', positional: true, rest: true, placeholder: 'TASK', description: 'The task.' },
@@ -78,7 +80,7 @@ export default defineCommand({
     // A plan to resume is looked up before the model settings, so "nothing to resume" is the answer.
     const resumedPlan = args.resume && top ? await (await import('../lib/agent/plan')).currentPlan({ store: await ctx.store() }) : null;
     const config = await resolveModelConfig({ flags: { endpoint: args.endpoint, model: args.model, profile: args.profile, apiKeyEnv: args['api-key-env'], plannerModel: args['planner-model'] }, env });
-    if (config.firstRun) await ctx.emit({ type: 'config', line: 'first run: no config file, flags or FORGE_* settings' }, `first run: no ${config.configPath}, so forge chose for you; write that file (profiles) or pass --endpoint/--model to choose`);
+    if (config.firstRun) await ctx.emit({ type: 'config', line: 'first run: no model chosen by a profile, flag or FORGE_* setting' }, `first run: no profile in ${config.configPath} sets a model, so forge chose for you; set endpoint and model in a profile there, or pass --endpoint/--model, to choose`);
     for (const line of describeModelConfig(config)) await ctx.emit({ type: 'config', line }, `using ${line}`);
     const retry = { stallMs: args['stall-seconds'] * 1000 };
     const onEvent = async (e: AgentEvent) => {
@@ -90,7 +92,10 @@ export default defineCommand({
       else if (e.type === 'usage') await ctx.emit({ type: 'usage', input: e.input, output: e.output }, `  (${e.input} tokens in, ${e.output} out)`);
     };
     const { openWorkbench } = await import('../lib/agent/workbench');
-    const bench = await openWorkbench({ entries, root, cwd: ctx.cwd, env, inRepo: top !== null });
+    const bench = await openWorkbench({ entries, config, root, cwd: ctx.cwd, env, inRepo: top !== null, notice: (n) => ctx.emit({ type: 'notice', kind: n.kind, text: n.text }, n.text) });
+    const showHooks = async (report: string) => {
+      if (report) await ctx.emit({ type: 'hooks', text: report }, report);
+    };
     try {
       if (args.plan || args.resume) {
         if (!top) throw new InvalidInputError('NOT_A_GIT_REPO', 'plan mode keeps its plan on the state ref: it needs a git repository', { fix: 'git init' });
@@ -109,13 +114,18 @@ export default defineCommand({
         await recordTelemetry({ store: await ctx.store(), entry: { timestamp: ctx.now().toISOString(), task: task.slice(0, 200), model: config.model.value, endpoint: config.endpoint.value, turns: run.turns, inputTokens: run.usage.input, outputTokens: run.usage.output, toolCalls: run.toolCalls, cacheHits: run.cacheHits, compressionRatio: run.compression.before ? run.compression.after / run.compression.before : null, durationMs: Date.now() - started, exhausted: run.exhausted, cost } });
       }
       if (checkpoint) await emitSweep({ ctx, checkpoint, ...(await bench.sweep(checkpoint)) });
+      if (!run.exhausted && !args.quick) {
+        await showHooks(await bench.hook('on_task_done'));
+        const commit = await bench.commit('task', task.split('\n')[0]!.slice(0, 72));
+        if (commit) await ctx.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
+      }
       const session = top ? await saveTurn({ store: await ctx.store(), id: resumed?.id ?? null, turn: { timestamp: ctx.now().toISOString(), task, answer: run.answer, files: run.files, toolCalls: run.toolCalls, model: config.model.value } }) : null;
       const data = { session: session?.id ?? null, answer: run.answer, turns: run.turns, toolCalls: run.toolCalls, cacheHits: run.cacheHits, refused: run.refused, usage: run.usage, model: config.model.value, exhausted: run.exhausted };
       const tally = `${run.turns} model call${run.turns === 1 ? '' : 's'}, ${run.toolCalls} tool call${run.toolCalls === 1 ? '' : 's'}${run.refused ? ` (${run.refused} refused by the plan contract)` : ''}, ${run.usage.input} tokens in / ${run.usage.output} out`;
       if (run.exhausted) return { data, text: `stopped after ${tally}: the model had not answered`, exitCode: 1, next: ctx.cmd('agent', '--max-turns', args['max-turns'] * 2, task) };
       return { data, text: `(${tally}${session ? `; session ${session.id}` : ''})`, next: 'git diff --stat', ...(session ? { or: ctx.cmd('agent', '--continue', 'next task') } : {}) };
     } finally {
-      await bench.close();
+      await showHooks(await bench.close());
     }
   },
 });

@@ -72,6 +72,12 @@ export async function runPlanMode({ args, ctx, entries, config, root, env, bench
     if (e.type === 'step_start') await ctx.emit({ type: 'step_start', step: e.step.id, index: e.index, checkpoint: e.checkpoint }, `▶ ${label}: ${e.step.title}${e.step.attempts ? ` (attempt ${e.step.attempts + 1})` : ''}`);
     else if (e.type === 'step_done') await ctx.emit({ type: 'step_done', step: e.step.id, index: e.index, summary: e.step.summary, tokens: e.run.usage }, `✓ ${label}: ${e.step.summary} (${e.run.usage.input} tokens in, ${e.run.usage.output} out)`);
     else await ctx.emit({ type: 'step_failed', step: e.step.id, index: e.index, recommendation: e.verdict.recommendation, failure: e.verdict.failure, tokens: e.run.usage }, `✗ ${label} failed its check:\n${e.verdict.failure}`);
+    if (e.type === 'step_done') {
+      const report = await bench.hook('on_step_done');
+      if (report) await ctx.emit({ type: 'hooks', text: report }, report);
+      const commit = await bench.commit('step', `${plan.task.split('\n')[0]!.slice(0, 50)} — ${e.step.id}: ${e.step.title}`);
+      if (commit) await ctx.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
+    }
     if (e.type !== 'step_start') {
       const { recordTelemetry } = await import('./telemetry');
       const cost = config.cost.value ? (e.run.usage.input * config.cost.value.input + e.run.usage.output * config.cost.value.output) / 1e6 : null;
@@ -80,7 +86,14 @@ export async function runPlanMode({ args, ctx, entries, config, root, env, bench
   };
   plan = await executePlan({ entries, config, store, plan, root, cwd: ctx.cwd, env, tools: bench.tools, guards: bench.guards, maxTurns: args.maxTurns, budget: args.budget, retry, checkpoint: (summary) => bench.checkpoint(summary, 'step'), changedSince: (c) => bench.changedSince(c), onAgentEvent: onEvent, onPlanEvent });
 
-  if (plan.status === 'done' && plan.checkpoint) await emitSweep({ ctx, checkpoint: plan.checkpoint, ...(await bench.sweep(plan.checkpoint)) });
+  if (plan.status === 'done') {
+    if (plan.checkpoint) await emitSweep({ ctx, checkpoint: plan.checkpoint, ...(await bench.sweep(plan.checkpoint)) });
+    const report = await bench.hook('on_task_done');
+    if (report) await ctx.emit({ type: 'hooks', text: report }, report);
+    const body = plan.steps.map((s) => `- ${s.id} ${s.title}: ${s.summary ?? ''}`).join('\n');
+    const commit = await bench.commit('plan', `${plan.task.split('\n')[0]!.slice(0, 72)}\n\n${body}`);
+    if (commit) await ctx.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
+  }
   const perStep = plan.steps.map((s) => ({ id: s.id, status: s.status, attempts: s.attempts, input: s.tokens.input, output: s.tokens.output }));
   const total = perStep.reduce((a, s) => ({ input: a.input + s.input, output: a.output + s.output }), { input: plan.plannerTokens.input, output: plan.plannerTokens.output });
   const data = { plan: plan.id, status: plan.status, steps: perStep, planner: plan.plannerTokens, total, estimate: plan.estimate };

@@ -1,10 +1,13 @@
-// What surrounds a model run: the tools (forge's own and MCP servers'), the contract gate, on_edit hooks, checkpoints.
+// What surrounds a model run: the tools (forge's own and MCP servers'), the contract gate, hooks, checkpoints, auto-commit.
 import type { Entry } from '../cli/declare';
-import { createCheckpoint, workTreeChanges, type CheckpointKind, type FileChange } from '../git/checkpoint';
+import { autoCommit, createCheckpoint, workTreeChanges, type CheckpointKind, type FileChange } from '../git/checkpoint';
 import type { ToolCallGuards } from './agent';
+import type { HookConfig, HookEvent, ModelConfig } from './config';
 import { contractGate } from './gate';
+import { ensureHooks, formatHookResults, runHooks } from './hooks';
 import type { ImpactWarning } from './impact';
-import { agentTools, type AgentTools } from './tools';
+import { startMcpServers, type McpServers } from './mcp-client';
+import { agentTools, capOutput, mergeTools, type AgentTools } from './tools';
 
 export interface Workbench {
   tools: AgentTools;
@@ -15,13 +18,62 @@ export interface Workbench {
   changedSince(checkpoint: string): Promise<string[]>;
   /** What changed since a checkpoint, and the change-impact sweep's warnings. */
   sweep(checkpoint: string): Promise<{ changes: FileChange[]; warnings: ImpactWarning[] }>;
-  close(): Promise<void>;
+  /** Runs an event's hooks; their report (empty when the event has none). */
+  hook(event: HookEvent): Promise<string>;
+  /** Commits everything when the profile's auto_commit asks for it at this point; the new commit or null. */
+  commit(at: 'task' | 'step' | 'plan', message: string): Promise<string | null>;
+  /** Runs on_session_end and stops the MCP servers. */
+  close(): Promise<string>;
 }
 
-export async function openWorkbench({ entries, root, cwd, env, inRepo }: { entries: readonly Entry[]; root: string; cwd: string; env: NodeJS.ProcessEnv; inRepo: boolean }): Promise<Workbench> {
-  const tools = agentTools({ entries, cwd, root, env });
-  // Outside a repository there is no state ref, so no contract can be active.
-  const guards: ToolCallGuards = inRepo ? { gate: contractGate({ entries, cwd, env }) } : {};
+/** A notice for the person: what was set up, or what was skipped (a broken MCP server). */
+export type Notice = { kind: 'hooks' | 'mcp' | 'warning'; text: string };
+
+/** MCP results are capped like bash output: a server may return a whole web page. */
+function mcpTools(mcp: McpServers): AgentTools {
+  return {
+    schemas: mcp.schemas(),
+    run: async (name, args) => {
+      const r = await mcp.call(name, args);
+      return { ok: r.ok, text: capOutput(r.text) };
+    },
+  };
+}
+
+/**
+ * Sets up a run: detects hooks once (written into the profile), starts the profile's MCP servers
+ * (a broken one is skipped with one notice), and puts the contract gate and on_edit hooks around
+ * every tool call. `close()` must follow, even on failure: it stops the servers.
+ */
+export async function openWorkbench({ entries, config, root, cwd, env, inRepo, notice }: { entries: readonly Entry[]; config: ModelConfig; root: string; cwd: string; env: NodeJS.ProcessEnv; inRepo: boolean; notice: (n: Notice) => Promise<void> }): Promise<Workbench> {
+  let hooks: HookConfig | null = null;
+  if (!config.hooksDisabled.value) {
+    const ensured = await ensureHooks({ configPath: config.configPath, profile: config.profile?.value ?? null, root, env });
+    if (ensured.warning) await notice({ kind: 'warning', text: ensured.warning });
+    if (ensured.origin === 'written') await notice({ kind: 'hooks', text: `hooks detected from ${ensured.markers.join(', ') || 'nothing (none found)'} and written to profiles.${ensured.profile}.hooks in ${ensured.configPath}` });
+    hooks = ensured.disabled ? null : ensured.hooks;
+    const active = hooks ? Object.entries(hooks).filter(([, c]) => c.length) : [];
+    if (active.length) await notice({ kind: 'hooks', text: `⚙ hooks  ${active.map(([e, c]) => `${e}: ${c.join(' && ')}`).join('  ·  ')}  (forge hooks list)` });
+  }
+  const profile = config.profile?.value;
+  const warnings: string[] = [];
+  const mcp = await startMcpServers({ servers: config.mcpServers.value, cwd: root, env, onWarning: (w) => warnings.push(w.message), configKey: profile ? `profiles.${profile}.mcp_servers` : 'mcp_servers', configPath: config.configPath });
+  for (const w of warnings) await notice({ kind: 'warning', text: w });
+  if (mcp.servers.length) await notice({ kind: 'mcp', text: `MCP: ${mcp.servers.map((s) => `${s.name} (${s.tools} tool${s.tools === 1 ? '' : 's'})`).join(', ')}` });
+
+  const tools = mergeTools(agentTools({ entries, cwd, root, env }), mcpTools(mcp));
+  // A contract names MCP tools as `<server>.<tool>`, the way forge shows them, not by wire name.
+  const shown = new Map(mcp.tools.map((t) => [t.wireName, t.name]));
+  const gate = inRepo ? contractGate({ entries, cwd, env }) : null;
+  const runEvent = async (event: HookEvent) => (hooks?.[event].length ? formatHookResults(await runHooks({ commands: hooks[event], cwd: root, env }), event) : '');
+  const guards: ToolCallGuards = {
+    ...(gate ? { gate: (name: string, args: Record<string, unknown>) => gate(shown.get(name) ?? name, args) } : {}),
+    ...(hooks?.on_edit.length ? { afterChange: async () => `\n${await runEvent('on_edit')}` } : {}),
+  };
+  const started = await runEvent('on_session_start');
+  if (started) await notice({ kind: 'hooks', text: started });
+  const mode = config.autoCommit.value;
+  const prefix = config.autoCommitPrefix.value;
   return {
     tools,
     guards,
@@ -32,6 +84,19 @@ export async function openWorkbench({ entries, root, cwd, env, inRepo }: { entri
       const [{ files }, impact] = await Promise.all([workTreeChanges({ cwd: root, base: checkpoint }), impactSweep({ cwd: root, base: checkpoint })]);
       return { changes: files, warnings: impact.warnings };
     },
-    close: async () => {},
+    hook: runEvent,
+    // auto_commit "task": a commit per task, and per plan step (each step is a task of its own);
+    // "plan": a commit per task, and one per plan once every step passed.
+    commit: async (at, message) => {
+      if (!inRepo || !mode || (at === 'step' && mode !== 'task') || (at === 'plan' && mode !== 'plan')) return null;
+      return autoCommit({ cwd: root, message: `${prefix}${message}` });
+    },
+    close: async () => {
+      try {
+        return await runEvent('on_session_end');
+      } finally {
+        await mcp.close();
+      }
+    },
   };
 }

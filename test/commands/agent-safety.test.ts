@@ -1,12 +1,12 @@
 // forge agent made safe: the plan-contract gate on every tool call, checkpoints and undo, the change-impact sweep, hooks, MCP servers.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { forgeBinDir } from '../helpers/claude';
 import { forge } from '../helpers/forge';
 import { reply, startOpenAIServer } from '../helpers/openai-server';
-import { git, repoWith } from '../helpers/repo';
+import { git, repoWith, tempDir, userView } from '../helpers/repo';
 
 /** Rails take in docs/ to read, the blast radius only src/ and test/; the first unit only src/. */
 const CONTRACT = `---
@@ -66,6 +66,149 @@ test('a contract refuses the agent: hard refusals stop the call, a soft one is a
     const journal = git(dir, 'show', 'refs/forge/state:.forge/plans/journal.jsonl').split('\n').map((l) => JSON.parse(l).verb);
     assert.equal(journal.filter((v: string) => v === 'plan_breach_refused').length, 2);
     assert.ok(journal.includes('plan_breach_acknowledged'));
+  } finally {
+    await server.close();
+  }
+});
+
+const write = (path: string, content: string) => ({ name: 'write', arguments: { path, content } });
+
+/** A config home whose one profile holds these settings (hooks, MCP servers…). */
+function configHome(profile: Record<string, unknown>): string {
+  const home = tempDir('forge-config-');
+  mkdirSync(join(home, 'forge'));
+  writeFileSync(join(home, 'forge', 'config.json'), JSON.stringify({ default: 't', profiles: { t: profile } }, null, 2));
+  return home;
+}
+
+test("an on_edit hook's compiler error lands in the edit's result, and the model fixes it in the next call", async () => {
+  const dir = repoWith({ 'src/app.js': 'exports.add = function (a, b) {\n  return a + b;\n};\n' });
+  const server = await startOpenAIServer({
+    script: [
+      reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/app.js', old: '  return a + b;', new: '  return (a + b;' } }] }),
+      reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/app.js', old: '  return (a + b;', new: '  return (a + b);' } }] }),
+      reply({ text: 'Parenthesised.' }),
+    ],
+  });
+  try {
+    const home = configHome({ hooks: { on_edit: ['node --check src/app.js'], on_task_done: ['echo all-done'] } });
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--json', 'wrap the sum in parentheses'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
+    assert.is(r.code, 0, r.stderr);
+    const [, second, third] = server.chatBodies();
+    const broken = String(second!.messages.at(-1)!.content);
+    assert.match(broken, /^edited src\/app\.js/);
+    assert.match(broken, /\n⚙ on_edit `node --check src\/app\.js` \(exit 1\):\n[\s\S]*SyntaxError/);
+    assert.match(String(third!.messages.at(-1)!.content), /\n⚙ on_edit `node --check src\/app\.js` ✓$/);
+    assert.is(readFileSync(join(dir, 'src/app.js'), 'utf8'), 'exports.add = function (a, b) {\n  return (a + b);\n};\n');
+    assert.ok(r.records.some((x) => x.type === 'notice' && /⚙ hooks {2}on_edit: node --check src\/app\.js {2}· {2}on_task_done: echo all-done/.test(x.text)));
+    assert.ok(r.records.some((x) => x.type === 'hooks' && /⚙ on_task_done `echo all-done` ✓/.test(x.text)));
+    const off = configHome({ hooks: { on_edit: ['node --check src/app.js'] }, hooks_disabled: true });
+    const quiet = await startOpenAIServer({ script: [reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/app.js', old: '(a + b)', new: '(a - b)' } }] }), reply({ text: 'ok' })] });
+    try {
+      assert.is((await forge(['agent', '--endpoint', quiet.url, '--model', 'm', 'subtract'], { cwd: dir, env: { XDG_CONFIG_HOME: off } })).code, 0);
+      assert.not.match(String(quiet.chatBodies()[1]!.messages.at(-1)!.content), /on_edit/, 'hooks_disabled: no hook ran');
+    } finally {
+      await quiet.close();
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+test('hooks are detected once from tsconfig.json and written into the profile with all five events', async () => {
+  const dir = repoWith({ 'tsconfig.json': '{}\n' });
+  const home = tempDir('forge-config-');
+  const server = await startOpenAIServer({ script: [reply({ text: 'nothing to do' })] });
+  try {
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', 'look around'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.stdout, /hooks detected from tsconfig\.json and written to profiles\.default\.hooks in /);
+    const written = JSON.parse(readFileSync(join(home, 'forge', 'config.json'), 'utf8'));
+    assert.equal(Object.keys(written.profiles.default.hooks).sort(), ['on_edit', 'on_session_end', 'on_session_start', 'on_step_done', 'on_task_done']);
+    assert.match(written.profiles.default.hooks.on_edit[0], /tsc --noEmit/);
+    const list = await forge(['hooks', 'list', '--json'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
+    assert.match(JSON.stringify(list.records.find((x) => x.event === 'on_edit')), /tsc --noEmit/);
+  } finally {
+    await server.close();
+  }
+});
+
+test('checkpoint before the task; forge undo brings back the uncommitted and untracked files the task changed, HEAD and index untouched', async () => {
+  const dir = repoWith({ 'src/a.ts': 'export const a = 1;\n', 'src/use.ts': "import { area } from './shape';\nexport const x = area(2);\n", 'src/shape.ts': 'export function area(r: number): number {\n  return r * r;\n}\n' });
+  writeFileSync(join(dir, 'src/a.ts'), 'export const a = 2; // uncommitted\n');
+  git(dir, 'add', 'src/a.ts');
+  writeFileSync(join(dir, 'src/a.ts'), 'export const a = 3; // staged 2, then 3\n');
+  writeFileSync(join(dir, 'notes.txt'), 'untracked notes\n');
+  const before = userView(dir);
+  const server = await startOpenAIServer({
+    script: [
+      reply({ toolCalls: [
+        { name: 'write', arguments: { path: 'src/a.ts', content: 'export const a = 4;\n', overwrite: true } },
+        { name: 'bash', arguments: { command: 'rm notes.txt' } },
+        { name: 'write', arguments: { path: 'src/new.ts', content: 'export const b = 1;\n' } },
+        { name: 'edit', arguments: { path: 'src/shape.ts', old: 'area(r: number)', new: 'area(r: number, scale: number)' } },
+      ] }),
+      reply({ text: 'Rewrote a, dropped the notes, added b, scaled area.' }),
+    ],
+  });
+  try {
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--json', 'rework things'], { cwd: dir });
+    assert.is(r.code, 0, r.stderr);
+    const checkpoint = r.records.find((x) => x.type === 'checkpoint')!.commit;
+    assert.ok(git(dir, 'for-each-ref', '--format=%(objectname)', 'refs/forge/checkpoints').includes(checkpoint));
+    assert.equal(r.records.filter((x) => x.type === 'change').map((x) => [x.path, x.status]), [['notes.txt', 'deleted'], ['src/a.ts', 'modified'], ['src/new.ts', 'added'], ['src/shape.ts', 'modified']]);
+    const impact = r.records.find((x) => x.type === 'impact')!;
+    assert.equal([impact.symbol, impact.file, impact.change, impact.references.map((x: any) => `${x.path}:${x.line}`)], ['area', 'src/shape.ts', 'signature', ['src/use.ts:1', 'src/use.ts:2']]);
+    const undo = await forge(['undo', '--yes'], { cwd: dir });
+    assert.is(undo.code, 0, undo.stderr);
+    assert.is(readFileSync(join(dir, 'src/a.ts'), 'utf8'), 'export const a = 3; // staged 2, then 3\n');
+    assert.is(readFileSync(join(dir, 'notes.txt'), 'utf8'), 'untracked notes\n');
+    assert.not.ok(existsSync(join(dir, 'src/new.ts')));
+    assert.is(userView(dir), before, 'HEAD, the index (the staged version), status and branches are as before the task');
+  } finally {
+    await server.close();
+  }
+});
+
+test('auto_commit "task": a successful task ends in one commit with the configured prefix; off by default', async () => {
+  const dir = repoWith({ 'README.md': '# auto\n' });
+  const identity = { GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' };
+  const server = await startOpenAIServer({ script: [reply({ toolCalls: [write('NOTES.md', 'notes\n')] }), reply({ text: 'Wrote notes.' }), reply({ toolCalls: [write('MORE.md', 'more\n')] }), reply({ text: 'Wrote more.' })] });
+  try {
+    const head = git(dir, 'rev-parse', 'HEAD');
+    const off = await forge(['agent', '--endpoint', server.url, '--model', 'm', 'write notes'], { cwd: dir, env: identity });
+    assert.is(off.code, 0, off.stderr);
+    assert.is(git(dir, 'rev-parse', 'HEAD'), head, 'no commit unless asked');
+    const home = configHome({ auto_commit: 'task', auto_commit_prefix: 'agent: ' });
+    const on = await forge(['agent', '--endpoint', server.url, '--model', 'm', 'write more notes'], { cwd: dir, env: { ...identity, XDG_CONFIG_HOME: home } });
+    assert.is(on.code, 0, on.stderr);
+    assert.is(git(dir, 'log', '-1', '--format=%s|%an'), 'agent: write more notes|Ada');
+    assert.is(git(dir, 'rev-parse', 'HEAD~1'), head);
+    assert.is(git(dir, 'status', '--porcelain'), '', 'both tasks\' files are in the commit');
+  } finally {
+    await server.close();
+  }
+});
+
+test("MCP servers' tools are offered and called as <server>.<tool>; a broken server is skipped with one warning", async () => {
+  const dir = repoWith({ 'README.md': '# mcp\n' });
+  const fixture = resolve('test/fixtures/mcp/echo-server.mjs');
+  const home = configHome({ mcp_servers: [{ name: 'fix', command: [process.execPath, fixture] }, { name: 'broken', command: ['/nonexistent/mcp-server'] }] });
+  const server = await startOpenAIServer({ script: [reply({ toolCalls: [{ name: 'fix__echo', arguments: { text: 'hello over mcp' } }, { name: 'fix__add', arguments: { a: 2, b: 3 } }] }), reply({ text: 'Echoed.' })] });
+  try {
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--json', 'echo something'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
+    assert.is(r.code, 0, r.stderr);
+    const [first, second] = server.chatBodies();
+    const names = first!.tools!.map((t: any) => t.function.name);
+    assert.ok(names.includes('fix__echo') && names.includes('fix__add'), names.join(' '));
+    assert.not.ok(names.some((n: string) => n.startsWith('broken')));
+    const results = second!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    assert.match(results[0]!, /hello over mcp/);
+    assert.match(results[1]!, /\b5\b/);
+    const warnings = r.records.filter((x) => x.type === 'notice' && x.kind === 'warning');
+    assert.is(warnings.length, 1);
+    assert.match(warnings[0]!.text, /^MCP server 'broken' skipped: .*fix profiles\.t\.mcp_servers\[1\]\.command in /);
+    assert.ok(r.records.some((x) => x.type === 'notice' && x.kind === 'mcp' && /fix \(\d+ tools\)/.test(x.text)));
   } finally {
     await server.close();
   }

@@ -188,7 +188,7 @@ test('first run with no config: Ollama is probed, and the output says what was c
   try {
     const r = await forge(['agent', '-q', 'hello'], { cwd: tempRepo(), env: { FORGE_OLLAMA_URL: server.url, XDG_CONFIG_HOME: tempDir(), OPENAI_API_KEY: undefined, OPENROUTER_API_KEY: undefined } });
     assert.is(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^first run: no \S+\/forge\/config\.json, so forge chose for you; write that file \(profiles\) or pass --endpoint\/--model to choose\n/);
+    assert.match(r.stdout, /^first run: no profile in \S+\/forge\/config\.json sets a model, so forge chose for you; set endpoint and model in a profile there, or pass --endpoint\/--model, to choose\n/);
     assert.match(r.stdout, new RegExp(`\nusing endpoint ${server.url.replace(/[.]/g, '\\.')} \\(detected: Ollama answered at [^)]+\\); change it with --endpoint URL`));
     assert.match(r.stdout, /\nusing model qwen3:8b \(detected: the first of the 1 models Ollama lists\)/);
     assert.is(server.chatBodies()[0]!.model, 'qwen3:8b');
