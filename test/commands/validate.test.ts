@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FORGE, forge, forgeEnv, type Run } from '../helpers/forge';
 import { git, repoWith, stateCommits, tempDir, tempRepo } from '../helpers/repo';
+import { running } from '../helpers/process';
 
 const validate = (dir: string, args: string[], env?: Record<string, string | undefined>) => forge(['validate', ...args, '--json'], { cwd: dir, env });
 const last = (r: Run) => r.records.at(-1)!;
@@ -18,23 +19,6 @@ function put(dir: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
-  }
-}
-
-/**
- * Whether a process still runs. A zombie counts as gone: it is dead, and some container inits
- * (this machine's among them) never reap the orphans a killed group leaves.
- */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
   }
 }
 

@@ -8,6 +8,7 @@ import { capLines, detectHooks, emptyHooks, ensureHooks, formatHookResults, runH
 import { ForgeError } from '../../../lib/errors';
 import { closedPort, startOpenAIServer } from '../../helpers/openai-server';
 import { tempDir } from '../../helpers/repo';
+import { running, until } from '../../helpers/process';
 
 /** A project directory holding `files`, and a PATH holding only `programs` (fake executables) and the system's basics. */
 function project(files: Record<string, string>, programs: string[] = []): { root: string; env: NodeJS.ProcessEnv } {
@@ -25,29 +26,6 @@ function project(files: Record<string, string>, programs: string[] = []): { root
 }
 
 const hooks = (partial: Partial<HookConfig>): HookConfig => ({ ...emptyHooks(), ...partial });
-
-/** Gone, or a zombie nobody reaped yet (a container's init may never reap): either way it runs no more. */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-async function until(check: () => boolean, ms = 3000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return check();
-}
 
 test('each build file brings its hooks; none gives every event empty', async () => {
   const cargo = project({ 'Cargo.toml': '[package]\nname = "x"\n' });

@@ -6,31 +6,9 @@ import * as assert from 'uvu/assert';
 import type { McpServerConfig } from '../../../lib/agent/config';
 import { MCP_DESCRIPTION_CHARS, startMcpServers, WIRE_NAME, type McpServers, type McpWarning } from '../../../lib/agent/mcp-client';
 import { tempDir } from '../../helpers/repo';
+import { running, until } from '../../helpers/process';
 
 const ECHO: McpServerConfig = { name: 'echo-server', command: [process.execPath, resolve('test/fixtures/mcp/echo-server.mjs')] };
-
-/** Gone, or a zombie nobody reaped yet: either way it runs no more. */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return check();
-}
 
 /** Runs `body` with started servers, closing them even when an assertion fails. */
 async function withServers(options: Parameters<typeof startMcpServers>[0], body: (mcp: McpServers) => Promise<void>): Promise<void> {
