@@ -78,7 +78,7 @@ export default defineCommand({
       return { data: { request, tokens, fixedTokens: fixed }, text: `${JSON.stringify(request, null, 2)}\n${tokens} tokens (o200k_base), ${fixed} of them the fixed prompt (system prompt and tool schemas, without conventions)`, next: ctx.cmd('agent', task) };
     }
     // A plan to resume is looked up before the model settings, so "nothing to resume" is the answer.
-    const resumedPlan = args.resume && top ? await (await import('../lib/agent/plan')).currentPlan({ store: await ctx.store() }) : null;
+    const resumedPlan = args.resume && top ? await (await import('../lib/agent/plan')).resumablePlan({ store: await ctx.store() }) : null;
     const config = await resolveModelConfig({ flags: { endpoint: args.endpoint, model: args.model, profile: args.profile, apiKeyEnv: args['api-key-env'], plannerModel: args['planner-model'] }, env });
     if (config.firstRun) await ctx.emit({ type: 'config', line: 'first run: no model chosen by a profile, flag or FORGE_* setting' }, `first run: no profile in ${config.configPath} sets a model, so forge chose for you; set endpoint and model in a profile there, or pass --endpoint/--model, to choose`);
     for (const line of describeModelConfig(config)) await ctx.emit({ type: 'config', line }, `using ${line}`);

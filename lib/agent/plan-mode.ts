@@ -1,6 +1,5 @@
 // forge agent --plan / --resume: plan (or load) → show with its estimate → review → run the steps → say where it stands.
 import type { Entry, Outcome, RunContext } from '../cli/declare';
-import { RefusedError } from '../errors';
 import type { AgentEvent } from './agent';
 import { SYSTEM_PROMPT } from './agent';
 import type { RetryPolicy } from './chat';
@@ -41,7 +40,6 @@ export async function runPlanMode({ args, ctx, entries, config, root, env, bench
   let plan: AgentPlan;
   if (args.resume) {
     plan = args.resume;
-    if (plan.status === 'done' || plan.status === 'cancelled') throw new RefusedError('NO_PLAN', `plan ${plan.id} is ${plan.status}: nothing to resume`, { fix: ctx.cmd('agent', '--plan', 'the next task') });
   } else {
     const planner = config.plannerModel.value ?? config.model.value;
     await ctx.progress(`⟳ planning via ${planner}: ${args.task}`);
@@ -57,7 +55,7 @@ export async function runPlanMode({ args, ctx, entries, config, root, env, bench
   if (plan.status === 'proposed' && !args.yes) {
     const verdict = await reviewPlan({ plan, ask: (q) => ctx.ask(q) });
     if (verdict === null) {
-      return { data: { plan: plan.id, status: plan.status, estimate: plan.estimate }, text: `plan ${plan.id} saved, not run: there is no terminal to approve it on`, next: ctx.cmd('agent', '--resume', '--yes'), or: `git show refs/forge/state:${PLAN_MARKDOWN}` };
+      return { data: { plan: plan.id, status: plan.status, estimate: plan.estimate }, text: `plan ${plan.id} saved, not run: not approved (no terminal to ask on, or the review was closed)`, next: ctx.cmd('agent', '--resume', '--yes'), or: `git show refs/forge/state:${PLAN_MARKDOWN}` };
     }
     if (verdict === 'cancelled') {
       plan = { ...plan, status: 'cancelled', reason: 'cancelled in review' };
@@ -66,8 +64,9 @@ export async function runPlanMode({ args, ctx, entries, config, root, env, bench
     }
   }
 
-  const started = Date.now();
+  let stepStarted = Date.now();
   const onPlanEvent = async (e: PlanEvent) => {
+    if (e.type === 'step_start') stepStarted = Date.now();
     const label = `step ${e.index + 1}/${plan.steps.length} ${e.step.id}`;
     if (e.type === 'step_start') await ctx.emit({ type: 'step_start', step: e.step.id, index: e.index, checkpoint: e.checkpoint }, `▶ ${label}: ${e.step.title}${e.step.attempts ? ` (attempt ${e.step.attempts + 1})` : ''}`);
     else if (e.type === 'step_done') await ctx.emit({ type: 'step_done', step: e.step.id, index: e.index, summary: e.step.summary, tokens: e.run.usage }, `✓ ${label}: ${e.step.summary} (${e.run.usage.input} tokens in, ${e.run.usage.output} out)`);
@@ -81,7 +80,7 @@ export async function runPlanMode({ args, ctx, entries, config, root, env, bench
     if (e.type !== 'step_start') {
       const { recordTelemetry } = await import('./telemetry');
       const cost = config.cost.value ? (e.run.usage.input * config.cost.value.input + e.run.usage.output * config.cost.value.output) / 1e6 : null;
-      await recordTelemetry({ store, entry: { timestamp: ctx.now().toISOString(), task: `${plan.id} ${e.step.id}: ${e.step.title}`.slice(0, 200), model: config.model.value, endpoint: config.endpoint.value, turns: e.run.turns, inputTokens: e.run.usage.input, outputTokens: e.run.usage.output, toolCalls: e.run.toolCalls, cacheHits: e.run.cacheHits, compressionRatio: e.run.compression.before ? e.run.compression.after / e.run.compression.before : null, durationMs: Date.now() - started, exhausted: e.run.exhausted, cost } });
+      await recordTelemetry({ store, entry: { timestamp: ctx.now().toISOString(), task: `${plan.id} ${e.step.id}: ${e.step.title}`.slice(0, 200), model: config.model.value, endpoint: config.endpoint.value, turns: e.run.turns, inputTokens: e.run.usage.input, outputTokens: e.run.usage.output, toolCalls: e.run.toolCalls, cacheHits: e.run.cacheHits, compressionRatio: e.run.compression.before ? e.run.compression.after / e.run.compression.before : null, durationMs: Date.now() - stepStarted, exhausted: e.run.exhausted, cost } });
     }
   };
   plan = await executePlan({ entries, config, store, plan, root, cwd: ctx.cwd, env, tools: bench.tools, guards: bench.guards, maxTurns: args.maxTurns, budget: args.budget, retry, checkpoint: (summary) => bench.checkpoint(summary, 'step'), changedSince: (c) => bench.changedSince(c), onAgentEvent: onEvent, onPlanEvent });

@@ -1,11 +1,11 @@
 // forge agent --plan / --resume against a scripted OpenAI-compatible server: planning, isolated steps, verification, pause and resume.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { reply, startOpenAIServer, type ChatRequestBody } from '../helpers/openai-server';
-import { git, repoWith } from '../helpers/repo';
+import { git, repoWith, tempDir } from '../helpers/repo';
 import { forgeOnTty } from '../helpers/tty';
 
 const usage = { prompt_tokens: 500, completion_tokens: 20 };
@@ -104,10 +104,14 @@ test('a plan that fails forge plan check goes back to the planner once with the 
   const good = { modules: [PLAN.modules[0]] };
   const server = await startOpenAIServer({ script: [reply({ text: JSON.stringify(bad), usage }), reply({ text: JSON.stringify(good), usage })] });
   try {
-    const r = await forge(['agent', '--plan', '--endpoint', server.url, '--model', 'm', 'add greet'], { cwd: dir });
+    const home = tempDir('forge-config-');
+    mkdirSync(join(home, 'forge'));
+    writeFileSync(join(home, 'forge', 'config.json'), JSON.stringify({ profiles: { paid: { cost_per_mtok: { input: 3, output: 15 } } } }));
+    const r = await forge(['agent', '--plan', '--endpoint', server.url, '--model', 'm', 'add greet'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
     assert.is(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^1 step · est\. [\d.]+k?–[\d.]+k? tokens · ~\$\d+\.\d{4}–\$\d+\.\d{4}$/m, 'the estimate, in dollars with rates');
     assert.match(r.stdout, /the first plan failed forge plan check \(MISSING_FIELD/);
-    assert.match(r.stdout, /saved, not run: there is no terminal to approve it on/);
+    assert.match(r.stdout, /saved, not run: not approved \(no terminal to ask on, or the review was closed\)/);
     assert.match(r.stdout, /Next: forge agent --resume --yes/);
     const [, correction] = server.chatBodies();
     const feedback = String(correction!.messages.at(-1)!.content);
