@@ -123,7 +123,8 @@ export default defineCommand({
       const data = { session: session?.id ?? null, answer: run.answer, turns: run.turns, toolCalls: run.toolCalls, cacheHits: run.cacheHits, refused: run.refused, usage: run.usage, model: config.model.value, exhausted: run.exhausted };
       const tally = `${run.turns} model call${run.turns === 1 ? '' : 's'}, ${run.toolCalls} tool call${run.toolCalls === 1 ? '' : 's'}${run.refused ? ` (${run.refused} refused by the plan contract)` : ''}, ${run.usage.input} tokens in / ${run.usage.output} out`;
       if (run.exhausted) return { data, text: `stopped after ${tally}: the model had not answered`, exitCode: 1, next: ctx.cmd('agent', '--max-turns', args['max-turns'] * 2, task) };
-      return { data, text: `(${tally}${session ? `; session ${session.id}` : ''})`, next: 'git diff --stat', ...(session ? { or: ctx.cmd('agent', '--continue', 'next task') } : {}) };
+      // With a checkpoint, forge diff shows the task's changes, untracked files included.
+      return { data, text: `(${tally}${session ? `; session ${session.id}` : ''})`, next: checkpoint ? ctx.cmd('diff', '--stat') : 'git diff --stat', ...(session ? { or: ctx.cmd('agent', '--continue', 'next task') } : {}) };
     } finally {
       await showHooks(await bench.close());
     }
