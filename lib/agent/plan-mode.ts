@@ -85,8 +85,13 @@ export async function runPlanMode({ args, ctx, entries, config, root, env, bench
   };
   plan = await executePlan({ entries, config, store, plan, root, cwd: ctx.cwd, env, tools: bench.tools, guards: bench.guards, maxTurns: args.maxTurns, budget: args.budget, retry, checkpoint: (summary) => bench.checkpoint(summary, 'step'), changedSince: (c) => bench.changedSince(c), onAgentEvent: onEvent, onPlanEvent });
 
+  let before: number | null = null;
   if (plan.status === 'done') {
-    if (plan.checkpoint) await emitSweep({ ctx, checkpoint: plan.checkpoint, ...(await bench.sweep(plan.checkpoint)) });
+    if (plan.checkpoint) {
+      const swept = await bench.sweep(plan.checkpoint);
+      before = swept.number;
+      await emitSweep({ ctx, checkpoint: plan.checkpoint, ...swept });
+    }
     const report = await bench.hook('on_task_done');
     if (report) await ctx.emit({ type: 'hooks', text: report }, report);
     const body = plan.steps.map((s) => `- ${s.id} ${s.title}: ${s.summary ?? ''}`).join('\n');
@@ -100,5 +105,5 @@ export async function runPlanMode({ args, ctx, entries, config, root, env, bench
   if (plan.status === 'paused') {
     return { data, text: `plan ${plan.id} paused: ${plan.reason}\n${tally}`, exitCode: 1, next: ctx.cmd('agent', '--resume'), or: `git show refs/forge/state:${PLAN_MARKDOWN}` };
   }
-  return { data, text: `plan ${plan.id} done: ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'} passed their checks\n${tally}`, next: 'git diff --stat' };
+  return { data, text: `plan ${plan.id} done: ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'} passed their checks\n${tally}`, next: before ? ctx.cmd('diff', ...(before > 1 ? [before] : []), '--stat') : 'git diff --stat' };
 }

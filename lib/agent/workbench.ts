@@ -1,6 +1,6 @@
 // What surrounds a model run: the tools (forge's own and MCP servers'), the contract gate, hooks, checkpoints, auto-commit.
 import type { Entry } from '../cli/declare';
-import { autoCommit, createCheckpoint, workTreeChanges, type CheckpointKind, type FileChange } from '../git/checkpoint';
+import { autoCommit, createCheckpoint, listCheckpoints, workTreeChanges, type CheckpointKind, type FileChange } from '../git/checkpoint';
 import type { ToolCallGuards } from './agent';
 import type { HookConfig, HookEvent, ModelConfig } from './config';
 import { contractGate } from './gate';
@@ -16,8 +16,8 @@ export interface Workbench {
   checkpoint(summary: string, kind: CheckpointKind): Promise<string | null>;
   /** Paths changed since a checkpoint, untracked files included. */
   changedSince(checkpoint: string): Promise<string[]>;
-  /** What changed since a checkpoint, and the change-impact sweep's warnings. */
-  sweep(checkpoint: string): Promise<{ changes: FileChange[]; warnings: ImpactWarning[] }>;
+  /** What changed since a checkpoint, its number for forge diff / forge undo, and the change-impact sweep's warnings. */
+  sweep(checkpoint: string): Promise<{ changes: FileChange[]; number: number | null; warnings: ImpactWarning[] }>;
   /** Runs an event's hooks; their report (empty when the event has none). */
   hook(event: HookEvent): Promise<string>;
   /** Commits everything when the profile's auto_commit asks for it at this point; the new commit or null. */
@@ -50,7 +50,10 @@ export async function openWorkbench({ entries, config, root, cwd, env, inRepo, n
   if (!config.hooksDisabled.value) {
     const ensured = await ensureHooks({ configPath: config.configPath, profile: config.profile?.value ?? null, root, env });
     if (ensured.warning) await notice({ kind: 'warning', text: ensured.warning });
-    if (ensured.origin === 'written') await notice({ kind: 'hooks', text: `hooks detected from ${ensured.markers.join(', ') || 'nothing (none found)'} and written to profiles.${ensured.profile}.hooks in ${ensured.configPath}` });
+    if (ensured.origin === 'written') {
+      const found = ensured.markers.length ? `hooks detected from ${ensured.markers.join(', ')}` : 'no build file to detect hooks from (Cargo.toml, tsconfig.json, go.mod, pyproject.toml); the five events, empty,';
+      await notice({ kind: 'hooks', text: `${found} written to profiles.${ensured.profile}.hooks in ${ensured.configPath} (forge hooks list)` });
+    }
     hooks = ensured.disabled ? null : ensured.hooks;
     const active = hooks ? Object.entries(hooks).filter(([, c]) => c.length) : [];
     if (active.length) await notice({ kind: 'hooks', text: `⚙ hooks  ${active.map(([e, c]) => `${e}: ${c.join(' && ')}`).join('  ·  ')}  (forge hooks list)` });
@@ -81,8 +84,8 @@ export async function openWorkbench({ entries, config, root, cwd, env, inRepo, n
     changedSince: async (checkpoint) => (await workTreeChanges({ cwd: root, base: checkpoint })).files.map((f) => f.path),
     sweep: async (checkpoint) => {
       const { impactSweep } = await import('./impact');
-      const [{ files }, impact] = await Promise.all([workTreeChanges({ cwd: root, base: checkpoint }), impactSweep({ cwd: root, base: checkpoint })]);
-      return { changes: files, warnings: impact.warnings };
+      const [{ files }, impact, list] = await Promise.all([workTreeChanges({ cwd: root, base: checkpoint }), impactSweep({ cwd: root, base: checkpoint }), listCheckpoints({ cwd: root })]);
+      return { changes: files, number: list.find((c) => c.oid === checkpoint)?.n ?? null, warnings: impact.warnings };
     },
     hook: runEvent,
     // auto_commit "task": a commit per task, and per plan step (each step is a task of its own);

@@ -122,7 +122,7 @@ test('hooks are detected once from tsconfig.json and written into the profile wi
   try {
     const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', 'look around'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
     assert.is(r.code, 0, r.stderr);
-    assert.match(r.stdout, /hooks detected from tsconfig\.json and written to profiles\.default\.hooks in /);
+    assert.match(r.stdout, /hooks detected from tsconfig\.json written to profiles\.default\.hooks in \S+ \(forge hooks list\)/);
     const written = JSON.parse(readFileSync(join(home, 'forge', 'config.json'), 'utf8'));
     assert.equal(Object.keys(written.profiles.default.hooks).sort(), ['on_edit', 'on_session_end', 'on_session_start', 'on_step_done', 'on_task_done']);
     assert.match(written.profiles.default.hooks.on_edit[0], /tsc --noEmit/);
