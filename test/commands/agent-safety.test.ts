@@ -1,4 +1,5 @@
 // forge agent made safe: the plan-contract gate on every tool call, checkpoints and undo, the change-impact sweep, hooks, MCP servers.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'uvu';
@@ -193,7 +194,9 @@ test('auto_commit "task": a successful task ends in one commit with the configur
 test("MCP servers' tools are offered and called as <server>.<tool>; a broken server is skipped with one warning", async () => {
   const dir = repoWith({ 'README.md': '# mcp\n' });
   const fixture = resolve('test/fixtures/mcp/echo-server.mjs');
-  const home = configHome({ mcp_servers: [{ name: 'fix', command: [process.execPath, fixture] }, { name: 'broken', command: ['/nonexistent/mcp-server'] }] });
+  // A word only this test's server has on its command line, to look for it after forge exits.
+  const tag = `--tag=agent-mcp-${process.pid}-${Date.now()}`;
+  const home = configHome({ mcp_servers: [{ name: 'fix', command: [process.execPath, fixture, tag] }, { name: 'broken', command: ['/nonexistent/mcp-server'] }] });
   const server = await startOpenAIServer({ script: [reply({ toolCalls: [{ name: 'fix__echo', arguments: { text: 'hello over mcp' } }, { name: 'fix__add', arguments: { a: 2, b: 3 } }] }), reply({ text: 'Echoed.' })] });
   try {
     const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--json', 'echo something'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
@@ -209,6 +212,8 @@ test("MCP servers' tools are offered and called as <server>.<tool>; a broken ser
     assert.is(warnings.length, 1);
     assert.match(warnings[0]!.text, /^MCP server 'broken' skipped: .*fix profiles\.t\.mcp_servers\[1\]\.command in /);
     assert.ok(r.records.some((x) => x.type === 'notice' && x.kind === 'mcp' && /fix \(\d+ tools\)/.test(x.text)));
+    const left = spawnSync('pgrep', ['-f', tag], { encoding: 'utf8' });
+    assert.is(left.stdout.trim(), '', 'the MCP server stopped when forge agent exited');
   } finally {
     await server.close();
   }
