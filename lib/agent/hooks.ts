@@ -1,7 +1,8 @@
 // A profile's hooks: detected once from the project's build files and written into config.json, then run after edits and at task, step and session boundaries.
-import { constants } from 'node:fs';
-import { access, mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { basename, delimiter, dirname, join } from 'node:path';
+import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { isFile } from '../fs/stat';
+import { onPath } from '../plans/modules';
 import { runShell } from '../process/program';
 import { HOOK_EVENTS, parseConfigFile, readConfigText, type ConfigFile, type HookConfig, type HookEvent } from './config';
 
@@ -56,7 +57,7 @@ export async function detectHooks({ root, env = process.env }: { root: string; e
     const found: string[] = [];
     for (const m of rule.markers) if (await isFile(join(root, m))) found.push(m);
     if (!found.length) continue;
-    if (rule.needs && !(await onPath(rule.needs, env))) continue;
+    if (rule.needs && !(await onPath({ program: rule.needs, cwd: root, path: env.PATH ?? '' }))) continue;
     markers.push(...found);
     for (const [event, commands] of Object.entries(rule.hooks) as Array<[HookEvent, string[]]>) hooks[event].push(...commands);
   }
@@ -212,15 +213,3 @@ function stripAnsi(text: string): string {
   return text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
 }
 
-async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false);
-}
-
-async function onPath(program: string, env: NodeJS.ProcessEnv): Promise<boolean> {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const ok = await access(join(dir, program), constants.X_OK).then(() => true, () => false);
-    if (ok && (await isFile(join(dir, program)))) return true;
-  }
-  return false;
-}

@@ -1,5 +1,5 @@
 // Plan mode's plan: steps from a JSON module plan, their progress on the state ref (JSON, and .forge/plan.md for people), the cost estimate.
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RefusedError } from '../errors';
 import type { StateStore } from '../git/state';
@@ -184,9 +184,4 @@ export async function stepSummary({ root, changed }: { root: string; changed: st
   }
   if (changed.length > 12) parts.push(`and ${changed.length - 12} more files`);
   return parts.join('; ') || 'changed no files';
-}
-
-/** Whether a path is a readable file (the planner may name files a step is to create). */
-export async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false);
 }

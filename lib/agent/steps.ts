@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import type { CommandSpec, Entry } from '../cli/declare';
 import { invoke } from '../cli/invoke';
 import { leaves } from '../cli/registry';
+import { isFile } from '../fs/stat';
 import { runGit } from '../git/exec';
 import type { StateStore } from '../git/state';
 import { runAgent, type AgentEvent, type AgentRun, type ToolCallGuards } from './agent';
 import type { RetryPolicy } from './chat';
 import type { ModelConfig } from './config';
-import { isFile, savePlan, stepSummary, STEP_FILE_LINES, type AgentPlan, type PlanStep } from './plan';
+import { savePlan, stepSummary, STEP_FILE_LINES, type AgentPlan, type PlanStep } from './plan';
 import type { AgentTools } from './tools';
 
 /** Where a named symbol is defined: a path and its lines. */

@@ -1,7 +1,8 @@
 // Cross-module contracts: every name an importer takes from an exporter must be one the exporter exports.
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { dirname, extname, relative, resolve } from 'node:path';
 import type * as t from '@babel/types';
+import { isFile } from '../fs/stat';
 import { parseScript, SCRIPT_EXTENSIONS, SourceSyntaxError } from './parse';
 import type { CheckResult } from './types';
 
@@ -34,9 +35,6 @@ export function isScript(path: string): boolean {
   return (SCRIPT_EXTENSIONS as readonly string[]).includes(extname(path));
 }
 
-async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false);
-}
 
 /**
  * The file a relative import specifier names, the way Node and TypeScript find it: as written,
