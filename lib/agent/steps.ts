@@ -5,7 +5,7 @@ import type { CommandSpec, Entry } from '../cli/declare';
 import { invoke } from '../cli/invoke';
 import { leaves } from '../cli/registry';
 import { isFile } from '../fs/stat';
-import { runGit } from '../git/exec';
+import { grepWords } from '../git/grep';
 import type { StateStore } from '../git/state';
 import { runAgent, type AgentEvent, type AgentRun, type ToolCallGuards } from './agent';
 import type { RetryPolicy } from './chat';
@@ -44,9 +44,11 @@ async function locateSymbols({ root, names, files }: { root: string; names: stri
   };
   const missing = new Set(names);
   for (const f of files) if (missing.size) await lookIn(f, missing);
+  if (!missing.size) return found;
+  // One git grep for the rest; a file that names a symbol as a word may define it.
+  const { hits } = await grepWords({ root, words: [...missing], exclude: files });
   for (const name of [...missing]) {
-    const r = await runGit({ cwd: root, args: ['grep', '-l', '-w', '-I', '--untracked', '-e', name] });
-    const candidates = r.code === 0 ? r.stdout.toString('utf8').split('\n').filter(Boolean).slice(0, SYMBOL_SEARCH_FILES) : [];
+    const candidates = [...new Set(hits.filter((h) => h.word === name).map((h) => h.path))].slice(0, SYMBOL_SEARCH_FILES);
     for (const path of candidates) {
       await lookIn(path, new Set([name]));
       if (found.some((s) => s.name === name)) break;
