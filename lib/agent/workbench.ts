@@ -68,7 +68,18 @@ export async function openWorkbench({ entries, config, root, cwd, env, inRepo, n
   // A contract names MCP tools as `<server>.<tool>`, the way forge shows them, not by wire name.
   const shown = new Map(mcp.tools.map((t) => [t.wireName, t.name]));
   const gate = inRepo ? contractGate({ entries, cwd, env }) : null;
-  const runEvent = async (event: HookEvent) => (hooks?.[event].length ? formatHookResults(await runHooks({ commands: hooks[event], cwd: root, env }), event) : '');
+  // Hooks are per profile, so a hook detected in one project can meet another without its tools:
+  // a command the shell cannot find (exit 127) is reported once, then left out for the session.
+  const missing = new Set<string>();
+  const runEvent = async (event: HookEvent) => {
+    const commands = (hooks?.[event] ?? []).filter((c) => !missing.has(c));
+    if (!commands.length) return '';
+    const results = await runHooks({ commands, cwd: root, env });
+    const notFound = results.filter((r) => r.exitCode === 127).map((r) => r.command);
+    for (const c of notFound) missing.add(c);
+    const report = formatHookResults(results, event);
+    return notFound.length ? `${report}\n(not found, so not run again in this session: ${notFound.join(', ')}; forge hooks list shows the profile's hooks)` : report;
+  };
   const guards: ToolCallGuards = {
     ...(gate ? { gate: (name: string, args: Record<string, unknown>) => gate(shown.get(name) ?? name, args) } : {}),
     ...(hooks?.on_edit.length ? { afterChange: async () => `\n${await runEvent('on_edit')}` } : {}),

@@ -103,6 +103,16 @@ test("an on_edit hook's compiler error lands in the edit's result, and the model
     assert.is(readFileSync(join(dir, 'src/app.js'), 'utf8'), 'exports.add = function (a, b) {\n  return (a + b);\n};\n');
     assert.ok(r.records.some((x) => x.type === 'notice' && /⚙ hooks {2}on_edit: node --check src\/app\.js {2}· {2}on_task_done: echo all-done/.test(x.text)));
     assert.ok(r.records.some((x) => x.type === 'hooks' && /⚙ on_task_done `echo all-done` ✓/.test(x.text)));
+    const absent = configHome({ hooks: { on_edit: ['forge-no-such-checker src/app.js'] } });
+    const twice = await startOpenAIServer({ script: [reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/app.js', old: '(a + b)', new: '(b + a)' } }] }), reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/app.js', old: '(b + a)', new: '(a + b)' } }] }), reply({ text: 'ok' })] });
+    try {
+      assert.is((await forge(['agent', '--endpoint', twice.url, '--model', 'm', 'swap twice'], { cwd: dir, env: { XDG_CONFIG_HOME: absent } })).code, 0);
+      const [, afterFirst, afterSecond] = twice.chatBodies().map((b) => String(b.messages.at(-1)!.content));
+      assert.match(afterFirst!, /⚙ on_edit `forge-no-such-checker src\/app\.js` \(exit 127\):[\s\S]*not found, so not run again in this session/);
+      assert.not.match(afterSecond!, /on_edit/, 'a hook whose command is missing runs once per session');
+    } finally {
+      await twice.close();
+    }
     const off = configHome({ hooks: { on_edit: ['node --check src/app.js'] }, hooks_disabled: true });
     const quiet = await startOpenAIServer({ script: [reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/app.js', old: '(a + b)', new: '(a - b)' } }] }), reply({ text: 'ok' })] });
     try {
