@@ -15,6 +15,9 @@ export interface PlanModeArgs {
   task: string;
   /** The plan to go on with (--resume), else null: plan the task. */
   resume: AgentPlan | null;
+  /** For a new plan: its id, and the run id its calls are logged under (env's FORGE_RUN_ID). */
+  planId: string;
+  runId: string;
   yes: boolean;
   maxTurns: number;
   budget: number;
@@ -46,7 +49,7 @@ export async function runPlanMode({ args, ctx, entries, config, root, env, bench
     const made = await makePlan({ config, task: args.task, root, env, retry });
     if (made.corrected) await ctx.emit({ type: 'plan_corrected', findings: made.corrected }, `the first plan failed forge plan check (${made.corrected.map((f) => f.code).join(', ')}); the planner corrected it`);
     for (const w of made.warnings) await ctx.emit({ type: 'plan_warning', code: w.code, message: w.message }, `warning: ${w.code}: ${w.message}`);
-    plan = newPlan({ task: args.task, modules: made.modules, model: config.model.value, planner, plannerTokens: made.usage, now: ctx.now() });
+    plan = newPlan({ id: args.planId, runId: args.runId, task: args.task, modules: made.modules, model: config.model.value, planner, plannerTokens: made.usage, now: ctx.now() });
     plan.estimate = estimatePlan({ firstRequests: await firstRequestTokens({ plan, root, bench }), plannerTokens: made.usage.input + made.usage.output, cost: config.cost.value });
     await savePlan({ store, plan, message: 'proposed' });
   }

@@ -46,7 +46,7 @@ export interface AgentPlan {
   updatedAt: string;
   model: string;
   planner: string;
-  /** The run id the steps' tool calls and validations are recorded under. */
+  /** The run id the plan's tool calls, preflights and validations are recorded under: --run-id, else the plan's id. */
   runId: string;
   plannerTokens: { input: number; output: number };
   estimate: PlanEstimate;
@@ -65,15 +65,19 @@ export interface PlanEstimate {
   usdHigh: number | null;
 }
 
-export function newPlan({ task, modules, model, planner, plannerTokens, now }: { task: string; modules: Module[]; model: string; planner: string; plannerTokens: { input: number; output: number }; now: Date }): AgentPlan {
-  const id = `plan-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${randomHex().slice(0, 8)}`;
+/** A new plan's id: also its run id (unless the caller gave one), chosen before planning so every call of the plan is logged under it. */
+export function newPlanId(now: Date): string {
+  return `plan-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${randomHex().slice(0, 8)}`;
+}
+
+export function newPlan({ id = newPlanId(new Date()), runId = id, task, modules, model, planner, plannerTokens, now }: { id?: string; runId?: string; task: string; modules: Module[]; model: string; planner: string; plannerTokens: { input: number; output: number }; now: Date }): AgentPlan {
   const steps: PlanStep[] = modules.map((m) => ({
     id: m.id, title: m.title, objective: m.objective, files: m.files, symbols: m.symbols ?? [],
     verify: verifyCommands(m), doneWhen: Array.isArray(m.doneWhen) ? m.doneWhen.join('; ') : m.doneWhen, dependsOn: m.dependsOn ?? [],
     status: 'pending', attempts: 0, tokens: { input: 0, output: 0 },
   }));
   const at = now.toISOString();
-  return { id, task, status: 'proposed', createdAt: at, updatedAt: at, model, planner, runId: id, plannerTokens, estimate: { low: 0, high: 0, usdLow: null, usdHigh: null }, steps: orderSteps(steps) };
+  return { id, task, status: 'proposed', createdAt: at, updatedAt: at, model, planner, runId, plannerTokens, estimate: { low: 0, high: 0, usdLow: null, usdHigh: null }, steps: orderSteps(steps) };
 }
 
 /** Dependencies first, the planner's order otherwise (plan check has already refused cycles). */

@@ -95,12 +95,12 @@ export interface StepVerdict {
   failure: string;
 }
 
-/** Runs the step's verify commands (and checks its files) through forge validate under the plan's run. */
-export async function verifyStep({ entries, step, root, env, runId }: { entries: readonly Entry[]; step: PlanStep; root: string; env: NodeJS.ProcessEnv; runId: string }): Promise<StepVerdict> {
+/** Runs the step's verify commands (and checks its files) through forge validate, under the run id in env. */
+export async function verifyStep({ entries, step, root, env }: { entries: readonly Entry[]; step: PlanStep; root: string; env: NodeJS.ProcessEnv }): Promise<StepVerdict> {
   const spec = leaves(entries).find((s) => s.name === 'validate') as CommandSpec<any>;
   const files: string[] = [];
   for (const f of step.files) if (await isFile(join(root, f))) files.push(f);
-  const r = await invoke({ entries, spec, args: { module: step.id, cmd: step.verify, file: files }, cwd: root, env: { ...env, FORGE_RUN_ID: runId }, json: true });
+  const r = await invoke({ entries, spec, args: { module: step.id, cmd: step.verify, file: files }, cwd: root, env, json: true });
   let record: { passed?: boolean; recommendation?: string; reason?: string; results?: Array<{ type: string; name: string; passed: boolean | null; message: string; tail?: string }>; message?: string };
   try {
     record = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}');
@@ -126,6 +126,7 @@ export interface PlanRunOptions {
   plan: AgentPlan;
   root: string;
   cwd: string;
+  /** With FORGE_RUN_ID set to the plan's run id, as the tools and guards were made. */
   env: NodeJS.ProcessEnv;
   tools: AgentTools;
   guards: ToolCallGuards;
@@ -159,12 +160,12 @@ export async function executePlan(o: PlanRunOptions): Promise<AgentPlan> {
     plan.checkpoint ??= cp ?? undefined;
     await o.onPlanEvent({ type: 'step_start', step, index, total: plan.steps.length, checkpoint: cp });
     const task = await stepPrompt({ plan, step, root: o.root, tools: o.tools });
-    const run = await runAgent({ entries: o.entries, config: o.config, task, root: o.root, cwd: o.cwd, env: { ...o.env, FORGE_RUN_ID: plan.runId }, maxTurns: o.maxTurns, budget: o.budget, retry: o.retry, onEvent: o.onAgentEvent, tools: o.tools, guards: o.guards });
+    const run = await runAgent({ entries: o.entries, config: o.config, task, root: o.root, cwd: o.cwd, env: o.env, maxTurns: o.maxTurns, budget: o.budget, retry: o.retry, onEvent: o.onAgentEvent, tools: o.tools, guards: o.guards });
     step.attempts++;
     step.tokens = { input: step.tokens.input + run.usage.input, output: step.tokens.output + run.usage.output };
     const verdict = run.exhausted
       ? { passed: false, recommendation: 'RETRY', failure: `the step's agent run hit the turn limit (${o.maxTurns}) before answering` }
-      : await verifyStep({ entries: o.entries, step, root: o.root, env: o.env, runId: plan.runId });
+      : await verifyStep({ entries: o.entries, step, root: o.root, env: o.env });
     if (!verdict.passed) {
       step.status = 'failed';
       step.failure = verdict.failure;

@@ -90,6 +90,10 @@ test('a 3-step plan: step 2 fails its check and pauses the plan; --resume redoes
     assert.equal(done.steps.map((s: any) => s.input), [1000, 2000, 1000], 'tokens per step, both attempts of step 2 counted');
     assert.equal(done.total, { input: 4500, output: 180 });
     assert.match(git(dir, 'show', 'refs/forge/state:.forge/plan.md'), /^.* · done · 3 steps/m);
+    const logged = await forge(['logs', '--run-id', planRecord.id, '--json'], { cwd: dir });
+    const events = logged.records.filter((e) => e.type === 'event').map((e) => e.event);
+    assert.is(events.filter((e) => e === 'write').length, 4, "every write of the plan's steps, both runs, is in the plan's run log");
+    assert.ok(events.includes('validate'), "the steps' validations too");
     const again = await forge(['agent', '--resume', ...opts], { cwd: dir });
     assert.is(again.code, 1);
     assert.match(again.stdout, /"code":"NO_PLAN"/);
