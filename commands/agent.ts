@@ -42,7 +42,7 @@ export default defineCommand({
     { command: 'forge agent --plan --dry-run "add a --verbose flag"', description: 'The request the planner would get.' },
     { command: 'forge agent --resume', description: 'Go on with a plan that paused at a failed step.' },
   ],
-  errors: { NO_SESSION: 'nothing to continue, or no session with that id', MODEL_UNREACHABLE: 'the endpoint does not answer', MODEL_NOT_FOUND: 'the endpoint has no such model', MODEL_AUTH: 'the API key is missing or refused', MODEL_RATE_LIMITED: 'still rate-limited after the retries', MODEL_SERVER_ERROR: 'the endpoint kept failing', MODEL_STALLED: 'the stream stopped sending', NO_MODEL: 'no endpoint configured or detected', EMPTY_TASK: 'a blank task', NO_PLAN: 'nothing to resume: no plan, or the plan is done or cancelled', PLAN_INVALID: 'the planner\'s plan failed forge plan check twice', CONFLICTING_FLAGS: 'flags that do not go together (--plan with --resume, --quick or --continue)' },
+  errors: { NO_SESSION: 'nothing to continue, or no session with that id', MODEL_UNREACHABLE: 'the endpoint does not answer', MODEL_NOT_FOUND: 'the endpoint has no such model', MODEL_AUTH: 'the API key is missing or refused', MODEL_RATE_LIMITED: 'still rate-limited after the retries', MODEL_SERVER_ERROR: 'the endpoint kept failing', MODEL_STALLED: 'the stream stopped sending', NO_MODEL: 'no endpoint configured or detected', EMPTY_TASK: 'a blank task', NO_PLAN: 'nothing to resume: no plan, or the plan is done or cancelled', PLAN_INVALID: 'the planner\'s plan failed forge plan check twice', CONFLICTING_FLAGS: 'flags that do not go together (--plan with --resume, --quick or --continue)', NOT_A_GIT_REPO: 'plan mode outside a git repository' },
   exits: { 0: 'the model answered; with --plan, every step passed its check, or the plan was saved for approval', 1: 'the turn limit ended the run; with --plan, a step failed its check (the plan is paused), the plan was cancelled, or the planner\'s plan was invalid twice', 2: 'invalid input, or model settings that do not work (unreachable endpoint, unknown model, missing key)' },
   mutates: true,
   async run(args, ctx) {
@@ -61,6 +61,7 @@ export default defineCommand({
     const [{ firstRequest, runAgent, SYSTEM_PROMPT }, { describeModelConfig, resolveModelConfig }, { entries }] = await Promise.all([import('../lib/agent/agent'), import('../lib/agent/config'), import('./index')]);
     const top = await workTreeRoot({ cwd: ctx.cwd });
     const root = top?.root ?? ctx.cwd;
+    if ((args.plan || args.resume) && !top && !args['dry-run']) throw new InvalidInputError('NOT_A_GIT_REPO', 'plan mode keeps its plan on the state ref: it needs a git repository', { fix: 'git init' });
     // A plan to resume is looked up before the model settings, so "nothing to resume" is the answer.
     const { newPlanId, resumablePlan } = await import('../lib/agent/plan');
     const resumedPlan = args.resume && top ? await resumablePlan({ store: await ctx.store() }) : null;
@@ -102,7 +103,6 @@ export default defineCommand({
     };
     try {
       if (args.plan || args.resume) {
-        if (!top) throw new InvalidInputError('NOT_A_GIT_REPO', 'plan mode keeps its plan on the state ref: it needs a git repository', { fix: 'git init' });
         const { runPlanMode } = await import('../lib/agent/plan-mode');
         return await runPlanMode({ args: { task, resume: resumedPlan, planId, runId: runId!, yes: args.yes, maxTurns: args['max-turns'], budget: args.budget }, ctx, entries, config, root, env, bench, retry, onEvent });
       }
