@@ -25,13 +25,17 @@ export default defineCommand({
   env: { FORGE_PROFILE: 'The profile when --profile is not given.', XDG_CONFIG_HOME: 'Where forge/config.json is (default ~/.config).' },
   mutates: false,
   async run(args, ctx) {
-    const [{ editFix, HOOK_EVENTS, readConfigText, resolveAgentSettings }, { detectHooks, emptyHooks, NEW_PROFILE }] = await Promise.all([import('../../lib/agent/config'), import('../../lib/agent/hooks')]);
+    const [{ editFix, HOOK_EVENTS, readConfigText, resolveAgentSettings }, { detectHooks, emptyHooks, NEW_PROFILE, sameMarkers }] = await Promise.all([import('../../lib/agent/config'), import('../../lib/agent/hooks')]);
     const settings = await resolveAgentSettings({ flags: { profile: args.profile }, env: process.env, command: ctx.cmd('hooks', 'list') });
     const path = settings.configPath;
     const disabled = settings.hooksDisabled.value;
-    const configured = settings.hooks.value;
+    const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
+    // Detected hooks serve the kind of project they came from; elsewhere forge agent detects anew.
+    const here = settings.hooks.value && settings.hooksDetectedFrom && !disabled ? await detectHooks({ root, env: process.env }) : null;
+    const foreign = here !== null && !sameMarkers(here.markers, settings.hooksDetectedFrom!);
+    const configured = foreign ? null : settings.hooks.value;
     // hooks_disabled stops detection too: what would run is what the file says (nothing).
-    const detection = configured || disabled ? null : await detectHooks({ root: (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd, env: process.env });
+    const detection = foreign ? here : configured || disabled ? null : await detectHooks({ root, env: process.env });
     const hooks = configured ?? detection?.hooks ?? emptyHooks();
     const width = Math.max(...HOOK_EVENTS.map((e) => e.length)) + 2;
     for (const event of HOOK_EVENTS) {
@@ -46,10 +50,11 @@ export default defineCommand({
     let text: string;
     if (disabled) text = `hooks_disabled is true in profiles.${name} of ${path}: none of these runs and nothing is detected`;
     else if (configured) text = `hooks of profile '${name}', from ${key} in ${path}`;
+    else if (foreign) text = `${key} in ${path} were detected from ${settings.hooksDetectedFrom!.join(', ') || 'no build file'}; this repository differs, so forge agent runs these (${from}) and leaves the profile as it is`;
     else if (!fileExists) text = `no ${path} yet: forge agent will create it with a profile '${name}' holding these hooks (${from})`;
     else text = `profile '${name}' has no hooks yet: forge agent will write these into ${key} of ${path}, every event present (${from})`;
     return {
-      data: { profile: settings.profile?.value ?? null, configPath: path, disabled, toBeDetected: configured === null && !disabled, markers: detection?.markers ?? [], commands: HOOK_EVENTS.reduce((n, e) => n + hooks[e].length, 0) },
+      data: { profile: settings.profile?.value ?? null, configPath: path, disabled, toBeDetected: configured === null && !disabled && !foreign, markers: detection?.markers ?? [], commands: HOOK_EVENTS.reduce((n, e) => n + hooks[e].length, 0) },
       text,
       next: editFix(path),
     };

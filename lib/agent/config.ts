@@ -86,6 +86,8 @@ export interface AgentSettings {
   hooks: Sourced<HookConfig | null>;
   /** `hooks_disabled: true`: no hook runs and none is detected. */
   hooksDisabled: Sourced<boolean>;
+  /** The build files detected hooks came from; null for hooks a person wrote (they serve every project). */
+  hooksDetectedFrom: string[] | null;
   mcpServers: Sourced<McpServerConfig[]>;
   /** null: auto-commit is off (the default). */
   autoCommit: Sourced<AutoCommit | null>;
@@ -120,6 +122,11 @@ export interface ConfigProfile {
   /** As written: events may be missing. */
   hooks?: Partial<HookConfig>;
   hooks_disabled?: boolean;
+  /**
+   * Written with detected hooks: the build files they came from. A repository with other build
+   * files gets its own detected hooks for the run instead (the profile serves every project).
+   */
+  hooks_detected_from?: string[];
   mcp_servers?: McpServerConfig[];
   /** `true` in the file is read as "task". */
   auto_commit?: AutoCommit | false;
@@ -249,6 +256,7 @@ function profileSettings({ file, profile, path }: { file: ConfigFile | null; pro
       ? { value: Object.fromEntries(HOOK_EVENTS.map((e) => [e, p.hooks![e] ?? []])) as HookConfig, source: from('hooks') }
       : { value: null, source: unset(profile ? `profiles.${profile.value} has no hooks yet: forge agent detects them and writes them there` : 'no profile: forge agent detects hooks and writes them into a new profile') },
     hooksDisabled: p.hooks_disabled !== undefined ? { value: p.hooks_disabled, source: from('hooks_disabled') } : { value: false, source: unset('hooks run unless hooks_disabled is true') },
+    hooksDetectedFrom: p.hooks_detected_from ?? null,
     mcpServers: p.mcp_servers ? { value: p.mcp_servers, source: from('mcp_servers') } : { value: [], source: unset('no MCP servers configured') },
     autoCommit: p.auto_commit !== undefined ? { value: p.auto_commit || null, source: from('auto_commit') } : { value: null, source: unset('auto-commit is off') },
     autoCommitPrefix: p.auto_commit_prefix !== undefined ? { value: p.auto_commit_prefix, source: from('auto_commit_prefix') } : { value: DEFAULT_AUTO_COMMIT_PREFIX, source: unset(`commit messages start with '${DEFAULT_AUTO_COMMIT_PREFIX}'`) },
@@ -333,6 +341,7 @@ export function parseConfigFile({ text, path }: { text: string; path: string }):
     }
     const hooks = p.hooks === undefined ? undefined : checkHooks(p.hooks, `${at}.hooks`, invalid);
     if (p.hooks_disabled !== undefined && typeof p.hooks_disabled !== 'boolean') throw invalid(`${at}.hooks_disabled must be true or false`);
+    if (p.hooks_detected_from !== undefined && (!Array.isArray(p.hooks_detected_from) || !p.hooks_detected_from.every((m) => typeof m === 'string'))) throw invalid(`${at}.hooks_detected_from must be a list of file names (forge writes it with detected hooks; delete it to use the hooks in every project)`);
     const mcpServers = p.mcp_servers === undefined ? undefined : checkMcpServers(p.mcp_servers, `${at}.mcp_servers`, invalid);
     if (p.auto_commit !== undefined && p.auto_commit !== false && p.auto_commit !== true && p.auto_commit !== 'task' && p.auto_commit !== 'plan') {
       throw invalid(`${at}.auto_commit must be false, "task" (one commit per task; true means the same) or "plan" (one commit per plan)`);
@@ -348,6 +357,7 @@ export function parseConfigFile({ text, path }: { text: string; path: string }):
       ...(cost ? { cost_per_mtok: cost } : {}),
       ...(hooks ? { hooks } : {}),
       ...(typeof p.hooks_disabled === 'boolean' ? { hooks_disabled: p.hooks_disabled } : {}),
+      ...(Array.isArray(p.hooks_detected_from) ? { hooks_detected_from: p.hooks_detected_from as string[] } : {}),
       ...(mcpServers ? { mcp_servers: mcpServers } : {}),
       // One commit per task is the smaller, easier-to-revert unit: what a bare `true` asks for.
       ...(p.auto_commit !== undefined ? { auto_commit: p.auto_commit === true ? 'task' : (p.auto_commit as AutoCommit | false) } : {}),

@@ -100,11 +100,15 @@ export async function ensureHooks({ configPath, profile, root, env = process.env
   const settings = name ? file?.profiles[name] : undefined;
   const base = { profile: name, configPath, markers: [] as string[] };
   if (settings?.hooks_disabled) return { ...base, hooks: emptyHooks(), disabled: true, origin: 'disabled' };
-  if (settings?.hooks) return { ...base, hooks: { ...emptyHooks(), ...settings.hooks }, disabled: false, origin: 'config' };
-  const { hooks, markers } = await detectHooks({ root, env });
+  const detected = settings?.hooks && !settings.hooks_detected_from ? null : await detectHooks({ root, env });
+  if (settings?.hooks && (!detected || sameMarkers(detected.markers, settings.hooks_detected_from ?? []))) return { ...base, hooks: { ...emptyHooks(), ...settings.hooks }, disabled: false, origin: 'config' };
+  const { hooks, markers } = detected!;
+  // Hooks detected from another project's build files (the profile serves every repository): this
+  // one's own serve the run, and the profile keeps what it had.
+  if (settings?.hooks) return { ...base, hooks, markers, disabled: false, origin: 'detected', warning: `profiles.${name}.hooks were detected from ${settings.hooks_detected_from!.join(', ') || 'no build file'}, which this repository does not match; hooks detected here (${markers.join(', ') || 'none'}) serve this run` };
   if (!name) return { ...base, hooks, markers, disabled: false, origin: 'detected' };
   try {
-    await writeHooks({ configPath, text, profile: name, hooks });
+    await writeHooks({ configPath, text, profile: name, hooks, markers });
   } catch (err) {
     return { ...base, hooks, markers, disabled: false, origin: 'detected', warning: `cannot write the detected hooks to '${configPath}' (${(err as Error).message}); they serve this run only` };
   }
@@ -120,12 +124,18 @@ function profileToWrite(file: ConfigFile | null): string | null {
   return names.length ? null : NEW_PROFILE;
 }
 
-async function writeHooks({ configPath, text, profile, hooks }: { configPath: string; text: string | null; profile: string; hooks: HookConfig }): Promise<void> {
+/** The same build files, in any order: hooks detected from them fit this repository. */
+export function sameMarkers(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((m) => b.includes(m));
+}
+
+async function writeHooks({ configPath, text, profile, hooks, markers }: { configPath: string; text: string | null; profile: string; hooks: HookConfig; markers: string[] }): Promise<void> {
   // The raw object, not the checked one: keys forge does not know are the user's and stay.
   const raw = (text === null ? {} : JSON.parse(text)) as { profiles?: Record<string, Record<string, unknown>> };
   raw.profiles ??= {};
   raw.profiles[profile] ??= {};
   raw.profiles[profile]!.hooks = hooks;
+  raw.profiles[profile]!.hooks_detected_from = markers;
   const indent = text === null ? 2 : (/^([ \t]+)\S/m.exec(text)?.[1] ?? 2);
   const trailing = text === null || text.endsWith('\n') ? '\n' : '';
   await writeAtomically(configPath, `${JSON.stringify(raw, null, indent)}${trailing}`);

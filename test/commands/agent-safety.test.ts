@@ -139,6 +139,12 @@ test('hooks are detected once from tsconfig.json and written into the profile wi
     assert.match(written.profiles.default.hooks.on_edit[0], /tsc --noEmit/);
     const list = await forge(['hooks', 'list', '--json'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
     assert.match(JSON.stringify(list.records.find((x) => x.event === 'on_edit')), /tsc --noEmit/);
+    // The profile serves every repository: a Rust one gets its own detected hooks, the profile unchanged.
+    const rust = repoWith({ 'Cargo.toml': '[package]\nname = "x"\n' });
+    const there = await forge(['hooks', 'list'], { cwd: rust, env: { XDG_CONFIG_HOME: home } });
+    assert.match(there.stdout, /^on_edit +cargo check -q$/m);
+    assert.match(there.stdout, /were detected from tsconfig\.json; this repository differs, so forge agent runs these \(detected from Cargo\.toml\) and leaves the profile as it is/);
+    assert.equal(JSON.parse(readFileSync(join(home, 'forge', 'config.json'), 'utf8')), written);
   } finally {
     await server.close();
   }

@@ -75,6 +75,7 @@ test('ensureHooks detects once and writes all five events into the profile, keep
   const written = readFileSync(path, 'utf8');
   const want = structuredClone(original) as any;
   want.profiles.local.hooks = { on_edit: ['npx --no-install tsc --noEmit -p .'], on_task_done: [], on_step_done: [], on_session_start: [], on_session_end: [] };
+  want.profiles.local.hooks_detected_from = ['tsconfig.json'];
   assert.is(written, JSON.stringify(want, null, 4) + '\n', 'other keys, their order and the 4-space indent kept; every event present');
   assert.equal(readdirSync(join(path, '..')), ['config.json'], 'no temp file left');
 
@@ -92,6 +93,24 @@ test('ensureHooks detects once and writes all five events into the profile, keep
   assert.equal(settings.hooks.value?.on_edit, ['make check']);
 });
 
+test("hooks detected in another kind of project serve only there: this repository's own are detected for the run; hand-written hooks serve everywhere", async () => {
+  const rust = project({ 'Cargo.toml': '' });
+  const ts = project({ 'tsconfig.json': '{}' });
+  const path = configAt();
+  assert.is((await ensureHooks({ configPath: path, profile: null, root: rust.root, env: rust.env })).origin, 'written');
+  const written = readFileSync(path, 'utf8');
+  const elsewhere = await ensureHooks({ configPath: path, profile: null, root: ts.root, env: ts.env });
+  assert.equal([elsewhere.origin, elsewhere.hooks.on_edit, elsewhere.markers], ['detected', ['npx --no-install tsc --noEmit -p .'], ['tsconfig.json']]);
+  assert.match(elsewhere.warning!, /^profiles\.default\.hooks were detected from Cargo\.toml, which this repository does not match; hooks detected here \(tsconfig\.json\) serve this run$/);
+  assert.is(readFileSync(path, 'utf8'), written, 'the profile keeps its hooks');
+  assert.equal((await ensureHooks({ configPath: path, profile: null, root: rust.root, env: rust.env })).origin, 'config');
+  const handWritten = JSON.parse(written);
+  delete handWritten.profiles.default.hooks_detected_from;
+  writeFileSync(path, JSON.stringify(handWritten));
+  const everywhere = await ensureHooks({ configPath: path, profile: null, root: ts.root, env: ts.env });
+  assert.equal([everywhere.origin, everywhere.hooks.on_edit], ['config', ['cargo check -q']]);
+});
+
 test('a project with no build file still gets every event written, empty, so the file shows them', async () => {
   const { root, env } = project({});
   const path = configAt();
@@ -99,7 +118,7 @@ test('a project with no build file still gets every event written, empty, so the
   writeFileSync(path, '{\n  "profiles": {\n    "solo": {\n      "model": "m"\n    }\n  }\n}');
   const r = await ensureHooks({ configPath: path, profile: null, root, env });
   assert.equal([r.origin, r.profile, r.hooks], ['written', 'solo', emptyHooks()]);
-  assert.is(readFileSync(path, 'utf8'), JSON.stringify({ profiles: { solo: { model: 'm', hooks: emptyHooks() } } }, null, 2), 'no trailing newline added where there was none');
+  assert.is(readFileSync(path, 'utf8'), JSON.stringify({ profiles: { solo: { model: 'm', hooks: emptyHooks(), hooks_detected_from: [] } } }, null, 2), 'no trailing newline added where there was none');
 });
 
 test('with no config file, ensureHooks creates one holding a "default" profile with only hooks, and a first run still detects the endpoint', async () => {
@@ -108,7 +127,7 @@ test('with no config file, ensureHooks creates one holding a "default" profile w
   const path = join(xdg, 'forge', 'config.json');
   const r = await ensureHooks({ configPath: path, profile: null, root, env });
   assert.equal([r.origin, r.profile], ['written', 'default']);
-  assert.equal(JSON.parse(readFileSync(path, 'utf8')), { profiles: { default: { hooks: hooks({ on_edit: ['cargo check -q'], on_task_done: ['cargo test -q'] }) } } });
+  assert.equal(JSON.parse(readFileSync(path, 'utf8')), { profiles: { default: { hooks: hooks({ on_edit: ['cargo check -q'], on_task_done: ['cargo test -q'] }), hooks_detected_from: ['Cargo.toml'] } } });
   assert.ok(readFileSync(path, 'utf8').startsWith('{\n  "profiles": {\n    "default": {'), '2-space indent');
 
   const ollama = await startOpenAIServer({ models: ['qwen3:8b'] });
