@@ -58,7 +58,7 @@ export default defineCommand({
     if (!args.resume && !task.trim()) throw new InvalidInputError('EMPTY_TASK', 'which task? give it as the argument', { fix: ctx.cmd('agent', ...(args.plan ? ['--plan'] : []), 'describe the task') });
     const resumed = args.continue || args.session !== undefined ? await findSession({ store: await ctx.store(), id: args.session ?? null }) : null;
     const history = resumed ? sessionSummary(resumed) : undefined;
-    const [{ firstRequest, runAgent, SYSTEM_PROMPT }, { describeModelConfig, resolveModelConfig }, { entries }] = await Promise.all([import('../lib/agent/agent'), import('../lib/agent/config'), import('./index')]);
+    const [{ firstRequest, fixedPromptTokens, runAgent }, { describeModelConfig, resolveModelConfig }, { entries }] = await Promise.all([import('../lib/agent/agent'), import('../lib/agent/config'), import('./index')]);
     const top = await workTreeRoot({ cwd: ctx.cwd });
     const root = top?.root ?? ctx.cwd;
     if ((args.plan || args.resume) && !top && !args['dry-run']) throw new InvalidInputError('NOT_A_GIT_REPO', 'plan mode keeps its plan on the state ref: it needs a git repository', { fix: 'git init' });
@@ -80,7 +80,7 @@ export default defineCommand({
       }
       const request = await firstRequest({ entries, task, root, cwd: ctx.cwd, env, history });
       const body = JSON.stringify({ messages: request.messages, tools: request.tools });
-      const fixed = countTokens(JSON.stringify({ messages: [{ role: 'system', content: SYSTEM_PROMPT }], tools: request.tools }));
+      const fixed = await fixedPromptTokens(request.tools);
       const tokens = countTokens(body);
       return { data: { request, tokens, fixedTokens: fixed }, text: `${JSON.stringify(request, null, 2)}\n${tokens} tokens (o200k_base), ${fixed} of them the fixed prompt (system prompt and tool schemas, without conventions)`, next: ctx.cmd('agent', task) };
     }

@@ -81,6 +81,12 @@ export async function firstRequest({ entries, task, root, cwd, env, history, too
   return { messages, tools: [...tools.schemas, RECALL_TOOL] };
 }
 
+/** Tokens every call starts with, counted in o200k_base: the system prompt and these tool schemas (conventions not counted). */
+export async function fixedPromptTokens(tools: readonly ToolSchema[]): Promise<number> {
+  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+  return countTokens(JSON.stringify({ messages: [{ role: 'system', content: SYSTEM_PROMPT }], tools }));
+}
+
 /**
  * Runs the task until the model answers without a tool call or `maxTurns` model calls were made.
  * A tool call identical to an earlier one (same name and arguments) with nothing that could change

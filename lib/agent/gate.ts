@@ -1,7 +1,6 @@
 // The active plan contract as a gate on the agent's tool calls: each call goes through forge plan preflight first.
-import type { CommandSpec, Entry } from '../cli/declare';
-import { invoke } from '../cli/invoke';
-import { leaves } from '../cli/registry';
+import type { Entry } from '../cli/declare';
+import { invokeForRecord } from '../cli/invoke';
 import { parsePatch } from '../files/patch-parse';
 
 /** What preflight needs to know of a call: the paths it names (and, for bash, its command line). */
@@ -27,16 +26,11 @@ export function preflightArgs(name: string, args: Record<string, unknown>): { to
  * is never gated — and hard ones say the call cannot run under this plan.
  */
 export function contractGate({ entries, cwd, env }: { entries: readonly Entry[]; cwd: string; env: NodeJS.ProcessEnv }): (name: string, args: Record<string, unknown>) => Promise<string | null> {
-  const spec = leaves(entries).find((s) => s.name === 'plan preflight') as CommandSpec<any>;
   return async (name, args) => {
-    const r = await invoke({ entries, spec, args: preflightArgs(name, args), cwd, env, json: true });
+    const r = await invokeForRecord<{ error?: { code?: string; message?: string; data?: { posture?: string } } }>({ entries, name: 'plan preflight', args: preflightArgs(name, args), cwd, env });
     if (r.code === 0) return null;
-    let error: { code?: string; message?: string; data?: { posture?: string } } = {};
-    try {
-      error = (JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '') as { error?: typeof error }).error ?? {};
-    } catch {
-      // Not a refusal record (a crash): refuse anyway, with what it printed.
-    }
+    // Without a refusal record (a crash) the call is refused anyway, with what was printed.
+    const error = r.record?.error ?? {};
     const code = error.code ?? 'PLAN_PREFLIGHT_FAILED';
     const why = error.message ?? (r.stderr.trim() || r.stdout.trim());
     if (error.data?.posture === 'soft') {

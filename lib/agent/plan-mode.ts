@@ -1,7 +1,6 @@
 // forge agent --plan / --resume: plan (or load) → show with its estimate → review → run the steps → say where it stands.
 import type { Entry, Outcome, RunContext } from '../cli/declare';
-import type { AgentEvent } from './agent';
-import { SYSTEM_PROMPT } from './agent';
+import { firstRequest, fixedPromptTokens, type AgentEvent } from './agent';
 import type { RetryPolicy } from './chat';
 import type { ModelConfig } from './config';
 import { describeEstimate, estimatePlan, formatTokens, newPlan, PLAN_MARKDOWN, savePlan, type AgentPlan } from './plan';
@@ -24,9 +23,9 @@ export interface PlanModeArgs {
 }
 
 /** Each step's first request in tokens: the fixed prompt plus its instruction, files and summary. */
-async function firstRequestTokens({ plan, root, bench }: { plan: AgentPlan; root: string; bench: Workbench }): Promise<number[]> {
+async function firstRequestTokens({ entries, plan, root, env, bench }: { entries: readonly Entry[]; plan: AgentPlan; root: string; env: NodeJS.ProcessEnv; bench: Workbench }): Promise<number[]> {
   const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
-  const fixed = countTokens(JSON.stringify({ messages: [{ role: 'system', content: SYSTEM_PROMPT }], tools: bench.tools.schemas }));
+  const fixed = await fixedPromptTokens((await firstRequest({ entries, task: '', root, cwd: root, env, tools: bench.tools })).tools);
   const out: number[] = [];
   for (const step of plan.steps) out.push(fixed + countTokens(await stepPrompt({ plan, step, root, tools: bench.tools })));
   return out;
@@ -50,7 +49,7 @@ export async function runPlanMode({ args, ctx, entries, config, root, env, bench
     if (made.corrected) await ctx.emit({ type: 'plan_corrected', findings: made.corrected }, `the first plan failed forge plan check (${made.corrected.map((f) => f.code).join(', ')}); the planner corrected it`);
     for (const w of made.warnings) await ctx.emit({ type: 'plan_warning', code: w.code, message: w.message }, `warning: ${w.code}: ${w.message}`);
     plan = newPlan({ id: args.planId, runId: args.runId, task: args.task, modules: made.modules, model: config.model.value, planner, plannerTokens: made.usage, now: ctx.now() });
-    plan.estimate = estimatePlan({ firstRequests: await firstRequestTokens({ plan, root, bench }), plannerTokens: made.usage.input + made.usage.output, cost: config.cost.value });
+    plan.estimate = estimatePlan({ firstRequests: await firstRequestTokens({ entries, plan, root, env, bench }), plannerTokens: made.usage.input + made.usage.output, cost: config.cost.value });
     await savePlan({ store, plan, message: 'proposed' });
   }
   await ctx.emit({ type: 'plan', id: plan.id, task: plan.task, status: plan.status, estimate: plan.estimate, steps: plan.steps.map(({ id, title, objective, files, symbols, verify, doneWhen, dependsOn, status }) => ({ id, title, objective, files, symbols, verify, doneWhen, dependsOn, status })) }, planText(plan));

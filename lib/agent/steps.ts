@@ -1,9 +1,8 @@
 // Plan mode's execution: each step in a fresh context (its instruction, its files, the carry-forward summary), verified by forge validate; a failed step pauses the plan.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CommandSpec, Entry } from '../cli/declare';
-import { invoke } from '../cli/invoke';
-import { leaves } from '../cli/registry';
+import type { Entry } from '../cli/declare';
+import { invokeForRecord } from '../cli/invoke';
 import { isFile } from '../fs/stat';
 import { grepWords } from '../git/grep';
 import type { StateStore } from '../git/state';
@@ -97,20 +96,15 @@ export interface StepVerdict {
 
 /** Runs the step's verify commands (and checks its files) through forge validate, under the run id in env. */
 export async function verifyStep({ entries, step, root, env }: { entries: readonly Entry[]; step: PlanStep; root: string; env: NodeJS.ProcessEnv }): Promise<StepVerdict> {
-  const spec = leaves(entries).find((s) => s.name === 'validate') as CommandSpec<any>;
   const files: string[] = [];
   for (const f of step.files) if (await isFile(join(root, f))) files.push(f);
-  const r = await invoke({ entries, spec, args: { module: step.id, cmd: step.verify, file: files }, cwd: root, env, json: true });
-  let record: { passed?: boolean; recommendation?: string; reason?: string; results?: Array<{ type: string; name: string; passed: boolean | null; message: string; tail?: string }>; message?: string };
-  try {
-    record = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}');
-  } catch {
-    record = { message: r.stderr.trim() };
-  }
+  type Validation = { passed?: boolean; recommendation?: string; reason?: string; results?: Array<{ type: string; name: string; passed: boolean | null; message: string; tail?: string }>; error?: { message?: string } };
+  const r = await invokeForRecord<Validation>({ entries, name: 'validate', args: { module: step.id, cmd: step.verify, file: files }, cwd: root, env });
+  const record: Validation = r.record ?? { error: { message: r.stderr.trim() } };
   const failed = (record.results ?? []).filter((x) => x.passed === false);
   const failure = failed.length
     ? failed.map((x) => `${x.type} ${x.name}: ${x.message}${x.tail?.trim() ? `\n${x.tail.trimEnd().split('\n').slice(-15).join('\n')}` : ''}`).join('\n')
-    : (record.message ?? record.reason ?? '');
+    : (record.error?.message ?? record.reason ?? '');
   return { passed: record.passed === true, recommendation: record.recommendation ?? 'ESCALATE', failure };
 }
 

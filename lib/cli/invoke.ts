@@ -2,6 +2,7 @@
 import { Readable, Writable } from 'node:stream';
 import type { ArgsSpec, CommandSpec, Entry } from './declare';
 import { main } from './main';
+import { leaves } from './registry';
 
 class Collector extends Writable {
   text = '';
@@ -43,4 +44,21 @@ export async function invoke({ entries, spec, args, cwd, env, json }: { entries:
   const words = json ? ['--json'] : argvOf(spec, args);
   const code = await main({ entries, argv: ['node', 'forge', ...spec.name.split(' '), ...words], env: json ? { ...env, FORGE_JSON: '1' } : { ...env, FORGE_JSON: undefined, NO_COLOR: '1' }, cwd, stdin, stdout, stderr });
   return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+/**
+ * A command by name, its arguments as an NDJSON request, and its last record parsed (the summary,
+ * or the error record) — null when it printed none (a crash): for callers that act on the answer.
+ */
+export async function invokeForRecord<T>({ entries, name, args, cwd, env }: { entries: readonly Entry[]; name: string; args: Record<string, unknown>; cwd: string; env: NodeJS.ProcessEnv }): Promise<Invocation & { record: T | null }> {
+  const spec = leaves(entries).find((s) => s.name === name);
+  if (!spec) throw new Error(`no command '${name}' in the registry`);
+  const r = await invoke({ entries, spec, args, cwd, env, json: true });
+  let record: T | null = null;
+  try {
+    record = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '') as T;
+  } catch {
+    // Nothing parseable on stdout: the caller falls back on stderr.
+  }
+  return { ...r, record };
 }
