@@ -2,7 +2,7 @@
 import { defineCommand } from '../lib/cli/declare';
 import { InvalidInputError } from '../lib/errors';
 import { applyLineOps, parseLineOp, replaceText, type EditResult } from '../lib/files/edit';
-import { openWorkspace } from '../lib/files/workspace';
+import { CONFINEMENT_ERRORS, CONFINEMENT_RULE, openWorkspace } from '../lib/files/workspace';
 import { shellJoin } from '../lib/quote';
 
 export default defineCommand({
@@ -12,6 +12,7 @@ export default defineCommand({
     'Two ways to edit a text file; either way every anchor is checked first, nothing is written unless the whole request applies, and the write is atomic, keeping the encoding, BOM, line endings and final newline.',
     'Replace: --old TEXT --new TEXT. With --anchor N#HASH (from forge read) the line must still have that hash — a stale anchor is refused with fresh lines ±15 — and the match must cover that line. The old text is looked for exactly (line endings aside); failing that, whole lines are compared forgivingly — trailing whitespace, a uniform indentation offset, per-line trim, then Unicode quotes, dashes and spaces folded to ASCII — and the edit applies only when exactly one place matches with each line trimmed; the new text is re-indented to fit. Several places are refused, naming their lines (unless --all); no match is refused with the nearest region and its anchors.',
     'Anchored line edits: --lines A#H[..B#H] --new TEXT replaces lines A to B; --lines … --delete removes them; --after A#H / --before A#H --new TEXT inserts. --edits JSON takes several at once, e.g. [{"lines":"3#ab12","new":"x"},{"after":"9#cd34","new":"y"}]; overlapping edits are refused.',
+    CONFINEMENT_RULE,
   ].join('\n\n'),
   args: {
     path: { type: 'string', positional: true, required: true, description: 'The file to edit.' },
@@ -38,9 +39,10 @@ export default defineCommand({
     OVERLAPPING_EDITS: 'two line edits touch the same lines',
     FILE_NOT_FOUND: 'no such file',
     BINARY_FILE: 'the file is binary',
-    PATH_OUTSIDE_REPO: 'the path leaves the repository',
+    NOT_A_REGULAR_FILE: 'the path is a FIFO, socket or device, not a file',
+    ...CONFINEMENT_ERRORS,
   },
-  exits: { 0: 'edited', 1: 'refused: stale anchor, no match, ambiguous, or no such file', 2: 'invalid input' },
+  exits: { 0: 'edited', 1: "refused: stale anchor, no match, ambiguous, no such file, or in git's own files", 2: 'invalid input or a path outside the repository' },
   mutates: true,
   async run(args, ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd });

@@ -1,13 +1,13 @@
 // forge ls: the files git would consider (.gitignore respected), filtered by a glob, capped.
 import { defineCommand } from '../lib/cli/declare';
-import { globMatcher, listFiles } from '../lib/files/list';
-import { openWorkspace } from '../lib/files/workspace';
+import { globMatcher, listFiles, underPaths } from '../lib/files/list';
+import { CONFINEMENT_ERRORS, assertWalkable, isDirectory, openWorkspace, resolveInside } from '../lib/files/workspace';
 
 export default defineCommand({
   name: 'ls',
   summary: 'List files (.gitignore-aware), optionally matching a glob; capped',
   description:
-    "Lists the files under the working directory that git would consider — tracked, and untracked ones .gitignore does not exclude (outside a repository: all but .git and node_modules) — relative to the working directory, sorted. A glob without a slash matches file names anywhere ('*.ts'); with one it matches paths ('src/**/*.ts'). At most --limit entries are printed; the summary counts what was cut by top-level directory and the hint narrows to the largest.",
+    "Lists the files under the working directory that git would consider — tracked, and untracked ones .gitignore does not exclude (outside a repository: all but .git and node_modules) — relative to the working directory, sorted. A glob without a slash matches file names anywhere ('*.ts'); with one it matches paths ('src/**/*.ts'); a directory's name lists the files under it. Never listed: git's own files, symlinks that resolve outside the repository or into git's files, and what is not a regular file (what forge read would refuse); a glob rooted outside the repository ('../x', '/etc/*') is refused. At most --limit entries are printed; the summary counts what was cut by top-level directory and the hint narrows to the largest.",
   args: {
     glob: { type: 'string', positional: true, placeholder: 'GLOB', description: 'Only paths matching this glob.' },
     limit: { type: 'integer', min: 1, default: 200, placeholder: 'N', description: 'Print at most N paths.' },
@@ -16,13 +16,20 @@ export default defineCommand({
     { command: 'forge ls', description: 'Every file, up to 200.' },
     { command: "forge ls '*.md' --json", description: 'Markdown files, one record each.' },
   ],
-  errors: {},
-  exits: { 0: 'listed (with or without matches)', 2: 'invalid input' },
+  errors: { ...CONFINEMENT_ERRORS },
+  exits: { 0: 'listed (with or without matches)', 1: "refused: the listing would start in git's own files", 2: 'invalid input or a path outside the repository' },
   mutates: false,
   async run(args, ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd });
-    const match = await globMatcher(args.glob);
-    const files = (await listFiles({ ws })).filter(match);
+    assertWalkable({ ws });
+    // A glob rooted elsewhere (../x/*, /etc/*) is refused like a path; a plain directory name lists what is under it.
+    const { default: picomatch } = await import('picomatch');
+    const scan = args.glob ? picomatch.scan(args.glob) : null;
+    const base = scan?.base ? await resolveInside({ ws, path: scan.base }) : null;
+    const underDir = base && !scan!.isGlob && (await isDirectory(base.abs));
+    const match = underDir ? () => true : await globMatcher(args.glob);
+    const listed = await listFiles({ ws });
+    const files = (underDir ? underPaths({ ws, files: listed, paths: [base.display] }) : listed).filter(match);
     const shown = files.slice(0, args.limit);
     for (const path of shown) await ctx.emit({ type: 'file', path }, path);
     const cutByDir = new Map<string, number>();

@@ -6,7 +6,7 @@ import { InvalidInputError } from '../lib/errors';
 import { commitChanges } from '../lib/files/journal';
 import { planPatch } from '../lib/files/patch-apply';
 import { parsePatch, reversePatch } from '../lib/files/patch-parse';
-import { openWorkspace } from '../lib/files/workspace';
+import { CONFINEMENT_ERRORS, CONFINEMENT_RULE, openWorkspace } from '../lib/files/workspace';
 import { shellJoin } from '../lib/quote';
 
 export default defineCommand({
@@ -16,6 +16,7 @@ export default defineCommand({
     'Reads a patch from stdin, --file or the diff field of an NDJSON request, in any of the forms models write: git and unified diffs (several files; new, deleted and renamed files; a/ b/ prefixes or none; wrong or missing line numbers and counts, bare @@ @@), the *** Begin Patch envelope (Update/Add/Delete File, Move to), and <<<<<<< SEARCH / ======= / >>>>>>> REPLACE blocks under a file name.',
     'Each hunk is located by its context and removed lines, in order: exactly, else with each line trimmed (trailing whitespace, indentation, Unicode quotes and dashes aside) — and only when that finds exactly one place; line numbers only choose between several places when one is exactly where the header says. Context lines keep the file\'s own text; added lines are re-indented to fit; the file keeps its encoding, BOM and line endings.',
     'All files change or none do. Every hunk of every file is applied in memory first; a hunk that does not apply, or matches several places, refuses the whole patch and shows the mismatched region. Then the originals are journaled in the git dir before the first write: if a write fails, every file is restored; if the process dies part-way, the next forge file command (read, edit, write, patch, search, ls) rolls the change back. --check says what would change and writes nothing; --reverse applies the patch backwards.',
+    CONFINEMENT_RULE,
   ].join('\n\n'),
   args: {
     diff: { type: 'string', placeholder: 'TEXT', description: 'The patch text (default: stdin).' },
@@ -34,9 +35,9 @@ export default defineCommand({
     PATCH_CONFLICT: 'a hunk does not apply or matches several places; a file to create exists or one to change does not (the region is in the message)',
     INVALID_PATCH: 'the input is not a patch in a known format',
     MISSING_ARGUMENT: 'no patch on stdin, --diff or --file',
-    PATH_OUTSIDE_REPO: 'a file in the patch leaves the repository',
+    ...CONFINEMENT_ERRORS,
   },
-  exits: { 0: 'applied (or would apply, with --check)', 1: 'refused: nothing was changed', 2: 'invalid input' },
+  exits: { 0: 'applied (or would apply, with --check)', 1: "refused (a hunk does not apply, a file is in git's own files): nothing was changed", 2: 'invalid input or a file outside the repository' },
   mutates: true,
   async run(args, ctx) {
     let text = args.diff;

@@ -1,13 +1,15 @@
 // forge write: create a file (or replace one with --overwrite), content from stdin or --content.
 import { defineCommand } from '../lib/cli/declare';
 import { writeWhole } from '../lib/files/write';
-import { openWorkspace } from '../lib/files/workspace';
+import { CONFINEMENT_ERRORS, CONFINEMENT_RULE, openWorkspace } from '../lib/files/workspace';
 
 export default defineCommand({
   name: 'write',
   summary: 'Create a file from stdin or --content; replacing one needs --overwrite',
-  description:
-    'Writes CONTENT to PATH exactly as given, creating parent directories. An existing file is refused unless --overwrite is given, so a model that lost track of what exists cannot silently replace it. The write is atomic: a temporary file renamed into place, so a reader never sees half a file. Content comes from --content, or raw text on stdin (forge write PATH < file), or the content field of an NDJSON request. Paths outside the repository are refused.',
+  description: [
+    'Writes CONTENT to PATH exactly as given, creating parent directories. An existing file is refused unless --overwrite is given, so a model that lost track of what exists cannot silently replace it. The write is atomic: a temporary file renamed into place, so a reader never sees half a file. Content comes from --content, or raw text on stdin (forge write PATH < file), or the content field of an NDJSON request. Only a regular file is replaced (a FIFO or a device is refused).',
+    CONFINEMENT_RULE,
+  ].join('\n\n'),
   args: {
     path: { type: 'string', positional: true, required: true, description: 'The file, relative to the working directory.' },
     content: { type: 'string', placeholder: 'TEXT', description: 'The whole content (default: stdin).' },
@@ -18,8 +20,8 @@ export default defineCommand({
     { command: "forge write notes/todo.md --content '# todo'", description: 'Create a file and its directory.' },
     { command: "printf 'hello\\n' | forge write notes/todo.md --overwrite", description: 'Replace it with stdin.' },
   ],
-  errors: { FILE_EXISTS: 'the file exists and --overwrite was not given', IS_A_DIRECTORY: 'the path is a directory', MISSING_ARGUMENT: 'no content on stdin or --content', PATH_OUTSIDE_REPO: 'the path leaves the repository' },
-  exits: { 0: 'written', 1: 'refused: the file exists', 2: 'invalid input or a path outside the repository' },
+  errors: { FILE_EXISTS: 'the file exists and --overwrite was not given', IS_A_DIRECTORY: 'the path is a directory', MISSING_ARGUMENT: 'no content on stdin or --content', NOT_A_REGULAR_FILE: 'the path is a FIFO, socket or device, not a file', ...CONFINEMENT_ERRORS },
+  exits: { 0: 'written', 1: "refused: the file exists, or the path is in git's own files", 2: 'invalid input or a path outside the repository' },
   mutates: true,
   async run(args, ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd });

@@ -7,7 +7,7 @@ import { lineHash, parseAnchor, type Anchor } from './anchor';
 import { applyIndent, findMatches, nearestLine, type Match, type Strategy } from './match';
 import { windowOf, type WindowLine } from './read';
 import { decodeText, encodeText, isBinary, type TextFile } from './text';
-import { resolveInside, type Workspace } from './workspace';
+import { resolveInside, statTarget, type Workspace } from './workspace';
 import { atomicWrite } from './write';
 
 /** Lines shown around a refusal, so the model can retry without reading the file again. */
@@ -36,6 +36,7 @@ interface Loaded {
 
 async function load(ws: Workspace, path: string): Promise<Loaded> {
   const { abs, display } = await resolveInside({ ws, path });
+  await statTarget({ abs, display });
   const buf = await readFile(abs).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') throw new RefusedError('FILE_NOT_FOUND', `no such file '${display}'`, { fix: shellJoin(['forge', 'write', display, '--content', '']) });
     if (err.code === 'EISDIR') throw new InvalidInputError('IS_A_DIRECTORY', `'${display}' is a directory`, { fix: shellJoin(['forge', 'ls', `${display}/**`]) });

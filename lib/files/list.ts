@@ -1,9 +1,8 @@
 // Lists a workspace's files the way git sees them (.gitignore respected), filtered by globs and paths.
-import { stat } from 'node:fs/promises';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, relative, resolve, sep } from 'node:path';
 import { editDistance } from '../distance';
 import { listWorkTreeFiles } from '../git/repo';
-import type { Workspace } from './workspace';
+import { walkable, type Workspace } from './workspace';
 
 /** Outside a repository there is no .gitignore to ask git about; these are never worth listing. */
 const ALWAYS_IGNORED = ['**/.git/**', '**/node_modules/**'];
@@ -12,15 +11,19 @@ const ALWAYS_IGNORED = ['**/.git/**', '**/node_modules/**'];
  * Files under cwd, relative to cwd, sorted. In a repository: tracked files plus untracked ones
  * .gitignore does not exclude (git's own rules, nested .gitignore and info/exclude included),
  * minus tracked files deleted from the work tree. Elsewhere: every file but .git and node_modules.
+ * Either way, what a file tool may not read is left out: a symlink resolving outside the
+ * workspace or into git's files, anything under a .git, and what is not a regular file.
  */
 export async function listFiles({ ws }: { ws: Workspace }): Promise<string[]> {
-  const fromGit = ws.inRepo ? await listWorkTreeFiles({ cwd: ws.cwd }) : null;
-  if (fromGit) {
-    const present = await Promise.all(fromGit.map((f) => stat(join(ws.cwd, f)).then((s) => s.isFile(), () => false)));
-    return fromGit.filter((_, i) => present[i]).sort();
+  let found = ws.inRepo ? await listWorkTreeFiles({ cwd: ws.cwd }) : null;
+  if (!found) {
+    const { default: glob } = await import('fast-glob');
+    // Symlinks are listed, not followed: each is judged by where it points, like any other.
+    found = (await glob('**/*', { cwd: ws.cwd, dot: true, onlyFiles: false, markDirectories: true, ignore: ALWAYS_IGNORED, followSymbolicLinks: false })).filter((p) => !p.endsWith('/'));
   }
-  const { default: glob } = await import('fast-glob');
-  return (await glob('**/*', { cwd: ws.cwd, dot: true, onlyFiles: true, ignore: ALWAYS_IGNORED, followSymbolicLinks: false })).sort();
+  const files = found;
+  const allowed = await Promise.all(files.map((path) => walkable({ ws, path })));
+  return files.filter((_, i) => allowed[i]).sort();
 }
 
 /** A glob without a slash matches file names anywhere (`*.ts`), as in .gitignore. */

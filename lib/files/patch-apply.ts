@@ -7,7 +7,7 @@ import { lineHash } from './anchor';
 import { applyIndent, foldUnicode, leading, lineWindows, nearestLine, type Strategy } from './match';
 import type { FilePatch, Hunk } from './patch-parse';
 import { decodeText, encodeText, isBinary, type TextFile } from './text';
-import { resolveInside, type Workspace } from './workspace';
+import { resolveInside, statTarget, type Workspace } from './workspace';
 
 export interface PlannedFile {
   /** Where the result goes (null: the file is deleted). */
@@ -119,6 +119,7 @@ export async function planPatch({ ws, patches }: { ws: Workspace; patches: FileP
       claimed.add(target!.abs);
       continue;
     }
+    await statTarget(source!);
     const buf = await readFile(source!.abs).catch(() => null);
     if (!buf) throw new RefusedError('PATCH_CONFLICT', `'${source!.display}' does not exist; the patch changes it`, { fix: shellJoin(['forge', 'ls']), data: { path: source!.display } });
     if (isBinary(buf)) throw new RefusedError('PATCH_CONFLICT', `'${source!.display}' is a binary file`, { fix: shellJoin(['forge', 'read', source!.display]) });

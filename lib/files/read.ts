@@ -1,12 +1,12 @@
 // A window of a file with an anchor on every line, capped so a read never floods a model's context.
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { InvalidInputError, RefusedError } from '../errors';
 import { shellJoin } from '../quote';
 import { lineHash } from './anchor';
 import { listFiles, similarPaths } from './list';
 import { decodeString, describeBinary, indexLines, isBinary, lineAt, type Encoding, type LineIndex, type TextFile } from './text';
 import { extractSymbols, type SymbolEntry, type SymbolIndex } from './symbols';
-import { resolveInside, type Workspace } from './workspace';
+import { resolveInside, statTarget, type Workspace } from './workspace';
 
 export const DEFAULT_WINDOW = 150;
 /** A read's text never exceeds this; the window ends early instead. */
@@ -81,7 +81,7 @@ export function windowOf(src: Lines & { start: number; end?: number }): Pick<Rea
 /** Resolves a path for reading: missing files suggest similar paths, directories are refused. */
 async function openForRead(ws: Workspace, path: string): Promise<{ abs: string; display: string }> {
   const { abs, display } = await resolveInside({ ws, path });
-  const info = await stat(abs).catch(() => null);
+  const info = await statTarget({ abs, display });
   if (!info) {
     const suggestions = similarPaths({ wanted: display, files: await listFiles({ ws }) });
     throw new RefusedError('FILE_NOT_FOUND', `no such file '${display}'${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`, {

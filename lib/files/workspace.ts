@@ -1,8 +1,10 @@
-// Where file tools may act: the work tree holding cwd (or cwd itself outside git); paths that escape it are refused.
-import { realpath, stat } from 'node:fs/promises';
+// Where file tools may act: the work tree holding cwd (or cwd itself outside git), never outside it, never in git's own files.
+import type { Stats } from 'node:fs';
+import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { InvalidInputError } from '../errors';
-import { workTreeRoot } from '../git/repo';
+import { InvalidInputError, RefusedError } from '../errors';
+import { locateGitDirs } from '../git/repo';
+import { shellJoin } from '../quote';
 import { recoverJournals } from './journal';
 
 export interface Workspace {
@@ -13,15 +15,39 @@ export interface Workspace {
   inRepo: boolean;
   /** Where interrupted multi-file changes are journaled: this worktree's git dir, else the root. */
   journalRoot: string;
+  /** The boundary and git's own directories (this worktree's git dir, the common dir), resolved through symlinks. */
+  realRoot: string;
+  gitDirs: string[];
 }
+
+/** What the confinement errors mean, for the errors table of every file tool. */
+export const CONFINEMENT_ERRORS = {
+  PATH_OUTSIDE_REPO: 'the path leaves the repository (by .., an absolute path, or a symlink pointing out)',
+  PATH_IN_GIT_DIR: "the path is inside git's own files (.git in any case, a worktree's or submodule's git dir, $GIT_DIR): never a file tool's to touch",
+} as const;
+
+/** What every file tool's page says of the rule. */
+export const CONFINEMENT_RULE =
+  "Paths are confined to the repository's work tree (outside a repository, the working directory): a path that leaves it — by '..', an absolute path elsewhere, or a symlink pointing out, dangling or not — is refused with PATH_OUTSIDE_REPO (exit 2), and one inside git's own files — .git in any case, a linked worktree's .git file and the git dir it points to, the common dir, $GIT_DIR, a submodule's or nested repository's .git — with PATH_IN_GIT_DIR (exit 1), however it is reached. Nothing is read or written then.";
 
 /**
  * Opens the workspace of cwd and first rolls back any multi-file change a crash interrupted, so
  * a half-applied patch never outlives the next forge file command.
  */
 export async function openWorkspace({ cwd }: { cwd: string }): Promise<Workspace> {
-  const top = await workTreeRoot({ cwd });
-  const ws = { cwd, root: top?.root ?? cwd, inRepo: top !== null, journalRoot: top ? join(top.gitDir, 'forge', 'journal') : join(cwd, '.forge-journal') };
+  const git = await locateGitDirs({ cwd });
+  // Inside a git dir (a bare repository, or cd .git) there is no work tree: cwd is the boundary
+  // and, being git's own, every path under it is refused.
+  const root = git?.root ?? cwd;
+  const [realRoot, ...gitDirs] = await Promise.all([root, ...(git ? [git.gitDir, git.commonDir] : [])].map((p) => realpath(p).catch(() => p)));
+  const ws: Workspace = {
+    cwd,
+    root,
+    inRepo: git?.root != null,
+    journalRoot: git ? join(git.gitDir, 'forge', 'journal') : join(cwd, '.forge-journal'),
+    realRoot: realRoot!,
+    gitDirs: [...new Set(gitDirs)],
+  };
   await recoverJournals({ root: ws.journalRoot });
   return ws;
 }
@@ -38,39 +64,115 @@ function inside(root: string, abs: string): boolean {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
-/** The deepest part of `abs` that exists, resolved through symlinks (for a file not yet written). */
-async function realExisting(abs: string): Promise<string> {
-  let dir = abs;
+/** Code points HFS+ ignores in names, so `.g\u200cit` is `.git` there (git's is_hfs_dotgit). */
+const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+
+/**
+ * Whether a path component names a git dir on some file system: `.git` in any case, with the
+ * trailing dots and spaces or the `:stream` NTFS drops, or NTFS's short name `git~1` — the
+ * names git itself refuses in a tree (its verify_path).
+ */
+export function isGitName(name: string): boolean {
+  if (!/g/i.test(name)) return false;
+  const n = name.replace(HFS_IGNORED, '').toLowerCase().replace(/:.*$/s, '').replace(/[. ]+$/, '');
+  return n === '.git' || n === 'git~1';
+}
+
+function hasGitComponent(rel: string): boolean {
+  return rel.split(/[\\/]/).some(isGitName);
+}
+
+/**
+ * The one confinement rule: why `abs` (lexically) and `real` (through symlinks) may not be
+ * touched, or null. Git's files are named first: a worktree's git dir is also outside it.
+ */
+function refusal(ws: Workspace, abs: string, real: string): 'git' | 'outside' | null {
+  if (ws.gitDirs.some((g) => inside(g, real)) || hasGitComponent(relative(ws.root, abs)) || hasGitComponent(relative(ws.realRoot, real))) return 'git';
+  if (!inside(ws.root, abs) || !inside(ws.realRoot, real)) return 'outside';
+  return null;
+}
+
+/**
+ * `abs` resolved through every symlink, as far as it exists; a missing tail (a file not yet
+ * written) is appended, and a dangling symlink is followed to where a write would land.
+ */
+async function realTarget(abs: string, hops = 0): Promise<string> {
   const rest: string[] = [];
+  let dir = abs;
   for (;;) {
     try {
       return resolve(await realpath(dir), ...rest.reverse());
     } catch {
+      const link = hops < 40 ? await readlink(dir).catch(() => null) : null;
+      if (link !== null) return realTarget(resolve(dirname(dir), link, ...rest.reverse()), hops + 1);
       const parent = dirname(dir);
       if (parent === dir) return abs;
-      rest.push(dir.slice(parent.length + 1));
+      rest.push(dir.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
       dir = parent;
     }
   }
 }
 
+function confinementError(ws: Workspace, path: string, why: 'git' | 'outside') {
+  if (why === 'git') {
+    return new RefusedError('PATH_IN_GIT_DIR', `'${path}' is inside git's own files: file tools never read or change them`, { fix: 'forge ls', data: { path } });
+  }
+  const where = ws.inRepo ? 'the repository' : 'the working directory';
+  return new InvalidInputError('PATH_OUTSIDE_REPO', `'${path}' is outside ${where} (${ws.root})`, { fix: 'forge ls', data: { path, root: ws.root } });
+}
+
 /**
  * Resolves a user path against the workspace and refuses one that leaves it — by `..`, an
- * absolute path elsewhere, or a symlink pointing out.
+ * absolute path elsewhere, or a symlink pointing out — or that reaches git's own files.
  */
 export async function resolveInside({ ws, path }: { ws: Workspace; path: string }): Promise<ResolvedPath> {
   if (path === '' || path.includes('\0')) {
     throw new InvalidInputError('INVALID_PATH', `invalid path '${path.replace(/\0/g, '\\0')}'`, { fix: 'forge ls' });
   }
   const abs = resolve(ws.cwd, path);
-  const where = ws.inRepo ? 'the repository' : 'the working directory';
-  const refuse = () =>
-    new InvalidInputError('PATH_OUTSIDE_REPO', `'${path}' is outside ${where} (${ws.root})`, { fix: 'forge ls', data: { path, root: ws.root } });
-  if (!inside(ws.root, abs)) throw refuse();
-  const [realRoot, realAbs] = await Promise.all([realpath(ws.root), realExisting(abs)]);
-  if (!inside(realRoot, realAbs)) throw refuse();
-  const display = relative(ws.cwd, abs) || '.';
-  return { abs, display };
+  const why = refusal(ws, abs, await realTarget(abs));
+  if (why) throw confinementError(ws, path, why);
+  return { abs, display: relative(ws.cwd, abs) || '.' };
+}
+
+/** Refuses a walk (ls, search) that starts inside git's files: a bare repository, or cd .git. */
+export function assertWalkable({ ws }: { ws: Workspace }): void {
+  if (refusal(ws, ws.cwd, ws.realRoot) !== 'git') return;
+  // In a .git beside a work tree the fix is to walk the work tree; a bare repository has none.
+  const workTree = ws.gitDirs.map((g) => dirname(g)).find((d, i) => isGitName(ws.gitDirs[i]!.slice(d.length + 1)));
+  throw new RefusedError('PATH_IN_GIT_DIR', `'${ws.cwd}' is inside git's own files (a bare repository or a git dir): there is no work tree to walk`, {
+    fix: workTree ? shellJoin(['forge', 'ls', '--cwd', workTree]) : 'git worktree list',
+    data: { path: ws.cwd },
+  });
+}
+
+/**
+ * Whether a path a walk found (relative to cwd) is a file it may list and read: the rule
+ * resolveInside applies, asked of the file system only for symlinks (so a walk costs one lstat
+ * a file, as before).
+ */
+export async function walkable({ ws, path }: { ws: Workspace; path: string }): Promise<boolean> {
+  const abs = join(ws.cwd, path);
+  const info = await lstat(abs).catch(() => null);
+  if (!info) return false;
+  if (info.isSymbolicLink()) {
+    const real = await realpath(abs).catch(() => null);
+    if (!real || refusal(ws, abs, real)) return false;
+    return stat(real).then((s) => s.isFile(), () => false);
+  }
+  return info.isFile() && !hasGitComponent(path);
+}
+
+/**
+ * What is at a resolved path: a regular file or a directory, null when nothing is. A FIFO would
+ * hang a read and a device never ends, so anything else is refused before it is opened.
+ */
+export async function statTarget({ abs, display }: ResolvedPath): Promise<Stats | null> {
+  const info = await stat(abs).catch(() => null);
+  if (info && !info.isFile() && !info.isDirectory()) {
+    throw new RefusedError('NOT_A_REGULAR_FILE', `'${display}' is not a regular file (a FIFO, socket or device)`, { fix: 'forge ls', data: { path: display } });
+  }
+  return info;
 }
 
 export async function isDirectory(abs: string): Promise<boolean> {

@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { InvalidInputError, RefusedError } from '../errors';
 import { shellJoin } from '../quote';
 import { randomHex } from '../random';
-import { resolveInside, type Workspace } from './workspace';
+import { resolveInside, statTarget, type Workspace } from './workspace';
 
 /** Replaces `abs` in one rename, so readers see the old file or the new one, never half of one. */
 export async function atomicWrite(abs: string, data: Buffer | string): Promise<void> {
@@ -33,7 +33,7 @@ export async function writeWhole({ ws, path, content, overwrite }: { ws: Workspa
   if (content === undefined) {
     throw new InvalidInputError('MISSING_ARGUMENT', 'no content: pass --content TEXT or pipe the content on stdin', { fix: shellJoin(['forge', 'write', '--help']) });
   }
-  const existing = await stat(abs).catch(() => null);
+  const existing = await statTarget({ abs, display });
   if (existing?.isDirectory()) throw new InvalidInputError('IS_A_DIRECTORY', `'${display}' is a directory`, { fix: shellJoin(['forge', 'ls', `${display}/**`]) });
   if (existing && !overwrite) {
     throw new RefusedError('FILE_EXISTS', `'${display}' exists; pass --overwrite to replace it, or edit it instead`, { fix: shellJoin(['forge', 'read', display]), data: { path: display } });

@@ -39,10 +39,28 @@ export async function openRepo({ cwd }: { cwd: string }): Promise<Repo> {
 
 /** The top of the work tree holding cwd and its (per-worktree) git dir; null outside a repository or in a bare one. */
 export async function workTreeRoot({ cwd }: { cwd: string }): Promise<{ root: string; gitDir: string } | null> {
-  const r = await runGit({ cwd, args: ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-dir'] });
-  if (r.code !== 0) return null;
-  const [root, gitDir] = r.stdout.toString('utf8').trim().split('\n');
-  return root && gitDir ? { root, gitDir } : null;
+  const where = await locateGitDirs({ cwd });
+  return where?.root ? { root: where.root, gitDir: where.gitDir } : null;
+}
+
+export interface GitDirs {
+  /** The top of the work tree; null when cwd is inside a git dir (a bare repository, or .git itself). */
+  root: string | null;
+  /** This worktree's git dir, and the common dir every linked worktree shares ($GIT_DIR respected). */
+  gitDir: string;
+  commonDir: string;
+}
+
+/**
+ * Where cwd's repository keeps its work tree and its own files, with one `git rev-parse`; null
+ * outside a repository. Inside a git dir git refuses --show-toplevel after printing the rest.
+ */
+export async function locateGitDirs({ cwd }: { cwd: string }): Promise<GitDirs | null> {
+  const r = await runGit({ cwd, args: ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-inside-git-dir', '--show-toplevel'] });
+  const [gitDir, commonDir, insideGitDir, root] = r.stdout.toString('utf8').trim().split('\n');
+  if (!gitDir || !commonDir) return null;
+  if (r.code !== 0 && insideGitDir !== 'true') return null;
+  return { root: insideGitDir === 'true' || !root ? null : root, gitDir, commonDir };
 }
 
 /**
