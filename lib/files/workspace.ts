@@ -3,7 +3,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InvalidInputError } from '../errors';
 import { workTreeRoot } from '../git/repo';
-import { recoverJournals } from './journal';
+import { recoverJournals, recoveryWarning } from './journal';
 
 export interface Workspace {
   /** The directory paths are relative to. */
@@ -11,18 +11,19 @@ export interface Workspace {
   /** The boundary: the repository's work tree, or cwd outside a repository. */
   root: string;
   inRepo: boolean;
-  /** Where interrupted multi-file changes are journaled: this worktree's git dir, else the root. */
+  /** Where file writes are journaled: this worktree's git dir, else cwd (removed again once empty). */
   journalRoot: string;
 }
 
 /**
- * Opens the workspace of cwd and first rolls back any multi-file change a crash interrupted, so
- * a half-applied patch never outlives the next forge file command.
+ * Opens the workspace of cwd and first recovers what a killed forge command left (a half-applied
+ * patch rolled back, its temp files removed), so a crash never outlives the next forge file
+ * command. Recovery never fails the command: `warn` gets one line for each thing it did or could not do.
  */
-export async function openWorkspace({ cwd }: { cwd: string }): Promise<Workspace> {
+export async function openWorkspace({ cwd, warn }: { cwd: string; warn: (text: string) => Promise<void> }): Promise<Workspace> {
   const top = await workTreeRoot({ cwd });
   const ws = { cwd, root: top?.root ?? cwd, inRepo: top !== null, journalRoot: top ? join(top.gitDir, 'forge', 'journal') : join(cwd, '.forge-journal') };
-  await recoverJournals({ root: ws.journalRoot });
+  for (const r of await recoverJournals({ root: ws.journalRoot, within: ws.root })) await warn(recoveryWarning(r));
   return ws;
 }
 
