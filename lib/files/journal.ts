@@ -158,8 +158,9 @@ export interface Recovery {
   /**
    * rolled-back: its change was cut short and every file is as before it; completed: no file was
    * half-changed (it died before its first write or after its last), only its leftovers were
-   * removed; discarded: a torn journal (an original missing) dropped, files left as they are;
-   * failed: recovery itself failed and the journal is kept for the next command.
+   * removed; discarded: a journal torn (an original missing) or not forge's (naming files outside
+   * the work tree) dropped, files left as they are; failed: recovery itself failed and the journal
+   * is kept for the next command.
    */
   outcome: 'rolled-back' | 'completed' | 'discarded' | 'failed';
   /** The files put back (rolled-back). */
@@ -239,19 +240,17 @@ function manifestEntries(value: unknown): ManifestEntry[] | null {
   return ok ? value.map((e) => ({ path: e.path, backup: e.backup === null ? null : basename(e.backup), mode: typeof e.mode === 'number' ? e.mode : null, temp: typeof e.temp === 'string' ? e.temp : tempPathFor(e.path) })) : null;
 }
 
-/** Whether `path` stays inside `within`, symlinks resolved as far as the path exists. */
-async function staysInside(path: string, within: string): Promise<boolean> {
+/** Whether `path` stays inside `within` (`realWithin` resolved), through symlinks as far as the path exists. */
+async function staysInside(path: string, within: string, realWithin: string): Promise<boolean> {
   const inside = (root: string, p: string) => {
     const rel = relative(root, p);
     return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
   };
   if (!isAbsolute(path) || !inside(within, resolve(path))) return false;
-  let dir = dirname(resolve(path));
-  for (;;) {
+  for (let dir = dirname(resolve(path)); ; dir = dirname(dir)) {
     const real = await realpath(dir).catch(() => null);
-    if (real !== null) return inside(await realpath(within), join(real, relative(dir, path)));
+    if (real !== null) return inside(realWithin, join(real, relative(dir, path)));
     if (dirname(dir) === dir) return false;
-    dir = dirname(dir);
   }
 }
 
@@ -272,7 +271,8 @@ async function recoverJournal(dir: string, within: string | null): Promise<Omit<
   let result: Omit<Recovery, 'pid'> = { outcome: 'completed', files: [] };
   const tempNames = [...listed, ...(entries ?? []).map((e) => e.temp)];
   const paths = [...tempNames, ...(entries ?? []).map((e) => e.path)];
-  if (within !== null && (!tempNames.every((t) => TEMP_NAME.test(basename(t))) || !(await Promise.all(paths.map((p) => staysInside(p, within)))).every(Boolean))) {
+  const realWithin = within === null ? null : await realpath(within);
+  if (within !== null && (!tempNames.every((t) => TEMP_NAME.test(basename(t))) || !(await Promise.all(paths.map((p) => staysInside(p, within, realWithin!)))).every(Boolean))) {
     listed = [];
     result = { outcome: 'discarded', files: [], reason: `it names a file outside '${within}', or a temp file forge would not name so` };
   } else if (!manifest.absent) {
