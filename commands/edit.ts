@@ -2,6 +2,7 @@
 import { defineCommand } from '../lib/cli/declare';
 import { InvalidInputError } from '../lib/errors';
 import { applyLineOps, parseLineOp, replaceText, type EditResult } from '../lib/files/edit';
+import { AFTER_A_CRASH } from '../lib/files/journal';
 import { CONFINEMENT_ERRORS, CONFINEMENT_RULE, openWorkspace } from '../lib/files/workspace';
 import { shellJoin } from '../lib/quote';
 
@@ -13,6 +14,7 @@ export default defineCommand({
     'Replace: --old TEXT --new TEXT. With --anchor N#HASH (from forge read) the line must still have that hash — a stale anchor is refused with fresh lines ±15 — and the match must cover that line. The old text is looked for exactly (line endings aside); failing that, whole lines are compared forgivingly — trailing whitespace, a uniform indentation offset, per-line trim, then Unicode quotes, dashes and spaces folded to ASCII — and the edit applies only when exactly one place matches with each line trimmed; the new text is re-indented to fit. Several places are refused, naming their lines (unless --all); no match is refused with the nearest region and its anchors.',
     'Anchored line edits: --lines A#H[..B#H] --new TEXT replaces lines A to B; --lines … --delete removes them; --after A#H / --before A#H --new TEXT inserts. --edits JSON takes several at once, e.g. [{"lines":"3#ab12","new":"x"},{"after":"9#cd34","new":"y"}]; overlapping edits are refused.',
     CONFINEMENT_RULE,
+    AFTER_A_CRASH,
   ].join('\n\n'),
   args: {
     path: { type: 'string', positional: true, required: true, description: 'The file to edit.' },
@@ -45,7 +47,7 @@ export default defineCommand({
   exits: { 0: 'edited', 1: "refused: stale anchor, no match, ambiguous, no such file, or in git's own files", 2: 'invalid input or a path outside the repository' },
   mutates: true,
   async run(args, ctx) {
-    const ws = await openWorkspace({ cwd: ctx.cwd });
+    const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     const lineMode = args.lines !== undefined || args.after !== undefined || args.before !== undefined || args.edits !== undefined;
     if (lineMode && (args.old !== undefined || args.anchor !== undefined || args.all)) {
       throw new InvalidInputError('INVALID_ARGUMENT', 'use --old/--new (with --anchor, --all) or anchored line edits (--lines, --after, --before, --edits), not both', { fix: 'forge edit --help' });

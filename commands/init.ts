@@ -27,7 +27,7 @@ export default defineCommand({
   mutates: true,
   async run(args, ctx) {
     const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
-    const ws = await openWorkspace({ cwd: root });
+    const ws = await openWorkspace({ cwd: root, warn: ctx.warn });
     const facts = await detectConventions({ root, files: await listFiles({ ws }) });
     const content = renderConventions(facts);
     if (args.print) return { data: { path: CONVENTIONS_PATH, written: false, content, ...facts }, text: content.trimEnd(), next: ctx.cmd('init') };

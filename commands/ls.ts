@@ -1,13 +1,16 @@
 // forge ls: the files git would consider (.gitignore respected), filtered by a glob, capped.
 import { defineCommand } from '../lib/cli/declare';
+import { AFTER_A_CRASH } from '../lib/files/journal';
 import { globMatcher, listFiles, underPaths } from '../lib/files/list';
 import { CONFINEMENT_ERRORS, assertWalkable, isDirectory, openWorkspace, resolveInside } from '../lib/files/workspace';
 
 export default defineCommand({
   name: 'ls',
   summary: 'List files (.gitignore-aware), optionally matching a glob; capped',
-  description:
+  description: [
     "Lists the files under the working directory that git would consider — tracked, and untracked ones .gitignore does not exclude (outside a repository: all but .git and node_modules) — relative to the working directory, sorted. A glob without a slash matches file names anywhere ('*.ts'); with one it matches paths ('src/**/*.ts'); a directory's name lists the files under it. Never listed: git's own files, symlinks that resolve outside the repository or into git's files, and what is not a regular file (what forge read would refuse); a glob rooted outside the repository ('../x', '/etc/*') is refused. At most --limit entries are printed; the summary counts what was cut by top-level directory and the hint narrows to the largest.",
+    AFTER_A_CRASH,
+  ].join('\n\n'),
   args: {
     glob: { type: 'string', positional: true, placeholder: 'GLOB', description: 'Only paths matching this glob.' },
     limit: { type: 'integer', min: 1, default: 200, placeholder: 'N', description: 'Print at most N paths.' },
@@ -20,7 +23,7 @@ export default defineCommand({
   exits: { 0: 'listed (with or without matches)', 1: "refused: the listing would start in git's own files", 2: 'invalid input or a path outside the repository' },
   mutates: false,
   async run(args, ctx) {
-    const ws = await openWorkspace({ cwd: ctx.cwd });
+    const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     assertWalkable({ ws });
     // A glob rooted elsewhere (../x/*, /etc/*) is refused like a path; a plain directory name lists what is under it.
     const { default: picomatch } = await import('picomatch');

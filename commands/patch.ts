@@ -7,6 +7,7 @@ import { commitChanges } from '../lib/files/journal';
 import { planPatch } from '../lib/files/patch-apply';
 import { parsePatch, reversePatch } from '../lib/files/patch-parse';
 import { CONFINEMENT_ERRORS, CONFINEMENT_RULE, openWorkspace } from '../lib/files/workspace';
+import { crashAt } from '../lib/process/crash';
 import { shellJoin } from '../lib/quote';
 
 export default defineCommand({
@@ -15,7 +16,7 @@ export default defineCommand({
   description: [
     'Reads a patch from stdin, --file or the diff field of an NDJSON request, in any of the forms models write: git and unified diffs (several files; new, deleted and renamed files; a/ b/ prefixes or none; wrong or missing line numbers and counts, bare @@ @@), the *** Begin Patch envelope (Update/Add/Delete File, Move to), and <<<<<<< SEARCH / ======= / >>>>>>> REPLACE blocks under a file name.',
     'Each hunk is located by its context and removed lines, in order: exactly, else with each line trimmed (trailing whitespace, indentation, Unicode quotes and dashes aside) — and only when that finds exactly one place; line numbers only choose between several places when one is exactly where the header says. Context lines keep the file\'s own text; added lines are re-indented to fit; the file keeps its encoding, BOM and line endings.',
-    'All files change or none do. Every hunk of every file is applied in memory first; a hunk that does not apply, or matches several places, refuses the whole patch and shows the mismatched region. Then the originals are journaled in the git dir before the first write: if a write fails, every file is restored; if the process dies part-way, the next forge file command (read, edit, write, patch, search, ls) rolls the change back. --check says what would change and writes nothing; --reverse applies the patch backwards.',
+    'All files change or none do. Every hunk of every file is applied in memory first; a hunk that does not apply, or matches several places, refuses the whole patch and shows the mismatched region. Then the originals are journaled in the git dir (outside a repository, in .forge-journal/, removed again) before the first write, and each file is replaced by a rename: if a write fails, every file is restored. A process killed at any instant — before, between or after its writes, or while cleaning up — leaves every file all old or all new: the next forge file command (read, edit, write, patch, search, ls) rolls a change cut short back, removes the temp files it left, and says so on stderr (warning: …). --check says what would change and writes nothing; --reverse applies the patch backwards.',
     CONFINEMENT_RULE,
   ].join('\n\n'),
   args: {
@@ -26,7 +27,9 @@ export default defineCommand({
   },
   stdinText: 'diff',
   stdinAlternatives: ['file'],
-  env: { FORGE_TEST_CRASH_AFTER_WRITES: 'Tests only: kill the process after this many file writes, to prove crash rollback.' },
+  env: {
+    FORGE_TEST_CRASH_AT: 'Tests only: a fraction F (0 < F ≤ 1); the process kills itself (SIGKILL) after that fraction of the steps of writing the patch (saving the originals, each write, the cleanup), to prove that a crash at any step is recovered.',
+  },
   examples: [
     { command: "printf -- '--- a/README.md\\n+++ b/README.md\\n@@ @@\\n line 9 of the fixture README\\n-line 10 of the fixture README\\n+line ten\\n' | forge patch --check", description: 'What a sloppy diff (bare @@) would change, without writing.' },
     { command: "printf -- '--- a/README.md\\n+++ b/README.md\\n@@ -99,2 +99,2 @@\\n line 9 of the fixture README\\n-line 10 of the fixture README\\n+line ten\\n' | forge patch", description: 'Apply it; the wrong line numbers do not matter.' },
@@ -48,15 +51,14 @@ export default defineCommand({
       });
     }
     if (text === undefined || !text.trim()) throw new InvalidInputError('MISSING_ARGUMENT', 'no patch: pipe it on stdin, or pass --file PATH or --diff TEXT', { fix: 'forge patch --help' });
-    const ws = await openWorkspace({ cwd: ctx.cwd });
+    const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     const parsed = parsePatch(text);
     const files = await planPatch({ ws, patches: args.reverse ? reversePatch(parsed) : parsed });
     if (!args.check) {
-      const crashAfter = Number(process.env.FORGE_TEST_CRASH_AFTER_WRITES ?? 0);
       await commitChanges({
         root: ws.journalRoot,
         changes: files.map((f) => ({ abs: f.abs, data: f.data, ...(f.removeAbs ? { removeAbs: f.removeAbs } : {}) })),
-        afterWrite: crashAfter ? (n) => n >= crashAfter && process.kill(process.pid, 'SIGKILL') : undefined,
+        onStep: crashAt(process.env.FORGE_TEST_CRASH_AT),
       });
     }
     const verb = (k: string) => (args.check ? { modify: 'would patch', create: 'would create', delete: 'would delete', rename: 'would move' } : { modify: 'patched', create: 'created', delete: 'deleted', rename: 'moved' })[k as 'modify'];

@@ -3,6 +3,7 @@ import { defineCommand } from '../lib/cli/declare';
 import { NotAGitRepoError } from '../lib/errors';
 import { blameLines } from '../lib/git/repo';
 import { DEFAULT_WINDOW, linePrefix, MAX_LINE_CHARS, MAX_READ_BYTES, readSymbols, readWindow } from '../lib/files/read';
+import { AFTER_A_CRASH } from '../lib/files/journal';
 import { CONFINEMENT_ERRORS, CONFINEMENT_RULE, openWorkspace } from '../lib/files/workspace';
 
 function age(seconds: number): string {
@@ -17,7 +18,7 @@ function age(seconds: number): string {
 export default defineCommand({
   name: 'read',
   summary: 'Read a window of a file, each line prefixed with its anchor <n>#<hash>',
-  description: `Prints lines START to END (default ${DEFAULT_WINDOW} lines from START) under a header "lines A-B of N", each prefixed "<n>#<hash>: ". The hash is 4 hex digits: FNV-1a (32-bit) over the line's UTF-8 bytes without its line ending, folded to 16 bits by xor of its halves — stable across machines and line endings. forge edit and anchored edits check it, so an edit never lands on a line that changed since it was read. When more lines remain, the hint reads on. A read never prints more than ${MAX_READ_BYTES / 1024} KB: the window ends early instead. Lines over ${MAX_LINE_CHARS} characters are cut with a note of how much was left out; binary files are described, not dumped. A missing file suggests up to 3 similar paths. ${CONFINEMENT_RULE} Only regular files are read (a FIFO or a device is refused). With --symbols it prints the file's symbol index instead — functions, classes, methods, types, interfaces, enums, top-level and exported consts, each with its line anchor — parsed with tree-sitter grammars for TypeScript/TSX, JavaScript, Python, Go, Rust, C/C++ and Java, and with line patterns for other languages (the header says which).`,
+  description: `Prints lines START to END (default ${DEFAULT_WINDOW} lines from START) under a header "lines A-B of N", each prefixed "<n>#<hash>: ". The hash is 4 hex digits: FNV-1a (32-bit) over the line's UTF-8 bytes without its line ending, folded to 16 bits by xor of its halves — stable across machines and line endings. forge edit and anchored edits check it, so an edit never lands on a line that changed since it was read. When more lines remain, the hint reads on. A read never prints more than ${MAX_READ_BYTES / 1024} KB: the window ends early instead. Lines over ${MAX_LINE_CHARS} characters are cut with a note of how much was left out; binary files are described, not dumped. A missing file suggests up to 3 similar paths. ${CONFINEMENT_RULE} Only regular files are read (a FIFO or a device is refused). With --symbols it prints the file's symbol index instead — functions, classes, methods, types, interfaces, enums, top-level and exported consts, each with its line anchor — parsed with tree-sitter grammars for TypeScript/TSX, JavaScript, Python, Go, Rust, C/C++ and Java, and with line patterns for other languages (the header says which).\n\n${AFTER_A_CRASH}`,
   args: {
     path: { type: 'string', positional: true, required: true, description: 'The file, relative to the working directory.' },
     start: { type: 'integer', min: 1, default: 1, placeholder: 'N', description: 'First line to show.' },
@@ -43,7 +44,7 @@ export default defineCommand({
   exits: { 0: 'read', 1: "no such file, not a regular file, or in git's own files", 2: 'invalid input or a path outside the repository' },
   mutates: false,
   async run(args, ctx) {
-    const ws = await openWorkspace({ cwd: ctx.cwd });
+    const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     if (args.symbols) {
       const s = await readSymbols({ ws, path: args.path });
       const lines = s.symbols.map((x) => `${x.container ? '  ' : ''}${x.line}#${x.hash}: ${x.kind} ${x.name}${x.container ? ` (in ${x.container})` : ''}`);

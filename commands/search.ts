@@ -1,14 +1,17 @@
 // forge search: regex search, .gitignore-aware, grouped by file, every match with its anchor; capped.
 import { dirname } from 'node:path';
 import { defineCommand } from '../lib/cli/declare';
+import { AFTER_A_CRASH } from '../lib/files/journal';
 import { CONFINEMENT_ERRORS, assertWalkable, openWorkspace, resolveInside } from '../lib/files/workspace';
 import { compilePattern, searchWorkspace } from '../lib/files/search';
 
 export default defineCommand({
   name: 'search',
   summary: 'Search files for a regex (.gitignore-aware), matches grouped by file with anchors',
-  description:
+  description: [
     'Searches every file git would consider (tracked, and untracked ones .gitignore does not exclude; outside a repository, all but .git and node_modules) under the given paths, skipping binary files, git\'s own files, and symlinks that resolve outside the repository or into git\'s files (the files forge read refuses). Patterns are JavaScript regular expressions (Unicode mode), or plain text with --literal. Each match prints as "<n>#<hash>: line", ready for forge edit. At most --limit matches are shown; the summary says how many were cut and the hint narrows to where most of them are. "no matches" is a definite, terminal answer: a replacement that leaves no matches is finished.',
+    AFTER_A_CRASH,
+  ].join('\n\n'),
   args: {
     pattern: { type: 'string', positional: true, required: true, placeholder: 'REGEX', description: 'What to look for.' },
     paths: { type: 'array', positional: true, placeholder: 'PATH', description: 'Files or directories to search (default: the working directory).' },
@@ -25,7 +28,7 @@ export default defineCommand({
   exits: { 0: 'searched (with or without matches)', 1: "refused: a path is in git's own files", 2: 'invalid pattern or a path outside the repository' },
   mutates: false,
   async run(args, ctx) {
-    const ws = await openWorkspace({ cwd: ctx.cwd });
+    const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     assertWalkable({ ws });
     for (const p of args.paths) await resolveInside({ ws, path: p });
     const regex = compilePattern({ pattern: args.pattern, literal: args.literal, ignoreCase: args['ignore-case'] });

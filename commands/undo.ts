@@ -2,6 +2,7 @@
 import { defineCommand, type RunContext } from '../lib/cli/declare';
 import { InvalidInputError, RefusedError } from '../lib/errors';
 import { CHECKPOINT_LIMIT, listCheckpoints, restoreCheckpoint, type Checkpoint, type RestoreResult } from '../lib/git/checkpoint';
+import { crashAt } from '../lib/process/crash';
 
 const LETTER = { added: 'A', deleted: 'D', modified: 'M', 'type-changed': 'T' } as const;
 
@@ -34,21 +35,33 @@ async function list(ctx: RunContext) {
   };
 }
 
+function fileLines(changes: RestoreResult['changes']): string[] {
+  return changes.map((c) => `  ${LETTER[c.status]} ${c.path}`);
+}
+
 function restored(r: RestoreResult, ctx: RunContext) {
   const what = label(r.checkpoint);
+  const resumed = r.resumed
+    ? [
+        `finished an undo to ${r.resumed.target} that was interrupted: ${r.resumed.changes.length} more file${r.resumed.changes.length === 1 ? '' : 's'}`,
+        ...fileLines(r.resumed.changes),
+        `the work tree it replaced is saved as ${r.resumed.saved}`,
+      ]
+    : [];
   if (!r.saved) {
     return {
-      data: { restored: true, checkpoint: r.checkpoint, saved: null, changes: [] },
-      text: `the work tree already matches ${what} (${describe(r.checkpoint)}): nothing to do`,
-      next: ctx.cmd('undo', '--list'),
+      data: { restored: true, checkpoint: r.checkpoint, saved: null, changes: [], resumed: r.resumed },
+      text: [...resumed, `the work tree ${r.resumed ? 'now matches' : 'already matches'} ${what} (${describe(r.checkpoint)}): nothing ${r.resumed ? 'more ' : ''}to do`].join('\n'),
+      next: r.resumed ? 'git status' : ctx.cmd('undo', '--list'),
+      ...(r.resumed ? { or: ctx.cmd('undo', '--redo') } : {}),
     };
   }
-  const lines = r.changes.map((c) => `  ${LETTER[c.status]} ${c.path}`);
   return {
-    data: { restored: true, checkpoint: r.checkpoint, saved: r.saved, changes: r.changes },
+    data: { restored: true, checkpoint: r.checkpoint, saved: r.saved, changes: r.changes, resumed: r.resumed },
     text: [
+      ...resumed,
       `restored the work tree to ${what} (${describe(r.checkpoint)}): ${r.changes.length} file${r.changes.length === 1 ? '' : 's'}`,
-      ...lines,
+      ...fileLines(r.changes),
       `the work tree it replaced is saved as ${r.saved.ref}; forge undo --redo puts it back`,
     ].join('\n'),
     next: 'git status',
@@ -63,6 +76,7 @@ export default defineCommand({
     'Makes the work tree equal to checkpoint N (default 1, the newest). forge agent takes a checkpoint before each task and each plan step; forge checkpoint takes one by hand. Every file comes back as it was then — committed, staged, unstaged and untracked alike; files created since are removed; ignored files are left alone. Only the files that differ are written. HEAD, the index and every branch are untouched, so afterwards git status shows the restored files against HEAD just as it did then (against the new HEAD, if commits were made since).',
     `Nothing is lost: before any file is written, the work tree being replaced is saved as a checkpoint of its own (kind undo), and the output names it; forge undo --redo puts it back. When the work tree already matches the checkpoint nothing is written and nothing is saved.`,
     'Numbering: checkpoints are numbered newest first, 1 being the newest, and the copies undo saves are not numbered, so undoing never shifts the numbers. forge undo run twice therefore restores checkpoint 1 twice: the second finds it already there and does nothing. Go further back with forge undo 2; take an undo back with forge undo --redo, which restores the newest undo copy (saving the tree it replaces as another one, so --redo twice toggles). forge undo --list shows them all, undo copies with - for a number; forge diff shows what forge undo would take back.',
+    'An undo that was interrupted (killed, or a file git could not write) leaves a marker in the git dir; the next forge undo or forge undo --redo finishes it first — restoring the rest of its files without saving the half-restored tree — and says so, so the copy saved before the interrupted attempt stays the one --redo puts back.',
     'On a terminal (stdin and stderr both), undo asks "Restore the work tree to checkpoint N (…)? [y/N]" first, and --yes skips the question. Off a terminal — a script, an agent, NDJSON on stdin, MCP — it proceeds without asking, as git restore and git reset --hard do: nothing can be lost, since the replaced tree is saved first.',
     `Checkpoints are commits on refs/forge/checkpoints/<id> (a linked worktree's on refs/forge/checkpoints/worktrees/<name>/<id>, so each worktree undoes only its own), parented on the HEAD of their moment; the newest ${CHECKPOINT_LIMIT} per worktree are kept. Plain git reads them: git for-each-ref refs/forge/checkpoints, git diff <ref>. A submodule is captured as its commit, not its files.`,
   ].join('\n\n'),
@@ -82,11 +96,15 @@ export default defineCommand({
     NO_CHECKPOINT: 'there is no checkpoint to restore yet',
     NO_SUCH_CHECKPOINT: 'N is larger than the number of checkpoints',
     NOTHING_TO_REDO: '--redo without an earlier undo',
-    RESTORE_FAILED: 'git could not write the files (the replaced tree is saved)',
+    RESTORE_FAILED: 'git could not write the files (the replaced tree is saved; the next forge undo finishes the restore)',
+    UNDO_IN_PROGRESS: 'another forge undo is restoring this work tree now',
     INVALID_ARGUMENT: 'N is not a positive integer, or N given with --redo',
     NOT_A_GIT_REPO: 'outside a git work tree',
   },
-  exits: { 0: 'restored, already there, or listed', 1: 'nothing to restore, the question answered no, or git failed', 2: 'invalid input, no such checkpoint, or not a git repository' },
+  env: {
+    FORGE_TEST_CRASH_AT: 'Tests only: a fraction F (0 < F ≤ 1); the process kills itself (SIGKILL) after that fraction of the steps of a restore (replaced tree saved, marked in progress, files restored, mark removed), to prove that an interrupted undo is finished by the next one.',
+  },
+  exits: { 0: 'restored, already there, or listed', 1: 'nothing to restore, the question answered no, another undo under way, or git failed', 2: 'invalid input, no such checkpoint, or not a git repository' },
   mutates: true,
   async run(args, ctx) {
     if (args.list) return list(ctx);
@@ -111,6 +129,6 @@ export default defineCommand({
         return { data: { restored: false }, text: 'not restored: the work tree is unchanged', next: ctx.cmd('diff'), exitCode: 1 as const };
       }
     }
-    return restored(await restoreCheckpoint({ cwd: ctx.cwd, ...(ref ? { ref } : { n: args.checkpoint ?? 1 }) }), ctx);
+    return restored(await restoreCheckpoint({ cwd: ctx.cwd, ...(ref ? { ref } : { n: args.checkpoint ?? 1 }), onStep: crashAt(process.env.FORGE_TEST_CRASH_AT) }), ctx);
   },
 });

@@ -1,6 +1,7 @@
 // forge write: create a file (or replace one with --overwrite), content from stdin or --content.
 import { defineCommand } from '../lib/cli/declare';
 import { writeWhole } from '../lib/files/write';
+import { AFTER_A_CRASH } from '../lib/files/journal';
 import { CONFINEMENT_ERRORS, CONFINEMENT_RULE, openWorkspace } from '../lib/files/workspace';
 
 export default defineCommand({
@@ -9,6 +10,7 @@ export default defineCommand({
   description: [
     'Writes CONTENT to PATH exactly as given, creating parent directories. An existing file is refused unless --overwrite is given, so a model that lost track of what exists cannot silently replace it. The write is atomic: a temporary file renamed into place, so a reader never sees half a file. Content comes from --content, or raw text on stdin (forge write PATH < file), or the content field of an NDJSON request. Only a regular file is replaced (a FIFO or a device is refused).',
     CONFINEMENT_RULE,
+    AFTER_A_CRASH,
   ].join('\n\n'),
   args: {
     path: { type: 'string', positional: true, required: true, description: 'The file, relative to the working directory.' },
@@ -24,7 +26,7 @@ export default defineCommand({
   exits: { 0: 'written', 1: "refused: the file exists, or the path is in git's own files", 2: 'invalid input or a path outside the repository' },
   mutates: true,
   async run(args, ctx) {
-    const ws = await openWorkspace({ cwd: ctx.cwd });
+    const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     const r = await writeWhole({ ws, path: args.path, content: args.content, overwrite: args.overwrite });
     return {
       data: { ...r },

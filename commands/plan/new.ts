@@ -22,7 +22,7 @@ export default defineCommand({
       throw new InvalidInputError('INVALID_ARGUMENT', `slug '${args.slug}' must be lowercase letters and digits joined by dashes`, { fix: 'forge plan new --help' });
     }
     const date = ctx.now().toISOString().slice(0, 10);
-    const ws = await openWorkspace({ cwd: ctx.cwd });
+    const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     const path = relative(ctx.cwd, join(ws.root, 'docs', 'plans', `${date}-${args.slug}-plan.md`));
     const r = await writeWhole({ ws, path, content: planTemplate({ slug: args.slug, date }), overwrite: false });
     return { data: { ...r }, text: `wrote ${r.path}: edit its envelopes, then check it`, next: ctx.cmd('plan', 'check', '--path', r.path) };

@@ -99,6 +99,11 @@ export interface RunContext {
   /** A progress line for a person watching: written to stderr only when stderr is a terminal. */
   progress(text: string): Promise<void>;
   /**
+   * A warning that must reach whoever runs forge, on a terminal or not (a killed command's change
+   * rolled back, say): one `warning: …` line on stderr, never on stdout, so records stay clean.
+   */
+  warn(text: string): Promise<void>;
+  /**
    * Asks a person a question on the terminal (prompt on stderr, answer from stdin) and returns the
    * answer; null when stdin or stderr is not a terminal (so scripts and CI are never held waiting) or the person closed it (Ctrl-D).
    */

@@ -263,6 +263,9 @@ async function runRequest({
       progress: async (text: string) => {
         if (opts.stderr.isTTY) await out.err(out.errPalette.dim(text));
       },
+      warn: async (text: string) => {
+        await out.err(`${out.errPalette.label('warning:')} ${text}`);
+      },
       ask: async (question: string) => {
         if (!opts.stdin.isTTY || !opts.stderr.isTTY) return null;
         const { createInterface } = await import('node:readline');

@@ -8,7 +8,7 @@ import { applyIndent, findMatches, nearestLine, type Match, type Strategy } from
 import { windowOf, type WindowLine } from './read';
 import { decodeText, encodeText, isBinary, type TextFile } from './text';
 import { resolveInside, statTarget, type Workspace } from './workspace';
-import { atomicWrite } from './write';
+import { replaceFile } from './write';
 
 /** Lines shown around a refusal, so the model can retry without reading the file again. */
 const REGION_RADIUS = 15;
@@ -156,7 +156,7 @@ export async function replaceText({ ws, path, old, replacement, anchor, all }: {
   const first = matches.reduce((a, b) => (a.from < b.from ? a : b));
   const last = matches.reduce((a, b) => (a.to > b.to ? a : b));
   const edited = fromView(next, file, first.startLine, last.endLine);
-  await atomicWrite(abs, encodeText(edited));
+  await replaceFile({ ws, abs, data: encodeText(edited) });
 
   const addedLines = newLf.split('\n').length - (oldLf.split('\n').length);
   const startLine = first.startLine;
@@ -235,7 +235,7 @@ export async function applyLineOps({ ws, path, ops }: { ws: Workspace; path: str
   for (let i = 0; i < ends.length - 1; i++) if (!ends[i]) ends[i] = file.eol;
   if (ends.length) ends[ends.length - 1] = hadFinalNewline ? ends[ends.length - 1] || file.eol : '';
   const edited: TextFile = { ...file, lines, ends };
-  await atomicWrite(abs, encodeText(edited));
+  await replaceFile({ ws, abs, data: encodeText(edited) });
 
   const firstOp = sorted[0]!;
   const startLine = firstOp.kind === 'after' ? firstOp.from.line + 1 : firstOp.from.line;

@@ -1,92 +1,317 @@
-// All-or-nothing writes across files: originals are journaled before the first write, restored on
-// failure, and a crash part-way is rolled back by the next forge file command.
-import { mkdir, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// Crash-safe writes: each file is replaced by a rename, a change across files is all-or-nothing, and whatever a killed process left — half-applied patch, temp files — is recovered by the next forge file command.
+import { chmod, copyFile, mkdir, readdir, readFile, realpath, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { processAlive } from '../process/alive';
 import { randomHex } from '../random';
-import { atomicWrite } from './write';
 
 export interface FileChange {
   /** Write `data` here (null: nothing to write). */
   abs: string | null;
-  data: Buffer | null;
+  data: Buffer | string | null;
   /** Remove this file (a delete, or the old name of a move). */
   removeAbs?: string;
 }
+
+/*
+ * The protocol. A change has its own journal directory `<ms>-<pid>-<hex>` (the owner's pid in the
+ * name: a concurrent command tells a change in flight from a crashed one).
+ *   1. temps.json: every temp file the change may create, written before the first of them exists.
+ *   2. <i>.orig: the original of each file, when the change writes more than one file.
+ *   3. manifest.json, renamed into place once every original is saved: from here a crash is rolled back.
+ *   4. The writes, each a temp file renamed over its target (a reader sees the old file or the new one).
+ *   5. manifest.json removed: the change is final. Then the rest of the journal.
+ * Recovery rolls back only a change whose manifest exists (all its originals are saved then), removes
+ * the temp files listed, and drops the journal; a crash at any instant leaves every file old or new.
+ */
+const TEMPS = 'temps.json';
+const MANIFEST = 'manifest.json';
+const NAME = /^(\d+)-(\d+)-(\w+)$/;
 
 interface ManifestEntry {
   path: string;
   /** The file's original bytes are in this journal file; null: it did not exist. */
   backup: string | null;
+  /** Its permission bits, restored with it. */
+  mode: number | null;
+  /** The temp name a write or a restore of this path goes through. */
+  temp: string;
 }
 
-async function restore(dir: string): Promise<void> {
-  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as ManifestEntry[];
-  for (const e of manifest) {
-    if (e.backup) await atomicWrite(e.path, await readFile(join(dir, e.backup)));
-    else await unlink(e.path).catch(() => {});
-  }
+/** Journals this process is writing or recovering: never taken for a crashed process's. */
+const active = new Set<string>();
+
+/** The temp file a write of `abs` goes through: beside it (a rename within one file system is atomic), hidden, marked as forge's. */
+export function tempPathFor(abs: string): string {
+  return join(dirname(abs), `.${basename(abs)}.forge-${randomHex()}.tmp`);
 }
 
-/** Whether the process that wrote a journal is still running (then its change is in flight, not crashed). */
-function ownerAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** Writes `data` to `temp` with `abs`'s current permission bits (or `mode`), ready to be renamed over it. */
+export async function writeTemp({ abs, temp, data, mode }: { abs: string; temp: string; data: Buffer | string; mode?: number | null }): Promise<void> {
+  await mkdir(dirname(abs), { recursive: true });
+  const keep = mode ?? (await stat(abs).then((s) => s.mode & 0o7777, () => null));
+  await writeFile(temp, data);
+  if (keep !== null) await chmod(temp, keep);
 }
 
-/**
- * Rolls back every change set under `root` whose process died part-way; returns how many. A
- * journal whose owner still runs is another forge command at work and is left alone.
- */
-export async function recoverJournals({ root }: { root: string }): Promise<number> {
-  const dirs = await readdir(root).catch(() => [] as string[]);
-  let n = 0;
-  for (const name of dirs) {
-    const dir = join(root, name);
-    const pid = Number(/^\d+-(\d+)-/.exec(name)?.[1]);
-    if (pid && pid !== process.pid && ownerAlive(pid)) continue;
-    // Without a manifest nothing was written yet: the journal is just dropped.
-    const hasManifest = await readFile(join(dir, 'manifest.json')).then(() => true, () => false);
-    if (hasManifest) {
-      await restore(dir);
-      n++;
-    }
-    await rm(dir, { recursive: true, force: true });
-  }
-  return n;
+type Step = () => Promise<unknown>;
+
+/** Removes a file that may be gone already, or whose directory may be gone or be a file. */
+async function removeFile(path: string): Promise<void> {
+  await unlink(path).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT' && err.code !== 'ENOTDIR') throw err;
+  });
 }
 
 /**
- * Applies the changes as one unit: the originals of every touched path are saved first; if any
- * write fails, all are restored and the error rethrown. `afterWrite` runs after each file (tests
- * use it to die part-way).
+ * Applies the changes as one unit (see the protocol above). If a write fails every file is put
+ * back and the error rethrown; if the process dies, the next forge file command does it.
+ * `onStep(n, total)` runs after each step of the protocol (the test crash hook kills there).
  */
-export async function commitChanges({ root, changes, afterWrite }: { root: string; changes: FileChange[]; afterWrite?: (written: number) => void }): Promise<void> {
-  // The owner's pid is in the name, so a concurrent command can tell in-flight from crashed.
-  const dir = join(root, `${Date.now()}-${process.pid}-${randomHex()}`);
-  await mkdir(dir, { recursive: true });
+export async function commitChanges({ root, changes, onStep }: { root: string; changes: FileChange[]; onStep?: (step: number, total: number) => void }): Promise<void> {
   const paths = [...new Set(changes.flatMap((c) => [c.abs, c.removeAbs]).filter((p): p is string => !!p))];
-  const manifest: ManifestEntry[] = [];
-  for (const [i, path] of paths.entries()) {
-    const original = await readFile(path).catch(() => null);
-    if (original) await writeFile(join(dir, `${i}.orig`), original);
-    manifest.push({ path, backup: original ? `${i}.orig` : null });
+  const entries: ManifestEntry[] = paths.map((path) => ({ path, backup: null, mode: null, temp: tempPathFor(path) }));
+  const temp = new Map(entries.map((e) => [e.path, e.temp]));
+  // One rename or one unlink is atomic by itself: only a change of several needs its originals.
+  const rollback = changes.reduce((n, c) => n + (c.abs && c.data !== null ? 1 : 0) + (c.removeAbs ? 1 : 0), 0) > 1;
+  const dir = join(root, `${Date.now()}-${process.pid}-${randomHex()}`);
+  const prepare: Step[] = [
+    () => makeJournal(root, dir),
+    () => writeFile(join(dir, TEMPS), JSON.stringify(entries.map((e) => e.temp))),
+  ];
+  if (rollback) {
+    for (const [i, e] of entries.entries()) prepare.push(() => saveOriginal(e, join(dir, `${i}.orig`)));
+    prepare.push(
+      () => writeFile(join(dir, `${MANIFEST}.tmp`), JSON.stringify(entries)),
+      () => rename(join(dir, `${MANIFEST}.tmp`), join(dir, MANIFEST)),
+    );
   }
-  await atomicWrite(join(dir, 'manifest.json'), JSON.stringify(manifest));
-  let written = 0;
-  try {
-    for (const c of changes) {
-      if (c.abs && c.data) await atomicWrite(c.abs, c.data);
-      if (c.removeAbs) await unlink(c.removeAbs);
-      afterWrite?.(++written);
+  const apply: Step[] = [];
+  for (const c of changes) {
+    const { abs, data, removeAbs } = c;
+    if (abs && data !== null) apply.push(() => writeTemp({ abs, temp: temp.get(abs)!, data }), () => rename(temp.get(abs)!, abs));
+    if (removeAbs) apply.push(() => unlink(removeAbs));
+  }
+  if (rollback) apply.push(() => unlink(join(dir, MANIFEST)));
+  const cleanup: Step[] = [
+    ...(rollback ? entries.map((_, i) => () => removeFile(join(dir, `${i}.orig`))) : []),
+    () => unlink(join(dir, TEMPS)),
+    () => rmdir(dir),
+    // Outside a repository the journal root is in the user's directory: nothing is left there.
+    () => rmdir(root).catch(() => {}),
+  ];
+
+  const total = prepare.length + apply.length + cleanup.length;
+  let n = 0;
+  const run = async (steps: Step[]) => {
+    for (const step of steps) {
+      await step();
+      onStep?.(++n, total);
     }
+  };
+  active.add(dir);
+  try {
+    try {
+      await run(prepare);
+      await run(apply);
+    } catch (err) {
+      // What a crash would leave, undone now: the originals back (once all were saved), temp files gone.
+      await recoverJournal(dir, null).catch(() => {});
+      await rmdir(root).catch(() => {});
+      throw err;
+    }
+    // The change is final; a cleanup cut short is finished by the next command.
+    await run(cleanup).catch(() => {});
+  } finally {
+    active.delete(dir);
+  }
+}
+
+/** Creates the journal directory; retried when a concurrent cleanup removes the empty root meanwhile. */
+async function makeJournal(root: string, dir: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    await mkdir(root, { recursive: true });
+    try {
+      await mkdir(dir);
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 5) throw err;
+    }
+  }
+}
+
+async function saveOriginal(e: ManifestEntry, backup: string): Promise<void> {
+  const s = await stat(e.path).catch(() => null);
+  if (!s) return;
+  await copyFile(e.path, backup);
+  e.backup = basename(backup);
+  e.mode = s.mode & 0o7777;
+}
+
+/** For the man pages of the file tools: what they do after a crash. */
+export const AFTER_A_CRASH =
+  'After a crash: every file tool (read, ls, search, edit, write, patch) first recovers what a killed forge command left in this work tree — a patch cut short is rolled back, so each of its files is all old or all new, and forge\'s temp files (.NAME.forge-*.tmp) are removed — and says so on stderr (warning: …), terminal or not. A recovery it cannot do is kept for the next command and reported the same way, never an error.';
+
+/** What recovery found in one crashed process's journal. */
+export interface Recovery {
+  /** The forge process that died part-way (null when the journal directory itself could not be read). */
+  pid: number | null;
+  /**
+   * rolled-back: its change was cut short and every file is as before it; completed: no file was
+   * half-changed (it died before its first write or after its last), only its leftovers were
+   * removed; discarded: a journal torn (an original missing) or not forge's (naming files outside
+   * the work tree) dropped, files left as they are; failed: recovery itself failed and the journal
+   * is kept for the next command.
+   */
+  outcome: 'rolled-back' | 'completed' | 'discarded' | 'failed';
+  /** The files put back (rolled-back). */
+  files: string[];
+  /** Why, for discarded and failed. */
+  reason?: string;
+}
+
+/**
+ * Recovers every journal under `root` whose process died: rolls back a change cut short, removes
+ * the temp files it listed, drops the journal and, when nothing is left, `root` itself. A journal
+ * whose owner still runs is another command at work and is left alone; one naming a file outside
+ * `within` (the work tree) was not written by forge and is discarded untouched. Never throws: what
+ * it could not do is a 'failed' entry, and the command that asked goes on.
+ */
+export async function recoverJournals({ root, within }: { root: string; within: string }): Promise<Recovery[]> {
+  let names: string[];
+  try {
+    names = await readdir(root);
   } catch (err) {
-    await restore(dir);
-    await rm(dir, { recursive: true, force: true });
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? [] : [{ pid: null, outcome: 'failed', files: [], reason: `cannot read '${root}': ${(err as Error).message}` }];
+  }
+  const found: Recovery[] = [];
+  // Newest first: when two crashed changes touched one file, the older original is put back last.
+  const journals = names.flatMap((name) => {
+    const m = NAME.exec(name);
+    return m ? [{ name, ms: Number(m[1]), pid: Number(m[2]), rest: m[3]! }] : [];
+  });
+  for (const j of journals.sort((a, b) => b.ms - a.ms)) {
+    const dir = join(root, j.name);
+    if (active.has(dir) || (j.pid !== process.pid && processAlive(j.pid))) continue;
+    // Claimed by renaming it to our pid: of two commands recovering at once, one does it, and the
+    // other sees a live owner. A recovery killed in turn is taken over the same way.
+    const claimed = join(root, `${j.ms}-${process.pid}-${j.rest}`);
+    if (active.has(claimed)) continue;
+    active.add(claimed);
+    try {
+      if (claimed !== dir) await rename(dir, claimed);
+    } catch {
+      active.delete(claimed);
+      continue; // another command took it
+    }
+    try {
+      found.push({ pid: j.pid, ...(await recoverJournal(claimed, within)) });
+    } catch (err) {
+      // Given back under its owner's name: the next try reports the process that crashed, not this one.
+      await rename(claimed, dir).catch(() => {});
+      found.push({ pid: j.pid, outcome: 'failed', files: [], reason: `cannot recover '${dir}': ${(err as Error).message}` });
+    } finally {
+      active.delete(claimed);
+    }
+  }
+  if (found.length) await rmdir(root).catch(() => {});
+  return found;
+}
+
+async function readJson(file: string): Promise<{ absent: true } | { absent: false; value: unknown }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { absent: true };
     throw err;
   }
+  try {
+    return { absent: false, value: JSON.parse(text) };
+  } catch {
+    return { absent: false, value: undefined };
+  }
+}
+
+/** The manifest's entries; a list of {path, backup} is one written before temps and modes were journaled. */
+function manifestEntries(value: unknown): ManifestEntry[] | null {
+  if (!Array.isArray(value)) return null;
+  const ok = value.every((e) => e && typeof e.path === 'string' && (e.backup === null || typeof e.backup === 'string'));
+  return ok ? value.map((e) => ({ path: e.path, backup: e.backup === null ? null : basename(e.backup), mode: typeof e.mode === 'number' ? e.mode : null, temp: typeof e.temp === 'string' ? e.temp : tempPathFor(e.path) })) : null;
+}
+
+/** Whether `path` stays inside `within` (`realWithin` resolved), through symlinks as far as the path exists. */
+async function staysInside(path: string, within: string, realWithin: string): Promise<boolean> {
+  const inside = (root: string, p: string) => {
+    const rel = relative(root, p);
+    return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+  };
+  if (!isAbsolute(path) || !inside(within, resolve(path))) return false;
+  for (let dir = dirname(resolve(path)); ; dir = dirname(dir)) {
+    const real = await realpath(dir).catch(() => null);
+    if (real !== null) return inside(realWithin, join(real, relative(dir, path)));
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+const TEMP_NAME = /^\..*\.forge-\w+\.tmp$/;
+
+/**
+ * Recovers one journal this process owns (see recoverJournals), then removes it. With `within`,
+ * a journal naming a file outside it, or a temp file not named as forge names them, is not
+ * forge's: it is discarded without touching a file (a journal planted in the user's directory
+ * must not become a way to write or delete files elsewhere).
+ */
+async function recoverJournal(dir: string, within: string | null): Promise<Omit<Recovery, 'pid'>> {
+  const temps = await readJson(join(dir, TEMPS));
+  // A temps list cut short was being written before any temp file existed.
+  let listed = !temps.absent && Array.isArray(temps.value) ? temps.value.filter((t): t is string => typeof t === 'string') : [];
+  const manifest = await readJson(join(dir, MANIFEST));
+  const entries = manifest.absent ? [] : manifestEntries(manifest.value);
+  let result: Omit<Recovery, 'pid'> = { outcome: 'completed', files: [] };
+  const tempNames = [...listed, ...(entries ?? []).map((e) => e.temp)];
+  const paths = [...tempNames, ...(entries ?? []).map((e) => e.path)];
+  const realWithin = within === null ? null : await realpath(within);
+  if (within !== null && (!tempNames.every((t) => TEMP_NAME.test(basename(t))) || !(await Promise.all(paths.map((p) => staysInside(p, within, realWithin!)))).every(Boolean))) {
+    listed = [];
+    result = { outcome: 'discarded', files: [], reason: `it names a file outside '${within}', or a temp file forge would not name so` };
+  } else if (!manifest.absent) {
+    const missing = entries && (await Promise.all(entries.map(async (e) => (e.backup && !(await stat(join(dir, e.backup)).then(() => true, () => false)) ? e.backup : null)))).find(Boolean);
+    if (!entries || missing) {
+      // Only a forge older than this protocol, or a hand, leaves this: putting back some files and not others would be worse than neither.
+      result = { outcome: 'discarded', files: [], reason: entries ? `its copy '${missing}' of an original is gone` : 'its manifest is unreadable' };
+    } else {
+      await Promise.all(listed.map(removeFile));
+      for (const e of entries) {
+        if (!e.backup) {
+          await removeFile(e.path);
+          continue;
+        }
+        await writeTemp({ abs: e.path, temp: e.temp, data: await readFile(join(dir, e.backup)), mode: e.mode });
+        await rename(e.temp, e.path);
+      }
+      result = { outcome: 'rolled-back', files: entries.map((e) => e.path) };
+    }
+  }
+  await Promise.all(listed.map(removeFile));
+  // The manifest first: a journal without one is never rolled back, whatever else is left of it.
+  await rm(join(dir, MANIFEST), { force: true });
   await rm(dir, { recursive: true, force: true });
+  return result;
+}
+
+/** One line for stderr saying what recovery did and what it means for the user's files. */
+export function recoveryWarning(r: Recovery): string {
+  const who = r.pid === null ? 'an earlier forge command' : `forge process ${r.pid}`;
+  const n = `${r.files.length} file${r.files.length === 1 ? '' : 's'}`;
+  switch (r.outcome) {
+    case 'rolled-back':
+      return `${who} was killed part-way through a change: rolled it back, its ${n} are as they were before it`;
+    case 'completed':
+      return `${who} was killed part-way: no file was left half-written; removed its journal and temp files`;
+    case 'discarded':
+      return `discarded the journal of ${who} without rolling anything back (${r.reason}): its files are left as they are`;
+    case 'failed':
+      return `could not recover after ${who}: ${r.reason}; the next forge file command tries again`;
+  }
 }

@@ -5,7 +5,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InvalidInputError, RefusedError } from '../errors';
 import { locateGitDirs } from '../git/repo';
 import { shellJoin } from '../quote';
-import { recoverJournals } from './journal';
+import { recoverJournals, recoveryWarning } from './journal';
 
 export interface Workspace {
   /** The directory paths are relative to. */
@@ -13,7 +13,7 @@ export interface Workspace {
   /** The boundary: the repository's work tree, or cwd outside a repository. */
   root: string;
   inRepo: boolean;
-  /** Where interrupted multi-file changes are journaled: this worktree's git dir, else the root. */
+  /** Where file writes are journaled: this worktree's git dir, else cwd (removed again once empty). */
   journalRoot: string;
   /** The boundary and git's own directories (this worktree's git dir, the common dir), resolved through symlinks. */
   realRoot: string;
@@ -31,10 +31,11 @@ export const CONFINEMENT_RULE =
   "Paths are confined to the repository's work tree (outside a repository, the working directory): a path that leaves it — by '..', an absolute path elsewhere, or a symlink pointing out, dangling or not — is refused with PATH_OUTSIDE_REPO (exit 2), and one inside git's own files — .git in any case, a linked worktree's .git file and the git dir it points to, the common dir, $GIT_DIR, a submodule's or nested repository's .git — with PATH_IN_GIT_DIR (exit 1), however it is reached. Nothing is read or written then.";
 
 /**
- * Opens the workspace of cwd and first rolls back any multi-file change a crash interrupted, so
- * a half-applied patch never outlives the next forge file command.
+ * Opens the workspace of cwd and first recovers what a killed forge command left (a half-applied
+ * patch rolled back, its temp files removed), so a crash never outlives the next forge file
+ * command. Recovery never fails the command: `warn` gets one line for each thing it did or could not do.
  */
-export async function openWorkspace({ cwd }: { cwd: string }): Promise<Workspace> {
+export async function openWorkspace({ cwd, warn }: { cwd: string; warn: (text: string) => Promise<void> }): Promise<Workspace> {
   const git = await locateGitDirs({ cwd });
   // Inside a git dir (a bare repository, or cd .git) there is no work tree: cwd is the boundary
   // and, being git's own, every path under it is refused.
@@ -48,7 +49,7 @@ export async function openWorkspace({ cwd }: { cwd: string }): Promise<Workspace
     realRoot: realRoot!,
     gitDirs: [...new Set(gitDirs)],
   };
-  await recoverJournals({ root: ws.journalRoot });
+  for (const r of await recoverJournals({ root: ws.journalRoot, within: ws.root })) await warn(recoveryWarning(r));
   return ws;
 }
 

@@ -1,24 +1,32 @@
 // Atomic file writes (temp file + rename, keeping the old mode) and the `forge write` rules.
-import { chmod, mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { rename, unlink } from 'node:fs/promises';
 import { InvalidInputError, RefusedError } from '../errors';
 import { shellJoin } from '../quote';
-import { randomHex } from '../random';
+import { commitChanges, tempPathFor, writeTemp } from './journal';
 import { resolveInside, statTarget, type Workspace } from './workspace';
 
-/** Replaces `abs` in one rename, so readers see the old file or the new one, never half of one. */
+/**
+ * Replaces `abs` in one rename, so readers see the old file or the new one, never half of one. A
+ * process killed meanwhile leaves its temp file: the file tools write through commitChanges, whose
+ * journal lets the next command remove it.
+ */
 export async function atomicWrite(abs: string, data: Buffer | string): Promise<void> {
-  await mkdir(dirname(abs), { recursive: true });
-  const mode = await stat(abs).then((s) => s.mode & 0o7777, () => null);
-  const tmp = join(dirname(abs), `.${basename(abs)}.forge-${randomHex()}.tmp`);
+  const temp = tempPathFor(abs);
   try {
-    await writeFile(tmp, data);
-    if (mode !== null) await chmod(tmp, mode);
-    await rename(tmp, abs);
+    await writeTemp({ abs, temp, data });
+    await rename(temp, abs);
   } catch (err) {
-    await unlink(tmp).catch(() => {});
+    await unlink(temp).catch(() => {});
     throw err;
   }
+}
+
+/**
+ * Writes a file of the workspace as atomicWrite does, with its temp file named in a journal: a
+ * process killed at any instant leaves no temp file once the next forge file command has run.
+ */
+export async function replaceFile({ ws, abs, data }: { ws: Workspace; abs: string; data: Buffer | string }): Promise<void> {
+  await commitChanges({ root: ws.journalRoot, changes: [{ abs, data }] });
 }
 
 export interface WriteResult {
@@ -38,7 +46,7 @@ export async function writeWhole({ ws, path, content, overwrite }: { ws: Workspa
   if (existing && !overwrite) {
     throw new RefusedError('FILE_EXISTS', `'${display}' exists; pass --overwrite to replace it, or edit it instead`, { fix: shellJoin(['forge', 'read', display]), data: { path: display } });
   }
-  await atomicWrite(abs, content);
+  await replaceFile({ ws, abs, data: content });
   const lines = content === '' ? 0 : content.split(/\r\n|\n|\r/).length - (/(\r\n|\n|\r)$/.test(content) ? 1 : 0);
   return { path: display, created: !existing, bytes: Buffer.byteLength(content), lines };
 }

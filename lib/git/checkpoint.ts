@@ -1,8 +1,9 @@
 // Checkpoints: snapshots of the whole work tree (uncommitted and untracked files too) on refs/forge/checkpoints/…, restored without touching HEAD, the index or a branch.
-import { randomBytes } from 'node:crypto';
-import { copyFile, lstat, rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { copyFile, lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { ForgeError, InvalidInputError, NotAGitRepoError, RefusedError } from '../errors';
+import { processAlive } from '../process/alive';
+import { randomHex } from '../random';
 import { runGit, type GitResult } from './exec';
 
 /**
@@ -57,6 +58,17 @@ export interface RestoreResult {
   /** The tree that was replaced, saved as an undo checkpoint; null when nothing changed. */
   saved: Checkpoint | null;
   /** What the restore did, seen from the work tree: added = brought back, deleted = removed. */
+  changes: Array<Pick<FileChange, 'path' | 'status'>>;
+  /** An undo a killed process left half done, finished before this one. */
+  resumed: ResumedUndo | null;
+}
+
+export interface ResumedUndo {
+  /** The ref it restored. */
+  target: string;
+  /** The undo copy saved before it began: still the one --redo puts back. */
+  saved: string;
+  /** What finishing it changed. */
   changes: Array<Pick<FileChange, 'path' | 'status'>>;
 }
 
@@ -114,14 +126,33 @@ async function need(cwd: string): Promise<WorkTree> {
   return wt;
 }
 
+/** Temp indexes: `forge-index-<pid>-<hex>`, so one left by a killed process can be told from one in use. */
+const TEMP_INDEX = /^forge-index-(\d+)-[0-9a-f]+(\.lock)?$/;
+/** The name before the pid was in it: removed once older than any checkpoint takes. */
+const OLD_TEMP_INDEX = /^forge-index-[0-9a-f]{12}(\.lock)?$/;
+const OLD_TEMP_INDEX_MS = 60 * 60 * 1000;
+
+/** Removes the temp indexes (and their locks) of forge processes that died holding one. */
+async function removeDeadIndexes(gitDir: string): Promise<void> {
+  const names = await readdir(gitDir).catch(() => [] as string[]);
+  await Promise.all(
+    names.map(async (name) => {
+      const m = TEMP_INDEX.exec(name);
+      const dead = m ? Number(m[1]) !== process.pid && !processAlive(Number(m[1])) : OLD_TEMP_INDEX.test(name) && (await lstat(join(gitDir, name)).then((s) => Date.now() - s.mtimeMs > OLD_TEMP_INDEX_MS, () => false));
+      if (dead) await rm(join(gitDir, name), { force: true });
+    }),
+  );
+}
+
 /**
- * Runs fn with a throwaway index in the git dir (removed after). It starts as a copy of the real
- * index — its stat cache lets `git add -A` hash only the files that changed, and it keeps what
- * the user force-added or marked skip-worktree — or as HEAD's tree when there is no index yet.
- * The real index is only read.
+ * Runs fn with a throwaway index in the git dir (removed after, and by the next call if this
+ * process is killed first). It starts as a copy of the real index — its stat cache lets `git add
+ * -A` hash only the files that changed, and it keeps what the user force-added or marked
+ * skip-worktree — or as HEAD's tree when there is no index yet. The real index is only read.
  */
 async function withTempIndex<T>(wt: WorkTree, fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
-  const file = join(wt.gitDir, `forge-index-${randomBytes(6).toString('hex')}`);
+  await removeDeadIndexes(wt.gitDir);
+  const file = join(wt.gitDir, `forge-index-${process.pid}-${randomHex()}`);
   const env = { GIT_INDEX_FILE: file };
   try {
     try {
@@ -294,52 +325,123 @@ async function entryKind(path: string): Promise<'none' | 'dir' | 'other'> {
 }
 
 /**
+ * Adds to the temp index (so to `current`) the ignored files where `tree` puts a file or a
+ * directory: read-tree may then overwrite them, and a copy saved from `current` keeps them.
+ */
+async function trackInTheWay(wt: WorkTree, env: Record<string, string>, current: string, tree: string): Promise<string> {
+  const inTheWay = new Set<string>();
+  for (const c of await treeChanges(wt, current, tree, 'A')) {
+    const parts = c.path.split('/');
+    for (let i = 1; i <= parts.length; i++) {
+      const path = parts.slice(0, i).join('/');
+      const kind = await entryKind(join(wt.root, path));
+      if (kind === 'none') break;
+      if (i === parts.length || kind === 'other') {
+        inTheWay.add(path);
+        break;
+      }
+    }
+  }
+  if (!inTheWay.size) return current;
+  await must(wt.root, ['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], { ...env, GIT_LITERAL_PATHSPECS: '1' }, [...inTheWay].join('\0'));
+  return (await must(wt.root, ['write-tree'], env)).trim();
+}
+
+/**
+ * An undo under way, in this worktree's git dir: written once the tree it replaces is saved and
+ * before the first file is restored, removed once the last one is. Found by a later restore, it
+ * means the work tree is half restored: that restore finishes it first, without saving the half
+ * tree (the copy saved before the interrupted attempt stays the one --redo puts back).
+ */
+interface UndoMarker {
+  pid: number;
+  /** The checkpoint being restored, and its tree. */
+  target: string;
+  tree: string;
+  /** The undo copy of the tree it replaces. */
+  saved: string;
+}
+
+function markerPath(wt: WorkTree): string {
+  return join(wt.gitDir, 'forge', 'undo-in-progress.json');
+}
+
+/** Makes the work tree `tree` from the snapshot `current` in the temp index: git's own checkout machinery, only differing files written. */
+async function checkout(wt: WorkTree, env: Record<string, string>, current: string, tree: string, what: string, saved: string): Promise<Array<Pick<FileChange, 'path' | 'status'>>> {
+  const changes = await treeChanges(wt, current, tree);
+  const r = await run(wt.root, ['read-tree', '-m', '-u', current, tree], env);
+  if (r.code !== 0) {
+    throw new ForgeError('RESTORE_FAILED', `could not restore ${what}: ${r.stderr.trim()}; the work tree before it is saved as ${saved}`, {
+      fix: `git diff --stat ${saved}`,
+      exitCode: 1,
+      data: { saved },
+    });
+  }
+  return changes;
+}
+
+/** Finishes an undo a killed process left half done (see UndoMarker); null when there is none. */
+async function finishInterruptedUndo(wt: WorkTree): Promise<ResumedUndo | null> {
+  const file = markerPath(wt);
+  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  });
+  if (text === null) return null;
+  let marker: UndoMarker;
+  try {
+    marker = JSON.parse(text) as UndoMarker;
+    if (typeof marker.tree !== 'string' || typeof marker.saved !== 'string' || typeof marker.target !== 'string') throw new Error('incomplete');
+  } catch {
+    // Cut short while being written, so before the first file was restored: there is nothing to finish.
+    await rm(file, { force: true });
+    return null;
+  }
+  if (marker.pid !== process.pid && processAlive(marker.pid)) {
+    throw new RefusedError('UNDO_IN_PROGRESS', `another forge undo (process ${marker.pid}) is restoring the work tree to '${marker.target}'`, { fix: 'forge undo --list', data: { pid: marker.pid } });
+  }
+  const changes = await withTempIndex(wt, async (env) => {
+    const current = await trackInTheWay(wt, env, await snapshot(wt, env), marker.tree);
+    return current === marker.tree ? [] : checkout(wt, env, current, marker.tree, `'${marker.target}'`, marker.saved);
+  });
+  await rm(file, { force: true });
+  return { target: marker.target, saved: marker.saved, changes };
+}
+
+/**
  * Makes the work tree equal to checkpoint n (1 = newest numbered) or to the checkpoint on `ref`:
  * its tracked and untracked files as they were, files made since removed, ignored files left
  * alone. The tree it replaces is first saved as a checkpoint of kind 'undo' (returned as `saved`),
  * so a restore loses nothing; an ignored file the checkpoint would overwrite goes into that copy
  * too. Through a temporary index and `git read-tree -m -u` — git's own checkout machinery — so
- * only the files that differ are written, and HEAD, the index and branches are untouched.
+ * only the files that differ are written, and HEAD, the index and branches are untouched. An undo
+ * a killed process left half done is finished first (returned as `resumed`). `onStep(n, total)`
+ * runs after each step (saved, marked, restored, unmarked): the test crash hook kills there.
  */
-export async function restoreCheckpoint({ cwd, n, ref, now = new Date() }: { cwd: string; n?: number; ref?: string; now?: Date }): Promise<RestoreResult> {
+export async function restoreCheckpoint({ cwd, n, ref, now = new Date(), onStep }: { cwd: string; n?: number; ref?: string; now?: Date; onStep?: (step: number, total: number) => void }): Promise<RestoreResult> {
   const wt = await need(cwd);
   const target = await pick(wt, { n, ref });
+  const resumed = await finishInterruptedUndo(wt);
   return withTempIndex(wt, async (env) => {
     let current = await snapshot(wt, env);
-    if (current === target.tree) return { checkpoint: target, saved: null, changes: [] };
-    // Ignored files where the checkpoint puts a file (or a directory) would be overwritten: keep them in the safety copy.
-    const inTheWay = new Set<string>();
-    for (const c of await treeChanges(wt, current, target.tree, 'A')) {
-      const parts = c.path.split('/');
-      for (let i = 1; i <= parts.length; i++) {
-        const path = parts.slice(0, i).join('/');
-        const kind = await entryKind(join(wt.root, path));
-        if (kind === 'none') break;
-        if (i === parts.length || kind === 'other') {
-          inTheWay.add(path);
-          break;
-        }
-      }
-    }
-    if (inTheWay.size) {
-      await must(wt.root, ['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], { ...env, GIT_LITERAL_PATHSPECS: '1' }, [...inTheWay].join('\0'));
-      current = (await must(wt.root, ['write-tree'], env)).trim();
-    }
+    if (current === target.tree) return { checkpoint: target, saved: null, changes: [], resumed };
+    current = await trackInTheWay(wt, env, current, target.tree);
     // Ids, not numbers, name the target: numbers move on as checkpoints are made, ids never do.
     const id = target.ref.slice(wt.prefix.length);
     const label = target.n === null ? `undo copy ${id}` : `checkpoint ${target.n}`;
     const subject = target.n === null ? `forge: work tree before redo to undo copy ${id}` : `forge: work tree before undo to checkpoint ${id}`;
     const saved = await commitCheckpoint({ wt, env, tree: current, kind: 'undo', subject, now });
-    const changes = await treeChanges(wt, current, target.tree);
-    const r = await run(wt.root, ['read-tree', '-m', '-u', current, target.tree], env);
-    if (r.code !== 0) {
-      throw new ForgeError('RESTORE_FAILED', `could not restore ${label}: ${r.stderr.trim()}; the work tree before it is saved as ${saved.ref}`, {
-        fix: `git diff --stat ${saved.ref}`,
-        exitCode: 1,
-        data: { saved: saved.ref },
-      });
-    }
-    return { checkpoint: target, saved, changes };
+    onStep?.(1, 4);
+    const marker: UndoMarker = { pid: process.pid, target: target.ref, tree: target.tree, saved: saved.ref };
+    await mkdir(dirname(markerPath(wt)), { recursive: true });
+    await writeFile(markerPath(wt), JSON.stringify(marker));
+    onStep?.(2, 4);
+    // A failure leaves the marker: the next restore finishes this one rather than saving a half-restored tree.
+    const changes = await checkout(wt, env, current, target.tree, label, saved.ref);
+    onStep?.(3, 4);
+    await rm(markerPath(wt), { force: true });
+    onStep?.(4, 4);
+    return { checkpoint: target, saved, changes, resumed };
   });
 }
 

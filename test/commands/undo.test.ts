@@ -1,6 +1,6 @@
 // forge checkpoint, undo and diff as real child processes on real repositories: exact restores, HEAD and the index untouched.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -97,6 +97,31 @@ test('forge undo 2, undo twice (the second is a no-op), and an undo undone with 
   const text = await forge(['undo', '--list'], { cwd: dir });
   assert.match(text.stdout, /^ {2}- {2}\S+ {2}undo {4}2 files, 1 uncommitted {2}forge: work tree before redo to undo copy \d{8}-\d{6}-\d{3}\n/);
   assert.match(text.stdout, /\n {2}2 {2}\S+ {2}manual {2}2 files, 1 uncommitted {2}forge: checkpoint before "task one"\n2 checkpoints and 3 undo copies \(not numbered\), newest first\nNext: forge diff\nOr: forge undo\n$/);
+});
+
+test('an interrupted forge undo is finished by the next one, and --redo then puts back the tree from before the first attempt', async () => {
+  const dir = tempRepo();
+  write(dir, 'a.txt', 'a at the checkpoint\n');
+  write(dir, 'b.txt', 'b at the checkpoint\n');
+  assert.is((await forge(['checkpoint', 'task'], { cwd: dir })).code, 0);
+  write(dir, 'a.txt', 'a later\n');
+  write(dir, 'b.txt', 'b later\n');
+  write(dir, 'c.txt', 'made since\n');
+  const killed = await forge(['undo', '--yes'], { cwd: dir, env: { FORGE_TEST_CRASH_AT: '0.5' } });
+  assert.is(killed.code, -1, 'killed once the replaced tree is saved, before git restored every file');
+  // Half restored, as a kill inside git read-tree leaves it: a.txt back, b.txt and c.txt not yet.
+  write(dir, 'a.txt', 'a at the checkpoint\n');
+  write(dir, 'b.txt', 'b later\n');
+  write(dir, 'c.txt', 'made since\n');
+  const again = await forge(['undo', '--yes'], { cwd: dir });
+  assert.is(again.code, 0, again.stderr);
+  assert.match(again.stdout, /^finished an undo to refs\/forge\/checkpoints\/\S+ that was interrupted: 2 more files\n {2}M b\.txt\n {2}D c\.txt\nthe work tree it replaced is saved as refs\/forge\/checkpoints\/\S+\nthe work tree now matches checkpoint 1 \(.*\): nothing more to do\nNext: git status\nOr: forge undo --redo\n$/);
+  assert.equal([read(dir, 'a.txt'), read(dir, 'b.txt'), read(dir, 'c.txt')], ['a at the checkpoint\n', 'b at the checkpoint\n', null]);
+  const redo = await forge(['undo', '--redo', '--yes'], { cwd: dir });
+  assert.is(redo.code, 0, redo.stderr);
+  assert.equal([read(dir, 'a.txt'), read(dir, 'b.txt'), read(dir, 'c.txt')], ['a later\n', 'b later\n', 'made since\n'], 'the tree before the interrupted undo, not the half-restored one');
+  assert.not.ok(existsSync(join(dir, '.git', 'forge', 'undo-in-progress.json')));
+  assert.equal(readdirSync(join(dir, '.git')).filter((f) => f.startsWith('forge-index-')), []);
 });
 
 test('forge diff: git\'s patch and --stat since the newest checkpoint, per file with --json, the hint on stderr', async () => {

@@ -1,4 +1,5 @@
 // Checkpoints on real repositories: the whole work tree captured and restored, HEAD, the index and branches untouched.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -214,6 +215,35 @@ test('no checkpoint is NO_CHECKPOINT (exit 1); a number past the last is NO_SUCH
   await createCheckpoint({ cwd: dir });
   assert.is(await codes(() => restoreCheckpoint({ cwd: dir, n: 2 })), 'NO_SUCH_CHECKPOINT 2');
   assert.is(await codes(() => restoreCheckpoint({ cwd: dir, ref: 'refs/forge/checkpoints/nope' })), 'NO_SUCH_CHECKPOINT 2');
+});
+
+test('an undo marker naming a live process refuses a second undo (UNDO_IN_PROGRESS); one cut short while written means nothing was restored', async () => {
+  const dir = tempRepo();
+  write(dir, 'f.txt', 'one\n');
+  await createCheckpoint({ cwd: dir });
+  write(dir, 'f.txt', 'two\n');
+  // Dies once the replaced tree is saved and the undo marked, before a file is restored.
+  const crash = await restoreCheckpoint({ cwd: dir, onStep: (n) => { if (n === 2) throw new Error('killed'); } }).catch((e: Error) => e.message);
+  assert.is(crash, 'killed');
+  const marker = join(dir, '.git', 'forge', 'undo-in-progress.json');
+  const m = JSON.parse(readFileSync(marker, 'utf8'));
+  writeFileSync(marker, JSON.stringify({ ...m, pid: process.ppid }));
+  const codes = async (f: () => Promise<unknown>) => f().then(() => 'ok', (e) => `${e.code} ${e.exitCode}`);
+  assert.is(await codes(() => restoreCheckpoint({ cwd: dir })), 'UNDO_IN_PROGRESS 1');
+  assert.is(read(dir, 'f.txt'), 'two\n');
+  writeFileSync(marker, '{"pid":');
+  const r = await restoreCheckpoint({ cwd: dir });
+  assert.equal([r.resumed, read(dir, 'f.txt')], [null, 'one\n']);
+  assert.not.ok(existsSync(marker));
+});
+
+test('temp indexes left by dead forge processes are removed by the next checkpoint; a live process\'s is left', async () => {
+  const dir = tempRepo();
+  const dead = spawnSync('true').pid!;
+  const live = `forge-index-${process.ppid}-fedcba9876543210`;
+  for (const name of [`forge-index-${dead}-0123456789abcdef`, `forge-index-${dead}-0123456789abcdef.lock`, live]) writeFileSync(join(dir, '.git', name), 'index');
+  await createCheckpoint({ cwd: dir });
+  assert.equal(readdirSync(join(dir, '.git')).filter((f) => f.startsWith('forge-index-')), [live]);
 });
 
 test('ids stay in creation order within one millisecond; only the newest CHECKPOINT_LIMIT are kept', async () => {
