@@ -75,11 +75,14 @@ export default defineCommand({
     BAD_HOOK_PAYLOAD: 'the payload is not a JSON object (the session may stop; reported on stderr)',
     TRANSCRIPT_UNREADABLE: 'the transcript is missing, not a regular file, or too slow to read (the session may stop; reported on stderr)',
   },
-  exits: { 0: 'answered: continue, or let the session stop — also when the hook itself fails', 2: 'invalid invocation (flags, FORGE_CWD, FORGE_RUN_ID), before any payload is read' },
+  exits: { 0: 'answered: continue, or let the session stop — also when the hook itself fails', 2: 'invalid invocation (bad flags, an invalid FORGE_RUN_ID), before any payload is read' },
   mutates: true,
+  // A FORGE_CWD that names no directory is the hook's own failure too: the session may stop.
+  allowMissingCwd: true,
   async run(args, ctx) {
     let driven: Driven | null;
     try {
+      if (ctx.cwdMissing) throw new InvalidInputError('CWD_NOT_FOUND', `working directory '${ctx.cwd}' does not exist`);
       driven = await drivenLoop(ctx);
     } catch (err) {
       return failOpen(err, null);

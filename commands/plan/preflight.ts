@@ -100,10 +100,9 @@ export default defineCommand({
     const allow = (text: string, data: Record<string, unknown> = {}) => (args.hook ? hookAllow(text, { tool, ...data }) : { data: { allowed: true, tool, ...data }, text, next: null });
     if (isExempt(tool, command)) return allow(`allowed: ${tool} is never gated`, { exempt: true });
 
-    let root: string | undefined;
     let result;
     try {
-      root = (await workTreeRoot({ cwd: ctx.cwd }))?.root;
+      const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root;
       // Claude Code may run outside any repository: no repository, no contract to enforce.
       if (!root && args.hook) return allow('allowed: not in a git repository, so no plan is active');
       const rel = paths.map((p) => relative(root ?? ctx.cwd, resolve(base, p)).split(sep).join('/')).filter((p) => p !== '');

@@ -10,8 +10,8 @@ import { stateCommits, tempDir, tempRepo } from '../helpers/repo';
 
 const HOOK = 'forge loop hook claude';
 
-function hook(dir: string, payload: Record<string, unknown> | string) {
-  const r = runHook({ dir, command: HOOK, payload });
+function hook(dir: string, payload: Record<string, unknown> | string, env: Record<string, string> = {}) {
+  const r = runHook({ dir, command: HOOK, payload, env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, answer: r.stdout ? (JSON.parse(r.stdout) as Record<string, any>) : null };
 }
 
@@ -114,6 +114,9 @@ test('the Stop hook fails open: a payload it cannot read or a transcript it cann
     assert.match(r.stderr, why, what);
     assert.match(r.stderr, /; letting the session stop\n/, what);
   }
+  const nowhere = hook(dir, { session_id: 's', last_assistant_message: 'FORGE_COMPLETE' }, { FORGE_CWD: join(outside, 'gone') });
+  assert.equal([nowhere.code, nowhere.answer!.decision], [0, undefined], 'a FORGE_CWD that names no directory');
+  assert.match(nowhere.stderr, /^forge loop hook: working directory '\S+gone' does not exist \[CWD_NOT_FOUND\]; letting the session stop\n/);
   assert.equal(changedPaths(before, treeHashes(dir)), [], 'the loop is as it was: no iteration, no binding');
   const s = await status(dir);
   assert.equal([s.status, s.iteration, s.session], ['active', 0, null]);
