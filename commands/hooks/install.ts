@@ -8,7 +8,7 @@ export default defineCommand({
   name: 'hooks install',
   summary: 'Install the git pre-push hook that refuses pushes whose plans fail forge plan check',
   description:
-    "Writes a pre-push hook into the repository's hooks directory (core.hooksPath respected) that runs forge plan check and refuses the push when it fails. Installing twice changes nothing. A pre-push hook that was already there is kept: it moves to pre-push.local and runs first, with the same arguments and input. The hook runs the forge on PATH, or else the forge that installed it. Skip it once with git push --no-verify.",
+    "Writes a pre-push hook into the repository's hooks directory (core.hooksPath respected) that runs forge plan check and refuses the push when it fails. Installing twice changes nothing. A pre-push hook that was already there is kept: it moves to pre-push.local and runs first, with the same arguments and input. The hook runs the forge on PATH, or else the forge that installed it. It is a gate and fails closed: a forge that cannot be found or run, or that crashes, refuses the push like a failed check. Skip it once with git push --no-verify.",
   args: {
     hook: { type: 'string', positional: true, required: true, choices: ['pre-push'], description: 'Which hook.' },
   },

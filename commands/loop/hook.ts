@@ -1,19 +1,69 @@
 // forge loop hook claude: Claude Code's Stop hook — record the iteration, then continue the session or let it stop.
-import { defineCommand } from '../../lib/cli/declare';
-import { continueAnswer, parseStop, stopAnswer } from '../../lib/claude/stop';
+import { defineCommand, type Outcome, type RunContext } from '../../lib/cli/declare';
+import { hookFailure } from '../../lib/claude/hook';
+import { continueAnswer, parseStop, stopAnswer, type StopPayload } from '../../lib/claude/stop';
 import { lastAssistantText } from '../../lib/claude/transcript';
 import { InvalidInputError } from '../../lib/errors';
 import { workTreeRoot } from '../../lib/git/repo';
+import type { StateStore } from '../../lib/git/state';
 import { finishIteration } from '../../lib/loop/iterate';
-import { currentLoop } from '../../lib/loop/loop';
+import { currentLoop, type Loop } from '../../lib/loop/loop';
 import { iterationPrompt } from '../../lib/loop/prompt';
+
+/** The session may stop: nothing on stdout, or a message for the person. */
+function letStop(text: string, systemMessage?: string, data: Record<string, unknown> = {}): Outcome {
+  return { data: { decision: 'stop', reason: text, ...data }, text, next: null, raw: systemMessage ? stopAnswer({ systemMessage }) : '' };
+}
+
+/**
+ * A driver fails open: its own failure lets the session stop, never exit 2 (which would keep the
+ * session going). Why goes to stderr with the error code, and to the person as a systemMessage.
+ */
+function failOpen(err: unknown, loop: Loop | null): Outcome {
+  const f = hookFailure(err);
+  process.stderr.write(`forge loop hook: ${f.message} [${f.code}]; letting the session stop\n`);
+  const systemMessage = `forge loop${loop ? ` ${loop.loop_id}` : ''}: the Stop hook could not go on (${f.message}), so the session stops; forge loop status shows where the loop stands`;
+  return letStop(`${f.message}; the session may stop`, systemMessage, { error: f.code });
+}
+
+interface Driven {
+  loop: Loop;
+  store: StateStore;
+  root: string;
+}
+
+/** The current loop if the Stop hook drives it now; null when there is none (no repository, no loop, another driver, not active). */
+async function drivenLoop(ctx: RunContext): Promise<Driven | null> {
+  const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root;
+  if (!root) return null;
+  const store = await ctx.store();
+  const loop = await currentLoop({ store });
+  return loop && loop.driver === 'hook' && loop.status === 'active' ? { loop, store, root } : null;
+}
+
+/** Records the iteration of an active hook loop and answers continue (the next prompt) or stop. */
+async function drive({ p, loop, store, root, ctx }: Driven & { p: StopPayload; ctx: RunContext }): Promise<Outcome> {
+  if (!p.sessionId) return letStop('the payload has no usable session id: the loop stays unbound');
+  if (loop.session !== null && loop.session !== p.sessionId) return letStop(`${loop.loop_id} belongs to session ${loop.session}, not ${p.sessionId}`);
+  // Without the agent's last words the hook cannot tell a finished task from an unfinished one.
+  if (p.lastAssistantMessage === null && p.transcriptPath === null) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the payload has neither last_assistant_message nor transcript_path');
+  const text = p.lastAssistantMessage ?? (await lastAssistantText({ file: p.transcriptPath! }));
+  const end = await finishIteration({ store, loop, text, session: p.sessionId, root, env: process.env, now: () => ctx.now() });
+  if (!end) return letStop('the loop was taken by another session meanwhile');
+  const { loop: after, outcome } = end;
+  if (outcome !== 'continue') return letStop(`${after.loop_id} ${after.status}: ${after.reason}`, `forge loop ${after.loop_id} ${after.status}: ${after.reason}`);
+  const prompt = await iterationPrompt({ store, loop: after });
+  const systemMessage = `forge loop: iteration ${after.iteration + 1} of ${after.max}`;
+  return { data: { decision: 'block', loop_id: after.loop_id, iteration: after.iteration + 1 }, text: `continue: ${systemMessage}`, next: ctx.cmd('loop', 'status'), raw: continueAnswer({ prompt, systemMessage }) };
+}
 
 export default defineCommand({
   name: 'loop hook',
   summary: "Claude Code's Stop hook: continue the session with the loop's prompt, or let it stop",
   description: [
-    'Reads a Claude Code Stop hook payload on stdin (session_id, transcript_path, cwd, stop_hook_active, last_assistant_message). With no active loop driven by the hook, or a payload from another session than the one the loop is bound to, it lets the session stop and changes nothing. An unbound loop binds to the first session that stops with a real id — never to an empty or "null" one.',
-    'The response is last_assistant_message, or else the text of the last assistant turn in the transcript — every text block since the last prompt, so a turn that ended in tool calls still counts; unparsable lines (a line still being written, control characters, broken JSON) are skipped. The iteration is recorded and ends the loop as forge loop start describes. To continue, the answer is {"decision": "block", "reason": <the next prompt>, "systemMessage": "forge loop: iteration N of M"}; to stop, {"systemMessage": <why>}. Exit 0 either way; a payload that is not JSON exits 2.',
+    'Reads a Claude Code Stop hook payload on stdin (session_id, transcript_path, cwd, stop_hook_active, last_assistant_message). With no active loop driven by the hook, or a payload from another session than the one the loop is bound to, it lets the session stop and changes nothing — whatever the payload, garbage included. An unbound loop binds to the first session that stops with a real id — never to an empty or "null" one.',
+    'The response is last_assistant_message, or else the text of the last assistant turn in the transcript — every text block since the last prompt, so a turn that ended in tool calls still counts; unparsable lines (a line still being written, control characters, broken JSON) are skipped. Only a regular file is read as the transcript, at most its last 4 MiB and for at most 3 seconds: a FIFO, a device, a directory or a symlink to one is refused without being opened for a blocking read. Control lines (FORGE_COMPLETE, FORGE_PAUSE, <promise>…</promise>) are whole lines ending at \\n or \\r\\n; a bare \\r does not end a line. The iteration is recorded and ends the loop as forge loop start describes. To continue, the answer is {"decision": "block", "reason": <the next prompt>, "systemMessage": "forge loop: iteration N of M"}; to stop, {"systemMessage": <why>} or nothing.',
+    'A driver fails open: when the hook cannot decide — a payload that is not a JSON object, a transcript it cannot read, a state or internal error — it lets the session stop (exit 0 with {"systemMessage": …}; the loop stays active, unchanged when the failure came before the iteration was recorded) and says why on stderr with the error code. It never exits 2 for a failure of its own, since exit 2 tells Claude Code not to stop. Claude Code (2.1.143 or later) ends a turn after 8 consecutive Stop-hook blocks whatever the hook answers (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP raises it).',
   ].join('\n\n'),
   args: {
     agent: { type: 'string', positional: true, required: true, choices: ['claude'], description: 'The agent whose hook this is.' },
@@ -21,27 +71,34 @@ export default defineCommand({
   },
   stdinText: 'payload',
   examples: [{ command: `echo '{"session_id":"s1","transcript_path":"/dev/null","last_assistant_message":"FORGE_COMPLETE"}' | forge loop hook claude`, description: 'What Claude Code runs when the session stops.' }],
-  errors: { BAD_HOOK_PAYLOAD: 'the payload is not a JSON object', NOT_A_GIT_REPO: 'outside a git repository' },
-  exits: { 0: 'answered (continue or stop)', 2: 'invalid input' },
+  errors: {
+    BAD_HOOK_PAYLOAD: 'the payload is not a JSON object (the session may stop; reported on stderr)',
+    TRANSCRIPT_UNREADABLE: 'the transcript is missing, not a regular file, or too slow to read (the session may stop; reported on stderr)',
+  },
+  exits: { 0: 'answered: continue, or let the session stop — also when the hook itself fails', 2: 'invalid invocation (bad flags, an invalid FORGE_RUN_ID), before any payload is read' },
   mutates: true,
+  // A FORGE_CWD that names no directory is the hook's own failure too: the session may stop.
+  allowMissingCwd: true,
   async run(args, ctx) {
-    if (args.payload === undefined) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'no hook payload: Claude Code sends it on stdin', { fix: ctx.cmd('loop', 'install', 'claude') });
-    const p = parseStop(args.payload);
-    const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root;
-    const allow = (text: string, systemMessage?: string) => ({ data: { decision: 'stop', reason: text }, text, next: null, raw: systemMessage ? stopAnswer({ systemMessage }) : '' });
-    if (!root) return allow('not in a git repository: no loop');
-    const store = await ctx.store();
-    const loop = await currentLoop({ store });
-    if (!loop || loop.driver !== 'hook' || loop.status !== 'active') return allow('no active loop for the Stop hook');
-    if (!p.sessionId) return allow('the payload has no usable session id: the loop stays unbound');
-    if (loop.session !== null && loop.session !== p.sessionId) return allow(`${loop.loop_id} belongs to session ${loop.session}, not ${p.sessionId}`);
-    const text = p.lastAssistantMessage ?? (p.transcriptPath ? await lastAssistantText({ file: p.transcriptPath }) : '');
-    const end = await finishIteration({ store, loop, text, session: p.sessionId, root, env: process.env, now: () => ctx.now() });
-    if (!end) return allow('the loop was taken by another session meanwhile');
-    const { loop: after, outcome } = end;
-    if (outcome !== 'continue') return allow(`${after.loop_id} ${after.status}: ${after.reason}`, `forge loop ${after.loop_id} ${after.status}: ${after.reason}`);
-    const prompt = await iterationPrompt({ store, loop: after });
-    const systemMessage = `forge loop: iteration ${after.iteration + 1} of ${after.max}`;
-    return { data: { decision: 'block', loop_id: after.loop_id, iteration: after.iteration + 1 }, text: `continue: ${systemMessage}`, next: ctx.cmd('loop', 'status'), raw: continueAnswer({ prompt, systemMessage }) };
+    let driven: Driven | null;
+    try {
+      if (ctx.cwdMissing) throw new InvalidInputError('CWD_NOT_FOUND', `working directory '${ctx.cwd}' does not exist`);
+      driven = await drivenLoop(ctx);
+    } catch (err) {
+      return failOpen(err, null);
+    }
+    let p: StopPayload;
+    try {
+      p = parseStop(args.payload ?? '');
+    } catch (err) {
+      // With no loop to drive, a payload forge cannot read is no failure: nothing is active.
+      return driven ? failOpen(err, driven.loop) : letStop('no active loop for the Stop hook');
+    }
+    if (!driven) return letStop('no active loop for the Stop hook');
+    try {
+      return await drive({ p, ...driven, ctx });
+    } catch (err) {
+      return failOpen(err, driven.loop);
+    }
   },
 });

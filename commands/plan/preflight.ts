@@ -1,11 +1,12 @@
 // forge plan preflight: the live gate — may this tool call run under the active plan contract?
 import { relative, resolve, sep } from 'node:path';
-import { defineCommand } from '../../lib/cli/declare';
-import { denyAnswer, parsePreToolUse } from '../../lib/claude/pretooluse';
-import { ForgeError, InvalidInputError, RefusedError } from '../../lib/errors';
+import { defineCommand, type Outcome, type RunContext } from '../../lib/cli/declare';
+import { hookFailure } from '../../lib/claude/hook';
+import { denyAnswer, parsePreToolUse, type PreToolUsePayload } from '../../lib/claude/pretooluse';
+import { InvalidInputError, RefusedError } from '../../lib/errors';
 import { workTreeRoot } from '../../lib/git/repo';
 import { canonicalTool, isExempt, mutatesByName, surfaceOfCommand, type Decision } from '../../lib/plans/gate';
-import { preflight } from '../../lib/plans/lifecycle';
+import { gateContract, preflight } from '../../lib/plans/lifecycle';
 import { SURFACES } from '../../lib/plans/markdown';
 
 /** The refusal codes, by the rule broken. */
@@ -14,13 +15,42 @@ const CODES: Record<NonNullable<Decision['breach']>, string> = {
   blast_radius: 'PLAN_BREACH_BLAST_RADIUS', later_unit: 'PLAN_BREACH_UNIT', tools: 'PLAN_BREACH_TOOLS', paths: 'PLAN_BREACH_PATHS',
 };
 
+/** The hook's answer to an allowed call: nothing on stdout. */
+function hookAllow(text: string, data: Record<string, unknown>): Outcome {
+  return { data: { allowed: true, ...data }, text, next: null, raw: '' };
+}
+
+/**
+ * A gate fails closed: when forge cannot decide (a payload it cannot read while a plan is active, a
+ * contract it cannot read, an internal error) the call is denied with the reason Claude sees, and
+ * the reason goes to stderr with the error code.
+ */
+function hookDeny(err: unknown, ctx: RunContext, what: string): Outcome {
+  const f = hookFailure(err);
+  process.stderr.write(`forge plan preflight: ${f.message} [${f.code}]; the call is refused\n`);
+  const fix = f.fix ?? ctx.cmd('plan', 'status');
+  return { data: { allowed: false, error: f.code, reason: f.message }, text: `refused: ${f.message}`, next: fix, raw: denyAnswer(`${what} (${f.message}). Fix: ${fix}`) };
+}
+
+/** Whether a plan contract may be active here: false only when forge can tell that none is (no repository, none activated, complete). */
+async function planMayBeActive(ctx: RunContext): Promise<boolean> {
+  try {
+    if (!(await workTreeRoot({ cwd: ctx.cwd }))) return false;
+    const c = await gateContract({ store: await ctx.store() });
+    return c !== null && c.status !== 'complete';
+  } catch {
+    return true;
+  }
+}
+
 export default defineCommand({
   name: 'plan preflight',
   summary: 'Gate one tool call against the active plan contract (also a Claude Code PreToolUse hook)',
   description: [
     'Decides whether a tool call may run under the active plan contract, in this order: the kill switch (a paused plan refuses everything, with its reason); the hard budget caps (tokens, runs, files_changed, wall_time since activation); the parent rails (allowed_tools, allowed_paths); the surface the call reaches (artifacts_only < local_branch < remote_branch_pr; a bash --command is read for git commit, git push, gh pr create…); the blast radius (for calls that change their paths) — all hard refusals that nothing overrides. Then an acknowledged retry passes once. Then the current unit: a call a later unit allows is refused until forge plan advance; a call outside the unit\'s allowed_tools or allowed_paths is a soft refusal (plan breach: tools / plan breach: paths) that forge plan ack lets through once. An allowed call past the unit\'s context_tokens_expected proceeds and journals plan_budget_breach.',
     'Every refusal journals plan_breach_refused and exits 1. An allowed call records the budgets it uses (its run, the files it changes, --tokens) on the state ref; with nothing to record it writes nothing. With no active plan every call is allowed. Claude Code tool names map to the plan vocabulary (Read→read, Edit/MultiEdit/NotebookEdit→edit, Write→write, Grep→search, Glob/LS→ls, Bash→bash); TodoWrite and the plan\'s own lifecycle commands (forge plan ack|advance|status|journal|check) are never gated.',
-    '--hook claude reads a Claude Code PreToolUse payload on stdin (tool_name, tool_input.file_path / notebook_path / path / command, session_id as the run) and answers in that hook\'s JSON: nothing for an allowed call, {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": …}} for a refused one, exit 0 both ways so Claude Code shows the reason to the model. A payload that is not JSON exits 2, which Claude Code also treats as a block. Install it with forge plan install-hook claude.',
+    '--hook claude reads a Claude Code PreToolUse payload on stdin (tool_name, tool_input.file_path / notebook_path / path / command, session_id as the run) and answers in that hook\'s JSON: nothing for an allowed call, {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": …}} for a refused one, exit 0 both ways so Claude Code shows the reason to the model. Install it with forge plan install-hook claude.',
+    'The gate fails closed, and with nothing active it is out of the way. With no active plan (or outside a repository) every call is allowed and nothing is written, whatever the payload: not JSON, empty, not an object, no tool_name, any size. With a plan active, a call forge cannot check is denied with the reason — a payload it cannot read, an active plan whose contract on the state ref cannot be read (PLAN_UNREADABLE), an internal error — and the reason also goes to stderr with its error code; --hook claude exits 0 whatever happens inside it, so the deny is what Claude Code acts on. For the cases forge cannot answer at all (not on PATH, killed, timed out), forge plan install-hook claude sets Claude Code\'s "onFailure": "block" (Claude Code 2.1.295 or later; earlier releases let the call through).',
   ].join('\n\n'),
   args: {
     tool: { type: 'string', placeholder: 'TOOL', description: 'The tool about to run (read, bash, Edit…).' },
@@ -43,9 +73,9 @@ export default defineCommand({
     PLAN_PAUSED: 'the kill switch is on', BUDGET_CAP_REACHED: 'a hard budget cap is reached', PLAN_BREACH_RAILS: "outside the plan's rails (hard)",
     PLAN_BREACH_SURFACE: 'the call reaches a wider surface (hard)', PLAN_BREACH_BLAST_RADIUS: 'a change outside the blast radius (hard)', PLAN_BREACH_UNIT: 'the call belongs to a later unit: advance first',
     PLAN_BREACH_TOOLS: 'a tool the current unit does not allow (soft: forge plan ack)', PLAN_BREACH_PATHS: 'a path outside the current unit (soft: forge plan ack)',
-    MISSING_TOOL: 'neither --tool nor --hook', BAD_HOOK_PAYLOAD: 'the hook payload is not a Claude Code PreToolUse payload', NOT_A_GIT_REPO: 'outside a git repository (without --hook)',
+    MISSING_TOOL: 'neither --tool nor --hook', BAD_HOOK_PAYLOAD: 'the hook payload is not a Claude Code PreToolUse payload (with --hook: allowed with no active plan, denied with one)', PLAN_UNREADABLE: 'a plan is active but its contract cannot be read from the state ref (refused: the gate fails closed)', NOT_A_GIT_REPO: 'outside a git repository (without --hook)',
   },
-  exits: { 0: 'allowed (and, with --hook, refused: the answer says deny)', 1: 'refused', 2: 'invalid input' },
+  exits: { 0: 'allowed; with --hook, every answer (a refusal is the deny in the answer)', 1: 'refused', 2: 'invalid input (with --hook: only an invalid invocation, before the payload is read)' },
   mutates: true,
   async run(args, ctx) {
     let tool = args.tool;
@@ -54,33 +84,37 @@ export default defineCommand({
     let runId = ctx.runId ?? null;
     let base = ctx.cwd;
     if (args.hook) {
-      if (args.payload === undefined) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'no hook payload: Claude Code sends it on stdin', { fix: 'forge plan install-hook claude' });
-      const p = parsePreToolUse(args.payload);
+      let p: PreToolUsePayload;
+      try {
+        p = parsePreToolUse(args.payload ?? '');
+      } catch (err) {
+        // With no plan active every call is allowed, whatever the payload; with one, a call forge cannot read is refused.
+        if (!(await planMayBeActive(ctx))) return hookAllow('allowed: no active plan (the hook payload was not read)', { tool: null });
+        return hookDeny(err, ctx, 'forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused');
+      }
       ({ tool, paths, command } = p);
       runId = runId ?? p.sessionId;
       base = p.cwd ?? ctx.cwd;
     }
     if (!tool) throw new InvalidInputError('MISSING_TOOL', 'which tool call? give --tool (or --hook claude with a payload on stdin)', { fix: ctx.cmd('plan', 'preflight', '--tool', 'edit', '--path', 'src/app.ts') });
-    const allow = (text: string, data: Record<string, unknown> = {}) => ({ data: { allowed: true, tool, ...data }, text, next: null, ...(args.hook ? { raw: '' } : {}) });
+    const allow = (text: string, data: Record<string, unknown> = {}) => (args.hook ? hookAllow(text, { tool, ...data }) : { data: { allowed: true, tool, ...data }, text, next: null });
     if (isExempt(tool, command)) return allow(`allowed: ${tool} is never gated`, { exempt: true });
 
-    const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root;
-    // Claude Code may run outside any repository: no repository, no contract to enforce.
-    if (!root && args.hook) return allow('allowed: not in a git repository, so no plan is active');
-    const rel = paths.map((p) => relative(root ?? ctx.cwd, resolve(base, p)).split(sep).join('/')).filter((p) => p !== '');
-    const surface = args.surface ?? (command !== undefined && canonicalTool(tool) === 'bash' ? surfaceOfCommand(command) : 'artifacts_only');
-    const call = { tool, paths: rel, tokens: args.tokens, mutates: args.writes || mutatesByName(tool), surface, runId };
     let result;
     try {
-      result = await preflight({ store: await ctx.store(), call, now: ctx.now() });
+      const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root;
+      // Claude Code may run outside any repository: no repository, no contract to enforce.
+      if (!root && args.hook) return allow('allowed: not in a git repository, so no plan is active');
+      const rel = paths.map((p) => relative(root ?? ctx.cwd, resolve(base, p)).split(sep).join('/')).filter((p) => p !== '');
+      const surface = args.surface ?? (command !== undefined && canonicalTool(tool) === 'bash' ? surfaceOfCommand(command) : 'artifacts_only');
+      const call = { tool, paths: rel, tokens: args.tokens, mutates: args.writes || mutatesByName(tool), surface, runId };
+      result = { call, ...(await preflight({ store: await ctx.store(), call, now: ctx.now() })) };
     } catch (err) {
       // A gate that cannot read its contract must not wave calls through: deny, saying why.
-      // (Exit 2 is itself a block to Claude Code, with the error as the reason.)
-      if (!args.hook || (err instanceof ForgeError && err.exitCode === 2)) throw err;
-      const e = err as Error & { code?: string; fix?: string };
-      return { data: { allowed: false, tool, error: e.code ?? 'INTERNAL' }, text: `refused: ${e.message}`, next: e.fix ?? ctx.cmd('plan', 'status'), raw: denyAnswer(`forge could not check the plan contract: ${e.message}`) };
+      if (!args.hook) throw err;
+      return hookDeny(err, ctx, 'forge could not check this call against the plan contract');
     }
-    const { contract, decision } = result;
+    const { call: { paths: rel, surface }, contract, decision } = result;
     const unit = contract?.units[contract.current]?.id ?? null;
     const facts = { plan_id: contract?.plan_id ?? null, unit, paths: rel, surface, posture: decision.posture, breach: decision.breach, reason: decision.reason, acked: decision.acked, budgetBreaches: decision.budgetBreaches };
     if (decision.allowed) {

@@ -1,13 +1,16 @@
 // What every Claude Code hook payload shares: a JSON object on stdin, and the session it comes from.
-import { InvalidInputError } from '../errors';
+import { ForgeError, InvalidInputError } from '../errors';
 
-/** A hook's stdin as a JSON object; anything else is BAD_HOOK_PAYLOAD (exit 2, which Claude Code treats as a block). */
+/**
+ * A hook's stdin as a JSON object; anything else is BAD_HOOK_PAYLOAD. The hooks never let it out
+ * as an exit code (2 means "block" to Claude Code): the gate denies, the driver lets the session stop.
+ */
 export function parseHookPayload(text: string, fix: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new InvalidInputError('BAD_HOOK_PAYLOAD', `the Claude Code hook payload on stdin is not JSON (${(err as Error).message})`, { fix });
+    throw new InvalidInputError('BAD_HOOK_PAYLOAD', `the Claude Code hook payload on stdin is not JSON (${(err as Error).message.slice(0, 200)})`, { fix });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the Claude Code hook payload must be a JSON object', { fix });
   return value as Record<string, unknown>;
@@ -17,4 +20,12 @@ export function parseHookPayload(text: string, fix: string): Record<string, unkn
 export function hookSessionId(p: Record<string, unknown>): string | null {
   const id = typeof p.session_id === 'string' ? p.session_id.trim() : '';
   return id && id !== 'null' && id !== 'undefined' ? id : null;
+}
+
+/** A hook's own failure as a code and a message: a ForgeError's, or INTERNAL for a bug. */
+export function hookFailure(err: unknown): { code: string; message: string; fix: string | undefined } {
+  // One line, of a size a person reads: it ends up on stderr and in Claude Code's answer.
+  const line = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 500);
+  if (err instanceof ForgeError) return { code: err.code, message: line(err.message), fix: err.fix };
+  return { code: 'INTERNAL', message: line(`internal error: ${err instanceof Error ? err.message : String(err)}`), fix: undefined };
 }

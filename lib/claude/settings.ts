@@ -6,11 +6,20 @@ import { atomicWrite } from '../files/write';
 import { workTreeRoot } from '../git/repo';
 import { onPath } from '../plans/modules';
 
+/**
+ * The Claude Code release whose command hooks take `"onFailure": "block"`: a hook that cannot start,
+ * times out or exits with a code other than 0 or 2 then blocks the action instead of letting it
+ * through. Earlier releases drop the key unread, and a failing hook lets the tool call run.
+ */
+export const ON_FAILURE_SINCE = '2.1.295';
+
 export interface HookInstall {
   /** The settings file written (or that already had the hook). */
   file: string;
-  /** False when an entry running the same command was already there: nothing was written. */
+  /** False when an entry running the same command was already there. */
   added: boolean;
+  /** What an existing entry was brought up to date with ("onFailure: block"); empty when nothing changed. */
+  upgraded: string[];
 }
 
 interface CommandHook {
@@ -28,11 +37,32 @@ interface MatcherEntry {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Adds `{matcher, hooks: [{type: "command", command}]}` under hooks.<event> (no matcher for Stop), keeping every other
- * key, event and entry as it was. Idempotent: an entry already running `command` is left alone.
+ * How a hook fails when forge cannot answer (not on PATH, crashed, timed out): `closed` for a gate
+ * (`"onFailure": "block"`), `open` for a driver (no onFailure: Claude Code goes on, the session may stop).
+ */
+export type FailureMode = 'closed' | 'open';
+
+/** Brings one hook object in line with `failure`; returns what changed. */
+function enforce(hook: CommandHook, failure: FailureMode): string[] {
+  if (failure === 'closed' && hook.onFailure !== 'block') {
+    hook.onFailure = 'block';
+    return ['onFailure: "block"'];
+  }
+  if (failure === 'open' && 'onFailure' in hook) {
+    delete hook.onFailure;
+    return ['onFailure removed'];
+  }
+  return [];
+}
+
+/**
+ * Adds `{matcher, hooks: [{type: "command", command, …}]}` under hooks.<event> (no matcher for Stop),
+ * keeping every other key, event and entry as it was. Idempotent: an entry already running
+ * `command` is kept, only brought in line with `failure` (an install from before onFailure existed is
+ * upgraded in place; its timeout and other keys stay as the user left them).
  * A settings file that is not a JSON object (or whose hooks are malformed) is refused untouched.
  */
-export async function installClaudeHook({ file, event, matcher, command, timeout }: { file: string; event: string; matcher?: string; command: string; timeout?: number }): Promise<HookInstall> {
+export async function installClaudeHook({ file, event, matcher, command, timeout, failure }: { file: string; event: string; matcher?: string; command: string; timeout?: number; failure: FailureMode }): Promise<HookInstall> {
   const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return null;
     throw err;
@@ -52,26 +82,37 @@ export async function installClaudeHook({ file, event, matcher, command, timeout
   if (!isObject(hooks)) throw new RefusedError('SETTINGS_INVALID', `${file}: "hooks" is not an object; it was left as it is`, { fix: `jq .hooks ${file}` });
   const entries = hooks[event] ?? [];
   if (!Array.isArray(entries) || !entries.every(isObject)) throw new RefusedError('SETTINGS_INVALID', `${file}: "hooks.${event}" is not a list of matcher entries; it was left as it is`, { fix: `jq .hooks.${event} ${file}` });
-  const present = (entries as MatcherEntry[]).some((e) => Array.isArray(e.hooks) && e.hooks.some((h) => isObject(h) && h.command === command));
-  if (present) return { file, added: false };
-  const entry: MatcherEntry = { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: 'command', command, ...(timeout ? { timeout } : {}) }] };
+  const ours = (entries as MatcherEntry[]).flatMap((e) => (Array.isArray(e.hooks) ? e.hooks.filter((h): h is CommandHook => isObject(h) && h.command === command) : []));
+  if (ours.length) {
+    const upgraded = [...new Set(ours.flatMap((h) => enforce(h, failure)))];
+    if (upgraded.length) await atomicWrite(file, `${JSON.stringify(settings, null, 2)}\n`);
+    return { file, added: false, upgraded };
+  }
+  const hook: CommandHook = { type: 'command', command, ...(timeout ? { timeout } : {}) };
+  enforce(hook, failure);
+  const entry: MatcherEntry = { ...(matcher === undefined ? {} : { matcher }), hooks: [hook] };
   settings.hooks = { ...hooks, [event]: [...entries, entry] };
   await atomicWrite(file, `${JSON.stringify(settings, null, 2)}\n`);
-  return { file, added: true };
+  return { file, added: true, upgraded: [] };
 }
 
 /**
  * Installs a forge hook for this project: into `settings` (relative to cwd) or the repository's
  * .claude/settings.json, with a warning when `forge` is not on the PATH Claude Code will search.
  */
-export async function installProjectHook({ cwd, settings, event, matcher, command, timeout }: { cwd: string; settings: string | undefined; event: string; matcher?: string; command: string; timeout?: number }): Promise<{ data: Record<string, unknown>; text: string }> {
+export async function installProjectHook({ cwd, settings, event, matcher, command, timeout, failure }: { cwd: string; settings: string | undefined; event: string; matcher?: string; command: string; timeout?: number; failure: FailureMode }): Promise<{ data: Record<string, unknown>; text: string }> {
   const root = (await workTreeRoot({ cwd }))?.root ?? cwd;
   const file = settings === undefined ? join(root, '.claude', 'settings.json') : resolve(cwd, settings);
-  const r = await installClaudeHook({ file, event, matcher, command, timeout });
+  const r = await installClaudeHook({ file, event, matcher, command, timeout, failure });
   const reachable = await onPath({ program: 'forge', cwd, path: process.env.PATH ?? '' });
   const warning = reachable ? '' : '\nwarning: forge is not on PATH here; Claude Code will not find the hook command until it is (npm install -g .)';
+  const how =
+    failure === 'closed'
+      ? `\nfails closed: with "onFailure": "block" (Claude Code ${ON_FAILURE_SINCE} or later) a tool call is refused when the hook cannot run, crashes or times out; earlier Claude Code releases ignore the key and let the call through`
+      : '\nfails open: when the hook cannot run, crashes or times out, Claude Code lets the session stop';
+  const what = r.added ? 'installed' : r.upgraded.length ? `upgraded (${r.upgraded.join(', ')})` : 'already installed';
   return {
-    data: { file: r.file, added: r.added, event, command, forgeOnPath: reachable },
-    text: `${r.added ? 'installed' : 'already installed'}: ${event} → ${command} in ${r.file}${warning}`,
+    data: { file: r.file, added: r.added, upgraded: r.upgraded, event, command, failure, ...(failure === 'closed' ? { onFailureSince: ON_FAILURE_SINCE } : {}), forgeOnPath: reachable },
+    text: `${what}: ${event} → ${command} in ${r.file}${how}${warning}`,
   };
 }

@@ -13,10 +13,12 @@ const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 /**
  * FORGE_PAUSE (or RALPH_PAUSE) wins over completion: an agent that asks to stop is heard. Then
  * FORGE_COMPLETE (or RALPH_COMPLETE), then `<promise>TEXT</promise>` with the loop's promise. Each
- * must be a line of its own; a message that merely equals the promise text ends nothing.
+ * must be a line of its own; a message that merely equals the promise text ends nothing. Lines end
+ * at \n or \r\n only: a bare \r is a carriage return within a line (a progress bar overwritten on
+ * a terminal), so `working…\r FORGE_COMPLETE` is one line and ends nothing.
  */
 export function findControl(text: string, promise: string | null): Control | null {
-  const lines = cleanText(text).split(/\r?\n|\r/).map((l) => l.trim());
+  const lines = cleanText(text).split(/\r?\n/).map((l) => l.trim());
   if (lines.some((l) => l === 'FORGE_PAUSE' || l === 'RALPH_PAUSE')) return 'pause';
   if (lines.some((l) => l === 'FORGE_COMPLETE' || l === 'RALPH_COMPLETE')) return 'complete';
   if (promise !== null) {

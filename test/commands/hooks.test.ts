@@ -54,6 +54,22 @@ test('an existing pre-push hook is kept and runs first; installing twice changes
   assert.match(readFileSync(join(dir, '.git/own-hook-saw'), 'utf8'), /^refs\/heads\/main [0-9a-f]{40} refs\/heads\/main 0{40}\n$/, 'the old hook got the push input');
 });
 
+test('the pre-push gate fails closed: a forge on PATH that cannot run or crashes refuses the push', async () => {
+  const dir = tempRepo();
+  const remote = tempRepo({ bare: true });
+  git(dir, 'remote', 'add', 'origin', remote);
+  assert.is((await forge(['hooks', 'install', 'pre-push'], { cwd: dir })).code, 0);
+  const bin = tempDir('forge-broken-bin-');
+  for (const [what, script] of [['cannot start', '#!/bin/sh\nexec /nonexistent/forge "$@"\n'], ['crashes', '#!/bin/sh\nkill -SEGV $$\n']] as const) {
+    writeFileSync(join(bin, 'forge'), script);
+    chmodSync(join(bin, 'forge'), 0o755);
+    const r = spawnSync('git', ['push', '-q', 'origin', 'main'], { cwd: dir, env: { ...forgeEnv(), ...PINNED_ENV, PATH: `${bin}:${process.env.PATH}` }, encoding: 'utf8' });
+    assert.is.not(r.status, 0, what);
+    assert.match(r.stderr, /pre-push: forge plan check failed/, what);
+    assert.throws(() => git(remote, 'rev-parse', '--verify', 'main'), `${what}: nothing reached the remote`);
+  }
+});
+
 /** A private XDG_CONFIG_HOME, holding `config` as forge/config.json when given. */
 function configHome(config?: unknown): { env: Record<string, string>; path: string } {
   const xdg = tempDir('forge-hooks-xdg-');

@@ -1,17 +1,17 @@
 // forge loop: the Stop hook's known failure modes, one test each, and forge loop run driving real agent processes.
-import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runHook } from '../helpers/claude';
+import { changedPaths, runHook, treeHashes } from '../helpers/claude';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
 import { stateCommits, tempDir, tempRepo } from '../helpers/repo';
 
 const HOOK = 'forge loop hook claude';
 
-function hook(dir: string, payload: Record<string, unknown> | string) {
-  const r = runHook({ dir, command: HOOK, payload });
+function hook(dir: string, payload: Record<string, unknown> | string, env: Record<string, string> = {}) {
+  const r = runHook({ dir, command: HOOK, payload, env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, answer: r.stdout ? (JSON.parse(r.stdout) as Record<string, any>) : null };
 }
 
@@ -37,17 +37,18 @@ const said = (text: string) => ({ type: 'assistant', message: { role: 'assistant
 const toolUse = { type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make test' } }] } };
 const toolResult = { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] } };
 
-test('no loop, or a paused one: the hook lets the session stop and writes nothing', async () => {
+test('no loop, or a paused one: the hook lets the session stop and writes nothing, whatever the payload', async () => {
   const dir = tempRepo();
   assert.equal(hook(dir, { session_id: 's1', last_assistant_message: 'hi' }), { code: 0, stdout: '', stderr: 'Done.\n', answer: null });
   const loopDir = await started();
   await forge(['loop', 'pause'], { cwd: loopDir });
-  const commits = stateCommits(loopDir);
+  const before = treeHashes(loopDir);
   assert.is(hook(loopDir, { session_id: 's1', last_assistant_message: 'hi' }).stdout, '');
-  assert.is(stateCommits(loopDir), commits);
-  const bad = hook(loopDir, 'not json');
-  assert.equal([bad.code, bad.stdout], [2, '']);
-  assert.match(bad.stderr, /^Error: the Claude Code hook payload on stdin is not JSON/);
+  for (const payload of ['not json', '', '[1]', 'null', '"FORGE_COMPLETE"', '{"session_id":', `{"x":"${'y'.repeat(3_000_000)}"}`]) {
+    const r = hook(loopDir, payload);
+    assert.equal([r.code, r.stdout, r.stderr], [0, '', 'Done.\n'], payload.slice(0, 20));
+  }
+  assert.equal(changedPaths(before, treeHashes(loopDir)), [], 'nothing written: not the work tree, not .git');
 });
 
 test('binding: never to an empty or "null" session; once bound, another session never touches the loop', async () => {
@@ -84,8 +85,61 @@ test('the last assistant text comes from the transcript: a tool-use-only ending,
   assert.equal(r2.answer, { systemMessage: `forge loop ${(await status(dir)).loop_id} complete: the agent signalled FORGE_COMPLETE at iteration 2` });
   const ansi = await started();
   assert.match(JSON.stringify(hook(ansi, { session_id: 's', last_assistant_message: 'ok\n\u001b[32mFORGE_COMPLETE\u001b[0m\u0007\n' }).answer), /complete/);
-  const missing = await started();
-  assert.is(hook(missing, { session_id: 's', transcript_path: join(dir, 'no-such.jsonl') }).answer!.decision, 'block', 'an unreadable transcript is an empty response');
+});
+
+test('the Stop hook fails open: a payload it cannot read or a transcript it cannot read lets the session stop, exit 0, the loop as it was, why on stderr', async () => {
+  const dir = await started();
+  const outside = tempDir('forge-transcripts-');
+  const fifo = join(outside, 'fifo.jsonl');
+  execFileSync('mkfifo', [fifo]);
+  symlinkSync(fifo, join(outside, 'link-to-fifo.jsonl'));
+  symlinkSync('/dev/zero', join(outside, 'link-to-zero.jsonl'));
+  const cases: Array<[string, Record<string, unknown> | string, RegExp]> = [
+    ['garbage', 'garbage', /the Claude Code hook payload on stdin is not JSON .*\[BAD_HOOK_PAYLOAD\]/],
+    ['an array', '[1,2]', /must be a JSON object \[BAD_HOOK_PAYLOAD\]/],
+    ['no words at all', { session_id: 's' }, /neither last_assistant_message nor transcript_path \[BAD_HOOK_PAYLOAD\]/],
+    ['a FIFO', { session_id: 's', transcript_path: fifo }, /cannot read the transcript '.*fifo\.jsonl': a FIFO \[TRANSCRIPT_UNREADABLE\]/],
+    ['a symlink to a FIFO', { session_id: 's', transcript_path: join(outside, 'link-to-fifo.jsonl') }, /a FIFO \[TRANSCRIPT_UNREADABLE\]/],
+    ['/dev/zero', { session_id: 's', transcript_path: '/dev/zero' }, /'\/dev\/zero': a device \[TRANSCRIPT_UNREADABLE\]/],
+    ['a symlink to /dev/zero', { session_id: 's', transcript_path: join(outside, 'link-to-zero.jsonl') }, /a device \[TRANSCRIPT_UNREADABLE\]/],
+    ['a directory', { session_id: 's', transcript_path: outside }, /a directory \[TRANSCRIPT_UNREADABLE\]/],
+    ['a missing file', { session_id: 's', transcript_path: join(outside, 'no-such.jsonl') }, /no such file \[TRANSCRIPT_UNREADABLE\]/],
+  ];
+  const before = treeHashes(dir);
+  for (const [what, payload, why] of cases) {
+    const r = hook(dir, payload);
+    assert.is(r.code, 0, what);
+    assert.match(r.answer?.systemMessage ?? '', /^forge loop loop-\S+: the Stop hook could not go on \(.+\), so the session stops; forge loop status shows where the loop stands$/, what);
+    assert.is(r.answer!.decision, undefined, `${what}: never a block`);
+    assert.match(r.stderr, why, what);
+    assert.match(r.stderr, /; letting the session stop\n/, what);
+  }
+  const nowhere = hook(dir, { session_id: 's', last_assistant_message: 'FORGE_COMPLETE' }, { FORGE_CWD: join(outside, 'gone') });
+  assert.equal([nowhere.code, nowhere.answer!.decision], [0, undefined], 'a FORGE_CWD that names no directory');
+  assert.match(nowhere.stderr, /^forge loop hook: working directory '\S+gone' does not exist \[CWD_NOT_FOUND\]; letting the session stop\n/);
+  assert.equal(changedPaths(before, treeHashes(dir)), [], 'the loop is as it was: no iteration, no binding');
+  const s = await status(dir);
+  assert.equal([s.status, s.iteration, s.session], ['active', 0, null]);
+});
+
+test('the Stop hook fails open when it cannot record the iteration: exit 0, the session stops, why on stderr', async () => {
+  const dir = await started();
+  // forge's lock directory is a file now: the state update cannot take its lock.
+  rmSync(join(dir, '.git/forge'), { recursive: true, force: true });
+  writeFileSync(join(dir, '.git/forge'), 'not a directory');
+  const r = hook(dir, { session_id: 's', last_assistant_message: 'step' });
+  assert.is(r.code, 0);
+  assert.match(r.answer!.systemMessage, /^forge loop loop-\S+: the Stop hook could not go on \(.*\.git\/forge.*\), so the session stops/);
+  assert.match(r.stderr, /^forge loop hook: .*\.git\/forge.* \[[A-Z_]+\]; letting the session stop\n/);
+  assert.equal([(await status(dir)).iteration, (await status(dir)).session], [0, null]);
+});
+
+test('control lines end at \\n or \\r\\n only: a bare \\r inside a line ends nothing', async () => {
+  const dir = await started(['--completion-promise', 'DONE']);
+  for (const message of ['working…\r FORGE_COMPLETE', 'progress 99%\rFORGE_COMPLETE', 'x\r<promise>DONE</promise>', 'FORGE_PAUSE\rnot yet']) {
+    assert.is(hook(dir, { session_id: 's', last_assistant_message: message }).answer!.decision, 'block', JSON.stringify(message));
+  }
+  assert.match(hook(dir, { session_id: 's', last_assistant_message: 'All green.\r\nFORGE_COMPLETE\r\n' }).answer!.systemMessage, /complete: the agent signalled FORGE_COMPLETE at iteration 5$/);
 });
 
 test('control lines: a bare promise is not one; the tagged promise on its own line is; FORGE_PAUSE pauses until resume', async () => {
@@ -142,6 +196,18 @@ test('done-when runs after each iteration, under the loop’s run id; install me
   const again = await forge(['loop', 'start', '--prompt', 'x', '--json'], { cwd: dir });
   assert.is(again.code, 0, 'a finished loop makes room for the next');
   assert.is((await forge(['loop', 'start', '--prompt', 'y', '--json'], { cwd: dir })).records[0]!.error.code, 'LOOP_ACTIVE');
+});
+
+test('loop install keeps the driver failing open: an onFailure "block" on its Stop entry is removed, the rest kept', async () => {
+  const dir = tempRepo();
+  mkdirSync(join(dir, '.claude'));
+  const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: HOOK, timeout: 600, onFailure: 'block' }, { type: 'command', command: 'echo bye', onFailure: 'block' }] }] } };
+  writeFileSync(join(dir, '.claude/settings.json'), JSON.stringify(settings));
+  const r = await forge(['loop', 'install', 'claude'], { cwd: dir });
+  assert.match(r.stdout, /^upgraded \(onFailure removed\): Stop → forge loop hook claude in \S+\nfails open: when the hook cannot run, crashes or times out, Claude Code lets the session stop\n/);
+  assert.equal(JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8')), { hooks: { Stop: [{ hooks: [{ type: 'command', command: HOOK, timeout: 600 }, { type: 'command', command: 'echo bye', onFailure: 'block' }] }] } }, 'only forge’s own entry is touched');
+  const again = await forge(['loop', 'install', 'claude', '--json'], { cwd: dir });
+  assert.equal([again.records[0]!.added, again.records[0]!.upgraded, again.records[0]!.failure], [false, [], 'open']);
 });
 
 /** A scripted agent: logs each prompt; says FORGE_COMPLETE at iteration `finish` (never when 0). */

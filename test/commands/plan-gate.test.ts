@@ -1,12 +1,12 @@
 // forge plan preflight / ack / advance / journal: every breach posture, the unit lifecycle, and the Claude Code gate.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { hookEnv, runHook } from '../helpers/claude';
+import { changedPaths, hookEnv, runHook, treeHashes } from '../helpers/claude';
 import { forge } from '../helpers/forge';
-import { git, repoWith, stateCommits, tempDir } from '../helpers/repo';
+import { git, repoWith, stateCommits, tempDir, tempRepo } from '../helpers/repo';
 
 const PLAN_ID = 'gate-demo';
 
@@ -207,7 +207,8 @@ test('Claude Code: install-hook merges settings; the installed hook allows, deni
   const inst = await forge(['plan', 'install-hook', 'claude', '--json'], { cwd: join(dir, 'src') });
   assert.equal([inst.code, inst.records[0]!.added, inst.records[0]!.file], [0, true, join(dir, '.claude/settings.json')]);
   const merged = JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8'));
-  assert.equal(merged, { ...settings, hooks: { ...settings.hooks, PreToolUse: [...settings.hooks.PreToolUse, { matcher: '*', hooks: [{ type: 'command', command: 'forge plan preflight --hook claude' }] }] } });
+  assert.equal(merged, { ...settings, hooks: { ...settings.hooks, PreToolUse: [...settings.hooks.PreToolUse, { matcher: '*', hooks: [{ type: 'command', command: 'forge plan preflight --hook claude', onFailure: 'block' }] }] } });
+  assert.equal([inst.records[0]!.failure, inst.records[0]!.onFailureSince], ['closed', '2.1.295']);
   const bytes = readFileSync(join(dir, '.claude/settings.json'), 'utf8');
   assert.is((await forge(['plan', 'install-hook', 'claude', '--json'], { cwd: dir })).records[0]!.added, false);
   assert.is(readFileSync(join(dir, '.claude/settings.json'), 'utf8'), bytes, 'idempotent');
@@ -233,12 +234,72 @@ test('Claude Code: install-hook merges settings; the installed hook allows, deni
   assert.is(runHook({ dir: dir, command, payload: { ...base, tool_name: 'Grep', tool_input: { pattern: 'a', path: join(dir, 'src') } } }).stdout, '', 'acknowledged through Bash, the retry runs');
   assert.is(runHook({ dir: dir, command, payload: { ...base, tool_name: 'TodoWrite', tool_input: { todos: [] } } }).stdout, '');
   const bad = runHook({ dir: dir, command, payload: { ...base, tool_input: {} } });
-  assert.equal([bad.status, bad.stdout], [2, '']);
-  assert.match(bad.stderr, /^Error: the hook payload has no tool_name/);
+  assert.is(bad.status, 0);
+  assert.match(JSON.parse(bad.stdout).hookSpecificOutput.permissionDecisionReason, /^forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused \(the hook payload has no tool_name: is this hook installed on PreToolUse\?\)\. Fix: forge plan install-hook claude$/);
+  assert.match(bad.stderr, /^forge plan preflight: the hook payload has no tool_name.* \[BAD_HOOK_PAYLOAD\]; the call is refused\n/);
   const outside = runHook({ dir: tempDir('forge-no-repo-'), command, payload: { ...base, cwd: '/', tool_name: 'Bash', tool_input: { command: 'ls' } } });
   assert.equal([outside.status, outside.stdout], [0, ''], 'outside a repository nothing is gated');
   const status = await forge(['plan', 'status', '--json'], { cwd: dir });
   assert.equal(status.records[0]!.used.runs, ['sess-1'], "Claude's session is the run");
+});
+
+test('install-hook upgrades an entry from before onFailure in place, keeping its other keys; the text says which Claude Code needs it', async () => {
+  const dir = tempRepo();
+  mkdirSync(join(dir, '.claude'));
+  const old = { model: 'opus', hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'forge plan preflight --hook claude', timeout: 30, statusMessage: 'plan gate' }] }, { matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh' }] }] } };
+  writeFileSync(join(dir, '.claude/settings.json'), JSON.stringify(old));
+  const up = await forge(['plan', 'install-hook', 'claude'], { cwd: dir });
+  assert.is(up.code, 0, up.stderr);
+  assert.match(up.stdout, /^upgraded \(onFailure: "block"\): PreToolUse → forge plan preflight --hook claude in \S+settings\.json\nfails closed: with "onFailure": "block" \(Claude Code 2\.1\.295 or later\) a tool call is refused when the hook cannot run, crashes or times out; earlier Claude Code releases ignore the key and let the call through\n/);
+  const expected = structuredClone(old);
+  Object.assign(expected.hooks.PreToolUse[0]!.hooks[0]!, { onFailure: 'block' });
+  assert.equal(JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8')), expected);
+  const bytes = readFileSync(join(dir, '.claude/settings.json'), 'utf8');
+  const again = await forge(['plan', 'install-hook', 'claude', '--json'], { cwd: dir });
+  assert.equal([again.records[0]!.added, again.records[0]!.upgraded], [false, []]);
+  assert.is(readFileSync(join(dir, '.claude/settings.json'), 'utf8'), bytes, 'idempotent once upgraded');
+});
+
+test('with no active plan the gate allows and writes nothing, whatever the payload; a completed plan is no plan', async () => {
+  const payloads: Array<string | Buffer> = ['garbage', '', '   ', '[1]', 'null', '42', '"Write"', '{"tool_name":', '{}', '{"tool_name":7}', JSON.stringify({ tool_name: 'Write', tool_input: 'x' }), Buffer.from([0xff, 0xfe, 0x00, 0x7b]), `{"tool_name":"Write","tool_input":{"content":"${'x'.repeat(3_000_000)}"}}`, '['.repeat(100_000)];
+  const fresh = tempRepo();
+  const outside = tempDir('forge-no-repo-');
+  const done = await activeRepo();
+  // A plan whose units are all done: its pointer stays, it gates nothing.
+  writeFileSync(join(done, 'src/done'), '');
+  for (const args of [['advance'], ['advance']]) assert.is((await forge(['plan', ...args], { cwd: done })).code, 0);
+  for (const dir of [fresh, outside, done]) {
+    const before = treeHashes(dir);
+    for (const payload of payloads) {
+      const r = runHook({ dir, command: 'forge plan preflight --hook claude', payload });
+      assert.equal([r.status, r.stdout, r.stderr], [0, '', 'Done.\n'], `${dir}: ${String(payload).slice(0, 20)}`);
+    }
+    assert.equal(changedPaths(before, treeHashes(dir)), [], `${dir}: nothing written`);
+  }
+});
+
+test('with a plan active the gate fails closed: an unreadable payload, a contract it cannot read — denied with the reason, exit 0', async () => {
+  const dir = await activeRepo();
+  for (const payload of ['garbage', '', '[1]', '{"tool_input":{}}']) {
+    const r = runHook({ dir, command: 'forge plan preflight --hook claude', payload });
+    assert.is(r.status, 0, payload);
+    assert.equal(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision, 'deny', payload);
+    assert.match(r.stderr, /\[BAD_HOOK_PAYLOAD\]; the call is refused\n/, payload);
+  }
+  // The contract on the state ref is replaced by bytes that are not JSON.
+  const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: dir, input: 'not json' }).toString().trim();
+  const index = join(tempDir('forge-index-'), 'index');
+  const env = { ...process.env, GIT_INDEX_FILE: index };
+  const g = (...args: string[]) => execFileSync('git', args, { cwd: dir, env }).toString().trim();
+  g('read-tree', 'refs/forge/state');
+  g('update-index', '--add', '--cacheinfo', `100644,${blob},.forge/plans/${PLAN_ID}.json`);
+  g('update-ref', 'refs/forge/state', g('commit-tree', g('write-tree'), '-p', 'refs/forge/state', '-m', 'corrupt'));
+  const r = runHook({ dir, command: 'forge plan preflight --hook claude', payload: { session_id: 's', cwd: dir, tool_name: 'Read', tool_input: { file_path: join(dir, 'src/a.ts') } } });
+  assert.is(r.status, 0);
+  assert.match(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason, new RegExp(`^forge could not check this call against the plan contract \\(the contract of the active plan '${PLAN_ID}' cannot be read from the state ref\\)\\. Fix: forge plan status$`));
+  assert.match(r.stderr, /\[PLAN_UNREADABLE\]; the call is refused\n/);
+  const flags = await preflight(dir, ['--tool', 'read', '--path', 'src/a.ts']);
+  assert.equal([flags.code, flags.record.error.code], [1, 'PLAN_UNREADABLE']);
 });
 
 test.run();
