@@ -1,6 +1,6 @@
 // The git-native state store: files under .forge/ on refs/forge/state, one commit per change, moved by compare-and-swap.
 import { join } from 'node:path';
-import { ForgeError } from '../errors';
+import { ForgeError, InvalidInputError } from '../errors';
 import { withLock } from '../fs/lock';
 import { runGit } from './exec';
 import { ObjectReader, ObjectWriter, parseTree, serializeTree, type TreeEntry } from './objects';
@@ -17,6 +17,18 @@ export interface CommitInfo {
   oid: string;
   date: string;
   message: string;
+}
+
+/** An id (lib/errors.ts ID_PATTERN) and its extension. */
+const STATE_SEGMENT = /^[\w.-]{1,160}$/;
+
+/** Each segment of a state path is an id-like name: an id that escaped its check cannot leave .forge/ or make odd tree entries. */
+function assertStatePath(path: string): void {
+  for (const segment of path.split('/')) {
+    if (!STATE_SEGMENT.test(segment) || segment === '.' || segment === '..') {
+      throw new InvalidInputError('INVALID_ID', `invalid state path '${path}': each part is 1-160 letters, digits, '_', '.' or '-' and not '.' or '..'`, { data: { path } });
+    }
+  }
 }
 
 /** A change set staged against one snapshot; re-run from scratch when the ref moved underneath. */
@@ -50,10 +62,12 @@ export class StateTx {
   }
 
   write(path: string, content: Buffer | string): void {
+    assertStatePath(path);
     this.changes.set(path, typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
   }
 
   remove(path: string): void {
+    assertStatePath(path);
     this.changes.set(path, null);
   }
 }

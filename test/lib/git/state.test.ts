@@ -186,4 +186,19 @@ test('outside a repository: NOT_A_GIT_REPO with git init as the fix', async () =
   }
 });
 
+test('a state path with an invalid part (.., a newline, a slash too many) is INVALID_ID and nothing is committed', async () => {
+  const dir = tempRepo();
+  const s = await store(dir);
+  for (const path of ['.forge/logs/../../x.jsonl', '.forge/logs/a\nb.jsonl', '.forge//x.json', '.forge/sessions/./x.json', '.forge/a b.json']) {
+    try {
+      await s.update({ message: 'bad', apply: async (tx) => tx.write(path, 'x') });
+      assert.unreachable(JSON.stringify(path));
+    } catch (err) {
+      assert.is((err as { code?: string }).code, 'INVALID_ID', JSON.stringify(path));
+    }
+  }
+  assert.is(stateCommits(dir), 0);
+  s.close();
+});
+
 test.run();
