@@ -1,4 +1,5 @@
 // The state store on real repositories: one commit per change, CAS under concurrency, the user's view untouched.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -198,6 +199,44 @@ test('a state path with an invalid part (.., a newline, a slash too many) is INV
     }
   }
   assert.is(stateCommits(dir), 0);
+  s.close();
+});
+
+test('files are redacted on their way into the state, commit messages too; activated plan contracts are kept exactly', async () => {
+  const dir = tempRepo();
+  const s = await store(dir);
+  const key = 'sk-proj-Tq8vN2xLk4Hc9WmZr7Yb3Jd6Fg1Ps5Ua';
+  const contract = `${JSON.stringify({ plan_id: 'p1', verification: `OPENAI_API_KEY=${key} npm test` }, null, 2)}\n`;
+  await s.update({
+    message: `memory: save use ${key}`,
+    apply: async (tx) => {
+      tx.write('.forge/memory/project.jsonl', `${JSON.stringify({ pattern: `use ${key}`, n: 1 })}\n`);
+      tx.write('.forge/plans/journal.jsonl', `${JSON.stringify({ reason: `ran curl -H 'Authorization: Bearer ${key}'` })}\n`);
+      tx.write('.forge/plans/p1.json', contract);
+      tx.write('.forge/plan.md', `# Plan\n\n- export OPENAI_API_KEY=${key}\n`);
+    },
+  });
+  assert.is(git(dir, 'show', `${STATE_REF}:.forge/memory/project.jsonl`), '{"pattern":"use [REDACTED:openai-key]","n":1}');
+  assert.is(git(dir, 'show', `${STATE_REF}:.forge/plans/journal.jsonl`), `{"reason":"ran curl -H 'Authorization: Bearer [REDACTED:openai-key]'"}`);
+  assert.is(git(dir, 'show', `${STATE_REF}:.forge/plan.md`), '# Plan\n\n- export OPENAI_API_KEY=[REDACTED:openai-key]');
+  assert.is(`${git(dir, 'show', `${STATE_REF}:.forge/plans/p1.json`)}\n`, contract, 'the contract is as activated');
+  assert.is(git(dir, 'log', '-1', '--format=%s', STATE_REF), 'memory: save use [REDACTED:openai-key]');
+  s.close();
+});
+
+test('an append redacts what it adds and leaves what is stored as it was (history is not rewritten)', async () => {
+  const dir = tempRepo();
+  const key = 'ghp_R4nD0mT0k3nV4lu3F0rT3st1ngAbCdEfGh12';
+  // State written before redaction existed, committed with plain git.
+  const old = `${JSON.stringify({ pattern: `old ${key}` })}\n`;
+  const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: dir, input: old, encoding: 'utf8' }).trim();
+  const memoryTree = execFileSync('git', ['mktree'], { cwd: dir, input: `100644 blob ${blob}\tproject.jsonl\n`, encoding: 'utf8' }).trim();
+  const memoryDir = execFileSync('git', ['mktree'], { cwd: dir, input: `040000 tree ${memoryTree}\tmemory\n`, encoding: 'utf8' }).trim();
+  const root = execFileSync('git', ['mktree'], { cwd: dir, input: `040000 tree ${memoryDir}\t.forge\n`, encoding: 'utf8' }).trim();
+  git(dir, 'update-ref', STATE_REF, git(dir, 'commit-tree', root, '-m', 'old state'));
+  const s = await store(dir);
+  await append(s, '.forge/memory/project.jsonl', JSON.stringify({ pattern: `new ${key}` }));
+  assert.is(git(dir, 'show', `${STATE_REF}:.forge/memory/project.jsonl`), `${old}{"pattern":"new [REDACTED:github-token]"}`);
   s.close();
 });
 
