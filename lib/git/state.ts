@@ -1,6 +1,6 @@
 // The git-native state store: files under .forge/ on refs/forge/state, one commit per change, moved by compare-and-swap.
 import { join } from 'node:path';
-import { ForgeError, InvalidInputError } from '../errors';
+import { ForgeError, InvalidInputError, isValidId } from '../errors';
 import { withLock } from '../fs/lock';
 import { redactJsonText, redactSecrets } from '../redact';
 import { runGit } from './exec';
@@ -53,14 +53,11 @@ function storedContent(path: string, content: Buffer, known: Buffer | undefined)
   return clean === text ? content : Buffer.from(clean, 'utf8');
 }
 
-/** An id (lib/errors.ts ID_PATTERN) and its extension. */
-const STATE_SEGMENT = /^[\w.-]{1,160}$/;
-
-/** Each segment of a state path is an id-like name: an id that escaped its check cannot leave .forge/ or make odd tree entries. */
+/** Each part of a state path is an id, or an id and its extension: an id that escaped its check cannot leave .forge/ or make odd tree entries. */
 function assertStatePath(path: string): void {
-  for (const segment of path.split('/')) {
-    if (!STATE_SEGMENT.test(segment) || segment === '.' || segment === '..') {
-      throw new InvalidInputError('INVALID_ID', `invalid state path '${path}': each part is 1-160 letters, digits, '_', '.' or '-' and not '.' or '..'`, { data: { path } });
+  for (const part of path.split('/')) {
+    if (!isValidId(part.replace(/\.(jsonl?|md)$/, ''))) {
+      throw new InvalidInputError('INVALID_ID', `invalid state path '${path}': each part is an id (1-128 letters, digits, '_', '.' or '-', not '.' or '..') with an optional .json, .jsonl or .md`, { data: { path } });
     }
   }
 }

@@ -1,7 +1,7 @@
 // The shape of a run's log events (.forge/logs/<runId>.jsonl) and their pending spool in the git dir.
 import { mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { assertId, ID_PATTERN } from '../errors';
+import { assertId, isValidId } from '../errors';
 import type { Repo } from '../git/repo';
 import { randomHex } from '../random';
 import type { StateStore } from '../git/state';
@@ -76,10 +76,6 @@ interface SpoolFile {
   path: string;
 }
 
-function isRunId(name: string): boolean {
-  return ID_PATTERN.test(name) && name !== '.' && name !== '..';
-}
-
 /**
  * The spool files of one run or of all, oldest first. Only a directory named by a valid run id
  * holding files named as spoolEvents names them counts; with `prune`, anything else — a directory
@@ -93,7 +89,7 @@ async function spoolFiles(repo: Repo, { runId, prune = false }: { runId?: string
   const files: SpoolFile[] = [];
   for (const run of [...runs].sort((a, b) => a.name.localeCompare(b.name))) {
     const dir = join(root, run.name);
-    if (!run.isDirectory() || !isRunId(run.name)) {
+    if (!run.isDirectory() || !isValidId(run.name)) {
       await discard(dir);
       continue;
     }
