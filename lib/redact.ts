@@ -50,34 +50,66 @@ export function redactSecrets(text: string): string {
   return out;
 }
 
+const STRING_LITERAL = /"(?:[^"\\\n]|\\.)*"/y;
+
+/** Where the JSON value starting at `from` (after a key's colon) ends: past a string, a nested array or object, or a scalar. */
+function valueEnd(text: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') {
+      STRING_LITERAL.lastIndex = i;
+      if (!STRING_LITERAL.test(text)) return text.length;
+      i = STRING_LITERAL.lastIndex - 1;
+      if (depth === 0) return i + 1;
+    } else if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') {
+      if (depth === 0) return i;
+      if (--depth === 0) return i + 1;
+    } else if (depth === 0 && (c === ',' || c === '\n')) return i;
+  }
+  return text.length;
+}
+
 /**
  * Redacts the string values (and keys) of JSON or JSON Lines text without changing anything else:
  * each string literal is decoded, redacted and encoded again only when it held a secret, so the
  * layout, key order and number formats stay as written and the result parses as the input did. A
- * value under a key named like a secret ("password", "api_key", "client_secret") is replaced whole.
+ * value under a key named like a secret ("password", "api_key", "client_secret") is replaced whole;
+ * the values of the top-level keys in `keep` are left exactly as they are.
  */
-export function redactJsonText(text: string): string {
+export function redactJsonText(text: string, { keep = [] }: { keep?: readonly string[] } = {}): string {
   const parts: string[] = [];
   let at = 0;
   let prevEnd = 0;
   let prevSecretKey = false;
+  let depth = 0;
+  let keptUntil = -1;
   const literal = /"(?:[^"\\\n]|\\.)*"/g;
   for (let m = literal.exec(text); m; m = literal.exec(text)) {
     const raw = m[0];
     const start = m.index;
     const end = start + raw.length;
-    const isKey = /^\s*:/.test(text.slice(end, end + 64));
-    const afterSecretKey = prevSecretKey && /^\s*:\s*$/.test(text.slice(prevEnd, start));
+    const gap = text.slice(prevEnd, start);
+    // Outside strings only structure remains: its brackets say how deep this literal is.
+    for (const c of gap) depth += c === '{' || c === '[' ? 1 : c === '}' || c === ']' ? -1 : 0;
+    const colon = /^\s*:\s*/.exec(text.slice(end, end + 64));
+    const afterSecretKey = prevSecretKey && /^\s*:\s*$/.test(gap);
     prevEnd = end;
     prevSecretKey = false;
+    if (start < keptUntil) continue;
     let value: string;
     try {
       value = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
     } catch {
       continue;
     }
-    prevSecretKey = isKey && SECRET_KEY_NAME.test(value);
-    const next = afterSecretKey && !isKey && value !== '' && !value.startsWith('[REDACTED:') ? redactionMarker('assignment') : redactSecrets(value);
+    if (colon && depth === 1 && keep.includes(value)) {
+      keptUntil = valueEnd(text, end + colon[0].length);
+      continue;
+    }
+    prevSecretKey = colon !== null && SECRET_KEY_NAME.test(value);
+    const next = afterSecretKey && !colon && value !== '' && !value.startsWith('[REDACTED:') ? redactionMarker('assignment') : redactSecrets(value);
     if (next === value) continue;
     parts.push(text.slice(at, start), JSON.stringify(next));
     at = end;

@@ -21,26 +21,33 @@ export interface CommitInfo {
 }
 
 /**
- * State files kept exactly as written; every other file is passed through the secret redactor
+ * What state is kept exactly as written; everything else is passed through the secret redactor
  * (lib/redact.ts) on its way into a transaction. Most of the state holds text that came from
  * people, agents, models and tools — tasks and answers (telemetry, agent sessions and plans,
  * plan.md), lessons (memory), event data (logs), root causes (iterations), notes (sessions),
- * prompts and replies (loops), reasons and evidence (the plan journal) — and the ref is shared
- * with every clone that syncs it. Redacting here, at the one door all of them go through, covers
- * stores added later too. What is listed here is exact by contract instead: redacting it would
- * change what it does.
+ * replies and check output (loop iterations), reasons and evidence (the plan journal) — and the
+ * ref is shared with every clone that syncs it. Redacting here, at the one door all of them go
+ * through, covers stores added later too. What is listed here is exact by contract instead:
+ * forge runs or compares it later, so redacting it would change what forge does. A row with
+ * `keys` keeps only those top-level JSON values and redacts the rest of the file.
  */
-const KEPT_EXACT: ReadonlyArray<{ path: RegExp; holds: string }> = [
+const KEPT_EXACT: ReadonlyArray<{ path: RegExp; keys?: readonly string[]; holds: string }> = [
   {
     path: /^\.forge\/plans\/[^/]+\.json$/,
     holds: 'activated plan contracts and the active pointer: a copy of a plan a person wrote and checked, whose rails, globs and verification commands must run exactly as written',
   },
+  {
+    path: /^\.forge\/loops\/[^/]+\.json$/,
+    keys: ['prompt', 'promise', 'doneWhen', 'command'],
+    holds: "a loop's prompt, completion promise, done-when check and agent command: what the user gave forge loop start and run, sent, compared or run again on every iteration",
+  },
 ];
 
-/** What a transaction stores for `path`: redacted unless KEPT_EXACT lists it (JSON string by string, other text whole). */
+/** What a transaction stores for `path`: redacted as KEPT_EXACT says (JSON string by string, other text whole). */
 function storedContent(path: string, content: Buffer, known: Buffer | undefined): Buffer {
-  if (KEPT_EXACT.some((k) => k.path.test(path))) return content;
-  const redact = /\.jsonl?$/.test(path) ? redactJsonText : redactSecrets;
+  const kept = KEPT_EXACT.find((k) => k.path.test(path));
+  if (kept && !kept.keys) return content;
+  const redact = /\.jsonl?$/.test(path) ? (text: string) => redactJsonText(text, { keep: kept?.keys }) : redactSecrets;
   // An append (the content starts with what is stored) redacts only what it adds: the stored part
   // went through here when it was written, and appending costs what is appended, not what is stored.
   if (known && content.length >= known.length && content.subarray(0, known.length).equals(known)) {

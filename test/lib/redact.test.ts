@@ -96,4 +96,18 @@ test('an endpoint is recorded without user, password, query or fragment', () => 
   assert.is(recordableEndpoint('not a url?api_key=abc'), 'not a url?api_key=[REDACTED:assignment]');
 });
 
+test('keep: the values of the named top-level keys stay exact, nested keys of the same name do not', () => {
+  const key = 'sk-proj-Tq8vN2xLk4Hc9WmZr7Yb3Jd6Fg1Ps5Ua';
+  const value = { prompt: `use ${key}`, command: ['run', key, { x: key }], note: key, nested: { prompt: key }, after: `then ${key}` };
+  for (const text of [JSON.stringify(value), JSON.stringify(value, null, 2)]) {
+    assert.equal(JSON.parse(redactJsonText(text, { keep: ['prompt', 'command'] })), {
+      prompt: `use ${key}`,
+      command: ['run', key, { x: key }],
+      note: '[REDACTED:openai-key]',
+      nested: { prompt: '[REDACTED:openai-key]' },
+      after: 'then [REDACTED:openai-key]',
+    });
+  }
+});
+
 test.run();

@@ -240,4 +240,16 @@ test('an append redacts what it adds and leaves what is stored as it was (histor
   s.close();
 });
 
+test("a loop keeps what the user gave it exactly (prompt, promise, done-when, command) and redacts what its iterations bring back", async () => {
+  const dir = tempRepo();
+  const s = await store(dir);
+  const key = 'ghp_R4nD0mT0k3nV4lu3F0rT3st1ngAbCdEfGh12';
+  const given = { prompt: `use GITHUB_TOKEN=${key}`, promise: `done ${key}`, doneWhen: `GITHUB_TOKEN=${key} npm test`, command: ['agent', '--token', key] };
+  const loop = { loop_id: 'loop-1', ...given, reason: `stuck: ${key}`, iterations: [{ n: 1, doneWhen: { passed: false, tail: `401 for ${key}` } }] };
+  await s.update({ message: 'loop', apply: async (tx) => tx.write('.forge/loops/loop-1.json', `${JSON.stringify(loop, null, 2)}\n`) });
+  const stored = JSON.parse(git(dir, 'show', `${STATE_REF}:.forge/loops/loop-1.json`));
+  assert.equal(stored, { ...loop, reason: 'stuck: [REDACTED:github-token]', iterations: [{ n: 1, doneWhen: { passed: false, tail: '401 for [REDACTED:github-token]' } }] });
+  s.close();
+});
+
 test.run();
