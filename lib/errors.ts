@@ -58,9 +58,14 @@ export class NotAGitRepoError extends ForgeError {
 /** Ids that end up in state paths (runId, moduleId, planId, session) must match this. */
 export const ID_PATTERN = /^[\w.-]{1,128}$/;
 
+/** Whether an id may name a file or directory: ID_PATTERN, and not '.' or '..'. */
+export function isValidId(value: string): boolean {
+  return ID_PATTERN.test(value) && value !== '.' && value !== '..';
+}
+
 /** Refuses ids that could escape their directory ('..', '/', empty, too long). */
 export function assertId({ kind, value }: { kind: string; value: string }): string {
-  if (!ID_PATTERN.test(value) || value === '.' || value === '..') {
+  if (!isValidId(value)) {
     throw new InvalidInputError('INVALID_ID', `invalid ${kind} '${value}': ids are 1-128 letters, digits, '_', '.' or '-' and not '.' or '..'`, {
       data: { kind, value },
     });

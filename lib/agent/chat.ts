@@ -187,7 +187,7 @@ function backoff(policy: RetryPolicy, attempt: number): number {
 async function attemptChat({ target, body, policy, signal, onDelta }: { target: Target; body: string; policy: RetryPolicy; signal?: AbortSignal; onDelta?: (text: string) => void }): Promise<ChatResult> {
   let res: Awaited<ReturnType<typeof request>>;
   try {
-    res = await request(`${target.endpoint}/chat/completions`, {
+    res = await request(apiUrl(target.endpoint, '/chat/completions'), {
       method: 'POST',
       headers: { ...authHeaders(target.apiKey), 'content-type': 'application/json', accept: 'text/event-stream' },
       body,
@@ -383,7 +383,7 @@ const OUT_OF_QUOTA = /insufficient_quota|exceeded your current quota|billing|ins
 
 function httpFailure({ status, headers, text, target }: { status: number; headers: IncomingHttpHeaders; text: string; target: Target }): AttemptFailure {
   const said = serverMessage(text);
-  const url = `${target.endpoint}/chat/completions`;
+  const url = apiUrl(target.endpoint, '/chat/completions');
   const extra = { status };
   if (status === 401 || status === 403) {
     const what = target.apiKey ? 'refused the API key' : 'wants an API key and none was sent';
@@ -454,7 +454,7 @@ export async function listModels({ endpoint, apiKey, timeoutMs = 5000, signal }:
   const fail = (code: FailureCode, message: string, cause?: unknown) =>
     new ModelError(code, message, { fix: fixFor({ setting: FAILURES[code].setting, target }), setting: FAILURES[code].setting, exitCode: FAILURES[code].exitCode, data: { endpoint: base }, cause });
   try {
-    const res = await request(`${base}/models`, {
+    const res = await request(apiUrl(base, '/models'), {
       method: 'GET',
       headers: { ...authHeaders(apiKey), accept: 'application/json' },
       signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
@@ -503,6 +503,12 @@ function apiBase(endpoint: string): string {
     throw new ModelError('MODEL_BAD_ENDPOINT', `'${endpoint}' is not an http(s) URL`, { fix: 'forge agent --endpoint URL', setting: 'endpoint', exitCode: 2, data: { endpoint } });
   }
   return endpoint.replace(/\/+$/, '');
+}
+
+/** The API base joined with a path, before a query string the endpoint carries (Azure's ?api-version=…, a proxy's ?api-key=…). */
+function apiUrl(base: string, path: string): string {
+  const query = base.search(/[?#]/);
+  return query < 0 ? `${base}${path}` : `${base.slice(0, query).replace(/\/+$/, '')}${path}${base.slice(query)}`;
 }
 
 function authHeaders(apiKey: string | undefined): Record<string, string> {

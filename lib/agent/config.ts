@@ -4,7 +4,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidInputError } from '../errors';
 import { shellQuote } from '../quote';
+import { recordableEndpoint } from '../redact';
 import { listModels } from './chat';
+import { SESSIONS_DIR } from './sessions';
+import { TELEMETRY_PATH } from './telemetry';
 
 export const OLLAMA_ENDPOINT = 'http://localhost:11434/v1';
 export const OPENAI_ENDPOINT = 'https://api.openai.com/v1';
@@ -77,7 +80,23 @@ export type AutoCommit = 'task' | 'plan';
 export const MCP_SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
 export const DEFAULT_AUTO_COMMIT_PREFIX = 'forge: ';
 
-/** What a profile says besides the model: hooks, MCP servers, auto-commit. Resolving these never probes a network. */
+/**
+ * What forge agent records on the state ref besides its plans, and what turns each off: the
+ * profile key, or any of the variables (DO_NOT_TRACK=1 is the cross-tool "no telemetry" wish,
+ * consoledonottrack.com). Off wins: recording happens only when nothing says off.
+ */
+export const RECORDINGS = {
+  telemetry: { what: 'telemetry', path: TELEMETRY_PATH, key: 'telemetry_disabled', envs: ['FORGE_NO_TELEMETRY', 'DO_NOT_TRACK'] },
+  sessions: { what: 'the session', path: `${SESSIONS_DIR}/`, key: 'sessions_disabled', envs: ['FORGE_NO_SESSIONS'] },
+} as const satisfies Record<string, { what: string; path: string; key: keyof ConfigProfile; envs: readonly string[] }>;
+export type Recording = keyof typeof RECORDINGS;
+
+/** A variable set to anything but empty, 0 or false turns its recording off. */
+function envSaysOff(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/** What a profile says besides the model: hooks, MCP servers, auto-commit, recording. Resolving these never probes a network. */
 export interface AgentSettings {
   /** The profile in use, if any. */
   profile: Sourced<string> | null;
@@ -92,6 +111,8 @@ export interface AgentSettings {
   /** null: auto-commit is off (the default). */
   autoCommit: Sourced<AutoCommit | null>;
   autoCommitPrefix: Sourced<string>;
+  /** Whether each kind is recorded (true) or turned off (false), and by what. */
+  recording: Record<Recording, Sourced<boolean>>;
 }
 
 export interface ModelConfig extends AgentSettings {
@@ -131,6 +152,10 @@ export interface ConfigProfile {
   /** `true` in the file is read as "task". */
   auto_commit?: AutoCommit | false;
   auto_commit_prefix?: string;
+  /** `true`: forge agent appends nothing to .forge/telemetry.jsonl. */
+  telemetry_disabled?: boolean;
+  /** `true`: forge agent saves no session turns (.forge/agent/sessions/); --continue has nothing new to continue. */
+  sessions_disabled?: boolean;
 }
 
 export interface ConfigFile {
@@ -220,7 +245,7 @@ export async function resolveModelConfig({ flags = {}, env, homeDir = homedir(),
       [settings.planner_model, fromConfig('planner_model')],
     ]) ?? { value: null, source: { kind: 'default', detail: 'the main model plans' } },
     cost: settings.cost_per_mtok && profileModelInUse ? { value: settings.cost_per_mtok, source: fromConfig('cost_per_mtok') } : { value: null, source: { kind: 'default', detail: 'no cost per Mtok configured' } },
-    ...profileSettings({ file, profile, path }),
+    ...profileSettings({ file, profile, path, env }),
     firstRun,
   };
 }
@@ -242,10 +267,10 @@ export async function resolveAgentSettings({ flags = {}, env, homeDir = homedir(
       data: { profiles: names },
     });
   }
-  return profileSettings({ file, profile, path });
+  return profileSettings({ file, profile, path, env });
 }
 
-function profileSettings({ file, profile, path }: { file: ConfigFile | null; profile: Sourced<string> | null; path: string }): AgentSettings {
+function profileSettings({ file, profile, path, env }: { file: ConfigFile | null; profile: Sourced<string> | null; path: string; env: Record<string, string | undefined> }): AgentSettings {
   const p: ConfigProfile = profile ? (file?.profiles[profile.value] ?? {}) : {};
   const from = (key: keyof ConfigProfile): Source => ({ kind: 'config', path, key: `profiles.${profile?.value}.${key}` });
   const unset = (detail: string): Source => ({ kind: 'default', detail });
@@ -260,7 +285,32 @@ function profileSettings({ file, profile, path }: { file: ConfigFile | null; pro
     mcpServers: p.mcp_servers ? { value: p.mcp_servers, source: from('mcp_servers') } : { value: [], source: unset('no MCP servers configured') },
     autoCommit: p.auto_commit !== undefined ? { value: p.auto_commit || null, source: from('auto_commit') } : { value: null, source: unset('auto-commit is off') },
     autoCommitPrefix: p.auto_commit_prefix !== undefined ? { value: p.auto_commit_prefix, source: from('auto_commit_prefix') } : { value: DEFAULT_AUTO_COMMIT_PREFIX, source: unset(`commit messages start with '${DEFAULT_AUTO_COMMIT_PREFIX}'`) },
+    recording: Object.fromEntries(
+      (Object.keys(RECORDINGS) as Recording[]).map((kind) => {
+        const { key, envs } = RECORDINGS[kind];
+        const offBy = envs.find((name) => envSaysOff(env[name]));
+        const value: Sourced<boolean> = offBy
+          ? { value: false, source: { kind: 'env', name: offBy } }
+          : p[key] !== undefined
+            ? { value: !p[key], source: from(key) }
+            : { value: true, source: unset(`recorded unless ${key} is true or ${envs.map((e) => `${e}=1`).join(' or ')}`) };
+        return [kind, value];
+      }),
+    ) as Record<Recording, Sourced<boolean>>,
   };
+}
+
+/**
+ * The line forge agent prints about what it records: where each kind goes or what turned it off,
+ * and how to turn it off. `kinds`: what this run can record (a plan saves no session turns).
+ */
+export function describeRecording(settings: Pick<AgentSettings, 'recording'>, kinds: readonly Recording[] = Object.keys(RECORDINGS) as Recording[]): string {
+  const on = kinds.filter((k) => settings.recording[k].value);
+  const off = kinds.filter((k) => !settings.recording[k].value).map((k) => `${RECORDINGS[k].what} (off ${describeSource(settings.recording[k].source)})`);
+  if (!on.length) return `not recording ${off.join(' or ')}`;
+  const what = on.map((k) => `${RECORDINGS[k].what} (${RECORDINGS[k].path})`).join(' and ');
+  const how = `${on.map((k) => `${RECORDINGS[k].envs[0]}=1`).join(', ')} (or ${on.map((k) => RECORDINGS[k].key).join(', ')} in a profile) ${on.length === 1 ? 'turns it' : 'turn them'} off`;
+  return `recording ${what} on refs/forge/state, secrets redacted${off.length ? `; not ${off.join(' or ')}` : ''}; ${how}`;
 }
 
 function first<T>(candidates: Array<[T | undefined, Source]>): Sourced<T> | undefined {
@@ -349,6 +399,9 @@ export function parseConfigFile({ text, path }: { text: string; path: string }):
     if (p.auto_commit_prefix !== undefined && (typeof p.auto_commit_prefix !== 'string' || /[\r\n]/.test(p.auto_commit_prefix) || p.auto_commit_prefix.length > 50)) {
       throw invalid(`${at}.auto_commit_prefix must be a string of one line, at most 50 characters (like "forge: ")`);
     }
+    for (const { key, path: where } of Object.values(RECORDINGS)) {
+      if (p[key] !== undefined && typeof p[key] !== 'boolean') throw invalid(`${at}.${key} must be true (forge agent records nothing in ${where}) or false`);
+    }
     checked[name] = {
       ...(typeof p.endpoint === 'string' ? { endpoint: p.endpoint } : {}),
       ...(typeof p.model === 'string' ? { model: p.model } : {}),
@@ -362,6 +415,7 @@ export function parseConfigFile({ text, path }: { text: string; path: string }):
       // One commit per task is the smaller, easier-to-revert unit: what a bare `true` asks for.
       ...(p.auto_commit !== undefined ? { auto_commit: p.auto_commit === true ? 'task' : (p.auto_commit as AutoCommit | false) } : {}),
       ...(typeof p.auto_commit_prefix === 'string' ? { auto_commit_prefix: p.auto_commit_prefix } : {}),
+      ...Object.fromEntries(Object.values(RECORDINGS).filter(({ key }) => typeof p[key] === 'boolean').map(({ key }) => [key, p[key]])),
     };
   }
   if (parsed.default !== undefined) {
@@ -528,8 +582,10 @@ function changeCommand(field: 'endpoint' | 'model', source: Source): string {
  * --endpoint URL, $FORGE_ENDPOINT or a profile in ~/.config/forge/config.json`.
  */
 export function describeModelConfig(config: ModelConfig): string[] {
+  // The endpoint as it is recorded: a URL with credentials or a key in its query is not echoed.
+  const shown = { endpoint: recordableEndpoint(config.endpoint.value), model: config.model.value };
   const lines = (['endpoint', 'model'] as const).map(
-    (field) => `${field} ${config[field].value} (${describeSource(config[field].source)}); change it with ${FLAGS[field]}, $${ENVS[field]} or a profile in ${config.configPath}`,
+    (field) => `${field} ${shown[field]} (${describeSource(config[field].source)}); change it with ${FLAGS[field]}, $${ENVS[field]} or a profile in ${config.configPath}`,
   );
   if (config.apiKeyEnv.value) lines.push(`API key from $${config.apiKeyEnv.value} (${describeSource(config.apiKeyEnv.source)}); change it with --api-key-env NAME or api_key_env in a profile`);
   if (config.plannerModel.value) lines.push(`planner model ${config.plannerModel.value} (${describeSource(config.plannerModel.source)})`);

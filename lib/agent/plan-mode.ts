@@ -81,8 +81,7 @@ export async function runPlanMode({ args, ctx, entries, config, root, env, bench
     }
     if (e.type !== 'step_start') {
       const { recordTelemetry } = await import('./telemetry');
-      const cost = config.cost.value ? (e.run.usage.input * config.cost.value.input + e.run.usage.output * config.cost.value.output) / 1e6 : null;
-      await recordTelemetry({ store, entry: { timestamp: ctx.now().toISOString(), task: `${plan.id} ${e.step.id}: ${e.step.title}`.slice(0, 200), model: config.model.value, endpoint: config.endpoint.value, turns: e.run.turns, inputTokens: e.run.usage.input, outputTokens: e.run.usage.output, toolCalls: e.run.toolCalls, cacheHits: e.run.cacheHits, compressionRatio: e.run.compression.before ? e.run.compression.after / e.run.compression.before : null, durationMs: Date.now() - stepStarted, exhausted: e.run.exhausted, cost } });
+      await recordTelemetry({ store, config, task: `${plan.id} ${e.step.id}: ${e.step.title}`, run: e.run, started: stepStarted, now: ctx.now() });
     }
   };
   plan = await executePlan({ entries, config, store, plan, root, cwd: ctx.cwd, env, tools: bench.tools, guards: bench.guards, maxTurns: args.maxTurns, budget: args.budget, retry, checkpoint: (summary) => bench.checkpoint(summary, 'step'), changedSince: (c) => bench.changedSince(c), onAgentEvent: onEvent, onPlanEvent });

@@ -1,5 +1,5 @@
 // Agent conversations on the state ref: each task's turn is saved, and a capped summary carries into the next.
-import { RefusedError } from '../errors';
+import { assertId, RefusedError } from '../errors';
 import type { StateStore } from '../git/state';
 import { randomHex } from '../random';
 
@@ -24,7 +24,8 @@ export interface AgentSession {
   turns: AgentTurn[];
 }
 
-const sessionPath = (id: string) => `${SESSIONS_DIR}/${id}.json`;
+// An id read back from the state (which a sync may bring from anywhere) is checked like one typed in.
+const sessionPath = (id: string) => `${SESSIONS_DIR}/${assertId({ kind: 'agent session id', value: id })}.json`;
 
 export async function listSessions({ store }: { store: StateStore }): Promise<AgentSession[]> {
   const head = await store.head();
@@ -42,6 +43,7 @@ export async function listSessions({ store }: { store: StateStore }): Promise<Ag
 
 /** The session to continue: the one named, or the most recent. */
 export async function findSession({ store, id }: { store: StateStore; id: string | null }): Promise<AgentSession> {
+  if (id !== null) assertId({ kind: 'agent session id', value: id });
   const sessions = await listSessions({ store });
   const found = id === null ? sessions[0] : sessions.find((s) => s.id === id);
   if (!found) throw new RefusedError('NO_SESSION', id === null ? 'no earlier forge agent session to continue' : `no forge agent session '${id}'`, { fix: 'forge agent --list' });

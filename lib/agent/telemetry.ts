@@ -1,7 +1,12 @@
 // What each agent task cost and did, one JSON line per task in .forge/telemetry.jsonl on the state ref.
 import type { StateStore } from '../git/state';
+import type { AgentRun } from './agent';
+import type { ModelConfig } from './config';
+import { recordableEndpoint, redactSecrets } from '../redact';
 
 export const TELEMETRY_PATH = '.forge/telemetry.jsonl';
+/** A task is recorded by its first characters: enough to tell tasks apart in forge stats. */
+export const TASK_CHARS = 200;
 
 export interface TaskTelemetry {
   timestamp: string;
@@ -22,7 +27,30 @@ export interface TaskTelemetry {
   cost: number | null;
 }
 
-export async function recordTelemetry({ store, entry }: { store: StateStore; entry: TaskTelemetry }): Promise<void> {
+/**
+ * Appends one task's line — unless the user turned telemetry off (config.recording, see
+ * lib/agent/config.ts RECORDINGS); returns whether it did. The endpoint is kept without
+ * credentials or query string, and the task is redacted before it is cut, so a key is never
+ * recorded half (the state store redacts what it is given again on the way in).
+ */
+export async function recordTelemetry({ store, config, task, run, started, now }: { store: StateStore; config: Pick<ModelConfig, 'model' | 'endpoint' | 'cost' | 'recording'>; task: string; run: AgentRun; started: number; now: Date }): Promise<boolean> {
+  if (!config.recording.telemetry.value) return false;
+  const rates = config.cost.value;
+  const entry: TaskTelemetry = {
+    timestamp: now.toISOString(),
+    task: redactSecrets(task).slice(0, TASK_CHARS),
+    model: config.model.value,
+    endpoint: recordableEndpoint(config.endpoint.value),
+    turns: run.turns,
+    inputTokens: run.usage.input,
+    outputTokens: run.usage.output,
+    toolCalls: run.toolCalls,
+    cacheHits: run.cacheHits,
+    compressionRatio: run.compression.before ? run.compression.after / run.compression.before : null,
+    durationMs: now.getTime() - started,
+    exhausted: run.exhausted,
+    cost: rates ? (run.usage.input * rates.input + run.usage.output * rates.output) / 1e6 : null,
+  };
   await store.update({
     message: `agent: ${entry.model}, ${entry.inputTokens + entry.outputTokens} tokens, ${entry.toolCalls} tool calls`,
     apply: async (tx) => {
@@ -30,6 +58,7 @@ export async function recordTelemetry({ store, entry }: { store: StateStore; ent
       tx.write(TELEMETRY_PATH, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${JSON.stringify(entry)}\n`);
     },
   });
+  return true;
 }
 
 export function parseTelemetry(text: string): { entries: TaskTelemetry[]; corrupt: number } {

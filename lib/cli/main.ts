@@ -242,8 +242,10 @@ async function runRequest({
     // in, and hints leave out a --cwd that would only fail.
     cwd = target.exists ? target.dir : opts.cwd;
     const runFlag = common['run-id'] ?? parsed.runId;
-    runId = runFlag ?? (env.FORGE_RUN_ID || undefined);
-    if (runId !== undefined) assertId({ kind: 'run id', value: runId });
+    const requested = runFlag ?? (env.FORGE_RUN_ID || undefined);
+    // Kept only once valid: the call is logged under runId even when it fails (below), and an
+    // invalid id must never name a spool file, a log or anything else.
+    if (requested !== undefined) runId = assertId({ kind: 'run id', value: requested });
     if (cwdFlag !== undefined && target.exists) context.push('--cwd', cwd);
     if (runFlag !== undefined) context.push('--run-id', runFlag);
     const dir = cwd;

@@ -1,7 +1,8 @@
 // The git-native state store: files under .forge/ on refs/forge/state, one commit per change, moved by compare-and-swap.
 import { join } from 'node:path';
-import { ForgeError } from '../errors';
+import { ForgeError, InvalidInputError, isValidId } from '../errors';
 import { withLock } from '../fs/lock';
+import { redactJsonText, redactSecrets } from '../redact';
 import { runGit } from './exec';
 import { ObjectReader, ObjectWriter, parseTree, serializeTree, type TreeEntry } from './objects';
 import type { Repo } from './repo';
@@ -19,9 +20,60 @@ export interface CommitInfo {
   message: string;
 }
 
+/**
+ * What state is kept exactly as written; everything else is passed through the secret redactor
+ * (lib/redact.ts) on its way into a transaction. Most of the state holds text that came from
+ * people, agents, models and tools — tasks and answers (telemetry, agent sessions and plans,
+ * plan.md), lessons (memory), event data (logs), root causes (iterations), notes (sessions),
+ * replies and check output (loop iterations), reasons and evidence (the plan journal) — and the
+ * ref is shared with every clone that syncs it. Redacting here, at the one door all of them go
+ * through, covers stores added later too. What is listed here is exact by contract instead:
+ * forge runs or compares it later, so redacting it would change what forge does. A row with
+ * `keys` keeps only those top-level JSON values and redacts the rest of the file.
+ */
+const KEPT_EXACT: ReadonlyArray<{ path: RegExp; keys?: readonly string[]; holds: string }> = [
+  {
+    path: /^\.forge\/plans\/[^/]+\.json$/,
+    holds: 'activated plan contracts and the active pointer: a copy of a plan a person wrote and checked, whose rails, globs and verification commands must run exactly as written',
+  },
+  {
+    path: /^\.forge\/loops\/[^/]+\.json$/,
+    keys: ['prompt', 'promise', 'doneWhen', 'command'],
+    holds: "a loop's prompt, completion promise, done-when check and agent command: what the user gave forge loop start and run, sent, compared or run again on every iteration",
+  },
+];
+
+/** What a transaction stores for `path`: redacted as KEPT_EXACT says (JSON string by string, other text whole). */
+function storedContent(path: string, content: Buffer, known: Buffer | undefined): Buffer {
+  const kept = KEPT_EXACT.find((k) => k.path.test(path));
+  if (kept && !kept.keys) return content;
+  const redact = /\.jsonl?$/.test(path) ? (text: string) => redactJsonText(text, { keep: kept?.keys }) : redactSecrets;
+  // An append (the content starts with what is stored) redacts only what it adds: the stored part
+  // went through here when it was written, and appending costs what is appended, not what is stored.
+  if (known && content.length >= known.length && content.subarray(0, known.length).equals(known)) {
+    const tail = content.subarray(known.length).toString('utf8');
+    const clean = redact(tail);
+    return clean === tail ? content : Buffer.concat([known, Buffer.from(clean, 'utf8')]);
+  }
+  const text = content.toString('utf8');
+  const clean = redact(text);
+  return clean === text ? content : Buffer.from(clean, 'utf8');
+}
+
+/** Each part of a state path is an id, or an id and its extension: an id that escaped its check cannot leave .forge/ or make odd tree entries. */
+function assertStatePath(path: string): void {
+  for (const part of path.split('/')) {
+    if (!isValidId(part.replace(/\.(jsonl?|md)$/, ''))) {
+      throw new InvalidInputError('INVALID_ID', `invalid state path '${path}': each part is an id (1-128 letters, digits, '_', '.' or '-', not '.' or '..') with an optional .json, .jsonl or .md`, { data: { path } });
+    }
+  }
+}
+
 /** A change set staged against one snapshot; re-run from scratch when the ref moved underneath. */
 export class StateTx {
   readonly changes = new Map<string, Buffer | null>();
+  /** What each path read or written in this transaction holds, to tell an append from a rewrite. */
+  private readonly known = new Map<string, Buffer>();
 
   constructor(
     private readonly store: StateStore,
@@ -30,7 +82,9 @@ export class StateTx {
 
   async read(path: string): Promise<Buffer | null> {
     if (this.changes.has(path)) return this.changes.get(path)!;
-    return this.base ? this.store.readAt(this.base, path) : null;
+    const content = this.base ? await this.store.readAt(this.base, path) : null;
+    if (content) this.known.set(path, content);
+    return content;
   }
 
   async readText(path: string): Promise<string> {
@@ -50,10 +104,15 @@ export class StateTx {
   }
 
   write(path: string, content: Buffer | string): void {
-    this.changes.set(path, typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+    assertStatePath(path);
+    const stored = storedContent(path, typeof content === 'string' ? Buffer.from(content, 'utf8') : content, this.known.get(path));
+    this.known.set(path, stored);
+    this.changes.set(path, stored);
   }
 
   remove(path: string): void {
+    assertStatePath(path);
+    this.known.delete(path);
     this.changes.set(path, null);
   }
 }
@@ -132,7 +191,8 @@ export class StateStore {
       if (tx.changes.size === 0) return { commit: base, changed: false, value, retries: attempt };
       const baseTree = base ? await this.treeOf(base) : null;
       const tree = (await this.writeTree(baseTree, [...tx.changes].map(([p, c]) => [p.split('/'), c]))) ?? (await this.writer.write('tree', Buffer.alloc(0)));
-      const text = typeof message === 'function' ? message(value) : message;
+      // Commit messages are read as often as the files (git log -p refs/forge/state).
+      const text = redactSecrets(typeof message === 'function' ? message(value) : message);
       const commit = await this.writeCommit({ tree, parents: base ? [base] : [], message: text });
       if (await this.compareAndSwap(commit, base)) return { commit, changed: true, value, retries: attempt };
       if (Date.now() - started > CAS_DEADLINE_MS) {

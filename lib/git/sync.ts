@@ -19,6 +19,47 @@ export interface SyncResult {
 
 const ROUNDS = 5;
 
+/**
+ * The kinds of entries the state holds, by path (the layout of DESIGN.md "State"): what a sync
+ * says it shares. A JSONL file counts its lines, a JSON file one entry; pointer files
+ * (current.json, active.json) and views (plan.md) count none. Paths no row names count as other.
+ */
+export const STATE_KINDS = [
+  { kind: 'memory', path: /^\.forge\/memory\// },
+  { kind: 'logs', path: /^\.forge\/logs\// },
+  { kind: 'iterations', path: /^\.forge\/iterations\// },
+  { kind: 'sessions', path: /^\.forge\/sessions\// },
+  { kind: 'plans', path: /^\.forge\/plans\// },
+  { kind: 'loops', path: /^\.forge\/loops\// },
+  { kind: 'telemetry', path: /^\.forge\/telemetry\.jsonl$/ },
+  { kind: 'agent sessions', path: /^\.forge\/agent\/sessions\// },
+  { kind: 'agent plans', path: /^\.forge\/agent\/plans\/|^\.forge\/plan\.md$/ },
+] as const satisfies ReadonlyArray<{ kind: string; path: RegExp }>;
+
+export interface SharedKind {
+  kind: (typeof STATE_KINDS)[number]['kind'] | 'other';
+  files: number;
+  entries: number;
+}
+
+const POINTER = /(^|\/)(current|active)\.json$/;
+
+/** What the state at `commit` holds, by kind, in STATE_KINDS order; kinds with no file are left out. */
+export async function sharedKinds({ repo, store, commit }: { repo: Repo; store: StateStore; commit: string }): Promise<SharedKind[]> {
+  const counts = new Map<SharedKind['kind'], SharedKind>();
+  for (const [path, oid] of await flatten(repo, commit)) {
+    const kind = STATE_KINDS.find((k) => k.path.test(path))?.kind ?? 'other';
+    const row = counts.get(kind) ?? { kind, files: 0, entries: 0 };
+    row.files++;
+    if (path.endsWith('.jsonl')) {
+      const text = (await store.reader.read(oid))?.content.toString('utf8') ?? '';
+      row.entries += text.split('\n').filter((l) => l.trim()).length;
+    } else if (path.endsWith('.json') && !POINTER.test(path)) row.entries++;
+    counts.set(kind, row);
+  }
+  return [...STATE_KINDS.map((k) => k.kind), 'other' as const].flatMap((k) => counts.get(k) ?? []);
+}
+
 /** Where the remote's state is kept after a fetch: refs/forge/remotes/<name>/state. */
 export function trackingRef(remote: string): string {
   const name = /^[\w.-]+$/.test(remote) ? remote : `url-${Buffer.from(remote).toString('base64url').slice(-24)}`;
@@ -64,20 +105,29 @@ async function mergeStates({ repo, store, local, remote }: { repo: Repo; store: 
   return { commit, combined };
 }
 
-/**
- * fetch → merge → push, until the remote accepts the push (another machine may push between our
- * fetch and push; then the push is refused as non-fast-forward and the round repeats).
- */
-export async function syncState({ repo, store, remote }: { repo: Repo; store: StateStore; remote: string }): Promise<SyncResult> {
+async function gitFor(repo: Repo) {
   const { simpleGit } = await import('simple-git');
-  const g = simpleGit({ baseDir: repo.cwd }).env(gitEnv());
-  const remotes = (await g.getRemotes()).map((r) => r.name);
+  return simpleGit({ baseDir: repo.cwd }).env(gitEnv());
+}
+
+/** A configured remote, or a URL or path; REMOTE_NOT_FOUND otherwise. Reads the config only: no network. */
+export async function checkRemote({ repo, remote }: { repo: Repo; remote: string }): Promise<void> {
+  const remotes = (await (await gitFor(repo)).getRemotes()).map((r) => r.name);
   if (!remotes.includes(remote) && !/[/:]/.test(remote)) {
     throw new ForgeError('REMOTE_NOT_FOUND', `no remote named '${remote}' (remotes: ${remotes.join(', ') || 'none'})`, {
       fix: remotes.length ? `forge state sync ${remotes[0]}` : 'git remote -v',
       exitCode: 2,
     });
   }
+}
+
+/**
+ * fetch → merge → push, until the remote accepts the push (another machine may push between our
+ * fetch and push; then the push is refused as non-fast-forward and the round repeats).
+ */
+export async function syncState({ repo, store, remote }: { repo: Repo; store: StateStore; remote: string }): Promise<SyncResult> {
+  await checkRemote({ repo, remote });
+  const g = await gitFor(repo);
   const tracking = trackingRef(remote);
   let combined: string[] = [];
   let action: SyncAction = 'up-to-date';

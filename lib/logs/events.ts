@@ -1,6 +1,7 @@
 // The shape of a run's log events (.forge/logs/<runId>.jsonl) and their pending spool in the git dir.
-import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { assertId, isValidId } from '../errors';
 import type { Repo } from '../git/repo';
 import { randomHex } from '../random';
 import type { StateStore } from '../git/state';
@@ -26,7 +27,7 @@ export interface LogEvent {
 export const FLUSH_THRESHOLD = 64;
 
 export function logPath(runId: string): string {
-  return `.forge/logs/${runId}.jsonl`;
+  return `.forge/logs/${assertId({ kind: 'run id', value: runId })}.jsonl`;
 }
 
 export function newEvent(fields: Omit<LogEvent, 'id'>): LogEvent {
@@ -34,10 +35,20 @@ export function newEvent(fields: Omit<LogEvent, 'id'>): LogEvent {
   return { id: `ev-${randomHex()}`, ...fields };
 }
 
-function spoolDir(repo: Repo, runId?: string): string {
-  const root = join(repo.commonDir, 'forge', 'pending');
-  return runId ? join(root, runId) : root;
+function spoolRoot(repo: Repo): string {
+  return join(repo.commonDir, 'forge', 'pending');
 }
+
+/** One directory per run; the id is checked here too, so no caller can spool outside the spool. */
+function spoolDir(repo: Repo, runId: string): string {
+  return join(spoolRoot(repo), assertId({ kind: 'run id', value: runId }));
+}
+
+/** `<15-digit ms>-<16 hex>.jsonl`: what spoolEvents names a spool file, and `.<same>.tmp` while it is written. */
+const SPOOL_FILE = /^\d{15}-[0-9a-f]{16}\.jsonl$/;
+const SPOOL_TMP = /^\.(\d{15})-[0-9a-f]{16}\.tmp$/;
+/** A temp file this old belongs to a writer that was killed: no live writer takes this long to write one small file. */
+const STALE_TMP_MS = 10 * 60_000;
 
 /**
  * Records events without a state commit: each call writes one small file, complete before it is
@@ -51,7 +62,7 @@ export async function spoolEvents({ repo, runId, events }: { repo: Repo; runId: 
   const tmp = join(dir, `.${stamp}.tmp`);
   await writeFile(tmp, events.map((e) => `${JSON.stringify(e)}\n`).join(''));
   await rename(tmp, join(dir, `${stamp}.jsonl`));
-  return (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).length;
+  return (await readdir(dir)).filter((n) => SPOOL_FILE.test(n)).length;
 }
 
 /** Spools events and, once FLUSH_THRESHOLD spool files wait, commits them (the store is opened only then). */
@@ -65,21 +76,42 @@ interface SpoolFile {
   path: string;
 }
 
-async function spoolFiles(repo: Repo, runId?: string): Promise<SpoolFile[]> {
-  const root = spoolDir(repo);
-  const runs = runId ? [runId] : await readdir(root).catch(() => [] as string[]);
+/**
+ * The spool files of one run or of all, oldest first. Only a directory named by a valid run id
+ * holding files named as spoolEvents names them counts; with `prune`, anything else — a directory
+ * an older forge made for an invalid id, a stray file or link, a killed writer's temp file — is
+ * removed (links themselves, never what they point to), so it is neither committed nor left behind.
+ */
+async function spoolFiles(repo: Repo, { runId, prune = false }: { runId?: string; prune?: boolean } = {}): Promise<SpoolFile[]> {
+  const root = spoolRoot(repo);
+  const discard = (path: string) => (prune ? rm(path, { recursive: true, force: true }).catch(() => {}) : undefined);
+  const runs = runId ? [{ name: runId, isDirectory: () => true }] : await readdir(root, { withFileTypes: true }).catch(() => []);
   const files: SpoolFile[] = [];
-  for (const run of runs.sort()) {
-    const names = await readdir(join(root, run)).catch(() => [] as string[]);
-    for (const name of names.filter((n) => n.endsWith('.jsonl')).sort()) files.push({ runId: run, path: join(root, run, name) });
+  for (const run of [...runs].sort((a, b) => a.name.localeCompare(b.name))) {
+    const dir = join(root, run.name);
+    if (!run.isDirectory() || !isValidId(run.name)) {
+      await discard(dir);
+      continue;
+    }
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (e.isFile() && SPOOL_FILE.test(e.name)) files.push({ runId: run.name, path: join(dir, e.name) });
+      else if (!(e.isFile() && isFreshTmp(e.name))) await discard(join(dir, e.name));
+    }
   }
   return files;
+}
+
+/** A temp file a writer may still be about to rename. */
+function isFreshTmp(name: string): boolean {
+  const m = SPOOL_TMP.exec(name);
+  return m !== null && Date.now() - Number(m[1]) < STALE_TMP_MS;
 }
 
 /** Events waiting in the spool (not yet on the state ref), oldest first. */
 export async function pendingEvents({ repo, runId }: { repo: Repo; runId?: string }): Promise<LogEvent[]> {
   const events: LogEvent[] = [];
-  for (const f of await spoolFiles(repo, runId)) {
+  for (const f of await spoolFiles(repo, { runId })) {
     const text = await readFile(f.path, 'utf8').catch(() => '');
     for (const line of text.split('\n')) {
       if (!line) continue;
@@ -99,7 +131,7 @@ export async function pendingEvents({ repo, runId }: { repo: Repo; runId?: strin
  * racing) are skipped by id, so flushing is idempotent.
  */
 export async function flushEvents({ repo, store }: { repo: Repo; store: StateStore }): Promise<number> {
-  const files = await spoolFiles(repo);
+  const files = await spoolFiles(repo, { prune: true });
   if (!files.length) return 0;
   const byRun = new Map<string, string[]>();
   for (const f of files) {

@@ -1,4 +1,5 @@
 // forge state log / show / export / sync: plain views of the ref, and sharing it through a bare remote.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -79,6 +80,49 @@ test('sync shares state between two clones through a bare remote, merging diverg
   assert.is(userView(a), viewA);
   assert.is(userView(b), viewB);
   assert.is(git(remote, 'fsck', '--strict', '--no-dangling'), '');
+});
+
+/** Every file of a repository's git dir with a hash of its content: a bare remote that did not change compares equal. */
+function gitDirSnapshot(dir: string): string {
+  return execFileSync('sh', ['-c', 'find . -type f -print0 | sort -z | xargs -0 sha256sum'], { cwd: dir, encoding: 'utf8' });
+}
+
+test('sync --dry-run says what a sync would share, by kind, and fetches and pushes nothing; a sync says what it pushed', async () => {
+  const remote = tempRepo({ bare: true });
+  const dir = tempRepo();
+  git(dir, 'remote', 'add', 'origin', remote);
+  await forge(['memory', 'save', 'one lesson'], { cwd: dir });
+  await forge(['memory', 'save', 'another lesson'], { cwd: dir });
+  await forge(['session', 'save', '--run-id', 'r1', '--phase', 'build'], { cwd: dir });
+  await forge(['iter', 'update', 'm1', '--run-id', 'r1', '--status', 'failed'], { cwd: dir });
+  await forge(['iter', 'update', 'm2', '--run-id', 'r1', '--status', 'passed'], { cwd: dir });
+  await forge(['memory', 'recall', 'x', '--run-id', 'r2'], { cwd: dir });
+  const shared = [
+    { kind: 'memory', files: 1, entries: 2 },
+    { kind: 'logs', files: 2, entries: 4 },
+    { kind: 'iterations', files: 2, entries: 2 },
+    { kind: 'sessions', files: 1, entries: 1 },
+  ];
+  const remoteBefore = gitDirSnapshot(remote);
+
+  const dry = await forge(['state', 'sync', '--dry-run', '--json'], { cwd: dir });
+  assert.is(dry.code, 0, dry.stderr);
+  const record = dry.records.at(-1)!;
+  assert.equal([record.dryRun, record.pushed, record.head, record.shared], [true, false, git(dir, 'rev-parse', 'refs/forge/state'), shared]);
+  assert.is(record._next_action, 'forge state sync origin');
+  const text = await forge(['state', 'sync', '--dry-run'], { cwd: dir });
+  assert.match(text.stdout, /^origin: dry run, nothing fetched or pushed; a sync would share refs\/forge\/state at [0-9a-f]{12} \(merged with what origin holds\)\nwould share: memory 2 entries, logs 4 entries in 2 files, iterations 2 entries, sessions 1 entry\n/);
+  assert.is(gitDirSnapshot(remote), remoteBefore, 'the remote did not change');
+  assert.is(git(dir, 'for-each-ref', 'refs/forge/remotes'), '', 'nothing was fetched');
+  const unknown = await forge(['state', 'sync', 'nowhere', '--dry-run'], { cwd: dir });
+  assert.is(unknown.code, 2);
+  assert.match(unknown.stderr, /no remote named 'nowhere' \(remotes: origin\)/);
+
+  const real = await forge(['state', 'sync', '--json'], { cwd: dir });
+  assert.equal([real.code, real.records[0]!.action, real.records[0]!.pushed, real.records[0]!.shared], [0, 'pushed', true, shared]);
+  assert.is(git(remote, 'rev-parse', 'refs/forge/state'), git(dir, 'rev-parse', 'refs/forge/state'));
+  const again = await forge(['state', 'sync'], { cwd: dir });
+  assert.match(again.stdout, /^origin: already up to date at [0-9a-f]{12}\nNext: /, 'nothing pushed, nothing listed');
 });
 
 test('sync with an unknown remote is a clean error naming the remotes', async () => {

@@ -152,11 +152,13 @@ export async function startOpenAIServer({ script = [], models = ['test-model'] }
     const text = await readBody(req);
     const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: parseBody(text) };
     requests.push(recorded);
-    if (req.method === 'GET' && req.url === '/v1/models') {
+    // The path without the query string an endpoint may carry (?api-version=…, ?api-key=…).
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method === 'GET' && path === '/v1/models') {
       if (Array.isArray(models)) return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })) });
       return serveStep(res, models, { requestNumber: 0, model: '' });
     }
-    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
       return;
     }
@@ -172,7 +174,7 @@ export async function startOpenAIServer({ script = [], models = ['test-model'] }
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    chatBodies: () => requests.filter((r) => r.method === 'POST' && r.path === '/v1/chat/completions').map((r) => r.body as ChatRequestBody),
+    chatBodies: () => requests.filter((r) => r.method === 'POST' && r.path.split('?')[0] === '/v1/chat/completions').map((r) => r.body as ChatRequestBody),
     enqueue: (...steps) => void queue.push(...steps),
     remaining: () => queue.length,
     close: () =>

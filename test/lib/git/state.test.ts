@@ -1,4 +1,5 @@
 // The state store on real repositories: one commit per change, CAS under concurrency, the user's view untouched.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -184,6 +185,71 @@ test('outside a repository: NOT_A_GIT_REPO with git init as the fix', async () =
     assert.is(err.code, 'NOT_A_GIT_REPO');
     assert.is(err.fix, 'git init');
   }
+});
+
+test('a state path with an invalid part (.., a newline, a slash too many) is INVALID_ID and nothing is committed', async () => {
+  const dir = tempRepo();
+  const s = await store(dir);
+  for (const path of ['.forge/logs/../../x.jsonl', '.forge/logs/a\nb.jsonl', '.forge//x.json', '.forge/sessions/./x.json', '.forge/a b.json']) {
+    try {
+      await s.update({ message: 'bad', apply: async (tx) => tx.write(path, 'x') });
+      assert.unreachable(JSON.stringify(path));
+    } catch (err) {
+      assert.is((err as { code?: string }).code, 'INVALID_ID', JSON.stringify(path));
+    }
+  }
+  assert.is(stateCommits(dir), 0);
+  s.close();
+});
+
+test('files are redacted on their way into the state, commit messages too; activated plan contracts are kept exactly', async () => {
+  const dir = tempRepo();
+  const s = await store(dir);
+  const key = 'sk-proj-Tq8vN2xLk4Hc9WmZr7Yb3Jd6Fg1Ps5Ua';
+  const contract = `${JSON.stringify({ plan_id: 'p1', verification: `OPENAI_API_KEY=${key} npm test` }, null, 2)}\n`;
+  await s.update({
+    message: `memory: save use ${key}`,
+    apply: async (tx) => {
+      tx.write('.forge/memory/project.jsonl', `${JSON.stringify({ pattern: `use ${key}`, n: 1 })}\n`);
+      tx.write('.forge/plans/journal.jsonl', `${JSON.stringify({ reason: `ran curl -H 'Authorization: Bearer ${key}'` })}\n`);
+      tx.write('.forge/plans/p1.json', contract);
+      tx.write('.forge/plan.md', `# Plan\n\n- export OPENAI_API_KEY=${key}\n`);
+    },
+  });
+  assert.is(git(dir, 'show', `${STATE_REF}:.forge/memory/project.jsonl`), '{"pattern":"use [REDACTED:openai-key]","n":1}');
+  assert.is(git(dir, 'show', `${STATE_REF}:.forge/plans/journal.jsonl`), `{"reason":"ran curl -H 'Authorization: Bearer [REDACTED:openai-key]'"}`);
+  assert.is(git(dir, 'show', `${STATE_REF}:.forge/plan.md`), '# Plan\n\n- export OPENAI_API_KEY=[REDACTED:openai-key]');
+  assert.is(`${git(dir, 'show', `${STATE_REF}:.forge/plans/p1.json`)}\n`, contract, 'the contract is as activated');
+  assert.is(git(dir, 'log', '-1', '--format=%s', STATE_REF), 'memory: save use [REDACTED:openai-key]');
+  s.close();
+});
+
+test('an append redacts what it adds and leaves what is stored as it was (history is not rewritten)', async () => {
+  const dir = tempRepo();
+  const key = 'ghp_R4nD0mT0k3nV4lu3F0rT3st1ngAbCdEfGh12';
+  // State written before redaction existed, committed with plain git.
+  const old = `${JSON.stringify({ pattern: `old ${key}` })}\n`;
+  const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: dir, input: old, encoding: 'utf8' }).trim();
+  const memoryTree = execFileSync('git', ['mktree'], { cwd: dir, input: `100644 blob ${blob}\tproject.jsonl\n`, encoding: 'utf8' }).trim();
+  const memoryDir = execFileSync('git', ['mktree'], { cwd: dir, input: `040000 tree ${memoryTree}\tmemory\n`, encoding: 'utf8' }).trim();
+  const root = execFileSync('git', ['mktree'], { cwd: dir, input: `040000 tree ${memoryDir}\t.forge\n`, encoding: 'utf8' }).trim();
+  git(dir, 'update-ref', STATE_REF, git(dir, 'commit-tree', root, '-m', 'old state'));
+  const s = await store(dir);
+  await append(s, '.forge/memory/project.jsonl', JSON.stringify({ pattern: `new ${key}` }));
+  assert.is(git(dir, 'show', `${STATE_REF}:.forge/memory/project.jsonl`), `${old}{"pattern":"new [REDACTED:github-token]"}`);
+  s.close();
+});
+
+test("a loop keeps what the user gave it exactly (prompt, promise, done-when, command) and redacts what its iterations bring back", async () => {
+  const dir = tempRepo();
+  const s = await store(dir);
+  const key = 'ghp_R4nD0mT0k3nV4lu3F0rT3st1ngAbCdEfGh12';
+  const given = { prompt: `use GITHUB_TOKEN=${key}`, promise: `done ${key}`, doneWhen: `GITHUB_TOKEN=${key} npm test`, command: ['agent', '--token', key] };
+  const loop = { loop_id: 'loop-1', ...given, reason: `stuck: ${key}`, iterations: [{ n: 1, doneWhen: { passed: false, tail: `401 for ${key}` } }] };
+  await s.update({ message: 'loop', apply: async (tx) => tx.write('.forge/loops/loop-1.json', `${JSON.stringify(loop, null, 2)}\n`) });
+  const stored = JSON.parse(git(dir, 'show', `${STATE_REF}:.forge/loops/loop-1.json`));
+  assert.equal(stored, { ...loop, reason: 'stuck: [REDACTED:github-token]', iterations: [{ n: 1, doneWhen: { passed: false, tail: '401 for [REDACTED:github-token]' } }] });
+  s.close();
 });
 
 test.run();
