@@ -57,6 +57,22 @@ function gitDiff(path: string, before: string, after: string): string {
 }
 
 const text = (lines: string[], eol = '\n') => lines.join(eol) + eol;
+
+/**
+ * Where in the old file the first non-blank line a patch removes is, found by the hunk's position
+ * (not by searching for its text: a line such as `}` occurs many times).
+ */
+function firstRemoved(patch: string): number {
+  let old = 0;
+  for (const l of patch.split('\n')) {
+    const hunk = /^@@ -(\d+)/.exec(l);
+    if (hunk) old = Number(hunk[1]) - 1;
+    else if (l.startsWith('-') && !l.startsWith('---') && l.slice(1).trim()) return old;
+    else if (l.startsWith(' ') || (l.startsWith('-') && !l.startsWith('---'))) old++;
+  }
+  throw new Error('the patch removes no line');
+}
+const editedLocally = (lines: string[], at: number) => lines.map((l, i) => (i === at ? `${l} /* edited locally */` : l));
 const buf = (s: string) => Buffer.from(s, 'utf8');
 
 /** Cases for each source file and perturbation, plus a multi-file patch whose last file conflicts. */
@@ -83,16 +99,14 @@ export function buildCorpus(sources: Array<{ path: string; content: string }>): 
     one('whitespace-drift', text(lines.map(pad)), patch, text(edited.lines.map((l, i) => (edited.kept[i] ? pad(l) : l))));
     one('crlf-file', text(lines, '\r\n'), patch, text(edited.lines, '\r\n'));
     // Someone changed a line the patch removes: a genuine conflict.
-    const removed = patch.split('\n').find((l) => l.startsWith('-') && !l.startsWith('---') && l.slice(1).trim())!.slice(1);
-    const at = lines.indexOf(removed);
-    one('conflict', text(lines.map((l, i) => (i === at ? `${l} /* edited locally */` : l))), patch, null);
+    one('conflict', text(editedLocally(lines, firstRemoved(patch))), patch, null);
     // The first hunk's old text also appears later, and the hunk has no line numbers to choose by.
     const firstHunk = patch.split(/^@@.*$/m)[1]!.split('\n').filter((l) => l.startsWith(' ') || (l.startsWith('-') && !l.startsWith('---'))).map((l) => l.slice(1));
     one('ambiguous', text([...lines, '', ...firstHunk]), patch.replace(/^@@ .* @@.*$/gm, '@@ @@'), null);
   }
   if (diffs.length >= 2) {
     const [a, b] = diffs;
-    const broken = b!.before.replace(b!.patch.split('\n').find((l) => l.startsWith('-') && !l.startsWith('---') && l.slice(1).trim())!.slice(1), (m) => `${m} /* edited locally */`);
+    const broken = text(editedLocally(b!.before.replace(/\n$/, '').split('\n'), firstRemoved(b!.patch)));
     cases.push({ name: 'multi-file, last file conflicts', perturbation: 'conflict', before: { [a!.path]: buf(a!.before), [b!.path]: buf(broken) }, patch: a!.patch + b!.patch, after: null });
     cases.push({ name: 'multi-file', perturbation: 'exact', before: { [a!.path]: buf(a!.before), [b!.path]: buf(b!.before) }, patch: a!.patch + b!.patch, after: { [a!.path]: buf(a!.after), [b!.path]: buf(b!.after) } });
   }
