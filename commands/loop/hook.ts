@@ -19,9 +19,9 @@ function letStop(text: string, systemMessage?: string, data: Record<string, unkn
  * A driver fails open: its own failure lets the session stop, never exit 2 (which would keep the
  * session going). Why goes to stderr with the error code, and to the person as a systemMessage.
  */
-function failOpen(err: unknown, loop: Loop | null): Outcome {
+async function failOpen(err: unknown, loop: Loop | null, ctx: RunContext): Promise<Outcome> {
   const f = hookFailure(err);
-  process.stderr.write(`forge loop hook: ${f.message} [${f.code}]; letting the session stop\n`);
+  await ctx.warn(`forge loop hook: ${f.message} [${f.code}]; letting the session stop`);
   const systemMessage = `forge loop${loop ? ` ${loop.loop_id}` : ''}: the Stop hook could not go on (${f.message}), so the session stops; forge loop status shows where the loop stands`;
   return letStop(`${f.message}; the session may stop`, systemMessage, { error: f.code });
 }
@@ -75,30 +75,31 @@ export default defineCommand({
     BAD_HOOK_PAYLOAD: 'the payload is not a JSON object (the session may stop; reported on stderr)',
     TRANSCRIPT_UNREADABLE: 'the transcript is missing, not a regular file, or too slow to read (the session may stop; reported on stderr)',
   },
-  exits: { 0: 'answered: continue, or let the session stop — also when the hook itself fails', 2: 'invalid invocation (bad flags, an invalid FORGE_RUN_ID), before any payload is read' },
+  exits: { 0: 'answered: continue, or let the session stop — also when the hook itself fails, bad flags and an invalid FORGE_RUN_ID included (the error is on stderr)' },
   mutates: true,
   // A FORGE_CWD that names no directory is the hook's own failure too: the session may stop.
   allowMissingCwd: true,
+  failsOpen: true,
   async run(args, ctx) {
     let driven: Driven | null;
     try {
       if (ctx.cwdMissing) throw new InvalidInputError('CWD_NOT_FOUND', `working directory '${ctx.cwd}' does not exist`);
       driven = await drivenLoop(ctx);
     } catch (err) {
-      return failOpen(err, null);
+      return failOpen(err, null, ctx);
     }
     let p: StopPayload;
     try {
       p = parseStop(args.payload ?? '');
     } catch (err) {
       // With no loop to drive, a payload forge cannot read is no failure: nothing is active.
-      return driven ? failOpen(err, driven.loop) : letStop('no active loop for the Stop hook');
+      return driven ? failOpen(err, driven.loop, ctx) : letStop('no active loop for the Stop hook');
     }
     if (!driven) return letStop('no active loop for the Stop hook');
     try {
       return await drive({ p, ...driven, ctx });
     } catch (err) {
-      return failOpen(err, driven.loop);
+      return failOpen(err, driven.loop, ctx);
     }
   },
 });

@@ -25,9 +25,9 @@ function hookAllow(text: string, data: Record<string, unknown>): Outcome {
  * contract it cannot read, an internal error) the call is denied with the reason Claude sees, and
  * the reason goes to stderr with the error code.
  */
-function hookDeny(err: unknown, ctx: RunContext, what: string): Outcome {
+async function hookDeny(err: unknown, ctx: RunContext, what: string): Promise<Outcome> {
   const f = hookFailure(err);
-  process.stderr.write(`forge plan preflight: ${f.message} [${f.code}]; the call is refused\n`);
+  await ctx.warn(`forge plan preflight: ${f.message} [${f.code}]; the call is refused`);
   const fix = f.fix ?? ctx.cmd('plan', 'status');
   return { data: { allowed: false, error: f.code, reason: f.message }, text: `refused: ${f.message}`, next: fix, raw: denyAnswer(`${what} (${f.message}). Fix: ${fix}`) };
 }

@@ -141,6 +141,12 @@ export interface CommandSpec<R extends ArgsSpec = ArgsSpec> {
    * ctx.store() and the run log use the directory forge was started in.
    */
   allowMissingCwd?: boolean;
+  /**
+   * A hook that drives an agent (Claude Code's Stop hook): an error the CLI itself reports before
+   * the command runs — bad flags, an invalid FORGE_RUN_ID — still exits 0, with the error on
+   * stderr, since exit 2 would tell the agent to keep going. Drivers fail open (DESIGN.md, I/O 9).
+   */
+  failsOpen?: boolean;
   /** False for commands that read the run log itself (recording those reads would only add noise). */
   recordsToolCall?: boolean;
   /** Extra environment variables the command reads. */

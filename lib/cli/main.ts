@@ -145,7 +145,7 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
   } catch (err) {
     const e = toForgeError(err, helpFix);
     await renderError(out, e, { json: rest.includes('--json') || env.FORGE_JSON === '1', env, id: undefined, line: undefined });
-    return e.exitCode;
+    return spec.failsOpen ? 0 : e.exitCode;
   }
   if (parsed.help) {
     await out.write(opts.stdout, (await helpText(spec)) + '\n');
@@ -303,7 +303,7 @@ async function runRequest({
   } catch (err) {
     const e = toForgeError(err, helpFix, env, opts.argv);
     e.fix = e.code === 'NOT_A_GIT_REPO' && cwd && cwd !== opts.cwd ? shellJoin(['git', 'init', cwd]) : (withContext(e.fix, context) ?? undefined);
-    code = e.exitCode;
+    code = spec.failsOpen ? 0 : e.exitCode;
     errorCode = e.code;
     await renderError(out, e, { json, env, id, line: req.line });
   }

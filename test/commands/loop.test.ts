@@ -116,7 +116,13 @@ test('the Stop hook fails open: a payload it cannot read or a transcript it cann
   }
   const nowhere = hook(dir, { session_id: 's', last_assistant_message: 'FORGE_COMPLETE' }, { FORGE_CWD: join(outside, 'gone') });
   assert.equal([nowhere.code, nowhere.answer!.decision], [0, undefined], 'a FORGE_CWD that names no directory');
-  assert.match(nowhere.stderr, /^forge loop hook: working directory '\S+gone' does not exist \[CWD_NOT_FOUND\]; letting the session stop\n/);
+  assert.match(nowhere.stderr, /^warning: forge loop hook: working directory '\S+gone' does not exist \[CWD_NOT_FOUND\]; letting the session stop\n/);
+  // Errors the CLI reports before the hook runs fail open too: exit 2 would keep the session going.
+  for (const [what, env, command] of [['a run id with ..', { FORGE_RUN_ID: '../../x' }, HOOK], ['a run id with a newline', { FORGE_RUN_ID: 'a\nb' }, HOOK], ['an unknown flag', {}, `${HOOK} --no-such-flag`]] as const) {
+    const r = runHook({ dir, command, payload: { session_id: 's', last_assistant_message: 'FORGE_COMPLETE' }, env });
+    assert.equal([r.status, r.stdout], [0, ''], what);
+    assert.match(r.stderr, /^Error: .*\nFix: /, what);
+  }
   assert.equal(changedPaths(before, treeHashes(dir)), [], 'the loop is as it was: no iteration, no binding');
   const s = await status(dir);
   assert.equal([s.status, s.iteration, s.session], ['active', 0, null]);
@@ -130,7 +136,7 @@ test('the Stop hook fails open when it cannot record the iteration: exit 0, the 
   const r = hook(dir, { session_id: 's', last_assistant_message: 'step' });
   assert.is(r.code, 0);
   assert.match(r.answer!.systemMessage, /^forge loop loop-\S+: the Stop hook could not go on \(.*\.git\/forge.*\), so the session stops/);
-  assert.match(r.stderr, /^forge loop hook: .*\.git\/forge.* \[[A-Z_]+\]; letting the session stop\n/);
+  assert.match(r.stderr, /^warning: forge loop hook: .*\.git\/forge.* \[[A-Z_]+\]; letting the session stop\n/);
   assert.equal([(await status(dir)).iteration, (await status(dir)).session], [0, null]);
 });
 

@@ -236,7 +236,7 @@ test('Claude Code: install-hook merges settings; the installed hook allows, deni
   const bad = runHook({ dir: dir, command, payload: { ...base, tool_input: {} } });
   assert.is(bad.status, 0);
   assert.match(JSON.parse(bad.stdout).hookSpecificOutput.permissionDecisionReason, /^forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused \(the hook payload has no tool_name: is this hook installed on PreToolUse\?\)\. Fix: forge plan install-hook claude$/);
-  assert.match(bad.stderr, /^forge plan preflight: the hook payload has no tool_name.* \[BAD_HOOK_PAYLOAD\]; the call is refused\n/);
+  assert.match(bad.stderr, /^warning: forge plan preflight: the hook payload has no tool_name.* \[BAD_HOOK_PAYLOAD\]; the call is refused\n/);
   const outside = runHook({ dir: tempDir('forge-no-repo-'), command, payload: { ...base, cwd: '/', tool_name: 'Bash', tool_input: { command: 'ls' } } });
   assert.equal([outside.status, outside.stdout], [0, ''], 'outside a repository nothing is gated');
   const status = await forge(['plan', 'status', '--json'], { cwd: dir });
