@@ -16,8 +16,8 @@ export default defineCommand({
     settings: { type: 'string', placeholder: 'FILE', description: 'The settings file (default: .claude/settings.json at the top of the repository).' },
   },
   examples: [{ command: 'forge loop install claude', description: "Drive loops from this project's Claude Code sessions." }],
-  errors: { SETTINGS_INVALID: 'the settings file is not a JSON object with a hooks map' },
-  exits: { 0: 'installed, upgraded, or already there', 1: 'refused: the settings file is malformed', 2: 'invalid input' },
+  errors: { SETTINGS_INVALID: 'the settings file is not a JSON object with a hooks map', PATH_IN_GIT_DIR: "--settings names a file in git's own files" },
+  exits: { 0: 'installed, upgraded, or already there', 1: "refused: the settings file is malformed, or in git's own files", 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {
     const r = await installProjectHook({ cwd: ctx.cwd, settings: args.settings, event: 'Stop', timeout: 1800, command: STOP_HOOK, failure: 'open' });

@@ -19,8 +19,8 @@ export default defineCommand({
     { command: 'forge plan install-hook claude', description: 'Gate this project\'s Claude Code sessions.' },
     { command: 'forge plan install-hook claude --settings .claude/settings.local.json --json', description: 'Only for you, not committed.' },
   ],
-  errors: { SETTINGS_INVALID: 'the settings file is not a JSON object with a hooks map' },
-  exits: { 0: 'installed, upgraded, or already there', 1: 'refused: the settings file is malformed', 2: 'invalid input' },
+  errors: { SETTINGS_INVALID: 'the settings file is not a JSON object with a hooks map', PATH_IN_GIT_DIR: "--settings names a file in git's own files" },
+  exits: { 0: 'installed, upgraded, or already there', 1: "refused: the settings file is malformed, or in git's own files", 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {
     const r = await installProjectHook({ cwd: ctx.cwd, settings: args.settings, event: 'PreToolUse', matcher: '*', command: PREFLIGHT_HOOK, failure: 'closed' });

@@ -1,6 +1,6 @@
 // Crash-safe writes: each file is replaced by a rename, a change across files is all-or-nothing, and whatever a killed process left — half-applied patch, temp files — is recovered by the next forge file command.
-import { chmod, copyFile, mkdir, readdir, readFile, realpath, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { processAlive } from '../process/alive';
 import { randomHex } from '../random';
 
@@ -173,10 +173,11 @@ export interface Recovery {
  * Recovers every journal under `root` whose process died: rolls back a change cut short, removes
  * the temp files it listed, drops the journal and, when nothing is left, `root` itself. A journal
  * whose owner still runs is another command at work and is left alone; one naming a file outside
- * `within` (the work tree) was not written by forge and is discarded untouched. Never throws: what
+ * that `mayTouch` refuses (a file tool's rule: outside the work tree, in git's files) was not
+ * written by forge and is discarded untouched. Never throws: what
  * it could not do is a 'failed' entry, and the command that asked goes on.
  */
-export async function recoverJournals({ root, within }: { root: string; within: string }): Promise<Recovery[]> {
+export async function recoverJournals({ root, mayTouch }: { root: string; mayTouch: (abs: string) => Promise<boolean> }): Promise<Recovery[]> {
   let names: string[];
   try {
     names = await readdir(root);
@@ -205,7 +206,7 @@ export async function recoverJournals({ root, within }: { root: string; within: 
       continue; // another command took it
     }
     try {
-      found.push({ pid: j.pid, ...(await recoverJournal(claimed, within)) });
+      found.push({ pid: j.pid, ...(await recoverJournal(claimed, mayTouch)) });
     } catch (err) {
       // Given back under its owner's name: the next try reports the process that crashed, not this one.
       await rename(claimed, dir).catch(() => {});
@@ -240,29 +241,15 @@ function manifestEntries(value: unknown): ManifestEntry[] | null {
   return ok ? value.map((e) => ({ path: e.path, backup: e.backup === null ? null : basename(e.backup), mode: typeof e.mode === 'number' ? e.mode : null, temp: typeof e.temp === 'string' ? e.temp : tempPathFor(e.path) })) : null;
 }
 
-/** Whether `path` stays inside `within` (`realWithin` resolved), through symlinks as far as the path exists. */
-async function staysInside(path: string, within: string, realWithin: string): Promise<boolean> {
-  const inside = (root: string, p: string) => {
-    const rel = relative(root, p);
-    return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
-  };
-  if (!isAbsolute(path) || !inside(within, resolve(path))) return false;
-  for (let dir = dirname(resolve(path)); ; dir = dirname(dir)) {
-    const real = await realpath(dir).catch(() => null);
-    if (real !== null) return inside(realWithin, join(real, relative(dir, path)));
-    if (dirname(dir) === dir) return false;
-  }
-}
-
 const TEMP_NAME = /^\..*\.forge-\w+\.tmp$/;
 
 /**
- * Recovers one journal this process owns (see recoverJournals), then removes it. With `within`,
- * a journal naming a file outside it, or a temp file not named as forge names them, is not
+ * Recovers one journal this process owns (see recoverJournals), then removes it. With `mayTouch`,
+ * a journal naming a file it refuses, or a temp file not named as forge names them, is not
  * forge's: it is discarded without touching a file (a journal planted in the user's directory
  * must not become a way to write or delete files elsewhere).
  */
-async function recoverJournal(dir: string, within: string | null): Promise<Omit<Recovery, 'pid'>> {
+async function recoverJournal(dir: string, mayTouch: ((abs: string) => Promise<boolean>) | null): Promise<Omit<Recovery, 'pid'>> {
   const temps = await readJson(join(dir, TEMPS));
   // A temps list cut short was being written before any temp file existed.
   let listed = !temps.absent && Array.isArray(temps.value) ? temps.value.filter((t): t is string => typeof t === 'string') : [];
@@ -271,10 +258,9 @@ async function recoverJournal(dir: string, within: string | null): Promise<Omit<
   let result: Omit<Recovery, 'pid'> = { outcome: 'completed', files: [] };
   const tempNames = [...listed, ...(entries ?? []).map((e) => e.temp)];
   const paths = [...tempNames, ...(entries ?? []).map((e) => e.path)];
-  const realWithin = within === null ? null : await realpath(within);
-  if (within !== null && (!tempNames.every((t) => TEMP_NAME.test(basename(t))) || !(await Promise.all(paths.map((p) => staysInside(p, within, realWithin!)))).every(Boolean))) {
+  if (mayTouch !== null && (!tempNames.every((t) => TEMP_NAME.test(basename(t))) || !(await Promise.all(paths.map((p) => isAbsolute(p) && mayTouch(p)))).every(Boolean))) {
     listed = [];
-    result = { outcome: 'discarded', files: [], reason: `it names a file outside '${within}', or a temp file forge would not name so` };
+    result = { outcome: 'discarded', files: [], reason: 'it names a file outside the work tree or in git\'s own files, or a temp file forge would not name so' };
   } else if (!manifest.absent) {
     const missing = entries && (await Promise.all(entries.map(async (e) => (e.backup && !(await stat(join(dir, e.backup)).then(() => true, () => false)) ? e.backup : null)))).find(Boolean);
     if (!entries || missing) {

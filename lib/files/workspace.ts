@@ -15,9 +15,13 @@ export interface Workspace {
   inRepo: boolean;
   /** Where file writes are journaled: this worktree's git dir, else cwd (removed again once empty). */
   journalRoot: string;
-  /** The boundary and git's own directories (this worktree's git dir, the common dir), resolved through symlinks. */
+  /** The boundary, resolved through symlinks. */
   realRoot: string;
-  gitDirs: string[];
+  /**
+   * Directories no file tool reads or writes: git's own (this worktree's git dir, the common dir)
+   * and forge's recovery journal (outside a repository it lies in the user's directory), resolved.
+   */
+  controlDirs: string[];
 }
 
 /** What the confinement errors mean, for the errors table of every file tool. */
@@ -28,7 +32,7 @@ export const CONFINEMENT_ERRORS = {
 
 /** What every file tool's page says of the rule. */
 export const CONFINEMENT_RULE =
-  "Paths are confined to the repository's work tree (outside a repository, the working directory): a path that leaves it — by '..', an absolute path elsewhere, or a symlink pointing out, dangling or not — is refused with PATH_OUTSIDE_REPO (exit 2), and one inside git's own files — .git in any case, a linked worktree's .git file and the git dir it points to, the common dir, $GIT_DIR, a submodule's or nested repository's .git — with PATH_IN_GIT_DIR (exit 1), however it is reached. Nothing is read or written then.";
+  "Paths are confined to the repository's work tree (outside a repository, the working directory): a path that leaves it — by '..', an absolute path elsewhere, or a symlink pointing out, dangling or not — is refused with PATH_OUTSIDE_REPO (exit 2), and one inside git's own files — .git in any case, a linked worktree's .git file and the git dir it points to, the common dir, $GIT_DIR, a submodule's or nested repository's .git; outside a repository, forge's own .forge-journal — with PATH_IN_GIT_DIR (exit 1), however it is reached. Nothing is read or written then.";
 
 /**
  * Opens the workspace of cwd and first recovers what a killed forge command left (a half-applied
@@ -36,21 +40,22 @@ export const CONFINEMENT_RULE =
  * command. Recovery never fails the command: `warn` gets one line for each thing it did or could not do.
  */
 export async function openWorkspace({ cwd, warn }: { cwd: string; warn: (text: string) => Promise<void> }): Promise<Workspace> {
+  const ws = await locateWorkspace({ cwd });
+  // A journal naming a file the rule refuses was not written by forge: recovery must not become a way in.
+  const mayTouch = async (abs: string) => refusal(ws, abs, await realTarget(abs)) === null;
+  for (const r of await recoverJournals({ root: ws.journalRoot, mayTouch })) await warn(recoveryWarning(r));
+  return ws;
+}
+
+/** The workspace of cwd, without recovering anything: for a command that only needs the rule. */
+export async function locateWorkspace({ cwd }: { cwd: string }): Promise<Workspace> {
   const git = await locateGitDirs({ cwd });
   // Inside a git dir (a bare repository, or cd .git) there is no work tree: cwd is the boundary
   // and, being git's own, every path under it is refused.
   const root = git?.root ?? cwd;
-  const [realRoot, ...gitDirs] = await Promise.all([root, ...(git ? [git.gitDir, git.commonDir] : [])].map((p) => realpath(p).catch(() => p)));
-  const ws: Workspace = {
-    cwd,
-    root,
-    inRepo: git?.root != null,
-    journalRoot: git ? join(git.gitDir, 'forge', 'journal') : join(cwd, '.forge-journal'),
-    realRoot: realRoot!,
-    gitDirs: [...new Set(gitDirs)],
-  };
-  for (const r of await recoverJournals({ root: ws.journalRoot, within: ws.root })) await warn(recoveryWarning(r));
-  return ws;
+  const journalRoot = git ? join(git.gitDir, 'forge', 'journal') : join(cwd, '.forge-journal');
+  const [realRoot, ...controlDirs] = await Promise.all([root, ...(git ? [git.gitDir, git.commonDir] : [journalRoot])].map((p) => realpath(p).catch(() => p)));
+  return { cwd, root, inRepo: git?.root != null, journalRoot, realRoot: realRoot!, controlDirs: [...new Set(controlDirs)] };
 }
 
 export interface ResolvedPath {
@@ -88,7 +93,7 @@ function hasGitComponent(rel: string): boolean {
  * touched, or null. Git's files are named first: a worktree's git dir is also outside it.
  */
 function refusal(ws: Workspace, abs: string, real: string): 'git' | 'outside' | null {
-  if (ws.gitDirs.some((g) => inside(g, real)) || hasGitComponent(relative(ws.root, abs)) || hasGitComponent(relative(ws.realRoot, real))) return 'git';
+  if (ws.controlDirs.some((g) => inside(g, real) || inside(g, abs)) || hasGitComponent(relative(ws.root, abs)) || hasGitComponent(relative(ws.realRoot, real))) return 'git';
   if (!inside(ws.root, abs) || !inside(ws.realRoot, real)) return 'outside';
   return null;
 }
@@ -116,7 +121,8 @@ async function realTarget(abs: string, hops = 0): Promise<string> {
 
 function confinementError(ws: Workspace, path: string, why: 'git' | 'outside') {
   if (why === 'git') {
-    return new RefusedError('PATH_IN_GIT_DIR', `'${path}' is inside git's own files: file tools never read or change them`, { fix: 'forge ls', data: { path } });
+    const whose = inside(ws.journalRoot, resolve(ws.cwd, path)) ? "forge's recovery journal" : "git's own files";
+    return new RefusedError('PATH_IN_GIT_DIR', `'${path}' is inside ${whose}: file tools never read or change them`, { fix: 'forge ls', data: { path } });
   }
   const where = ws.inRepo ? 'the repository' : 'the working directory';
   return new InvalidInputError('PATH_OUTSIDE_REPO', `'${path}' is outside ${where} (${ws.root})`, { fix: 'forge ls', data: { path, root: ws.root } });
@@ -124,15 +130,16 @@ function confinementError(ws: Workspace, path: string, why: 'git' | 'outside') {
 
 /**
  * Resolves a user path against the workspace and refuses one that leaves it — by `..`, an
- * absolute path elsewhere, or a symlink pointing out — or that reaches git's own files.
+ * absolute path elsewhere, or a symlink pointing out — or that reaches git's own files. With
+ * `outside: 'allow'` (a settings file of the user's, say) only git's files are refused.
  */
-export async function resolveInside({ ws, path }: { ws: Workspace; path: string }): Promise<ResolvedPath> {
+export async function resolveInside({ ws, path, outside = 'refuse' }: { ws: Workspace; path: string; outside?: 'refuse' | 'allow' }): Promise<ResolvedPath> {
   if (path === '' || path.includes('\0')) {
     throw new InvalidInputError('INVALID_PATH', `invalid path '${path.replace(/\0/g, '\\0')}'`, { fix: 'forge ls' });
   }
   const abs = resolve(ws.cwd, path);
   const why = refusal(ws, abs, await realTarget(abs));
-  if (why) throw confinementError(ws, path, why);
+  if (why === 'git' || (why === 'outside' && outside === 'refuse')) throw confinementError(ws, path, why);
   return { abs, display: relative(ws.cwd, abs) || '.' };
 }
 
@@ -140,7 +147,7 @@ export async function resolveInside({ ws, path }: { ws: Workspace; path: string 
 export function assertWalkable({ ws }: { ws: Workspace }): void {
   if (refusal(ws, ws.cwd, ws.realRoot) !== 'git') return;
   // In a .git beside a work tree the fix is to walk the work tree; a bare repository has none.
-  const workTree = ws.gitDirs.map((g) => dirname(g)).find((d, i) => isGitName(ws.gitDirs[i]!.slice(d.length + 1)));
+  const workTree = ws.controlDirs.map((g) => dirname(g)).find((d, i) => isGitName(ws.controlDirs[i]!.slice(d.length + 1)));
   throw new RefusedError('PATH_IN_GIT_DIR', `'${ws.cwd}' is inside git's own files (a bare repository or a git dir): there is no work tree to walk`, {
     fix: workTree ? shellJoin(['forge', 'ls', '--cwd', workTree]) : 'git worktree list',
     data: { path: ws.cwd },
@@ -161,7 +168,7 @@ export async function walkable({ ws, path }: { ws: Workspace; path: string }): P
     if (!real || refusal(ws, abs, real)) return false;
     return stat(real).then((s) => s.isFile(), () => false);
   }
-  return info.isFile() && !hasGitComponent(path);
+  return info.isFile() && !hasGitComponent(path) && !ws.controlDirs.some((g) => inside(g, abs));
 }
 
 /**

@@ -172,9 +172,21 @@ test('a journal planted in the user\'s directory that names files elsewhere is d
   writeFileSync(join(journal, 'manifest.json'), JSON.stringify([{ path: join(elsewhere, 'victim.txt'), backup: null }, { path: join(dir, 'a.txt'), backup: null }]));
   const read = await forge(['read', 'a.txt'], { cwd: dir });
   assert.is(read.code, 0, read.stderr);
-  assert.match(read.stderr, /^warning: discarded the journal of forge process 999999 without rolling anything back \(it names a file outside '.*'/);
+  assert.match(read.stderr, /^warning: discarded the journal of forge process 999999 without rolling anything back \(it names a file outside the work tree or in git's own files/);
   assert.equal([readFileSync(join(elsewhere, 'victim.txt'), 'utf8'), readFileSync(join(elsewhere, '.victim.txt.forge-0123456789abcdef.tmp'), 'utf8'), readFileSync(join(dir, 'a.txt'), 'utf8')], ['keep me\n', 'keep me too\n', 'one\n']);
   assert.equal(readdirSync(dir), ['a.txt']);
+
+  // One naming a nested repository's hooks, inside the directory, is not forge's either.
+  mkdirSync(join(dir, 'sub/.git/hooks'), { recursive: true });
+  mkdirSync(journal, { recursive: true });
+  writeFileSync(join(journal, 'temps.json'), '[]');
+  writeFileSync(join(journal, '0.orig'), '#!/bin/sh\ntouch pwned\n');
+  writeFileSync(join(journal, 'manifest.json'), JSON.stringify([{ path: join(dir, 'sub/.git/hooks/pre-commit'), backup: '0.orig', mode: 0o755, temp: join(dir, 'sub/.git/hooks/.pre-commit.forge-0123456789abcdef.tmp') }]));
+  assert.match((await forge(['read', 'a.txt'], { cwd: dir })).stderr, /^warning: discarded the journal/);
+  assert.not.ok(existsSync(join(dir, 'sub/.git/hooks/pre-commit')));
+  // And no file tool can plant one: outside a repository the journal is forge's own, like .git.
+  const plant = await forge(['write', '.forge-journal/1767225600000-999999-0123456789abcdef/manifest.json', '--content', '[]', '--json'], { cwd: dir });
+  assert.equal([plant.code, plant.records[0]!.error.code, plant.records[0]!.error.message], [1, 'PATH_IN_GIT_DIR', "'.forge-journal/1767225600000-999999-0123456789abcdef/manifest.json' is inside forge's recovery journal: file tools never read or change them"]);
 });
 
 test('outside a repository nothing is left in the directory: after a patch, a write, and the recovery of a killed patch', async () => {

@@ -1,6 +1,6 @@
 // forge plan preflight / ack / advance / journal: every breach posture, the unit lifecycle, and the Claude Code gate.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -216,6 +216,12 @@ test('Claude Code: install-hook merges settings; the installed hook allows, deni
   const broken = await forge(['plan', 'install-hook', 'claude', '--settings', 'broken.json'], { cwd: dir });
   assert.equal([broken.code, readFileSync(join(dir, 'broken.json'), 'utf8')], [1, '{"hooks": [']);
   assert.match(broken.stderr, /^Error: \S+broken\.json is not valid JSON/);
+  const config = readFileSync(join(dir, '.git/config'), 'utf8');
+  for (const [args, path] of [[['plan', 'install-hook', 'claude'], '.git/config'], [['loop', 'install', 'claude'], join(dir, '.git/hooks/post-checkout')]] as const) {
+    const intoGit = await forge([...args, '--settings', path, '--json'], { cwd: dir });
+    assert.equal([intoGit.code, intoGit.records[0]!.error.code], [1, 'PATH_IN_GIT_DIR'], path);
+  }
+  assert.equal([readFileSync(join(dir, '.git/config'), 'utf8'), existsSync(join(dir, '.git/hooks/post-checkout'))], [config, false]);
 
   // The hook exactly as installed, run as Claude Code runs it.
   const command = merged.hooks.PreToolUse.at(-1).hooks[0].command as string;

@@ -86,7 +86,8 @@ export function walk(): Check[] {
       } catch {
         marker = null;
       }
-      const ok = marker !== null && r.status === 2;
+      // A hook that drives an agent fails open: its invocation errors exit 0 (exit 2 would keep the agent going).
+      const ok = marker !== null && r.status === (spec.failsOpen ? 0 : 2);
       checks.push({ command: spec.name, case: `error${json ? ' (json)' : ''}: unknown flag`, ok, marker: marker ?? '-', detail: ok ? '' : `exit ${r.status}\n${r.stdout}${r.stderr}` });
     }
   }
