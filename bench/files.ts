@@ -120,3 +120,36 @@ console.log('\nforge read of a 100k-line file (4.2 MB), a process per run, media
 console.log(`  node -e 0                           ${median(pair.node).toFixed(1).padStart(7)} ms   1.00×`);
 console.log(`  forge read big.txt                  ${median(pair.read).toFixed(1).padStart(7)} ms   ${(median(pair.read) / median(pair.node)).toFixed(2)}×`);
 console.log(`  forge read big.txt --start 99900    ${median(pair.readEnd).toFixed(1).padStart(7)} ms   ${(median(pair.readEnd) / median(pair.node)).toFixed(2)}×`);
+
+// Confinement: what the one path rule (git's files, symlinks out, dangling links) costs a read.
+{
+  const { locateWorkspace, resolveInside } = await import('../lib/files/workspace');
+  const { realpath } = await import('node:fs/promises');
+  const { resolve } = await import('node:path');
+  const dir = repoWith({ 'src/app.ts': 'export const a = 1;\n' });
+  const ws = await locateWorkspace({ cwd: dir });
+  const N = 20_000;
+  const cpu = async (body: () => Promise<unknown>) => {
+    for (let i = 0; i < 500; i++) await body();
+    const start = process.cpuUsage();
+    for (let i = 0; i < N; i++) await body();
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / N;
+  };
+  // The least any containment check does: resolve the path and ask the file system where it really is.
+  const bare = await cpu(() => realpath(resolve(dir, 'src/app.ts')));
+  const rule = await cpu(() => resolveInside({ ws, path: 'src/app.ts' }));
+  const small = { node: [] as number[], read: [] as number[] };
+  for (let i = 0; i < 15; i++) {
+    for (const [k, args] of [['node', ['-e', '0']], ['read', [FORGE, 'read', 'src/app.ts']]] as const) {
+      const s = process.hrtime.bigint();
+      execFileSync(process.execPath, args as readonly string[] as string[], { cwd: dir, env, stdio: 'ignore' });
+      small[k].push(Number(process.hrtime.bigint() - s) / 1e6);
+    }
+  }
+  const readMs = median(small.read);
+  console.log(`\nconfinement: the path rule per call, in-process CPU time, ${N} calls`);
+  console.log(`  realpath(resolve(path)) alone        ${bare.toFixed(1).padStart(7)} µs   1.00×`);
+  console.log(`  resolveInside (the whole rule)       ${rule.toFixed(1).padStart(7)} µs   ${(rule / bare).toFixed(2)}×`);
+  console.log(`  forge read of a small file: ${readMs.toFixed(1)} ms (${(readMs / median(small.node)).toFixed(2)}× node -e 0); the rule is ${((100 * rule) / 1000 / readMs).toFixed(3)}% of it`);
+}
