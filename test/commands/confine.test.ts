@@ -1,7 +1,6 @@
 // Confinement of the file tools, tried as an attacker would: git's own files, symlinks out, bare repositories, FIFOs — through the built binary, MCP and the agent's tools.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -10,37 +9,20 @@ import * as assert from 'uvu/assert';
 import { entries } from '../../commands/index';
 import { agentTools } from '../../lib/agent/tools';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
-import { git, repoWith, tempDir, tempRepo } from '../helpers/repo';
-
-/** Every file and symlink under `dir` with a hash of its bytes (or its target): what must not change. */
-function snapshot(dir: string, skip: (rel: string) => boolean = () => false): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const abs = join(d, name);
-      const rel = relative(dir, abs);
-      if (skip(rel)) continue;
-      const info = lstatSync(abs);
-      if (info.isDirectory()) walk(abs);
-      else out.set(rel, info.isSymbolicLink() ? `-> ${readlinkSync(abs)}` : createHash('sha1').update(readFileSync(abs)).digest('hex'));
-    }
-  };
-  walk(dir);
-  return out;
-}
+import { changedPaths, git, repoWith, tempDir, tempRepo, treeHashes } from '../helpers/repo';
 
 /** forge's own journal and log spool live in the git dir by design; everything else there must stay as it was. */
 const forgeOwn = (rel: string) => /(^|\/)forge$/.test(rel);
 
-function assertUnchanged(before: Map<string, string>, after: Map<string, string>, what: string) {
-  assert.equal([...after].sort(), [...before].sort(), `${what} changed`);
+function assertUnchanged(before: Map<string, string>, dir: string, what: string) {
+  assert.equal(changedPaths(before, treeHashes(dir, forgeOwn)), [], `${what} changed`);
 }
 
 test("write, edit and patch refuse git's own files however they are named, and change nothing there", async () => {
   const dir = repoWith({ 'src/a.js': 'a\n' });
   symlinkSync('.git', join(dir, 'g'));
   symlinkSync('.git/config', join(dir, 'cfg'));
-  const before = snapshot(join(dir, '.git'), forgeOwn);
+  const before = treeHashes(join(dir, '.git'), forgeOwn);
   const config = readFileSync(join(dir, '.git/config'), 'utf8');
   const targets = ['.git/config', '.GIT/config', '.Git/hooks/pre-commit', '.git/hooks/pre-commit', join(dir, '.git/config'), 'g/config', 'cfg', 'src/../.git/HEAD', '.git', '.git./config', '.git /config', 'git~1/config', '.g\u200cit/config', 'sub/.git/config'];
   for (const path of targets) {
@@ -60,7 +42,7 @@ test("write, edit and patch refuse git's own files however they are named, and c
   const read = await forge(['read', '.git/config', '--json'], { cwd: dir });
   assert.equal([read.code, read.records[0]!.error.code], [1, 'PATH_IN_GIT_DIR']);
   assert.match((await forge(['read', 'cfg'], { cwd: dir })).stderr, /^Error: 'cfg' is inside git's own files: file tools never read or change them\nFix: forge ls\n$/);
-  assertUnchanged(before, snapshot(join(dir, '.git'), forgeOwn), '.git');
+  assertUnchanged(before, join(dir, '.git'), '.git');
   assert.is(readFileSync(join(dir, '.git/config'), 'utf8'), config);
   git(dir, 'status');
   assert.not.ok(existsSync(join(dir, 'pwned')), 'no hook or fsmonitor ran');
@@ -71,12 +53,12 @@ test("a linked worktree's .git file and gitdir, $GIT_DIR, a nested repository's 
   const wt = join(tempDir(), 'wt');
   git(main, 'worktree', 'add', '-q', wt);
   const gitdir = git(wt, 'rev-parse', '--path-format=absolute', '--git-dir');
-  const before = snapshot(join(main, '.git'), forgeOwn);
+  const before = treeHashes(join(main, '.git'), forgeOwn);
   for (const path of ['.git', relative(wt, join(gitdir, 'HEAD')), join(main, '.git/config'), relative(wt, join(main, '.git/hooks/pre-commit'))]) {
     const r = await forge(['write', path, '--content', 'x', '--overwrite', '--json'], { cwd: wt });
     assert.equal([r.code, r.records[0]!.error.code], [1, 'PATH_IN_GIT_DIR'], path);
   }
-  assertUnchanged(before, snapshot(join(main, '.git'), forgeOwn), "the main repository's .git");
+  assertUnchanged(before, join(main, '.git'), "the main repository's .git");
 
   // GIT_DIR under another name inside the work tree, as `git --git-dir=.repo --work-tree=.` uses it.
   const custom = tempDir();
@@ -106,13 +88,13 @@ test("a linked worktree's .git file and gitdir, $GIT_DIR, a nested repository's 
 
 test('in a bare repository or inside .git every file tool refuses and nothing changes', async () => {
   const bare = tempRepo({ bare: true });
-  const before = snapshot(bare, forgeOwn);
+  const before = treeHashes(bare, forgeOwn);
   for (const args of [['ls'], ['search', 'bare'], ['read', 'config'], ['write', 'config', '--content', 'x', '--overwrite'], ['edit', 'config', '--old', 'bare', '--new', 'x']]) {
     const r = await forge([...args, '--json'], { cwd: bare });
     assert.equal([r.code, r.records.at(-1)!.error.code], [1, 'PATH_IN_GIT_DIR'], args.join(' '));
   }
   assert.is((await forge(['ls', '--json'], { cwd: bare })).records[0]!._next_action, 'git worktree list');
-  assertUnchanged(before, snapshot(bare, forgeOwn), 'the bare repository');
+  assertUnchanged(before, bare, 'the bare repository');
   const dir = tempRepo();
   const inGit = await forge(['ls', '--json'], { cwd: join(dir, '.git') });
   assert.equal([inGit.code, inGit.records[0]!._next_action], [1, `forge ls --cwd ${dir}`]);

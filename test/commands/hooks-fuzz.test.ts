@@ -4,9 +4,8 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { changedPaths, treeHashes } from '../helpers/claude';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
-import { repoWith, tempDir, tempRepo } from '../helpers/repo';
+import { changedPaths, repoWith, tempDir, tempRepo, treeHashes } from '../helpers/repo';
 
 /** FORGE_FUZZ_SEED replays a failure; the default keeps CI deterministic. */
 const SEED = Number(process.env.FORGE_FUZZ_SEED ?? 13);

@@ -4,9 +4,9 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSyn
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { changedPaths, runHook, treeHashes } from '../helpers/claude';
+import { runHook } from '../helpers/claude';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
-import { stateCommits, tempDir, tempRepo } from '../helpers/repo';
+import { changedPaths, stateCommits, tempDir, tempRepo, treeHashes } from '../helpers/repo';
 
 const HOOK = 'forge loop hook claude';
 

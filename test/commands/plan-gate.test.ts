@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { changedPaths, hookEnv, runHook, treeHashes } from '../helpers/claude';
+import { hookEnv, runHook } from '../helpers/claude';
 import { forge } from '../helpers/forge';
-import { git, repoWith, stateCommits, tempDir, tempRepo } from '../helpers/repo';
+import { changedPaths, git, repoWith, stateCommits, tempDir, tempRepo, treeHashes } from '../helpers/repo';
 
 const PLAN_ID = 'gate-demo';
 

@@ -1,8 +1,7 @@
 // Runs a Claude Code hook command as Claude Code does: through sh, the JSON payload on stdin, forge on PATH.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { FORGE } from './forge';
 import { tempDir } from './repo';
 
@@ -30,31 +29,4 @@ export function hookEnv(): NodeJS.ProcessEnv {
 export function runHook({ dir, command, payload, timeout = 120_000, env = {} }: { dir: string; command: string; payload: Record<string, unknown> | string | Buffer; timeout?: number; env?: Record<string, string> }) {
   const input = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
   return spawnSync('sh', ['-c', command], { cwd: dir, input, encoding: 'utf8', env: { ...hookEnv(), ...env }, timeout, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 });
-}
-
-/**
- * A digest of every file, symlink and directory under `dir` (the .git directory included), by
- * relative path — to prove a hook changed nothing. `skip` leaves out paths a test expects to change.
- */
-export function treeHashes(dir: string, skip: (rel: string) => boolean = () => false): Map<string, string> {
-  const out = new Map<string, string>();
-  const visit = (abs: string) => {
-    const rel = relative(dir, abs) || '.';
-    if (rel !== '.' && skip(rel)) return;
-    const st = lstatSync(abs);
-    if (st.isSymbolicLink()) out.set(rel, `link ${readlinkSync(abs)}`);
-    else if (st.isDirectory()) {
-      out.set(rel, 'dir');
-      for (const name of readdirSync(abs)) visit(join(abs, name));
-    } else if (st.isFile()) out.set(rel, createHash('sha1').update(readFileSync(abs)).digest('hex'));
-    else out.set(rel, `special ${st.mode}`);
-  };
-  visit(dir);
-  return out;
-}
-
-/** The paths whose digest differs between two treeHashes (added, removed or changed). */
-export function changedPaths(before: Map<string, string>, after: Map<string, string>): string[] {
-  const keys = new Set([...before.keys(), ...after.keys()]);
-  return [...keys].filter((k) => before.get(k) !== after.get(k)).sort();
 }

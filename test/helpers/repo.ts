@@ -1,8 +1,9 @@
 // Temp directories and real git repositories for tests, with pinned commit dates.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 export const PINNED_ENV = {
   GIT_AUTHOR_NAME: 'Test',
@@ -71,4 +72,31 @@ export function repoWith(files: Record<string, Buffer | string>): string {
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'before');
   return dir;
+}
+
+/**
+ * A digest of every file, symlink and directory under `dir` (the .git directory included), by
+ * relative path — to prove a hook changed nothing. `skip` leaves out paths a test expects to change.
+ */
+export function treeHashes(dir: string, skip: (rel: string) => boolean = () => false): Map<string, string> {
+  const out = new Map<string, string>();
+  const visit = (abs: string) => {
+    const rel = relative(dir, abs) || '.';
+    if (rel !== '.' && skip(rel)) return;
+    const st = lstatSync(abs);
+    if (st.isSymbolicLink()) out.set(rel, `link ${readlinkSync(abs)}`);
+    else if (st.isDirectory()) {
+      out.set(rel, 'dir');
+      for (const name of readdirSync(abs)) visit(join(abs, name));
+    } else if (st.isFile()) out.set(rel, createHash('sha1').update(readFileSync(abs)).digest('hex'));
+    else out.set(rel, `special ${st.mode}`);
+  };
+  visit(dir);
+  return out;
+}
+
+/** The paths whose digest differs between two treeHashes (added, removed or changed). */
+export function changedPaths(before: Map<string, string>, after: Map<string, string>): string[] {
+  const keys = new Set([...before.keys(), ...after.keys()]);
+  return [...keys].filter((k) => before.get(k) !== after.get(k)).sort();
 }
