@@ -85,6 +85,7 @@ export default defineCommand({
     RESTORE_FAILED: 'git could not write the files (the replaced tree is saved)',
     INVALID_ARGUMENT: 'N is not a positive integer, or N given with --redo',
     NOT_A_GIT_REPO: 'outside a git work tree',
+    NO_WORK_TREE: 'in a bare repository or inside the git dir',
   },
   exits: { 0: 'restored, already there, or listed', 1: 'nothing to restore, the question answered no, or git failed', 2: 'invalid input, no such checkpoint, or not a git repository' },
   mutates: true,

@@ -2,8 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, lstat, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { ForgeError, InvalidInputError, NotAGitRepoError, RefusedError } from '../errors';
+import { ForgeError, InvalidInputError, RefusedError } from '../errors';
 import { runGit, type GitResult } from './exec';
+import { noWorkTreeError } from './repo';
 
 /**
  * The main worktree keeps its checkpoints at refs/forge/checkpoints/<id>, a linked one at
@@ -110,7 +111,7 @@ async function locate(cwd: string): Promise<WorkTree | null> {
 
 async function need(cwd: string): Promise<WorkTree> {
   const wt = await locate(cwd);
-  if (!wt) throw new NotAGitRepoError(cwd);
+  if (!wt) throw await noWorkTreeError({ cwd });
   return wt;
 }
 
