@@ -34,17 +34,22 @@ function shown(value: unknown): string {
 
 /** How deep a request value may nest: a JSON object to store or echo, not a tower that overflows the stack. */
 const MAX_DEPTH = 32;
-/** A UTF-16 half without its other half: JSON's `\ud800` escape makes one; no file or path can hold it. */
+/**
+ * A UTF-16 half without its other half: JSON's `\ud800` escape makes one, and stdin's decoder
+ * (decodeBytes) makes one of each byte that is not UTF-8. No file or path can hold it.
+ */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * Refuses a value nested deeper than MAX_DEPTH or holding text that is not Unicode: written to a
- * file or used as a path, a lone surrogate would silently become U+FFFD — not what was asked.
+ * file or used as a path, it would silently become U+FFFD — not what was asked.
  */
 function checkValue(name: string, value: unknown, fix: string, depth = 0): void {
   if (typeof value === 'string') {
-    if (LONE_SURROGATE.test(value)) {
-      throw new InvalidInputError('INVALID_ARGUMENT', `'${name}' is not valid Unicode: it holds half of a surrogate pair (a lone \\ud800-\\udfff escape)`, { fix, data: { field: name } });
+    const at = value.search(LONE_SURROGATE);
+    if (at >= 0) {
+      const line = value.slice(0, at).split('\n').length;
+      throw new InvalidInputError('INVALID_ARGUMENT', `'${name}' is not UTF-8 text: line ${line} holds a byte that is not UTF-8, or half of a surrogate pair (a lone \\ud800-\\udfff escape)`, { fix, data: { field: name } });
     }
     return;
   }

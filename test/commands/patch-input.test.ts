@@ -44,6 +44,18 @@ test("git's quoted paths: octal-escaped UTF-8, quotes and spaces name the real f
   assert.equal([r.code, r.records[0]!.files], [0, [{ path: 'ü.txt', kind: 'rename', hunks: 0, strategies: [], from: 'é t"x.txt' }]]);
 });
 
+test('a patch or content on stdin that is not UTF-8 is refused (exit 2), not written with U+FFFD', async () => {
+  const dir = repoWith({ 'a.txt': 'one\n' });
+  const latin1 = Buffer.from('--- a/a.txt\n+++ b/a.txt\n@@ @@\n-one\n+caf\xe9\n', 'latin1');
+  const patch = spawnSync(process.execPath, [FORGE, 'patch', '--json'], { cwd: dir, input: latin1, env: forgeEnv(), encoding: 'utf8' });
+  assert.equal([patch.status, JSON.parse(patch.stdout).error.message], [2, "'diff' is not UTF-8 text: line 5 holds a byte that is not UTF-8, or half of a surrogate pair (a lone \\ud800-\\udfff escape)"]);
+  const write = spawnSync(process.execPath, [FORGE, 'write', 'b.txt'], { cwd: dir, input: Buffer.from([0x89, 0x50, 0x4e, 0x47]), env: forgeEnv(), encoding: 'utf8' });
+  assert.is(write.status, 2);
+  const ndjson = spawnSync(process.execPath, [FORGE, 'write'], { cwd: dir, input: Buffer.concat([Buffer.from('{"path":"caf'), Buffer.from([0xe9]), Buffer.from('.txt","content":"x"}\n')]), env: forgeEnv(), encoding: 'utf8' });
+  assert.equal([ndjson.status, JSON.parse(ndjson.stdout).error.code], [2, 'INVALID_ARGUMENT']);
+  assert.is(git(dir, 'status', '--porcelain'), '');
+});
+
 test('long runs of spaces, blank lines and " b/" cost their length, not its square', () => {
   const dir = repoWith({ 'a.txt': 'one\n' });
   const patches = [

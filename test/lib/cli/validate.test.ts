@@ -76,12 +76,12 @@ test("keys of Object.prototype are unknown fields, not the prototype's members",
   }
 });
 
-test('values nested past 32 levels and lone surrogates are INVALID_ARGUMENT; Infinity and long values are shown as sent', () => {
+test('values nested past 32 levels and text that is not UTF-8 (lone surrogates) are INVALID_ARGUMENT; Infinity and long values are shown as sent', () => {
   const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
   assert.equal(refusal({ pattern: 'p', limit: deep }), ['INVALID_ARGUMENT', "'limit' is nested deeper than 32 levels"]);
   assert.equal(refusal({ pattern: 'p', state: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`) })[1], "'state' is nested deeper than 32 levels");
   assert.equal(refusal({ pattern: 'p', state: `{"a":${'['.repeat(40)}${']'.repeat(40)}}` })[1], "'state' is nested deeper than 32 levels", 'JSON text from a flag too');
-  assert.equal(refusal(JSON.parse('{"pattern":"a\\ud800b"}')), ['INVALID_ARGUMENT', "'pattern' is not valid Unicode: it holds half of a surrogate pair (a lone \\ud800-\\udfff escape)"]);
+  assert.equal(refusal(JSON.parse('{"pattern":"a\\nb\\ud800"}')), ['INVALID_ARGUMENT', "'pattern' is not UTF-8 text: line 2 holds a byte that is not UTF-8, or half of a surrogate pair (a lone \\ud800-\\udfff escape)"]);
   assert.is(refusal(JSON.parse('{"pattern":"p","tag":["ok","\\udc00"]}'))[0], 'INVALID_ARGUMENT');
   assert.is(refusal(JSON.parse('{"pattern":"p","state":{"\\udc00":1}}'))[0], 'INVALID_ARGUMENT');
   assert.is(refusal(JSON.parse('{"pattern":"p","cwd":"\\ud800"}'))[0], 'INVALID_ARGUMENT');
