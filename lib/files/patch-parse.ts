@@ -38,17 +38,17 @@ const C_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 1
  * quotes or control characters) → its text; INVALID_PATCH when the quoting or UTF-8 is broken.
  */
 function unquote(quoted: string, line: number): string {
+  // Escapes are ASCII, so they are undone on the UTF-8 bytes, and the bytes decoded once.
+  const src = Buffer.from(quoted.slice(1, -1), 'utf8');
   const bytes: number[] = [];
-  const body = quoted.slice(1, -1);
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i]!;
-    if (c !== '\\') {
-      bytes.push(...Buffer.from(body[i + 1] && c >= '\ud800' && c <= '\udbff' ? c + body[++i] : c, 'utf8'));
+  for (let i = 0; i < src.length; i++) {
+    if (src[i] !== 0x5c) {
+      bytes.push(src[i]!);
       continue;
     }
-    const octal = /^[0-3][0-7]{2}/.exec(body.slice(i + 1, i + 4))?.[0];
-    const code = octal ? parseInt(octal, 8) : C_ESCAPES[body[i + 1] ?? ''];
-    if (code === undefined) throw bad(`a quoted path with a bad escape '\\${body[i + 1] ?? ''}' (line ${line}): ${quoted}`);
+    const octal = /^[0-3][0-7]{2}/.exec(src.toString('latin1', i + 1, i + 4))?.[0];
+    const code = octal ? parseInt(octal, 8) : C_ESCAPES[String.fromCharCode(src[i + 1] ?? 0)];
+    if (code === undefined) throw bad(`a quoted path with a bad escape (line ${line}): ${quoted}`);
     bytes.push(code);
     i += octal ? 3 : 1;
   }
