@@ -1,7 +1,7 @@
 // forge checkpoint: snapshot the work tree by hand, so forge undo can come back to it.
 import { defineCommand } from '../lib/cli/declare';
-import { NotAGitRepoError } from '../lib/errors';
 import { CHECKPOINT_LIMIT, createCheckpoint } from '../lib/git/checkpoint';
+import { noWorkTreeError } from '../lib/git/repo';
 
 export default defineCommand({
   name: 'checkpoint',
@@ -14,12 +14,12 @@ export default defineCommand({
     { command: 'forge checkpoint rename the config loader', description: 'Before a change you may want to take back.' },
     { command: 'forge checkpoint --json', description: 'One without a message, as NDJSON.' },
   ],
-  errors: { NOT_A_GIT_REPO: 'outside a git work tree', GIT_FAILED: 'git could not snapshot a file (unreadable?)' },
-  exits: { 0: 'saved', 1: 'git failed', 2: 'invalid input or not a git repository' },
+  errors: { NOT_A_GIT_REPO: 'outside a git repository', NO_WORK_TREE: 'in a bare repository or inside the git dir: nothing to snapshot', GIT_FAILED: 'git could not snapshot a file (unreadable?)' },
+  exits: { 0: 'saved', 1: 'git failed', 2: 'invalid input, not a git repository, or no work tree' },
   mutates: true,
   async run(args, ctx) {
     const c = await createCheckpoint({ cwd: ctx.cwd, message: args.message, kind: 'manual', now: ctx.now() });
-    if (!c) throw new NotAGitRepoError(ctx.cwd);
+    if (!c) throw await noWorkTreeError({ cwd: ctx.cwd });
     return {
       data: { ...c },
       text: `checkpoint 1: ${c.ref} (${c.files} file${c.files === 1 ? '' : 's'}, ${c.uncommitted} uncommitted) ${c.message}`,

@@ -23,8 +23,8 @@ export default defineCommand({
     { command: 'forge diff --stat', description: 'Which files changed, and how much.' },
     { command: 'forge diff --json | jq -r \'select(.type=="file") | .path\'', description: 'The changed paths.' },
   ],
-  errors: { NO_CHECKPOINT: 'there is no checkpoint yet', NO_SUCH_CHECKPOINT: 'N is larger than the number of checkpoints', NOT_A_GIT_REPO: 'outside a git work tree' },
-  exits: { 0: 'shown (changes or none)', 1: 'no checkpoint yet', 2: 'invalid input, no such checkpoint, or not a git repository' },
+  errors: { NO_CHECKPOINT: 'there is no checkpoint yet', NO_SUCH_CHECKPOINT: 'N is larger than the number of checkpoints', NOT_A_GIT_REPO: 'outside a git repository', NO_WORK_TREE: 'in a bare repository or inside the git dir' },
+  exits: { 0: 'shown (changes or none)', 1: 'no checkpoint yet', 2: 'invalid input, no such checkpoint, not a git repository, or no work tree' },
   mutates: false,
   async run(args, ctx) {
     const n = args.checkpoint ?? 1;

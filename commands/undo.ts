@@ -100,6 +100,7 @@ export default defineCommand({
     UNDO_IN_PROGRESS: 'another forge undo is restoring this work tree now',
     INVALID_ARGUMENT: 'N is not a positive integer, or N given with --redo',
     NOT_A_GIT_REPO: 'outside a git work tree',
+    NO_WORK_TREE: 'in a bare repository or inside the git dir',
   },
   env: {
     FORGE_TEST_CRASH_AT: 'Tests only: a fraction F (0 < F ≤ 1); the process kills itself (SIGKILL) after that fraction of the steps of a restore (replaced tree saved, marked in progress, files restored, mark removed), to prove that an interrupted undo is finished by the next one.',

@@ -1,4 +1,4 @@
-// Reads stdin: NDJSON requests line by line (first non-blank byte `{`), or raw text for text-input commands.
+// Reads stdin: NDJSON requests line by line (first non-blank byte `{`), or raw text for text-input commands; bytes that are not UTF-8 are kept apart for validation to refuse.
 import type { Readable } from 'node:stream';
 
 export type StdinInput =
@@ -8,7 +8,7 @@ export type StdinInput =
 
 /**
  * Peeks until the first non-blank byte decides the kind, then hands the stream — with what was
- * peeked pushed back — to readline, so a million requests stream in constant memory.
+ * peeked pushed back — to the line splitter, so a million requests stream in constant memory.
  */
 export async function readStdin(stream: Readable): Promise<StdinInput> {
   const peeked: Buffer[] = [];
@@ -24,16 +24,12 @@ export async function readStdin(stream: Readable): Promise<StdinInput> {
     }
   }
   if (first === undefined) return { kind: 'empty' };
-  if (first === 0x7b) {
-    stream.unshift(Buffer.concat(peeked));
-    const { createInterface } = await import('node:readline');
-    return { kind: 'ndjson', lines: createInterface({ input: stream, crlfDelay: Infinity }) };
-  }
   stream.unshift(Buffer.concat(peeked));
+  if (first === 0x7b) return { kind: 'ndjson', lines: splitLines(stream) };
   return { kind: 'text', text: await readAll(stream) };
 }
 
-/** All of stdin as text (the content of `forge write path < file`). */
+/** All of stdin as text (the content of `forge write path < file`), decoded by decodeBytes. */
 export async function readAll(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for (;;) {
@@ -41,7 +37,76 @@ export async function readAll(stream: Readable): Promise<string> {
     if (chunk === null) break;
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return decodeBytes(Buffer.concat(chunks));
+}
+
+/** A line ends at \n, \r\n or a lone \r, as readline ends it. */
+const LINE_END = /\r?\n|\r/;
+
+/**
+ * stdin's lines, each decoded by decodeBytes: every chunk up to its last \n is decoded at once (no
+ * character spans a \n byte); the rest waits for the next chunk, so a long line costs its length.
+ */
+async function* splitLines(stream: Readable): AsyncGenerator<string> {
+  let parts: Buffer[] = [];
+  const lines = (bytes: Buffer) => {
+    const text = decodeBytes(bytes);
+    return (text.endsWith('\r') ? text.slice(0, -1) : text).split(LINE_END);
+  };
+  for (;;) {
+    const chunk = await nextChunk(stream);
+    if (chunk === null) break;
+    const end = chunk.lastIndexOf(0x0a);
+    if (end < 0) {
+      parts.push(chunk);
+      continue;
+    }
+    const block = parts.length ? Buffer.concat([...parts, chunk.subarray(0, end)]) : chunk.subarray(0, end);
+    parts = end + 1 < chunk.length ? [chunk.subarray(end + 1)] : [];
+    yield* lines(block);
+  }
+  if (parts.length) yield* lines(Buffer.concat(parts));
+}
+
+/** ignoreBOM: a byte-order mark is content, kept (`forge write x < file` writes it back). */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Bytes as text. A byte that is not part of valid UTF-8 becomes a lone surrogate, U+DC80-U+DCFF
+ * (Python's surrogateescape), which request validation refuses: text that is not UTF-8 is never
+ * written to a file as U+FFFD while the command reports success.
+ */
+export function decodeBytes(bytes: Uint8Array): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    // Decoded run by run below, each bad byte escaped.
+  }
+  let out = '';
+  let run = 0;
+  for (let i = 0; i < bytes.length; ) {
+    const n = sequenceLength(bytes, i);
+    if (n) {
+      i += n;
+      continue;
+    }
+    out += strictUtf8.decode(bytes.subarray(run, i)) + String.fromCharCode(0xdc00 | bytes[i]!);
+    run = ++i;
+  }
+  return out + strictUtf8.decode(bytes.subarray(run));
+}
+
+/** The length of the well-formed UTF-8 sequence at bytes[i] (the Unicode standard's table 3-7), or 0. */
+function sequenceLength(bytes: Uint8Array, i: number): number {
+  const b = bytes[i]!;
+  if (b < 0x80) return 1;
+  // The lead byte decides the length and the range of the second byte (no overlongs, no surrogates, nothing past U+10FFFF).
+  const [n, lo, hi] =
+    b >= 0xc2 && b <= 0xdf ? [2, 0x80, 0xbf] : b === 0xe0 ? [3, 0xa0, 0xbf] : b === 0xed ? [3, 0x80, 0x9f] : b >= 0xe1 && b <= 0xef ? [3, 0x80, 0xbf]
+    : b === 0xf0 ? [4, 0x90, 0xbf] : b >= 0xf1 && b <= 0xf3 ? [4, 0x80, 0xbf] : b === 0xf4 ? [4, 0x80, 0x8f] : [0, 0, 0];
+  if (!n || i + n > bytes.length || bytes[i + 1]! < lo || bytes[i + 1]! > hi) return 0;
+  for (let k = 2; k < n; k++) if (bytes[i + k]! < 0x80 || bytes[i + k]! > 0xbf) return 0;
+  return n;
 }
 
 function nextChunk(stream: Readable): Promise<Buffer | null> {

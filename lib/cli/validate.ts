@@ -22,6 +22,45 @@ function typeName(value: unknown): string {
   return typeof value;
 }
 
+/** Text cut after 80 characters: a message quotes what was sent, not a megabyte of it. */
+function cut(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+/** A value as an error message shows it: JSON, but Infinity as itself (JSON would say null). */
+function shown(value: unknown): string {
+  return cut(typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value)));
+}
+
+/** How deep a request value may nest: a JSON object to store or echo, not a tower that overflows the stack. */
+const MAX_DEPTH = 32;
+/**
+ * A UTF-16 half without its other half: JSON's `\ud800` escape makes one, and stdin's decoder
+ * (decodeBytes) makes one of each byte that is not UTF-8. No file or path can hold it.
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Refuses a value nested deeper than MAX_DEPTH or holding text that is not Unicode: written to a
+ * file or used as a path, it would silently become U+FFFD — not what was asked.
+ */
+function checkValue(name: string, value: unknown, fix: string, depth = 0): void {
+  if (typeof value === 'string') {
+    const at = value.search(LONE_SURROGATE);
+    if (at >= 0) {
+      const line = value.slice(0, at).split('\n').length;
+      throw new InvalidInputError('INVALID_ARGUMENT', `'${name}' is not UTF-8 text: line ${line} holds a byte that is not UTF-8, or half of a surrogate pair (a lone \\ud800-\\udfff escape)`, { fix, data: { field: name } });
+    }
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  if (depth >= MAX_DEPTH) throw new InvalidInputError('INVALID_ARGUMENT', `'${name}' is nested deeper than ${MAX_DEPTH} levels`, { fix, data: { field: name } });
+  for (const [key, v] of Object.entries(value)) {
+    checkValue(name, key, fix, depth + 1);
+    checkValue(name, v, fix, depth + 1);
+  }
+}
+
 /** A flag's JSON text parsed (NDJSON gives the value already parsed). */
 function fromJson(value: unknown, bad: () => Error): unknown {
   if (typeof value !== 'string') return value;
@@ -34,13 +73,13 @@ function fromJson(value: unknown, bad: () => Error): unknown {
 
 function coerce(name: string, spec: ArgSpec, value: unknown, fix: string): unknown {
   const bad = (expected: string) =>
-    new InvalidInputError('INVALID_ARGUMENT', `'${name}' must be ${expected}, got ${typeName(value)} ${JSON.stringify(value)}`, { fix, data: { field: name } });
+    new InvalidInputError('INVALID_ARGUMENT', `'${name}' must be ${expected}, got ${typeName(value)} ${shown(value)}`, { fix, data: { field: name } });
   switch (spec.type) {
     case 'string': {
       if (typeof value === 'number') value = String(value);
       if (typeof value !== 'string') throw bad('a string');
       if (spec.choices && !spec.choices.includes(value)) {
-        throw new InvalidInputError('INVALID_ARGUMENT', `'${name}' must be one of ${spec.choices.join(', ')}, got '${value}'`, { fix, data: { field: name } });
+        throw new InvalidInputError('INVALID_ARGUMENT', `'${name}' must be one of ${spec.choices.join(', ')}, got '${cut(value)}'`, { fix, data: { field: name } });
       }
       return value;
     }
@@ -70,11 +109,13 @@ function coerce(name: string, spec: ArgSpec, value: unknown, fix: string): unkno
     case 'objects': {
       const v = fromJson(value, () => bad('a JSON array of objects'));
       if (!Array.isArray(v) || v.some((o) => typeof o !== 'object' || o === null || Array.isArray(o))) throw bad('a JSON array of objects');
+      checkValue(name, v, fix);
       return v;
     }
     case 'object': {
       const v = fromJson(value, () => bad('a JSON object'));
       if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bad('a JSON object');
+      checkValue(name, v, fix);
       return v;
     }
   }
@@ -100,16 +141,19 @@ export function validateRequest({ spec, raw, fix }: { spec: ArgsSpec; raw: Recor
     if (COMMON_KEYS.has(key)) {
       if (key === 'cwd' || key === 'run-id') {
         if (typeof value !== 'string') throw new InvalidInputError('INVALID_ARGUMENT', `'${key}' must be a string`, { fix, data: { field: key } });
+        checkValue(key, value, fix);
         common[key] = value;
       }
       continue;
     }
-    const argSpec = spec[key];
+    // Own keys only: `constructor` or `__proto__` would otherwise find Object.prototype's members.
+    const argSpec = Object.hasOwn(spec, key) ? spec[key] : undefined;
     if (!argSpec) {
       const known = Object.keys(spec).join(', ') || 'none';
-      throw new InvalidInputError('UNKNOWN_FIELD', `unknown field '${rawKey}' (known: ${known})`, { fix, data: { field: rawKey } });
+      throw new InvalidInputError('UNKNOWN_FIELD', `unknown field '${cut(rawKey)}' (known: ${known})`, { fix, data: { field: rawKey } });
     }
     if (value === undefined || value === null) continue;
+    checkValue(key, value, fix);
     args[key] = coerce(key, argSpec, value, fix);
   }
   for (const [key, argSpec] of Object.entries(spec)) {

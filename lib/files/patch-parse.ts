@@ -31,21 +31,79 @@ function bad(message: string): InvalidInputError {
   return new InvalidInputError('INVALID_PATCH', message, { fix: FIX });
 }
 
-/** `a/src/x.ts` → `src/x.ts`; `/dev/null` → null; a trailing tab and timestamp (GNU diff) dropped. */
-function diffPath(raw: string, strip: boolean): string | null {
-  let p = raw.replace(/\t.*$/, '').trim();
-  if (p.startsWith('"') && p.endsWith('"')) p = JSON.parse(p) as string;
-  if (p === '/dev/null') return null;
-  return strip && /^[ab]\//.test(p) ? p.slice(2) : p;
+const C_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+
+/**
+ * Git's C-quoted path (`"a/\303\251 \"x\".txt"`, as git writes names with non-ASCII bytes,
+ * quotes or control characters) → its text; INVALID_PATCH when the quoting or UTF-8 is broken.
+ */
+function unquote(quoted: string, line: number): string {
+  // Escapes are ASCII, so they are undone on the UTF-8 bytes, and the bytes decoded once.
+  const src = Buffer.from(quoted.slice(1, -1), 'utf8');
+  const bytes: number[] = [];
+  for (let i = 0; i < src.length; i++) {
+    if (src[i] !== 0x5c) {
+      bytes.push(src[i]!);
+      continue;
+    }
+    const octal = /^[0-3][0-7]{2}/.exec(src.toString('latin1', i + 1, i + 4))?.[0];
+    const code = octal ? parseInt(octal, 8) : C_ESCAPES[String.fromCharCode(src[i + 1] ?? 0)];
+    if (code === undefined) throw bad(`a quoted path with a bad escape (line ${line}): ${quoted}`);
+    bytes.push(code);
+    i += octal ? 3 : 1;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes));
+  } catch {
+    throw bad(`a quoted path that is not UTF-8 (line ${line}): ${quoted}`);
+  }
+}
+
+/** A path as a header writes it: a trailing tab and timestamp (GNU diff) dropped, git's quoting undone. */
+function headerPath(raw: string, line: number): string {
+  const p = raw.replace(/\t.*$/, '').trim();
+  return p.length > 1 && p.startsWith('"') && p.endsWith('"') ? unquote(p, line) : p;
+}
+
+/**
+ * The old and new paths of a `diff --git a/x b/y` line, either of them quoted; undefined when they
+ * cannot be told apart. Split by scanning, not a backtracking regex: a long line costs its length.
+ */
+function gitHeaderPaths(rest: string, line: number): [string, string] | undefined {
+  const quoted = /^"(?:[^"\\]|\\.)*"(?= )/.exec(rest)?.[0];
+  const split = quoted ? quoted.length : rest.search(/ "?b\//);
+  if (split > 0) return [headerPath(rest.slice(0, split), line).replace(/^a\//, ''), headerPath(rest.slice(split + 1), line).replace(/^b\//, '')];
+  const words = rest.split(' ');
+  return words.length === 2 && words[0] && words[1] ? [words[0], words[1]] : undefined;
+}
+
+/** `a/src/x.ts` → `src/x.ts` when `strip`; `/dev/null` → null; a header that names no file is INVALID_PATCH. */
+function diffPath(path: string, strip: boolean, line: number): string | null {
+  if (path === '/dev/null') return null;
+  const p = strip && /^[ab]\//.test(path) ? path.slice(2) : path;
+  if (!p) throw bad(`a file header without a path (line ${line}): write '--- a/<path>' and '+++ b/<path>', or /dev/null for a new or deleted file`);
+  return p;
 }
 
 /** Detects the format and parses it. */
 export function parsePatch(text: string): FilePatch[] {
   const src = text.replace(/\r\n/g, '\n');
-  if (/^\*\*\* Begin Patch\s*$/m.test(src)) return parseEnvelope(src);
-  if (/^<{5,9} SEARCH\s*$/m.test(src)) return parseSearchReplace(src);
-  if (/^(---|\+\+\+|@@|diff --git) /m.test(src) || /^@@\s*$/m.test(src)) return parseUnified(src);
+  if (/^\*\*\* Begin Patch\s*$/m.test(src)) return checkPaths(parseEnvelope(src));
+  if (/^<{5,9} SEARCH\s*$/m.test(src)) return checkPaths(parseSearchReplace(src));
+  if (/^(---|\+\+\+|@@|diff --git) /m.test(src) || /^@@\s*$/m.test(src)) return checkPaths(parseUnified(src));
   throw bad('not a patch: expected a unified or git diff, a *** Begin Patch envelope, or <<<<<<< SEARCH blocks');
+}
+
+/** Every change names the paths its kind needs: a new file its new path, a deleted one its old, others both. */
+function checkPaths(patches: FilePatch[]): FilePatch[] {
+  for (const p of patches) {
+    const needed = p.kind === 'create' ? [p.newPath] : p.kind === 'delete' ? [p.oldPath] : [p.oldPath, p.newPath];
+    const named = p.newPath ?? p.oldPath;
+    if (needed.some((path) => !path?.trim())) {
+      throw bad(named ? `the change to '${named}' does not name both its old and its new path` : 'a file change that names no file: give each file a header (--- a/<path> and +++ b/<path>)');
+    }
+  }
+  return patches;
 }
 
 /** Reads hunk bodies from `lines[i]` on; returns the hunks and the index after them. */
@@ -79,10 +137,12 @@ function readHunks(lines: string[], start: number, stopAt: (index: number) => bo
     const op = line[0];
     if (op === ' ' || op === '-' || op === '+') current.lines.push({ op, text: line.slice(1) });
     else if (line === '') {
-      // A blank context line whose leading space an editor or model dropped — if the hunk goes on.
+      // Blank context lines whose leading space an editor or model dropped — if the hunk goes on.
+      // The whole run of blanks is decided at once, so a long run costs its length, not its square.
       let k = i + 1;
       while (k < lines.length && lines[k] === '') k++;
-      if (k < lines.length && /^[-+ \\]/.test(lines[k]!) && !stopAt(k)) current.lines.push({ op: ' ', text: '' });
+      if (k < lines.length && /^[-+ \\]/.test(lines[k]!) && !stopAt(k)) for (let b = i; b < k; b++) current.lines.push({ op: ' ', text: '' });
+      i = k - 1;
     } else break;
   }
   return { hunks: hunks.filter((h) => h.lines.length), next: i };
@@ -98,16 +158,14 @@ function parseUnified(src: string): FilePatch[] {
     let newPath: string | null | undefined;
     let kind: FilePatch['kind'] = 'modify';
     if (line.startsWith('diff --git ')) {
-      const m = /^diff --git (?:"?a\/(.+?)"? "?b\/(.+?)"?|(\S+) (\S+))$/.exec(line);
-      oldPath = m ? (m[1] ?? m[3]!) : undefined;
-      newPath = m ? (m[2] ?? m[4]!) : undefined;
+      [oldPath, newPath] = gitHeaderPaths(line.slice(11), i + 1) ?? [undefined, undefined];
       i++;
       for (; i < lines.length && !/^(---|\+\+\+|@@|diff --git) /.test(lines[i]!) && !/^@@\s*$/.test(lines[i]!); i++) {
         const ext = lines[i]!;
         if (ext.startsWith('new file mode')) kind = 'create';
         else if (ext.startsWith('deleted file mode')) kind = 'delete';
-        else if (ext.startsWith('rename from ')) (kind = 'rename'), (oldPath = ext.slice(12));
-        else if (ext.startsWith('rename to ')) (kind = 'rename'), (newPath = ext.slice(10));
+        else if (ext.startsWith('rename from ')) (kind = 'rename'), (oldPath = headerPath(ext.slice(12), i + 1));
+        else if (ext.startsWith('rename to ')) (kind = 'rename'), (newPath = headerPath(ext.slice(10), i + 1));
         else if (ext.startsWith('copy from ') || ext.startsWith('copy to ') || ext.startsWith('GIT binary patch') || ext.startsWith('Binary files ')) {
           throw bad(`binary or copy patches are not supported (${ext})`);
         }
@@ -116,11 +174,13 @@ function parseUnified(src: string): FilePatch[] {
       if (kind === 'delete') newPath = null;
     }
     if (lines[i]?.startsWith('--- ')) {
-      const strip = /^--- [ab]\//.test(lines[i]!) && (lines[i + 1] ?? '').startsWith('+++ b/');
-      const from = diffPath(lines[i]!.slice(4), strip || /^--- a\//.test(lines[i]!));
+      const fromText = headerPath(lines[i]!.slice(4), i + 1);
       i++;
       if (!lines[i]?.startsWith('+++ ')) throw bad(`a '---' line without a '+++' line (line ${i})`);
-      const to = diffPath(lines[i]!.slice(4), strip || /^\+\+\+ b\//.test(lines[i]!));
+      const toText = headerPath(lines[i]!.slice(4), i + 1);
+      const strip = /^[ab]\//.test(fromText) && toText.startsWith('b/');
+      const from = diffPath(fromText, strip || fromText.startsWith('a/'), i);
+      const to = diffPath(toText, strip || toText.startsWith('b/'), i + 1);
       i++;
       oldPath = from;
       newPath = to;
@@ -182,6 +242,13 @@ function parseEnvelope(src: string): FilePatch[] {
   return patches;
 }
 
+/** `s` without the trailing characters `char` matches — a loop: `/[…]+$/` costs quadratic time on a long line. */
+function trimEnd(s: string, char: RegExp): string {
+  let end = s.length;
+  while (end > 0 && char.test(s[end - 1]!)) end--;
+  return s.slice(0, end);
+}
+
 function parseSearchReplace(src: string): FilePatch[] {
   const lines = src.split('\n');
   const byPath = new Map<string, FilePatch>();
@@ -196,7 +263,7 @@ function parseSearchReplace(src: string): FilePatch[] {
         if (/^>{5,9} REPLACE$/.test(l)) break;
         continue;
       }
-      path = l.replace(/^[#*`\s]+|[*`:\s]+$/g, '');
+      path = trimEnd(l.replace(/^[#*`\s]+/, ''), /[*`:\s]/);
       break;
     }
     if (!path) path = order.at(-1)?.newPath ?? undefined;

@@ -1,10 +1,11 @@
 // Checkpoints: snapshots of the whole work tree (uncommitted and untracked files too) on refs/forge/checkpoints/…, restored without touching HEAD, the index or a branch.
 import { copyFile, lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ForgeError, InvalidInputError, NotAGitRepoError, RefusedError } from '../errors';
+import { ForgeError, InvalidInputError, RefusedError } from '../errors';
 import { processAlive } from '../process/alive';
 import { randomHex } from '../random';
 import { runGit, type GitResult } from './exec';
+import { noWorkTreeError } from './repo';
 
 /**
  * The main worktree keeps its checkpoints at refs/forge/checkpoints/<id>, a linked one at
@@ -122,7 +123,7 @@ async function locate(cwd: string): Promise<WorkTree | null> {
 
 async function need(cwd: string): Promise<WorkTree> {
   const wt = await locate(cwd);
-  if (!wt) throw new NotAGitRepoError(cwd);
+  if (!wt) throw await noWorkTreeError({ cwd });
   return wt;
 }
 

@@ -1,5 +1,8 @@
 // Finds the repository that holds a directory: its common git dir (shared by linked worktrees) and object store.
-import { ForgeError, NotAGitRepoError } from '../errors';
+import { access } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { ForgeError, InvalidInputError, NotAGitRepoError } from '../errors';
+import { shellJoin } from '../quote';
 import { runGit } from './exec';
 
 export interface Repo {
@@ -61,6 +64,36 @@ export async function locateGitDirs({ cwd }: { cwd: string }): Promise<GitDirs |
   if (!gitDir || !commonDir) return null;
   if (r.code !== 0 && insideGitDir !== 'true') return null;
   return { root: insideGitDir === 'true' || !root ? null : root, gitDir, commonDir };
+}
+
+/**
+ * Why cwd has no work tree, as the error a command that needs one raises: a bare repository and
+ * git's own directory are NO_WORK_TREE, with a fix that leads to a work tree; else NOT_A_GIT_REPO.
+ */
+export async function noWorkTreeError({ cwd }: { cwd: string }): Promise<ForgeError> {
+  const r = await runGit({ cwd, args: ['rev-parse', '--is-bare-repository', '--is-inside-git-dir', '--absolute-git-dir'] });
+  const [bare, inGitDir, gitDir] = r.stdout.toString('utf8').trim().split('\n');
+  if (r.code !== 0 || !gitDir) return new NotAGitRepoError(cwd);
+  const data = { dir: cwd, gitDir };
+  if (bare === 'true') {
+    const clone = await unusedPath(gitDir.endsWith('.git') ? gitDir.slice(0, -4).replace(/[/.]+$/, '') || `${gitDir}-work` : `${gitDir}-work`);
+    return new InvalidInputError('NO_WORK_TREE', `'${gitDir}' is a bare repository: it has no work tree`, { fix: shellJoin(['git', 'clone', gitDir, clone]), data });
+  }
+  if (inGitDir === 'true') {
+    // The work tree of a repository's own .git is its parent; a linked worktree's git dir says less.
+    const top = await workTreeRoot({ cwd: dirname(gitDir) });
+    const fix = top && top.gitDir === gitDir ? shellJoin(['cd', top.root]) : shellJoin(['git', '-C', gitDir, 'worktree', 'list']);
+    return new InvalidInputError('NO_WORK_TREE', `'${cwd}' is inside the git dir '${gitDir}', not in a work tree`, { fix, data });
+  }
+  return new NotAGitRepoError(cwd);
+}
+
+/** `path`, or `path-2`, `path-3`… : the first that does not exist yet. */
+async function unusedPath(path: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? path : `${path}-${n}`;
+    if (!(await access(candidate).then(() => true, () => false))) return candidate;
+  }
 }
 
 /**

@@ -2,6 +2,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { InvalidInputError } from '../errors';
+import { isFile } from '../fs/stat';
 import { checkMarkdownPlan, type MarkdownPlan } from './markdown';
 import { checkModulePlan } from './modules';
 import type { Finding } from './yaml';
@@ -17,9 +18,12 @@ export interface CheckReport {
   modulePlans: string[];
 }
 
+/** The regular files (or links to them) of dir with this extension: a FIFO or device named x.md would never finish reading. */
 async function listDir(dir: string, ext: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  return names.filter((n) => n.endsWith(ext)).sort().map((n) => join(dir, n));
+  const paths = names.filter((n) => n.endsWith(ext)).sort().map((n) => join(dir, n));
+  const files = await Promise.all(paths.map(async (p) => ((await isFile(p)) ? p : null)));
+  return files.filter((p): p is string => p !== null);
 }
 
 /** The plans to check: the given paths, or docs/plans/*.md and .forge/plans/*.json under root. */
@@ -31,7 +35,8 @@ export async function discoverPlans({ cwd, root, paths }: { cwd: string; root: s
     const info = await stat(abs).catch(() => null);
     if (!info) throw new InvalidInputError('PLAN_NOT_FOUND', `no plan at '${p}'`, { fix: 'forge plan check' });
     if (info.isDirectory()) out.push(...(await listDir(abs, '.md')), ...(await listDir(abs, '.json')));
-    else out.push(abs);
+    else if (info.isFile()) out.push(abs);
+    else throw new InvalidInputError('PLAN_NOT_FOUND', `'${p}' is neither a plan file nor a directory of plans`, { fix: 'forge plan check' });
   }
   return out;
 }
@@ -41,12 +46,14 @@ export async function checkPlans({ cwd, files, strict, path }: { cwd: string; fi
   for (const abs of files) {
     const file = relative(cwd, abs) || abs;
     report.files.push(file);
-    const buf = await readFile(abs);
     const fail = (code: string, message: string) => report.findings.push({ file, line: 1, col: 1, severity: 'error', code, message });
-    if (buf.length > MAX_PLAN_BYTES) {
-      fail('PLAN_TOO_LARGE', `the plan is ${(buf.length / 1048576).toFixed(1)} MB; plans over ${MAX_PLAN_BYTES / 1048576} MB are refused unread`);
+    // The size is known before reading: a huge file is refused without loading it.
+    const size = (await stat(abs)).size;
+    if (size > MAX_PLAN_BYTES) {
+      fail('PLAN_TOO_LARGE', `the plan is ${(size / 1048576).toFixed(1)} MB; plans over ${MAX_PLAN_BYTES / 1048576} MB are refused unread`);
       continue;
     }
+    const buf = await readFile(abs);
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(buf);

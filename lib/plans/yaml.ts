@@ -1,5 +1,5 @@
 // YAML (and JSON) with positions: every finding points at file:line:col of the node it is about.
-import type { Document, LineCounter, Node } from 'yaml';
+import type { Alias, Document, LineCounter, Node, Scalar } from 'yaml';
 
 export interface Finding {
   file: string;
@@ -19,10 +19,11 @@ export class Located {
     readonly doc: Document.Parsed,
     private readonly lines: LineCounter,
     private readonly baseLine: number,
+    private readonly data: unknown,
   ) {}
 
   value(): unknown {
-    return this.doc.toJS({ maxAliasCount: 50 });
+    return this.data;
   }
 
   /** Position of an offset in this source, as a file position. */
@@ -62,15 +63,85 @@ export class Located {
 export async function parseLocated({ file, text, baseLine }: { file: string; text: string; baseLine: number }): Promise<{ located: Located | null; findings: Finding[] }> {
   // yaml's Node build is CommonJS: bundled, a dynamic import exposes it as the default export.
   const mod = await import('yaml');
-  const { parseDocument, LineCounter } = ('default' in mod ? mod.default : mod) as typeof import('yaml');
+  const yaml = ('default' in mod ? mod.default : mod) as typeof import('yaml');
+  const { parseDocument, LineCounter, visit } = yaml;
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  // logLevel 'error': yaml's warnings (a map used as a key…) would go to the process's stderr.
+  // uniqueKeys off: yaml compares every pair of keys (minutes for a large map); firstDuplicateKey is linear.
+  const at = (offset: number, message: string): Finding => {
+    const p = lines.linePos(offset);
+    return { file, line: baseLine + p.line - 1, col: p.col, severity: 'error', code: 'YAML_ERROR', message };
+  };
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
+  } catch (err) {
+    // yaml's parser recurses per nesting level: a few thousand levels overflow the stack.
+    return { located: null, findings: [at(0, plainMessage((err as Error).message))] };
+  }
   // One syntax error cascades into several; the first is the one to fix.
-  const findings: Finding[] = doc.errors.slice(0, 1).map((e) => {
-    const p = lines.linePos(e.pos[0]);
-    return { file, line: baseLine + p.line - 1, col: p.col, severity: 'error', code: 'YAML_ERROR', message: e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '') };
+  const first = doc.errors[0];
+  if (first) {
+    return { located: null, findings: [at(first.pos[0], plainMessage(first.message))] };
+  }
+  const duplicate = firstDuplicateKey(doc, yaml);
+  if (duplicate) return { located: null, findings: [at(duplicate.range?.[0] ?? 0, `duplicate key '${String(duplicate.value)}': map keys must be unique`)] };
+  // Aliases are resolved here, not while parsing: an unknown anchor, an alias bomb ("billion
+  // laughs") or an alias inside the node it names is a finding at the alias.
+  const aliases: Alias[] = [];
+  visit(doc, { Alias: (_key, node) => void aliases.push(node) });
+  // yaml resolves each alias by walking the whole document: thousands of them take minutes.
+  if (aliases.length > MAX_ALIASES) return { located: null, findings: [at(aliases[MAX_ALIASES]!.range?.[0] ?? 0, `${aliases.length} aliases: a plan may use at most ${MAX_ALIASES}`)] };
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err) {
+    const message = (err as Error).message;
+    const unresolved = /^Unresolved alias .*: (.*)$/.exec(message)?.[1];
+    const alias = aliases.find((a) => unresolved === undefined || a.source === unresolved);
+    const why =
+      unresolved !== undefined
+        ? `alias '*${unresolved}' names no anchor set before it`
+        : /excessive alias count/i.test(message)
+          ? `the aliases expand too far (over ${MAX_ALIAS_COUNT} copies): anchors and aliases may repeat a value, not multiply it`
+          : plainMessage(message);
+    return { located: null, findings: [at(alias?.range?.[0] ?? 0, why)] };
+  }
+  const inside = aliases.find((a) => {
+    const source = a.resolve(doc)?.range;
+    return source && a.range && source[0] <= a.range[0] && a.range[1] <= source[2];
   });
-  return { located: findings.length ? null : new Located(file, doc, lines, baseLine), findings };
+  if (inside) return { located: null, findings: [at(inside.range![0], `alias '*${inside.source}' inside the node its anchor names: the value would contain itself`)] };
+  return { located: new Located(file, doc, lines, baseLine, value), findings: [] };
+}
+
+/** yaml's message without its position suffix; a stack overflow (absurd nesting) said plainly. */
+function plainMessage(message: string): string {
+  return /call stack/i.test(message) ? 'nested too deeply' : message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/** How many times aliases may copy an anchored value (yaml's own guard against alias bombs). */
+const MAX_ALIAS_COUNT = 50;
+/** How many aliases a document may hold at all. */
+const MAX_ALIASES = 100;
+
+/** The first key that repeats an earlier scalar key of its map, in one pass over the document. */
+function firstDuplicateKey(doc: Document.Parsed, { visit, isScalar }: typeof import('yaml')): Scalar | null {
+  let found: Scalar | null = null;
+  visit(doc, {
+    Map: (_key, map) => {
+      const seen = new Set<unknown>();
+      for (const { key } of map.items) {
+        if (!isScalar(key)) continue;
+        if (seen.has(key.value)) {
+          found = key;
+          return visit.BREAK;
+        }
+        seen.add(key.value);
+      }
+    },
+  });
+  return found;
 }
 
 /** A field description for `checkShape`: a type name, an enum, or a nested map of fields. */
@@ -90,7 +161,7 @@ export function checkShape({ located, value, shape, path, findings }: { located:
     }
     const obj = value as Record<string, unknown>;
     for (const key of Object.keys(obj)) {
-      if (!(key in shape.fields)) findings.push(located.finding([...path, key], 'UNKNOWN_FIELD', `unknown field '${[...path, key].join('.')}' (known: ${Object.keys(shape.fields).join(', ')})`));
+      if (!Object.hasOwn(shape.fields, key)) findings.push(located.finding([...path, key], 'UNKNOWN_FIELD', `unknown field '${[...path, key].join('.')}' (known: ${Object.keys(shape.fields).join(', ')})`));
     }
     for (const key of shape.required ?? []) {
       if (obj[key] === undefined || obj[key] === null) findings.push(located.finding(path, 'MISSING_FIELD', `missing field '${[...path, key].join('.')}'`));

@@ -204,6 +204,21 @@ test('errors: no checkpoint (exit 1), N too big or not a number (exit 2), --redo
   assert.match(cwdFlag.stderr, /\nFix: git init /);
 });
 
+test('in a bare repository or inside .git: NO_WORK_TREE with a fix that leads to a work tree', async () => {
+  const bare = tempRepo({ bare: true });
+  for (const args of [['checkpoint'], ['undo'], ['undo', '--list'], ['diff']]) {
+    const r = await forge(args, { cwd: bare });
+    assert.equal([r.code, r.stderr], [2, `Error: '${bare}' is a bare repository: it has no work tree\nFix: git clone ${bare} ${bare}-work\n`], args.join(' '));
+  }
+  git(tempDir(), 'clone', '-q', bare, `${bare}-work`);
+  assert.is((await forge(['checkpoint', '--json'], { cwd: `${bare}-work` })).code, 0, 'the fix gives a work tree to checkpoint');
+  const dir = tempRepo();
+  for (const args of [['checkpoint', '--json'], ['diff', '--json']]) {
+    const r = await forge(args, { cwd: join(dir, '.git', 'refs') });
+    assert.equal([r.code, r.records[0]!.error.code, r.records[0]!._next_action], [2, 'NO_WORK_TREE', `cd ${dir}`], args.join(' '));
+  }
+});
+
 /** Runs forge on a pseudo-terminal (util-linux script), answering the question with `answer`. */
 function onTerminal(dir: string, args: string[], answer: string) {
   const command = [process.execPath, FORGE, ...args].map((w) => `'${w}'`).join(' ');

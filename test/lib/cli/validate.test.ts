@@ -60,4 +60,34 @@ test('refuses unknown fields, wrong types, ranges, choices and missing required'
   assert.is(code(() => validateRequest({ spec, raw: { pattern: 'p', cwd: 3 }, fix })), 'INVALID_ARGUMENT');
 });
 
+/** The error a request raises, as code and message. */
+function refusal(raw: Record<string, unknown>): [string, string] {
+  try {
+    validateRequest({ spec, raw, fix });
+  } catch (err) {
+    return [(err as ForgeError).code, (err as ForgeError).message];
+  }
+  throw new Error('expected an error');
+}
+
+test("keys of Object.prototype are unknown fields, not the prototype's members", () => {
+  for (const raw of [JSON.parse('{"pattern":"p","__proto__":{"x":1}}'), { pattern: 'p', constructor: 1 }, { pattern: 'p', valueOf: 'x' }]) {
+    assert.equal(refusal(raw)[0], 'UNKNOWN_FIELD', JSON.stringify(Object.keys(raw)));
+  }
+});
+
+test('values nested past 32 levels and text that is not UTF-8 (lone surrogates) are INVALID_ARGUMENT; Infinity and long values are shown as sent', () => {
+  const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+  assert.equal(refusal({ pattern: 'p', limit: deep }), ['INVALID_ARGUMENT', "'limit' is nested deeper than 32 levels"]);
+  assert.equal(refusal({ pattern: 'p', state: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`) })[1], "'state' is nested deeper than 32 levels");
+  assert.equal(refusal({ pattern: 'p', state: `{"a":${'['.repeat(40)}${']'.repeat(40)}}` })[1], "'state' is nested deeper than 32 levels", 'JSON text from a flag too');
+  assert.equal(refusal(JSON.parse('{"pattern":"a\\nb\\ud800"}')), ['INVALID_ARGUMENT', "'pattern' is not UTF-8 text: line 2 holds a byte that is not UTF-8, or half of a surrogate pair (a lone \\ud800-\\udfff escape)"]);
+  assert.is(refusal(JSON.parse('{"pattern":"p","tag":["ok","\\udc00"]}'))[0], 'INVALID_ARGUMENT');
+  assert.is(refusal(JSON.parse('{"pattern":"p","state":{"\\udc00":1}}'))[0], 'INVALID_ARGUMENT');
+  assert.is(refusal(JSON.parse('{"pattern":"p","cwd":"\\ud800"}'))[0], 'INVALID_ARGUMENT');
+  assert.is(validateRequest({ spec, raw: JSON.parse('{"pattern":"\\ud83d\\ude00"}'), fix }).args.pattern, '😀', 'a whole pair is fine');
+  assert.equal(refusal({ pattern: 'p', limit: JSON.parse('1e400') })[1], "'limit' must be an integer, got number Infinity");
+  assert.equal(refusal({ pattern: 'p', category: 'z'.repeat(1000) })[1], `'category' must be one of a, b, got '${'z'.repeat(80)}…'`);
+});
+
 test.run();

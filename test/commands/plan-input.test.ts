@@ -1,0 +1,57 @@
+// forge plan check on hostile plans: alias bombs, odd keys and nesting are findings at file:line:col; devices and FIFOs are never read.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { planTemplate } from '../../lib/plans/template';
+import { FORGE, forge, forgeEnv } from '../helpers/forge';
+import { tempRepo } from '../helpers/repo';
+
+const GOOD = planTemplate({ slug: 'demo', date: '2026-01-01' });
+
+/** The findings of one plan whose frontmatter starts with `front` (before the real fields). */
+async function check(plan: string): Promise<{ code: number; findings: string[] }> {
+  const dir = tempRepo();
+  mkdirSync(join(dir, 'docs', 'plans'), { recursive: true });
+  writeFileSync(join(dir, 'docs', 'plans', 'p.md'), plan);
+  const r = await forge(['plan', 'check', '--json'], { cwd: dir });
+  return { code: r.code, findings: r.records.filter((x) => x.type === 'error').map((x) => `${x.line}:${x.col} ${x.code} ${x.message}`) };
+}
+
+const inFront = (lines: string) => GOOD.replace('---\n', `---\n${lines}\n`);
+
+test('an alias bomb, an unknown anchor, an alias inside its own anchor and thousands of aliases are YAML_ERROR findings', async () => {
+  const bomb = ['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]', ...'bcdefghi'.split('').map((n, k) => `${n}: &${n} [${Array(9).fill(`*${'abcdefghi'[k]}`).join(', ')}]`)].join('\n');
+  assert.equal(await check(inFront(bomb)), { code: 1, findings: ['3:8 YAML_ERROR the aliases expand too far (over 50 copies): anchors and aliases may repeat a value, not multiply it'] });
+  assert.equal((await check(inFront('x: *nowhere'))).findings, ["2:4 YAML_ERROR alias '*nowhere' names no anchor set before it"]);
+  assert.equal((await check(inFront('x: &s [1, *s]'))).findings, ["2:11 YAML_ERROR alias '*s' inside the node its anchor names: the value would contain itself"]);
+  const many = ['x: &x 1', ...Array.from({ length: 5000 }, (_, i) => `y${i}: *x`)].join('\n');
+  assert.equal((await check(inFront(many))).findings, ['103:7 YAML_ERROR 5000 aliases: a plan may use at most 100']);
+  const block = GOOD.replace('allowed_tools: [read, edit, patch, search, ls]', `allowed_tools: [read, edit, patch, search, ls]\nx:\n${'- '.repeat(20_000)}1`);
+  const deep = (await check(block)).findings;
+  // Where the stack gives out decides the column yaml can name; the line is the block's or the nesting's.
+  assert.ok(deep.length === 1 && /^3[56]:\d+ YAML_ERROR nested too deeply$/.test(deep[0]!), deep.join('\n'));
+});
+
+test('duplicate keys and the keys of Object.prototype are findings', async () => {
+  assert.equal((await check(GOOD.replace('  plan_contract_version: 1', '  plan_contract_version: 1\n  plan_contract_version: 2'))).findings, ["7:3 YAML_ERROR duplicate key 'plan_contract_version': map keys must be unique"]);
+  const proto = await check(GOOD.replace('  plan_contract_version: 1', '  plan_contract_version: 1\n  __proto__: {polluted: true}\n  constructor: 1'));
+  assert.equal(proto.findings, ["7:3 UNKNOWN_FIELD unknown field 'envelope.__proto__' (known: plan_id, plan_contract_version, parent_rails, parent_blast_radius, requirements)", "8:3 UNKNOWN_FIELD unknown field 'envelope.constructor' (known: plan_id, plan_contract_version, parent_rails, parent_blast_radius, requirements)"]);
+});
+
+test('a device or a FIFO given as --path is PLAN_NOT_FOUND; a FIFO named like a plan is not read', () => {
+  const dir = tempRepo();
+  mkdirSync(join(dir, 'docs', 'plans'), { recursive: true });
+  execFileSync('mkfifo', [join(dir, 'docs', 'plans', 'fifo.md')]);
+  // A generous bound: reading a FIFO or /dev/zero never ends.
+  const run = (args: string[]) => spawnSync(process.execPath, [FORGE, 'plan', 'check', '--json', ...args], { cwd: dir, env: forgeEnv(), encoding: 'utf8', timeout: 60_000 });
+  for (const path of ['/dev/zero', 'docs/plans/fifo.md']) {
+    const r = run(['--path', path]);
+    assert.equal([r.signal, r.status, JSON.parse(r.stdout).error.code], [null, 2, 'PLAN_NOT_FOUND'], path);
+  }
+  const all = run([]);
+  assert.equal([all.signal, all.status, JSON.parse(all.stdout).plans], [null, 0, 0], 'the FIFO in docs/plans is skipped');
+});
+
+test.run();
