@@ -67,7 +67,7 @@ export default defineCommand({
   ].join('\n\n'),
   args: {
     agent: { type: 'string', positional: true, required: true, choices: ['claude'], description: 'The agent whose hook this is.' },
-    payload: { type: 'string', placeholder: 'JSON', description: 'The hook payload, instead of stdin.' },
+    payload: { type: 'string', placeholder: 'JSON', anyText: true, description: 'The hook payload, instead of stdin.' },
   },
   stdinText: 'payload',
   examples: [{ command: `echo '{"session_id":"s1","transcript_path":"/dev/null","last_assistant_message":"FORGE_COMPLETE"}' | forge loop hook claude`, description: 'What Claude Code runs when the session stops.' }],

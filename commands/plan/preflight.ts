@@ -60,7 +60,7 @@ export default defineCommand({
     surface: { type: 'string', choices: SURFACES, description: 'The surface the call reaches (default artifacts_only).' },
     writes: { type: 'boolean', description: 'The call changes its paths (implied for edit, write, patch).' },
     hook: { type: 'string', choices: ['claude'], description: 'Read a Claude Code PreToolUse payload on stdin and answer in its JSON.' },
-    payload: { type: 'string', placeholder: 'JSON', description: 'The hook payload, instead of stdin.' },
+    payload: { type: 'string', placeholder: 'JSON', anyText: true, description: 'The hook payload, instead of stdin.' },
   },
   stdinText: 'payload',
   stdinAlternatives: ['tool'],

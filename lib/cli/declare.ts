@@ -24,6 +24,11 @@ export interface ArgSpec {
   placeholder?: string;
   /** An array filled from the words after `--` (a program and its arguments: `forge loop run -- claude -p`). */
   afterDashes?: boolean;
+  /**
+   * A blob the command parses itself (a hook's payload), taken as sent: not refused for bytes that
+   * are not UTF-8, which only text written to a file or used as a path must never hold.
+   */
+  anyText?: boolean;
 }
 
 export type ArgsSpec = Record<string, ArgSpec>;

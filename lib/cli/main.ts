@@ -226,7 +226,11 @@ async function runRequest({
   const { env } = opts;
   const started = Date.now();
   const helpFix = `forge ${spec.name} --help`;
-  const id = req.raw.id;
+  // A request's id is echoed in every record it gets: only a string or a finite number is, as in
+  // JSON-RPC (an id of any other shape — a deep array, say — is refused, not copied back).
+  const rawId = req.raw.id;
+  const badId = rawId !== undefined && rawId !== null && !(typeof rawId === 'string' && rawId.length <= 1024) && !(typeof rawId === 'number' && Number.isFinite(rawId));
+  const id = badId ? undefined : rawId;
   const context: string[] = [];
   let cwd: string | undefined;
   let runId: string | undefined;
@@ -235,6 +239,7 @@ async function runRequest({
   let errorCode: string | undefined;
   try {
     if (req.error) throw new InvalidInputError('BAD_NDJSON', req.error, { fix: helpFix, data: { line: req.line } });
+    if (badId) throw new InvalidInputError('INVALID_ARGUMENT', `"id" must be a string (at most 1024 characters) or a number, got ${Array.isArray(rawId) ? 'an array' : typeof rawId === 'string' ? `a string of ${rawId.length} characters` : typeof rawId}`, { fix: helpFix });
     const { args, common } = validateRequest({ spec: spec.args, raw: req.raw, fix: helpFix });
     const cwdFlag = common.cwd ?? parsed.cwd;
     const target = resolveCwd(opts.cwd, cwdFlag, env, spec.allowMissingCwd === true);

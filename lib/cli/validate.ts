@@ -153,7 +153,7 @@ export function validateRequest({ spec, raw, fix }: { spec: ArgsSpec; raw: Recor
       throw new InvalidInputError('UNKNOWN_FIELD', `unknown field '${cut(rawKey)}' (known: ${known})`, { fix, data: { field: rawKey } });
     }
     if (value === undefined || value === null) continue;
-    checkValue(key, value, fix);
+    if (!argSpec.anyText) checkValue(key, value, fix);
     args[key] = coerce(key, argSpec, value, fix);
   }
   for (const [key, argSpec] of Object.entries(spec)) {

@@ -42,7 +42,22 @@ const active = new Set<string>();
 
 /** The temp file a write of `abs` goes through: beside it (a rename within one file system is atomic), hidden, marked as forge's. */
 export function tempPathFor(abs: string): string {
-  return join(dirname(abs), `.${basename(abs)}.forge-${randomHex()}.tmp`);
+  return join(dirname(abs), `.${fitName(basename(abs), MAX_NAME_BYTES - TEMP_EXTRA_BYTES)}.forge-${randomHex()}.tmp`);
+}
+
+/** File systems cap a name at 255 bytes; a temp name adds `.` and `.forge-<16 hex>.tmp` to the file's. */
+const MAX_NAME_BYTES = 255;
+const TEMP_EXTRA_BYTES = 1 + '.forge-.tmp'.length + 16;
+
+/** `name` cut to at most `bytes` bytes of UTF-8, never inside a character. */
+function fitName(name: string, bytes: number): string {
+  if (Buffer.byteLength(name) <= bytes) return name;
+  let out = '';
+  for (const ch of name) {
+    if (Buffer.byteLength(out + ch) > bytes) break;
+    out += ch;
+  }
+  return out;
 }
 
 /** Writes `data` to `temp` with `abs`'s current permission bits (or `mode`), ready to be renamed over it. */
@@ -58,7 +73,8 @@ type Step = () => Promise<unknown>;
 /** Removes a file that may be gone already, or whose directory may be gone or be a file. */
 async function removeFile(path: string): Promise<void> {
   await unlink(path).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ENOENT' && err.code !== 'ENOTDIR') throw err;
+    // ENAMETOOLONG: no such file can exist.
+    if (err.code !== 'ENOENT' && err.code !== 'ENOTDIR' && err.code !== 'ENAMETOOLONG') throw err;
   });
 }
 

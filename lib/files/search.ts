@@ -32,10 +32,16 @@ export interface SearchResult {
 export function compilePattern({ pattern, literal, ignoreCase }: { pattern: string; literal: boolean; ignoreCase: boolean }): RegExp {
   const source = literal ? pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : pattern;
   try {
-    return new RegExp(source, ignoreCase ? 'iu' : 'u');
+    const regex = new RegExp(source, ignoreCase ? 'iu' : 'u');
+    // V8 compiles a pattern on its first use: one too large for it fails there, so use it here.
+    regex.test('');
+    return regex;
   } catch (err) {
-    throw new InvalidInputError('INVALID_REGEX', `invalid regular expression /${pattern}/: ${(err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')}`, {
-      fix: shellJoin(['forge', 'search', pattern, '--literal']),
+    const why = (err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
+    const tooLarge = err instanceof RangeError || /too large|stack/i.test(why);
+    const shown = pattern.length > 200 ? `${pattern.slice(0, 200)}…` : pattern;
+    throw new InvalidInputError('INVALID_REGEX', `invalid regular expression /${shown}/: ${tooLarge ? `too large to compile (${pattern.length} characters)` : why}`, {
+      fix: tooLarge || literal ? shellJoin(['forge', 'search', '--help']) : shellJoin(['forge', 'search', pattern, '--literal']),
     });
   }
 }

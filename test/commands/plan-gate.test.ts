@@ -267,7 +267,7 @@ test('install-hook upgrades an entry from before onFailure in place, keeping its
 });
 
 test('with no active plan the gate allows and writes nothing, whatever the payload; a completed plan is no plan', async () => {
-  const payloads: Array<string | Buffer> = ['garbage', '', '   ', '[1]', 'null', '42', '"Write"', '{"tool_name":', '{}', '{"tool_name":7}', JSON.stringify({ tool_name: 'Write', tool_input: 'x' }), Buffer.from([0xff, 0xfe, 0x00, 0x7b]), `{"tool_name":"Write","tool_input":{"content":"${'x'.repeat(3_000_000)}"}}`, '['.repeat(100_000)];
+  const payloads: Array<string | Buffer> = ['garbage', '', '   ', '[1]', 'null', '42', '"Write"', '{"tool_name":', '{}', '{"tool_name":7}', JSON.stringify({ tool_name: 'Write', tool_input: 'x' }), Buffer.from([0xff, 0xfe, 0x00, 0x7b]), Buffer.from('{"tool_name":"Read\xff"}', 'latin1'), `{"tool_name":"Write","tool_input":{"content":"${'x'.repeat(3_000_000)}"}}`, '['.repeat(100_000)];
   const fresh = tempRepo();
   const outside = tempDir('forge-no-repo-');
   const done = await activeRepo();

@@ -156,17 +156,11 @@ const WEIRD_PATHS = [
   'src', 'src/', 'src//app.py', './src/app.py', 'outside-link/secret.txt', 'outside-link/new.txt', 'outside-link', 'inside-link', 'bin.dat', 'empty.txt', 'noeol.txt',
   'missing/deep/new.txt', 'café/ünï.txt', 'with space.txt', 'x/'.repeat(2000), 'nul\0name', '~/escape.txt', 'C:\\escape.txt', 'dir\\..\\..\\escape.txt',
   '-rf', '--help', '\u202egnp.exe', '/dev/null', 'dev/null', '\ud800', 'new\nline.txt', 'tab\tname.txt',
+  // Names at and over the file system's 255 bytes, and paths into git's own directory (refused).
+  'x'.repeat(300), 'y'.repeat(240), '.git/config', '.git/hooks/post-checkout', '.GIT/config', 'src/../.git/HEAD', '.git', join(root, '.git', 'config'),
 ];
-/** Paths into git's own directory, which point 1 of issue 13 has the file tools refuse. */
-const GIT_DIR_PATHS = ['.git/config', '.git/hooks/post-checkout', '.GIT/config', 'src/../.git/HEAD', '.git', join(root, '.git', 'config')];
 /** Paths only read: system files and devices a path argument may name. */
 const READ_ONLY_PATHS = ['/etc/hostname', '/etc/passwd', '/dev/zero', '/dev/urandom', '/proc/self/environ', '/'];
-/**
- * Inputs that still fail in code other work of issue 13 owns, fuzzed only where nothing is written
- * until it lands: a file name over 230 bytes (write.ts's temp name is longer than NAME_MAX: INTERNAL
- * ENAMETOOLONG) and paths into .git (point 1). Run ids '.' and '..' (point 3) are left out entirely.
- */
-const NOT_YET_WRITABLE = ['x'.repeat(300), 'y'.repeat(240), ...GIT_DIR_PATHS];
 
 const NUMBERS = ['0', '-1', '1e400', '99999999999999999999999', '4294967296', '9007199254740993', 'NaN', '', '1.5', '0x10', '٣'];
 const CHARS = ['\0', '\r', '\r\n', '\t', '\u2028', '\ud800', '\udc00', '😀', '\u202e', 'é', '\ufeff', '\\', '"', '\x1b[31m', '\x7f', '\u0085'];
@@ -315,7 +309,7 @@ function diffCases(paths: string[], numRuns: number, salt: number): string[] {
 }
 
 test('diffs: mutated git, unified, envelope and SEARCH/REPLACE patches never crash, hang or write with --check', async () => {
-  const diffs = [...DIFF_SEEDS, ...diffCases([...WEIRD_PATHS, ...NOT_YET_WRITABLE, ...READ_ONLY_PATHS], 400, 1)];
+  const diffs = [...DIFF_SEEDS, ...diffCases([...WEIRD_PATHS, ...READ_ONLY_PATHS], 400, 1)];
   const lines = [JSON.stringify({ id: 1, diff: SLOPPY[0], check: true }), ...diffs.map((diff, i) => JSON.stringify({ id: i + 2, diff, check: true }))];
   const before = snapshot(sandbox);
   const r = await batch({ cwd: root, command: ['patch'], lines });
@@ -411,7 +405,7 @@ test('plans: mutated Markdown contracts and JSON module plans are findings, neve
   mkdirSync(dir);
   const files = [...plans.map((p, i) => [`p${i}.md`, p] as const), ...modules.map((m, i) => [`m${i}.json`, m] as const)];
   for (const [name, content] of files) writeFileSync(join(dir, name), content);
-  const paths = [...files.map(([name]) => `fuzz-plans/${name}`), ...READ_ONLY_PATHS, ...WEIRD_PATHS, ...NOT_YET_WRITABLE];
+  const paths = [...files.map(([name]) => `fuzz-plans/${name}`), ...READ_ONLY_PATHS, ...WEIRD_PATHS];
   const lines = paths.map((path, i) => JSON.stringify({ id: i + 1, path: [path], ...(i % 7 === 0 ? { strict: true } : {}) }));
   const before = snapshot(sandbox);
   const r = await batch({ cwd: root, command: ['plan', 'check'], lines });
@@ -431,18 +425,10 @@ const rawJson = (value: unknown) => JSON.stringify(value).replace(/"\\u0000raw:(
 const HARMLESS_COMMANDS = ['true', 'false', 'exit 3', ':'];
 const VALID_RUN_IDS = ['fuzz-1', 'r.2'];
 /** Run ids that fail validation without naming a path outside the repository (point 3 of issue 13 covers those). */
-const BAD_RUN_IDS = ['', 'a b', 'x'.repeat(200), 'a\nb'];
+const BAD_RUN_IDS = ['', '.', '..', '../x', 'a b', 'x'.repeat(200), 'a\nb'];
 
-/**
- * A very long string — but shorter where code other work of issue 13 owns still fails on it:
- * a writing command's path (write.ts: ENAMETOOLONG) and search's pattern (search.ts: V8 compiles
- * a regex at its first match and throws there over ~30k characters). Both are INTERNAL, reported.
- */
-function longText(key: string, readOnly: boolean): string {
-  if (key === 'pattern') return 'A'.repeat(10_000);
-  if (!readOnly && (key === 'path' || key === 'paths')) return 'A'.repeat(200);
-  return 'A'.repeat(100_000);
-}
+/** A very long string: a path far over any file system's limits, a pattern too large for V8 to compile. */
+const LONG_TEXT = 'A'.repeat(100_000);
 
 /** An array `depth` levels deep. */
 function nested(depth: number): unknown[] {
@@ -454,8 +440,8 @@ function nested(depth: number): unknown[] {
 /** A value for a request's key; system paths only where the command only reads them. */
 function valueArb(key: string, readOnly: boolean): fc.Arbitrary<unknown> {
   const paths = ['README.md', 'src/app.py', 'docs/notes.txt', 'crlf.txt', 'bin.dat', 'inside-link', 'missing.txt', 'src', 'fuzz-written.txt', ...WEIRD_PATHS];
-  const anyPath = fc.constantFrom(...paths, ...(readOnly ? [...READ_ONLY_PATHS, ...NOT_YET_WRITABLE] : []));
-  const readPath = fc.constantFrom(...paths, ...READ_ONLY_PATHS, ...NOT_YET_WRITABLE);
+  const anyPath = fc.constantFrom(...paths, ...(readOnly ? READ_ONLY_PATHS : []));
+  const readPath = fc.constantFrom(...paths, ...READ_ONLY_PATHS);
   const plausible: Record<string, fc.Arbitrary<unknown>> = {
     path: anyPath,
     paths: fc.array(anyPath, { maxLength: 3 }),
@@ -480,7 +466,7 @@ function valueArb(key: string, readOnly: boolean): fc.Arbitrary<unknown> {
     fc.constantFrom(RAW('1e400'), RAW('-1e400'), RAW('99999999999999999999999'), RAW('-0'), RAW('1E-400')),
     fc.constantFrom(-1, 0, 0.5, 2 ** 53 + 2, Number.MAX_SAFE_INTEGER, -(2 ** 31), 1e308),
     fc.string({ unit: 'binary', maxLength: 30 }),
-    fc.constantFrom(longText(key, readOnly), '\0', 'true', 'false', '1', 'null', '[]', '{}', '{"a":1}'),
+    fc.constantFrom(LONG_TEXT, '\0', 'true', 'false', '1', 'null', '[]', '{}', '{"a":1}'),
     fc.constantFrom(RAW(`${'['.repeat(5000)}${']'.repeat(5000)}`), RAW(`${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`), nested(40)),
     fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'prototype', 'a'), fc.jsonValue({ maxDepth: 1 })),
   );
