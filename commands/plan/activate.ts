@@ -1,5 +1,5 @@
 // forge plan activate: record a plan contract on the state ref and enter its first unit.
-import { resolve } from 'node:path';
+import { CONFINEMENT_ERRORS, locateWorkspace, resolveInside } from '../../lib/files/workspace';
 import { defineCommand } from '../../lib/cli/declare';
 import { workTreeRoot } from '../../lib/git/repo';
 import { activatePlan } from '../../lib/plans/contract';
@@ -13,13 +13,15 @@ export default defineCommand({
     path: { type: 'string', required: true, placeholder: 'PATH', description: 'The plan file (docs/plans/….md).' },
   },
   examples: [{ command: 'forge plan activate --path docs/plans/2026-01-01-fixture-plan.md', description: 'Adopt a plan contract.' }],
-  errors: { PLAN_INVALID: 'the plan does not pass forge plan check', LEGACY_PLAN: 'the plan has no envelopes', PLAN_ALREADY_ACTIVE: 'this plan is already active or paused', NOT_A_GIT_REPO: 'outside a git repository' },
-  exits: { 0: 'activated', 1: 'refused: invalid, legacy or already active', 2: 'invalid input or not a git repository' },
+  errors: { PLAN_INVALID: 'the plan does not pass forge plan check', LEGACY_PLAN: 'the plan has no envelopes', PLAN_ALREADY_ACTIVE: 'this plan is already active or paused', NOT_A_GIT_REPO: 'outside a git repository', ...CONFINEMENT_ERRORS },
+  exits: { 0: 'activated', 1: "refused: invalid, legacy or already active, or in git's own files", 2: 'invalid input or not a git repository' },
   mutates: true,
   async run(args, ctx) {
     const store = await ctx.store();
     const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
-    const c = await activatePlan({ store, root, abs: resolve(ctx.cwd, args.path), now: ctx.now() });
+    // The plan is read from the work tree, by the rule the file tools keep.
+    const { abs } = await resolveInside({ ws: await locateWorkspace({ cwd: ctx.cwd }), path: args.path });
+    const c = await activatePlan({ store, root, abs, now: ctx.now() });
     const unit = c.units[0]!;
     return {
       data: { plan_id: c.plan_id, unit: unit.id, units: c.units.map((u) => u.id), status: c.status },

@@ -1,5 +1,6 @@
 // forge plan check: validate plan contracts and module plans — the pre-push hook and the CI gate.
 import { defineCommand } from '../../lib/cli/declare';
+import { CONFINEMENT_ERRORS } from '../../lib/files/workspace';
 import { checkPlans, discoverPlans, MAX_PLAN_BYTES } from '../../lib/plans/check';
 import { workTreeRoot } from '../../lib/git/repo';
 
@@ -25,8 +26,9 @@ export default defineCommand({
     ORPHAN_ENVELOPE: 'an envelope block outside any unit', NO_UNITS: 'an envelope but no units', UNCOVERED_REQUIREMENT: 'a requirement no unit covers', UNKNOWN_REQUIREMENT: "a unit requirement the plan does not list", LEGACY_PLAN: 'a plan without envelopes, with --strict',
     DEPENDENCY_CYCLE: 'modules depend on each other in a cycle', UNKNOWN_DEPENDENCY: 'dependsOn names no module', DUPLICATE_MODULE: 'a module id appears twice', COMMAND_NOT_FOUND: 'a verify command is not on PATH', FILE_OVERLAP: 'warning: parallel modules change the same file',
     PLAN_TOO_LARGE: `a plan over ${MAX_PLAN_BYTES / 1048576} MB`, INVALID_ENCODING: 'a plan that is not UTF-8', PLAN_NOT_FOUND: 'a --path that does not exist, or is a device or FIFO',
+    ...CONFINEMENT_ERRORS,
   },
-  exits: { 0: 'every plan is valid (warnings allowed)', 1: 'a plan has errors', 2: 'invocation error: bad flags or a --path that is not a plan file or directory' },
+  exits: { 0: 'every plan is valid (warnings allowed)', 1: "a plan has errors, or a --path is in git's own files", 2: 'invocation error: bad flags or a --path that is not a plan file or directory' },
   mutates: false,
   async run(args, ctx) {
     const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;

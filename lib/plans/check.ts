@@ -1,6 +1,7 @@
 // forge plan check's driver: find the plans, check each, collect findings sorted by file and line.
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
+import { locateWorkspace, resolveInside } from '../files/workspace';
 import { InvalidInputError } from '../errors';
 import { isFile } from '../fs/stat';
 import { checkMarkdownPlan, type MarkdownPlan } from './markdown';
@@ -30,8 +31,10 @@ async function listDir(dir: string, ext: string): Promise<string[]> {
 export async function discoverPlans({ cwd, root, paths }: { cwd: string; root: string; paths: string[] }): Promise<string[]> {
   if (!paths.length) return [...(await listDir(join(root, 'docs', 'plans'), '.md')), ...(await listDir(join(root, '.forge', 'plans'), '.json'))];
   const out: string[] = [];
+  // Plans live in the work tree: a --path out of it, or into git's files, is refused like a file tool's.
+  const ws = await locateWorkspace({ cwd });
   for (const p of paths) {
-    const abs = resolve(cwd, p);
+    const { abs } = await resolveInside({ ws, path: p });
     const info = await stat(abs).catch(() => null);
     if (!info) throw new InvalidInputError('PLAN_NOT_FOUND', `no plan at '${p}'`, { fix: 'forge plan check' });
     if (info.isDirectory()) out.push(...(await listDir(abs, '.md')), ...(await listDir(abs, '.json')));

@@ -40,16 +40,22 @@ test('duplicate keys and the keys of Object.prototype are findings', async () =>
   assert.equal(proto.findings, ["7:3 UNKNOWN_FIELD unknown field 'envelope.__proto__' (known: plan_id, plan_contract_version, parent_rails, parent_blast_radius, requirements)", "8:3 UNKNOWN_FIELD unknown field 'envelope.constructor' (known: plan_id, plan_contract_version, parent_rails, parent_blast_radius, requirements)"]);
 });
 
-test('a device or a FIFO given as --path is PLAN_NOT_FOUND; a FIFO named like a plan is not read', () => {
+test('a FIFO given as --path is PLAN_NOT_FOUND, a device or a file outside the work tree or in .git is refused; a FIFO named like a plan is not read', () => {
   const dir = tempRepo();
   mkdirSync(join(dir, 'docs', 'plans'), { recursive: true });
   execFileSync('mkfifo', [join(dir, 'docs', 'plans', 'fifo.md')]);
   // A generous bound: reading a FIFO or /dev/zero never ends.
   const run = (args: string[]) => spawnSync(process.execPath, [FORGE, 'plan', 'check', '--json', ...args], { cwd: dir, env: forgeEnv(), encoding: 'utf8', timeout: 60_000 });
-  for (const path of ['/dev/zero', 'docs/plans/fifo.md']) {
+  const fifo = run(['--path', 'docs/plans/fifo.md']);
+  assert.equal([fifo.signal, fifo.status, JSON.parse(fifo.stdout).error.code], [null, 2, 'PLAN_NOT_FOUND']);
+  // A plan lives in the work tree: a device, a file elsewhere or one of git's is refused before it is read.
+  for (const [path, code, exit] of [['/dev/zero', 'PATH_OUTSIDE_REPO', 2], ['/etc/passwd', 'PATH_OUTSIDE_REPO', 2], ['.git/config', 'PATH_IN_GIT_DIR', 1]] as const) {
     const r = run(['--path', path]);
-    assert.equal([r.signal, r.status, JSON.parse(r.stdout).error.code], [null, 2, 'PLAN_NOT_FOUND'], path);
+    assert.equal([r.signal, r.status, JSON.parse(r.stdout).error.code], [null, exit, code], path);
+    assert.not.match(r.stdout, /root:|repositoryformatversion/, path);
   }
+  const activate = spawnSync(process.execPath, [FORGE, 'plan', 'activate', '--path', '/etc/passwd', '--json'], { cwd: dir, env: forgeEnv(), encoding: 'utf8' });
+  assert.equal([activate.status, JSON.parse(activate.stdout).error.code], [2, 'PATH_OUTSIDE_REPO']);
   const all = run([]);
   assert.equal([all.signal, all.status, JSON.parse(all.stdout).plans], [null, 0, 0], 'the FIFO in docs/plans is skipped');
 });
