@@ -6,18 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { git, repoWith, tempDir } from '../helpers/repo';
-
-/** A small seeded generator (mulberry32): the same instants every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from '../helpers/seeded';
 
 /** Every file under dir, git's own directory included, whose name is one of forge's temp files. */
 function leftovers(dir: string): string[] {

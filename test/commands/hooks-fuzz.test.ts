@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
 import { changedPaths, repoWith, tempDir, tempRepo, treeHashes } from '../helpers/repo';
+import { seeded } from '../helpers/seeded';
 
 /** FORGE_FUZZ_SEED replays a failure; the default keeps CI deterministic. */
 const SEED = Number(process.env.FORGE_FUZZ_SEED ?? 13);
@@ -14,22 +15,10 @@ const CASES = 150;
 /** Only turns a hang into a failure: far beyond a normal run, not a measure of speed. */
 const CASE_TIMEOUT_MS = 10_000;
 
-/** mulberry32: small, seedable, good enough to pick cases. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 class Gen {
   private readonly next: () => number;
   constructor(seed: number) {
-    this.next = random(seed);
+    this.next = seeded(seed);
   }
   int(n: number): number {
     return Math.floor(this.next() * n);
