@@ -1,5 +1,5 @@
 // forge plan check's driver: find the plans, check each, collect findings sorted by file and line.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { locateWorkspace, resolveInside } from '../files/workspace';
 import { InvalidInputError } from '../errors';
@@ -21,10 +21,24 @@ export interface CheckReport {
 
 /** The regular files (or links to them) of dir with this extension: a FIFO or device named x.md would never finish reading. */
 async function listDir(dir: string, ext: string): Promise<string[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const paths = names.filter((n) => n.endsWith(ext)).sort().map((n) => join(dir, n));
-  const files = await Promise.all(paths.map(async (p) => ((await isFile(p)) ? p : null)));
-  return files.filter((p): p is string => p !== null);
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  // The directory entry tells a regular file without a stat; only a symlink is followed to see.
+  const kept = await Promise.all(entries.filter((e) => e.name.endsWith(ext)).map(async (e) => (e.isFile() || (e.isSymbolicLink() && (await isFile(join(dir, e.name)))) ? e.name : null)));
+  return kept.filter((n): n is string => n !== null).sort().map((n) => join(dir, n));
+}
+
+/** How many plans are read ahead of the one being checked. */
+const READ_AHEAD = 8;
+
+/** A file's bytes, or its size when that is over `max` (then it is not read): one open, one fstat, as readFile does. */
+async function readUpTo(abs: string, max: number): Promise<Buffer | number> {
+  const fh = await open(abs, 'r');
+  try {
+    const { size } = await fh.stat();
+    return size > max ? size : await fh.readFile();
+  } finally {
+    await fh.close();
+  }
 }
 
 /** The plans to check: the given paths, or docs/plans/*.md and .forge/plans/*.json under root. */
@@ -46,17 +60,25 @@ export async function discoverPlans({ cwd, root, paths }: { cwd: string; root: s
 
 export async function checkPlans({ cwd, files, strict, path }: { cwd: string; files: string[]; strict: boolean; path: string }): Promise<CheckReport> {
   const report: CheckReport = { files: [], findings: [], contracts: [], legacy: [], modulePlans: [] };
-  for (const abs of files) {
+  // Reading waits on the disk and checking on the CPU: the next few plans are read while one is checked.
+  const reads = new Map<number, Promise<{ buf: Buffer | number } | { err: unknown }>>();
+  const readAhead = (i: number) => {
+    if (i < files.length && !reads.has(i)) reads.set(i, readUpTo(files[i]!, MAX_PLAN_BYTES).then((buf) => ({ buf }), (err: unknown) => ({ err })));
+  };
+  for (const [i, abs] of files.entries()) {
     const file = relative(cwd, abs) || abs;
     report.files.push(file);
     const fail = (code: string, message: string) => report.findings.push({ file, line: 1, col: 1, severity: 'error', code, message });
+    for (let j = i; j < i + READ_AHEAD; j++) readAhead(j);
+    const read = await reads.get(i)!;
+    reads.delete(i);
+    if ('err' in read) throw read.err;
     // The size is known before reading: a huge file is refused without loading it.
-    const size = (await stat(abs)).size;
-    if (size > MAX_PLAN_BYTES) {
-      fail('PLAN_TOO_LARGE', `the plan is ${(size / 1048576).toFixed(1)} MB; plans over ${MAX_PLAN_BYTES / 1048576} MB are refused unread`);
+    const { buf } = read;
+    if (typeof buf === 'number') {
+      fail('PLAN_TOO_LARGE', `the plan is ${(buf / 1048576).toFixed(1)} MB; plans over ${MAX_PLAN_BYTES / 1048576} MB are refused unread`);
       continue;
     }
-    const buf = await readFile(abs);
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(buf);

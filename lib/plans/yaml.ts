@@ -64,7 +64,7 @@ export async function parseLocated({ file, text, baseLine }: { file: string; tex
   // yaml's Node build is CommonJS: bundled, a dynamic import exposes it as the default export.
   const mod = await import('yaml');
   const yaml = ('default' in mod ? mod.default : mod) as typeof import('yaml');
-  const { parseDocument, LineCounter, visit } = yaml;
+  const { parseDocument, LineCounter } = yaml;
   const lines = new LineCounter();
   // logLevel 'error': yaml's warnings (a map used as a key…) would go to the process's stderr.
   // uniqueKeys off: yaml compares every pair of keys (minutes for a large map); firstDuplicateKey is linear.
@@ -84,12 +84,10 @@ export async function parseLocated({ file, text, baseLine }: { file: string; tex
   if (first) {
     return { located: null, findings: [at(first.pos[0], plainMessage(first.message))] };
   }
-  const duplicate = firstDuplicateKey(doc, yaml);
+  const { duplicate, aliases } = scan(doc, yaml);
   if (duplicate) return { located: null, findings: [at(duplicate.range?.[0] ?? 0, `duplicate key '${String(duplicate.value)}': map keys must be unique`)] };
   // Aliases are resolved here, not while parsing: an unknown anchor, an alias bomb ("billion
   // laughs") or an alias inside the node it names is a finding at the alias.
-  const aliases: Alias[] = [];
-  visit(doc, { Alias: (_key, node) => void aliases.push(node) });
   // yaml resolves each alias by walking the whole document: thousands of them take minutes.
   if (aliases.length > MAX_ALIASES) return { located: null, findings: [at(aliases[MAX_ALIASES]!.range?.[0] ?? 0, `${aliases.length} aliases: a plan may use at most ${MAX_ALIASES}`)] };
   let value: unknown;
@@ -125,23 +123,26 @@ const MAX_ALIAS_COUNT = 50;
 /** How many aliases a document may hold at all. */
 const MAX_ALIASES = 100;
 
-/** The first key that repeats an earlier scalar key of its map, in one pass over the document. */
-function firstDuplicateKey(doc: Document.Parsed, { visit, isScalar }: typeof import('yaml')): Scalar | null {
-  let found: Scalar | null = null;
+/** In one pass over the document: the first key that repeats an earlier scalar key of its map, and every alias. */
+function scan(doc: Document.Parsed, { visit, isScalar }: typeof import('yaml')): { duplicate: Scalar | null; aliases: Alias[] } {
+  let duplicate: Scalar | null = null;
+  const aliases: Alias[] = [];
   visit(doc, {
+    Alias: (_key, node) => void aliases.push(node),
     Map: (_key, map) => {
+      if (map.items.length < 2) return;
       const seen = new Set<unknown>();
       for (const { key } of map.items) {
         if (!isScalar(key)) continue;
         if (seen.has(key.value)) {
-          found = key;
+          duplicate = key;
           return visit.BREAK;
         }
         seen.add(key.value);
       }
     },
   });
-  return found;
+  return { duplicate, aliases };
 }
 
 /** A field description for `checkShape`: a type name, an enum, or a nested map of fields. */
