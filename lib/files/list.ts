@@ -22,7 +22,8 @@ export async function listFiles({ ws }: { ws: Workspace }): Promise<string[]> {
     found = (await glob('**/*', { cwd: ws.cwd, dot: true, onlyFiles: false, markDirectories: true, ignore: ALWAYS_IGNORED, followSymbolicLinks: false })).filter((p) => !p.endsWith('/'));
   }
   const files = found;
-  const allowed = await Promise.all(files.map((path) => walkable({ ws, path })));
+  const may = walkable({ ws });
+  const allowed = await Promise.all(files.map(may));
   return files.filter((_, i) => allowed[i]).sort();
 }
 

@@ -72,6 +72,7 @@ function inside(root: string, abs: string): boolean {
 
 /** Code points HFS+ ignores in names, so `.g\u200cit` is `.git` there (git's is_hfs_dotgit). */
 const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+const HFS_IGNORED_ANY = new RegExp(HFS_IGNORED.source);
 
 /**
  * Whether a path component names a git dir on some file system: `.git` in any case, with the
@@ -84,7 +85,11 @@ export function isGitName(name: string): boolean {
   return n === '.git' || n === 'git~1';
 }
 
+/** Every name isGitName accepts holds `git` once HFS's ignored code points are gone: most paths are cleared by that alone. */
+const MAYBE_GIT = /git/i;
+
 function hasGitComponent(rel: string): boolean {
+  if (!MAYBE_GIT.test(rel) && !HFS_IGNORED_ANY.test(rel)) return false;
   return rel.split(/[\\/]/).some(isGitName);
 }
 
@@ -155,20 +160,27 @@ export function assertWalkable({ ws }: { ws: Workspace }): void {
 }
 
 /**
- * Whether a path a walk found (relative to cwd) is a file it may list and read: the rule
- * resolveInside applies, asked of the file system only for symlinks (so a walk costs one lstat
- * a file, as before).
+ * For a walk (ls, search): whether a path it found (relative to cwd) is a file it may list and
+ * read — the rule resolveInside applies, asked of the file system only for symlinks, so a walk
+ * costs one lstat a file. A regular file is under cwd already: only git's names and the control
+ * dirs under cwd (as path prefixes, worked out once, not per file) can refuse it.
  */
-export async function walkable({ ws, path }: { ws: Workspace; path: string }): Promise<boolean> {
-  const abs = join(ws.cwd, path);
-  const info = await lstat(abs).catch(() => null);
-  if (!info) return false;
-  if (info.isSymbolicLink()) {
-    const real = await realpath(abs).catch(() => null);
-    if (!real || refusal(ws, abs, real)) return false;
-    return stat(real).then((s) => s.isFile(), () => false);
-  }
-  return info.isFile() && !hasGitComponent(path) && !ws.controlDirs.some((g) => inside(g, abs));
+export function walkable({ ws }: { ws: Workspace }): (path: string) => Promise<boolean> {
+  // Control dirs are resolved through symlinks: compare them with cwd resolved the same way.
+  const realCwd = join(ws.realRoot, relative(ws.root, ws.cwd));
+  const underCwd = ws.controlDirs.map((g) => relative(realCwd, g)).filter((rel) => rel && inside(realCwd, join(realCwd, rel)));
+  const inControlDir = (path: string) => underCwd.some((rel) => path === rel || path.startsWith(`${rel}${sep}`));
+  return async (path) => {
+    const abs = join(ws.cwd, path);
+    const info = await lstat(abs).catch(() => null);
+    if (!info) return false;
+    if (info.isSymbolicLink()) {
+      const real = await realpath(abs).catch(() => null);
+      if (!real || refusal(ws, abs, real)) return false;
+      return stat(real).then((s) => s.isFile(), () => false);
+    }
+    return info.isFile() && !hasGitComponent(path) && !inControlDir(path);
+  };
 }
 
 /**

@@ -68,6 +68,9 @@ test("a linked worktree's .git file and gitdir, $GIT_DIR, a nested repository's 
   const env = { GIT_DIR: join(tree, 'store'), GIT_WORK_TREE: tree };
   const r = await forge(['write', 'store/config', '--content', 'x', '--overwrite', '--json'], { cwd: tree, env });
   assert.equal([r.code, r.records[0]!.error.code], [1, 'PATH_IN_GIT_DIR'], '$GIT_DIR');
+  writeFileSync(join(tree, 'a.txt'), 'a\n');
+  const listed = await forge(['ls', '--json'], { cwd: tree, env });
+  assert.equal(listed.records.filter((x) => x.type === 'file').map((x) => x.path), ['a.txt'], 'git lists $GIT_DIR as untracked; the walk leaves it out');
   const viaFile = await forge(['write', '../.repo/config', '--content', 'x', '--overwrite', '--json'], { cwd: tree });
   assert.equal([viaFile.code, viaFile.records[0]!.error.code], [1, 'PATH_IN_GIT_DIR'], '--separate-git-dir');
 
