@@ -268,38 +268,39 @@ const TEMP_NAME = /^\..*\.forge-\w+\.tmp$/;
 async function recoverJournal(dir: string, mayTouch: ((abs: string) => Promise<boolean>) | null): Promise<Omit<Recovery, 'pid'>> {
   const temps = await readJson(join(dir, TEMPS));
   // A temps list cut short was being written before any temp file existed.
-  let listed = !temps.absent && Array.isArray(temps.value) ? temps.value.filter((t): t is string => typeof t === 'string') : [];
+  const listed = !temps.absent && Array.isArray(temps.value) ? temps.value.filter((t): t is string => typeof t === 'string') : [];
   const manifest = await readJson(join(dir, MANIFEST));
   const entries = manifest.absent ? [] : manifestEntries(manifest.value);
-  let result: Omit<Recovery, 'pid'> = { outcome: 'completed', files: [] };
   const tempNames = [...listed, ...(entries ?? []).map((e) => e.temp)];
   const paths = [...tempNames, ...(entries ?? []).map((e) => e.path)];
+  let result: Omit<Recovery, 'pid'>;
   if (mayTouch !== null && (!tempNames.every((t) => TEMP_NAME.test(basename(t))) || !(await Promise.all(paths.map((p) => isAbsolute(p) && mayTouch(p)))).every(Boolean))) {
-    listed = [];
     result = { outcome: 'discarded', files: [], reason: 'it names a file outside the work tree or in git\'s own files, or a temp file forge would not name so' };
-  } else if (!manifest.absent) {
-    const missing = entries && (await Promise.all(entries.map(async (e) => (e.backup && !(await stat(join(dir, e.backup)).then(() => true, () => false)) ? e.backup : null)))).find(Boolean);
-    if (!entries || missing) {
-      // Only a forge older than this protocol, or a hand, leaves this: putting back some files and not others would be worse than neither.
-      result = { outcome: 'discarded', files: [], reason: entries ? `its copy '${missing}' of an original is gone` : 'its manifest is unreadable' };
-    } else {
-      await Promise.all(listed.map(removeFile));
-      for (const e of entries) {
-        if (!e.backup) {
-          await removeFile(e.path);
-          continue;
-        }
-        await writeTemp({ abs: e.path, temp: e.temp, data: await readFile(join(dir, e.backup)), mode: e.mode });
-        await rename(e.temp, e.path);
-      }
-      result = { outcome: 'rolled-back', files: entries.map((e) => e.path) };
-    }
+  } else {
+    // Before a rollback, which writes through the same temp names.
+    await Promise.all(listed.map(removeFile));
+    result = manifest.absent ? { outcome: 'completed', files: [] } : await rollBack(dir, entries);
   }
-  await Promise.all(listed.map(removeFile));
   // The manifest first: a journal without one is never rolled back, whatever else is left of it.
   await rm(join(dir, MANIFEST), { force: true });
   await rm(dir, { recursive: true, force: true });
   return result;
+}
+
+/** Puts back every original a complete manifest names; a torn or unreadable one is discarded, no file touched. */
+async function rollBack(dir: string, entries: ManifestEntry[] | null): Promise<Omit<Recovery, 'pid'>> {
+  const missing = entries && (await Promise.all(entries.map(async (e) => (e.backup && !(await stat(join(dir, e.backup)).then(() => true, () => false)) ? e.backup : null)))).find(Boolean);
+  // Only a forge older than this protocol, or a hand, leaves this: putting back some files and not others would be worse than neither.
+  if (!entries || missing) return { outcome: 'discarded', files: [], reason: entries ? `its copy '${missing}' of an original is gone` : 'its manifest is unreadable' };
+  for (const e of entries) {
+    if (!e.backup) {
+      await removeFile(e.path);
+      continue;
+    }
+    await writeTemp({ abs: e.path, temp: e.temp, data: await readFile(join(dir, e.backup)), mode: e.mode });
+    await rename(e.temp, e.path);
+  }
+  return { outcome: 'rolled-back', files: entries.map((e) => e.path) };
 }
 
 /** One line for stderr saying what recovery did and what it means for the user's files. */

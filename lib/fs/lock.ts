@@ -2,24 +2,16 @@
 import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ForgeError } from '../errors';
+import { processAlive } from '../process/alive';
 
 /** A lock older than this is taken as abandoned even if its pid still exists (pid reuse). */
 const STALE_MS = 30_000;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function stale(lock: string): Promise<boolean> {
   try {
     const [info, text] = await Promise.all([stat(lock), readFile(lock, 'utf8')]);
     const pid = Number(text.trim());
-    return Date.now() - info.mtimeMs > STALE_MS || (Number.isInteger(pid) && pid > 0 && !alive(pid));
+    return Date.now() - info.mtimeMs > STALE_MS || (Number.isInteger(pid) && pid > 0 && !processAlive(pid));
   } catch {
     return false; // gone already, or being written: try again
   }

@@ -52,6 +52,7 @@ export interface GitDirs {
   /** This worktree's git dir, and the common dir every linked worktree shares ($GIT_DIR respected). */
   gitDir: string;
   commonDir: string;
+  bare: boolean;
 }
 
 /**
@@ -59,11 +60,11 @@ export interface GitDirs {
  * outside a repository. Inside a git dir git refuses --show-toplevel after printing the rest.
  */
 export async function locateGitDirs({ cwd }: { cwd: string }): Promise<GitDirs | null> {
-  const r = await runGit({ cwd, args: ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-inside-git-dir', '--show-toplevel'] });
-  const [gitDir, commonDir, insideGitDir, root] = r.stdout.toString('utf8').trim().split('\n');
-  if (!gitDir || !commonDir) return null;
+  const r = await runGit({ cwd, args: ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-inside-git-dir', '--is-bare-repository', '--show-toplevel'] });
+  const [gitDir, commonDir, insideGitDir, bare, root] = r.stdout.toString('utf8').trim().split('\n');
+  if (!gitDir || !commonDir || !bare) return null;
   if (r.code !== 0 && insideGitDir !== 'true') return null;
-  return { root: insideGitDir === 'true' || !root ? null : root, gitDir, commonDir };
+  return { root: insideGitDir === 'true' || !root ? null : root, gitDir, commonDir, bare: bare === 'true' };
 }
 
 /**
@@ -71,21 +72,18 @@ export async function locateGitDirs({ cwd }: { cwd: string }): Promise<GitDirs |
  * git's own directory are NO_WORK_TREE, with a fix that leads to a work tree; else NOT_A_GIT_REPO.
  */
 export async function noWorkTreeError({ cwd }: { cwd: string }): Promise<ForgeError> {
-  const r = await runGit({ cwd, args: ['rev-parse', '--is-bare-repository', '--is-inside-git-dir', '--absolute-git-dir'] });
-  const [bare, inGitDir, gitDir] = r.stdout.toString('utf8').trim().split('\n');
-  if (r.code !== 0 || !gitDir) return new NotAGitRepoError(cwd);
+  const where = await locateGitDirs({ cwd });
+  if (!where || where.root) return new NotAGitRepoError(cwd);
+  const { gitDir } = where;
   const data = { dir: cwd, gitDir };
-  if (bare === 'true') {
+  if (where.bare) {
     const clone = await unusedPath(gitDir.endsWith('.git') ? gitDir.slice(0, -4).replace(/[/.]+$/, '') || `${gitDir}-work` : `${gitDir}-work`);
     return new InvalidInputError('NO_WORK_TREE', `'${gitDir}' is a bare repository: it has no work tree`, { fix: shellJoin(['git', 'clone', gitDir, clone]), data });
   }
-  if (inGitDir === 'true') {
-    // The work tree of a repository's own .git is its parent; a linked worktree's git dir says less.
-    const top = await workTreeRoot({ cwd: dirname(gitDir) });
-    const fix = top && top.gitDir === gitDir ? shellJoin(['cd', top.root]) : shellJoin(['git', '-C', gitDir, 'worktree', 'list']);
-    return new InvalidInputError('NO_WORK_TREE', `'${cwd}' is inside the git dir '${gitDir}', not in a work tree`, { fix, data });
-  }
-  return new NotAGitRepoError(cwd);
+  // Inside a git dir. The work tree of a repository's own .git is its parent; a linked worktree's git dir says less.
+  const top = await workTreeRoot({ cwd: dirname(gitDir) });
+  const fix = top && top.gitDir === gitDir ? shellJoin(['cd', top.root]) : shellJoin(['git', '-C', gitDir, 'worktree', 'list']);
+  return new InvalidInputError('NO_WORK_TREE', `'${cwd}' is inside the git dir '${gitDir}', not in a work tree`, { fix, data });
 }
 
 /** `path`, or `path-2`, `path-3`… : the first that does not exist yet. */

@@ -2,6 +2,7 @@
 import { RefusedError } from '../errors';
 import type { StateStore, StateTx } from '../git/state';
 import { randomHex } from '../random';
+import { processAlive } from '../process/alive';
 
 export const CURRENT_PATH = '.forge/loops/current.json';
 
@@ -89,13 +90,7 @@ export function currentLoop({ store }: { store: StateStore }): Promise<Loop | nu
 
 /** Whether a `forge loop run` is driving this loop now (its pid is alive). */
 export function isDriven(loop: Loop): boolean {
-  if (loop.runnerPid === null) return false;
-  try {
-    process.kill(loop.runnerPid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return loop.runnerPid !== null && processAlive(loop.runnerPid);
 }
 
 export function isLive(loop: Loop | null): loop is Loop {
