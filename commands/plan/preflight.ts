@@ -6,7 +6,8 @@ import { denyAnswer, parsePreToolUse, type PreToolUsePayload } from '../../lib/c
 import { InvalidInputError, RefusedError } from '../../lib/errors';
 import { workTreeRoot } from '../../lib/git/repo';
 import { canonicalTool, isExempt, mutatesByName, surfaceOfCommand, type Decision } from '../../lib/plans/gate';
-import { gateContract, preflight } from '../../lib/plans/lifecycle';
+import { activeContract } from '../../lib/plans/contract';
+import { preflight } from '../../lib/plans/lifecycle';
 import { SURFACES } from '../../lib/plans/markdown';
 
 /** The refusal codes, by the rule broken. */
@@ -36,7 +37,7 @@ async function hookDeny(err: unknown, ctx: RunContext, what: string): Promise<Ou
 async function planMayBeActive(ctx: RunContext): Promise<boolean> {
   try {
     if (!(await workTreeRoot({ cwd: ctx.cwd }))) return false;
-    const c = await gateContract({ store: await ctx.store() });
+    const c = await activeContract({ store: await ctx.store() });
     return c !== null && c.status !== 'complete';
   } catch {
     return true;

@@ -1,6 +1,8 @@
 // forge plan status: the active plan, its current unit, budgets used and the kill switch.
 import { defineCommand } from '../../lib/cli/declare';
-import { activeContract } from '../../lib/plans/contract';
+import { ForgeError } from '../../lib/errors';
+import { STATE_REF } from '../../lib/git/state';
+import { ACTIVE_PATH, activeContract } from '../../lib/plans/contract';
 
 export default defineCommand({
   name: 'plan status',
@@ -8,11 +10,15 @@ export default defineCommand({
   description: 'Reads the active plan contract from the state ref: its current unit and what that unit allows, the budgets used against the caps of the blast radius, and whether the kill switch is on (with its reason). Read-only. No active plan is an answer, not an error.',
   args: {},
   examples: [{ command: 'forge plan status --json', description: 'The active contract as one record.' }],
-  errors: { NOT_A_GIT_REPO: 'outside a git repository' },
-  exits: { 0: 'shown (or no active plan)', 2: 'not a git repository' },
+  errors: { NOT_A_GIT_REPO: 'outside a git repository', PLAN_UNREADABLE: 'a plan is active but its pointer or contract on the state ref cannot be read' },
+  exits: { 0: 'shown (or no active plan)', 1: 'the active plan cannot be read', 2: 'not a git repository' },
   mutates: false,
   async run(_args, ctx) {
-    const c = await activeContract({ store: await ctx.store() });
+    const c = await activeContract({ store: await ctx.store() }).catch((err: unknown) => {
+      // The gate's hint is this command; here the next step is to look at the state itself.
+      if (err instanceof ForgeError && err.code === 'PLAN_UNREADABLE') err.fix = `git show ${STATE_REF}:${ACTIVE_PATH}`;
+      throw err;
+    });
     if (!c) return { data: { active: false }, text: 'no active plan', next: ctx.cmd('plan', 'check') };
     const unit = c.units[c.current];
     const caps = c.envelope.parent_blast_radius.budget_caps ?? {};

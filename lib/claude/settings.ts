@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import { RefusedError } from '../errors';
 import { atomicWrite } from '../files/write';
 import { locateWorkspace, resolveInside } from '../files/workspace';
-import { workTreeRoot } from '../git/repo';
 import { onPath } from '../plans/modules';
 
 /**
@@ -102,10 +101,10 @@ export async function installClaudeHook({ file, event, matcher, command, timeout
  * .claude/settings.json, with a warning when `forge` is not on the PATH Claude Code will search.
  */
 export async function installProjectHook({ cwd, settings, event, matcher, command, timeout, failure }: { cwd: string; settings: string | undefined; event: string; matcher?: string; command: string; timeout?: number; failure: FailureMode }): Promise<{ data: Record<string, unknown>; text: string }> {
-  const root = (await workTreeRoot({ cwd }))?.root ?? cwd;
-  const file = settings === undefined ? join(root, '.claude', 'settings.json') : resolve(cwd, settings);
+  const ws = await locateWorkspace({ cwd });
+  const file = settings === undefined ? join(ws.root, '.claude', 'settings.json') : resolve(cwd, settings);
   // A settings file may be the user's own (~/.claude/settings.json), never one of git's.
-  await resolveInside({ ws: await locateWorkspace({ cwd }), path: file, outside: 'allow' });
+  await resolveInside({ ws, path: file, outside: 'allow' });
   const r = await installClaudeHook({ file, event, matcher, command, timeout, failure });
   const reachable = await onPath({ program: 'forge', cwd, path: process.env.PATH ?? '' });
   const warning = reachable ? '' : '\nwarning: forge is not on PATH here; Claude Code will not find the hook command until it is (npm install -g .)';

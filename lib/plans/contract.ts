@@ -81,9 +81,21 @@ export function saveContract(tx: StateTx, contract: Contract): void {
 
 /** The contract the active pointer names, if any. */
 export async function activeContract({ store }: { store: StateStore }): Promise<Contract | null> {
-  const pointer = parseContract(await store.read(ACTIVE_PATH)) as { plan_id?: string } | null;
-  return pointer?.plan_id ? parseContract(await store.read(contractPath(pointer.plan_id))) : null;
+  const raw = await store.read(ACTIVE_PATH);
+  if (raw === null) return null;
+  // The gate fails closed, and status must not say "no plan" for one it cannot read: PLAN_UNREADABLE.
+  const fix = 'forge plan status';
+  const pointer = parseContract(raw) as unknown;
+  const id = isObject(pointer) ? pointer.plan_id : undefined;
+  if (typeof id !== 'string' || !id) throw new RefusedError('PLAN_UNREADABLE', `the active plan pointer ${ACTIVE_PATH} on the state ref cannot be read`, { fix });
+  const c = parseContract(await store.read(contractPath(id))) as unknown;
+  if (!isObject(c) || !Array.isArray(c.units) || !isObject(c.envelope) || !isObject(c.used) || typeof c.status !== 'string') {
+    throw new RefusedError('PLAN_UNREADABLE', `the contract of the active plan '${id}' cannot be read from the state ref`, { fix });
+  }
+  return c as unknown as Contract;
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Validates a plan file and makes it the active contract, entering its first unit. */
 export async function activatePlan({ store, root, abs, now }: { store: StateStore; root: string; abs: string; now: Date }): Promise<Contract> {

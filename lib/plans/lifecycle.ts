@@ -2,7 +2,7 @@
 import { RefusedError } from '../errors';
 import type { StateStore, StateTx } from '../git/state';
 import type { ShellResult } from '../process/program';
-import { ACTIVE_PATH, contractPath, JOURNAL_PATH, journal, parseContract, saveContract, type Contract, type JournalEntry } from './contract';
+import { ACTIVE_PATH, activeContract, contractPath, JOURNAL_PATH, journal, parseContract, saveContract, type Contract, type JournalEntry } from './contract';
 import { decide, type Decision, type ToolCall } from './gate';
 import type { Unit } from './markdown';
 
@@ -19,26 +19,6 @@ async function target(read: (path: string) => Promise<Buffer | null>, planId: st
   return c;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * The contract the gate checks calls against: null only when no plan was ever activated here. A gate
- * fails closed, so an active pointer or contract it cannot read is PLAN_UNREADABLE, never "no plan".
- */
-export async function gateContract({ store }: { store: StateStore }): Promise<Contract | null> {
-  const raw = await store.read(ACTIVE_PATH);
-  if (raw === null) return null;
-  const pointer = parseContract(raw) as unknown;
-  const id = isObject(pointer) ? pointer.plan_id : undefined;
-  const fix = 'forge plan status';
-  if (typeof id !== 'string' || !id) throw new RefusedError('PLAN_UNREADABLE', `the active plan pointer ${ACTIVE_PATH} on the state ref cannot be read`, { fix });
-  const c = parseContract(await store.read(contractPath(id))) as unknown;
-  if (!isObject(c) || !Array.isArray(c.units) || !isObject(c.envelope) || !isObject(c.used) || typeof c.status !== 'string') {
-    throw new RefusedError('PLAN_UNREADABLE', `the contract of the active plan '${id}' cannot be read from the state ref`, { fix });
-  }
-  return c as unknown as Contract;
-}
-
 export interface PreflightResult {
   /** Null when no contract is active: the gate is then a no-op. */
   contract: Contract | null;
@@ -51,7 +31,7 @@ export interface PreflightResult {
  * plan_budget_breach, a consumed acknowledgement. An allowed call that changes nothing writes nothing.
  */
 export async function preflight({ store, call, now }: { store: StateStore; call: ToolCall; now: Date }): Promise<PreflightResult> {
-  const peek = await gateContract({ store });
+  const peek = await activeContract({ store });
   if (!peek || peek.status === 'complete') {
     return { contract: peek, decision: { allowed: true, posture: 'allow', breach: null, reason: peek ? 'the plan is complete' : 'no active plan', path: null, acked: false, laterUnit: null, budgetBreaches: [] } };
   }

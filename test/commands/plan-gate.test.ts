@@ -306,6 +306,9 @@ test('with a plan active the gate fails closed: an unreadable payload, a contrac
   assert.match(r.stderr, /\[PLAN_UNREADABLE\]; the call is refused\n/);
   const flags = await preflight(dir, ['--tool', 'read', '--path', 'src/a.ts']);
   assert.equal([flags.code, flags.record.error.code], [1, 'PLAN_UNREADABLE']);
+  // plan status reads the same contract: not "no active plan" for one it cannot read.
+  const status = await forge(['plan', 'status', '--json'], { cwd: dir });
+  assert.equal([status.code, status.records[0]!.error.code, status.records[0]!._next_action], [1, 'PLAN_UNREADABLE', 'git show refs/forge/state:.forge/plans/active.json']);
 });
 
 test.run();
