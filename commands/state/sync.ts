@@ -1,7 +1,7 @@
 // forge state sync: fetch, merge and push the state ref so several machines share one project's state.
 import { defineCommand } from '../../lib/cli/declare';
 import { STATE_REF } from '../../lib/git/state';
-import { checkRemote, sharedKinds, STATE_KINDS, syncState, trackingRef, type SharedKind } from '../../lib/git/sync';
+import { remoteStateHead, sharedKinds, STATE_KINDS, syncState, trackingRef, type SharedKind } from '../../lib/git/sync';
 import { flushEvents } from '../../lib/logs/events';
 
 /** `memory 3 entries, logs 40 entries in 2 files, …`. */
@@ -16,7 +16,7 @@ export default defineCommand({
   summary: 'Fetch, merge and push refs/forge/state with a remote',
   description: [
     `Fetches the remote's ${STATE_REF} (kept as refs/forge/remotes/<remote>/state), merges it with the local state and pushes the result back. Diverged states merge file by file against their merge base: JSONL files (memory, logs) as a union of lines, JSON files (sessions, iterations) by the newer updatedAt; a file changed on only one side takes that side, so a reset on one machine sticks. When the remote moved during the sync, the round is repeated. Pending log events are committed first. Never touches branches, HEAD, the index or the work tree.`,
-    `A push shares the whole state with everyone who can read the remote, and the output says what that is, by kind with counts of entries: ${STATE_KINDS.map((k) => k.kind).join(', ')}. What forge stores from tasks, answers, tool output and logs went through its secret redactor when it was written (API keys such as sk-…, ghp_…, xox…-, AKIA…, Bearer tokens, private key blocks, *_KEY=/*_TOKEN=/*SECRET=/*PASSWORD= values become [REDACTED:<kind>]; endpoints are kept without user, password or query string); kept exactly are what forge runs or compares later: activated plan contracts, and a loop's prompt, completion promise, done-when check and agent command. forge agent's telemetry and saved sessions can be turned off before they are recorded (FORGE_NO_TELEMETRY=1 or DO_NOT_TRACK=1, FORGE_NO_SESSIONS=1; see forge-agent(1)). --dry-run says what a sync would share and fetches and pushes nothing.`,
+    `A push shares the whole state with everyone who can read the remote, and the output says what that is, by kind with counts of entries: ${STATE_KINDS.map((k) => k.kind).join(', ')}. What forge stores from tasks, answers, tool output and logs went through its secret redactor when it was written (API keys such as sk-…, ghp_…, xox…-, AKIA…, Bearer tokens, private key blocks, *_KEY=/*_TOKEN=/*SECRET=/*PASSWORD= values become [REDACTED:<kind>]; endpoints are kept without user, password or query string); kept exactly are what forge runs or compares later: activated plan contracts, and a loop's prompt, completion promise, done-when check and agent command. forge agent's telemetry and saved sessions can be turned off before they are recorded (FORGE_NO_TELEMETRY=1 or DO_NOT_TRACK=1, FORGE_NO_SESSIONS=1; see forge-agent(1)). --dry-run says what a sync would share and fetches and pushes nothing: it only asks the remote for its refs (git ls-remote), so a remote a sync could not reach fails the dry run too (SYNC_FAILED).`,
   ].join('\n\n'),
   args: {
     remote: { type: 'string', positional: true, default: 'origin', description: 'A configured remote, or a URL or path.' },
@@ -28,20 +28,21 @@ export default defineCommand({
     { command: 'forge state sync --dry-run', description: 'What a sync with origin would share, by kind; nothing is fetched or pushed.' },
   ],
   errors: { REMOTE_NOT_FOUND: 'no such remote', SYNC_FAILED: 'fetch or push failed (network, permissions)', STATE_CONFLICT: 'the remote kept moving for 5 rounds', NOT_A_GIT_REPO: 'outside a git repository' },
-  exits: { 0: 'in sync (with --dry-run: the remote exists)', 1: 'fetch or push failed', 2: 'invalid input, no such remote, or not a git repository' },
+  exits: { 0: 'in sync (with --dry-run: the remote answers)', 1: 'fetch or push failed', 2: 'invalid input, no such remote, or not a git repository' },
   mutates: true,
   async run(args, ctx) {
     const repo = await ctx.repo();
     const store = await ctx.store();
     await flushEvents({ repo, store });
     if (args['dry-run']) {
-      await checkRemote({ repo, remote: args.remote });
+      // A sync would fail on a remote it cannot reach: the dry run asks it for its refs (and nothing else) to know.
+      const remoteHead = await remoteStateHead({ repo, remote: args.remote });
       const head = await store.head();
       const shared = head ? await sharedKinds({ repo, store, commit: head }) : [];
       return {
-        data: { remote: args.remote, dryRun: true, head, shared, pushed: false, tracking: trackingRef(args.remote) },
+        data: { remote: args.remote, dryRun: true, head, remoteHead, shared, pushed: false, tracking: trackingRef(args.remote) },
         text: head
-          ? `${args.remote}: dry run, nothing fetched or pushed; a sync would share ${STATE_REF} at ${head.slice(0, 12)} (merged with what ${args.remote} holds)\nwould share: ${describeShared(shared)}`
+          ? `${args.remote}: dry run, nothing fetched or pushed; a sync would share ${STATE_REF} at ${head.slice(0, 12)} (${remoteHead ? `merged with what ${args.remote} holds` : `${args.remote} has no state yet`})\nwould share: ${describeShared(shared)}`
           : `${args.remote}: dry run, nothing fetched or pushed; no local state yet, so a sync would only fetch`,
         next: ctx.cmd('state', 'sync', args.remote),
       };

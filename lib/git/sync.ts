@@ -122,6 +122,21 @@ export async function checkRemote({ repo, remote }: { repo: Repo; remote: string
 }
 
 /**
+ * The remote's state commit (null: it has none yet), read with `git ls-remote`: refs only, no
+ * objects fetched. A remote that cannot be reached is SYNC_FAILED, as the sync itself would be.
+ */
+export async function remoteStateHead({ repo, remote }: { repo: Repo; remote: string }): Promise<string | null> {
+  await checkRemote({ repo, remote });
+  let out: string;
+  try {
+    out = await (await gitFor(repo)).listRemote([remote, STATE_REF]);
+  } catch (err) {
+    throw new ForgeError('SYNC_FAILED', `cannot reach '${remote}': ${String((err as Error).message).trim().split('\n').pop()}`, { fix: `git ls-remote ${remote}`, exitCode: 1 });
+  }
+  return /^([0-9a-f]{40,64})\t/m.exec(out)?.[1] ?? null;
+}
+
+/**
  * fetch → merge → push, until the remote accepts the push (another machine may push between our
  * fetch and push; then the push is refused as non-fast-forward and the round repeats).
  */

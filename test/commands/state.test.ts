@@ -111,18 +111,23 @@ test('sync --dry-run says what a sync would share, by kind, and fetches and push
   assert.equal([record.dryRun, record.pushed, record.head, record.shared], [true, false, git(dir, 'rev-parse', 'refs/forge/state'), shared]);
   assert.is(record._next_action, 'forge state sync origin');
   const text = await forge(['state', 'sync', '--dry-run'], { cwd: dir });
-  assert.match(text.stdout, /^origin: dry run, nothing fetched or pushed; a sync would share refs\/forge\/state at [0-9a-f]{12} \(merged with what origin holds\)\nwould share: memory 2 entries, logs 4 entries in 2 files, iterations 2 entries, sessions 1 entry\n/);
+  assert.match(text.stdout, /^origin: dry run, nothing fetched or pushed; a sync would share refs\/forge\/state at [0-9a-f]{12} \(origin has no state yet\)\nwould share: memory 2 entries, logs 4 entries in 2 files, iterations 2 entries, sessions 1 entry\n/);
   assert.is(gitDirSnapshot(remote), remoteBefore, 'the remote did not change');
   assert.is(git(dir, 'for-each-ref', 'refs/forge/remotes'), '', 'nothing was fetched');
   const unknown = await forge(['state', 'sync', 'nowhere', '--dry-run'], { cwd: dir });
   assert.is(unknown.code, 2);
   assert.match(unknown.stderr, /no remote named 'nowhere' \(remotes: origin\)/);
+  // A path or URL that names no repository would fail the sync: the dry run says so, not what it would share.
+  const gone = await forge(['state', 'sync', join(tempDir(), 'no-such-remote'), '--dry-run', '--json'], { cwd: dir });
+  assert.equal([gone.code, gone.records[0]!.error.code], [1, 'SYNC_FAILED']);
 
   const real = await forge(['state', 'sync', '--json'], { cwd: dir });
   assert.equal([real.code, real.records[0]!.action, real.records[0]!.pushed, real.records[0]!.shared], [0, 'pushed', true, shared]);
   assert.is(git(remote, 'rev-parse', 'refs/forge/state'), git(dir, 'rev-parse', 'refs/forge/state'));
   const again = await forge(['state', 'sync'], { cwd: dir });
   assert.match(again.stdout, /^origin: already up to date at [0-9a-f]{12}\nNext: /, 'nothing pushed, nothing listed');
+  const after = await forge(['state', 'sync', '--dry-run'], { cwd: dir });
+  assert.match(after.stdout, /\(merged with what origin holds\)\n/);
 });
 
 test('sync with an unknown remote is a clean error naming the remotes', async () => {
