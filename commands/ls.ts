@@ -2,7 +2,7 @@
 import { defineCommand } from '../lib/cli/declare';
 import { AFTER_A_CRASH } from '../lib/files/journal';
 import { globMatcher, listFiles, underPaths } from '../lib/files/list';
-import { CONFINEMENT_ERRORS, assertWalkable, isDirectory, openWorkspace, resolveInside } from '../lib/files/workspace';
+import { CONFINEMENT_ERRORS, assertWalkable, openWorkspace, resolveWalkPath } from '../lib/files/workspace';
 
 export default defineCommand({
   name: 'ls',
@@ -19,8 +19,8 @@ export default defineCommand({
     { command: 'forge ls', description: 'Every file, up to 200.' },
     { command: "forge ls '*.md' --json", description: 'Markdown files, one record each.' },
   ],
-  errors: { ...CONFINEMENT_ERRORS },
-  exits: { 0: 'listed (with or without matches)', 1: "refused: the listing would start in git's own files", 2: 'invalid input or a path outside the repository' },
+  errors: { PATH_ABOVE_CWD: 'the glob starts above the working directory (ls lists only what is under it)', NOT_A_REGULAR_FILE: 'the path is a FIFO, socket or device', ...CONFINEMENT_ERRORS },
+  exits: { 0: 'listed (with or without matches)', 1: "refused: the listing would start in git's own files, or the path is not a regular file", 2: 'invalid input, or a path outside the repository or above the working directory' },
   mutates: false,
   async run(args, ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
@@ -28,11 +28,11 @@ export default defineCommand({
     // A glob rooted elsewhere (../x/*, /etc/*) is refused like a path; a plain directory name lists what is under it.
     const { default: picomatch } = await import('picomatch');
     const scan = args.glob ? picomatch.scan(args.glob) : null;
-    const base = scan?.base ? await resolveInside({ ws, path: scan.base }) : null;
-    const underDir = base && !scan!.isGlob && (await isDirectory(base.abs));
+    const base = scan?.base ? await resolveWalkPath({ ws, path: scan.base }) : null;
+    const underDir = base?.isDirectory && !scan!.isGlob;
     const match = underDir ? () => true : await globMatcher(args.glob);
     const listed = await listFiles({ ws });
-    const files = (underDir ? underPaths({ ws, files: listed, paths: [base.display] }) : listed).filter(match);
+    const files = (underDir ? underPaths({ ws, files: listed, paths: [base.path] }) : listed).filter(match);
     const shown = files.slice(0, args.limit);
     for (const path of shown) await ctx.emit({ type: 'file', path }, path);
     const cutByDir = new Map<string, number>();

@@ -2,7 +2,7 @@
 import { dirname } from 'node:path';
 import { defineCommand } from '../lib/cli/declare';
 import { AFTER_A_CRASH } from '../lib/files/journal';
-import { CONFINEMENT_ERRORS, assertWalkable, openWorkspace, resolveInside } from '../lib/files/workspace';
+import { CONFINEMENT_ERRORS, assertWalkable, openWorkspace, resolveWalkPath } from '../lib/files/workspace';
 import { compilePattern, searchWorkspace } from '../lib/files/search';
 
 export default defineCommand({
@@ -24,15 +24,16 @@ export default defineCommand({
     { command: "forge search 'console\\.log' src", description: 'Every console.log under src/.' },
     { command: "forge search TODO --glob '*.md' --json", description: 'TODOs in Markdown files, one record per match.' },
   ],
-  errors: { INVALID_REGEX: 'the pattern is not a valid regular expression', ...CONFINEMENT_ERRORS },
-  exits: { 0: 'searched (with or without matches)', 1: "refused: a path is in git's own files", 2: 'invalid pattern or a path outside the repository' },
+  errors: { INVALID_REGEX: 'the pattern is not a valid regular expression', PATH_ABOVE_CWD: 'a path is above the working directory (the walk lists only what is under it)', NOT_A_REGULAR_FILE: 'a path is a FIFO, socket or device', ...CONFINEMENT_ERRORS },
+  exits: { 0: 'searched (with or without matches)', 1: "refused: a path is in git's own files, or not a regular file", 2: 'invalid pattern, or a path outside the repository or above the working directory' },
   mutates: false,
   async run(args, ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     assertWalkable({ ws });
-    for (const p of args.paths) await resolveInside({ ws, path: p });
+    const paths: string[] = [];
+    for (const p of args.paths) paths.push((await resolveWalkPath({ ws, path: p })).path);
     const regex = compilePattern({ pattern: args.pattern, literal: args.literal, ignoreCase: args['ignore-case'] });
-    const r = await searchWorkspace({ ws, regex, paths: args.paths, glob: args.glob, limit: args.limit });
+    const r = await searchWorkspace({ ws, regex, paths, glob: args.glob, limit: args.limit });
     let current = '';
     for (const m of r.matches) {
       const heading = m.path !== current ? `${m.path}\n` : '';

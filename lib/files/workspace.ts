@@ -167,7 +167,7 @@ export function assertWalkable({ ws }: { ws: Workspace }): void {
  */
 export function walkable({ ws }: { ws: Workspace }): (path: string) => Promise<boolean> {
   // Control dirs are resolved through symlinks: compare them with cwd resolved the same way.
-  const realCwd = join(ws.realRoot, relative(ws.root, ws.cwd));
+  const realCwd = realCwdOf(ws);
   const underCwd = ws.controlDirs.map((g) => relative(realCwd, g)).filter((rel) => rel && inside(realCwd, join(realCwd, rel)));
   const inControlDir = (path: string) => underCwd.some((rel) => path === rel || path.startsWith(`${rel}${sep}`));
   return async (path) => {
@@ -181,6 +181,32 @@ export function walkable({ ws }: { ws: Workspace }): (path: string) => Promise<b
     }
     return info.isFile() && !hasGitComponent(path) && !inControlDir(path);
   };
+}
+
+/** cwd resolved through symlinks, as the boundary is: where real paths are compared from. */
+function realCwdOf(ws: Workspace): string {
+  return join(ws.realRoot, relative(ws.root, ws.cwd));
+}
+
+/**
+ * Where a walk (search's paths, ls's directory) goes for a path given to it: the path itself, or
+ * for a symlink to a directory the directory it points to (a walk lists files, never through a
+ * link). A walk lists only what is under cwd, so a path above cwd is refused rather than
+ * answered with "no files" or "no matches".
+ */
+export async function resolveWalkPath({ ws, path }: { ws: Workspace; path: string }): Promise<{ path: string; isDirectory: boolean }> {
+  const resolved = await resolveInside({ ws, path });
+  const isDir = (await statTarget(resolved))?.isDirectory() === true;
+  // A directory is walked where it really is, named as the listing names it (from the lexical root).
+  const target = isDir ? join(ws.root, relative(ws.realRoot, await realTarget(resolved.abs))) : resolved.abs;
+  const rel = relative(ws.cwd, target) || '.';
+  if (rel === '..' || rel.startsWith(`..${sep}`)) {
+    throw new InvalidInputError('PATH_ABOVE_CWD', `'${path}' is above the working directory, and a walk lists only what is under it`, {
+      fix: shellJoin(['forge', 'ls', '--cwd', isDir ? target : dirname(target)]),
+      data: { path },
+    });
+  }
+  return { path: rel, isDirectory: isDir };
 }
 
 /**

@@ -129,6 +129,15 @@ test('search and ls skip symlinks that leave the repository or reach .git, as re
   mkdirSync(join(dir, 'src'));
   writeFileSync(join(dir, 'src/x.ts'), '');
   assert.equal((await forge(['ls', 'src', '--json'], { cwd: dir })).records.filter((r) => r.type === 'file').map((r) => r.path), ['src/x.ts'], 'a directory name lists what is under it');
+  // A link to a directory inside is walked where it points; a path above cwd is refused, never "no files".
+  writeFileSync(join(dir, 'src/x.ts'), 'NEEDLE\n');
+  symlinkSync('src', join(dir, 'src-link'));
+  assert.equal((await forge(['search', 'NEEDLE', 'src-link', '--json'], { cwd: dir })).records.filter((r) => r.type === 'match').map((r) => r.path), ['src/x.ts']);
+  assert.equal((await forge(['ls', 'src-link', '--json'], { cwd: dir })).records.filter((r) => r.type === 'file').map((r) => r.path), ['src/x.ts']);
+  for (const args of [['search', 'NEEDLE', '..'], ['search', 'NEEDLE', '../README.md'], ['ls', '..'], ['ls', '../*.md']]) {
+    const r = await forge([...args, '--json'], { cwd: join(dir, 'src') });
+    assert.equal([r.code, r.records[0]!.error?.code, r.records[0]!._next_action], [2, 'PATH_ABOVE_CWD', `forge ls --cwd ${dir}`], args.join(' '));
+  }
 
   // Outside a repository the walk follows the same rule.
   const plain = tempDir();
