@@ -38,6 +38,7 @@ export default defineCommand({
     PATCH_CONFLICT: 'a hunk does not apply or matches several places; a file to create exists or one to change does not (the region is in the message)',
     INVALID_PATCH: 'the input is not a patch in a known format',
     MISSING_ARGUMENT: 'no patch on stdin, --diff or --file',
+    NOT_A_DIRECTORY: 'a file is where a parent directory of a file to create must be (nothing is changed)',
     ...CONFINEMENT_ERRORS,
   },
   exits: { 0: 'applied (or would apply, with --check)', 1: "refused (a hunk does not apply, a file is in git's own files): nothing was changed", 2: 'invalid input or a file outside the repository' },

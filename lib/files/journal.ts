@@ -1,6 +1,7 @@
 // Crash-safe writes: each file is replaced by a rename, a change across files is all-or-nothing, and whatever a killed process left — half-applied patch, temp files — is recovered by the next forge file command.
 import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
+import { RefusedError } from '../errors';
 import { processAlive } from '../process/alive';
 import { randomHex } from '../random';
 
@@ -62,7 +63,13 @@ function fitName(name: string, bytes: number): string {
 
 /** Writes `data` to `temp` with `abs`'s current permission bits (or `mode`), ready to be renamed over it. */
 export async function writeTemp({ abs, temp, data, mode }: { abs: string; temp: string; data: Buffer | string; mode?: number | null }): Promise<void> {
-  await mkdir(dirname(abs), { recursive: true });
+  await mkdir(dirname(abs), { recursive: true }).catch((err: NodeJS.ErrnoException) => {
+    // A file where a parent directory must be: the path asks for something that cannot exist.
+    if (err.code === 'EEXIST' || err.code === 'ENOTDIR') {
+      throw new RefusedError('NOT_A_DIRECTORY', `cannot create '${abs}': a file is in the way of its directory '${dirname(abs)}'`, { fix: 'forge ls', data: { path: abs } });
+    }
+    throw err;
+  });
   const keep = mode ?? (await stat(abs).then((s) => s.mode & 0o7777, () => null));
   await writeFile(temp, data);
   if (keep !== null) await chmod(temp, keep);

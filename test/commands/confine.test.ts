@@ -166,6 +166,14 @@ test('a dangling symlink pointing out is refused, not followed to create a file 
   assert.is((await forge(['write', 'inside-dangling', '--content', 'x\n'], { cwd: dir })).code, 0, 'a dangling link inside is a file to create');
 });
 
+test('a file where a directory must be is NOT_A_DIRECTORY, and a patch around it changes nothing', async () => {
+  const dir = repoWith({ 'f.txt': 'x\n', 'keep.txt': 'a\n' });
+  const w = await forge(['write', 'f.txt/new.txt', '--content', 'x', '--json'], { cwd: dir });
+  assert.equal([w.code, w.records[0]!.error.code], [1, 'NOT_A_DIRECTORY']);
+  const p = await forge(['patch', '--json'], { cwd: dir, input: '--- a/keep.txt\n+++ b/keep.txt\n@@ -1 +1 @@\n-a\n+b\n--- /dev/null\n+++ b/f.txt/new.txt\n@@ -0,0 +1 @@\n+x\n' });
+  assert.equal([p.code, p.records[0]!.error.code, readFileSync(join(dir, 'keep.txt'), 'utf8'), readFileSync(join(dir, 'f.txt'), 'utf8')], [1, 'NOT_A_DIRECTORY', 'a\n', 'x\n']);
+});
+
 test('a FIFO is refused by read, edit, write and patch without hanging', async () => {
   const dir = tempRepo();
   execFileSync('mkfifo', [join(dir, 'pipe')]);
