@@ -8,15 +8,35 @@ export interface HunkLine {
 }
 
 export interface Hunk {
-  /** The old-side start line from the header, when there is one: a hint, never trusted. */
+  /**
+   * The old-side start line from the header (or Roo's `:start_line:N`), when there is one: a hint
+   * that chooses among several places, never trusted alone.
+   */
   oldStart?: number;
   lines: HunkLine[];
   /** The old side ends without a newline at end of file (`\ No newline at end of file`). */
   oldNoEol?: boolean;
   newNoEol?: boolean;
+  /**
+   * Lines the hunk comes after, sought in order before it: a `*** Begin Patch` hunk's `@@ <line>`
+   * headers (Codex, OpenCode). Each must be in the file.
+   */
+  seek?: string[];
+  /** A unified header's section text (`@@ -n,m +n,m @@ class B:`): a line above the hunk, a soft hint. */
+  section?: string;
+  /** The hunk's old text ends at the end of the file (`*** End of File`). */
+  atEnd?: boolean;
 }
 
+/**
+ * How a file's hunks are located: `unified` and `envelope` hunks against the original file, in
+ * order and without overlapping; `search-replace` blocks one after another, each in the whole file
+ * as the blocks before it left it (as Aider, Cline and Roo apply them).
+ */
+export type Dialect = 'unified' | 'envelope' | 'search-replace';
+
 export interface FilePatch {
+  dialect: Dialect;
   kind: 'modify' | 'create' | 'delete' | 'rename';
   /** Path before (null for a new file). */
   oldPath: string | null;
@@ -195,7 +215,7 @@ function parseUnified(src: string): FilePatch[] {
     }
     const { hunks, next } = readHunks(lines, i, (k) => lines[k]!.startsWith('diff --git ') || (lines[k]!.startsWith('--- ') && (lines[k + 1] ?? '').startsWith('+++ ')));
     i = next;
-    patches.push({ kind, oldPath: oldPath ?? null, newPath: newPath ?? null, hunks });
+    patches.push({ dialect: 'unified', kind, oldPath: oldPath ?? null, newPath: newPath ?? null, hunks });
   }
   if (!patches.length) throw bad('no file changes found in the diff');
   return patches;
@@ -218,13 +238,13 @@ function parseEnvelope(src: string): FilePatch[] {
     const path = m[2]!.trim();
     i++;
     if (m[1] === 'Delete') {
-      patches.push({ kind: 'delete', oldPath: path, newPath: null, hunks: [] });
+      patches.push({ dialect: 'envelope', kind: 'delete', oldPath: path, newPath: null, hunks: [] });
       continue;
     }
     if (m[1] === 'Add') {
       const body: HunkLine[] = [];
       for (; i < lines.length && !isDirective(lines[i]!); i++) if (lines[i]!.startsWith('+')) body.push({ op: '+', text: lines[i]!.slice(1) });
-      patches.push({ kind: 'create', oldPath: null, newPath: path, hunks: [{ lines: body }] });
+      patches.push({ dialect: 'envelope', kind: 'create', oldPath: null, newPath: path, hunks: [{ lines: body }] });
       continue;
     }
     let newPath = path;
@@ -236,7 +256,7 @@ function parseEnvelope(src: string): FilePatch[] {
     i = next;
     // The envelope's end-of-file marker.
     for (const h of hunks) h.lines = h.lines.filter((l) => !(l.op === ' ' && l.text === '** End of File'));
-    patches.push({ kind: newPath === path ? 'modify' : 'rename', oldPath: path, newPath, hunks });
+    patches.push({ dialect: 'envelope', kind: newPath === path ? 'modify' : 'rename', oldPath: path, newPath, hunks });
   }
   if (!patches.length) throw bad('the *** Begin Patch envelope holds no file changes');
   return patches;
@@ -278,7 +298,7 @@ function parseSearchReplace(src: string): FilePatch[] {
     i = j;
     let fp = byPath.get(path);
     if (!fp) {
-      fp = { kind: 'modify', oldPath: path, newPath: path, hunks: [] };
+      fp = { dialect: 'search-replace', kind: 'modify', oldPath: path, newPath: path, hunks: [] };
       byPath.set(path, fp);
       order.push(fp);
     }
@@ -294,6 +314,7 @@ function parseSearchReplace(src: string): FilePatch[] {
 export function reversePatch(patches: FilePatch[]): FilePatch[] {
   const flip: Record<HunkLine['op'], HunkLine['op']> = { ' ': ' ', '-': '+', '+': '-' };
   return patches.map((p) => ({
+    dialect: p.dialect,
     kind: p.kind === 'create' ? 'delete' : p.kind === 'delete' ? 'create' : p.kind,
     oldPath: p.newPath,
     newPath: p.oldPath,
