@@ -37,6 +37,8 @@ export default defineCommand({
     ANCHOR_MISMATCH: 'an anchor is stale: the line changed since it was read (fresh lines ±15 are in the message)',
     NO_MATCH: 'the old text is not in the file (the nearest region is in the message)',
     AMBIGUOUS_MATCH: 'the old text matches several places (their lines are named)',
+    INDENTATION_UNCLEAR: 'the old text matches one place but for whitespace, and its lines prove no one indentation change to write the new lines by (the region is in the message)',
+    SELF_CHECK_FAILED: "forge's own check found the result differs from what was asked; nothing was written",
     INVALID_ANCHOR: 'an anchor not written <line>#<hash>',
     OVERLAPPING_EDITS: 'two line edits touch the same lines',
     FILE_NOT_FOUND: 'no such file',

@@ -37,6 +37,7 @@ export default defineCommand({
   errors: {
     PATCH_CONFLICT: 'a hunk does not apply or matches several places; a file to create exists or one to change does not (the region is in the message)',
     INVALID_PATCH: 'the input is not a patch in a known format',
+    SELF_CHECK_FAILED: "forge's own check found the result differs from what the patch says; nothing was written",
     MISSING_ARGUMENT: 'no patch on stdin, --diff or --file',
     NOT_A_DIRECTORY: 'a file is where a parent directory of a file to create must be (nothing is changed)',
     ...CONFINEMENT_ERRORS,

@@ -4,7 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { InvalidInputError, RefusedError } from '../errors';
 import { shellJoin } from '../quote';
 import { lineHash, parseAnchor, type Anchor } from './anchor';
-import { applyIndent, findMatches, nearestLine, type Match, type Strategy } from './match';
+import { LineLookup, locate, relaxations, type Found, type Strategy } from './locate';
+import { exactMatches, nearestLine } from './match';
+import { hunkFromEdit, oldSide, placeHunk, splice, verifyPlacements, type Line, type Placement } from './place';
 import { windowOf, type WindowLine } from './read';
 import { decodeText, encodeText, isBinary, type TextFile } from './text';
 import { resolveInside, statTarget, type Workspace } from './workspace';
@@ -67,28 +69,32 @@ function lfView(file: TextFile): string {
   return file.lines.join('\n') + (file.ends.at(-1) ? '\n' : '');
 }
 
+/** The file's lines with their endings, as placement works on them. */
+function asLines(file: TextFile): Line[] {
+  return file.lines.map((text, i) => ({ text, end: file.ends[i] ?? '' }));
+}
+
+/** Lines with endings back into a file; every line but the last ends, the last as `finalNewline` says. */
+function fromLines(file: TextFile, lines: Line[], finalNewline: boolean): TextFile {
+  const ends = lines.map((l, i) => (i < lines.length - 1 ? l.end || file.eol : finalNewline ? l.end || file.eol : ''));
+  return { ...file, lines: lines.map((l) => l.text), ends };
+}
+
 /**
- * Turns an edited LF view back into lines with endings: lines before and after the edited span
- * keep their own endings; edited lines keep theirs when the count is unchanged, else get the
- * file's dominant ending.
+ * Turns an edited LF view back into lines with endings: lines outside the edited span keep theirs;
+ * inside it, a line diff pairs new lines with old ones, so an unchanged or changed line keeps its
+ * own ending and an added line takes that of the line it replaces or follows (see place.ts).
  */
 function fromView(view: string, file: TextFile, startLine: number, endLine: number): TextFile {
   // The view holds only LF line breaks: every \r was normalized on the way in.
   const restored = view === '' ? [] : view.replace(/\n$/, '').split('\n');
-  const finalNewline = view.endsWith('\n');
-  const total = file.lines.length;
   const before = startLine - 1;
-  const after = total - endLine;
-  const middleOld = endLine - startLine + 1;
-  const middleNew = restored.length - before - after;
-  const ends = restored.map((_, i) => {
-    if (i < before) return file.ends[i]!;
-    if (i >= restored.length - after) return file.ends[total - (restored.length - i)]!;
-    if (middleNew === middleOld) return file.ends[startLine - 1 + (i - before)]!;
-    return i === restored.length - after - 1 && after > 0 ? file.ends[endLine - 1]! : file.eol;
-  });
-  if (ends.length) ends[ends.length - 1] = finalNewline ? ends[ends.length - 1] || file.eol : '';
-  return { ...file, lines: restored, ends };
+  const after = file.lines.length - endLine;
+  const placement: Placement = { at: before, lines: hunkFromEdit(file.lines.slice(before, endLine), restored.slice(before, restored.length - after)), strategy: 'exact' };
+  const lines = asLines(file);
+  const placed = placeHunk({ file: lines, placement, eol: file.eol, fileText: () => '' });
+  if (placed.kind === 'refused') throw new Error(`an exact edit was refused by placement: ${placed.reason}`);
+  return fromLines(file, splice(lines, [{ placement, out: placed.out }]), view.endsWith('\n'));
 }
 
 function resultRegion(file: TextFile, startLine: number, endLine: number): { regionStart: number; region: WindowLine[] } {
@@ -128,11 +134,52 @@ export async function replaceText({ ws, path, old, replacement, anchor, all }: {
 
   const view = lfView(file);
   const raw = file.lines.map((l, i) => l + file.ends[i]).join('');
-  const found = findMatches({ text: view, old: oldLf, rawExact: raw.includes(old) });
-  let matches: Match[] = found.kind === 'none' ? [] : found.matches;
+  let matches = exactMatches({ text: view, old: oldLf });
   if (at) matches = matches.filter((m) => m.startLine <= at.line && at.line <= m.endLine);
+  if (!matches.length) return replaceLines({ abs, display, file, ws, oldLf, newLf, at, all });
+  if (matches.length > 1 && !all) throw ambiguous(display, oldLf, matches.map((m) => m.startLine));
 
-  if (!matches.length) {
+  // Replace from the end so earlier offsets stay valid.
+  let next = view;
+  for (const m of [...matches].sort((a, b) => b.from - a.from)) next = next.slice(0, m.from) + newLf + next.slice(m.to);
+  const first = matches[0]!;
+  const last = matches.at(-1)!;
+  const edited = fromView(next, file, first.startLine, last.endLine);
+  await replaceFile({ ws, abs, data: encodeText(edited) });
+
+  const addedLines = newLf.split('\n').length - oldLf.split('\n').length;
+  const startLine = first.startLine;
+  const endLine = matches.length === 1 ? Math.max(startLine, first.endLine + addedLines) : startLine;
+  return { path: display, strategy: raw.includes(old) ? 'exact' : 'line-endings', replacements: matches.length, startLine, endLine, ...resultRegion(edited, startLine, endLine) };
+}
+
+function ambiguous(display: string, oldLf: string, lines: number[]): RefusedError {
+  const firstLine = oldLf.split('\n').find((l) => l.trim()) ?? oldLf;
+  return new RefusedError('AMBIGUOUS_MATCH', `the old text matches ${lines.length} places in '${display}' (lines ${lines.join(', ')}); pass --anchor with the anchor of the one you mean, add context to make it unique, or --all`, {
+    fix: shellJoin(['forge', 'search', firstLine.trim(), display, '--literal']),
+    data: { path: display, lines },
+  });
+}
+
+/**
+ * The old text is not in the file as written: whole lines are compared with whitespace, then
+ * Unicode look-alikes folded (and the model's copied line numbers or a stray blank edge line
+ * dropped), by the same locating and placing rules as forge patch — one place only, the new lines
+ * re-indented by the transform every old line proves, context lines left as the file has them.
+ */
+async function replaceLines({ ws, abs, display, file, oldLf, newLf, at, all }: { ws: Workspace; abs: string; display: string; file: TextFile; oldLf: string; newLf: string; at: Anchor | undefined; all: boolean }): Promise<EditResult> {
+  const asWritten = hunkFromEdit(oldLf.replace(/\n$/, '').split('\n'), newLf === '' ? [] : newLf.replace(/\n$/, '').split('\n'));
+  const lookup = new LineLookup(file.lines);
+  let found: Found = { kind: 'none' };
+  let hunk = asWritten;
+  for (const candidate of [asWritten, ...relaxations(asWritten)]) {
+    const old = oldSide(candidate).map((l) => l.text);
+    if (!old.length) continue;
+    found = locate(lookup, { old, from: 0, ...(at ? { cover: at.line - 1 } : {}) });
+    hunk = candidate;
+    if (found.kind !== 'none') break;
+  }
+  if (found.kind === 'none') {
     const near = at ? at.line : nearestLine({ fileLines: file.lines, old: oldLf });
     const region = regionAround(file, near);
     const where = at ? ` at line ${at.line}` : '';
@@ -141,27 +188,29 @@ export async function replaceText({ ws, path, old, replacement, anchor, all }: {
       data: { path: display, region: region.lines },
     });
   }
-  if (matches.length > 1 && !all) {
-    const lines = matches.map((m) => m.startLine);
-    const firstLine = oldLf.split('\n').find((l) => l.trim()) ?? oldLf;
-    throw new RefusedError('AMBIGUOUS_MATCH', `the old text matches ${matches.length} places in '${display}' (lines ${lines.join(', ')}); pass --anchor with the anchor of the one you mean, add context to make it unique, or --all`, {
-      fix: shellJoin(['forge', 'search', firstLine.trim(), display, '--literal']),
-      data: { path: display, lines, strategy: matches[0]!.strategy },
+  if (found.kind === 'ambiguous' && !all) throw ambiguous(display, oldLf, found.at.map((h) => h + 1));
+  const size = oldSide(hunk).length;
+  const starts = found.kind === 'found' ? [found.at] : found.at.filter((h, i, list) => i === 0 || h >= list[i - 1]! + size);
+  const lines = asLines(file);
+  const placements: Placement[] = starts.map((start) => ({ at: start, lines: hunk, strategy: found.strategy }));
+  const placed = placements.map((placement) => {
+    const r = placeHunk({ file: lines, placement, eol: file.eol, fileText: () => file.lines.slice(0, 5000).join('\n') });
+    if (r.kind === 'ok') return { placement, out: r.out };
+    const region = regionAround(file, placement.at + 1, size + 2);
+    throw new RefusedError('INDENTATION_UNCLEAR', `the old text matches lines ${placement.at + 1}–${placement.at + size} of '${display}' but for whitespace, and ${r.reason}; write the old and new text indented as the file is:\n${renderRegion(region.lines)}`, {
+      fix: readFix(display, region.lines),
+      data: { path: display, region: region.lines },
     });
-  }
-
-  // Replace from the end so earlier offsets stay valid.
-  let next = view;
-  for (const m of [...matches].sort((a, b) => b.from - a.from)) next = next.slice(0, m.from) + applyIndent(newLf, m.indent) + next.slice(m.to);
-  const first = matches.reduce((a, b) => (a.from < b.from ? a : b));
-  const last = matches.reduce((a, b) => (a.to > b.to ? a : b));
-  const edited = fromView(next, file, first.startLine, last.endLine);
+  });
+  const result = splice(lines, placed);
+  const wrong = verifyPlacements({ before: lines, after: result, placements });
+  if (wrong) throw new RefusedError('SELF_CHECK_FAILED', `forge's self-check refused the edit of '${display}' (${wrong}): it would have written something other than what was asked. Nothing was changed; please report this with the edit`, { fix: shellJoin(['forge', 'read', display]) });
+  const edited = fromLines(file, result, file.ends.at(-1) !== '');
   await replaceFile({ ws, abs, data: encodeText(edited) });
-
-  const addedLines = newLf.split('\n').length - (oldLf.split('\n').length);
-  const startLine = first.startLine;
-  const endLine = matches.length === 1 ? Math.max(startLine, first.endLine + addedLines) : startLine;
-  return { path: display, strategy: first.strategy, replacements: matches.length, startLine, endLine, ...resultRegion(edited, startLine, endLine) };
+  const startLine = starts[0]! + 1;
+  const added = hunk.filter((l) => l.op !== '-').length;
+  const endLine = starts.length === 1 ? Math.max(startLine, startLine + added - 1) : startLine;
+  return { path: display, strategy: found.strategy, replacements: starts.length, startLine, endLine, ...resultRegion(edited, startLine, endLine) };
 }
 
 /** One anchored line edit: replace or delete lines A..B, or insert after/before line A. */

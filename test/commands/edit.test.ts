@@ -27,17 +27,19 @@ test('exact and line-ending matches keep the file\'s own endings', async () => {
   assert.is(e.rec.strategy, 'line-endings');
 });
 
-test('trailing whitespace, indentation and trimmed lines: applied once, re-indented to fit', async () => {
+test('trailing whitespace and indentation: applied once, context kept as the file has it, new lines re-indented to fit; no one transform is refused', async () => {
+  // The unchanged line keeps the file's trailing whitespace; the changed one is written as given.
   const trailing = await editCase(SRC.replace('  }\n', '  }   \n'), ['--old', '  }\n  return `hi ${name}`;', '--new', '  }\n  return `hello ${name}`;']);
-  assert.is(trailing.bytes.toString(), SRC.replace('  }\n', '  }   \n').replace('  }   \n  return `hi ${name}`;', '  }\n  return `hello ${name}`;'));
+  assert.is(trailing.bytes.toString(), SRC.replace('  }\n', '  }   \n').replace('return `hi ${name}`;', 'return `hello ${name}`;'));
   assert.is(trailing.rec.strategy, 'trailing-whitespace');
   // The model lost two levels of indentation; the new text comes back indented like the file.
   const dedented = await editCase(SRC, ['--old', 'if (!name) {\n  return "nobody";\n}', '--new', 'if (!name) {\n  return "nobody";\n}\nif (name === "x") {\n  return "x";\n}']);
   assert.is(dedented.bytes.toString(), SRC.replace('  }\n', '  }\n  if (name === "x") {\n    return "x";\n  }\n'));
   assert.is(dedented.rec.strategy, 'indentation');
-  const trimmed = await editCase(SRC, ['--old', '    if (!name) {\n  return "nobody";\n    }', '--new', 'if (!name) return "nobody";']);
-  assert.is(trimmed.bytes.toString(), SRC.replace('  if (!name) {\n    return "nobody";\n  }', '  if (!name) return "nobody";'));
-  assert.is(trimmed.rec.strategy, 'trim');
+  // Old lines indented every which way prove no transform: where the new line goes is a guess, so it is refused.
+  const scrambled = await editCase(SRC, ['--old', '    if (!name) {\n  return "nobody";\n    }', '--new', 'if (!name) return "nobody";']);
+  assert.equal([scrambled.r.code, scrambled.bytes.toString()], [1, SRC]);
+  assert.match(scrambled.r.stdout + scrambled.r.stderr, /INDENTATION_UNCLEAR/);
 });
 
 test('Unicode quotes, dashes and no-break spaces fold to ASCII', async () => {
