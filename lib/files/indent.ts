@@ -11,6 +11,8 @@ export interface IndentPair {
 export type InferResult = { kind: 'ok'; map: (indent: string) => string | null; describe: string } | { kind: 'refused'; reason: string };
 
 const TAB_WIDTHS = [2, 4, 8] as const;
+/** File columns per model column: the same unit, or one of 2, 4 and 8 spaces written as another. */
+const RATIOS = [1, 2, 0.5, 4, 0.25];
 
 export function indentOf(line: string): string {
   let i = 0;
@@ -45,8 +47,9 @@ function unitOf(text: string): { spaces: number | null; tabs: boolean | null } {
 
 /**
  * Every transform that maps each model indentation onto its file indentation exactly: columns
- * (the model's tabs read at width 2, 4 or 8) shifted by one constant and written the file's way
- * (tabs of width 2, 4 or 8, or spaces) — tabs↔spaces, dedent and over-indent, and combinations;
+ * (the model's tabs read at width 2, 4 or 8), scaled from one unit to another (4 spaces as 2),
+ * shifted by one constant and written the file's way (tabs of width 2, 4 or 8, or spaces) —
+ * tabs↔spaces, re-scaled levels, dedent and over-indent, and combinations;
  * or one literal prefix added or removed, for indentation no column rule describes.
  */
 function consistentTransforms(pairs: IndentPair[], model: ReturnType<typeof unitOf>, file: ReturnType<typeof unitOf>): Candidate[] {
@@ -61,16 +64,20 @@ function consistentTransforms(pairs: IndentPair[], model: ReturnType<typeof unit
   const out: Candidate[] = [];
   for (const mt of modelTabs ? TAB_WIDTHS : [8]) {
     for (const ft of renders) {
-      const shift = columns(first.file, ft ?? 8) - columns(first.model, mt);
-      const map = (s: string) => {
-        const cols = columns(s, mt) + shift;
-        return cols < 0 ? null : render(cols, ft);
-      };
-      if (!fits(map)) continue;
-      // One model level becomes one file tab; one model tab becomes one file level.
-      const evidence = (ft !== null && model.spaces === ft ? 1 : 0) + (modelTabs && file.spaces === mt ? 1 : 0);
-      const how = [modelTabs ? `tabs read as ${mt} columns` : '', shift ? `${shift > 0 ? 'indented' : 'dedented'} ${Math.abs(shift)} columns` : '', ft ? `written with tabs of ${ft}` : 'written with spaces'];
-      out.push({ describe: how.filter(Boolean).join(', '), map, evidence });
+      for (const ratio of RATIOS) {
+        const shift = columns(first.file, ft ?? 8) - columns(first.model, mt) * ratio;
+        const map = (s: string) => {
+          const cols = columns(s, mt) * ratio + shift;
+          return cols < 0 || !Number.isInteger(cols) ? null : render(cols, ft);
+        };
+        if (!fits(map)) continue;
+        // One model level becomes one file tab; one model tab one file level; the units' ratio is the ratio.
+        const modelUnit = modelTabs ? mt : model.spaces;
+        const fileUnit = ft ?? file.spaces;
+        const evidence = (ft !== null && model.spaces === ft ? 1 : 0) + (modelTabs && file.spaces === mt ? 1 : 0) + (modelUnit && fileUnit && ratio !== 1 && ratio === fileUnit / modelUnit ? 1 : 0);
+        const how = [modelTabs ? `tabs read as ${mt} columns` : '', ratio !== 1 ? `${ratio > 1 ? ratio : `1/${1 / ratio}`} the columns` : '', shift ? `${shift > 0 ? 'indented' : 'dedented'} ${Math.abs(shift)} columns` : '', ft ? `written with tabs of ${ft}` : 'written with spaces'];
+        out.push({ describe: how.filter(Boolean).join(', '), map, evidence });
+      }
     }
   }
   const shown = (p: string) => JSON.stringify(p);

@@ -1,6 +1,7 @@
 // Applies parsed patches in memory: each hunk located by its context (line numbers only choose
 // among places), written in the file's own style, and re-checked before anything is written.
 import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative } from 'node:path';
 import { RefusedError } from '../errors';
 import { shellJoin } from '../quote';
 import { lineHash } from './anchor';
@@ -167,6 +168,18 @@ function finalNewline(lines: Line[], file: TextFile, endHunk: Hunk | null): void
   lines[lines.length - 1] = { ...last, end: wantFinal ? last.end || file.eol : '' };
 }
 
+/**
+ * A path as the patch names it, for resolving from cwd: a git diff's paths are from the top of the
+ * repository, as git apply reads them, unless only the path from cwd names an existing file (a
+ * model that wrote a/ b/ prefixes on paths it saw from a subdirectory).
+ */
+async function patchPath(ws: Workspace, p: FilePatch, path: string): Promise<string> {
+  if (!p.rooted || !ws.inRepo || isAbsolute(path) || ws.cwd === ws.root) return path;
+  const fromTop = relative(ws.cwd, join(ws.root, path)) || '.';
+  if (p.kind === 'create' || (await exists(join(ws.root, path))) || !(await exists(join(ws.cwd, path)))) return fromTop;
+  return path;
+}
+
 async function exists(abs: string): Promise<boolean> {
   return stat(abs).then(() => true, () => false);
 }
@@ -176,8 +189,8 @@ export async function planPatch({ ws, patches }: { ws: Workspace; patches: FileP
   const planned: PlannedFile[] = [];
   const claimed = new Set<string>();
   for (const p of patches) {
-    const target = p.newPath ? await resolveInside({ ws, path: p.newPath }) : null;
-    const source = p.oldPath ? await resolveInside({ ws, path: p.oldPath }) : null;
+    const target = p.newPath ? await resolveInside({ ws, path: await patchPath(ws, p, p.newPath) }) : null;
+    const source = p.oldPath ? await resolveInside({ ws, path: await patchPath(ws, p, p.oldPath) }) : null;
     const display = (target ?? source)!.display;
     for (const r of [target, source]) {
       if (r && claimed.has(r.abs)) throw new RefusedError('PATCH_CONFLICT', `'${r.display}' appears twice in the patch`, { fix: 'forge patch --help' });

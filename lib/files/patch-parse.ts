@@ -43,6 +43,8 @@ export interface FilePatch {
   /** Path after (null for a deleted file). */
   newPath: string | null;
   hunks: Hunk[];
+  /** Paths are from the top of the repository: a git diff (`diff --git` header, or both headers with a/ b/ prefixes). */
+  rooted?: boolean;
 }
 
 const FIX = 'forge patch --help';
@@ -177,6 +179,7 @@ function parseUnified(src: string): FilePatch[] {
     let oldPath: string | null | undefined;
     let newPath: string | null | undefined;
     let kind: FilePatch['kind'] = 'modify';
+    let rooted = line.startsWith('diff --git ');
     if (line.startsWith('diff --git ')) {
       [oldPath, newPath] = gitHeaderPaths(line.slice(11), i + 1) ?? [undefined, undefined];
       i++;
@@ -199,6 +202,7 @@ function parseUnified(src: string): FilePatch[] {
       if (!lines[i]?.startsWith('+++ ')) throw bad(`a '---' line without a '+++' line (line ${i})`);
       const toText = headerPath(lines[i]!.slice(4), i + 1);
       const strip = /^[ab]\//.test(fromText) && toText.startsWith('b/');
+      rooted ||= strip;
       const from = diffPath(fromText, strip || fromText.startsWith('a/'), i);
       const to = diffPath(toText, strip || toText.startsWith('b/'), i + 1);
       i++;
@@ -215,7 +219,7 @@ function parseUnified(src: string): FilePatch[] {
     }
     const { hunks, next } = readHunks(lines, i, (k) => lines[k]!.startsWith('diff --git ') || (lines[k]!.startsWith('--- ') && (lines[k + 1] ?? '').startsWith('+++ ')));
     i = next;
-    patches.push({ dialect: 'unified', kind, oldPath: oldPath ?? null, newPath: newPath ?? null, hunks });
+    patches.push({ dialect: 'unified', kind, oldPath: oldPath ?? null, newPath: newPath ?? null, hunks, ...(rooted ? { rooted } : {}) });
   }
   if (!patches.length) throw bad('no file changes found in the diff');
   return patches;
