@@ -6,9 +6,9 @@ import { shellJoin } from '../quote';
 import { lineHash, parseAnchor, type Anchor } from './anchor';
 import { LineLookup, locate, relaxations, type Found, type Strategy } from './locate';
 import { exactMatches, nearestLine } from './match';
-import { hunkFromEdit, oldSide, placeHunk, splice, verifyPlacements, type Line, type Placement } from './place';
+import { assemble, hunkFromEdit, imageOf, lineAt, oldSide, placeHunk, verifyPlaced, type Image, type Placement } from './place';
 import { windowOf, type WindowLine } from './read';
-import { decodeText, encodeText, isBinary, type TextFile } from './text';
+import { decodeText, encodeString, encodeText, indexLines, isBinary, type TextFile } from './text';
 import { resolveInside, statTarget, type Workspace } from './workspace';
 import { replaceFile } from './write';
 
@@ -69,39 +69,34 @@ function lfView(file: TextFile): string {
   return file.lines.join('\n') + (file.ends.at(-1) ? '\n' : '');
 }
 
-/** The file's lines with their endings, as placement works on them. */
-function asLines(file: TextFile): Line[] {
-  return file.lines.map((text, i) => ({ text, end: file.ends[i] ?? '' }));
-}
-
-/** Lines with endings back into a file; every line but the last ends, the last as `finalNewline` says. */
-function fromLines(file: TextFile, lines: Line[], finalNewline: boolean): TextFile {
-  const ends = lines.map((l, i) => (i < lines.length - 1 ? l.end || file.eol : finalNewline ? l.end || file.eol : ''));
-  return { ...file, lines: lines.map((l) => l.text), ends };
+/** The file's text with its own endings: what placement slices. */
+function imageOfFile(file: TextFile): Image {
+  return imageOf(file.lines.map((l, i) => l + file.ends[i]).join(''));
 }
 
 /**
- * Turns an edited LF view back into lines with endings: lines outside the edited span keep theirs;
+ * Turns an edited LF view back into text with endings: lines outside the edited span keep theirs;
  * inside it, a line diff pairs new lines with old ones, so an unchanged or changed line keeps its
  * own ending and an added line takes that of the line it replaces or follows (see place.ts).
  */
-function fromView(view: string, file: TextFile, startLine: number, endLine: number): TextFile {
+function fromView(view: string, image: Image, startLine: number, endLine: number): string {
   // The view holds only LF line breaks: every \r was normalized on the way in.
   const restored = view === '' ? [] : view.replace(/\n$/, '').split('\n');
   const before = startLine - 1;
-  const after = file.lines.length - endLine;
-  const placement: Placement = { at: before, lines: hunkFromEdit(file.lines.slice(before, endLine), restored.slice(before, restored.length - after)), strategy: 'exact' };
-  const lines = asLines(file);
-  const placed = placeHunk({ file: lines, placement, eol: file.eol, fileText: () => '' });
+  const after = image.index.total - endLine;
+  const old = Array.from({ length: endLine - before }, (_, j) => lineAt(image, before + j).text);
+  const placement: Placement = { at: before, lines: hunkFromEdit(old, restored.slice(before, restored.length - after)), strategy: 'exact' };
+  const placed = placeHunk({ image, placement, fileText: () => '' });
   if (placed.kind === 'refused') throw new Error(`an exact edit was refused by placement: ${placed.reason}`);
-  return fromLines(file, splice(lines, [{ placement, out: placed.out }]), view.endsWith('\n'));
+  return assemble({ image, placed: [{ placement, out: placed.out }], finalNewline: view.endsWith('\n') }).text;
 }
 
-function resultRegion(file: TextFile, startLine: number, endLine: number): { regionStart: number; region: WindowLine[] } {
-  if (!file.lines.length) return { regionStart: 0, region: [] };
+function resultRegion(text: string, startLine: number, endLine: number): { regionStart: number; region: WindowLine[] } {
+  const index = indexLines(text);
+  if (!index.total) return { regionStart: 0, region: [] };
   const regionStart = Math.max(1, startLine - CONTEXT);
-  const end = Math.min(file.lines.length, Math.max(startLine, endLine) + CONTEXT);
-  return { regionStart, region: windowOf({ file, start: regionStart, end }).lines };
+  const end = Math.min(index.total, Math.max(startLine, endLine) + CONTEXT);
+  return { regionStart, region: windowOf({ index, start: regionStart, end }).lines };
 }
 
 function checkAnchor(file: TextFile, display: string, anchor: Anchor, label: string): void {
@@ -144,8 +139,8 @@ export async function replaceText({ ws, path, old, replacement, anchor, all }: {
   for (const m of [...matches].sort((a, b) => b.from - a.from)) next = next.slice(0, m.from) + newLf + next.slice(m.to);
   const first = matches[0]!;
   const last = matches.at(-1)!;
-  const edited = fromView(next, file, first.startLine, last.endLine);
-  await replaceFile({ ws, abs, data: encodeText(edited) });
+  const edited = fromView(next, imageOfFile(file), first.startLine, last.endLine);
+  await replaceFile({ ws, abs, data: encodeString(edited, file) });
 
   const addedLines = newLf.split('\n').length - oldLf.split('\n').length;
   const startLine = first.startLine;
@@ -169,7 +164,7 @@ function ambiguous(display: string, oldLf: string, lines: number[]): RefusedErro
  */
 async function replaceLines({ ws, abs, display, file, oldLf, newLf, at, all }: { ws: Workspace; abs: string; display: string; file: TextFile; oldLf: string; newLf: string; at: Anchor | undefined; all: boolean }): Promise<EditResult> {
   const asWritten = hunkFromEdit(oldLf.replace(/\n$/, '').split('\n'), newLf === '' ? [] : newLf.replace(/\n$/, '').split('\n'));
-  const lookup = new LineLookup(file.lines);
+  const lookup = LineLookup.of(file.lines);
   let found: Found = { kind: 'none' };
   let hunk = asWritten;
   for (const candidate of [asWritten, ...relaxations(asWritten)]) {
@@ -191,10 +186,10 @@ async function replaceLines({ ws, abs, display, file, oldLf, newLf, at, all }: {
   if (found.kind === 'ambiguous' && !all) throw ambiguous(display, oldLf, found.at.map((h) => h + 1));
   const size = oldSide(hunk).length;
   const starts = found.kind === 'found' ? [found.at] : found.at.filter((h, i, list) => i === 0 || h >= list[i - 1]! + size);
-  const lines = asLines(file);
+  const image = imageOfFile(file);
   const placements: Placement[] = starts.map((start) => ({ at: start, lines: hunk, strategy: found.strategy }));
   const placed = placements.map((placement) => {
-    const r = placeHunk({ file: lines, placement, eol: file.eol, fileText: () => file.lines.slice(0, 5000).join('\n') });
+    const r = placeHunk({ image, placement, fileText: () => image.text.slice(0, 256 * 1024) });
     if (r.kind === 'ok') return { placement, out: r.out };
     const region = regionAround(file, placement.at + 1, size + 2);
     throw new RefusedError('INDENTATION_UNCLEAR', `the old text matches lines ${placement.at + 1}–${placement.at + size} of '${display}' but for whitespace, and ${r.reason}; write the old and new text indented as the file is:\n${renderRegion(region.lines)}`, {
@@ -202,11 +197,11 @@ async function replaceLines({ ws, abs, display, file, oldLf, newLf, at, all }: {
       data: { path: display, region: region.lines },
     });
   });
-  const result = splice(lines, placed);
-  const wrong = verifyPlacements({ before: lines, after: result, placements });
+  const result = assemble({ image, placed, finalNewline: file.ends.at(-1) !== '' });
+  const wrong = verifyPlaced({ image, result, placements });
   if (wrong) throw new RefusedError('SELF_CHECK_FAILED', `forge's self-check refused the edit of '${display}' (${wrong}): it would have written something other than what was asked. Nothing was changed; please report this with the edit`, { fix: shellJoin(['forge', 'read', display]) });
-  const edited = fromLines(file, result, file.ends.at(-1) !== '');
-  await replaceFile({ ws, abs, data: encodeText(edited) });
+  const edited = result.text;
+  await replaceFile({ ws, abs, data: encodeString(edited, file) });
   const startLine = starts[0]! + 1;
   const added = hunk.filter((l) => l.op !== '-').length;
   const endLine = starts.length === 1 ? Math.max(startLine, startLine + added - 1) : startLine;
@@ -284,12 +279,13 @@ export async function applyLineOps({ ws, path, ops }: { ws: Workspace; path: str
   for (let i = 0; i < ends.length - 1; i++) if (!ends[i]) ends[i] = file.eol;
   if (ends.length) ends[ends.length - 1] = hadFinalNewline ? ends[ends.length - 1] || file.eol : '';
   const edited: TextFile = { ...file, lines, ends };
-  await replaceFile({ ws, abs, data: encodeText(edited) });
+  const data = encodeText(edited);
+  await replaceFile({ ws, abs, data });
 
   const firstOp = sorted[0]!;
   const startLine = firstOp.kind === 'after' ? firstOp.from.line + 1 : firstOp.from.line;
   const delta = sorted.reduce((n, op) => n + textLines(op.text).length - (op.kind === 'replace' || op.kind === 'delete' ? op.to.line - op.from.line + 1 : 0), 0);
   const lastOp = sorted.at(-1)!;
   const endLine = Math.max(startLine, (lastOp.kind === 'after' ? lastOp.from.line : lastOp.to.line) + delta);
-  return { path: display, strategy: 'anchored', replacements: ops.length, startLine, endLine: Math.min(endLine, Math.max(1, lines.length)), ...resultRegion(edited, startLine, endLine) };
+  return { path: display, strategy: 'anchored', replacements: ops.length, startLine, endLine: Math.min(endLine, Math.max(1, lines.length)), ...resultRegion(edited.lines.map((l, i) => l + edited.ends[i]).join(''), startLine, endLine) };
 }

@@ -21,12 +21,26 @@ const keyOf: Record<Stage, (line: string) => string> = {
  */
 export class LineLookup {
   private readonly keys = new Map<Stage, string[]>();
-  private readonly where = new Map<Stage, Map<string, number[]>>();
-  constructor(readonly lines: readonly string[]) {}
+  /** Per stage: key → its one line, or its lines when it repeats (most lines are unique: no array for them). */
+  private readonly where = new Map<Stage, Map<string, number | number[]>>();
+  /** `line(i)` gives line i (0-based) of `count`: the file is split into strings only if an index is needed. */
+  constructor(
+    readonly count: number,
+    readonly line: (i: number) => string,
+  ) {}
+
+  static of(lines: readonly string[]): LineLookup {
+    return new LineLookup(lines.length, (i) => lines[i]!);
+  }
 
   keysOf(stage: Stage): string[] {
     let keys = this.keys.get(stage);
-    if (!keys) this.keys.set(stage, (keys = stage === 'exact' ? (this.lines as string[]) : this.lines.map(keyOf[stage])));
+    if (!keys) {
+      const exact = this.keys.get('exact') ?? Array.from({ length: this.count }, (_, i) => this.line(i));
+      this.keys.set('exact', exact);
+      keys = stage === 'exact' ? exact : exact.map(keyOf[stage]);
+      this.keys.set(stage, keys);
+    }
     return keys;
   }
 
@@ -35,14 +49,24 @@ export class LineLookup {
     let map = this.where.get(stage);
     if (!map) {
       map = new Map();
-      this.keysOf(stage).forEach((k, i) => {
-        const list = map!.get(k);
-        if (list) list.push(i);
-        else map!.set(k, [i]);
-      });
+      const keys = this.keysOf(stage);
+      for (let i = 0; i < keys.length; i++) {
+        const seen = map.get(keys[i]!);
+        if (seen === undefined) map.set(keys[i]!, i);
+        else if (typeof seen === 'number') map.set(keys[i]!, [seen, i]);
+        else seen.push(i);
+      }
       this.where.set(stage, map);
     }
-    return map.get(key) ?? [];
+    const found = map.get(key);
+    return found === undefined ? [] : typeof found === 'number' ? [found] : found;
+  }
+
+  /** The old lines are exactly the file's at `at`. */
+  exactAt(old: readonly string[], at: number): boolean {
+    if (at < 0 || at + old.length > this.count) return false;
+    for (let j = 0; j < old.length; j++) if (this.line(at + j) !== old[j]) return false;
+    return true;
   }
 }
 
@@ -70,10 +94,10 @@ function windows(lookup: LineLookup, old: string[], stage: Stage, from: number):
 }
 
 /** The strictest name for how the model's old lines differ from the file's at `at`. */
-function strategyAt(lines: readonly string[], old: string[], at: number, stage: Stage): Strategy {
+function strategyAt(lookup: LineLookup, old: string[], at: number, stage: Stage): Strategy {
   if (stage === 'exact') return 'exact';
   if (stage === 'unicode') return 'unicode';
-  const window = old.map((_, j) => lines[at + j]!);
+  const window = old.map((_, j) => lookup.line(at + j));
   const ends = window.every((f, j) => f.trimStart() === old[j]!.trimStart());
   const starts = window.every((f, j) => f.trimEnd() === old[j]!.trimEnd());
   return starts ? 'trailing-whitespace' : ends ? 'indentation' : 'trim';
@@ -134,7 +158,7 @@ function firstAfterEach(candidates: number[], marks: number[]): number[] {
 
 /** Finds the one place for `want.old` in the file, or says why there is none or which places tie. */
 export function locate(lookup: LineLookup, want: Want): Found {
-  const n = lookup.lines.length;
+  const n = lookup.count;
   const k = want.old.length;
   let from = want.from;
   // Seek lines are found in order from `from`; the hunk must come after the last one.
@@ -144,6 +168,10 @@ export function locate(lookup: LineLookup, want: Want): Found {
     if (!hits.length) return { kind: 'none', reason: `its @@ line ${JSON.stringify(line.trim())} is not in the file${i ? ' after the one before it' : ''}` };
     if (i < want.seek!.length - 1) from = hits[0]! + 1;
     else seekMarks = hits;
+  }
+  // Exactly at its stated line: the nearest place there can be (git apply's first probe), found without an index.
+  if (want.hint !== undefined && !want.seek?.length && !want.atEnd && want.cover === undefined && want.hint >= from && lookup.exactAt(want.old, want.hint)) {
+    return { kind: 'found', at: want.hint, strategy: 'exact' };
   }
   const sectionMarks = want.section ? linesLike(lookup, want.section, 0, true) : [];
   for (const stage of STAGES) {
@@ -157,14 +185,14 @@ export function locate(lookup: LineLookup, want: Want): Found {
       if (narrowed.length) hits = narrowed;
     }
     if (want.preferEnd && hits.length > 1 && hits.at(-1)! + k === n) hits = [hits.at(-1)!];
-    const strategy = strategyAt(lookup.lines, want.old, hits[0]!, stage);
-    if (hits.length === 1) return { kind: 'found', at: hits[0]!, strategy: strategyAt(lookup.lines, want.old, hits[0]!, stage) };
+    const strategy = strategyAt(lookup, want.old, hits[0]!, stage);
+    if (hits.length === 1) return { kind: 'found', at: hits[0]!, strategy: strategyAt(lookup, want.old, hits[0]!, stage) };
     if (want.hint === undefined) return { kind: 'ambiguous', at: hits, strategy };
     // Nearest to where the hunk says it is, as git apply searches outward; two equally near tie.
     const distance = (h: number) => Math.abs(h - want.hint!);
     const sorted = [...hits].sort((a, b) => distance(a) - distance(b));
     if (distance(sorted[0]!) === distance(sorted[1]!)) return { kind: 'ambiguous', at: sorted.filter((h) => distance(h) === distance(sorted[0]!)).sort((a, b) => a - b), strategy, near: want.hint };
-    return { kind: 'found', at: sorted[0]!, strategy: strategyAt(lookup.lines, want.old, sorted[0]!, stage) };
+    return { kind: 'found', at: sorted[0]!, strategy: strategyAt(lookup, want.old, sorted[0]!, stage) };
   }
   return { kind: 'none' };
 }

@@ -8,8 +8,8 @@ import { lineHash } from './anchor';
 import { LineLookup, locate, relaxations, type Found, type Strategy, type Want } from './locate';
 import { foldUnicode, nearestLine } from './match';
 import type { FilePatch, Hunk, HunkLine } from './patch-parse';
-import { oldSide, placeHunk, splice, verifyPlacements, type Line, type Placement } from './place';
-import { decodeText, encodeText, isBinary, type TextFile } from './text';
+import { assemble, imageOf, lineAt, linesOf, oldSide, placeHunk, verifyPlaced, type Image, type Line, type Placement } from './place';
+import { decodeString, encodeString, isBinary } from './text';
 import { resolveInside, statTarget, type Workspace } from './workspace';
 
 export interface PlannedFile {
@@ -46,15 +46,16 @@ function contextRuns(lines: HunkLine[]): { leading: number; trailing: number } {
 }
 
 /** Why a hunk does not apply, with the region of the file nearest to what it expects. */
-function notFound(display: string, file: Line[], hunk: HunkLine[], index: number, found: Found): RefusedError {
+function notFound(display: string, image: Image, hunk: HunkLine[], index: number, found: Found): RefusedError {
   if (found.kind === 'ambiguous') {
     const lines = found.at.map((h) => h + 1);
     const why = found.near !== undefined ? `equally near its stated line ${found.near + 1}` : 'and nothing in it tells them apart';
     return conflict(display, `hunk ${index} matches ${lines.length} places in '${display}' (lines ${lines.join(', ')}) ${why}; give it more context, an @@ line above it, or its right line number`, [], { hunk: index, lines });
   }
   const old = oldTexts(hunk);
-  const near = nearestLine({ fileLines: file.map((l) => l.text), old: old.join('\n') });
-  const region = file.slice(Math.max(0, near - 4), near + old.length + 3).map((l, k) => ({ n: Math.max(0, near - 4) + k + 1, text: l.text }));
+  const all = linesOf(image);
+  const near = nearestLine({ fileLines: all, old: old.join('\n') });
+  const region = all.slice(Math.max(0, near - 4), near + old.length + 3).map((text, k) => ({ n: Math.max(0, near - 4) + k + 1, text }));
   const expected = hunk.filter((l) => l.op !== '+').map((l) => `${l.op}${l.text}`).join('\n');
   const why = found.kind === 'none' && found.reason ? found.reason : 'its context is not in the file';
   return conflict(display, `hunk ${index} does not apply to '${display}': ${why}. The hunk expects:\n${expected}\nThe nearest region of the file:`, region, { hunk: index });
@@ -62,7 +63,7 @@ function notFound(display: string, file: Line[], hunk: HunkLine[], index: number
 
 /** Where a hunk with no old lines goes: after its seek line, at the end, or at its stated line. */
 function insertionPoint(lookup: LineLookup, hunk: Hunk, from: number, drift: number): Found {
-  const n = lookup.lines.length;
+  const n = lookup.count;
   if (hunk.atEnd) return { kind: 'found', at: n, strategy: 'exact' };
   if (hunk.seek?.length) {
     const found = locate(lookup, { old: [hunk.seek.at(-1)!], from, seek: hunk.seek.slice(0, -1) });
@@ -89,83 +90,67 @@ function find(lookup: LineLookup, hunk: Hunk, want: Omit<Want, 'old'>): { found:
   return { found: first, lines: hunk.lines };
 }
 
+const lookupOf = (image: Image) => new LineLookup(image.index.total, (i) => image.text.slice(image.index.starts[i], image.index.stops[i]));
+
 /**
  * Every hunk of one file placed, in the dialect's order: unified and envelope hunks against the
  * original file, in order and apart; SEARCH/REPLACE blocks one after another on the result so far,
  * each in the whole file. The result keeps every line ending and the final-newline state unless a
  * hunk says otherwise (`\ No newline at end of file`).
  */
-export function applyHunks({ file, patch, display }: { file: TextFile; patch: FilePatch; display: string }): { lines: Line[]; strategies: PlannedFile['strategies'] } {
-  let lines: Line[] = file.lines.map((text, i) => ({ text, end: file.ends[i] ?? '' }));
-  const fileText = () => file.lines.slice(0, 5000).join('\n');
+export function applyHunks({ text, patch, display }: { text: string; patch: FilePatch; display: string }): { text: string; strategies: PlannedFile['strategies'] } {
   const strategies: PlannedFile['strategies'] = [];
-  let endHunk: Hunk | null = null;
-  const place = (current: Line[], placement: Placement, index: number): Line[] => {
-    const placed = placeHunk({ file: current, placement, eol: file.eol, fileText });
-    if (placed.kind === 'refused') {
-      const at = placement.at;
-      throw conflict(display, `hunk ${index} was found at line ${at + 1} of '${display}' by ${placement.strategy}, but ${placed.reason}; write its lines as the file has them`, current.slice(at, at + oldTexts(placement.lines).length + 1).map((l, k) => ({ n: at + k + 1, text: l.text })), { hunk: index });
-    }
-    return placed.out;
+  const sample = (image: Image) => () => image.text.slice(0, 256 * 1024);
+  const place = (image: Image, placement: Placement, index: number): Line[] => {
+    const placed = placeHunk({ image, placement, fileText: sample(image) });
+    if (placed.kind === 'ok') return placed.out;
+    const at = placement.at;
+    const region = Array.from({ length: Math.min(oldTexts(placement.lines).length + 1, image.index.total - at) }, (_, k) => ({ n: at + k + 1, text: lineAt(image, at + k).text }));
+    throw conflict(display, `hunk ${index} was found at line ${at + 1} of '${display}' by ${placement.strategy}, but ${placed.reason}; write its lines as the file has them`, region, { hunk: index });
   };
-  const check = (before: Line[], after: Line[], placements: Placement[]) => {
-    const wrong = verifyPlacements({ before, after, placements });
+  // The final-newline state: the file's own, unless the hunk that reaches the end says otherwise.
+  const finalNewline = (image: Image, endHunk: Hunk | null) => (endHunk?.newNoEol ? false : endHunk?.oldNoEol ? true : image.index.total === 0 || /[\r\n]$/.test(image.text));
+  const write = (image: Image, placed: Array<{ placement: Placement; out: Line[] }>, endHunk: Hunk | null): string => {
+    const result = assemble({ image, placed, finalNewline: finalNewline(image, endHunk) });
+    const wrong = verifyPlaced({ image, result, placements: placed.map((p) => p.placement) });
     if (wrong) throw new RefusedError('SELF_CHECK_FAILED', `the patch to '${display}' was refused by forge's self-check (${wrong}): forge would have written something other than what the patch says. Nothing was changed; please report this with the patch`, { fix: shellJoin(['forge', 'read', display]), data: { path: display } });
+    return result.text;
   };
-  const touchesEnd = (at: number, hunkLines: HunkLine[], length: number) => at + oldTexts(hunkLines).length === length;
+  const reachesEnd = (image: Image, at: number, hunkLines: HunkLine[]) => at + oldTexts(hunkLines).length === image.index.total;
 
   if (patch.dialect === 'search-replace') {
+    let current = text;
     patch.hunks.forEach((hunk, i) => {
-      const lookup = new LineLookup(lines.map((l) => l.text));
-      const { found, lines: hunkLines } = oldTexts(hunk.lines).length
-        ? find(lookup, hunk, { from: 0, ...(hunk.oldStart !== undefined ? { hint: hunk.oldStart - 1 } : {}) })
-        : { found: { kind: 'found', at: lines.length, strategy: 'exact' } as Found, lines: hunk.lines };
-      if (found.kind !== 'found') throw notFound(display, lines, hunk.lines, i + 1, found);
-      const placement: Placement = { at: found.at, lines: hunkLines, strategy: found.strategy };
-      const out = place(lines, placement, i + 1);
-      if (touchesEnd(found.at, hunkLines, lines.length)) endHunk = hunk;
-      const next = splice(lines, [{ placement, out }]);
-      check(lines, next, [placement]);
-      lines = next;
+      const image = imageOf(current);
+      const { found, lines } = oldTexts(hunk.lines).length
+        ? find(lookupOf(image), hunk, { from: 0, ...(hunk.oldStart !== undefined ? { hint: hunk.oldStart - 1 } : {}) })
+        : { found: { kind: 'found', at: image.index.total, strategy: 'exact' } as Found, lines: hunk.lines };
+      if (found.kind !== 'found') throw notFound(display, image, hunk.lines, i + 1, found);
+      const placement: Placement = { at: found.at, lines, strategy: found.strategy };
+      current = write(image, [{ placement, out: place(image, placement, i + 1) }], reachesEnd(image, found.at, lines) ? hunk : null);
       strategies.push(found.strategy);
     });
-  } else {
-    const lookup = new LineLookup(file.lines);
-    const placed: Array<{ placement: Placement; out: Line[] }> = [];
-    let from = 0;
-    let drift = 0;
-    patch.hunks.forEach((hunk, i) => {
-      const hint = hunk.oldStart !== undefined ? Math.max(0, hunk.oldStart - 1 + drift) : undefined;
-      const { found, lines: hunkLines } = oldTexts(hunk.lines).length
-        ? find(lookup, hunk, { from, ...(hint !== undefined ? { hint } : {}) })
-        : { found: insertionPoint(lookup, hunk, from, drift), lines: hunk.lines };
-      if (found.kind !== 'found') throw notFound(display, lines, hunk.lines, i + 1, found);
-      const placement: Placement = { at: found.at, lines: hunkLines, strategy: oldTexts(hunkLines).length ? found.strategy : 'position' };
-      placed.push({ placement, out: place(lines, placement, i + 1) });
-      if (touchesEnd(found.at, hunkLines, lines.length)) endHunk = hunk;
-      from = found.at + oldTexts(hunkLines).length;
-      if (hunk.oldStart !== undefined) drift = found.at - (hunk.oldStart - (oldTexts(hunkLines).length ? 1 : 0));
-      strategies.push(placement.strategy);
-    });
-    const next = splice(lines, placed);
-    check(lines, next, placed.map((p) => p.placement));
-    lines = next;
+    return { text: current, strategies };
   }
-  finalNewline(lines, file, endHunk);
-  return { lines, strategies };
-}
-
-/**
- * Every line but the last ends with a terminator; the last keeps the file's final-newline state,
- * unless the hunk that reached the end said otherwise with `\ No newline at end of file`.
- */
-function finalNewline(lines: Line[], file: TextFile, endHunk: Hunk | null): void {
-  for (let i = 0; i < lines.length - 1; i++) if (!lines[i]!.end) lines[i] = { ...lines[i]!, end: file.eol };
-  const last = lines.at(-1);
-  if (!last) return;
-  const hadFinal = file.lines.length === 0 || file.ends.at(-1) !== '';
-  const wantFinal = endHunk?.newNoEol ? false : endHunk?.oldNoEol ? true : hadFinal;
-  lines[lines.length - 1] = { ...last, end: wantFinal ? last.end || file.eol : '' };
+  const image = imageOf(text);
+  const lookup = lookupOf(image);
+  const placed: Array<{ placement: Placement; out: Line[] }> = [];
+  let endHunk: Hunk | null = null;
+  let from = 0;
+  let drift = 0;
+  patch.hunks.forEach((hunk, i) => {
+    const hint = hunk.oldStart !== undefined ? Math.max(0, hunk.oldStart - 1 + drift) : undefined;
+    const { found, lines } = oldTexts(hunk.lines).length ? find(lookup, hunk, { from, ...(hint !== undefined ? { hint } : {}) }) : { found: insertionPoint(lookup, hunk, from, drift), lines: hunk.lines };
+    if (found.kind !== 'found') throw notFound(display, image, hunk.lines, i + 1, found);
+    const size = oldTexts(lines).length;
+    const placement: Placement = { at: found.at, lines, strategy: size ? found.strategy : 'position' };
+    placed.push({ placement, out: place(image, placement, i + 1) });
+    if (reachesEnd(image, found.at, lines)) endHunk = hunk;
+    from = found.at + size;
+    if (hunk.oldStart !== undefined) drift = found.at - (hunk.oldStart - (size ? 1 : 0));
+    strategies.push(placement.strategy);
+  });
+  return { text: write(image, placed, endHunk), strategies };
 }
 
 /**
@@ -207,10 +192,11 @@ export async function planPatch({ ws, patches }: { ws: Workspace; patches: FileP
     const buf = await readFile(source!.abs).catch(() => null);
     if (!buf) throw new RefusedError('PATCH_CONFLICT', `'${source!.display}' does not exist; the patch changes it`, { fix: shellJoin(['forge', 'ls']), data: { path: source!.display } });
     if (isBinary(buf)) throw new RefusedError('PATCH_CONFLICT', `'${source!.display}' is a binary file`, { fix: shellJoin(['forge', 'read', source!.display]) });
-    const file = decodeText(buf);
+    const decoded = decodeString(buf);
     if (p.kind === 'delete') {
       const expected = p.hunks.flatMap((h) => h.lines.filter((l) => l.op !== '+').map((l) => l.text));
-      if (expected.length && (expected.length !== file.lines.length || expected.some((t, i) => loose(t) !== loose(file.lines[i]!)))) {
+      const lines = linesOf(imageOf(decoded.text));
+      if (expected.length && (expected.length !== lines.length || expected.some((t, i) => loose(t) !== loose(lines[i]!)))) {
         throw conflict(source!.display, `'${source!.display}' differs from what the patch deletes`, [], {});
       }
       planned.push({ abs: null, display: source!.display, removeAbs: source!.abs, removeDisplay: source!.display, data: null, kind: 'delete', hunks: p.hunks.length, strategies: [] });
@@ -220,8 +206,8 @@ export async function planPatch({ ws, patches }: { ws: Workspace; patches: FileP
     if (p.kind === 'rename' && target!.abs !== source!.abs && (await exists(target!.abs))) {
       throw new RefusedError('PATCH_CONFLICT', `'${target!.display}' already exists; the patch moves '${source!.display}' there`, { fix: shellJoin(['forge', 'read', target!.display]) });
     }
-    const { lines, strategies } = applyHunks({ file, patch: p, display: source!.display });
-    const data = encodeText({ ...file, lines: lines.map((l) => l.text), ends: lines.map((l) => l.end) });
+    const { text, strategies } = applyHunks({ text: decoded.text, patch: p, display: source!.display });
+    const data = encodeString(text, decoded);
     const moved = p.kind === 'rename' && target!.abs !== source!.abs;
     planned.push({ abs: target!.abs, display, ...(moved ? { removeAbs: source!.abs, removeDisplay: source!.display } : {}), data, kind: moved ? 'rename' : 'modify', hunks: p.hunks.length, strategies });
     claimed.add(target!.abs);

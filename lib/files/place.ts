@@ -6,6 +6,7 @@ import type { HunkLine } from './patch-parse';
 import { columns, indentOf, inferIndent } from './indent';
 import { foldUnicode } from './match';
 import type { Strategy } from './locate';
+import { indexLines, type LineIndex } from './text';
 
 /** A line and its terminator ('' for a last line without a final newline). */
 export interface Line {
@@ -89,10 +90,11 @@ function endings(lines: HunkLine[], window: Line[], before: Line | undefined, af
  * places found despite whitespace or look-alike characters re-indent them by the one transform
  * every old line agrees on, and refuse when there is none.
  */
-export function placeHunk({ file, placement, eol, fileText }: { file: Line[]; placement: Placement; eol: string; fileText: () => string }): Placed {
+export function placeHunk({ image, placement, fileText }: { image: Image; placement: Placement; fileText: () => string }): Placed {
   const { at, lines, strategy } = placement;
   const old = oldSide(lines);
-  const window = file.slice(at, at + old.length);
+  const window = old.map((_, j) => lineAt(image, at + j));
+  const eol = image.index.eol;
   let map = (indent: string): string | null => indent;
   if (strategy !== 'exact' && strategy !== 'line-endings' && strategy !== 'position' && lines.some((l) => l.op === '+' && l.text.trim())) {
     const style = addedStyle(lines, window);
@@ -109,7 +111,7 @@ export function placeHunk({ file, placement, eol, fileText }: { file: Line[]; pl
     }
     if (style === 'file') map = (indent) => indent;
   }
-  const ends = endings(lines, window, file[at - 1], file[at + old.length], eol);
+  const ends = endings(lines, window, at > 0 ? lineAt(image, at - 1) : undefined, at + old.length < image.index.total ? lineAt(image, at + old.length) : undefined, eol);
   const out: Line[] = [];
   let k = 0;
   let a = 0;
@@ -126,45 +128,113 @@ export function placeHunk({ file, placement, eol, fileText }: { file: Line[]; pl
   return { kind: 'ok', out };
 }
 
+/** A decoded file as its text and line index: lines are sliced when needed, never all split at once. */
+export interface Image {
+  text: string;
+  index: LineIndex;
+}
+
+export function imageOf(text: string): Image {
+  return { text, index: indexLines(text) };
+}
+
+/** Line `i` (0-based) of the image with its terminator. */
+export function lineAt(image: Image, i: number): Line {
+  const { starts, stops, total } = image.index;
+  return { text: image.text.slice(starts[i], stops[i]), end: image.text.slice(stops[i], i + 1 < total ? starts[i + 1] : image.text.length) };
+}
+
+/** Every line of the image (for the rare caller that needs them all). */
+export function linesOf(image: Image): string[] {
+  return Array.from({ length: image.index.total }, (_, i) => image.text.slice(image.index.starts[i], image.index.stops[i]));
+}
+
+const offsetOf = (image: Image, line: number) => (line < image.index.total ? image.index.starts[line]! : image.text.length);
+
+/**
+ * The new text: the image's own text between hunks (sliced, never rebuilt line by line), each
+ * hunk's placed lines in its place. Every line but the last ends with a terminator; the last one
+ * has one as `finalNewline` says, when a hunk reached the end (else it is the file's own).
+ */
+export function assemble({ image, placed, finalNewline }: { image: Image; placed: Array<{ placement: Placement; out: Line[] }>; finalNewline: boolean }): { text: string; starts: number[] } {
+  const { text, index } = image;
+  const pieces: string[] = [];
+  const starts: number[] = [];
+  let length = 0;
+  let pos = 0;
+  let reachedEnd = false;
+  const push = (s: string) => {
+    pieces.push(s);
+    length += s.length;
+  };
+  for (const { placement, out } of [...placed].sort((a, b) => a.placement.at - b.placement.at)) {
+    const from = offsetOf(image, placement.at);
+    push(text.slice(pos, from));
+    // Lines added after a last line that had no terminator: it needs one now.
+    if (placement.at === index.total && index.total > 0 && out.length && !/[\r\n]$/.test(text)) push(index.eol);
+    starts.push(length);
+    const to = placement.at + oldSide(placement.lines).length;
+    const last = to === index.total;
+    out.forEach((l, i) => push(l.text + (l.end || (last && i === out.length - 1 ? '' : index.eol))));
+    reachedEnd ||= last;
+    pos = offsetOf(image, to);
+  }
+  push(text.slice(pos));
+  let result = pieces.join('');
+  if (reachedEnd && result) {
+    const ending = /(\r\n|\n|\r)$/.exec(result)?.[0];
+    if (finalNewline && !ending) result += index.eol;
+    if (!finalNewline && ending) result = result.slice(0, -ending.length);
+  }
+  return { text: result, starts };
+}
+
 const loose = (s: string) => foldUnicode(s).trim();
 
 /**
- * The self-check: re-derives each hunk from the written lines. Everything between hunks must be the
- * file's own lines; each hunk's context the file's lines; each added line the model's text (but
- * for indentation) with the model's relative depth. A mismatch names the hunk; nothing is written.
+ * The self-check: re-derives each hunk from the new text itself — its context the file's own
+ * lines, each added line the model's text (but for indentation) with the model's relative depth.
+ * A mismatch names the hunk; the caller writes nothing.
  */
-export function verifyPlacements({ before, after, placements }: { before: Line[]; after: Line[]; placements: Placement[] }): string | null {
-  let src = 0;
-  let dst = 0;
+export function verifyPlaced({ image, result, placements }: { image: Image; result: { text: string; starts: number[] }; placements: Placement[] }): string | null {
   const sorted = [...placements].sort((a, b) => a.at - b.at);
   for (const [i, p] of sorted.entries()) {
-    for (; src < p.at; src++, dst++) if (after[dst]?.text !== before[src]!.text || after[dst]?.end !== before[src]!.end) return `line ${dst + 1} changed outside every hunk`;
+    const derived = linesFrom(result.text, result.starts[i]!, p.lines.length);
+    let old = p.at;
+    let j = 0;
     let prev: { model: string; out: string } | null = null;
     for (const l of p.lines) {
       if (l.op === '-') {
-        src++;
+        old++;
         continue;
       }
-      const got = after[dst++];
-      if (!got) return `hunk ${i + 1} ends past the end of the result`;
+      const got = derived[j++];
+      if (got === undefined) return `hunk ${i + 1} ends past the end of the result`;
       if (l.op === ' ') {
-        if (got.text !== before[src++]!.text) return `hunk ${i + 1}: a context line changed`;
+        if (got !== lineAt(image, old++).text) return `hunk ${i + 1}: a context line changed`;
         continue;
       }
-      if (loose(got.text) !== loose(l.text)) return `hunk ${i + 1}: an added line is not what the patch adds`;
-      if (l.text.trim()) {
-        if (prev) {
-          const sign = (x: number) => Math.sign(x);
-          if (sign(columns(indentOf(l.text), 4) - columns(indentOf(prev.model), 4)) !== sign(columns(indentOf(got.text), 4) - columns(indentOf(prev.out), 4))) {
-            return `hunk ${i + 1}: the added lines lost their relative indentation`;
-          }
-        }
-        prev = { model: l.text, out: got.text };
-      }
+      if (loose(got) !== loose(l.text)) return `hunk ${i + 1}: an added line is not what was asked`;
+      if (!l.text.trim()) continue;
+      const depth = (s: string) => columns(indentOf(s), 4);
+      if (prev && Math.sign(depth(l.text) - depth(prev.model)) !== Math.sign(depth(got) - depth(prev.out))) return `hunk ${i + 1}: the added lines lost their relative indentation`;
+      prev = { model: l.text, out: got };
     }
   }
-  for (; src < before.length; src++, dst++) if (after[dst]?.text !== before[src]!.text) return `line ${dst + 1} changed outside every hunk`;
-  return dst === after.length ? null : 'the result has lines no hunk accounts for';
+  return null;
+}
+
+/** Up to `count` lines of `text` from offset `from`, without their terminators. */
+function linesFrom(text: string, from: number, count: number): string[] {
+  const out: string[] = [];
+  let pos = from;
+  while (out.length < count && pos < text.length) {
+    let stop = pos;
+    while (stop < text.length && text.charCodeAt(stop) !== 10 && text.charCodeAt(stop) !== 13) stop++;
+    out.push(text.slice(pos, stop));
+    pos = stop + (text.startsWith('\r\n', stop) ? 2 : 1);
+  }
+  return out;
 }
 
 /**
@@ -173,18 +243,5 @@ export function verifyPlacements({ before, after, placements }: { before: Line[]
  */
 export function hunkFromEdit(oldLines: string[], newLines: string[]): HunkLine[] {
   return diffArrays(oldLines, newLines).flatMap((part) => part.value.map((text) => ({ op: part.added ? '+' : part.removed ? '-' : ' ', text }) as HunkLine));
-}
-
-/** Replaces each placement's old lines with its placed lines, in one pass over the file. */
-export function splice(file: Line[], placed: Array<{ placement: Placement; out: Line[] }>): Line[] {
-  const result: Line[] = [];
-  let src = 0;
-  for (const { placement, out } of [...placed].sort((a, b) => a.placement.at - b.placement.at)) {
-    for (; src < placement.at; src++) result.push(file[src]!);
-    result.push(...out);
-    src += oldSide(placement.lines).length;
-  }
-  for (; src < file.length; src++) result.push(file[src]!);
-  return result;
 }
 

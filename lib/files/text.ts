@@ -153,8 +153,12 @@ export function lineAt(index: LineIndex, n: number): string {
 
 /** Encodes lines back in the file's own encoding, BOM and line endings. */
 export function encodeText(file: TextFile): Buffer {
-  const text = file.lines.map((l, i) => l + (file.ends[i] ?? '')).join('');
-  switch (file.encoding) {
+  return encodeString(file.lines.map((l, i) => l + (file.ends[i] ?? '')).join(''), file);
+}
+
+/** Encodes text in an encoding, with the BOM when the file had one. */
+export function encodeString(text: string, { encoding, bom }: { encoding: Encoding; bom: boolean }): Buffer {
+  switch (encoding) {
     case 'utf16le':
       return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
     case 'utf16be':
@@ -162,7 +166,7 @@ export function encodeText(file: TextFile): Buffer {
     case 'latin1':
       return Buffer.from(text, 'latin1');
     default:
-      return Buffer.concat([file.bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(text, 'utf8')]);
+      return bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]) : Buffer.from(text, 'utf8');
   }
 }
 
