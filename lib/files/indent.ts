@@ -35,7 +35,7 @@ function render(cols: number, tab: number | null): string {
 interface Candidate {
   describe: string;
   map: (indent: string) => string | null;
-  /** How many unit facts of the texts it agrees with; breaks ties between transforms that disagree on added lines. */
+  /** Unit facts of the texts it agrees with (tens), then its simplicity: breaks ties between transforms that disagree on added lines. */
   evidence: number;
 }
 
@@ -74,7 +74,9 @@ function consistentTransforms(pairs: IndentPair[], model: ReturnType<typeof unit
         // One model level becomes one file tab; one model tab one file level; the units' ratio is the ratio.
         const modelUnit = modelTabs ? mt : model.spaces;
         const fileUnit = ft ?? file.spaces;
-        const evidence = (ft !== null && model.spaces === ft ? 1 : 0) + (modelTabs && file.spaces === mt ? 1 : 0) + (modelUnit && fileUnit && ratio !== 1 && ratio === fileUnit / modelUnit ? 1 : 0);
+        const units = (ft !== null && model.spaces === ft ? 1 : 0) + (modelTabs && file.spaces === mt ? 1 : 0) + (modelUnit && fileUnit && ratio === fileUnit / modelUnit ? 1 : 0);
+        // Then the simplest explanation: no shift, no re-scaling.
+        const evidence = 10 * units + (shift === 0 ? 1 : 0) + (ratio === 1 ? 1 : 0);
         const how = [modelTabs ? `tabs read as ${mt} columns` : '', ratio !== 1 ? `${ratio > 1 ? ratio : `1/${1 / ratio}`} the columns` : '', shift ? `${shift > 0 ? 'indented' : 'dedented'} ${Math.abs(shift)} columns` : '', ft ? `written with tabs of ${ft}` : 'written with spaces'];
         out.push({ describe: how.filter(Boolean).join(', '), map, evidence });
       }
@@ -84,12 +86,12 @@ function consistentTransforms(pairs: IndentPair[], model: ReturnType<typeof unit
   if (first.file.endsWith(first.model)) {
     const prefix = first.file.slice(0, first.file.length - first.model.length);
     const map = (s: string) => prefix + s;
-    if (fits(map)) out.push({ describe: `${shown(prefix)} added`, map, evidence: 0 });
+    if (fits(map)) out.push({ describe: `${shown(prefix)} added`, map, evidence: 1 });
   }
   if (first.model.endsWith(first.file)) {
     const prefix = first.model.slice(0, first.model.length - first.file.length);
     const map = (s: string) => (s.startsWith(prefix) ? s.slice(prefix.length) : null);
-    if (fits(map)) out.push({ describe: `${shown(prefix)} removed`, map, evidence: 0 });
+    if (fits(map)) out.push({ describe: `${shown(prefix)} removed`, map, evidence: 1 });
   }
   return out;
 }
@@ -98,7 +100,8 @@ function consistentTransforms(pairs: IndentPair[], model: ReturnType<typeof unit
  * The indentation transform the model's old lines prove: every non-blank old line's indentation
  * (`pairs`) must map onto its file line's by the same transform. Several transforms that agree on
  * every added line (`added`) are one answer; when they disagree, the units the model's text and
- * the file show (`modelText`, `fileText`) choose; still more than one, or none, is a refusal.
+ * the file show (`modelText`, `fileText`) choose, then the simplest (no shift, no re-scaling);
+ * still more than one, or none, is a refusal.
  */
 export function inferIndent({ pairs, added, modelText, fileText }: { pairs: IndentPair[]; added: string[]; modelText: string; fileText: string }): InferResult {
   if (pairs.every((p) => p.model === p.file)) return { kind: 'ok', map: (s) => s, describe: 'indentation as written' };
