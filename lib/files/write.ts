@@ -2,7 +2,7 @@
 import { rename, unlink } from 'node:fs/promises';
 import { InvalidInputError, RefusedError } from '../errors';
 import { shellJoin } from '../quote';
-import { commitChanges, tempPathFor, writeTemp } from './journal';
+import { commitChanges, tempPathFor, writeTemp, type FileData, type StepHook } from './journal';
 import { resolveInside, statTarget, type Workspace } from './workspace';
 
 /**
@@ -10,7 +10,7 @@ import { resolveInside, statTarget, type Workspace } from './workspace';
  * process killed meanwhile leaves its temp file: the file tools write through commitChanges, whose
  * journal lets the next command remove it.
  */
-export async function atomicWrite(abs: string, data: Buffer | string): Promise<void> {
+export async function atomicWrite(abs: string, data: FileData): Promise<void> {
   const temp = tempPathFor(abs);
   try {
     await writeTemp({ abs, temp, data });
@@ -25,8 +25,8 @@ export async function atomicWrite(abs: string, data: Buffer | string): Promise<v
  * Writes a file of the workspace as atomicWrite does, with its temp file named in a journal: a
  * process killed at any instant leaves no temp file once the next forge file command has run.
  */
-export async function replaceFile({ ws, abs, data }: { ws: Workspace; abs: string; data: Buffer | string }): Promise<void> {
-  await commitChanges({ root: ws.journalRoot, changes: [{ abs, data }] });
+export async function replaceFile({ ws, abs, data, onStep }: { ws: Workspace; abs: string; data: FileData; onStep?: StepHook }): Promise<void> {
+  await commitChanges({ root: ws.journalRoot, changes: [{ abs, data }], onStep });
 }
 
 export interface WriteResult {
