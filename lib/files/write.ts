@@ -2,6 +2,7 @@
 import { rename, unlink } from 'node:fs/promises';
 import { InvalidInputError, RefusedError } from '../errors';
 import { shellJoin } from '../quote';
+import { countBreaks } from './text';
 import { commitChanges, tempPathFor, writeTemp, type FileData, type StepHook } from './journal';
 import { resolveInside, statTarget, type Workspace } from './workspace';
 
@@ -47,6 +48,6 @@ export async function writeWhole({ ws, path, content, overwrite }: { ws: Workspa
     throw new RefusedError('FILE_EXISTS', `'${display}' exists; pass --overwrite to replace it, or edit it instead`, { fix: shellJoin(['forge', 'read', display]), data: { path: display } });
   }
   await replaceFile({ ws, abs, data: content });
-  const lines = content === '' ? 0 : content.split(/\r\n|\n|\r/).length - (/(\r\n|\n|\r)$/.test(content) ? 1 : 0);
+  const lines = content === '' ? 0 : countBreaks(content) + (/[\r\n]$/.test(content) ? 0 : 1);
   return { path: display, created: !existing, bytes: Buffer.byteLength(content), lines };
 }
