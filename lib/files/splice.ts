@@ -31,6 +31,8 @@ export function spliceExact({ buf, old, oldLf, newLf, anchor, all, context }: { 
   if (bom && buf[3] === 0xef && buf[4] === 0xbb && buf[5] === 0xbf) return null;
   // Latin-1 cannot hold other characters (and today's write would mangle them): the cascade decides.
   if (encoding === 'latin1' && /[^\x00-\xff]/.test(old + newLf)) return null;
+  // A lone surrogate would be encoded as U+FFFD and match one in the file, which the text never would.
+  if (/\p{Cs}/u.test(old)) return null;
   const body = buf.subarray(bom ? 3 : 0);
   const crlf = lineEndings(body);
   if (crlf === null) return null;

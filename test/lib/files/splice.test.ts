@@ -66,7 +66,7 @@ test('each exact replacement is spliced in the bytes and reports what the whole-
   }
 });
 
-test('mixed line endings, a lone CR, UTF-16, no match, several places: left to the whole-file edit', () => {
+test('mixed line endings, a lone CR, UTF-16, no match, several places, a lone surrogate: left to the whole-file edit', () => {
   const none = (buf: Buffer, old: string, all = false) => assert.is(spliceExact({ buf, old, oldLf: old.replace(/\r\n?/g, '\n'), newLf: 'X', all, context: 3 }), null, JSON.stringify(buf.toString('latin1')));
   none(u('a\nb\r\nc\n'), 'b');
   none(u('a\rb\n'), 'b');
@@ -74,6 +74,7 @@ test('mixed line endings, a lone CR, UTF-16, no match, several places: left to t
   none(u('a\nb\n'), 'c');
   none(u('b\nb\n'), 'b');
   none(l1('caf\xe9\n'), 'café — ok');
+  none(u('a\ufffdb\n'), 'a\ud800b');
 });
 
 test.run();
