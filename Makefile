@@ -29,6 +29,7 @@ demo: build
 bench: build
 	$(TSX) bench/run.ts
 	$(TSX) bench/files.ts
+	$(TSX) bench/big-files.ts
 	$(TSX) bench/plans.ts
 	$(TSX) bench/validate.ts
 	$(TSX) bench/agent.ts

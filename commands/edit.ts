@@ -4,6 +4,7 @@ import { InvalidInputError } from '../lib/errors';
 import { applyLineOps, parseLineOp, replaceText, type EditResult } from '../lib/files/edit';
 import { AFTER_A_CRASH } from '../lib/files/journal';
 import { CONFINEMENT_ERRORS, CONFINEMENT_RULE, openWorkspace } from '../lib/files/workspace';
+import { crashAt } from '../lib/process/crash';
 import { shellJoin } from '../lib/quote';
 
 export default defineCommand({
@@ -47,6 +48,9 @@ export default defineCommand({
     NOT_A_REGULAR_FILE: 'the path is a FIFO, socket or device, not a file',
     ...CONFINEMENT_ERRORS,
   },
+  env: {
+    FORGE_TEST_CRASH_AT: 'Tests only: a fraction F (0 < F ≤ 1); the process kills itself (SIGKILL) after that fraction of the steps of writing the edit (the journal, the write, the cleanup), to prove that a crash at any step is recovered.',
+  },
   exits: { 0: 'edited', 1: "refused: stale anchor, no match, ambiguous, no such file, or in git's own files", 2: 'invalid input or a path outside the repository' },
   mutates: true,
   async run(args, ctx) {
@@ -55,16 +59,17 @@ export default defineCommand({
     if (lineMode && (args.old !== undefined || args.anchor !== undefined || args.all)) {
       throw new InvalidInputError('INVALID_ARGUMENT', 'use --old/--new (with --anchor, --all) or anchored line edits (--lines, --after, --before, --edits), not both', { fix: 'forge edit --help' });
     }
+    const onStep = crashAt(process.env.FORGE_TEST_CRASH_AT);
     let r: EditResult;
     if (lineMode) {
       const single = args.lines !== undefined || args.after !== undefined || args.before !== undefined;
       if (single && args.edits) throw new InvalidInputError('INVALID_ARGUMENT', 'give one edit with --lines/--after/--before or several with --edits, not both', { fix: 'forge edit --help' });
       const raw = single ? [{ lines: args.lines, after: args.after, before: args.before, new: args.new, delete: args.delete }] : args.edits!;
-      r = await applyLineOps({ ws, path: args.path, ops: raw.map(parseLineOp) });
+      r = await applyLineOps({ ws, path: args.path, ops: raw.map(parseLineOp), onStep });
     } else {
       if (args.old === undefined) throw new InvalidInputError('MISSING_ARGUMENT', 'give --old and --new, or an anchored line edit (--lines, --after, --before, --edits)', { fix: 'forge edit --help' });
       if (args.new === undefined) throw new InvalidInputError('MISSING_ARGUMENT', "missing --new (use --new '' to delete the old text)", { fix: 'forge edit --help' });
-      r = await replaceText({ ws, path: args.path, old: args.old, replacement: args.new, anchor: args.anchor, all: args.all });
+      r = await replaceText({ ws, path: args.path, old: args.old, replacement: args.new, anchor: args.anchor, all: args.all, onStep });
     }
     const what = r.replacements > 1 ? `${r.replacements} ${r.strategy === 'anchored' ? 'edits' : 'places'}` : r.startLine === r.endLine ? `line ${r.startLine}` : `lines ${r.startLine}–${r.endLine}`;
     const how = r.strategy === 'exact' || r.strategy === 'anchored' ? '' : ` (matched by ${r.strategy})`;

@@ -10,6 +10,8 @@ import { assemble, hunkFromEdit, imageOf, lineAt, oldSide, placeHunk, verifyPlac
 import { windowOf, type WindowLine } from './read';
 import { decodeText, encodeString, encodeText, indexLines, isBinary, type TextFile } from './text';
 import { resolveInside, statTarget, type Workspace } from './workspace';
+import type { StepHook } from './journal';
+import { spliceExact } from './splice';
 import { replaceFile } from './write';
 
 /** Lines shown around a refusal, so the model can retry without reading the file again. */
@@ -37,6 +39,12 @@ interface Loaded {
 }
 
 async function load(ws: Workspace, path: string): Promise<Loaded> {
+  const { abs, display, buf } = await loadBytes(ws, path);
+  return { abs, display, file: decodeText(buf) };
+}
+
+/** The file's bytes, refused when missing, a directory or binary. */
+async function loadBytes(ws: Workspace, path: string): Promise<{ abs: string; display: string; buf: Buffer }> {
   const { abs, display } = await resolveInside({ ws, path });
   await statTarget({ abs, display });
   const buf = await readFile(abs).catch((err: NodeJS.ErrnoException) => {
@@ -45,7 +53,7 @@ async function load(ws: Workspace, path: string): Promise<Loaded> {
     throw err;
   });
   if (isBinary(buf)) throw new RefusedError('BINARY_FILE', `'${display}' is a binary file; forge edit changes text files`, { fix: shellJoin(['forge', 'read', display]) });
-  return { abs, display, file: decodeText(buf) };
+  return { abs, display, buf };
 }
 
 /** Lines `center ± radius` of the file with anchors, for refusals. */
@@ -118,20 +126,27 @@ function anchorArg(text: string, field: string): Anchor {
 }
 
 /** Replaces `old` with `new`, found by the cascade; refuses stale anchors, ambiguity and no match. */
-export async function replaceText({ ws, path, old, replacement, anchor, all }: { ws: Workspace; path: string; old: string; replacement: string; anchor?: string; all: boolean }): Promise<EditResult> {
+export async function replaceText({ ws, path, old, replacement, anchor, all, onStep }: { ws: Workspace; path: string; old: string; replacement: string; anchor?: string; all: boolean; onStep?: StepHook }): Promise<EditResult> {
   if (old === '') throw new InvalidInputError('INVALID_ARGUMENT', "'old' is empty: to insert lines use --after/--before with an anchor, to create a file forge write", { fix: 'forge edit --help' });
   const oldLf = old.replace(/\r\n?/g, '\n');
   const newLf = replacement.replace(/\r\n?/g, '\n');
   if (oldLf === newLf) throw new InvalidInputError('INVALID_ARGUMENT', "'old' and 'new' are the same: nothing to change", { fix: 'forge edit --help' });
-  const { abs, display, file } = await load(ws, path);
+  const { abs, display, buf } = await loadBytes(ws, path);
   const at = anchor !== undefined ? anchorArg(anchor, 'anchor') : undefined;
+  // Found exactly (the common case): spliced in the bytes, without the copies the cascade makes of a big file.
+  const spliced = spliceExact({ buf, old, oldLf, newLf, anchor: at, all, context: CONTEXT });
+  if (spliced) {
+    await replaceFile({ ws, abs, data: spliced.chunks, onStep });
+    return { path: display, ...spliced.edit };
+  }
+  const file = decodeText(buf);
   if (at) checkAnchor(file, display, at, 'anchor');
 
   const view = lfView(file);
   const raw = file.lines.map((l, i) => l + file.ends[i]).join('');
   let matches = exactMatches({ text: view, old: oldLf });
   if (at) matches = matches.filter((m) => m.startLine <= at.line && at.line <= m.endLine);
-  if (!matches.length) return replaceLines({ abs, display, file, ws, oldLf, newLf, at, all });
+  if (!matches.length) return replaceLines({ abs, display, file, ws, oldLf, newLf, at, all, onStep });
   if (matches.length > 1 && !all) throw ambiguous(display, oldLf, matches.map((m) => m.startLine));
 
   // Replace from the end so earlier offsets stay valid.
@@ -140,7 +155,7 @@ export async function replaceText({ ws, path, old, replacement, anchor, all }: {
   const first = matches[0]!;
   const last = matches.at(-1)!;
   const edited = fromView(next, imageOfFile(file), first.startLine, last.endLine);
-  await replaceFile({ ws, abs, data: encodeString(edited, file) });
+  await replaceFile({ ws, abs, data: encodeString(edited, file), onStep });
 
   const addedLines = newLf.split('\n').length - oldLf.split('\n').length;
   const startLine = first.startLine;
@@ -162,7 +177,7 @@ function ambiguous(display: string, oldLf: string, lines: number[]): RefusedErro
  * dropped), by the same locating and placing rules as forge patch — one place only, the new lines
  * re-indented by the transform every old line proves, context lines left as the file has them.
  */
-async function replaceLines({ ws, abs, display, file, oldLf, newLf, at, all }: { ws: Workspace; abs: string; display: string; file: TextFile; oldLf: string; newLf: string; at: Anchor | undefined; all: boolean }): Promise<EditResult> {
+async function replaceLines({ ws, abs, display, file, oldLf, newLf, at, all, onStep }: { ws: Workspace; abs: string; display: string; file: TextFile; oldLf: string; newLf: string; at: Anchor | undefined; all: boolean; onStep?: StepHook }): Promise<EditResult> {
   const asWritten = hunkFromEdit(oldLf.replace(/\n$/, '').split('\n'), newLf === '' ? [] : newLf.replace(/\n$/, '').split('\n'));
   const lookup = LineLookup.of(file.lines);
   let found: Found = { kind: 'none' };
@@ -201,7 +216,7 @@ async function replaceLines({ ws, abs, display, file, oldLf, newLf, at, all }: {
   const wrong = verifyPlaced({ image, result, placements });
   if (wrong) throw new RefusedError('SELF_CHECK_FAILED', `forge's self-check refused the edit of '${display}' (${wrong}): it would have written something other than what was asked. Nothing was changed; please report this with the edit`, { fix: shellJoin(['forge', 'read', display]) });
   const edited = result.text;
-  await replaceFile({ ws, abs, data: encodeString(edited, file) });
+  await replaceFile({ ws, abs, data: encodeString(edited, file), onStep });
   const startLine = starts[0]! + 1;
   const added = hunk.filter((l) => l.op !== '-').length;
   const endLine = starts.length === 1 ? Math.max(startLine, startLine + added - 1) : startLine;
@@ -248,7 +263,7 @@ function textLines(text: string): string[] {
  * Applies anchored line edits. Every anchor is checked before anything changes; overlapping edits
  * are refused; then the edits apply bottom-up so line numbers stay those of the read.
  */
-export async function applyLineOps({ ws, path, ops }: { ws: Workspace; path: string; ops: LineOp[] }): Promise<EditResult> {
+export async function applyLineOps({ ws, path, ops, onStep }: { ws: Workspace; path: string; ops: LineOp[]; onStep?: StepHook }): Promise<EditResult> {
   if (!ops.length) throw new InvalidInputError('MISSING_ARGUMENT', 'no edits given', { fix: 'forge edit --help' });
   const { abs, display, file } = await load(ws, path);
   for (const op of ops) {
@@ -279,8 +294,7 @@ export async function applyLineOps({ ws, path, ops }: { ws: Workspace; path: str
   for (let i = 0; i < ends.length - 1; i++) if (!ends[i]) ends[i] = file.eol;
   if (ends.length) ends[ends.length - 1] = hadFinalNewline ? ends[ends.length - 1] || file.eol : '';
   const edited: TextFile = { ...file, lines, ends };
-  const data = encodeText(edited);
-  await replaceFile({ ws, abs, data });
+  await replaceFile({ ws, abs, data: encodeText(edited), onStep });
 
   const firstOp = sorted[0]!;
   const startLine = firstOp.kind === 'after' ? firstOp.from.line + 1 : firstOp.from.line;

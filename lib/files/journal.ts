@@ -5,10 +5,16 @@ import { RefusedError } from '../errors';
 import { processAlive } from '../process/alive';
 import { randomHex } from '../random';
 
+/** A file's new content: text, bytes, or pieces of bytes written one after another (no copy joins them). */
+export type FileData = Buffer | Buffer[] | string;
+
+/** Runs after each step of a change's protocol (the test crash hook kills there). */
+export type StepHook = (step: number, total: number) => void;
+
 export interface FileChange {
   /** Write `data` here (null: nothing to write). */
   abs: string | null;
-  data: Buffer | string | null;
+  data: FileData | null;
   /** Remove this file (a delete, or the old name of a move). */
   removeAbs?: string;
 }
@@ -62,7 +68,7 @@ function fitName(name: string, bytes: number): string {
 }
 
 /** Writes `data` to `temp` with `abs`'s current permission bits (or `mode`), ready to be renamed over it. */
-export async function writeTemp({ abs, temp, data, mode }: { abs: string; temp: string; data: Buffer | string; mode?: number | null }): Promise<void> {
+export async function writeTemp({ abs, temp, data, mode }: { abs: string; temp: string; data: FileData; mode?: number | null }): Promise<void> {
   await mkdir(dirname(abs), { recursive: true }).catch((err: NodeJS.ErrnoException) => {
     // A file where a parent directory must be: the path asks for something that cannot exist.
     if (err.code === 'EEXIST' || err.code === 'ENOTDIR') {
@@ -90,7 +96,7 @@ async function removeFile(path: string): Promise<void> {
  * back and the error rethrown; if the process dies, the next forge file command does it.
  * `onStep(n, total)` runs after each step of the protocol (the test crash hook kills there).
  */
-export async function commitChanges({ root, changes, onStep }: { root: string; changes: FileChange[]; onStep?: (step: number, total: number) => void }): Promise<void> {
+export async function commitChanges({ root, changes, onStep }: { root: string; changes: FileChange[]; onStep?: StepHook }): Promise<void> {
   const paths = [...new Set(changes.flatMap((c) => [c.abs, c.removeAbs]).filter((p): p is string => !!p))];
   const entries: ManifestEntry[] = paths.map((path) => ({ path, backup: null, mode: null, temp: tempPathFor(path) }));
   const temp = new Map(entries.map((e) => [e.path, e.temp]));

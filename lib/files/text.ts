@@ -64,6 +64,16 @@ export function splitLines(text: string): { lines: string[]; ends: string[] } {
   return { lines, ends };
 }
 
+/** Line breaks in text — \r\n, \n or a lone \r — counted without splitting it (a big file's lines would be a string each). */
+export function countBreaks(text: string): number {
+  const count = (s: string) => {
+    let n = 0;
+    for (let i = text.indexOf(s); i !== -1; i = text.indexOf(s, i + s.length)) n++;
+    return n;
+  };
+  return count('\n') + count('\r') - count('\r\n');
+}
+
 function dominantEol(ends: string[]): TextFile['eol'] {
   const count = { '\n': 0, '\r\n': 0, '\r': 0 };
   for (const e of ends) if (e) count[e as keyof typeof count]++;
@@ -153,7 +163,20 @@ export function lineAt(index: LineIndex, n: number): string {
 
 /** Encodes lines back in the file's own encoding, BOM and line endings. */
 export function encodeText(file: TextFile): Buffer {
-  return encodeString(file.lines.map((l, i) => l + (file.ends[i] ?? '')).join(''), file);
+  // Written line by line into one buffer of the final size: no joined copy of a big file, no per-line strings.
+  const code = file.encoding === 'latin1' ? 'latin1' : file.encoding === 'utf8' ? 'utf8' : 'utf16le';
+  const bom = file.encoding === 'utf8' ? (file.bom ? [0xef, 0xbb, 0xbf] : []) : file.encoding === 'latin1' ? [] : [0xff, 0xfe];
+  let size = bom.length;
+  for (let i = 0; i < file.lines.length; i++) size += Buffer.byteLength(file.lines[i]!, code) + Buffer.byteLength(file.ends[i] ?? '', code);
+  const out = Buffer.allocUnsafe(size);
+  out.set(bom);
+  let at = bom.length;
+  for (let i = 0; i < file.lines.length; i++) {
+    at += out.write(file.lines[i]!, at, code);
+    at += out.write(file.ends[i] ?? '', at, code);
+  }
+  if (file.encoding === 'utf16be') out.swap16();
+  return out;
 }
 
 /** Encodes text in an encoding, with the BOM when the file had one. */

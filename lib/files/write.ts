@@ -2,7 +2,8 @@
 import { rename, unlink } from 'node:fs/promises';
 import { InvalidInputError, RefusedError } from '../errors';
 import { shellJoin } from '../quote';
-import { commitChanges, tempPathFor, writeTemp } from './journal';
+import { countBreaks } from './text';
+import { commitChanges, tempPathFor, writeTemp, type FileData, type StepHook } from './journal';
 import { resolveInside, statTarget, type Workspace } from './workspace';
 
 /**
@@ -10,7 +11,7 @@ import { resolveInside, statTarget, type Workspace } from './workspace';
  * process killed meanwhile leaves its temp file: the file tools write through commitChanges, whose
  * journal lets the next command remove it.
  */
-export async function atomicWrite(abs: string, data: Buffer | string): Promise<void> {
+export async function atomicWrite(abs: string, data: FileData): Promise<void> {
   const temp = tempPathFor(abs);
   try {
     await writeTemp({ abs, temp, data });
@@ -25,8 +26,8 @@ export async function atomicWrite(abs: string, data: Buffer | string): Promise<v
  * Writes a file of the workspace as atomicWrite does, with its temp file named in a journal: a
  * process killed at any instant leaves no temp file once the next forge file command has run.
  */
-export async function replaceFile({ ws, abs, data }: { ws: Workspace; abs: string; data: Buffer | string }): Promise<void> {
-  await commitChanges({ root: ws.journalRoot, changes: [{ abs, data }] });
+export async function replaceFile({ ws, abs, data, onStep }: { ws: Workspace; abs: string; data: FileData; onStep?: StepHook }): Promise<void> {
+  await commitChanges({ root: ws.journalRoot, changes: [{ abs, data }], onStep });
 }
 
 export interface WriteResult {
@@ -47,6 +48,6 @@ export async function writeWhole({ ws, path, content, overwrite }: { ws: Workspa
     throw new RefusedError('FILE_EXISTS', `'${display}' exists; pass --overwrite to replace it, or edit it instead`, { fix: shellJoin(['forge', 'read', display]), data: { path: display } });
   }
   await replaceFile({ ws, abs, data: content });
-  const lines = content === '' ? 0 : content.split(/\r\n|\n|\r/).length - (/(\r\n|\n|\r)$/.test(content) ? 1 : 0);
+  const lines = content === '' ? 0 : countBreaks(content) + (/[\r\n]$/.test(content) ? 0 : 1);
   return { path: display, created: !existing, bytes: Buffer.byteLength(content), lines };
 }

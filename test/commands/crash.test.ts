@@ -195,4 +195,27 @@ test('outside a repository nothing is left in the directory: after a patch, a wr
   assert.equal(readdirSync(dir).sort(), ['a.txt', 'b.txt', 'c.txt']);
 });
 
+test('an edit of a 2 MB file, written as pieces of the buffer read, killed after each step of its journal protocol leaves the old file or the new one, and the next command recovers', async () => {
+  const before = Array.from({ length: 80_000 }, (_, i) => `line ${i} of a big file`).join('\n') + '\n';
+  const after = before.replace('\nline 40000 of a big file\n', '\nline 40000, edited\n');
+  const dir = repoWith({ 'big.txt': before });
+  const seen = new Set<string>();
+  // One file: the journal, its temps list, the temp file, the rename, then three cleanup steps.
+  const STEPS = 7;
+  for (let step = 1; step <= STEPS; step++) {
+    const at = ((step - 0.5) / STEPS).toFixed(4);
+    const killed = await forge(['edit', 'big.txt', '--old', 'line 40000 of a big file', '--new', 'line 40000, edited'], { cwd: dir, env: { FORGE_TEST_CRASH_AT: at } });
+    assert.is(killed.code, -1, `step ${step}: the edit was killed: ${killed.stderr}`);
+    const now = readFileSync(join(dir, 'big.txt'), 'utf8');
+    assert.ok(now === before || now === after, `step ${step}: the old file or the new one`);
+    seen.add(now === before ? 'old' : 'new');
+    const read = await forge(['read', 'big.txt'], { cwd: dir });
+    assert.is(read.code, 0, `step ${step}: forge read after the kill: ${read.stderr}`);
+    assert.ok(/^(warning: .*\n)*$/.test(read.stderr), `step ${step}: only warnings on stderr: ${read.stderr}`);
+    assert.equal(leftovers(dir), [], `step ${step}: no temp file or journal left`);
+    writeFileSync(join(dir, 'big.txt'), before);
+  }
+  assert.equal([...seen].sort(), ['new', 'old']);
+});
+
 test.run();

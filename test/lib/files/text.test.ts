@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { anchorOf, lineHash, parseAnchor } from '../../../lib/files/anchor';
-import { decodeText, encodeText, indexLines, isBinary, lineAt, splitLines } from '../../../lib/files/text';
+import { countBreaks, decodeText, encodeText, indexLines, isBinary, lineAt, splitLines } from '../../../lib/files/text';
 
 const roundTrip = (buf: Buffer) => assert.ok(encodeText(decodeText(buf)).equals(buf), JSON.stringify(buf.toString('latin1')));
 
@@ -49,6 +49,13 @@ test('line hashes: FNV-1a 32 folded to 16 bits, independent of the line ending',
   assert.equal(parseAnchor('7#00ff: const x = 1;'), { line: 7, hash: '00ff' });
   assert.is(parseAnchor('42#xyz'), null);
   assert.is(decodeText(Buffer.from('a\r\n')).lines.map(lineHash)[0], lineHash('a'));
+});
+
+test('line breaks are counted as splitLines splits: \r\n, \n and a lone \r each once', () => {
+  for (const text of ['', 'a', 'a\n', 'a\r\nb\r\n', 'a\r\nb\nc\rd', 'x\r', '\r\r\n\n', '\n\n\n']) {
+    const { ends } = splitLines(text);
+    assert.is(countBreaks(text), ends.filter(Boolean).length, JSON.stringify(text));
+  }
 });
 
 test.run();

@@ -1,0 +1,126 @@
+// One pass over a file's bytes in fixed chunks: what a read reports about the whole file — lines, line endings, encoding, longest line — and the bytes of the lines a window shows, without decoding or holding the file.
+import { isUtf8 } from 'node:buffer';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { isBinary, type Encoding } from './text';
+
+/** Big enough to hold the 8000 bytes binary detection looks at. */
+const CHUNK = 64 * 1024;
+/** A line longer than this (in UTF-16 code units, as the decoded text counts) makes a file look minified. */
+export const MINIFIED_LINE_CHARS = 2000;
+
+export type FileScan =
+  | { kind: 'binary'; bytes: number; head: Buffer }
+  /**
+   * A file this scan cannot describe exactly without decoding all of it — UTF-16, a lone CR line
+   * ending, a line whose length in characters the bytes do not settle, a doubled BOM: the caller
+   * reads it whole.
+   */
+  | { kind: 'whole' }
+  | {
+      kind: 'text';
+      bytes: number;
+      encoding: Extract<Encoding, 'utf8' | 'latin1'>;
+      bom: boolean;
+      /** Lines of the decoded text (a last line without a final newline counts). */
+      total: number;
+      eol: '\n' | '\r\n';
+      minified: boolean;
+      /** Lines `first`..`last` (those that exist), with their endings, decoded. */
+      window: string;
+    };
+
+/**
+ * Scans `abs`, keeping the bytes of lines `first`..`last`. Exactly the facts decodeString and
+ * indexLines give for the whole file: UTF-8 is validated in chunks (a character cut by a chunk's
+ * end is carried over), and a line's length in bytes bounds its length in characters.
+ */
+export function scanFile({ abs, first, last }: { abs: string; first: number; last: number }): FileScan {
+  // Synchronous reads: the scan is one sequential pass, and an awaited read per chunk costs a
+  // thread-pool round trip each (a 52 MB file took twice as long).
+  const fd = openSync(abs, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK);
+    // Bytes [0, carry) of buf: the start of a UTF-8 character the previous chunk cut.
+    let carry = 0;
+    let pos = 0; // file offset of buf[0]
+    let head: Buffer | null = null;
+    let utf8 = true;
+    let newlines = 0;
+    let crlf = 0;
+    let crs = 0;
+    let lineStart = 0; // file offset where the current line starts
+    let longest = 0; // longest line content in bytes (a BOM included)
+    let prev = ''; // the character before the chunk's first
+    let from = first === 1 ? 0 : -1; // file offsets of the window, once known
+    let to = -1;
+    const parts: Buffer[] = [];
+    for (;;) {
+      let got = carry;
+      for (let n = -1; n !== 0 && got < CHUNK; got += n) n = readSync(fd, buf, got, CHUNK - got, pos + got);
+      if (!head) {
+        head = Buffer.from(buf.subarray(0, Math.min(got, 8000)));
+        if (isBinary(head)) return { kind: 'binary', bytes: fstatSync(fd).size, head };
+        if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return { kind: 'whole' };
+        // TextDecoder drops a second BOM after the first: the decoded text would not be these bytes.
+        if (head.subarray(0, 6).equals(Buffer.from([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf]))) return { kind: 'whole' };
+      }
+      if (got === carry) {
+        if (carry) utf8 = false; // the file ends inside a character
+        break;
+      }
+      const end = got < CHUNK || !utf8 ? got : completeUpTo(buf, got);
+      if (utf8 && !isUtf8(buf.subarray(0, end))) utf8 = false;
+      // Line breaks are ASCII in UTF-8 and Latin-1 alike; a string's indexOf finds them faster than a Buffer's.
+      const bytes = buf.toString('latin1', 0, end);
+      for (let i = bytes.indexOf('\n'); i !== -1; i = bytes.indexOf('\n', i + 1)) {
+        newlines++;
+        const len = pos + i - lineStart;
+        if (len > longest) longest = len;
+        lineStart = pos + i + 1;
+        if (newlines === first - 1) from = lineStart;
+        if (newlines === last) to = lineStart;
+      }
+      for (let i = bytes.indexOf('\r'); i !== -1; i = bytes.indexOf('\r', i + 1)) crs++;
+      if (crs) for (let i = bytes.indexOf('\r\n'); i !== -1; i = bytes.indexOf('\r\n', i + 2)) crlf++;
+      if (prev === '\r' && bytes[0] === '\n') crlf++;
+      // The window's bytes in this chunk.
+      if (from !== -1 && from < pos + end && (to === -1 || to > pos)) {
+        parts.push(Buffer.from(buf.subarray(Math.max(0, from - pos), to === -1 ? end : to - pos)));
+      }
+      prev = bytes[end - 1]!;
+      pos += end;
+      buf.copy(buf, 0, end, got);
+      carry = got - end;
+    }
+    const bytes = pos;
+    // A CR not followed by LF ends a line too (indexLines' general path): read whole.
+    if (crs !== crlf) return { kind: 'whole' };
+    // The last line, when the file does not end with a newline.
+    if (bytes - lineStart > longest) longest = bytes - lineStart;
+    const encoding = utf8 ? 'utf8' : 'latin1';
+    const bom = utf8 && head!.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]));
+    const bomBytes = bom ? 3 : 0;
+    const total = newlines + (bytes > lineStart && bytes > bomBytes ? 1 : 0);
+    // Line lengths above counted a CRLF's CR: take it off the bounds below only when it cannot matter.
+    // Latin-1 is a byte a character; UTF-8 takes 1 to 3 bytes per UTF-16 code unit.
+    const chars = { low: encoding === 'latin1' ? longest - (crlf ? 1 : 0) : Math.ceil((longest - bomBytes - (crlf ? 1 : 0)) / 3), high: longest };
+    if (chars.low <= MINIFIED_LINE_CHARS && chars.high > MINIFIED_LINE_CHARS) return { kind: 'whole' };
+    const raw = Buffer.concat(parts);
+    const window = encoding === 'latin1' ? raw.toString('latin1') : raw.subarray(from === 0 ? bomBytes : 0).toString('utf8');
+    return { kind: 'text', bytes, encoding, bom, total, eol: crlf > newlines - crlf ? '\r\n' : '\n', minified: chars.low > MINIFIED_LINE_CHARS, window };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** How many of the first `n` bytes end on a UTF-8 character boundary (a character cut at the end is left out). */
+function completeUpTo(buf: Buffer, n: number): number {
+  for (let i = n - 1; i >= Math.max(0, n - 3); i--) {
+    const b = buf[i]!;
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back for the lead
+    if (b < 0x80) return n;
+    const size = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+    return i + size > n ? i : n;
+  }
+  return n;
+}
