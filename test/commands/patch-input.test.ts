@@ -56,12 +56,21 @@ test('a patch or content on stdin that is not UTF-8 is refused (exit 2), not wri
   assert.is(git(dir, 'status', '--porcelain'), '');
 });
 
-test('long runs of spaces, blank lines and " b/" cost their length, not its square', () => {
+test('long runs of spaces, blank lines, fences, quotes and " b/" cost their length, not its square, in every dialect', () => {
   const dir = repoWith({ 'a.txt': 'one\n' });
   const patches = [
     `a${' '.repeat(300_000)}b.txt\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n`,
     `diff --git a/${' b/'.repeat(300_000)}\r\n--- a/a.txt\n+++ b/a.txt\n@@ @@\n-one\n+two\n`,
     `--- a/a.txt\n+++ b/a.txt\n@@ @@\n-one\n${'\n'.repeat(300_000)}trailing prose\n`,
+    `${'```\n'.repeat(100_000)}<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n`,
+    `a.txt\n${'<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n'.repeat(50_000)}`,
+    `*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n${'\n'.repeat(300_000)}+two\n*** End Patch\n`,
+    `*** Begin Patch\n*** Add File: b.txt\n+x${'\n'.repeat(300_000)}*** End Patch\n`,
+    `diff --git "a/${'\\\\'.repeat(100_000)}" "b/x"\n--- a/a.txt\n+++ b/a.txt\n@@ @@\n-one\n+two\n`,
+    `diff --git a/x ${'"'.repeat(300_000)}\n`,
+    `diff --git a/${' b/x'.repeat(100_000)}\n--- a/a.txt\n+++ b/a.txt\n@@ @@\n-one\n+two\n`,
+    `--- a/a.txt\n+++ b/a.txt\n@@ -1${' '.repeat(300_000)}x\n`,
+    `#${' *'.repeat(150_000)}a${' :'.repeat(150_000)}b\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n`,
   ];
   for (const patch of patches) {
     // A generous bound: the quadratic parser took minutes on these; a linear one takes milliseconds.
