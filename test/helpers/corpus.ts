@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { hunkFromEdit } from '../../lib/files/place';
 import { tempDir } from './repo';
 
 export interface PatchCase {
@@ -137,6 +138,19 @@ function hunkEdits(patch: string): Array<{ old: string[]; new: string[] }> {
     .map((lines) => ({ old: lines.filter((l) => !l.startsWith('+')).map((l) => l.slice(1)), new: lines.filter((l) => !l.startsWith('-')).map((l) => l.slice(1)) }));
 }
 
+/** The new side of an edit as a line diff pairs it: unchanged lines point at their old line. */
+function hunkLines(h: { old: string[]; new: string[] }): Array<{ op: ' ' | '+'; text: string; oldIndex: number }> {
+  return hunkFromEdit(h.old, h.new)
+    .reduce<{ out: Array<{ op: ' ' | '+'; text: string; oldIndex: number }>; old: number }>(
+      (acc, l) => {
+        if (l.op === '-') acc.old++;
+        else acc.out.push({ op: l.op, text: l.text, oldIndex: l.op === ' ' ? acc.old++ : -1 });
+        return acc;
+      },
+      { out: [], old: 0 },
+    ).out;
+}
+
 function indexOfBlock(lines: string[], block: string[], same = (a: string, b: string) => a === b): number[] {
   const hits: number[] = [];
   for (let i = 0; i + block.length <= lines.length; i++) if (block.every((b, j) => same(lines[i + j]!, b))) hits.push(i);
@@ -166,7 +180,9 @@ export function buildEditCorpus(sources: Array<{ path: string; content: string }
       add('drifted', text([...header, ...lines]), ['--old', oldText, '--new', newText], text([...header, ...splice(lines, at, h.new)]));
       const padded = lines.map((l) => (l.trim() ? `${l}  ` : l));
       if (indexOfBlock(padded, h.old, (a, b) => a.trim() === b.trim()).length === 1) {
-        add('whitespace-drift', text(padded), ['--old', oldText, '--new', newText], text(splice(padded, at, h.new)));
+        // Lines the edit leaves unchanged keep the file's trailing whitespace; changed and added lines are written as given.
+        const kept = hunkLines(h).map((l) => (l.op === ' ' ? padded[at + l.oldIndex]! : l.text));
+        add('whitespace-drift', text(padded), ['--old', oldText, '--new', newText], text(splice(padded, at, kept)));
       }
       add('crlf-file', text(lines, '\r\n'), ['--old', oldText, '--new', newText], text(splice(lines, at, h.new), '\r\n'));
       const last = at + h.old.length;
@@ -175,7 +191,11 @@ export function buildEditCorpus(sources: Array<{ path: string; content: string }
       add('anchored-lines', text(lines), ['--lines', `${anchor(at + 1, lines[at]!)}..${anchor(last, lines[last - 1]!)}`, '--new', newLines], text(splice(lines, at, h.new)));
       const changedLine = h.old.findIndex((l, j) => l.trim() && l !== h.new[j]);
       if (changedLine >= 0) {
-        add('conflict', text(lines.map((l, i) => (i === at + changedLine ? `${l} /* edited locally */` : l))), ['--old', oldText, '--new', newText], null);
+        // Edited in the middle of the line, so the old text is not even a substring of the file any more.
+        // (A one-character line is marked before it, or after it when it starts the old text.)
+        const mid = (l: string) => (l.length > 1 ? Math.ceil(l.length / 2) : changedLine === 0 ? l.length : 0);
+        const local = (l: string) => `${l.slice(0, mid(l))}/* edited locally */${l.slice(mid(l))}`;
+        add('conflict', text(lines.map((l, i) => (i === at + changedLine ? local(l) : l))), ['--old', oldText, '--new', newText], null);
       }
       add('ambiguous', text([...lines, '', ...h.old]), ['--old', oldText, '--new', newText], null);
       // Read before three lines were inserted at the top: the anchor now points at another line.
