@@ -69,16 +69,22 @@ function insertionPoint(lookup: LineLookup, hunk: Hunk, from: number, drift: num
     const found = locate(lookup, { old: [hunk.seek.at(-1)!], from, seek: hunk.seek.slice(0, -1) });
     return found.kind === 'found' ? { ...found, at: found.at + 1 } : found.kind === 'none' ? { kind: 'none', reason: `its @@ line ${JSON.stringify(hunk.seek.at(-1)!.trim())} is not in the file` } : found;
   }
-  // `@@ -N,0 +M,k @@` adds after old line N.
-  if (hunk.oldStart !== undefined) return { kind: 'found', at: Math.min(Math.max(0, hunk.oldStart + drift), n), strategy: 'exact' };
+  // `@@ -N,0 +M,k @@` adds after old line N — a line the file must have.
+  if (hunk.oldStart !== undefined) {
+    const at = Math.max(0, hunk.oldStart + drift);
+    return at <= n ? { kind: 'found', at, strategy: 'exact' } : { kind: 'none', reason: `it adds after line ${at}, past the end of the file (${n} lines)` };
+  }
   if (!n) return { kind: 'found', at: 0, strategy: 'exact' };
   return { kind: 'none', reason: 'it adds lines without context, an @@ line or a line number: where they go is unknown' };
 }
 
 /** Locates a hunk: as written, else as the model probably meant it (see relaxations). */
-function find(lookup: LineLookup, hunk: Hunk, want: Omit<Want, 'old'>): { found: Found; lines: HunkLine[] } {
+function find(lookup: LineLookup, hunk: Hunk, dialect: FilePatch['dialect'], want: Omit<Want, 'old'>): { found: Found; lines: HunkLine[] } {
   const { leading, trailing } = contextRuns(hunk.lines);
-  const base: Omit<Want, 'old'> = { ...want, atEnd: want.atEnd || hunk.atEnd || hunk.oldNoEol, preferEnd: leading > 0 && trailing < leading, ...(hunk.seek ? { seek: hunk.seek } : {}), ...(hunk.section ? { section: hunk.section } : {}) };
+  // Less context after than before says "end of file" only in diffs a tool made with fixed context;
+  // an envelope marks it with *** End of File instead, and its context is whatever the model wrote.
+  const preferEnd = dialect === 'unified' && leading > 0 && trailing < leading;
+  const base: Omit<Want, 'old'> = { ...want, atEnd: want.atEnd || hunk.atEnd || hunk.oldNoEol, preferEnd, ...(hunk.seek ? { seek: hunk.seek } : {}), ...(hunk.section ? { section: hunk.section } : {}) };
   const first = locate(lookup, { ...base, old: oldTexts(hunk.lines) });
   if (first.kind !== 'none') return { found: first, lines: hunk.lines };
   for (const lines of relaxations(hunk.lines)) {
@@ -123,7 +129,7 @@ export function applyHunks({ text, patch, display }: { text: string; patch: File
     patch.hunks.forEach((hunk, i) => {
       const image = imageOf(current);
       const { found, lines } = oldTexts(hunk.lines).length
-        ? find(lookupOf(image), hunk, { from: 0, ...(hunk.oldStart !== undefined ? { hint: hunk.oldStart - 1 } : {}) })
+        ? find(lookupOf(image), hunk, patch.dialect, { from: 0, ...(hunk.oldStart !== undefined ? { hint: hunk.oldStart - 1 } : {}) })
         : { found: { kind: 'found', at: image.index.total, strategy: 'exact' } as Found, lines: hunk.lines };
       if (found.kind !== 'found') throw notFound(display, image, hunk.lines, i + 1, found);
       const placement: Placement = { at: found.at, lines, strategy: found.strategy };
@@ -140,7 +146,7 @@ export function applyHunks({ text, patch, display }: { text: string; patch: File
   let drift = 0;
   patch.hunks.forEach((hunk, i) => {
     const hint = hunk.oldStart !== undefined ? Math.max(0, hunk.oldStart - 1 + drift) : undefined;
-    const { found, lines } = oldTexts(hunk.lines).length ? find(lookup, hunk, { from, ...(hint !== undefined ? { hint } : {}) }) : { found: insertionPoint(lookup, hunk, from, drift), lines: hunk.lines };
+    const { found, lines } = oldTexts(hunk.lines).length ? find(lookup, hunk, patch.dialect, { from, ...(hint !== undefined ? { hint } : {}) }) : { found: insertionPoint(lookup, hunk, from, drift), lines: hunk.lines };
     if (found.kind !== 'found') throw notFound(display, image, hunk.lines, i + 1, found);
     const size = oldTexts(lines).length;
     const placement: Placement = { at: found.at, lines, strategy: size ? found.strategy : 'position' };

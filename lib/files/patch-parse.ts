@@ -305,6 +305,15 @@ function readUnifiedHunks(lines: string[], start: number): { hunks: Hunk[]; next
     } else if (i + 1 < lines.length && isChange(lines[i + 1]!) && !fileHeaderAt(lines, i + 1)) throw corrupt(lines, i);
     else break;
   }
+  if (unread && unread.old > 0 && unread.new > 0 && lines.slice(i).every((l) => l === '')) {
+    // The input ends inside the last hunk's promise on both sides: blank context lines an editor
+    // stripped of their space make it up (the final newline's empty piece aside), else the reply was cut.
+    const blanks = lines.length - i - (lines.at(-1) === '' ? 1 : 0);
+    if (unread.old !== unread.new || unread.old > blanks) {
+      throw bad(`the patch is truncated: its last hunk (line ${i}) promises ${unread.old} more old and ${unread.new} more new lines than the input holds; send the whole patch`);
+    }
+    for (; unread.old > 0; i++) take(' ', '');
+  }
   return { hunks: hunks.filter((h) => h.lines.length), next: i };
 }
 

@@ -105,4 +105,23 @@ test('copied read prefixes and a blank edge line the file lacks: the edit lands 
   assert.equal([blank.r.code, blank.bytes], [0, 'alpha\nbeta\nGAMMA\n']);
 });
 
+test('out of bounds, cut short or only weakly placed: refused, nothing changes', async () => {
+  const src = 'a\nb\nc\n';
+  // An addition after line 40 of a 3-line file is not an addition at its end.
+  const past = await patchCase({ 't.txt': src }, '--- a/t.txt\n+++ b/t.txt\n@@ -40,0 +41,1 @@\n+z\n');
+  assert.equal([past.r.code, past.file('t.txt')], [1, src]);
+  assert.match(past.r.stderr, /past the end of the file \(3 lines\)/);
+  // A reply cut inside its last hunk: both sides fall short of the header's counts.
+  const cut = await patchCase({ 't.txt': src }, '--- a/t.txt\n+++ b/t.txt\n@@ -1,3 +1,4 @@\n a\n-b\n+B\n');
+  assert.equal([cut.r.code, cut.file('t.txt')], [2, src]);
+  assert.match(cut.r.stderr, /truncated/);
+  // …but blank context lines stripped of their space still make up the counts.
+  const blanks = await patchCase({ 't.txt': 'a\nb\n\n' }, '--- a/t.txt\n+++ b/t.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n\n');
+  assert.equal([blanks.r.code, blanks.file('t.txt')], [0, 'a\nB\n\n']);
+  // An envelope hunk's uneven context says nothing about the end of the file: two places are two places.
+  const twice = 'x\ny\nz\nw\nx\ny\nz\n';
+  const env = await patchCase({ 'e.txt': twice }, '*** Begin Patch\n*** Update File: e.txt\n x\n y\n-z\n+Z\n*** End Patch\n');
+  assert.equal([env.r.code, env.file('e.txt')], [1, twice]);
+});
+
 test.run();
