@@ -101,8 +101,9 @@ export function placeHunk({ image, placement, fileText }: { image: Image; placem
     const pairs = old.map((l, j) => ({ model: indentOf(l.text), file: indentOf(window[j]!.text), blank: !l.text.trim() })).filter((p) => !p.blank);
     const modelChars = new Set(pairs.flatMap((p) => [...p.model]));
     const fileChars = new Set(pairs.flatMap((p) => [...p.file]));
-    // An indentation in characters only the file uses was copied from the file: it stays.
-    const copied = (indent: string) => [...indent].some((c) => !modelChars.has(c) && fileChars.has(c));
+    // An indentation in a character only the file uses (tabs where the model indented with spaces,
+    // or the reverse) was copied from the file: it stays. Old lines with no indentation show no style.
+    const copied = (indent: string) => modelChars.size > 0 && [...indent].some((c) => !modelChars.has(c) && fileChars.has(c));
     const toMap = style === 'file' ? [] : lines.filter((l) => l.op === '+' && l.text.trim() && !copied(indentOf(l.text))).map((l) => indentOf(l.text));
     if (toMap.length) {
       const inferred = inferIndent({ pairs, added: toMap, modelText: lines.map((l) => l.text).join('\n'), fileText: fileText() });

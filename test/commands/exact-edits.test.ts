@@ -34,6 +34,9 @@ test('whitespace drift: lines that already fit the file stay, a closing brace ke
   // Four-space model text in a two-space file: every level converts, nested ones too.
   const d = await editCase('class A {\n  m() {\n    return 1;\n  }\n}\n', ['--old', '    m() {\n        return 1;\n    }', '--new', '    m() {\n        if (x) {\n            return 2;\n        }\n        return 1;\n    }']);
   assert.equal([d.r.code, d.bytes], [0, 'class A {\n  m() {\n    if (x) {\n      return 2;\n    }\n    return 1;\n  }\n}\n']);
+  // Python with its indentation dropped: the new block comes back at its depth, the nested line one deeper.
+  const e = await editCase('def f():\n    x = 1\n    return x\n', ['--old', 'x = 1\nreturn x', '--new', 'x = 1\nif x:\n    return x']);
+  assert.equal([e.r.code, e.bytes], [0, 'def f():\n    x = 1\n    if x:\n        return x\n']);
 });
 
 test('old lines that prove no single indentation change are refused with the region; nothing changes', async () => {
