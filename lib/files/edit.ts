@@ -6,9 +6,9 @@ import { shellJoin } from '../quote';
 import { lineHash, parseAnchor, type Anchor } from './anchor';
 import { LineLookup, locate, relaxations, type Found, type Strategy } from './locate';
 import { exactMatches, nearestLine } from './match';
-import { assemble, hunkFromEdit, imageOf, lineAt, oldSide, placeHunk, verifyPlaced, type Image, type Placement } from './place';
+import { assemble, hunkFromEdit, oldSide, placeHunk, verifyPlaced, type Placement } from './place';
 import { windowOf, type WindowLine } from './read';
-import { decodeText, encodeString, encodeText, indexLines, isBinary, type TextFile } from './text';
+import { decodeText, encodeString, encodeText, indexLines, isBinary, lineAt, type LineIndex, type TextFile } from './text';
 import { resolveInside, statTarget, type Workspace } from './workspace';
 import type { StepHook } from './journal';
 import { spliceExact } from './splice';
@@ -77,26 +77,21 @@ function lfView(file: TextFile): string {
   return file.lines.join('\n') + (file.ends.at(-1) ? '\n' : '');
 }
 
-/** The file's text with its own endings: what placement slices. */
-function imageOfFile(file: TextFile): Image {
-  return imageOf(file.lines.map((l, i) => l + file.ends[i]).join(''));
-}
-
 /**
  * Turns an edited LF view back into text with endings: lines outside the edited span keep theirs;
  * inside it, a line diff pairs new lines with old ones, so an unchanged or changed line keeps its
  * own ending and an added line takes that of the line it replaces or follows (see place.ts).
  */
-function fromView(view: string, image: Image, startLine: number, endLine: number): string {
+function fromView(view: string, index: LineIndex, startLine: number, endLine: number): string {
   // The view holds only LF line breaks: every \r was normalized on the way in.
   const restored = view === '' ? [] : view.replace(/\n$/, '').split('\n');
   const before = startLine - 1;
-  const after = image.index.total - endLine;
-  const old = Array.from({ length: endLine - before }, (_, j) => lineAt(image, before + j).text);
+  const after = index.total - endLine;
+  const old = Array.from({ length: endLine - before }, (_, j) => lineAt(index, before + j + 1));
   const placement: Placement = { at: before, lines: hunkFromEdit(old, restored.slice(before, restored.length - after)), strategy: 'exact' };
-  const placed = placeHunk({ image, placement, fileText: () => '' });
+  const placed = placeHunk({ index, placement, fileText: () => '' });
   if (placed.kind === 'refused') throw new Error(`an exact edit was refused by placement: ${placed.reason}`);
-  return assemble({ image, placed: [{ placement, out: placed.out }], finalNewline: view.endsWith('\n') }).text;
+  return assemble({ index, placed: [{ placement, out: placed.out }], finalNewline: view.endsWith('\n') }).text;
 }
 
 function resultRegion(text: string, startLine: number, endLine: number): { regionStart: number; region: WindowLine[] } {
@@ -143,10 +138,11 @@ export async function replaceText({ ws, path, old, replacement, anchor, all, onS
   if (at) checkAnchor(file, display, at, 'anchor');
 
   const view = lfView(file);
-  const raw = file.lines.map((l, i) => l + file.ends[i]).join('');
+  // The file's text with its own endings, indexed once: what placement slices.
+  const index = indexLines(file.lines.map((l, i) => l + file.ends[i]).join(''));
   let matches = exactMatches({ text: view, old: oldLf });
   if (at) matches = matches.filter((m) => m.startLine <= at.line && at.line <= m.endLine);
-  if (!matches.length) return replaceLines({ abs, display, file, ws, oldLf, newLf, at, all, onStep });
+  if (!matches.length) return replaceLines({ abs, display, file, index, ws, oldLf, newLf, at, all, onStep });
   if (matches.length > 1 && !all) throw ambiguous(display, oldLf, matches.map((m) => m.startLine));
 
   // Replace from the end so earlier offsets stay valid.
@@ -154,13 +150,13 @@ export async function replaceText({ ws, path, old, replacement, anchor, all, onS
   for (const m of [...matches].sort((a, b) => b.from - a.from)) next = next.slice(0, m.from) + newLf + next.slice(m.to);
   const first = matches[0]!;
   const last = matches.at(-1)!;
-  const edited = fromView(next, imageOfFile(file), first.startLine, last.endLine);
+  const edited = fromView(next, index, first.startLine, last.endLine);
   await replaceFile({ ws, abs, data: encodeString(edited, file), onStep });
 
   const addedLines = newLf.split('\n').length - oldLf.split('\n').length;
   const startLine = first.startLine;
   const endLine = matches.length === 1 ? Math.max(startLine, first.endLine + addedLines) : startLine;
-  return { path: display, strategy: raw.includes(old) ? 'exact' : 'line-endings', replacements: matches.length, startLine, endLine, ...resultRegion(edited, startLine, endLine) };
+  return { path: display, strategy: index.text.includes(old) ? 'exact' : 'line-endings', replacements: matches.length, startLine, endLine, ...resultRegion(edited, startLine, endLine) };
 }
 
 function ambiguous(display: string, oldLf: string, lines: number[]): RefusedError {
@@ -177,9 +173,9 @@ function ambiguous(display: string, oldLf: string, lines: number[]): RefusedErro
  * dropped), by the same locating and placing rules as forge patch — one place only, the new lines
  * re-indented by the transform every old line proves, context lines left as the file has them.
  */
-async function replaceLines({ ws, abs, display, file, oldLf, newLf, at, all, onStep }: { ws: Workspace; abs: string; display: string; file: TextFile; oldLf: string; newLf: string; at: Anchor | undefined; all: boolean; onStep?: StepHook }): Promise<EditResult> {
+async function replaceLines({ ws, abs, display, file, index, oldLf, newLf, at, all, onStep }: { ws: Workspace; abs: string; display: string; file: TextFile; index: LineIndex; oldLf: string; newLf: string; at: Anchor | undefined; all: boolean; onStep?: StepHook }): Promise<EditResult> {
   const asWritten = hunkFromEdit(oldLf.replace(/\n$/, '').split('\n'), newLf === '' ? [] : newLf.replace(/\n$/, '').split('\n'));
-  const lookup = LineLookup.of(file.lines);
+  const lookup = LineLookup.of(index);
   let found: Found = { kind: 'none' };
   let hunk = asWritten;
   for (const candidate of [asWritten, ...relaxations(asWritten)]) {
@@ -201,10 +197,9 @@ async function replaceLines({ ws, abs, display, file, oldLf, newLf, at, all, onS
   if (found.kind === 'ambiguous' && !all) throw ambiguous(display, oldLf, found.at.map((h) => h + 1));
   const size = oldSide(hunk).length;
   const starts = found.kind === 'found' ? [found.at] : found.at.filter((h, i, list) => i === 0 || h >= list[i - 1]! + size);
-  const image = imageOfFile(file);
   const placements: Placement[] = starts.map((start) => ({ at: start, lines: hunk, strategy: found.strategy }));
   const placed = placements.map((placement) => {
-    const r = placeHunk({ image, placement, fileText: () => image.text.slice(0, 256 * 1024) });
+    const r = placeHunk({ index, placement, fileText: () => index.text.slice(0, 256 * 1024) });
     if (r.kind === 'ok') return { placement, out: r.out };
     const region = regionAround(file, placement.at + 1, size + 2);
     throw new RefusedError('INDENTATION_UNCLEAR', `the old text matches lines ${placement.at + 1}–${placement.at + size} of '${display}' but for whitespace, and ${r.reason}; write the old and new text indented as the file is:\n${renderRegion(region.lines)}`, {
@@ -212,8 +207,8 @@ async function replaceLines({ ws, abs, display, file, oldLf, newLf, at, all, onS
       data: { path: display, region: region.lines },
     });
   });
-  const result = assemble({ image, placed, finalNewline: file.ends.at(-1) !== '' });
-  const wrong = verifyPlaced({ image, result, placements });
+  const result = assemble({ index, placed, finalNewline: file.ends.at(-1) !== '' });
+  const wrong = verifyPlaced({ index, result, placements });
   if (wrong) throw new RefusedError('SELF_CHECK_FAILED', `forge's self-check refused the edit of '${display}' (${wrong}): it would have written something other than what was asked. Nothing was changed; please report this with the edit`, { fix: shellJoin(['forge', 'read', display]) });
   const edited = result.text;
   await replaceFile({ ws, abs, data: encodeString(edited, file), onStep });

@@ -1,8 +1,9 @@
 // Where a hunk's old lines are in a file: exactly, else with whitespace, else Unicode look-alikes
 // folded; among several places the hunk's own signs choose (seek lines, section, end of file, its
 // stated line, nearest first as git apply does), and two places no sign tells apart are refused.
-import { foldUnicode } from './match';
+import { looseKey } from './match';
 import type { HunkLine } from './patch-parse';
+import type { LineIndex } from './text';
 
 /** How a place was found, from strictest to most forgiving. */
 export type Strategy = 'exact' | 'line-endings' | 'trailing-whitespace' | 'indentation' | 'trim' | 'unicode';
@@ -12,7 +13,7 @@ const STAGES: Stage[] = ['exact', 'loose', 'unicode'];
 const keyOf: Record<Stage, (line: string) => string> = {
   exact: (l) => l,
   loose: (l) => l.trim(),
-  unicode: (l) => foldUnicode(l).trim(),
+  unicode: looseKey,
 };
 
 /**
@@ -29,8 +30,9 @@ export class LineLookup {
     readonly line: (i: number) => string,
   ) {}
 
-  static of(lines: readonly string[]): LineLookup {
-    return new LineLookup(lines.length, (i) => lines[i]!);
+  /** The lines of an indexed text, each sliced when first asked for. */
+  static of(index: LineIndex): LineLookup {
+    return new LineLookup(index.total, (i) => index.text.slice(index.starts[i], index.stops[i]));
   }
 
   keysOf(stage: Stage): string[] {
@@ -186,7 +188,7 @@ export function locate(lookup: LineLookup, want: Want): Found {
     }
     if (want.preferEnd && hits.length > 1 && hits.at(-1)! + k === n) hits = [hits.at(-1)!];
     const strategy = strategyAt(lookup, want.old, hits[0]!, stage);
-    if (hits.length === 1) return { kind: 'found', at: hits[0]!, strategy: strategyAt(lookup, want.old, hits[0]!, stage) };
+    if (hits.length === 1) return { kind: 'found', at: hits[0]!, strategy };
     if (want.hint === undefined) return { kind: 'ambiguous', at: hits, strategy };
     // Nearest to where the hunk says it is, as git apply searches outward; two equally near tie.
     const distance = (h: number) => Math.abs(h - want.hint!);

@@ -19,7 +19,12 @@ const UNICODE_FOLD: Record<string, string> = {
   '\u2026': '.',
 };
 
-export function foldUnicode(text: string): string {
+/** A line as the forgiving comparisons see it: look-alikes folded, whitespace at both ends dropped. */
+export function looseKey(line: string): string {
+  return foldUnicode(line).trim();
+}
+
+function foldUnicode(text: string): string {
   return text.replace(/[\u2018\u2019\u201a\u201b\u2032\u201c\u201d\u201e\u201f\u2033\u2010-\u2015\u2212\u00a0\u2007\u2009\u200a\u202f\u3000\u2026]/g, (c) => UNICODE_FOLD[c]!);
 }
 

@@ -1,15 +1,16 @@
 // Applies parsed patches in memory: each hunk located by its context (line numbers only choose
 // among places), written in the file's own style, and re-checked before anything is written.
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import { RefusedError } from '../errors';
+import { exists } from '../fs/stat';
 import { shellJoin } from '../quote';
 import { lineHash } from './anchor';
 import { LineLookup, locate, relaxations, type Found, type Strategy, type Want } from './locate';
-import { foldUnicode, nearestLine } from './match';
+import { looseKey, nearestLine } from './match';
 import type { FilePatch, Hunk, HunkLine } from './patch-parse';
-import { assemble, imageOf, lineAt, linesOf, oldSide, placeHunk, verifyPlaced, type Image, type Line, type Placement } from './place';
-import { decodeString, encodeString, isBinary } from './text';
+import { assemble, lineWithEnd, oldSide, placeHunk, verifyPlaced, type Line, type Placement } from './place';
+import { decodeString, encodeString, indexLines, isBinary, splitLines, type LineIndex } from './text';
 import { resolveInside, statTarget, type Workspace } from './workspace';
 
 export interface PlannedFile {
@@ -35,7 +36,6 @@ function conflict(display: string, message: string, region: Array<{ n: number; t
   });
 }
 
-const loose = (s: string) => foldUnicode(s).trim();
 const oldTexts = (lines: HunkLine[]) => oldSide(lines).map((l) => l.text);
 
 /** Context lines before the first change and after the last. */
@@ -46,19 +46,19 @@ function contextRuns(lines: HunkLine[]): { leading: number; trailing: number } {
 }
 
 /** Why a hunk does not apply, with the region of the file nearest to what it expects. */
-function notFound(display: string, image: Image, hunk: HunkLine[], index: number, found: Found): RefusedError {
+function notFound(display: string, index: LineIndex, hunk: HunkLine[], hunkNumber: number, found: Found): RefusedError {
   if (found.kind === 'ambiguous') {
     const lines = found.at.map((h) => h + 1);
     const why = found.near !== undefined ? `equally near its stated line ${found.near + 1}` : 'and nothing in it tells them apart';
-    return conflict(display, `hunk ${index} matches ${lines.length} places in '${display}' (lines ${lines.join(', ')}) ${why}; give it more context, an @@ line above it, or its right line number`, [], { hunk: index, lines });
+    return conflict(display, `hunk ${hunkNumber} matches ${lines.length} places in '${display}' (lines ${lines.join(', ')}) ${why}; give it more context, an @@ line above it, or its right line number`, [], { hunk: hunkNumber, lines });
   }
   const old = oldTexts(hunk);
-  const all = linesOf(image);
+  const all = splitLines(index.text).lines;
   const near = nearestLine({ fileLines: all, old: old.join('\n') });
   const region = all.slice(Math.max(0, near - 4), near + old.length + 3).map((text, k) => ({ n: Math.max(0, near - 4) + k + 1, text }));
   const expected = hunk.filter((l) => l.op !== '+').map((l) => `${l.op}${l.text}`).join('\n');
   const why = found.kind === 'none' && found.reason ? found.reason : 'its context is not in the file';
-  return conflict(display, `hunk ${index} does not apply to '${display}': ${why}. The hunk expects:\n${expected}\nThe nearest region of the file:`, region, { hunk: index });
+  return conflict(display, `hunk ${hunkNumber} does not apply to '${display}': ${why}. The hunk expects:\n${expected}\nThe nearest region of the file:`, region, { hunk: hunkNumber });
 }
 
 /** Where a hunk with no old lines goes: after its seek line, at the end, or at its stated line. */
@@ -96,8 +96,6 @@ function find(lookup: LineLookup, hunk: Hunk, dialect: FilePatch['dialect'], wan
   return { found: first, lines: hunk.lines };
 }
 
-const lookupOf = (image: Image) => new LineLookup(image.index.total, (i) => image.text.slice(image.index.starts[i], image.index.stops[i]));
-
 /**
  * Every hunk of one file placed, in the dialect's order: unified and envelope hunks against the
  * original file, in order and apart; SEARCH/REPLACE blocks one after another on the result so far,
@@ -106,40 +104,40 @@ const lookupOf = (image: Image) => new LineLookup(image.index.total, (i) => imag
  */
 export function applyHunks({ text, patch, display }: { text: string; patch: FilePatch; display: string }): { text: string; strategies: PlannedFile['strategies'] } {
   const strategies: PlannedFile['strategies'] = [];
-  const sample = (image: Image) => () => image.text.slice(0, 256 * 1024);
-  const place = (image: Image, placement: Placement, index: number): Line[] => {
-    const placed = placeHunk({ image, placement, fileText: sample(image) });
+  const sample = (index: LineIndex) => () => index.text.slice(0, 256 * 1024);
+  const place = (index: LineIndex, placement: Placement, hunkNumber: number): Line[] => {
+    const placed = placeHunk({ index, placement, fileText: sample(index) });
     if (placed.kind === 'ok') return placed.out;
     const at = placement.at;
-    const region = Array.from({ length: Math.min(oldTexts(placement.lines).length + 1, image.index.total - at) }, (_, k) => ({ n: at + k + 1, text: lineAt(image, at + k).text }));
-    throw conflict(display, `hunk ${index} was found at line ${at + 1} of '${display}' by ${placement.strategy}, but ${placed.reason}; write its lines as the file has them`, region, { hunk: index });
+    const region = Array.from({ length: Math.min(oldTexts(placement.lines).length + 1, index.total - at) }, (_, k) => ({ n: at + k + 1, text: lineWithEnd(index, at + k).text }));
+    throw conflict(display, `hunk ${hunkNumber} was found at line ${at + 1} of '${display}' by ${placement.strategy}, but ${placed.reason}; write its lines as the file has them`, region, { hunk: hunkNumber });
   };
   // The final-newline state: the file's own, unless the hunk that reaches the end says otherwise.
-  const finalNewline = (image: Image, endHunk: Hunk | null) => (endHunk?.newNoEol ? false : endHunk?.oldNoEol ? true : image.index.total === 0 || /[\r\n]$/.test(image.text));
-  const write = (image: Image, placed: Array<{ placement: Placement; out: Line[] }>, endHunk: Hunk | null): string => {
-    const result = assemble({ image, placed, finalNewline: finalNewline(image, endHunk) });
-    const wrong = verifyPlaced({ image, result, placements: placed.map((p) => p.placement) });
+  const finalNewline = (index: LineIndex, endHunk: Hunk | null) => (endHunk?.newNoEol ? false : endHunk?.oldNoEol ? true : index.total === 0 || /[\r\n]$/.test(index.text));
+  const write = (index: LineIndex, placed: Array<{ placement: Placement; out: Line[] }>, endHunk: Hunk | null): string => {
+    const result = assemble({ index, placed, finalNewline: finalNewline(index, endHunk) });
+    const wrong = verifyPlaced({ index, result, placements: placed.map((p) => p.placement) });
     if (wrong) throw new RefusedError('SELF_CHECK_FAILED', `the patch to '${display}' was refused by forge's self-check (${wrong}): forge would have written something other than what the patch says. Nothing was changed; please report this with the patch`, { fix: shellJoin(['forge', 'read', display]), data: { path: display } });
     return result.text;
   };
-  const reachesEnd = (image: Image, at: number, hunkLines: HunkLine[]) => at + oldTexts(hunkLines).length === image.index.total;
+  const reachesEnd = (index: LineIndex, at: number, hunkLines: HunkLine[]) => at + oldTexts(hunkLines).length === index.total;
 
   if (patch.dialect === 'search-replace') {
     let current = text;
     patch.hunks.forEach((hunk, i) => {
-      const image = imageOf(current);
+      const index = indexLines(current);
       const { found, lines } = oldTexts(hunk.lines).length
-        ? find(lookupOf(image), hunk, patch.dialect, { from: 0, ...(hunk.oldStart !== undefined ? { hint: hunk.oldStart - 1 } : {}) })
-        : { found: { kind: 'found', at: image.index.total, strategy: 'exact' } as Found, lines: hunk.lines };
-      if (found.kind !== 'found') throw notFound(display, image, hunk.lines, i + 1, found);
+        ? find(LineLookup.of(index), hunk, patch.dialect, { from: 0, ...(hunk.oldStart !== undefined ? { hint: hunk.oldStart - 1 } : {}) })
+        : { found: { kind: 'found', at: index.total, strategy: 'exact' } as Found, lines: hunk.lines };
+      if (found.kind !== 'found') throw notFound(display, index, hunk.lines, i + 1, found);
       const placement: Placement = { at: found.at, lines, strategy: found.strategy };
-      current = write(image, [{ placement, out: place(image, placement, i + 1) }], reachesEnd(image, found.at, lines) ? hunk : null);
+      current = write(index, [{ placement, out: place(index, placement, i + 1) }], reachesEnd(index, found.at, lines) ? hunk : null);
       strategies.push(found.strategy);
     });
     return { text: current, strategies };
   }
-  const image = imageOf(text);
-  const lookup = lookupOf(image);
+  const index = indexLines(text);
+  const lookup = LineLookup.of(index);
   const placed: Array<{ placement: Placement; out: Line[] }> = [];
   let endHunk: Hunk | null = null;
   let from = 0;
@@ -147,16 +145,16 @@ export function applyHunks({ text, patch, display }: { text: string; patch: File
   patch.hunks.forEach((hunk, i) => {
     const hint = hunk.oldStart !== undefined ? Math.max(0, hunk.oldStart - 1 + drift) : undefined;
     const { found, lines } = oldTexts(hunk.lines).length ? find(lookup, hunk, patch.dialect, { from, ...(hint !== undefined ? { hint } : {}) }) : { found: insertionPoint(lookup, hunk, from, drift), lines: hunk.lines };
-    if (found.kind !== 'found') throw notFound(display, image, hunk.lines, i + 1, found);
+    if (found.kind !== 'found') throw notFound(display, index, hunk.lines, i + 1, found);
     const size = oldTexts(lines).length;
     const placement: Placement = { at: found.at, lines, strategy: size ? found.strategy : 'position' };
-    placed.push({ placement, out: place(image, placement, i + 1) });
-    if (reachesEnd(image, found.at, lines)) endHunk = hunk;
+    placed.push({ placement, out: place(index, placement, i + 1) });
+    if (reachesEnd(index, found.at, lines)) endHunk = hunk;
     from = found.at + size;
     if (hunk.oldStart !== undefined) drift = found.at - (hunk.oldStart - (size ? 1 : 0));
     strategies.push(placement.strategy);
   });
-  return { text: write(image, placed, endHunk), strategies };
+  return { text: write(index, placed, endHunk), strategies };
 }
 
 /**
@@ -171,9 +169,6 @@ async function patchPath(ws: Workspace, p: FilePatch, path: string): Promise<str
   return path;
 }
 
-async function exists(abs: string): Promise<boolean> {
-  return stat(abs).then(() => true, () => false);
-}
 
 /** Computes every file's new content; throws before anything is written if any part does not apply. */
 export async function planPatch({ ws, patches }: { ws: Workspace; patches: FilePatch[] }): Promise<PlannedFile[]> {
@@ -201,8 +196,8 @@ export async function planPatch({ ws, patches }: { ws: Workspace; patches: FileP
     const decoded = decodeString(buf);
     if (p.kind === 'delete') {
       const expected = p.hunks.flatMap((h) => h.lines.filter((l) => l.op !== '+').map((l) => l.text));
-      const lines = linesOf(imageOf(decoded.text));
-      if (expected.length && (expected.length !== lines.length || expected.some((t, i) => loose(t) !== loose(lines[i]!)))) {
+      const { lines } = splitLines(decoded.text);
+      if (expected.length && (expected.length !== lines.length || expected.some((t, i) => looseKey(t) !== looseKey(lines[i]!)))) {
         throw conflict(source!.display, `'${source!.display}' differs from what the patch deletes`, [], {});
       }
       planned.push({ abs: null, display: source!.display, removeAbs: source!.abs, removeDisplay: source!.display, data: null, kind: 'delete', hunks: p.hunks.length, strategies: [] });

@@ -4,9 +4,9 @@
 import { diffArrays } from 'diff';
 import type { HunkLine } from './patch-parse';
 import { columns, indentOf, inferIndent } from './indent';
-import { foldUnicode } from './match';
+import { looseKey } from './match';
 import type { Strategy } from './locate';
-import { indexLines, type LineIndex } from './text';
+import type { LineIndex } from './text';
 
 /** A line and its terminator ('' for a last line without a final newline). */
 export interface Line {
@@ -86,15 +86,15 @@ function endings(lines: HunkLine[], window: Line[], before: Line | undefined, af
 }
 
 /**
- * The lines that replace `file[at, at + old lines)`. Exact places write added lines as given;
+ * The lines that replace lines [at, at + old lines) of the file. Exact places write added lines as given;
  * places found despite whitespace or look-alike characters re-indent them by the one transform
  * every old line agrees on, and refuse when there is none.
  */
-export function placeHunk({ image, placement, fileText }: { image: Image; placement: Placement; fileText: () => string }): Placed {
+export function placeHunk({ index, placement, fileText }: { index: LineIndex; placement: Placement; fileText: () => string }): Placed {
   const { at, lines, strategy } = placement;
   const old = oldSide(lines);
-  const window = old.map((_, j) => lineAt(image, at + j));
-  const eol = image.index.eol;
+  const window = old.map((_, j) => lineWithEnd(index, at + j));
+  const eol = index.eol;
   let map = (indent: string): string | null => indent;
   if (strategy !== 'exact' && strategy !== 'line-endings' && strategy !== 'position' && lines.some((l) => l.op === '+' && l.text.trim())) {
     const style = addedStyle(lines, window);
@@ -112,7 +112,7 @@ export function placeHunk({ image, placement, fileText }: { image: Image; placem
     }
     if (style === 'file') map = (indent) => indent;
   }
-  const ends = endings(lines, window, at > 0 ? lineAt(image, at - 1) : undefined, at + old.length < image.index.total ? lineAt(image, at + old.length) : undefined, eol);
+  const ends = endings(lines, window, at > 0 ? lineWithEnd(index, at - 1) : undefined, at + old.length < index.total ? lineWithEnd(index, at + old.length) : undefined, eol);
   const out: Line[] = [];
   let k = 0;
   let a = 0;
@@ -129,36 +129,21 @@ export function placeHunk({ image, placement, fileText }: { image: Image; placem
   return { kind: 'ok', out };
 }
 
-/** A decoded file as its text and line index: lines are sliced when needed, never all split at once. */
-export interface Image {
-  text: string;
-  index: LineIndex;
+/** Line `i` (0-based) of an indexed text with its terminator. */
+export function lineWithEnd(index: LineIndex, i: number): Line {
+  const { text, starts, stops, total } = index;
+  return { text: text.slice(starts[i], stops[i]), end: text.slice(stops[i], i + 1 < total ? starts[i + 1] : text.length) };
 }
 
-export function imageOf(text: string): Image {
-  return { text, index: indexLines(text) };
-}
-
-/** Line `i` (0-based) of the image with its terminator. */
-export function lineAt(image: Image, i: number): Line {
-  const { starts, stops, total } = image.index;
-  return { text: image.text.slice(starts[i], stops[i]), end: image.text.slice(stops[i], i + 1 < total ? starts[i + 1] : image.text.length) };
-}
-
-/** Every line of the image (for the rare caller that needs them all). */
-export function linesOf(image: Image): string[] {
-  return Array.from({ length: image.index.total }, (_, i) => image.text.slice(image.index.starts[i], image.index.stops[i]));
-}
-
-const offsetOf = (image: Image, line: number) => (line < image.index.total ? image.index.starts[line]! : image.text.length);
+const offsetOf = (index: LineIndex, line: number) => (line < index.total ? index.starts[line]! : index.text.length);
 
 /**
  * The new text: the image's own text between hunks (sliced, never rebuilt line by line), each
  * hunk's placed lines in its place. Every line but the last ends with a terminator; the last one
  * has one as `finalNewline` says, when a hunk reached the end (else it is the file's own).
  */
-export function assemble({ image, placed, finalNewline }: { image: Image; placed: Array<{ placement: Placement; out: Line[] }>; finalNewline: boolean }): { text: string; starts: number[] } {
-  const { text, index } = image;
+export function assemble({ index, placed, finalNewline }: { index: LineIndex; placed: Array<{ placement: Placement; out: Line[] }>; finalNewline: boolean }): { text: string; starts: number[] } {
+  const { text } = index;
   const pieces: string[] = [];
   const starts: number[] = [];
   let length = 0;
@@ -169,7 +154,7 @@ export function assemble({ image, placed, finalNewline }: { image: Image; placed
     length += s.length;
   };
   for (const { placement, out } of [...placed].sort((a, b) => a.placement.at - b.placement.at)) {
-    const from = offsetOf(image, placement.at);
+    const from = offsetOf(index, placement.at);
     push(text.slice(pos, from));
     // Lines added after a last line that had no terminator: it needs one now.
     if (placement.at === index.total && index.total > 0 && out.length && !/[\r\n]$/.test(text)) push(index.eol);
@@ -178,7 +163,7 @@ export function assemble({ image, placed, finalNewline }: { image: Image; placed
     const last = to === index.total;
     out.forEach((l, i) => push(l.text + (l.end || (last && i === out.length - 1 ? '' : index.eol))));
     reachedEnd ||= last;
-    pos = offsetOf(image, to);
+    pos = offsetOf(index, to);
   }
   push(text.slice(pos));
   let result = pieces.join('');
@@ -190,14 +175,13 @@ export function assemble({ image, placed, finalNewline }: { image: Image; placed
   return { text: result, starts };
 }
 
-const loose = (s: string) => foldUnicode(s).trim();
 
 /**
  * The self-check: re-derives each hunk from the new text itself — its context the file's own
  * lines, each added line the model's text (but for indentation) with the model's relative depth.
  * A mismatch names the hunk; the caller writes nothing.
  */
-export function verifyPlaced({ image, result, placements }: { image: Image; result: { text: string; starts: number[] }; placements: Placement[] }): string | null {
+export function verifyPlaced({ index, result, placements }: { index: LineIndex; result: { text: string; starts: number[] }; placements: Placement[] }): string | null {
   const sorted = [...placements].sort((a, b) => a.at - b.at);
   for (const [i, p] of sorted.entries()) {
     const derived = linesFrom(result.text, result.starts[i]!, p.lines.length);
@@ -212,10 +196,10 @@ export function verifyPlaced({ image, result, placements }: { image: Image; resu
       const got = derived[j++];
       if (got === undefined) return `hunk ${i + 1} ends past the end of the result`;
       if (l.op === ' ') {
-        if (got !== lineAt(image, old++).text) return `hunk ${i + 1}: a context line changed`;
+        if (got !== lineWithEnd(index, old++).text) return `hunk ${i + 1}: a context line changed`;
         continue;
       }
-      if (loose(got) !== loose(l.text)) return `hunk ${i + 1}: an added line is not what was asked`;
+      if (looseKey(got) !== looseKey(l.text)) return `hunk ${i + 1}: an added line is not what was asked`;
       if (!l.text.trim()) continue;
       const depth = (s: string) => columns(indentOf(s), 4);
       if (prev && Math.sign(depth(l.text) - depth(prev.model)) !== Math.sign(depth(got) - depth(prev.out))) return `hunk ${i + 1}: the added lines lost their relative indentation`;

@@ -1,8 +1,9 @@
 // Reads git objects through one `git cat-file --batch` process and writes loose objects atomically.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { exists } from '../fs/stat';
 import { gitEnv } from './exec';
 
 export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
@@ -173,11 +174,3 @@ export class ObjectWriter {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
