@@ -1,29 +1,29 @@
-// forge patch: the perturbed real-diff corpus byte for byte, every format, and all-or-nothing across files.
+// forge patch: the perturbed real-history corpus byte for byte, every format, and all-or-nothing across files.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildCorpus, projectSources, type PatchCase } from '../helpers/corpus';
+import { failureLine, judge, PERTURBATIONS, sampleCases } from '../helpers/corpus';
 import { forge } from '../helpers/forge';
 import { git, repoWith } from '../helpers/repo';
 
 
 const bytes = (dir: string, path: string) => readFileSync(join(dir, path));
 
-test('the real-diff corpus: every sloppy-but-unambiguous patch lands exactly; conflicts and ambiguity change nothing', async () => {
-  const cases: PatchCase[] = buildCorpus(projectSources());
-  const failures: string[] = [];
-  for (const c of cases) {
-    const dir = repoWith(c.before);
-    const r = await forge(['patch'], { cwd: dir, input: c.patch });
-    const want = c.after ?? c.before;
-    const wrong = Object.keys(want).filter((p) => !bytes(dir, p).equals(want[p]!));
-    const expectedCode = c.after ? 0 : 1;
-    if (r.code !== expectedCode || wrong.length) failures.push(`${c.name}: exit ${r.code} (want ${expectedCode}), wrong bytes in ${wrong.join(', ') || 'none'}\n${r.stderr.slice(0, 300)}`);
-  }
-  assert.equal(failures, []);
-  assert.ok(cases.length >= 30, `${cases.length} cases`);
-});
+// Two cases a perturbation through the built binary (the whole history runs in-process in test/lib/files/corpus.test.ts).
+for (const p of PERTURBATIONS.filter((x) => x.patch)) {
+  test(`real-history corpus through forge patch, ${p.id}: ${p.what}`, async () => {
+    const failures: string[] = [];
+    for (const c of sampleCases(p, 2, 'patch')) {
+      const dir = repoWith(c.before);
+      const r = await forge(['patch'], { cwd: dir, input: c.patch });
+      const now = (path: string) => (existsSync(join(dir, path)) ? bytes(dir, path) : null);
+      const outcome = judge({ want: c.after, before: c.before, exit: r.code, now });
+      if (outcome !== 'correct' || r.stderr.startsWith('Error: internal error')) failures.push(failureLine({ name: c.name, want: c.after, outcome, exit: r.code, error: r.stderr, now }));
+    }
+    assert.equal(failures, []);
+  });
+}
 
 test('git diff with new, deleted and renamed files; a/ b/ prefixes or none', async () => {
   const dir = repoWith({ 'keep.txt': 'a\nb\nc\n', 'gone.txt': 'bye\n', 'old/name.txt': 'x\ny\n' });

@@ -1,0 +1,114 @@
+// The real-history corpus applied in-process by the code forge patch and forge edit run: every perturbation, exact bytes or a refusal.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ForgeError } from '../../../lib/errors';
+import { applyLineOps, parseLineOp, replaceText } from '../../../lib/files/edit';
+import { planPatch } from '../../../lib/files/patch-apply';
+import { parsePatch } from '../../../lib/files/patch-parse';
+import { locateWorkspace, type Workspace } from '../../../lib/files/workspace';
+import { corpusBases, editCases, failureLine, judge, patchCases, PERTURBATIONS, sampleCases, type EditCase, type PatchCase } from '../../helpers/corpus';
+import { tempRepo } from '../../helpers/repo';
+
+const dir = tempRepo();
+const wsOnce = locateWorkspace({ cwd: dir });
+
+/** What a refusal or a crash prints first: `CODE: message`, or `internal error: …` for anything not a ForgeError. */
+const firstLine = (err: unknown) => (err instanceof ForgeError ? `${err.code}: ${err.message}` : `internal error: ${err instanceof Error ? err.stack : String(err)}`).split('\n')[0]!;
+
+function put(files: Record<string, Buffer>): void {
+  for (const [p, data] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, p)), { recursive: true });
+    writeFileSync(join(dir, p), data);
+  }
+}
+
+/** forge patch's parse and plan (what it writes), on the case's files in a real repository: null when right. */
+async function patchFailure(ws: Workspace, c: PatchCase): Promise<string | null> {
+  put(c.before);
+  let exit = 0;
+  let error = '';
+  let planned = new Map<string, Buffer | null>();
+  try {
+    const files = await planPatch({ ws, patches: parsePatch(c.patch) });
+    planned = new Map(files.flatMap((f) => [...(f.removeDisplay ? [[f.removeDisplay, null] as const] : []), [f.display, f.data] as const]));
+  } catch (err) {
+    if (!(err instanceof ForgeError)) exit = -1;
+    else exit = err.exitCode;
+    error = firstLine(err);
+  }
+  const now = (p: string) => (planned.has(p) ? planned.get(p)! : (c.before[p] ?? null));
+  const outcome = exit === -1 ? 'wrong' : judge({ want: c.after, before: c.before, exit, now });
+  return outcome === 'correct' ? null : failureLine({ name: c.name, want: c.after, outcome, exit: exit === -1 ? 'INTERNAL' : exit, error, now });
+}
+
+/** forge edit's engine, each edit in turn on the file in a real repository: null when right. */
+async function editFailure(ws: Workspace, c: EditCase): Promise<string | null> {
+  put({ [c.path]: c.before });
+  let exit = 0;
+  let error = '';
+  try {
+    for (const e of c.edits) {
+      if ('lines' in e) await applyLineOps({ ws, path: c.path, ops: [parseLineOp({ lines: e.lines, new: e.new })] });
+      else await replaceText({ ws, path: c.path, old: e.old, replacement: e.new, ...(e.anchor ? { anchor: e.anchor } : {}), all: false });
+    }
+  } catch (err) {
+    exit = err instanceof ForgeError ? err.exitCode : -1;
+    error = firstLine(err);
+  }
+  const bytes = readFileSync(join(dir, c.path));
+  const now = () => bytes;
+  const want = c.after && { [c.path]: c.after };
+  const outcome = exit === -1 ? 'wrong' : judge({ want, before: { [c.path]: c.before }, exit, now });
+  return outcome === 'correct' ? null : failureLine({ name: c.name, want, outcome, exit: exit === -1 ? 'INTERNAL' : exit, error, now });
+}
+
+function report(failures: string[], total: number): string {
+  const shown = failures.slice(0, 12);
+  return `${failures.length} of ${total} cases failed:\n${shown.join('\n')}${failures.length > shown.length ? `\n… and ${failures.length - shown.length} more` : ''}`;
+}
+
+test('the corpus holds this project\'s whole history and a second real history', () => {
+  const bases = corpusBases();
+  assert.ok(bases.some((b) => b.name.startsWith('forge@')), 'commits of this repository');
+  assert.ok(bases.some((b) => b.name.startsWith('node_modules@')), 'package releases');
+  for (const p of PERTURBATIONS) {
+    const first = (p.patch ? patchCases(p) : editCases(p)).next();
+    assert.ok(!first.done, `no case for ${p.id}`);
+  }
+});
+
+for (const p of PERTURBATIONS.filter((x) => x.patch)) {
+  test(`forge patch, ${p.id}: ${p.what}`, async () => {
+    const ws = await wsOnce;
+    const failures: string[] = [];
+    let total = 0;
+    for (const c of patchCases(p)) {
+      total++;
+      const f = await patchFailure(ws, c);
+      if (f) failures.push(f);
+    }
+    assert.ok(failures.length === 0, report(failures, total));
+  });
+}
+
+// An edit is a journaled write per hunk (about 5 ms a case): a deterministic sample keeps this file
+// under a minute on a loaded 2-core machine; bench/files.ts and forge patch above take the whole history.
+const EDIT_SAMPLE = 100;
+
+for (const p of PERTURBATIONS.filter((x) => x.edit)) {
+  test(`forge edit, ${p.id} (${EDIT_SAMPLE} cases): ${p.what}`, async () => {
+    const ws = await wsOnce;
+    const failures: string[] = [];
+    let total = 0;
+    for (const c of sampleCases(p, EDIT_SAMPLE, 'edit')) {
+      total++;
+      const f = await editFailure(ws, c);
+      if (f) failures.push(f);
+    }
+    assert.ok(failures.length === 0, report(failures, total));
+  });
+}
+
+test.run();
