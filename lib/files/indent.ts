@@ -42,7 +42,8 @@ interface Candidate {
 /** What a text says about its indentation: its unit in spaces, or that it indents with tabs. */
 function unitOf(text: string): { spaces: number | null; tabs: boolean | null } {
   const d = detectIndent(text);
-  return { spaces: d.type === 'space' ? d.amount : null, tabs: d.type === undefined ? null : d.type === 'tab' };
+  // One space is alignment (a doc comment's ` * ` under `/**`), not a level.
+  return { spaces: d.type === 'space' && d.amount > 1 ? d.amount : null, tabs: d.type === undefined ? null : d.type === 'tab' };
 }
 
 /**
@@ -59,12 +60,17 @@ function consistentTransforms(pairs: IndentPair[], model: ReturnType<typeof unit
   const modelTabs = pairs.some((p) => p.model.includes('\t'));
   const windowTabs = pairs.some((p) => p.file.includes('\t'));
   const windowSpaces = pairs.some((p) => p.file.startsWith(' '));
-  // A window with no indentation says nothing of the file's style: the whole file's decides, else any.
-  const renders: Array<number | null> = windowTabs ? [...TAB_WIDTHS] : windowSpaces ? [null] : file.tabs === true ? [...TAB_WIDTHS] : file.tabs === false ? [null] : [null, ...TAB_WIDTHS];
+  // A window with no indentation says nothing of the file's style: the whole file's decides, else
+  // the model's own characters (a file with no indentation at all has no style to convert to).
+  const tabsInFile = windowTabs || (!windowSpaces && (file.tabs ?? modelTabs));
+  const renders: Array<number | null> = tabsInFile ? [...TAB_WIDTHS] : [null];
   const out: Candidate[] = [];
   for (const mt of modelTabs ? TAB_WIDTHS : [8]) {
+    // A re-scaling needs old lines at two depths to prove it (at one depth every ratio fits), and is
+    // between spaces and spaces: with tabs on either side, the tab width read is the scale.
+    const depths = new Set(pairs.map((p) => columns(p.model, mt))).size;
     for (const ft of renders) {
-      for (const ratio of RATIOS) {
+      for (const ratio of depths > 1 && !modelTabs && ft === null ? RATIOS : [1]) {
         const shift = columns(first.file, ft ?? 8) - columns(first.model, mt) * ratio;
         const map = (s: string) => {
           const cols = columns(s, mt) * ratio + shift;
@@ -74,7 +80,7 @@ function consistentTransforms(pairs: IndentPair[], model: ReturnType<typeof unit
         // One model level becomes one file tab; one model tab one file level; the units' ratio is the ratio.
         const modelUnit = modelTabs ? mt : model.spaces;
         const fileUnit = ft ?? file.spaces;
-        const units = (ft !== null && model.spaces === ft ? 1 : 0) + (modelTabs && file.spaces === mt ? 1 : 0) + (modelUnit && fileUnit && ratio === fileUnit / modelUnit ? 1 : 0);
+        const units = (ft !== null && model.spaces === ft ? 1 : 0) + (modelTabs && file.spaces === mt ? 1 : 0) + (modelUnit && fileUnit && ratio !== 1 && ratio === fileUnit / modelUnit ? 1 : 0);
         // Then the simplest explanation: no shift, no re-scaling.
         const evidence = 10 * units + (shift === 0 ? 1 : 0) + (ratio === 1 ? 1 : 0);
         const how = [modelTabs ? `tabs read as ${mt} columns` : '', ratio !== 1 ? `${ratio > 1 ? ratio : `1/${1 / ratio}`} the columns` : '', shift ? `${shift > 0 ? 'indented' : 'dedented'} ${Math.abs(shift)} columns` : '', ft ? `written with tabs of ${ft}` : 'written with spaces'];
@@ -83,15 +89,16 @@ function consistentTransforms(pairs: IndentPair[], model: ReturnType<typeof unit
     }
   }
   const shown = (p: string) => JSON.stringify(p);
+  // A literal prefix reads no tab width and scales nothing: as simple as a transform gets.
   if (first.file.endsWith(first.model)) {
     const prefix = first.file.slice(0, first.file.length - first.model.length);
     const map = (s: string) => prefix + s;
-    if (fits(map)) out.push({ describe: `${shown(prefix)} added`, map, evidence: 1 });
+    if (fits(map)) out.push({ describe: `${shown(prefix)} added`, map, evidence: 2 });
   }
   if (first.model.endsWith(first.file)) {
     const prefix = first.model.slice(0, first.model.length - first.file.length);
     const map = (s: string) => (s.startsWith(prefix) ? s.slice(prefix.length) : null);
-    if (fits(map)) out.push({ describe: `${shown(prefix)} removed`, map, evidence: 1 });
+    if (fits(map)) out.push({ describe: `${shown(prefix)} removed`, map, evidence: 2 });
   }
   return out;
 }

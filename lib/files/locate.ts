@@ -114,7 +114,7 @@ export interface Want {
   hint?: number;
   /** Lines the hunk comes after (`*** Begin Patch` `@@ <line>`): each must be in the file. */
   seek?: string[];
-  /** A line above the hunk (a unified header's section text): used when it narrows, else ignored. */
+  /** A line above the hunk (a unified header's section text): rules out places with none above them. */
   section?: string;
   /** The place must end at the end of the file. */
   atEnd?: boolean;
@@ -182,8 +182,10 @@ export function locate(lookup: LineLookup, want: Want): Found {
     if (want.atEnd) hits = hits.filter((h) => h + k === n);
     if (seekMarks) hits = firstAfterEach(hits, seekMarks);
     if (!hits.length) continue;
+    // A section text is the nearest function-like line above the hunk, as git guessed it: it rules
+    // out places with no such line above them, never picks among places below the same one.
     if (sectionMarks.length && hits.length > 1) {
-      const narrowed = firstAfterEach(hits, sectionMarks);
+      const narrowed = hits.filter((h) => sectionMarks[0]! < h);
       if (narrowed.length) hits = narrowed;
     }
     if (want.preferEnd && hits.length > 1 && hits.at(-1)! + k === n) hits = [hits.at(-1)!];

@@ -81,9 +81,10 @@ function insertionPoint(lookup: LineLookup, hunk: Hunk, from: number, drift: num
 /** Locates a hunk: as written, else as the model probably meant it (see relaxations). */
 function find(lookup: LineLookup, hunk: Hunk, dialect: FilePatch['dialect'], want: Omit<Want, 'old'>): { found: Found; lines: HunkLine[] } {
   const { leading, trailing } = contextRuns(hunk.lines);
-  // Less context after than before says "end of file" only in diffs a tool made with fixed context;
-  // an envelope marks it with *** End of File instead, and its context is whatever the model wrote.
-  const preferEnd = dialect === 'unified' && leading > 0 && trailing < leading;
+  // Less context after than before says "end of file" in diffs a tool made with fixed context (a
+  // unified hunk with its numbers: GNU patch's rule); in a bare @@ hunk, whose context a model chose,
+  // only none after at all does (git apply's rule). An envelope says *** End of File instead.
+  const preferEnd = dialect === 'unified' && leading > 0 && (hunk.oldStart !== undefined ? trailing < leading : trailing === 0);
   const base: Omit<Want, 'old'> = { ...want, atEnd: want.atEnd || hunk.atEnd || hunk.oldNoEol, preferEnd, ...(hunk.seek ? { seek: hunk.seek } : {}), ...(hunk.section ? { section: hunk.section } : {}) };
   const first = locate(lookup, { ...base, old: oldTexts(hunk.lines) });
   if (first.kind !== 'none') return { found: first, lines: hunk.lines };
@@ -105,8 +106,10 @@ function find(lookup: LineLookup, hunk: Hunk, dialect: FilePatch['dialect'], wan
 export function applyHunks({ text, patch, display }: { text: string; patch: FilePatch; display: string }): { text: string; strategies: PlannedFile['strategies'] } {
   const strategies: PlannedFile['strategies'] = [];
   const sample = (index: LineIndex) => () => index.text.slice(0, 256 * 1024);
+  let modelText: string | undefined;
+  const allHunks = () => (modelText ??= patch.hunks.flatMap((h) => h.lines.map((l) => l.text)).join('\n'));
   const place = (index: LineIndex, placement: Placement, hunkNumber: number): Line[] => {
-    const placed = placeHunk({ index, placement, fileText: sample(index) });
+    const placed = placeHunk({ index, placement, fileText: sample(index), modelText: allHunks });
     if (placed.kind === 'ok') return placed.out;
     const at = placement.at;
     const region = Array.from({ length: Math.min(oldTexts(placement.lines).length + 1, index.total - at) }, (_, k) => ({ n: at + k + 1, text: lineWithEnd(index, at + k).text }));

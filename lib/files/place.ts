@@ -25,44 +25,6 @@ export type Placed = { kind: 'ok'; out: Line[] } | { kind: 'refused'; reason: st
 
 export const oldSide = (lines: HunkLine[]) => lines.filter((l) => l.op !== '+');
 
-/**
- * Which way the model wrote its added lines, by what they show: an added line indented like the
- * file's version of the line it replaces (or of the old line just above it) and not like the
- * model's own was copied from the file; the other way round, written in the model's drifted style.
- * A replaced line is stronger evidence than a neighbour; no evidence means the model's style.
- */
-function addedStyle(lines: HunkLine[], window: Line[]): 'model' | 'file' {
-  let model = 0;
-  let file = 0;
-  const vote = (added: string, old: HunkLine, fileLine: string, weight: number) => {
-    const [a, m, f] = [indentOf(added), indentOf(old.text), indentOf(fileLine)];
-    if (a === m && a !== f) model += weight;
-    else if (a === f && a !== m) file += weight;
-  };
-  let k = 0; // index into the window (old lines)
-  let lastOld: { line: HunkLine; file: string } | null = null;
-  let removed: Array<{ line: HunkLine; file: string }> = [];
-  let addedInRun = 0;
-  for (const l of lines) {
-    if (l.op === '+') {
-      if (l.text.trim()) {
-        const pair = removed[addedInRun];
-        if (pair) vote(l.text, pair.line, pair.file, 2);
-        else if (lastOld) vote(l.text, lastOld.line, lastOld.file, 1);
-      }
-      addedInRun++;
-      continue;
-    }
-    const entry = { line: l, file: window[k++]!.text };
-    if (l.op === ' ') removed = [];
-    else if (addedInRun) removed = [];
-    if (l.op === '-') removed.push(entry);
-    addedInRun = 0;
-    if (l.text.trim()) lastOld = entry;
-  }
-  return file > model ? 'file' : 'model';
-}
-
 /** The terminator an added line gets: that of the removed line it takes the place of, else of the line before it. */
 function endings(lines: HunkLine[], window: Line[], before: Line | undefined, after: Line | undefined, eol: string): string[] {
   const out: string[] = [];
@@ -88,29 +50,29 @@ function endings(lines: HunkLine[], window: Line[], before: Line | undefined, af
 /**
  * The lines that replace lines [at, at + old lines) of the file. Exact places write added lines as given;
  * places found despite whitespace or look-alike characters re-indent them by the one transform
- * every old line agrees on, and refuse when there is none.
+ * every old line agrees on, and refuse when there is none. `modelText`: all the model wrote for the
+ * file (its unit shows better in a whole patch than in one hunk); the hunk's own lines by default.
  */
-export function placeHunk({ index, placement, fileText }: { index: LineIndex; placement: Placement; fileText: () => string }): Placed {
+export function placeHunk({ index, placement, fileText, modelText }: { index: LineIndex; placement: Placement; fileText: () => string; modelText?: () => string }): Placed {
   const { at, lines, strategy } = placement;
   const old = oldSide(lines);
   const window = old.map((_, j) => lineWithEnd(index, at + j));
   const eol = index.eol;
   let map = (indent: string): string | null => indent;
   if (strategy !== 'exact' && strategy !== 'line-endings' && strategy !== 'position' && lines.some((l) => l.op === '+' && l.text.trim())) {
-    const style = addedStyle(lines, window);
     const pairs = old.map((l, j) => ({ model: indentOf(l.text), file: indentOf(window[j]!.text), blank: !l.text.trim() })).filter((p) => !p.blank);
     const modelChars = new Set(pairs.flatMap((p) => [...p.model]));
     const fileChars = new Set(pairs.flatMap((p) => [...p.file]));
-    // An indentation in a character only the file uses (tabs where the model indented with spaces,
-    // or the reverse) was copied from the file: it stays. Old lines with no indentation show no style.
-    const copied = (indent: string) => modelChars.size > 0 && [...indent].some((c) => !modelChars.has(c) && fileChars.has(c));
-    const toMap = style === 'file' ? [] : lines.filter((l) => l.op === '+' && l.text.trim() && !copied(indentOf(l.text))).map((l) => indentOf(l.text));
+    // An indentation led by a character only the file uses (tabs where the model indented with
+    // spaces, or the reverse) was copied from the file: it stays. Only the lead counts: a tab then an
+    // aligning space (` * ` of a doc comment) is the model's own. Old lines with no indentation show no style.
+    const copied = (indent: string) => modelChars.size > 0 && indent.length > 0 && !modelChars.has(indent[0]!) && fileChars.has(indent[0]!);
+    const toMap = lines.filter((l) => l.op === '+' && l.text.trim() && !copied(indentOf(l.text))).map((l) => indentOf(l.text));
     if (toMap.length) {
-      const inferred = inferIndent({ pairs, added: toMap, modelText: lines.map((l) => l.text).join('\n'), fileText: fileText() });
+      const inferred = inferIndent({ pairs, added: toMap, modelText: modelText?.() ?? lines.map((l) => l.text).join('\n'), fileText: fileText() });
       if (inferred.kind === 'refused') return { kind: 'refused', reason: inferred.reason };
       map = (indent) => (copied(indent) ? indent : inferred.map(indent));
     }
-    if (style === 'file') map = (indent) => indent;
   }
   const ends = endings(lines, window, at > 0 ? lineWithEnd(index, at - 1) : undefined, at + old.length < index.total ? lineWithEnd(index, at + old.length) : undefined, eol);
   const out: Line[] = [];

@@ -37,6 +37,12 @@ test('whitespace drift: lines that already fit the file stay, a closing brace ke
   // Python with its indentation dropped: the new block comes back at its depth, the nested line one deeper.
   const e = await editCase('def f():\n    x = 1\n    return x\n', ['--old', 'x = 1\nreturn x', '--new', 'x = 1\nif x:\n    return x']);
   assert.equal([e.r.code, e.bytes], [0, 'def f():\n    x = 1\n    if x:\n        return x\n']);
+  // Dedented by one level while the new text nests one level deeper: each added line keeps its depth relative to the old ones.
+  const f = await editCase('function f() {\n  if (a) {\n    b();\n  }\n}\n', ['--old', 'if (a) {\n  b();\n}', '--new', 'if (a) {\n  for (const x of y) {\n    b(x);\n  }\n}']);
+  assert.equal([f.r.code, f.bytes], [0, 'function f() {\n  if (a) {\n    for (const x of y) {\n      b(x);\n    }\n  }\n}\n']);
+  // Tabs per level in a two-space file, a doc comment's aligning space after the tab: the tab converts, the space stays.
+  const g = await editCase('class A {\n  x = 1;\n}\n', ['--old', 'class A {\n\tx = 1;\n}', '--new', 'class A {\n\t/**\n\t * The x.\n\t */\n\tx = 1;\n}']);
+  assert.equal([g.r.code, g.bytes], [0, 'class A {\n  /**\n   * The x.\n   */\n  x = 1;\n}\n']);
 });
 
 test('old lines that prove no single indentation change are refused with the region; nothing changes', async () => {
@@ -66,6 +72,25 @@ test('a hunk with less context after than before is anchored at the end of the f
   // No line number: the block occurs twice, but only the second ends the file, as the short trailing context says.
   const r = await patchCase({ 'e.txt': src }, '--- a/e.txt\n+++ b/e.txt\n@@ @@\n x\n y\n z\n+end\n');
   assert.equal([r.r.code, r.file('e.txt')], [0, 'x\ny\nz\nw\nx\ny\nz\nend\n']);
+  // Numbered: one line after, three before is a tool's diff cut by the end of the file.
+  const src2 = 'x\ny\nz\nw\nq\nx\ny\nz\nw\n';
+  const numbered = await patchCase({ 'e.txt': src2 }, '--- a/e.txt\n+++ b/e.txt\n@@ -2,4 +2,5 @@\n x\n y\n z\n+end\n w\n');
+  assert.equal([numbered.r.code, numbered.file('e.txt')], [0, 'x\ny\nz\nw\nq\nx\ny\nz\nend\nw\n']);
+  // Bare, with a line after: a model chose that context, it says nothing of the end; both places fit, refused.
+  const bare = await patchCase({ 'e.txt': src2 }, '--- a/e.txt\n+++ b/e.txt\n@@ @@\n x\n y\n z\n+end\n w\n');
+  assert.equal([bare.r.code, bare.file('e.txt')], [1, src2]);
+  assert.match(bare.r.stderr, /matches 2 places/);
+});
+
+test('a unified section text rules out places with no such line above; it never picks among places below the same one', async () => {
+  // The section line is above both copies: the stated line decides, as git apply ignores the text.
+  const src = 'function f() {\n  a();\n  b();\n  c();\n  a();\n  b();\n  c();\n}\n';
+  const near = await patchCase({ 's.js': src }, '--- a/s.js\n+++ b/s.js\n@@ -6,3 +6,3 @@ function f() {\n   a();\n-  b();\n+  B();\n   c();\n');
+  assert.equal([near.r.code, near.file('s.js')], [0, src.replace(/b\(\);\n  c\(\);\n}/, 'B();\n  c();\n}')]);
+  // Nearer the stated line is g's copy, but only the copy below the named function is in it.
+  const two = 'function g() {\n  a();\n}\nfunction h() {\n  a();\n}\n';
+  const named = await patchCase({ 't.js': two }, '--- a/t.js\n+++ b/t.js\n@@ -3,1 +3,1 @@ function h() {\n-  a();\n+  z();\n');
+  assert.equal([named.r.code, named.file('t.js')], [0, 'function g() {\n  a();\n}\nfunction h() {\n  z();\n}\n']);
 });
 
 test('final newline: patch and edit agree and keep the file without one; an explicit \\ No newline marker is obeyed', async () => {

@@ -508,7 +508,10 @@ interface Indent {
 
 /** The file's indentation unit: tabs, or 2 or 4 spaces; null when nothing is indented. */
 function unitOf(lines: string[]): Style | null {
-  if (lines.some((l) => l.startsWith('\t'))) return 'tab';
+  if (lines.some((l) => l.startsWith('\t'))) {
+    // Tabs and lines indented a level with spaces alone, as when a commit re-indents: no one style.
+    return lines.some((l) => l.startsWith('  ') && l.trim()) ? null : 'tab';
+  }
   const widths = lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length).filter((w) => w > 0);
   if (!widths.length) return null;
   return widths.every((w) => w % 4 <= 1) && widths.some((w) => w >= 4 && w % 4 === 0) ? 4 : 2;
@@ -714,6 +717,8 @@ function surelyKept(b: Base): Set<number> {
     while (s < o.length - p && s < n.length - p && o[o.length - 1 - s] === n[n.length - 1 - s]) s++;
     for (let i = p; i < o.length - s; i++) middle.add(startOf(h) + i);
     if (!t) for (let i = 0; i < o.length; i++) middle.add(startOf(h) + i);
+    // A line the new text has twice may be kept as either (a diff may slide the change past it).
+    for (let i = 0; i < o.length; i++) if (n.filter((x) => x === o[i]).length > 1) middle.add(startOf(h) + i);
   }
   return new Set(b.before.lines.map((_, i) => i).filter((i) => !middle.has(i)));
 }
@@ -1008,7 +1013,9 @@ export const PERTURBATIONS: Perturbation[] = [
     what: "envelope hunk whose old text is in the file twice: must refuse",
     refuse: true,
     patch: (b) => {
-      if (!b.plain || hasMarkerLine(b) || !twice(withCopyAbove(b, 0), 0)) return null;
+      // A first hunk at the end of the file gets *** End of File, which tells the two places apart.
+      const h = b.hunks[0]!;
+      if (!b.plain || hasMarkerLine(b) || startOf(h) + h.oldCount === b.before.lines.length || !twice(withCopyAbove(b, 0), 0)) return null;
       return patchCase('ambiguous-envelope', derive(withCopyAbove(b, 0)), envelope(derive(withCopyAbove(b, 0))), true);
     },
   },

@@ -40,8 +40,19 @@ test('transforms that place the new lines differently are told apart by the unit
   assert.equal(mapped(unit, ['  ']), ['\t\t']);
   // Nothing shows the units: the simplest transform that fits (2 columns a tab, not 4 re-scaled) is taken.
   assert.equal(mapped(infer([['  ', '\t']], ['    ', '   ']), ['    ', '   ']), ['\t\t', '\t ']);
-  // A window with no indentation, a file that shows none: spaces or tabs are equally likely, so refused.
-  assert.is(infer([['    ', '']], ['      ']).kind, 'refused');
+  // A window with no indentation, a file that shows none: no style to convert to, the model's characters stay.
+  assert.equal(mapped(infer([['    ', '']], ['      ']), ['      ']), ['  ']);
+  assert.equal(mapped(infer([['\t', '']], ['\t\t']), ['\t\t']), ['\t']);
+});
+
+test('a re-scaling is proven by old lines at two depths, and only between spaces; a literal prefix is the simplest reading', () => {
+  // Old lines at one depth: 2 columns more, not doubled (the model text's 1-space "unit" is a doc comment's alignment).
+  assert.equal(mapped(infer([['', '  ']], [' ', '']), [' ']), ['   ']);
+  assert.equal(mapped(infer([['', '  ']], [' '], '/**\n * a\n */\nx\n', 'y\n  z\n    w\n'), [' ']), ['   ']);
+  // Two depths prove it.
+  assert.equal(mapped(infer([['', ''], ['  ', '    ']], ['      ']), ['      ']), ['            ']);
+  // Every line one tab deeper: the tab is dropped, whatever width tabs have (alignment spaces after it stay).
+  assert.equal(mapped(infer([['\t', ''], ['\t\t', '\t']], ['\t\t   ']), ['\t\t   ']), ['\t   ']);
 });
 
 test('new lines shallower than an over-indent removes are refused', () => {
