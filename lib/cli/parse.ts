@@ -104,10 +104,27 @@ function usageError(spec: CommandSpec<any>, message: string): InvalidInputError 
   return new InvalidInputError('INVALID_ARGUMENT', message.replace(/^Not enough arguments following: (.*)$/, "option '--$1' needs a value"), { fix });
 }
 
+/**
+ * An option that takes a value takes the next word whatever it looks like, as git's options do:
+ * `--old -y` and `--new '--cwd x'` are values, not options (yargs-parser would read them as flags).
+ * Bound here as `--old=-y`, which the parser keeps verbatim; nothing after `--` is touched.
+ */
+function bindValues(spec: CommandSpec<any>, argv: string[]): string[] {
+  const takesValue = new Set(allArgs(spec).filter(([, s]) => s.type !== 'boolean').flatMap(([n, s]) => [`--${n}`, ...(s.alias ? [s.alias.length === 1 ? `-${s.alias}` : `--${s.alias}`] : [])]));
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return [...out, ...argv.slice(i)];
+    if (takesValue.has(word) && i + 1 < argv.length) out.push(`${word}=${argv[++i]}`);
+    else out.push(word);
+  }
+  return out;
+}
+
 /** Parses a command's argv into a raw request; throws INVALID input errors with the help as fix. */
 export function parseArgv(spec: CommandSpec<any>, argv: string[]): ParsedArgv {
   const fix = `forge ${spec.name} --help`;
-  const result = yargsParser.detailed(argv, parserOptions(spec));
+  const result = yargsParser.detailed(bindValues(spec, argv), parserOptions(spec));
   if (result.error) throw usageError(spec, result.error.message);
   const parsed = result.argv as Record<string, unknown>;
   const known = new Set(allArgs(spec).flatMap(([n, s]) => (s.alias ? [n, s.alias] : [n])));

@@ -42,6 +42,18 @@ test('trailing whitespace and indentation: applied once, context kept as the fil
   assert.match(scrambled.r.stdout + scrambled.r.stderr, /INDENTATION_UNCLEAR/);
 });
 
+test('a value that looks like an option is the value, as git reads it (a diff line, a flag in a string)', async () => {
+  const src = 'a\n-y\n--cwd x\n';
+  const r = await editCase(src, ['--old', '-y', '--new', '--cwd z']);
+  assert.equal([r.r.code, r.bytes.toString()], [0, 'a\n--cwd z\n--cwd x\n']);
+  const eq = await editCase(src, ['--old=--cwd x', '--new=-n']);
+  assert.equal([eq.r.code, eq.bytes.toString()], [0, 'a\n-y\n-n\n']);
+  // With no word left the value is missing, as before.
+  const missing = await editCase(src, ['--old', '-y', '--new']);
+  assert.equal([missing.r.code, missing.bytes.toString()], [2, src]);
+  assert.match(missing.rec.error.message, /option '--new' needs a value/);
+});
+
 test('Unicode quotes, dashes and no-break spaces fold to ASCII', async () => {
   const file = 'const a = “quoted” — dash\u00a0space;\n';
   const r = await editCase(file, ['--old', 'const a = "quoted" - dash space;', '--new', 'const a = "plain";']);
