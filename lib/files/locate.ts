@@ -172,7 +172,8 @@ export function locate(lookup: LineLookup, want: Want): Found {
     else seekMarks = hits;
   }
   // Exactly at its stated line: the nearest place there can be (git apply's first probe), found without an index.
-  if (want.hint !== undefined && !want.seek?.length && !want.atEnd && want.cover === undefined && want.hint >= from && lookup.exactAt(want.old, want.hint)) {
+  // (Not for a hunk that prefers the end: git anchors it there even when its stated line fits.)
+  if (want.hint !== undefined && !want.seek?.length && !want.atEnd && !want.preferEnd && want.cover === undefined && want.hint >= from && lookup.exactAt(want.old, want.hint)) {
     return { kind: 'found', at: want.hint, strategy: 'exact' };
   }
   const sectionMarks = want.section ? linesLike(lookup, want.section, 0, true) : [];

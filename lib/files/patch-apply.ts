@@ -81,10 +81,10 @@ function insertionPoint(lookup: LineLookup, hunk: Hunk, from: number, drift: num
 /** Locates a hunk: as written, else as the model probably meant it (see relaxations). */
 function find(lookup: LineLookup, hunk: Hunk, dialect: FilePatch['dialect'], want: Omit<Want, 'old'>): { found: Found; lines: HunkLine[] } {
   const { leading, trailing } = contextRuns(hunk.lines);
-  // Less context after than before says "end of file" in diffs a tool made with fixed context (a
-  // unified hunk with its numbers: GNU patch's rule); in a bare @@ hunk, whose context a model chose,
-  // only none after at all does (git apply's rule). An envelope says *** End of File instead.
-  const preferEnd = dialect === 'unified' && leading > 0 && (hunk.oldStart !== undefined ? trailing < leading : trailing === 0);
+  // Less context after than before says "end of file" only in diffs a tool made with fixed context
+  // (a unified hunk with its numbers); a model writing bare @@ hunks often gives no context after a
+  // change anywhere, and an envelope says *** End of File instead.
+  const preferEnd = dialect === 'unified' && hunk.oldStart !== undefined && leading > 0 && trailing < leading;
   const base: Omit<Want, 'old'> = { ...want, atEnd: want.atEnd || hunk.atEnd || hunk.oldNoEol, preferEnd, ...(hunk.seek ? { seek: hunk.seek } : {}), ...(hunk.section ? { section: hunk.section } : {}) };
   const first = locate(lookup, { ...base, old: oldTexts(hunk.lines) });
   if (first.kind !== 'none') return { found: first, lines: hunk.lines };

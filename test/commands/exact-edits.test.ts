@@ -68,10 +68,14 @@ test('stale line numbers: of a repeated block the occurrence nearest the stated 
 });
 
 test('a hunk with less context after than before is anchored at the end of the file', async () => {
-  const src = 'x\ny\nz\nw\nx\ny\nz\n';
-  // No line number: the block occurs twice, but only the second ends the file, as the short trailing context says.
-  const r = await patchCase({ 'e.txt': src }, '--- a/e.txt\n+++ b/e.txt\n@@ @@\n x\n y\n z\n+end\n');
-  assert.equal([r.r.code, r.file('e.txt')], [0, 'x\ny\nz\nw\nx\ny\nz\nend\n']);
+  const src = 'a\nx\ny\nz\nw\nx\ny\nz\n';
+  // A tool's diff: the block occurs twice, but only the second ends the file, as the missing trailing
+  // context says — even though the stated line 2 fits the first exactly (git apply anchors it at the end too).
+  const r = await patchCase({ 'e.txt': src }, '--- a/e.txt\n+++ b/e.txt\n@@ -2,3 +2,4 @@\n x\n y\n z\n+end\n');
+  assert.equal([r.r.code, r.file('e.txt')], [0, 'a\nx\ny\nz\nw\nx\ny\nz\nend\n']);
+  // Bare @@: a model that gives no context after a change says nothing of the end of the file.
+  const bareEnd = await patchCase({ 'e.txt': src }, '--- a/e.txt\n+++ b/e.txt\n@@ @@\n x\n y\n z\n+end\n');
+  assert.equal([bareEnd.r.code, bareEnd.file('e.txt')], [1, src]);
   // Numbered: one line after, three before is a tool's diff cut by the end of the file.
   const src2 = 'x\ny\nz\nw\nq\nx\ny\nz\nw\n';
   const numbered = await patchCase({ 'e.txt': src2 }, '--- a/e.txt\n+++ b/e.txt\n@@ -2,4 +2,5 @@\n x\n y\n z\n+end\n w\n');
