@@ -563,6 +563,11 @@ function restyled(base: Base, file: Style, model: Style, { oldOnly = false, shif
   for (const h of base.hunks) {
     const levels = h.lines.map((l) => parse(l.text));
     if (levels.some((i) => !i || !fits(i, model))) return null;
+    // Spaces for tabs: old lines at one depth, every level even and an added line at another depth
+    // read as well with a unit twice the model's (4 spaces a level, not 2): no tool can tell, so no case.
+    const old = new Set(h.lines.flatMap((l, j) => (l.op !== '+' && levels[j]!.body ? [levels[j]!.level] : [])));
+    const movesAway = h.lines.some((l, j) => l.op === '+' && levels[j]!.body && !old.has(levels[j]!.level));
+    if (typeof model === 'number' && file === 'tab' && old.size <= 1 && movesAway && levels.every((i) => !i!.body || i!.level % 2 === 0)) return null;
     shifts.push(shift?.(levels as Indent[]) ?? 0);
   }
   const byModel = (l: string, k: number) => {
@@ -717,8 +722,8 @@ function surelyKept(b: Base): Set<number> {
     while (s < o.length - p && s < n.length - p && o[o.length - 1 - s] === n[n.length - 1 - s]) s++;
     for (let i = p; i < o.length - s; i++) middle.add(startOf(h) + i);
     if (!t) for (let i = 0; i < o.length; i++) middle.add(startOf(h) + i);
-    // A line the new text has twice may be kept as either (a diff may slide the change past it).
-    for (let i = 0; i < o.length; i++) if (n.filter((x) => x === o[i]).length > 1) middle.add(startOf(h) + i);
+    // A line the old or the new text has twice may be kept as either (a diff may slide the change past it).
+    for (let i = 0; i < o.length; i++) if (n.filter((x) => x === o[i]).length > 1 || o.filter((x) => x === o[i]).length > 1) middle.add(startOf(h) + i);
   }
   return new Set(b.before.lines.map((_, i) => i).filter((i) => !middle.has(i)));
 }
@@ -868,7 +873,11 @@ export const PERTURBATIONS: Perturbation[] = [
       if (!b.plain) return null;
       const kept = surelyKept(b);
       const inst = padded(b, (i) => kept.has(i));
-      return editCase('trailing-whitespace', inst, editsOf(inst));
+      const edits = editsOf(inst);
+      // Old text that is still a substring of the file (it ends before a padded line's whitespace) is
+      // an exact match, replaced as a substring, as str_replace does: not this perturbation's rule.
+      if (edits?.some((e, k) => 'old' in e && partway(inst, k).join('\n').includes(e.old))) return null;
+      return editCase('trailing-whitespace', inst, edits);
     },
   },
   {
