@@ -1,4 +1,5 @@
 // The real-history corpus applied in-process by the code forge patch and forge edit run: every perturbation, exact bytes or a refusal.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
@@ -71,7 +72,9 @@ function report(failures: string[], total: number): string {
 
 test('the corpus holds this project\'s whole history and a second real history', () => {
   const bases = corpusBases();
-  assert.ok(bases.some((b) => b.name.startsWith('forge@')), 'commits of this repository');
+  // A shallow clone (CI may make one) has no history to read; a full one must give it.
+  const shallow = execFileSync('git', ['rev-parse', '--is-shallow-repository'], { encoding: 'utf8' }).trim() === 'true';
+  if (!shallow) assert.ok(bases.some((b) => b.name.startsWith('forge@')), 'commits of this repository');
   assert.ok(bases.some((b) => b.name.startsWith('node_modules@')), 'package releases');
   for (const p of PERTURBATIONS) {
     const first = (p.patch ? patchCases(p) : editCases(p)).next();
