@@ -1,10 +1,12 @@
 // The agent loop: the model proposes tool calls, forge's own commands run them, until the model answers.
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Entry } from '../cli/declare';
-import { chat, type ChatMessage, type ChatResult, type RetryPolicy, type ToolSchema, type Usage } from './chat';
+import { chat, type AssistantMessage, type ChatMessage, type ChatResult, type RetryPolicy, type ToolCall, type ToolSchema, type Usage } from './chat';
 import type { ModelConfig } from './config';
 import { enforceBudget, RECALL_TOOL, type Compressed } from './context';
+import { parseArguments, splitThinking, toolCallsInText } from './replies';
 import { agentTools, type AgentTools } from './tools';
 
 export const SYSTEM_PROMPT = `You are forge, a coding agent in a git repository. Read before you edit, keep edits small, run the tests after a change. Tool results end with a hint (Next: …). When done, reply with a short summary and no tool call.`;
@@ -41,6 +43,10 @@ export async function conventions(root: string): Promise<string | null> {
 
 export type AgentEvent =
   | { type: 'text'; text: string }
+  /** Reasoning the model wrote (`<think>`): shown, never sent back. */
+  | { type: 'thinking'; text: string }
+  /** Something forge noticed about a reply: tool calls read from text, a reply cut off or empty. */
+  | { type: 'reply_note'; text: string }
   | { type: 'tool_call'; name: string; arguments: string; cached: boolean }
   | { type: 'tool_result'; name: string; ok: boolean; chars: number }
   | { type: 'usage'; input: number; output: number }
@@ -59,8 +65,16 @@ export interface AgentRun {
   files: string[];
   /** True when the turn limit ended the run before the model answered. */
   exhausted: boolean;
+  /** Why the run ended without an answer, when it was not the turn limit: the run failed. */
+  stopped: AgentStop | null;
   /** Tool calls the gate refused. */
   refused: number;
+}
+
+/** A run that ended without finishing its task, and why (each a stable error code of forge agent). */
+export interface AgentStop {
+  code: 'MODEL_EMPTY_REPLY' | 'MODEL_TRUNCATED' | 'LOOP_DETECTED';
+  message: string;
 }
 
 /**
@@ -87,21 +101,50 @@ export async function fixedPromptTokens(tools: readonly ToolSchema[]): Promise<n
   return countTokens(JSON.stringify({ messages: [{ role: 'system', content: SYSTEM_PROMPT }], tools }));
 }
 
+/** The same call, argument order and spacing aside. */
+function callKey(name: string, raw: string): string {
+  const parsed = parseArguments(raw);
+  if (!parsed.ok) return `${name} ${raw}`;
+  const sorted = (v: unknown): unknown => (Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sorted(x)])) : v);
+  return `${name} ${JSON.stringify(sorted(parsed.value))}`;
+}
+
+async function contentHash(path: string): Promise<string | null> {
+  const data = await readFile(path).catch(() => null);
+  return data ? createHash('sha1').update(data).digest('hex') : null;
+}
+
+const NUDGE = {
+  empty: 'Your reply was empty. Call a tool, or if the task is done answer with a short summary.',
+  cut: 'Your reply was cut off by the length limit and was not used (no tool call in it ran). Send it again, shorter: one tool call, or a brief answer.',
+};
+
 /**
- * Runs the task until the model answers without a tool call or `maxTurns` model calls were made.
- * A tool call identical to an earlier one (same name and arguments) with nothing that could change
- * files in between is not run again: the model gets the earlier result with a note, at the second
- * call rather than the third.
+ * Runs the task until the model answers without a tool call, `maxTurns` model calls were made, or
+ * the run cannot honestly go on (`stopped`): a reply cut off by the length limit twice in a row, an
+ * empty reply twice in a row, the same call a third time with nothing changed in between, or edits
+ * that keep putting a file back as it was. Tool calls written as text (Hermes `<tool_call>` tags, a
+ * fenced JSON object naming a tool) are run as calls; `<think>` blocks are shown, never sent back.
  */
 export async function runAgent({ entries, config, task, root, cwd, env, maxTurns, budget, quick = false, retry, onEvent, signal, history, tools = agentTools({ entries, cwd, root, env }), guards = {} }: { entries: readonly Entry[]; config: ModelConfig; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; maxTurns: number; budget: number; quick?: boolean; retry?: Partial<RetryPolicy>; onEvent: (e: AgentEvent) => Promise<void>; signal?: AbortSignal; history?: string; tools?: AgentTools; guards?: ToolCallGuards }): Promise<AgentRun> {
   const { messages, tools: schemas } = await firstRequest({ entries, task, root, cwd, env, history, tools });
+  const known = new Set(schemas.map((s) => s.function.name));
   const archive = new Map<string, Compressed>();
   // Reads by arguments and the file's size and mtime: a re-read of an unchanged file is not re-run,
-  // even after edits elsewhere cleared the identical-call cache.
+  // even after edits elsewhere cleared the identical-call record.
   const reads = new Map<string, string>();
   const toolNames = new Map<string, string>();
-  const seen = new Map<string, string>();
-  const run: AgentRun = { answer: '', turns: 0, toolCalls: 0, cacheHits: 0, usage: { input: 0, output: 0 }, compression: { before: 0, after: 0 }, files: [], exhausted: false, refused: 0 };
+  // Calls since the last one that may have changed files: the turn each was first made and how often.
+  const repeats = new Map<string, { turn: number; count: number }>();
+  // Each edited file's contents this task, by hash: going back to one is undoing an edit.
+  const versions = new Map<string, Array<{ hash: string; turn: number }>>();
+  let undone = 0;
+  let nudged: 'empty' | 'cut' | null = null;
+  const run: AgentRun = { answer: '', turns: 0, toolCalls: 0, cacheHits: 0, usage: { input: 0, output: 0 }, compression: { before: 0, after: 0 }, files: [], exhausted: false, stopped: null, refused: 0 };
+  const stop = (code: AgentStop['code'], message: string): AgentRun => {
+    run.stopped = { code, message };
+    return run;
+  };
   while (run.turns < maxTurns) {
     run.turns++;
     const fit = await enforceBudget({ messages, budget, archive, toolNames });
@@ -118,61 +161,111 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
       run.usage.output += usage.completionTokens;
       await onEvent({ type: 'usage', input: usage.promptTokens, output: usage.completionTokens });
     }
-    messages.push(r.message);
-    const calls = quick ? [] : (r.message.tool_calls ?? []);
-    if (r.message.content) await onEvent({ type: 'text', text: r.message.content });
+    const { visible, thinking } = splitThinking(r.message.content);
+    if (thinking) await onEvent({ type: 'thinking', text: thinking });
+    let text = visible;
+    let calls: ToolCall[] = quick ? [] : (r.message.tool_calls ?? []);
+    if (!quick && !calls.length && text) {
+      const written = toolCallsInText(text, known);
+      if (written.calls.length) {
+        calls = written.calls.map((c, i) => ({ id: `text_${run.turns}_${i + 1}`, type: 'function', function: c }));
+        text = written.rest;
+        await onEvent({ type: 'reply_note', text: `${calls.length} tool call${calls.length === 1 ? '' : 's'} written as text, run as calls` });
+      }
+    }
+    // A reply the length limit cut is not the model's answer, and its calls may be cut too: none runs.
+    if (r.finishReason === 'length') {
+      if (nudged === 'cut') return stop('MODEL_TRUNCATED', `the model's reply was cut off by the length limit twice in a row (turn ${run.turns}); nothing of it was used`);
+      nudged = 'cut';
+      await onEvent({ type: 'reply_note', text: 'reply cut off by the length limit: not used; asked again, shorter' });
+      if (text) messages.push({ role: 'assistant', content: text });
+      messages.push({ role: 'user', content: NUDGE.cut });
+      continue;
+    }
+    // Nothing at all (what Ollama sends when it drops streamed tool calls): one nudge, then a failure.
+    if (!calls.length && !text) {
+      if (nudged === 'empty') return stop('MODEL_EMPTY_REPLY', `the model sent an empty reply twice in a row (turn ${run.turns}): no answer and no tool call`);
+      nudged = 'empty';
+      await onEvent({ type: 'reply_note', text: 'empty reply: asked again' });
+      messages.push({ role: 'user', content: NUDGE.empty });
+      continue;
+    }
+    nudged = null;
+    const message: AssistantMessage = { role: 'assistant', content: text, ...(calls.length ? { tool_calls: calls } : {}) };
+    messages.push(message);
+    if (text) await onEvent({ type: 'text', text });
     if (!calls.length) {
-      run.answer = r.message.content;
+      run.answer = text;
       await onEvent({ type: 'done', turns: run.turns, answer: run.answer });
       return run;
     }
     for (const call of calls) {
-      toolNames.set(call.id, call.function.name);
-      const key = `${call.function.name} ${call.function.arguments}`;
-      const version = call.function.name === 'read' ? await fileVersion(cwd, call.function.arguments) : null;
-      const earlier = seen.get(key) ?? (version ? reads.get(`${key} ${version}`) : undefined);
-      await onEvent({ type: 'tool_call', name: call.function.name, arguments: call.function.arguments, cached: earlier !== undefined });
+      const name = call.function.name;
+      toolNames.set(call.id, name);
+      const key = callKey(name, call.function.arguments);
+      const version = name === 'read' ? await fileVersion(cwd, call.function.arguments) : null;
+      const repeat = repeats.get(key);
+      if (repeat && repeat.count >= 2) {
+        await onEvent({ type: 'tool_call', name, arguments: call.function.arguments, cached: true });
+        return stop('LOOP_DETECTED', `the model made the same call a third time with nothing changed since turn ${repeat.turn}: ${name} ${call.function.arguments.slice(0, 200)}`);
+      }
+      const cachedRead = repeat ? undefined : version ? reads.get(`${key} ${version}`) : undefined;
+      await onEvent({ type: 'tool_call', name, arguments: call.function.arguments, cached: repeat !== undefined || cachedRead !== undefined });
       run.toolCalls++;
       let content: string;
       let ok = true;
-      if (earlier !== undefined) {
+      if (repeat) {
+        // The second identical call: a stub, not the whole result again.
+        repeat.count++;
         run.cacheHits++;
-        content = seen.has(key)
-          ? `[You already made this exact call; its result is repeated below and it was not run again. Do something different.]\n${earlier}`
-          : `[Unchanged since you read it; served from cache.]\n${earlier}`;
+        content = `[Same call as turn ${repeat.turn}, and nothing changed since: its result is the same and is not repeated here. Do something different, or answer; a third identical call ends the run.]`;
+      } else if (cachedRead !== undefined) {
+        run.cacheHits++;
+        content = `[Unchanged since you read it; served from cache.]\n${cachedRead}`;
+        repeats.set(key, { turn: run.turns, count: 1 });
       } else {
-        let args: Record<string, unknown> = {};
-        try {
-          const parsed = JSON.parse(call.function.arguments || '{}');
-          if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) args = parsed;
-        } catch {
-          ok = false;
-        }
-        const name = call.function.name;
+        const parsed = parseArguments(call.function.arguments);
+        const args = parsed.ok ? parsed.value : {};
+        const schema = schemas.find((s) => s.function.name === name);
         const recalled = name === 'recall' ? archive.get(String(args.id)) : undefined;
         // recall only reads this run's own archive: nothing for a contract to gate.
-        const refusal = ok && name !== 'recall' && guards.gate ? await guards.gate(name, args) : null;
-        const result = !ok
-          ? { ok: false, text: `Error: the arguments are not a JSON object: ${call.function.arguments.slice(0, 200)}` }
+        const refusal = parsed.ok && name !== 'recall' && guards.gate ? await guards.gate(name, args) : null;
+        const path = parsed.ok && EDITS_FILES.has(name) && typeof args.path === 'string' ? resolve(cwd, args.path) : null;
+        if (path && !versions.has(path)) {
+          const hash = await contentHash(path);
+          versions.set(path, hash ? [{ hash, turn: 0 }] : []);
+        }
+        const result = !parsed.ok
+          ? { ok: false, text: `Error: the arguments of ${name} are not a JSON object: ${parsed.reason}. Sent: ${call.function.arguments.slice(0, 200)}${schema ? `\nThe arguments ${name} takes: ${JSON.stringify(schema.function.parameters)}` : ''}` }
           : refusal !== null
             ? { ok: false, text: refusal }
             : name === 'recall'
               ? recalled ? { ok: true, text: recalled.text } : { ok: false, text: `Error: no compressed result '${String(args.id)}' (ids: ${[...archive.keys()].join(', ') || 'none yet'})` }
               : await tools.run(name, args);
         ok = result.ok;
-        content = result.text;
+        content = parsed.ok && parsed.repaired ? `[The arguments were not valid JSON; read them as ${JSON.stringify(args).slice(0, 200)}.]\n${result.text}` : result.text;
         if (refusal !== null) run.refused++;
         if (ok && EDITS_FILES.has(name) && typeof args.path === 'string' && !run.files.includes(args.path)) run.files.push(args.path);
+        if (ok && path) {
+          const hash = await contentHash(path);
+          const seen = versions.get(path)!;
+          const earlier = hash ? seen.slice(0, -1).find((v) => v.hash === hash) : undefined;
+          if (earlier) {
+            if (++undone >= 2) return stop('LOOP_DETECTED', `the model's edits keep undoing each other: '${String(args.path)}' went back to an earlier content again (turn ${run.turns})`);
+            content += `\n[This put '${String(args.path)}' back as it was ${earlier.turn ? `after turn ${earlier.turn}` : 'before the task'}: it undoes your own edit. Do not go back and forth; a second time ends the run.]`;
+          }
+          if (hash) seen.push({ hash, turn: run.turns });
+        }
         // on_edit hooks follow the file tools that changed something (they refuse whole or land
         // whole); not bash, which mostly reads and would pay a type-check for every `ls`.
         if (ok && EDITS_FILES.has(name) && guards.afterChange) content += await guards.afterChange(name, args);
         // A call that may change files makes every earlier result possibly stale: a read after an
-        // edit, or the tests after a fix, must run again. Only repeats with nothing in between are caught.
-        if (MAY_CHANGE_FILES.has(call.function.name)) seen.clear();
-        seen.set(key, content);
+        // edit, or the tests after a fix, must run again. Only repeats with nothing in between count.
+        if (MAY_CHANGE_FILES.has(name)) repeats.clear();
+        repeats.set(key, { turn: run.turns, count: 1 });
         if (version && ok) reads.set(`${key} ${version}`, content);
       }
-      await onEvent({ type: 'tool_result', name: call.function.name, ok, chars: content.length });
+      await onEvent({ type: 'tool_result', name, ok, chars: content.length });
       messages.push({ role: 'tool', tool_call_id: call.id, content });
     }
   }

@@ -159,7 +159,9 @@ export async function executePlan(o: PlanRunOptions): Promise<AgentPlan> {
     step.tokens = { input: step.tokens.input + run.usage.input, output: step.tokens.output + run.usage.output };
     const verdict = run.exhausted
       ? { passed: false, recommendation: 'RETRY', failure: `the step's agent run hit the turn limit (${o.maxTurns}) before answering` }
-      : await verifyStep({ entries: o.entries, step, root: o.root, env: o.env });
+      : run.stopped
+        ? { passed: false, recommendation: 'RETRY', failure: `the step's agent run failed (${run.stopped.code}): ${run.stopped.message}` }
+        : await verifyStep({ entries: o.entries, step, root: o.root, env: o.env });
     if (!verdict.passed) {
       step.status = 'failed';
       step.failure = verdict.failure;

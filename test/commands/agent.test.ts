@@ -88,7 +88,7 @@ test('--continue carries a capped summary of the session; --list shows it; an un
   }
 });
 
-test('the second identical call is answered from the first result, not run again — unless an edit came between', async () => {
+test('the second identical call gets a one-line stub, not the result again — unless an edit came between', async () => {
   const dir = repoWith({ 'notes.txt': 'one\n' });
   const read = { name: 'read', arguments: { path: 'notes.txt' } };
   const edit = { name: 'edit', arguments: { path: 'notes.txt', old: 'one', new: 'two' } };
@@ -99,7 +99,7 @@ test('the second identical call is answered from the first result, not run again
     assert.equal(r.records.filter((x) => x.type === 'tool_call').map((x) => x.cached), [false, true, false, false]);
     const last = server.chatBodies()[4]!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
     assert.match(last[0]!, /^notes\.txt[\s\S]*: one\n/);
-    assert.match(last[1]!, /^\[You already made this exact call; its result is repeated below and it was not run again\. Do something different\.\]\nnotes\.txt/);
+    assert.match(last[1]!, /^\[Same call as turn 1, and nothing changed since: its result is the same and is not repeated here\. Do something different, or answer; a third identical call ends the run\.\]$/);
     assert.match(last[3]!, /^notes\.txt[\s\S]*: two\n/, 'the read after the edit ran again');
     assert.is(r.records.at(-1)!.cacheHits, 1);
   } finally {

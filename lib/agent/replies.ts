@@ -1,0 +1,83 @@
+// What a model's reply really says: reasoning kept out of history, tool calls written as text found, arguments repaired — or why not.
+import { jsonrepair } from 'jsonrepair';
+
+/** Reasoning blocks some models (Qwen3, DeepSeek-R1) put in the content: shown, never sent back. */
+const THINKING = /<(think|thinking|reasoning)>([\s\S]*?)(?:<\/\1>|$)/g;
+
+export function splitThinking(text: string): { visible: string; thinking: string } {
+  const thoughts: string[] = [];
+  const visible = text.replace(THINKING, (_, _tag: string, inner: string) => {
+    thoughts.push(inner.trim());
+    return '';
+  });
+  return { visible: visible.trim(), thinking: thoughts.filter(Boolean).join('\n') };
+}
+
+export interface TextToolCall {
+  name: string;
+  arguments: string;
+}
+
+/**
+ * Tool calls an open model wrote as text instead of the API's tool_calls: Hermes/Qwen
+ * `<tool_call>{"name":…,"arguments":…}</tool_call>` tags, and fenced (or bare) JSON objects naming a
+ * known tool with `arguments` or `parameters`. Only known tool names count, so an answer that
+ * shows a JSON example is not run. The text left is what the model said around the calls.
+ */
+export function toolCallsInText(text: string, known: ReadonlySet<string>): { calls: TextToolCall[]; rest: string } {
+  const calls: TextToolCall[] = [];
+  const take = (json: string): boolean => {
+    const call = callOf(json, known);
+    if (call) calls.push(call);
+    return call !== null;
+  };
+  let rest = text.replace(/<tool_call>\s*([\s\S]*?)\s*(?:<\/tool_call>|$)/g, (whole, body: string) => (take(body) ? '' : whole));
+  rest = rest.replace(/```(?:json|tool_call|tool)?\s*\n([\s\S]*?)\n?```/g, (whole, body: string) => (take(body) ? '' : whole));
+  // A reply that is nothing but one JSON object naming a tool.
+  const bare = rest.trim();
+  if (!calls.length && bare.startsWith('{') && bare.endsWith('}') && take(bare)) rest = '';
+  return { calls, rest: rest.trim() };
+}
+
+function callOf(json: string, known: ReadonlySet<string>): TextToolCall | null {
+  const parsed = parseArguments(json);
+  if (!parsed.ok) return null;
+  const o = parsed.value;
+  const name = typeof o.name === 'string' ? o.name : typeof (o.function as { name?: unknown } | undefined)?.name === 'string' ? (o.function as { name: string }).name : null;
+  if (!name || !known.has(name)) return null;
+  const args = o.arguments ?? o.parameters ?? (o.function as { arguments?: unknown } | undefined)?.arguments ?? {};
+  // Some models send arguments as a JSON string, as the API does.
+  const encoded = typeof args === 'string' ? args : JSON.stringify(args);
+  return { name, arguments: encoded };
+}
+
+export type ParsedArguments = { ok: true; value: Record<string, unknown>; repaired: boolean } | { ok: false; reason: string };
+
+/**
+ * A tool call's arguments as an object: JSON as sent, else repaired by jsonrepair (trailing commas,
+ * single quotes, comments, unquoted keys); a cut-off object, or what no repair makes an object, is
+ * refused with the parser's own position.
+ */
+export function parseArguments(raw: string): ParsedArguments {
+  const text = raw.trim() || '{}';
+  const asObject = (v: unknown) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+  let firstError = '';
+  try {
+    const value = asObject(JSON.parse(text));
+    if (value) return { ok: true, value, repaired: false };
+    return { ok: false, reason: 'they are JSON but not an object' };
+  } catch (err) {
+    firstError = err instanceof Error ? err.message : String(err);
+  }
+  try {
+    const repaired = jsonrepair(text);
+    // A repair that only closes what was open at the end finishes a cut-off call by guesswork (a
+    // file's content cut short would be written as if whole): refused, not repaired.
+    if (repaired.startsWith(text.replace(/[\s,]+$/, ''))) return { ok: false, reason: `they stop before the object closes (cut off after ${text.length} characters)` };
+    const value = asObject(JSON.parse(repaired));
+    if (value) return { ok: true, value, repaired: true };
+  } catch {
+    // fall through: the parser's own message says where it broke
+  }
+  return { ok: false, reason: firstError };
+}
