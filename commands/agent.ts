@@ -103,12 +103,48 @@ export default defineCommand({
       await ctx.emit({ type: 'config', line: recording }, recording);
     }
     const retry = { stallMs: args['stall-seconds'] * 1000 };
+    // On a terminal: a spinner while the model thinks, its text as it streams in.
+    const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+    let spinner: NodeJS.Timeout | null = null;
+    let shown = Promise.resolve();
+    let streamedText = false;
+    const quiet = async () => {
+      if (!spinner) return;
+      clearInterval(spinner);
+      spinner = null;
+      await ctx.status(null);
+    };
+    const onDelta = (piece: string) => {
+      shown = shown.then(async () => {
+        await quiet();
+        if (await ctx.live(piece)) streamedText = true;
+      });
+    };
     const onEvent = async (e: AgentEvent) => {
+      if (e.type === 'request') {
+        let frame = 0;
+        spinner ??= setInterval(() => void ctx.status(`${SPINNER[frame++ % SPINNER.length]} waiting for ${config.model.value}`), 120);
+        spinner.unref();
+        return;
+      }
+      await shown;
+      await quiet();
+      if (e.type === 'text' && streamedText) {
+        // Already on the screen as it streamed: end its line; the record still goes out with --json.
+        streamedText = false;
+        await ctx.live('\n');
+        await ctx.emit({ type: 'text', text: e.text }, '');
+        return;
+      }
       if (e.type === 'tool_call') await ctx.emit({ type: 'tool_call', name: e.name, arguments: e.arguments, cached: e.cached }, `→ ${e.name} ${e.arguments}${e.cached ? ' (repeated: answered from the earlier result)' : ''}`);
       else if (e.type === 'tool_result') await ctx.emit({ type: 'tool_result', name: e.name, ok: e.ok, chars: e.chars }, `  ${e.ok ? 'ok' : 'failed'} (${e.chars} chars)`);
       else if (e.type === 'compressed') await ctx.emit({ type: 'compressed', results: e.results, before: e.before, after: e.after }, `  (context ${e.before} → ${e.after} tokens: ${e.results} older result${e.results === 1 ? '' : 's'} compressed)`);
       else if (e.type === 'text') await ctx.emit({ type: 'text', text: e.text }, e.text.trim());
-      else if (e.type === 'thinking') await ctx.emit({ type: 'thinking', text: e.text }, `  (thinking) ${e.text.replace(/\s+/g, ' ').slice(0, 200)}${e.text.length > 200 ? '…' : ''}`);
+      else if (e.type === 'thinking') {
+        // Reasoning is for a person watching (dimmed on a terminal's stderr); with --json, a record.
+        await ctx.emit({ type: 'thinking', text: e.text }, '');
+        await ctx.progress(`(thinking) ${e.text.replace(/\s+/g, ' ').slice(0, 300)}${e.text.length > 300 ? '…' : ''}`);
+      }
       else if (e.type === 'reply_note') await ctx.emit({ type: 'reply_note', text: e.text }, `  (${e.text})`);
       else if (e.type === 'done') await ctx.emit({ type: 'done', turns: e.turns }, '');
       else if (e.type === 'usage') await ctx.emit({ type: 'usage', input: e.input, output: e.output }, `  (${e.input} tokens in, ${e.output} out)`);
@@ -127,7 +163,7 @@ export default defineCommand({
       // --quick answers from the prompt alone and changes no file: no checkpoint to take.
       const checkpoint = args.quick ? null : await bench.checkpoint(task, 'task');
       if (checkpoint) await ctx.emit({ type: 'checkpoint', commit: checkpoint }, `checkpoint ${checkpoint.slice(0, 10)} (forge undo restores it)`);
-      const run = await runAgent({ entries, config, task, root, cwd: ctx.cwd, env, maxTurns: args['quick'] ? 1 : args['max-turns'], budget: args.budget, quick: args.quick, retry, history, onEvent, tools: bench.tools, guards: bench.guards });
+      const run = await runAgent({ entries, config, task, root, cwd: ctx.cwd, env, maxTurns: args['quick'] ? 1 : args['max-turns'], budget: args.budget, quick: args.quick, retry, history, onEvent, onDelta, tools: bench.tools, guards: bench.guards }).finally(quiet);
       // Telemetry needs a repository to live in; outside one the run is simply not recorded.
       if (top) {
         const { recordTelemetry } = await import('../lib/agent/telemetry');

@@ -6,7 +6,7 @@ import type { Entry } from '../cli/declare';
 import { chat, type AssistantMessage, type ChatMessage, type ChatResult, type RetryPolicy, type ToolCall, type ToolSchema, type Usage } from './chat';
 import type { ModelConfig } from './config';
 import { enforceBudget, RECALL_TOOL, type Compressed } from './context';
-import { parseArguments, splitThinking, toolCallsInText } from './replies';
+import { parseArguments, splitThinking, toolCallsInText, VisibleStream } from './replies';
 import { agentTools, type AgentTools } from './tools';
 
 export const SYSTEM_PROMPT = `You are forge, a coding agent in a git repository. Read before you edit, keep edits small, run the tests after a change. Tool results end with a hint (Next: …). When done, reply with a short summary and no tool call.`;
@@ -42,6 +42,8 @@ export async function conventions(root: string): Promise<string | null> {
 }
 
 export type AgentEvent =
+  /** A model call is about to be made (a terminal shows a spinner until text arrives). */
+  | { type: 'request'; turn: number }
   | { type: 'text'; text: string }
   /** Reasoning the model wrote (`<think>`): shown, never sent back. */
   | { type: 'thinking'; text: string }
@@ -126,7 +128,7 @@ const NUDGE = {
  * that keep putting a file back as it was. Tool calls written as text (Hermes `<tool_call>` tags, a
  * fenced JSON object naming a tool) are run as calls; `<think>` blocks are shown, never sent back.
  */
-export async function runAgent({ entries, config, task, root, cwd, env, maxTurns, budget, quick = false, retry, onEvent, signal, history, tools = agentTools({ entries, cwd, root, env }), guards = {} }: { entries: readonly Entry[]; config: ModelConfig; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; maxTurns: number; budget: number; quick?: boolean; retry?: Partial<RetryPolicy>; onEvent: (e: AgentEvent) => Promise<void>; signal?: AbortSignal; history?: string; tools?: AgentTools; guards?: ToolCallGuards }): Promise<AgentRun> {
+export async function runAgent({ entries, config, task, root, cwd, env, maxTurns, budget, quick = false, retry, onEvent, onDelta, signal, history, tools = agentTools({ entries, cwd, root, env }), guards = {} }: { entries: readonly Entry[]; config: ModelConfig; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; maxTurns: number; budget: number; quick?: boolean; retry?: Partial<RetryPolicy>; onEvent: (e: AgentEvent) => Promise<void>; /** The reply's visible text as it streams in (reasoning left out). */ onDelta?: (text: string) => void; signal?: AbortSignal; history?: string; tools?: AgentTools; guards?: ToolCallGuards }): Promise<AgentRun> {
   const { messages, tools: schemas } = await firstRequest({ entries, task, root, cwd, env, history, tools });
   const known = new Set(schemas.map((s) => s.function.name));
   const archive = new Map<string, Compressed>();
@@ -153,8 +155,14 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
       run.compression.after += fit.after;
       await onEvent({ type: 'compressed', results: fit.compressed, before: fit.before, after: fit.after });
     }
+    await onEvent({ type: 'request', turn: run.turns });
+    const shown = new VisibleStream();
+    const live = onDelta && ((piece: string) => {
+      const visible = shown.feed(piece);
+      if (visible) onDelta(visible);
+    });
     // --quick: one call, no tools — an answer from what the prompt holds.
-    const r: ChatResult = await chat({ endpoint: config.endpoint.value, model: config.model.value, apiKey: config.apiKey, apiKeyEnv: config.apiKeyEnv.value ?? undefined, messages, ...(quick ? {} : { tools: schemas }), signal, retry });
+    const r: ChatResult = await chat({ endpoint: config.endpoint.value, model: config.model.value, apiKey: config.apiKey, apiKeyEnv: config.apiKeyEnv.value ?? undefined, messages, ...(quick ? {} : { tools: schemas }), signal, retry, ...(live ? { onDelta: live } : {}) });
     const usage: Usage | null = r.usage;
     if (usage) {
       run.usage.input += usage.promptTokens;

@@ -81,3 +81,48 @@ export function parseArguments(raw: string): ParsedArguments {
   }
   return { ok: false, reason: firstError };
 }
+
+const OPENING = ['<think>', '<thinking>', '<reasoning>'];
+
+/**
+ * Streamed text as a person should see it live: reasoning blocks dropped, a tag cut across two
+ * deltas held back until it is whole.
+ */
+export class VisibleStream {
+  private held = '';
+  private closing: string | null = null;
+
+  feed(piece: string): string {
+    let buffer = this.held + piece;
+    let out = '';
+    for (;;) {
+      if (this.closing) {
+        const end = buffer.indexOf(this.closing);
+        if (end < 0) {
+          this.held = tailThatStarts(buffer, [this.closing]);
+          return out;
+        }
+        buffer = buffer.slice(end + this.closing.length);
+        this.closing = null;
+        continue;
+      }
+      const hits = OPENING.map((t) => ({ t, at: buffer.indexOf(t) })).filter((h) => h.at >= 0).sort((a, b) => a.at - b.at);
+      if (!hits.length) {
+        this.held = tailThatStarts(buffer, OPENING);
+        return out + buffer.slice(0, buffer.length - this.held.length);
+      }
+      out += buffer.slice(0, hits[0]!.at);
+      buffer = buffer.slice(hits[0]!.at + hits[0]!.t.length);
+      this.closing = `</${hits[0]!.t.slice(1)}`;
+    }
+  }
+}
+
+/** The end of `text` that could be the start of one of `tags` (to hold back until the next delta). */
+function tailThatStarts(text: string, tags: string[]): string {
+  for (let i = Math.max(0, text.length - Math.max(...tags.map((t) => t.length)) + 1); i < text.length; i++) {
+    const tail = text.slice(i);
+    if (tags.some((t) => t.startsWith(tail))) return tail;
+  }
+  return '';
+}

@@ -104,6 +104,13 @@ export interface RunContext {
   /** A progress line for a person watching: written to stderr only when stderr is a terminal. */
   progress(text: string): Promise<void>;
   /**
+   * Text as it arrives, for a person watching: written to stdout as it is (no newline added) only in
+   * text mode on a terminal. False when nothing was written, so the caller prints the whole text later.
+   */
+  live(piece: string): Promise<boolean>;
+  /** A transient status line on a terminal's stderr (a spinner), redrawn in place; null clears it. Nothing off a terminal. */
+  status(text: string | null): Promise<void>;
+  /**
    * A warning that must reach whoever runs forge, on a terminal or not (a killed command's change
    * rolled back, say): one `warning: …` line on stderr, never on stdout, so records stay clean.
    */

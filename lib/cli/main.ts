@@ -270,6 +270,16 @@ async function runRequest({
       progress: async (text: string) => {
         if (opts.stderr.isTTY) await out.err(out.errPalette.dim(text));
       },
+      live: async (piece: string) => {
+        if (json || !opts.stdout.isTTY) return false;
+        streamed = true;
+        await out.write(out.stdout, piece);
+        return true;
+      },
+      status: async (text: string | null) => {
+        // Carriage return and erase-line: the line is redrawn in place, and cleared before other output.
+        if (opts.stderr.isTTY) await out.write(out.stderr, text === null ? '\r\x1b[K' : `\r\x1b[K${out.errPalette.dim(text)}`);
+      },
       warn: async (text: string) => {
         await out.err(`${out.errPalette.label('warning:')} ${text}`);
       },

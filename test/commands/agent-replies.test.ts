@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
+import { forgeOnTty } from '../helpers/tty';
 import { reply, startOpenAIServer, type ScriptStep } from '../helpers/openai-server';
 import { repoWith } from '../helpers/repo';
 
@@ -91,6 +92,21 @@ test('edits that undo each other: the first return to an earlier content is poin
   assert.is(r.last.error.code, 'LOOP_DETECTED');
   assert.match(r.toolResults(2)[1]!, /\[This put 'notes\.txt' back as it was before the task: it undoes your own edit\./);
   assert.match(r.last.error.message, /edits keep undoing each other: 'notes\.txt'/);
+});
+
+test('on a terminal: a spinner while the model is silent, its text once as it streams, reasoning dimmed on stderr, never in the answer', async () => {
+  const dir = repoWith({ 'notes.txt': 'one\n' });
+  const server = await startOpenAIServer({ script: [reply({ text: ['<thi', 'nk>the notes', ' say one</think>', 'It says ', 'one.'], delayMs: 600 })] });
+  try {
+    const r = await forgeOnTty(['agent', '--endpoint', server.url, '--model', 'small-model', 'what do the notes say'], { cwd: dir, prompt: 'never asked', answers: [] });
+    assert.is(r.code, 0, r.output);
+    assert.match(r.output, /⠋ waiting for small-model/);
+    assert.is(r.output.split('It says one.').length, 2, `the answer once: ${r.output}`);
+    assert.match(r.output, /\(thinking\) the notes say one/);
+    assert.not.match(r.output, /<think>|<\/think>/);
+  } finally {
+    await server.close();
+  }
 });
 
 test.run();
