@@ -22,6 +22,7 @@ const texts = (old: string, replacement: string) => (old.startsWith('-') || repl
 export default defineCommand({
   name: 'replace',
   summary: 'Replace text or a regex across files (.gitignore-aware): all files or none; --check previews',
+  tool: 'Replace text in many files at once, all or none',
   description: [
     "Replaces every occurrence of OLD with NEW in the files git would consider (tracked, and untracked ones .gitignore does not exclude; outside a repository, all but .git and node_modules) under the given paths and matching --glob ('*.ts' matches names anywhere, 'src/**/*.ts' paths), as forge search lists them: binary files, git's own files and symlinks that leave the repository are skipped. OLD is plain text, matched case-sensitively unless -i; in a file whose lines end in CRLF, its line breaks and NEW's are written as the file's. With --regex OLD is a JavaScript regular expression (Unicode and multiline mode: ^ and $ are line starts and ends; a CRLF file's line breaks are \\r\\n, and a match that would split one is refused) and NEW may use $1, $<name> and $&; $$ is a dollar. Example: forge replace --regex '^\\s*console\\.log\\(.*\\);?\\n' '' src removes every console.log line under src/.",
     `Each changed file prints its count and its changed lines: the old ones (-N#HASH, numbered as before) and what they became (+N#HASH, anchors of the new file, ready for forge edit), at most ${SHOWN_PER_FILE} regions a file and ${SHOWN_IN_ALL} in all. --check prints the same and writes nothing. Files keep their encoding, BOM, line endings and final newline; only the matched text changes.`,
@@ -30,11 +31,11 @@ export default defineCommand({
     AFTER_A_CRASH,
   ].join('\n\n'),
   args: {
-    old: { type: 'string', positional: true, required: true, placeholder: 'OLD', description: 'The text to replace (a regex with --regex).' },
-    new: { type: 'string', positional: true, required: true, placeholder: 'NEW', description: "What replaces it ('' deletes it)." },
-    paths: { type: 'array', positional: true, placeholder: 'PATH', description: 'Files or directories to change (default: the working directory).' },
-    glob: { type: 'string', placeholder: 'GLOB', description: "Only files matching this glob ('*.ts' matches names anywhere)." },
-    regex: { type: 'boolean', alias: 'E', description: 'OLD is a regular expression; NEW may use $1, $<name>, $&.' },
+    old: { type: 'string', tool: 'Text, or a regex if regex', positional: true, required: true, placeholder: 'OLD', description: 'The text to replace (a regex with --regex).' },
+    new: { type: 'string', tool: "'' deletes", positional: true, required: true, placeholder: 'NEW', description: "What replaces it ('' deletes it)." },
+    paths: { type: 'array', tool: '', positional: true, placeholder: 'PATH', description: 'Files or directories to change (default: the working directory).' },
+    glob: { type: 'string', tool: "e.g. '*.ts'", placeholder: 'GLOB', description: "Only files matching this glob ('*.ts' matches names anywhere)." },
+    regex: { type: 'boolean', tool: 'new may use $1', alias: 'E', description: 'OLD is a regular expression; NEW may use $1, $<name>, $&.' },
     'ignore-case': { type: 'boolean', alias: 'i', description: 'Match regardless of case.' },
     check: { type: 'boolean', description: 'Dry run: show what would change, write nothing.' },
   },
