@@ -51,6 +51,7 @@ export const catalog: Record<string, Load | Record<string, Load>> = {
     status: () => import('./plan/status'),
   },
   read: () => import('./read'),
+  replace: () => import('./replace'),
   schema: () => import('./schema'),
   search: () => import('./search'),
   session: {

@@ -10,6 +10,7 @@ import { shellJoin } from '../lib/quote';
 export default defineCommand({
   name: 'edit',
   summary: 'Replace text (exact, then a safe fuzzy cascade) or edit lines by their anchors',
+  tool: 'Replace old text with new in one file, or edit lines by anchor',
   description: [
     'Two ways to edit a text file; either way every anchor is checked first, nothing is written unless the whole request applies, and the write is atomic, keeping the encoding, BOM, line endings and final newline.',
     'Replace: --old TEXT --new TEXT. With --anchor N#HASH (from forge read) the line must still have that hash — a stale anchor is refused with fresh lines ±15 — and the match must cover that line. The cascade: the old text exactly (line endings aside: a CRLF file matches LF text); else whole lines compared with whitespace folded, then with Unicode quotes, dashes and spaces folded to ASCII; else as the model probably meant it, without line-number prefixes copied from a read (12#a3f0: , 12 | ) and without a blank first or last line the file lacks. A forgiving match applies only when it finds exactly one place; several are refused naming their lines (unless --all); none is refused with the nearest region and its anchors.',
@@ -19,13 +20,13 @@ export default defineCommand({
     AFTER_A_CRASH,
   ].join('\n\n'),
   args: {
-    path: { type: 'string', positional: true, required: true, description: 'The file to edit.' },
-    old: { type: 'string', placeholder: 'TEXT', description: 'Text to replace.' },
-    new: { type: 'string', placeholder: 'TEXT', description: 'Replacement text, or the lines to insert.' },
-    anchor: { type: 'string', placeholder: 'N#HASH', description: 'A line the old text covers, as forge read printed it.' },
+    path: { type: 'string', tool: '', positional: true, required: true, description: 'The file to edit.' },
+    old: { type: 'string', tool: '', placeholder: 'TEXT', description: 'Text to replace.' },
+    new: { type: 'string', tool: '', placeholder: 'TEXT', description: 'Replacement text, or the lines to insert.' },
+    anchor: { type: 'string', tool: 'N#HASH of a line old covers', placeholder: 'N#HASH', description: 'A line the old text covers, as forge read printed it.' },
     all: { type: 'boolean', description: 'Replace every place the old text matches.' },
-    lines: { type: 'string', placeholder: 'A#H[..B#H]', description: 'Lines to replace (with --new) or --delete.' },
-    after: { type: 'string', placeholder: 'N#HASH', description: 'Insert --new after this line.' },
+    lines: { type: 'string', tool: 'A#H or A#H..B#H to replace with new', placeholder: 'A#H[..B#H]', description: 'Lines to replace (with --new) or --delete.' },
+    after: { type: 'string', tool: 'N#HASH to insert new after', placeholder: 'N#HASH', description: 'Insert --new after this line.' },
     before: { type: 'string', placeholder: 'N#HASH', description: 'Insert --new before this line.' },
     delete: { type: 'boolean', description: 'Delete the --lines range.' },
     edits: { type: 'objects', placeholder: 'JSON', description: 'Several anchored edits: [{lines|after|before, new|delete}].' },

@@ -15,6 +15,7 @@ import memory from './memory/index';
 import patch from './patch';
 import plan from './plan/index';
 import read from './read';
+import replace from './replace';
 import schema from './schema';
 import search from './search';
 import session from './session/index';
@@ -24,4 +25,4 @@ import undo from './undo';
 import validate from './validate';
 import write from './write';
 
-export const entries: readonly Entry[] = [agent, checkpoint, diff, edit, hooks, init, iter, logs, loop, ls, mcp, memory, patch, plan, read, schema, search, session, state, stats, undo, validate, write];
+export const entries: readonly Entry[] = [agent, checkpoint, diff, edit, hooks, init, iter, logs, loop, ls, mcp, memory, patch, plan, read, replace, schema, search, session, state, stats, undo, validate, write];

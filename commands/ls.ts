@@ -7,12 +7,13 @@ import { CONFINEMENT_ERRORS, assertWalkable, openWorkspace, resolveWalkPath } fr
 export default defineCommand({
   name: 'ls',
   summary: 'List files (.gitignore-aware), optionally matching a glob; capped',
+  tool: 'List files, optionally matching a glob',
   description: [
     "Lists the files under the working directory that git would consider — tracked, and untracked ones .gitignore does not exclude (outside a repository: all but .git and node_modules) — relative to the working directory, sorted. A glob without a slash matches file names anywhere ('*.ts'); with one it matches paths ('src/**/*.ts'); a directory's name lists the files under it. Never listed: git's own files, symlinks that resolve outside the repository or into git's files, and what is not a regular file (what forge read would refuse); a glob rooted outside the repository ('../x', '/etc/*') is refused. At most --limit entries are printed; the summary counts what was cut by top-level directory and the hint narrows to the largest.",
     AFTER_A_CRASH,
   ].join('\n\n'),
   args: {
-    glob: { type: 'string', positional: true, placeholder: 'GLOB', description: 'Only paths matching this glob.' },
+    glob: { type: 'string', tool: '', positional: true, placeholder: 'GLOB', description: 'Only paths matching this glob.' },
     limit: { type: 'integer', min: 1, default: 200, placeholder: 'N', description: 'Print at most N paths.' },
   },
   examples: [

@@ -13,6 +13,7 @@ import { shellJoin } from '../lib/quote';
 export default defineCommand({
   name: 'patch',
   summary: 'Apply a diff (unified/git, *** Begin Patch, SEARCH/REPLACE) to all files or none',
+  tool: 'Apply a unified diff or SEARCH/REPLACE blocks, all files or none',
   description: [
     'Reads a patch from stdin, --file or the diff field of an NDJSON request, in any of the forms models write, told apart by the first line that starts one. Prose around a patch is skipped; a patch that mixes forms, is cut short, or holds a line inside a hunk that starts with none of space, - and + is refused (INVALID_PATCH, exit 2) and nothing changes.',
     'Unified and git diffs: several files; new, deleted and renamed files; a/ b/ prefixes or none; git\'s quoted names ("caf\\303\\251.txt"); wrong or missing line numbers and counts, bare @@, a section after the numbers (@@ -3,2 +3,2 @@ def main():); blank context lines whose space was dropped. A line that is not a hunk line ends the hunk where a diff meets prose, but with hunk lines right under it, it is a corrupt patch, as git says, unless the header\'s counts were all read before it. Example: printf -- \'--- a/app.py\\n+++ b/app.py\\n@@ -2,2 +2,2 @@ def main():\\n     x = 1\\n-    return x\\n+    return x + 1\\n\' | forge patch',
@@ -27,7 +28,7 @@ export default defineCommand({
     CONFINEMENT_RULE,
   ].join('\n\n'),
   args: {
-    diff: { type: 'string', placeholder: 'TEXT', description: 'The patch text (default: stdin).' },
+    diff: { type: 'string', tool: '', placeholder: 'TEXT', description: 'The patch text (default: stdin).' },
     file: { type: 'string', placeholder: 'PATH', description: 'Read the patch from this file.' },
     check: { type: 'boolean', description: 'Dry run: say what would change, write nothing.' },
     reverse: { type: 'boolean', alias: 'R', description: 'Apply the patch backwards.' },

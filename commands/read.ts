@@ -18,13 +18,14 @@ function age(seconds: number): string {
 export default defineCommand({
   name: 'read',
   summary: 'Read a window of a file, each line prefixed with its anchor <n>#<hash>',
+  tool: 'Read a file window; lines start with N#HASH anchors',
   description: `Prints lines START to END (default ${DEFAULT_WINDOW} lines from START) under a header "lines A-B of N", each prefixed "<n>#<hash>: ". The hash is 4 hex digits: FNV-1a (32-bit) over the line's UTF-8 bytes without its line ending, folded to 16 bits by xor of its halves — stable across machines and line endings. forge edit and anchored edits check it, so an edit never lands on a line that changed since it was read. When more lines remain, the hint reads on. A read never prints more than ${MAX_READ_BYTES / 1024} KB: the window ends early instead. Lines over ${MAX_LINE_CHARS} characters are cut with a note of how much was left out; binary files are described, not dumped. A missing file suggests up to 3 similar paths. ${CONFINEMENT_RULE} Only regular files are read (a FIFO or a device is refused). With --symbols it prints the file's symbol index instead — functions, classes, methods, types, interfaces, enums, top-level and exported consts, each with its line anchor — parsed with tree-sitter grammars for TypeScript/TSX, JavaScript, Python, Go, Rust, C/C++ and Java, and with line patterns for other languages (the header says which).\n\n${AFTER_A_CRASH}`,
   args: {
-    path: { type: 'string', positional: true, required: true, description: 'The file, relative to the working directory.' },
-    start: { type: 'integer', min: 1, default: 1, placeholder: 'N', description: 'First line to show.' },
-    end: { type: 'integer', min: 1, placeholder: 'N', description: `Last line to show (default: start + ${DEFAULT_WINDOW - 1}).` },
+    path: { type: 'string', tool: '', positional: true, required: true, description: 'The file, relative to the working directory.' },
+    start: { type: 'integer', tool: '', min: 1, default: 1, placeholder: 'N', description: 'First line to show.' },
+    end: { type: 'integer', tool: '', min: 1, placeholder: 'N', description: `Last line to show (default: start + ${DEFAULT_WINDOW - 1}).` },
     blame: { type: 'boolean', description: "Annotate each line with its last commit's age and author." },
-    symbols: { type: 'boolean', description: 'Print the symbol index instead: functions, classes, methods, types… with their line anchors.' },
+    symbols: { type: 'boolean', tool: 'List functions and classes with anchors instead', description: 'Print the symbol index instead: functions, classes, methods, types… with their line anchors.' },
   },
   examples: [
     { command: 'forge read README.md', description: 'The first 150 lines with anchors.' },

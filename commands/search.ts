@@ -8,14 +8,15 @@ import { compilePattern, searchWorkspace } from '../lib/files/search';
 export default defineCommand({
   name: 'search',
   summary: 'Search files for a regex (.gitignore-aware), matches grouped by file with anchors',
+  tool: 'Regex search; matches show N#HASH anchors edit takes',
   description: [
     'Searches every file git would consider (tracked, and untracked ones .gitignore does not exclude; outside a repository, all but .git and node_modules) under the given paths, skipping binary files, git\'s own files, and symlinks that resolve outside the repository or into git\'s files (the files forge read refuses). Patterns are JavaScript regular expressions (Unicode mode), or plain text with --literal. Each match prints as "<n>#<hash>: line", ready for forge edit. At most --limit matches are shown; the summary says how many were cut and the hint narrows to where most of them are. "no matches" is a definite, terminal answer: a replacement that leaves no matches is finished.',
     AFTER_A_CRASH,
   ].join('\n\n'),
   args: {
-    pattern: { type: 'string', positional: true, required: true, placeholder: 'REGEX', description: 'What to look for.' },
-    paths: { type: 'array', positional: true, placeholder: 'PATH', description: 'Files or directories to search (default: the working directory).' },
-    glob: { type: 'string', placeholder: 'GLOB', description: "Only files matching this glob ('*.ts' matches names anywhere)." },
+    pattern: { type: 'string', tool: '', positional: true, required: true, placeholder: 'REGEX', description: 'What to look for.' },
+    paths: { type: 'array', tool: '', positional: true, placeholder: 'PATH', description: 'Files or directories to search (default: the working directory).' },
+    glob: { type: 'string', tool: "e.g. '*.ts'", placeholder: 'GLOB', description: "Only files matching this glob ('*.ts' matches names anywhere)." },
     'ignore-case': { type: 'boolean', alias: 'i', description: 'Match regardless of case.' },
     literal: { type: 'boolean', alias: 'F', description: 'Treat the pattern as plain text.' },
     limit: { type: 'integer', min: 1, default: 50, placeholder: 'N', description: 'Show at most N matches.' },

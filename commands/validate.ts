@@ -23,9 +23,9 @@ function render(r: CheckResult): string {
 const unique = (xs: string[]) => [...new Set(xs)];
 
 const ARGS = {
-  module: { type: 'string', positional: true, required: true, placeholder: 'ID', description: 'The module id (with --plan, the module of the plan).' },
-  cmd: { type: 'array', placeholder: 'COMMAND', description: 'A verify command, run through sh; exit 0 passes.' },
-  file: { type: 'array', placeholder: 'PATH', description: 'A file that must exist; source files are also syntax-checked.' },
+  module: { type: 'string', tool: 'Module id', positional: true, required: true, placeholder: 'ID', description: 'The module id (with --plan, the module of the plan).' },
+  cmd: { type: 'array', tool: 'Verify commands (sh)', placeholder: 'COMMAND', description: 'A verify command, run through sh; exit 0 passes.' },
+  file: { type: 'array', tool: 'Files that must exist', placeholder: 'PATH', description: 'A file that must exist; source files are also syntax-checked.' },
   contract: { type: 'array', placeholder: 'EXPORTER:IMPORTER', description: 'IMPORTER may only import names EXPORTER exports.' },
   plan: { type: 'string', placeholder: 'PATH', description: "A JSON module plan: adds the module's files and verify commands." },
   timeout: { type: 'integer', min: 1, default: DEFAULT_TIMEOUT_SECONDS, placeholder: 'SECONDS', description: 'Time allowed for each command.' },
@@ -55,6 +55,7 @@ async function hint({ verdict, args, ctx, moduleId, runId, plan }: { verdict: Ve
 export default defineCommand({
   name: 'validate',
   summary: "Check a module's files, syntax, contracts and verify commands; recommend PROCEED, RETRY or ESCALATE",
+  tool: 'Check files and run verify commands: PROCEED, RETRY or ESCALATE',
   description: [
     "Verifies a module's work in its working directory (--cwd, else FORGE_CWD, else the current directory; a worker in a linked worktree passes the worktree) and answers one record: {passed, score, results, attempt, stagnant, velocity, oscillating, sameAsPrev, recommendation, reason}. The checks, in order: file_check — each --file exists; syntax_check — each existing .js .mjs .cjs .jsx .ts .tsx parses with @babel/parser (TypeScript and JSX by extension), each .json with JSON.parse, and all .py files with one python3 -c ast.parse process (skipped, and not scored, without python3), every error as file:line:col and the parser's message; contract_check — for --contract EXPORTER:IMPORTER, every name IMPORTER takes from EXPORTER (named, default, namespace members ns.x, type imports, export {a} from re-exports, const {a} = require(…)) is exported by EXPORTER (declarations, export {a as b}, export default, export * from followed recursively, export * as ns, and CommonJS exports.x, module.exports.x, module.exports = {a, b}), each missing name at the importer's line:col; relative specifiers resolve as Node and TypeScript do (as written, with .ts .tsx .js .jsx .mjs .cjs added, ./x.js meaning ./x.ts, a directory's index); command — each --cmd runs through sh in the working directory, one after another, and passes on exit 0; after --timeout seconds its whole process group is killed; a failed command keeps the tail of its output. With --plan (a path relative to the working directory), the JSON module plan's module of that id adds its files and verify commands. Progress goes to stderr while commands run, only on a terminal.",
     'A working directory that does not exist is not an error: it is one failing cwd_check (nothing else runs) with recommendation ESCALATE; the attempt is then recorded in the repository of the directory forge was started in.',

@@ -7,15 +7,16 @@ import { CONFINEMENT_ERRORS, CONFINEMENT_RULE, openWorkspace } from '../lib/file
 export default defineCommand({
   name: 'write',
   summary: 'Create a file from stdin or --content; replacing one needs --overwrite',
+  tool: 'Create a file; replacing one needs overwrite',
   description: [
     'Writes CONTENT to PATH exactly as given, creating parent directories. An existing file is refused unless --overwrite is given, so a model that lost track of what exists cannot silently replace it. The write is atomic: a temporary file renamed into place, so a reader never sees half a file. Content comes from --content, or raw text on stdin (forge write PATH < file), or the content field of an NDJSON request. Only a regular file is replaced (a FIFO or a device is refused).',
     CONFINEMENT_RULE,
     AFTER_A_CRASH,
   ].join('\n\n'),
   args: {
-    path: { type: 'string', positional: true, required: true, description: 'The file, relative to the working directory.' },
-    content: { type: 'string', placeholder: 'TEXT', description: 'The whole content (default: stdin).' },
-    overwrite: { type: 'boolean', description: 'Replace the file if it exists.' },
+    path: { type: 'string', tool: '', positional: true, required: true, description: 'The file, relative to the working directory.' },
+    content: { type: 'string', tool: 'The whole file', placeholder: 'TEXT', description: 'The whole content (default: stdin).' },
+    overwrite: { type: 'boolean', tool: '', description: 'Replace the file if it exists.' },
   },
   stdinText: 'content',
   examples: [

@@ -1,6 +1,6 @@
 # bash completion for forge — generated from the command declarations by `make completions`; do not edit
 declare -gA _forge_subs=(
-  ["forge"]="agent checkpoint diff edit hooks init iter logs loop ls mcp memory patch plan read schema search session state stats undo validate write"
+  ["forge"]="agent checkpoint diff edit hooks init iter logs loop ls mcp memory patch plan read replace schema search session state stats undo validate write"
   ["forge hooks"]="install list"
   ["forge iter"]="get reset update"
   ["forge loop"]="cancel hook install pause resume run start status"
@@ -46,6 +46,7 @@ declare -gA _forge_opts=(
   ["forge plan resume"]="--plan-id --cwd --run-id --json --help"
   ["forge plan status"]="--cwd --run-id --json --help"
   ["forge read"]="--path --start --end --blame --symbols --cwd --run-id --json --help"
+  ["forge replace"]="--old --new --paths --glob --regex --ignore-case --check --cwd --run-id --json --help"
   ["forge schema"]="--command --cwd --run-id --json --help"
   ["forge search"]="--pattern --paths --glob --ignore-case --literal --limit --cwd --run-id --json --help"
   ["forge session list"]="--cwd --run-id --json --help"
@@ -100,4 +101,4 @@ _forge() {
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
-complete -F _forge forge forge-agent forge-checkpoint forge-diff forge-edit forge-hooks forge-init forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-schema forge-search forge-session forge-state forge-stats forge-undo forge-validate forge-write
+complete -F _forge forge forge-agent forge-checkpoint forge-diff forge-edit forge-hooks forge-init forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-replace forge-schema forge-search forge-session forge-state forge-stats forge-undo forge-validate forge-write

@@ -12,3 +12,27 @@ export function shellQuote(word: string): string {
 export function shellJoin(words: readonly string[]): string {
   return words.map(shellQuote).join(' ');
 }
+
+/** One piece of a word: bare characters, '…', "…" without expansions, or a backslashed character. */
+const PIECE = /([\w@%+=:,./-]+)|'([^']*)'|"([^"$`\\]*)"|\\(.)/y;
+
+/** The words of a command line as shellJoin writes them; null for anything a shell would expand or redirect. */
+export function shellSplit(line: string): string[] | null {
+  const words: string[] = [];
+  let word: string | null = null;
+  for (let at = 0; at < line.length; ) {
+    if (/\s/.test(line[at]!)) {
+      if (word !== null) words.push(word);
+      word = null;
+      at++;
+      continue;
+    }
+    PIECE.lastIndex = at;
+    const hit = PIECE.exec(line);
+    if (!hit) return null;
+    word = (word ?? '') + (hit[1] ?? hit[2] ?? hit[3] ?? hit[4]!);
+    at = PIECE.lastIndex;
+  }
+  if (word !== null) words.push(word);
+  return words;
+}

@@ -5,11 +5,12 @@ import { buildEntry, CATEGORIES, globalMemoryPath, keywords, saveGlobalMemory, s
 export default defineCommand({
   name: 'memory save',
   summary: 'Save a learned pattern (convention, failure, test command…) to memory',
+  tool: 'Save a lesson for later runs',
   description:
     'Appends one compact lesson to memory: project scope on the state ref (.forge/memory/project.jsonl, one commit per save) or global scope in $XDG_DATA_HOME/forge/memory/global.jsonl. A pattern already saved under the same category (compared case-insensitively) is skipped and reported as a duplicate, so saving the same lesson twice keeps one entry. Entries over 1 KB are refused: memory holds lessons, not dumps.',
   args: {
-    pattern: { type: 'string', positional: true, required: true, description: 'The lesson, in one or two sentences.' },
-    category: { type: 'string', choices: CATEGORIES, default: 'convention', description: 'What kind of lesson it is.' },
+    pattern: { type: 'string', tool: 'The lesson', positional: true, required: true, description: 'The lesson, in one or two sentences.' },
+    category: { type: 'string', tool: '', choices: CATEGORIES, default: 'convention', description: 'What kind of lesson it is.' },
     confidence: { type: 'number', min: 0, max: 1, default: 0.7, placeholder: 'N', description: 'How sure the lesson is, from 0 to 1.' },
     tag: { type: 'array', placeholder: 'TAG', description: 'A keyword recall should match.' },
     scope: { type: 'string', choices: ['project', 'global'], default: 'project', description: 'Where to save it.' },

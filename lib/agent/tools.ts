@@ -1,22 +1,85 @@
 // The agent's tools: lean views of forge commands (the same declarations, fewer arguments) plus bash.
 import type { CommandSpec, Entry } from '../cli/declare';
 import { invoke } from '../cli/invoke';
+import { parseArgv } from '../cli/parse';
 import { leaves } from '../cli/registry';
 import { toolSchema } from '../cli/schema';
+import { escapeRegex } from '../files/search';
 import { runShell } from '../process/program';
+import { shellSplit } from '../quote';
 import type { ToolSchema } from './chat';
 
 /** Which arguments of which command the model sees: enough to work, small enough for a 14B model. */
-const VIEWS: Array<{ name: string; command: string; args: string[]; description?: string }> = [
-  { name: 'read', command: 'read', args: ['path', 'start', 'end', 'symbols'], description: 'Read a file window; each line has an anchor like 12#ab3f' },
-  { name: 'edit', command: 'edit', args: ['path', 'old', 'new', 'anchor', 'lines', 'after'], description: 'Replace old text with new, or edit lines by anchor' },
+const VIEWS: Array<{ name: string; command: string; args: string[] }> = [
+  { name: 'read', command: 'read', args: ['path', 'start', 'end', 'symbols'] },
+  { name: 'edit', command: 'edit', args: ['path', 'old', 'new', 'anchor', 'lines', 'after'] },
+  { name: 'replace', command: 'replace', args: ['old', 'new', 'paths', 'glob', 'regex'] },
   { name: 'patch', command: 'patch', args: ['diff'] },
   { name: 'write', command: 'write', args: ['path', 'content', 'overwrite'] },
   { name: 'search', command: 'search', args: ['pattern', 'paths', 'glob'] },
   { name: 'ls', command: 'ls', args: ['glob'] },
-  { name: 'validate', command: 'validate', args: ['module', 'cmd', 'file'], description: 'Check files and run verify commands: PROCEED, RETRY or ESCALATE' },
-  { name: 'memory', command: 'memory save', args: ['pattern', 'category'], description: 'Save a lesson for later runs' },
+  { name: 'validate', command: 'validate', args: ['module', 'cmd', 'file'] },
+  { name: 'memory', command: 'memory save', args: ['pattern', 'category'] },
 ];
+
+/**
+ * Keys models write for a tool's arguments (Claude Code's, Aider's, OpenAI's names), each with the
+ * arguments it may mean, first found in the tool wins. Compared lowercase without _ and -.
+ */
+const NEAR_MISSES: Record<string, string[]> = {
+  filepath: ['path', 'paths'],
+  file: ['path', 'paths'],
+  filename: ['path', 'paths'],
+  path: ['paths'],
+  dir: ['paths'],
+  directory: ['paths'],
+  oldstring: ['old'],
+  oldstr: ['old'],
+  oldtext: ['old'],
+  search: ['old', 'pattern'],
+  find: ['old', 'pattern'],
+  pattern: ['old'],
+  query: ['pattern'],
+  regex: ['pattern'],
+  newstring: ['new'],
+  newstr: ['new'],
+  newtext: ['new'],
+  replace: ['new'],
+  replacement: ['new'],
+  content: ['new'],
+  text: ['content', 'new'],
+  contents: ['content'],
+  startline: ['start'],
+  endline: ['end'],
+  patch: ['diff'],
+  include: ['glob'],
+};
+
+const fold = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
+
+/**
+ * The arguments as the tool names them: a near miss (file_path, Path, old_string) taken as the
+ * argument it means and noted; null and the key when one means nothing the tool has.
+ */
+export function mapKeys(args: Record<string, unknown>, names: string[]): { args: Record<string, unknown>; notes: string[]; unknown: string | null } {
+  const out: Record<string, unknown> = {};
+  const notes: string[] = [];
+  const exact = Object.keys(args).filter((k) => names.includes(k));
+  for (const k of exact) out[k] = args[k];
+  for (const [key, value] of Object.entries(args)) {
+    if (names.includes(key)) continue;
+    const f = fold(key);
+    const to = names.find((n) => fold(n) === f) ?? NEAR_MISSES[f]?.find((n) => names.includes(n));
+    if (!to) return { args: out, notes, unknown: key };
+    if (to in out) {
+      notes.push(`ignored '${key}': '${to}' given`);
+      continue;
+    }
+    out[to] = value;
+    notes.push(`took '${key}' as '${to}'`);
+  }
+  return { args: out, notes, unknown: null };
+}
 
 const BASH: ToolSchema = {
   type: 'function',
@@ -48,10 +111,37 @@ export function agentTools({ entries, cwd, root, env }: { entries: readonly Entr
     const full = toolSchema(spec).parameters;
     const properties = Object.fromEntries(v.args.filter((a) => full.properties[a]).map((a) => [a, full.properties[a]!]));
     const required = (full.required ?? []).filter((r) => v.args.includes(r));
-    const schema: ToolSchema = { type: 'function', function: { name: v.name, description: v.description ?? spec.summary, parameters: { type: 'object', properties, ...(required.length ? { required } : {}) } } };
+    const schema: ToolSchema = { type: 'function', function: { name: v.name, description: spec.tool ?? spec.summary, parameters: { type: 'object', properties, ...(required.length ? { required } : {}) } } };
     return { view: v, spec, schema };
   });
   const byName = new Map(views.map((v) => [v.view.name, v]));
+  const reminder = (tool: (typeof views)[number]) => {
+    const required = (tool.schema.function.parameters as { required?: string[] }).required ?? [];
+    return tool.view.args.map((a) => `${a}${required.includes(a) ? ' (required)' : ''}`).join(', ');
+  };
+  /** A hint's command as the model would make it: a tool call, or bash for another program. */
+  const asCall = (command: string): string => {
+    const words = shellSplit(command);
+    if (!words?.length) return command;
+    if (words[0] !== 'forge') return `bash ${JSON.stringify({ command })}`;
+    const tool = views.find((v) => v.spec.name.split(' ').every((w: string, i: number) => words[i + 1] === w));
+    if (!tool) return command;
+    try {
+      const parsed = parseArgv(tool.spec, words.slice(1 + tool.spec.name.split(' ').length));
+      if (parsed.help) return `call ${tool.view.name} with ${reminder(tool)}`;
+      // A literal search is the same search with its pattern escaped: the view has no literal flag.
+      if (parsed.raw.literal === true && typeof parsed.raw.pattern === 'string') {
+        parsed.raw.pattern = escapeRegex(parsed.raw.pattern);
+        delete parsed.raw.literal;
+      }
+      if (!Object.keys(parsed.raw).every((k) => tool.view.args.includes(k))) return command;
+      const ordered = Object.fromEntries(tool.view.args.filter((a) => parsed.raw[a] !== undefined).map((a) => [a, parsed.raw[a]]));
+      return `${tool.view.name} ${JSON.stringify(ordered)}`;
+    } catch {
+      return command;
+    }
+  };
+  const hintsAsCalls = (text: string) => text.replace(/^(Next|Or|Fix): (.+)$/gm, (_, mark: string, command: string) => `${mark}: ${asCall(command)}`);
   return {
     schemas: [...views.map((v) => v.schema), BASH],
     async run(name, args) {
@@ -65,9 +155,11 @@ export function agentTools({ entries, cwd, root, env }: { entries: readonly Entr
       }
       const tool = byName.get(name);
       if (!tool) return { ok: false, text: `Error: no tool '${name}'. Tools: ${[...byName.keys(), 'bash'].join(', ')}` };
-      const allowed = Object.fromEntries(Object.entries(args).filter(([k]) => tool.view.args.includes(k)));
-      const r = await invoke({ entries, spec: tool.spec, args: allowed, cwd, env, json: false });
-      return { ok: r.code === 0, text: `${r.stdout}${r.stderr}`.trimEnd() };
+      const mapped = mapKeys(args, tool.view.args);
+      if (mapped.unknown !== null) return { ok: false, text: `Error: ${name} has no argument '${mapped.unknown}'; it takes ${reminder(tool)}` };
+      const r = await invoke({ entries, spec: tool.spec, args: mapped.args, cwd, env, json: false });
+      const notes = mapped.notes.length ? `[${name}: ${mapped.notes.join('; ')}]\n` : '';
+      return { ok: r.code === 0, text: notes + hintsAsCalls(`${r.stdout}${r.stderr}`.trimEnd()) };
     },
   };
 }

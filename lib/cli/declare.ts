@@ -9,6 +9,8 @@ export type ArgType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'o
 export interface ArgSpec {
   type: ArgType;
   description: string;
+  /** The description a model gets in a tool schema when the CLI's names flags or stdin; '' for none (the name says it). */
+  tool?: string;
   /** Taken from positional words, in declaration order; still accepted as a flag and NDJSON key. */
   positional?: boolean;
   /** A string positional that takes every remaining word, joined by spaces (`recall test command`). */
@@ -129,6 +131,8 @@ export interface CommandSpec<R extends ArgsSpec = ArgsSpec> {
   /** Words after `forge`: 'logs', 'memory save'. */
   name: string;
   summary: string;
+  /** The summary a model gets in a tool schema, when the CLI's names flags or stdin. */
+  tool?: string;
   description: string;
   args: R;
   examples: Example[];

@@ -33,7 +33,8 @@ function property(spec: ArgSpec): Record<string, unknown> {
     default:
       p.type = spec.type;
   }
-  p.description = spec.description;
+  const description = spec.tool ?? spec.description;
+  if (description) p.description = description;
   if (spec.choices) p.enum = [...spec.choices];
   if (spec.min !== undefined) p.minimum = spec.min;
   if (spec.max !== undefined) p.maximum = spec.max;
@@ -47,5 +48,5 @@ export function toolSchema(spec: CommandSpec<any>): ToolSchema {
     properties[name] = property(arg);
     if (arg.required) required.push(name);
   }
-  return { name: toolName(spec), description: spec.summary, parameters: { type: 'object', properties, ...(required.length ? { required } : {}) } };
+  return { name: toolName(spec), description: spec.tool ?? spec.summary, parameters: { type: 'object', properties, ...(required.length ? { required } : {}) } };
 }

@@ -29,8 +29,11 @@ export interface SearchResult {
   cutByFile: Map<string, number>;
 }
 
+/** A regex source that matches `text` literally. */
+export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 export function compilePattern({ pattern, literal, ignoreCase }: { pattern: string; literal: boolean; ignoreCase: boolean }): RegExp {
-  const source = literal ? pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : pattern;
+  const source = literal ? escapeRegex(pattern) : pattern;
   try {
     const regex = new RegExp(source, ignoreCase ? 'iu' : 'u');
     // V8 compiles a pattern on its first use: one too large for it fails there, so use it here.

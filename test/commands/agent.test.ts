@@ -27,7 +27,7 @@ test('a multi-file task: the model writes one file and edits another through for
     assert.equal([summary.answer, summary.turns, summary.toolCalls, summary.usage], ['Added greet and used it.', 2, 2, { input: 1800, output: 80 }]);
     assert.equal(r.records.filter((x) => x.type === 'tool_call').map((x) => x.name), ['write', 'edit']);
     const [first, second] = server.chatBodies();
-    assert.equal(first!.tools!.map((t: any) => t.function.name), ['read', 'edit', 'patch', 'write', 'search', 'ls', 'validate', 'memory', 'bash', 'recall']);
+    assert.equal(first!.tools!.map((t: any) => t.function.name), ['read', 'edit', 'replace', 'patch', 'write', 'search', 'ls', 'validate', 'memory', 'bash', 'recall']);
     assert.equal(first!.messages.map((m) => m.role), ['system', 'user']);
     const results = second!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
     assert.match(results[0]!, /^created src\/greet\.ts/);
