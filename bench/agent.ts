@@ -2,7 +2,7 @@
 // beside the same task run as one conversation — counted in the requests themselves (o200k_base).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens, encode as encodeTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { anchorOf } from '../lib/files/anchor';
 import { forge } from '../test/helpers/forge';
 import { reply, startOpenAIServer, type ChatRequestBody, type ScriptStep } from '../test/helpers/openai-server';
@@ -50,3 +50,98 @@ MODULES.forEach((m, i) => console.log(`              step ${i + 1} (${m})  ${sum
 console.log(`              total ${sum(planned)} over ${planned.length} calls; largest request ${Math.max(...planned)}`);
 console.log(`  one context total ${sum(single)} over ${single.length} calls; largest request ${Math.max(...single)}`);
 console.log(`  plan mode / one context: ${(sum(planned) / sum(single)).toFixed(2)}× the tokens, largest request ${(Math.max(...planned) / Math.max(...single)).toFixed(2)}×`);
+
+// Two everyday tasks on a fixture repository, each driven twice through the scripted server: by a
+// model that makes one call per turn, as small models do, and by one that batches. Counted on the
+// wire: requests, Σ prompt tokens, Σ uncached tokens (after the longest common prefix with the
+// request before, what a prefix cache cannot reuse), the largest request, tool calls.
+const SERVICES = ['cart', 'checkout', 'orders', 'invoices', 'refunds'];
+const service = (name: string) =>
+  [
+    `import { formatPrice } from './format';`,
+    '',
+    ...Array.from({ length: 12 }, (_, i) => `export function ${name}Step${i}(total: number): string {\n  return formatPrice(total * ${i + 1});\n}\n`),
+    `export function ${name}Summary(items: number[]): string {`,
+    `  console.log('${name} summary', items.length);`,
+    '  const total = items.reduce((a, b) => a + b, 0);',
+    `  return \`${name}: \${formatPrice(total)}\`;`,
+    '}',
+    '',
+  ].join('\n');
+const taskFiles: Record<string, string> = { 'src/format.ts': 'export function formatPrice(value: number): string {\n  return `$${value.toFixed(2)}`;\n}\n', ...Object.fromEntries(SERVICES.map((s) => [`src/${s}.ts`, service(s)])) };
+const lineOf = (path: string, text: string) => taskFiles[path]!.split('\n').findIndex((l) => l.includes(text)) + 1;
+const anchorIn = (path: string, text: string) => anchorOf(lineOf(path, text), taskFiles[path]!.split('\n')[lineOf(path, text) - 1]!);
+
+interface TaskScript {
+  name: string;
+  task: string;
+  done: (dir: string) => boolean;
+  oneByOne: ScriptStep[];
+  batched: ScriptStep[];
+}
+
+const TASKS: TaskScript[] = [
+  {
+    name: 'remove all console.log calls from src/ (5 files)',
+    task: 'remove all console.log calls from src/',
+    done: (dir) => SERVICES.every((s) => !readFileSync(join(dir, `src/${s}.ts`), 'utf8').includes('console.log')),
+    oneByOne: [
+      reply({ toolCalls: [{ name: 'search', arguments: { pattern: 'console.log', paths: ['src'] } }] }),
+      ...SERVICES.map((s) => reply({ toolCalls: [{ name: 'edit', arguments: { path: `src/${s}.ts`, lines: anchorIn(`src/${s}.ts`, 'console.log'), new: '' } }] })),
+      reply({ text: 'Removed the 5 console.log calls.' }),
+    ],
+    batched: [reply({ toolCalls: [{ name: 'replace', arguments: { old: '^\\s*console\\.log\\(.*\\);\\n', new: '', regex: true, glob: 'src/**' } }] }), reply({ text: 'Removed every console.log call in src/.' })],
+  },
+  {
+    name: 'rename formatPrice to formatAmount (used in 5 files)',
+    task: 'rename the function formatPrice to formatAmount everywhere',
+    done: (dir) => ['src/format.ts', ...SERVICES.map((s) => `src/${s}.ts`)].every((p) => !readFileSync(join(dir, p), 'utf8').includes('formatPrice')),
+    oneByOne: [
+      reply({ toolCalls: [{ name: 'search', arguments: { pattern: 'formatPrice', paths: ['src'] } }] }),
+      reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/format.ts', old: 'function formatPrice(', new: 'function formatAmount(' } }] }),
+      ...SERVICES.map((s) => reply({ toolCalls: [{ name: 'bash', arguments: { command: `sed -i 's/\\bformatPrice\\b/formatAmount/g' src/${s}.ts` } }] })),
+      reply({ text: 'Renamed formatPrice to formatAmount in 6 files.' }),
+    ],
+    batched: [reply({ toolCalls: [{ name: 'replace', arguments: { old: '\\bformatPrice\\b', new: 'formatAmount', regex: true, glob: 'src/**' } }] }), reply({ text: 'Renamed it everywhere.' })],
+  },
+];
+
+/**
+ * Tokens of a request after its longest common prefix with the one before. Tools first: chat
+ * templates (Qwen's, Llama's) render them into the system turn, ahead of the conversation.
+ */
+function uncached(bodies: ChatRequestBody[]): number[] {
+  const encode = (b: ChatRequestBody) => encodeTokens(JSON.stringify({ tools: b.tools, messages: b.messages }));
+  let previous: number[] = [];
+  return bodies.map((b) => {
+    const tokens = encode(b);
+    let k = 0;
+    while (k < tokens.length && k < previous.length && tokens[k] === previous[k]) k++;
+    previous = tokens;
+    return tokens.length - k;
+  });
+}
+
+async function taskRun(t: TaskScript, script: ScriptStep[]): Promise<{ requests: number; prompt: number; uncached: number; largest: number; toolCalls: number }> {
+  const dir = repoWith(taskFiles);
+  const server = await startOpenAIServer({ script });
+  try {
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'bench', '--json', t.task], { cwd: dir });
+    if (r.code !== 0 || !t.done(dir)) throw new Error(`${t.name}: exit ${r.code}, done ${t.done(dir)}\n${r.stdout.slice(-2000)}${r.stderr}`);
+    const bodies = server.chatBodies();
+    const sizes = bodies.map(tokensOf);
+    return { requests: bodies.length, prompt: sum(sizes), uncached: sum(uncached(bodies)), largest: Math.max(...sizes), toolCalls: r.records.at(-1)!.toolCalls as number };
+  } finally {
+    await server.close();
+  }
+}
+
+console.log('\nforge agent, two tasks on a fixture repository (o200k_base, counted in the requests; goals from seed 004 and issue 15)');
+console.log(`  ${'task / model'.padEnd(78)} requests  Σ prompt  Σ uncached  largest  tool calls`);
+for (const t of TASKS) {
+  for (const [how, script] of [['one call per turn', t.oneByOne], ['batching', t.batched]] as const) {
+    const m = await taskRun(t, script);
+    console.log(`  ${`${t.name}, ${how}`.padEnd(78)} ${String(m.requests).padStart(8)}  ${String(m.prompt).padStart(8)}  ${String(m.uncached).padStart(10)}  ${String(m.largest).padStart(7)}  ${String(m.toolCalls).padStart(10)}`);
+  }
+}
+console.log('  goals: console.log task batching ≤ 5 tool calls and < 5k tokens summed; one call per turn ≤ 15k summed and ≤ 6k uncached');

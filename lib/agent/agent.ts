@@ -23,11 +23,11 @@ async function fileVersion(cwd: string, args: string): Promise<string | null> {
   }
 }
 
-/** The file tools: what they touch is in their arguments. */
-const EDITS_FILES = new Set(['write', 'edit', 'patch']);
+/** The file tools (on_edit hooks follow them); write and edit name their one file in `path`. */
+const EDITS_FILES = new Set(['write', 'edit', 'patch', 'replace']);
 
 /** Tools after which earlier results may be stale. */
-const MAY_CHANGE_FILES = new Set(['write', 'edit', 'patch', 'bash']);
+const MAY_CHANGE_FILES = new Set(['write', 'edit', 'patch', 'replace', 'bash']);
 
 /** Conventions files an agent should follow, first found wins; capped so they stay a preamble. */
 const CONVENTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.forge/conventions.md'];
