@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Entry } from '../cli/declare';
 import { chat, type ChatMessage, type ChatResult, type RetryPolicy, type ToolSchema, type Usage } from './chat';
 import type { ModelConfig } from './config';
-import { enforceBudget, RECALL_TOOL, type Compressed } from './context';
+import { enforceBudget, newBudgetState, RECALL_TOOL, replyTokens } from './context';
 import { agentTools, type AgentTools } from './tools';
 
 export const SYSTEM_PROMPT = `You are forge, a coding agent in a git repository. Read before you edit, keep edits small, run the tests after a change. Tool results end with a hint (Next: …). When done, reply with a short summary and no tool call.`;
@@ -43,7 +43,7 @@ export type AgentEvent =
   | { type: 'text'; text: string }
   | { type: 'tool_call'; name: string; arguments: string; cached: boolean }
   | { type: 'tool_result'; name: string; ok: boolean; chars: number }
-  | { type: 'usage'; input: number; output: number }
+  | { type: 'usage'; input: number; output: number; estimated: boolean }
   | { type: 'compressed'; results: number; before: number; after: number }
   | { type: 'done'; turns: number; answer: string };
 
@@ -53,6 +53,10 @@ export interface AgentRun {
   toolCalls: number;
   cacheHits: number;
   usage: { input: number; output: number };
+  /** Model calls whose usage the server did not report: their counts are local o200k_base estimates. */
+  estimatedCalls: number;
+  /** Request tokens after each request's common prefix with the one before, summed: what no prefix cache could serve. */
+  uncachedTokens: number;
   /** Context tokens before and after compression, summed over the calls that needed it. */
   compression: { before: number; after: number };
   /** Paths the model wrote or edited. */
@@ -95,29 +99,30 @@ export async function fixedPromptTokens(tools: readonly ToolSchema[]): Promise<n
  */
 export async function runAgent({ entries, config, task, root, cwd, env, maxTurns, budget, quick = false, retry, onEvent, signal, history, tools = agentTools({ entries, cwd, root, env }), guards = {} }: { entries: readonly Entry[]; config: ModelConfig; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; maxTurns: number; budget: number; quick?: boolean; retry?: Partial<RetryPolicy>; onEvent: (e: AgentEvent) => Promise<void>; signal?: AbortSignal; history?: string; tools?: AgentTools; guards?: ToolCallGuards }): Promise<AgentRun> {
   const { messages, tools: schemas } = await firstRequest({ entries, task, root, cwd, env, history, tools });
-  const archive = new Map<string, Compressed>();
+  const budgetState = newBudgetState();
+  const { archive, toolNames } = budgetState;
   // Reads by arguments and the file's size and mtime: a re-read of an unchanged file is not re-run,
   // even after edits elsewhere cleared the identical-call cache.
   const reads = new Map<string, string>();
-  const toolNames = new Map<string, string>();
   const seen = new Map<string, string>();
-  const run: AgentRun = { answer: '', turns: 0, toolCalls: 0, cacheHits: 0, usage: { input: 0, output: 0 }, compression: { before: 0, after: 0 }, files: [], exhausted: false, refused: 0 };
+  const run: AgentRun = { answer: '', turns: 0, toolCalls: 0, cacheHits: 0, usage: { input: 0, output: 0 }, estimatedCalls: 0, uncachedTokens: 0, compression: { before: 0, after: 0 }, files: [], exhausted: false, refused: 0 };
   while (run.turns < maxTurns) {
     run.turns++;
-    const fit = await enforceBudget({ messages, budget, archive, toolNames });
-    if (fit.compressed) {
+    const fit = await enforceBudget({ messages, tools: quick ? [] : schemas, budget, state: budgetState });
+    run.uncachedTokens += fit.uncached;
+    if (fit.after < fit.before) {
       run.compression.before += fit.before;
       run.compression.after += fit.after;
-      await onEvent({ type: 'compressed', results: fit.compressed, before: fit.before, after: fit.after });
+      await onEvent({ type: 'compressed', results: fit.compressed + fit.shortened + fit.cut + fit.dropped, before: fit.before, after: fit.after });
     }
     // --quick: one call, no tools — an answer from what the prompt holds.
     const r: ChatResult = await chat({ endpoint: config.endpoint.value, model: config.model.value, apiKey: config.apiKey, apiKeyEnv: config.apiKeyEnv.value ?? undefined, messages, ...(quick ? {} : { tools: schemas }), signal, retry });
-    const usage: Usage | null = r.usage;
-    if (usage) {
-      run.usage.input += usage.promptTokens;
-      run.usage.output += usage.completionTokens;
-      await onEvent({ type: 'usage', input: usage.promptTokens, output: usage.completionTokens });
-    }
+    // Without usage from the server, the request as counted for the budget and the reply counted locally.
+    const usage: Usage = r.usage ?? { promptTokens: fit.after, completionTokens: await replyTokens(r.message) };
+    if (!r.usage) run.estimatedCalls++;
+    run.usage.input += usage.promptTokens;
+    run.usage.output += usage.completionTokens;
+    await onEvent({ type: 'usage', input: usage.promptTokens, output: usage.completionTokens, estimated: !r.usage });
     messages.push(r.message);
     const calls = quick ? [] : (r.message.tool_calls ?? []);
     if (r.message.content) await onEvent({ type: 'text', text: r.message.content });

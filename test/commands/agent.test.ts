@@ -1,14 +1,17 @@
 // forge agent against a scripted OpenAI-compatible server on loopback: tools run through forge's own commands.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { anchorOf } from '../../lib/files/anchor';
 import { forge } from '../helpers/forge';
-import { closedPort, failWith, reply, stall, startOpenAIServer } from '../helpers/openai-server';
+import { closedPort, failWith, reply, stall, startOpenAIServer, type ChatRequestBody } from '../helpers/openai-server';
 import { repoWith, tempDir, tempRepo } from '../helpers/repo';
 
 const usage = { prompt_tokens: 900, completion_tokens: 40 };
+/** A request's tokens counted as bench/agent.ts counts them: its messages and tools as JSON, o200k_base. */
+const bodyTokens = (b: ChatRequestBody) => countTokens(JSON.stringify({ messages: b.messages, tools: b.tools }));
 
 test('a multi-file task: the model writes one file and edits another through forge write and edit', async () => {
   const dir = repoWith({ 'src/main.ts': "console.log('hi');\n" });
@@ -108,14 +111,15 @@ test('the second identical call is answered from the first result, not run again
 });
 
 test('over the budget, older tool results are compressed to stubs that recall gives back whole', async () => {
-  const dir = repoWith({ 'big.txt': Array.from({ length: 300 }, (_, i) => `line ${i + 1} of a long file that fills the context window`).join('\n') + '\n', 'small.txt': 'hi\n' });
+  const dir = repoWith({ 'big.txt': Array.from({ length: 300 }, (_, i) => `line ${i + 1} of a long file that fills the context window`).join('\n') + '\n', 'small.txt': Array.from({ length: 40 }, (_, i) => `small ${i + 1} of a shorter file that still weighs in the budget`).join('\n') + '\n' });
   const server = await startOpenAIServer({
     script: [reply({ toolCalls: [{ name: 'read', arguments: { path: 'big.txt' } }] }), reply({ toolCalls: [{ name: 'read', arguments: { path: 'small.txt' } }] }), reply({ toolCalls: [{ name: 'recall', arguments: { id: 'r1' } }] }), reply({ text: 'Read both.' })],
   });
   try {
-    const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--budget', '1500', '--json', 'read the files'], { cwd: dir });
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--budget', '4400', '--json', 'read the files'], { cwd: dir });
     assert.is(r.code, 0, r.stderr);
     const bodies = server.chatBodies();
+    for (const b of bodies) assert.ok(bodyTokens(b) <= 4400, `a request of ${bodyTokens(b)} tokens`);
     const tools = (i: number) => bodies[i]!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
     const full = tools(1)[0]!;
     assert.match(full, /^big\.txt: lines 1–150 of 300/);
@@ -125,6 +129,41 @@ test('over the budget, older tool results are compressed to stubs that recall gi
     assert.equal(bodies[0]!.messages.slice(0, 2), bodies[3]!.messages.slice(0, 2), 'the system prompt and the task are never touched');
     const compressed = r.records.filter((x) => x.type === 'compressed');
     assert.ok(compressed.length >= 1 && compressed[0]!.after < compressed[0]!.before);
+  } finally {
+    await server.close();
+  }
+});
+
+test('--budget bounds every request on the wire, schemas and framing included: older results become stubs, the latest are cut, and a budget the fixed prompt cannot fit is refused before any request', async () => {
+  const lines = (name: string) => Array.from({ length: 300 }, (_, i) => `${name} line ${i + 1}: a long file read whole, which fills the context fast`).join('\n') + '\n';
+  const dir = repoWith({ 'a.txt': lines('alpha'), 'b.txt': lines('beta'), 'c.txt': lines('gamma') });
+  const read = (path: string) => ({ name: 'read', arguments: { path } });
+  const server = await startOpenAIServer({
+    script: [
+      reply({ toolCalls: [read('a.txt')] }),
+      reply({ toolCalls: [read('b.txt'), read('c.txt')] }),
+      reply({ toolCalls: [{ name: 'write', arguments: { path: 'notes.txt', content: 'a summary of all three files. '.repeat(200) } }] }),
+      reply({ toolCalls: [read('a.txt'), { name: 'ls', arguments: {} }] }),
+      reply({ text: 'Read them all.' }),
+    ],
+  });
+  try {
+    const budget = 2500;
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--budget', String(budget), '--json', 'read every file'], { cwd: dir });
+    assert.is(r.code, 0, r.stderr);
+    const bodies = server.chatBodies();
+    assert.is(bodies.length, 5);
+    for (const [i, b] of bodies.entries()) assert.ok(bodyTokens(b) <= budget, `request ${i + 1} was ${bodyTokens(b)} tokens, over --budget ${budget}`);
+    const results = bodies[1]!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    assert.match(results[0]!, /\n\[cut to fit the token budget: the first \d+ of \d+ chars; ask for a narrower part\]$/, 'a result larger than the budget is cut, and says so');
+    assert.equal(bodies[4]!.messages.slice(0, 2), bodies[0]!.messages.slice(0, 2), 'the system prompt and the task are never touched');
+    assert.ok(r.records.some((x) => x.type === 'compressed'));
+    const none = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--budget', '600', '--json', 'read every file'], { cwd: dir });
+    const error = none.records.at(-1)!.error;
+    assert.equal([none.code, error.code], [2, 'BUDGET_TOO_SMALL']);
+    assert.match(error.message, /^a token budget of 600 cannot hold the request: the system prompt, the task and the tool schemas alone are \d+ tokens$/);
+    assert.match(none.records.at(-1)!._next_action, /^forge agent --budget \d+ 'read every file'$/);
+    assert.is(server.chatBodies().length, 5, 'nothing was sent');
   } finally {
     await server.close();
   }
@@ -177,7 +216,7 @@ test('429, 500 and a stalled stream are retried; --quick makes one call without 
   const text = await startOpenAIServer({ script: [reply({ text: 'Plain answer.' })] });
   try {
     const r = await forge(['agent', '--endpoint', text.url, '--model', 'test-model', '-q', 'hi'], { cwd: dir });
-    assert.match(r.stdout, /\nPlain answer\.\n\(1 model call, 0 tool calls, 0 tokens in \/ 0 out; session ag-\S+\)\nNext: git diff --stat\nOr: forge agent --continue 'next task'\n$/);
+    assert.match(r.stdout, /\nPlain answer\.\n\(1 model call, 0 tool calls, \d{2,3} tokens in \/ [1-9] out \(estimated: the server sent no usage\); session ag-\S+\)\nNext: git diff --stat\nOr: forge agent --continue 'next task'\n$/);
   } finally {
     await text.close();
   }
