@@ -239,3 +239,35 @@ export const RECALL_TOOL = {
   type: 'function' as const,
   function: { name: 'recall', description: 'The full text of a compressed tool result', parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
 };
+
+/** The budget when neither --budget nor a small context says otherwise. */
+export const DEFAULT_BUDGET = 12000;
+
+/** A model's context as forge learned it, said so that a person can raise it. */
+export interface ModelContext {
+  tokens: number;
+  /** Where the figure comes from, as a clause: "Ollama gives model 'x' 4096 tokens of context by default…". */
+  what: string;
+  /** The command or setting that raises it to `tokens`; null when nothing forge knows can. */
+  raise: ((tokens: number) => string) | null;
+}
+
+/** Tokens of the context kept for the model's reply: a quarter, at most 4096. */
+export function replyRoom(context: number): number {
+  return Math.min(4096, Math.ceil(context / 4));
+}
+
+/**
+ * The budget for a run: --budget when given, else DEFAULT_BUDGET lowered to fit the model's
+ * context with room for the reply. A given budget that cannot fit gets a warning saying how to
+ * raise the context (or which budget fits); it is kept, since the user asked for it.
+ */
+export function chooseBudget({ flag, context }: { flag: number | undefined; context: ModelContext | null }): { budget: number; warning: string | null } {
+  const fits = context ? context.tokens - replyRoom(context.tokens) : Infinity;
+  if (flag === undefined) return { budget: Math.min(DEFAULT_BUDGET, fits), warning: null };
+  if (!context || flag <= fits) return { budget: flag, warning: null };
+  // The next power of two that holds the budget and the reply.
+  const needed = 2 ** Math.ceil(Math.log2(flag + replyRoom(flag * 1.34)));
+  const raise = context.raise ? `raise it with ${context.raise(needed)}, or ` : '';
+  return { budget: flag, warning: `--budget ${flag} does not fit: ${context.what}; with room for the reply, requests can hold ${fits}; ${raise}pass --budget ${fits}` };
+}

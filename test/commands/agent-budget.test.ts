@@ -66,4 +66,32 @@ test('without usage from the server, tokens are counted here and marked estimate
   }
 });
 
+test('the budget fits the context Ollama gives the model: 4096 by default, a loaded model\'s own; a --budget that cannot fit is warned about once, with how to raise it', async () => {
+  const dir = repoWith({ 'a.txt': Array.from({ length: 300 }, (_, i) => `line ${i + 1} of a file read whole`).join('\n') + '\n' });
+  const script = () => [reply({ toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }] }), reply({ text: 'Done.' })];
+  const server = await startOpenAIServer({ script: script(), ollama: { contextLength: 40960 } });
+  try {
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'qwen3:8b', '--json', 'read a.txt'], { cwd: dir });
+    assert.is(r.code, 0, r.stderr);
+    assert.equal(server.requests.find((q) => q.path === '/api/show')?.body, { model: 'qwen3:8b' });
+    for (const b of server.chatBodies()) assert.ok(bodyTokens(b) <= 3072, `a request of ${bodyTokens(b)} tokens in a context of 4096`);
+    assert.not.ok(r.records.some((x) => x.type === 'notice'), 'a default budget needs no warning');
+    server.enqueue(...script());
+    const warned = await forge(['agent', '--endpoint', server.url, '--model', 'qwen3:8b', '--budget', '12000', 'read a.txt'], { cwd: dir });
+    assert.is(warned.code, 0, warned.stderr);
+    const lines = warned.stdout.split('\n').filter((l) => l.startsWith('warning: --budget'));
+    assert.equal(lines, ["warning: --budget 12000 does not fit: Ollama gives 'qwen3:8b' 4096 tokens of context by default (below 24 GiB of VRAM) and cuts longer requests silently; with room for the reply, requests can hold 3072; raise it with OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or pass --budget 3072"]);
+  } finally {
+    await server.close();
+  }
+  const loaded = await startOpenAIServer({ script: script(), ollama: { contextLength: 40960, loadedContext: 8192 } });
+  try {
+    const r = await forge(['agent', '--endpoint', loaded.url, '--model', 'qwen3:8b', '--budget', '7000', '--json', 'read a.txt'], { cwd: dir });
+    assert.is(r.code, 0, r.stderr);
+    assert.match(r.records.find((x) => x.type === 'notice')!.text, /^--budget 7000 does not fit: Ollama runs 'qwen3:8b' with a context of 8192 tokens and cuts longer requests silently; with room for the reply, requests can hold 6144; raise it with OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or pass --budget 6144$/);
+  } finally {
+    await loaded.close();
+  }
+});
+
 test.run();
