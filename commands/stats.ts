@@ -5,7 +5,7 @@ import { parseTelemetry, summarise, TELEMETRY_PATH } from '../lib/agent/telemetr
 export default defineCommand({
   name: 'stats',
   summary: 'Summarise forge agent telemetry: tokens, tool calls, cache hits, time and cost per model',
-  description: `Reads ${TELEMETRY_PATH} from the state ref (one line per forge agent task: model, endpoint, turns, input and output tokens, tool calls, calls answered from cache, duration, whether the turn limit ended it, and the cost when the profile gives rates per million tokens) and prints one line per model with totals and averages per task. Read-only.`,
+  description: `Reads ${TELEMETRY_PATH} from the state ref (one line per forge agent task: model, endpoint, turns, input and output tokens (counted by forge in o200k_base and marked estimated when the server sent no usage), tool calls, calls answered from cache, duration, whether the turn limit ended it, and the cost when the profile gives rates per million tokens) and prints one line per model with totals and averages per task. Read-only.`,
   args: {},
   examples: [{ command: 'forge stats --json', description: 'One record per model, then the totals.' }],
   errors: { NOT_A_GIT_REPO: 'outside a git repository' },
@@ -19,7 +19,7 @@ export default defineCommand({
       const hitRate = s.toolCalls ? Math.round((s.cacheHits / s.toolCalls) * 100) : 0;
       await ctx.emit(
         { type: 'model', ...s, tokensPerTask: Math.round(tokens / s.tasks) },
-        `${s.model}: ${s.tasks} task${s.tasks === 1 ? '' : 's'}, ${tokens} tokens (${Math.round(tokens / s.tasks)} per task; ${s.inputTokens} in, ${s.outputTokens} out), ${s.toolCalls} tool calls (${hitRate}% from cache), ${(s.durationMs / 1000).toFixed(1)} s${s.exhausted ? `, ${s.exhausted} stopped at the turn limit` : ''}${s.cost !== null ? `, $${s.cost.toFixed(4)}` : ''}`,
+        `${s.model}: ${s.tasks} task${s.tasks === 1 ? '' : 's'}, ${tokens} tokens (${Math.round(tokens / s.tasks)} per task; ${s.inputTokens} in, ${s.outputTokens} out${s.estimatedTasks ? `; estimated for ${s.estimatedTasks} task${s.estimatedTasks === 1 ? '' : 's'} whose server sent no usage` : ''}), ${s.toolCalls} tool calls (${hitRate}% from cache), ${(s.durationMs / 1000).toFixed(1)} s${s.exhausted ? `, ${s.exhausted} stopped at the turn limit` : ''}${s.cost !== null ? `, $${s.cost.toFixed(4)}` : ''}`,
       );
     }
     const tokens = entries.reduce((n, e) => n + e.inputTokens + e.outputTokens, 0);

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { Entry } from '../cli/declare';
 import { chat, type AssistantMessage, type ChatMessage, type ChatResult, type RetryPolicy, type ToolCall, type ToolSchema, type Usage } from './chat';
 import type { ModelConfig } from './config';
-import { enforceBudget, RECALL_TOOL, type Compressed } from './context';
+import { enforceBudget, newBudgetState, RECALL_TOOL, replyTokens } from './context';
 import { parseArguments, splitThinking, toolCallsInText, VisibleStream } from './replies';
 import { agentTools, type AgentTools } from './tools';
 
@@ -51,7 +51,7 @@ export type AgentEvent =
   | { type: 'reply_note'; text: string }
   | { type: 'tool_call'; name: string; arguments: string; cached: boolean }
   | { type: 'tool_result'; name: string; ok: boolean; chars: number }
-  | { type: 'usage'; input: number; output: number }
+  | { type: 'usage'; input: number; output: number; estimated: boolean }
   | { type: 'compressed'; results: number; before: number; after: number }
   | { type: 'done'; turns: number; answer: string };
 
@@ -61,6 +61,10 @@ export interface AgentRun {
   toolCalls: number;
   cacheHits: number;
   usage: { input: number; output: number };
+  /** Model calls whose usage the server did not report: their counts are local o200k_base estimates. */
+  estimatedCalls: number;
+  /** Request tokens after each request's common prefix with the one before, summed: what no prefix cache could serve. */
+  uncachedTokens: number;
   /** Context tokens before and after compression, summed over the calls that needed it. */
   compression: { before: number; after: number };
   /** Paths the model wrote or edited. */
@@ -131,29 +135,30 @@ const NUDGE = {
 export async function runAgent({ entries, config, task, root, cwd, env, maxTurns, budget, quick = false, retry, onEvent, onDelta, signal, history, tools = agentTools({ entries, cwd, root, env }), guards = {} }: { entries: readonly Entry[]; config: ModelConfig; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; maxTurns: number; budget: number; quick?: boolean; retry?: Partial<RetryPolicy>; onEvent: (e: AgentEvent) => Promise<void>; /** The reply's visible text as it streams in (reasoning left out). */ onDelta?: (text: string) => void; signal?: AbortSignal; history?: string; tools?: AgentTools; guards?: ToolCallGuards }): Promise<AgentRun> {
   const { messages, tools: schemas } = await firstRequest({ entries, task, root, cwd, env, history, tools });
   const known = new Set(schemas.map((s) => s.function.name));
-  const archive = new Map<string, Compressed>();
+  const budgetState = newBudgetState();
+  const { archive, toolNames } = budgetState;
   // Reads by arguments and the file's size and mtime: a re-read of an unchanged file is not re-run,
   // even after edits elsewhere cleared the identical-call record.
   const reads = new Map<string, string>();
-  const toolNames = new Map<string, string>();
   // Calls since the last one that may have changed files: the turn each was first made and how often.
   const repeats = new Map<string, { turn: number; count: number }>();
   // Each edited file's contents this task, by hash: going back to one is undoing an edit.
   const versions = new Map<string, Array<{ hash: string; turn: number }>>();
   let undone = 0;
   let nudged: 'empty' | 'cut' | null = null;
-  const run: AgentRun = { answer: '', turns: 0, toolCalls: 0, cacheHits: 0, usage: { input: 0, output: 0 }, compression: { before: 0, after: 0 }, files: [], exhausted: false, stopped: null, refused: 0 };
+  const run: AgentRun = { answer: '', turns: 0, toolCalls: 0, cacheHits: 0, usage: { input: 0, output: 0 }, estimatedCalls: 0, uncachedTokens: 0, compression: { before: 0, after: 0 }, files: [], exhausted: false, stopped: null, refused: 0 };
   const stop = (code: AgentStop['code'], message: string): AgentRun => {
     run.stopped = { code, message };
     return run;
   };
   while (run.turns < maxTurns) {
     run.turns++;
-    const fit = await enforceBudget({ messages, budget, archive, toolNames });
-    if (fit.compressed) {
+    const fit = await enforceBudget({ messages, tools: quick ? [] : schemas, budget, state: budgetState });
+    run.uncachedTokens += fit.uncached;
+    if (fit.after < fit.before) {
       run.compression.before += fit.before;
       run.compression.after += fit.after;
-      await onEvent({ type: 'compressed', results: fit.compressed, before: fit.before, after: fit.after });
+      await onEvent({ type: 'compressed', results: fit.compressed + fit.shortened + fit.cut + fit.dropped, before: fit.before, after: fit.after });
     }
     await onEvent({ type: 'request', turn: run.turns });
     const shown = new VisibleStream();
@@ -163,12 +168,12 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
     });
     // --quick: one call, no tools — an answer from what the prompt holds.
     const r: ChatResult = await chat({ endpoint: config.endpoint.value, model: config.model.value, apiKey: config.apiKey, apiKeyEnv: config.apiKeyEnv.value ?? undefined, messages, ...(quick ? {} : { tools: schemas }), signal, retry, ...(live ? { onDelta: live } : {}) });
-    const usage: Usage | null = r.usage;
-    if (usage) {
-      run.usage.input += usage.promptTokens;
-      run.usage.output += usage.completionTokens;
-      await onEvent({ type: 'usage', input: usage.promptTokens, output: usage.completionTokens });
-    }
+    // Without usage from the server, the request as counted for the budget and the reply counted locally.
+    const usage: Usage = r.usage ?? { promptTokens: fit.after, completionTokens: await replyTokens(r.message) };
+    if (!r.usage) run.estimatedCalls++;
+    run.usage.input += usage.promptTokens;
+    run.usage.output += usage.completionTokens;
+    await onEvent({ type: 'usage', input: usage.promptTokens, output: usage.completionTokens, estimated: !r.usage });
     const { visible, thinking } = splitThinking(r.message.content);
     if (thinking) await onEvent({ type: 'thinking', text: thinking });
     let text = visible;

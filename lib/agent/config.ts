@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { InvalidInputError } from '../errors';
 import { shellQuote } from '../quote';
 import { recordableEndpoint } from '../redact';
-import { listModels } from './chat';
+import { listModels, ollamaContext } from './chat';
+import type { ModelContext } from './context';
 import { SESSIONS_DIR } from './sessions';
 import { TELEMETRY_PATH } from './telemetry';
 
@@ -126,6 +127,8 @@ export interface ModelConfig extends AgentSettings {
   plannerModel: Sourced<string | null>;
   /** Dollars per million tokens, for the cost shown after a run; null when unknown. */
   cost: Sourced<CostPerMtok | null>;
+  /** The model's context in tokens from the profile's context_window; null when the profile gives none (forge agent then asks Ollama). */
+  contextWindow: Sourced<number | null>;
   /**
    * No flag, env or profile chose the endpoint and the config file sets no endpoint or model
    * anywhere (it is missing, or holds only what forge wrote itself, like detected hooks): the CLI
@@ -140,6 +143,8 @@ export interface ConfigProfile {
   api_key_env?: string;
   planner_model?: string;
   cost_per_mtok?: CostPerMtok;
+  /** The model's context in tokens, for endpoints forge cannot ask (everything but Ollama). */
+  context_window?: number;
   /** As written: events may be missing. */
   hooks?: Partial<HookConfig>;
   hooks_disabled?: boolean;
@@ -245,6 +250,7 @@ export async function resolveModelConfig({ flags = {}, env, homeDir = homedir(),
       [settings.planner_model, fromConfig('planner_model')],
     ]) ?? { value: null, source: { kind: 'default', detail: 'the main model plans' } },
     cost: settings.cost_per_mtok && profileModelInUse ? { value: settings.cost_per_mtok, source: fromConfig('cost_per_mtok') } : { value: null, source: { kind: 'default', detail: 'no cost per Mtok configured' } },
+    contextWindow: settings.context_window && profileModelInUse ? { value: settings.context_window, source: fromConfig('context_window') } : { value: null, source: { kind: 'default', detail: 'no context_window configured' } },
     ...profileSettings({ file, profile, path, env }),
     firstRun,
   };
@@ -389,6 +395,7 @@ export function parseConfigFile({ text, path }: { text: string; path: string }):
       if (!isRecord(c) || !ok(c.input) || !ok(c.output)) throw invalid(`${at}.cost_per_mtok must be {"input": dollars, "output": dollars}, both numbers ≥ 0`);
       cost = { input: c.input as number, output: c.output as number };
     }
+    if (p.context_window !== undefined && (typeof p.context_window !== 'number' || !Number.isInteger(p.context_window) || p.context_window < 1024)) throw invalid(`${at}.context_window must be the model's context in tokens, an integer ≥ 1024 (like 32768)`);
     const hooks = p.hooks === undefined ? undefined : checkHooks(p.hooks, `${at}.hooks`, invalid);
     if (p.hooks_disabled !== undefined && typeof p.hooks_disabled !== 'boolean') throw invalid(`${at}.hooks_disabled must be true or false`);
     if (p.hooks_detected_from !== undefined && (!Array.isArray(p.hooks_detected_from) || !p.hooks_detected_from.every((m) => typeof m === 'string'))) throw invalid(`${at}.hooks_detected_from must be a list of file names (forge writes it with detected hooks; delete it to use the hooks in every project)`);
@@ -408,6 +415,7 @@ export function parseConfigFile({ text, path }: { text: string; path: string }):
       ...(typeof p.api_key_env === 'string' ? { api_key_env: p.api_key_env } : {}),
       ...(typeof p.planner_model === 'string' ? { planner_model: p.planner_model } : {}),
       ...(cost ? { cost_per_mtok: cost } : {}),
+      ...(typeof p.context_window === 'number' ? { context_window: p.context_window } : {}),
       ...(hooks ? { hooks } : {}),
       ...(typeof p.hooks_disabled === 'boolean' ? { hooks_disabled: p.hooks_disabled } : {}),
       ...(Array.isArray(p.hooks_detected_from) ? { hooks_detected_from: p.hooks_detected_from as string[] } : {}),
@@ -595,4 +603,21 @@ export function describeModelConfig(config: ModelConfig): string[] {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The model's context: the profile's context_window, else what Ollama says when the endpoint is an
+ * Ollama (asked only of endpoints that need no key: hosted APIs do), else unknown (null).
+ */
+export async function modelContext({ config, signal }: { config: Pick<ModelConfig, 'contextWindow' | 'endpoint' | 'model' | 'apiKey' | 'configPath'>; signal?: AbortSignal }): Promise<ModelContext | null> {
+  const configured = config.contextWindow.value;
+  if (configured !== null) return { tokens: configured, what: `the context is ${configured} tokens (${describeSource(config.contextWindow.source)})`, raise: null };
+  if (config.apiKey) return null;
+  const model = config.model.value;
+  const ollama = await ollamaContext({ endpoint: config.endpoint.value, model, signal });
+  if (!ollama) return null;
+  const upTo = (n: number) => Math.min(n, ollama.trained ?? n);
+  if (ollama.from === 'num_ctx') return { tokens: ollama.tokens, what: `the Modelfile of '${model}' sets num_ctx ${ollama.tokens} at Ollama, which cuts longer requests silently`, raise: (n) => `PARAMETER num_ctx ${upTo(n)} in its Modelfile (ollama show --modelfile ${shellQuote(model)}, then ollama create)` };
+  const what = ollama.from === 'loaded' ? `Ollama runs '${model}' with a context of ${ollama.tokens} tokens` : `Ollama gives '${model}' ${ollama.tokens} tokens of context by default (below 24 GiB of VRAM)`;
+  return { tokens: ollama.tokens, what: `${what} and cuts longer requests silently`, raise: (n) => `OLLAMA_CONTEXT_LENGTH=${upTo(n)} ollama serve` };
 }

@@ -16,6 +16,10 @@ export interface TaskTelemetry {
   turns: number;
   inputTokens: number;
   outputTokens: number;
+  /** True when the server reported no usage for some call: those counts were made here (o200k_base). Absent in lines before it was recorded. */
+  estimated?: boolean;
+  /** Request tokens after each request's common prefix with the one before, summed. Absent in lines before it was recorded. */
+  uncachedTokens?: number;
   toolCalls: number;
   cacheHits: number;
   /** Context tokens after compression over before, for the calls that needed it; null when none did. */
@@ -44,6 +48,8 @@ export async function recordTelemetry({ store, config, task, run, started, now }
     turns: run.turns,
     inputTokens: run.usage.input,
     outputTokens: run.usage.output,
+    estimated: run.estimatedCalls > 0,
+    uncachedTokens: run.uncachedTokens,
     toolCalls: run.toolCalls,
     cacheHits: run.cacheHits,
     compressionRatio: run.compression.before ? run.compression.after / run.compression.before : null,
@@ -80,6 +86,8 @@ export interface ModelStats {
   tasks: number;
   inputTokens: number;
   outputTokens: number;
+  /** Tasks whose counts were estimated here (the server sent no usage). */
+  estimatedTasks: number;
   toolCalls: number;
   cacheHits: number;
   exhausted: number;
@@ -91,10 +99,11 @@ export interface ModelStats {
 export function summarise(entries: TaskTelemetry[]): ModelStats[] {
   const by = new Map<string, ModelStats>();
   for (const e of entries) {
-    const s = by.get(e.model) ?? { model: e.model, tasks: 0, inputTokens: 0, outputTokens: 0, toolCalls: 0, cacheHits: 0, exhausted: 0, durationMs: 0, cost: null };
+    const s = by.get(e.model) ?? { model: e.model, tasks: 0, inputTokens: 0, outputTokens: 0, estimatedTasks: 0, toolCalls: 0, cacheHits: 0, exhausted: 0, durationMs: 0, cost: null };
     s.tasks++;
     s.inputTokens += e.inputTokens;
     s.outputTokens += e.outputTokens;
+    s.estimatedTasks += e.estimated ? 1 : 0;
     s.toolCalls += e.toolCalls;
     s.cacheHits += e.cacheHits;
     s.exhausted += e.exhausted ? 1 : 0;

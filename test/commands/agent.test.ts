@@ -1,14 +1,17 @@
 // forge agent against a scripted OpenAI-compatible server on loopback: tools run through forge's own commands.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { anchorOf } from '../../lib/files/anchor';
 import { forge } from '../helpers/forge';
-import { closedPort, failWith, reply, stall, startOpenAIServer } from '../helpers/openai-server';
+import { closedPort, failWith, reply, stall, startOpenAIServer, type ChatRequestBody } from '../helpers/openai-server';
 import { repoWith, tempDir, tempRepo } from '../helpers/repo';
 
 const usage = { prompt_tokens: 900, completion_tokens: 40 };
+/** A request's tokens counted as bench/agent.ts counts them: its messages and tools as JSON, o200k_base. */
+const bodyTokens = (b: ChatRequestBody) => countTokens(JSON.stringify({ messages: b.messages, tools: b.tools }));
 
 test('a multi-file task: the model writes one file and edits another through forge write and edit', async () => {
   const dir = repoWith({ 'src/main.ts': "console.log('hi');\n" });
@@ -108,14 +111,15 @@ test('the second identical call gets a one-line stub, not the result again — u
 });
 
 test('over the budget, older tool results are compressed to stubs that recall gives back whole', async () => {
-  const dir = repoWith({ 'big.txt': Array.from({ length: 300 }, (_, i) => `line ${i + 1} of a long file that fills the context window`).join('\n') + '\n', 'small.txt': 'hi\n' });
+  const dir = repoWith({ 'big.txt': Array.from({ length: 300 }, (_, i) => `line ${i + 1} of a long file that fills the context window`).join('\n') + '\n', 'small.txt': Array.from({ length: 40 }, (_, i) => `small ${i + 1} of a shorter file that still weighs in the budget`).join('\n') + '\n' });
   const server = await startOpenAIServer({
     script: [reply({ toolCalls: [{ name: 'read', arguments: { path: 'big.txt' } }] }), reply({ toolCalls: [{ name: 'read', arguments: { path: 'small.txt' } }] }), reply({ toolCalls: [{ name: 'recall', arguments: { id: 'r1' } }] }), reply({ text: 'Read both.' })],
   });
   try {
-    const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--budget', '1500', '--json', 'read the files'], { cwd: dir });
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--budget', '4400', '--json', 'read the files'], { cwd: dir });
     assert.is(r.code, 0, r.stderr);
     const bodies = server.chatBodies();
+    for (const b of bodies) assert.ok(bodyTokens(b) <= 4400, `a request of ${bodyTokens(b)} tokens`);
     const tools = (i: number) => bodies[i]!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
     const full = tools(1)[0]!;
     assert.match(full, /^big\.txt: lines 1–150 of 300/);
@@ -177,7 +181,7 @@ test('429, 500 and a stalled stream are retried; --quick makes one call without 
   const text = await startOpenAIServer({ script: [reply({ text: 'Plain answer.' })] });
   try {
     const r = await forge(['agent', '--endpoint', text.url, '--model', 'test-model', '-q', 'hi'], { cwd: dir });
-    assert.match(r.stdout, /\nPlain answer\.\n\(1 model call, 0 tool calls, 0 tokens in \/ 0 out; session ag-\S+\)\nNext: git diff --stat\nOr: forge agent --continue 'next task'\n$/);
+    assert.match(r.stdout, /\nPlain answer\.\n\(1 model call, 0 tool calls, \d{2,3} tokens in \/ [1-9] out \(estimated: the server sent no usage\); session ag-\S+\)\nNext: git diff --stat\nOr: forge agent --continue 'next task'\n$/);
   } finally {
     await text.close();
   }

@@ -136,9 +136,20 @@ export interface OpenAIServerOptions {
   script?: ScriptStep[];
   /** What GET /v1/models answers: a list of ids, or an error or stall step. */
   models?: string[] | ErrorStep | StallStep;
+  /** Answer Ollama's native POST /api/show and GET /api/ps for every model, as an Ollama would; without it both are 404s. */
+  ollama?: OllamaInfo;
 }
 
-export async function startOpenAIServer({ script = [], models = ['test-model'] }: OpenAIServerOptions = {}): Promise<OpenAIServer> {
+export interface OllamaInfo {
+  /** model_info `<architecture>.context_length`: what the model was trained for. */
+  contextLength: number;
+  /** `num_ctx` in the Modelfile's parameters. */
+  numCtx?: number;
+  /** The model is loaded with this context (GET /api/ps lists it). */
+  loadedContext?: number;
+}
+
+export async function startOpenAIServer({ script = [], models = ['test-model'], ollama }: OpenAIServerOptions = {}): Promise<OpenAIServer> {
   const queue = [...script];
   const requests: RecordedRequest[] = [];
   let chats = 0;
@@ -157,6 +168,14 @@ export async function startOpenAIServer({ script = [], models = ['test-model'] }
     if (req.method === 'GET' && path === '/v1/models') {
       if (Array.isArray(models)) return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })) });
       return serveStep(res, models, { requestNumber: 0, model: '' });
+    }
+    if (ollama && req.method === 'POST' && path === '/api/show') {
+      const parameters = ollama.numCtx === undefined ? 'temperature 0.7' : `num_ctx                        ${ollama.numCtx}\ntemperature 0.7`;
+      return sendJson(res, 200, { parameters, details: { family: 'qwen3' }, model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': ollama.contextLength } });
+    }
+    if (ollama && req.method === 'GET' && path === '/api/ps') {
+      const model = (requests.find((r) => r.path === '/api/show')?.body as { model?: string } | undefined)?.model ?? '';
+      return sendJson(res, 200, { models: ollama.loadedContext === undefined ? [] : [{ name: model, model, size: 1, size_vram: 1, context_length: ollama.loadedContext }] });
     }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');

@@ -1,0 +1,54 @@
+// The request budget: whole-request counts, block compression that keeps the prefix, uncached tokens.
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ChatMessage } from '../../../lib/agent/chat';
+import { enforceBudget, newBudgetState, prefixText, requestTokens, uncachedTokens } from '../../../lib/agent/context';
+
+const tools = [{ type: 'function' as const, function: { name: 'read', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }];
+
+test('uncached tokens: all of a first request, none of a repeat, only the appended part of a longer one', () => {
+  const a = prefixText({ messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'task' }], tools });
+  const b = prefixText({ messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'task' }, { role: 'assistant', content: 'a fairly long reply with several words in it' }], tools });
+  assert.is(uncachedTokens(null, a, countTokens), countTokens(a));
+  assert.is(uncachedTokens(a, a, countTokens), 0);
+  const appended = uncachedTokens(a, b, countTokens);
+  assert.ok(appended > 5 && appended < countTokens(b) / 2, `${appended} of ${countTokens(b)}`);
+});
+
+test('compression comes in blocks: most calls over the budget append to an unchanged prefix, and every request fits', async () => {
+  const messages: ChatMessage[] = [{ role: 'system', content: 'You are a test.' }, { role: 'user', content: 'read everything' }];
+  const state = newBudgetState();
+  const budget = 3000;
+  let rewrites = 0;
+  let previous: ChatMessage[] = [];
+  for (let turn = 1; turn <= 12; turn++) {
+    const fit = await enforceBudget({ messages, tools, budget, state });
+    assert.ok((await requestTokens({ messages, tools })) <= budget, `turn ${turn}`);
+    assert.is(fit.after, await requestTokens({ messages, tools }));
+    // An earlier message changed since the last request: the prefix a cache held is gone from there.
+    if (JSON.stringify(messages.slice(0, previous.length)) !== JSON.stringify(previous)) rewrites++;
+    previous = structuredClone(messages);
+    const id = `c${turn}`;
+    state.toolNames.set(id, 'read');
+    messages.push({ role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: `f${turn}.txt` }) } }] });
+    messages.push({ role: 'tool', tool_call_id: id, content: Array.from({ length: 40 }, (_, i) => `f${turn}.txt line ${i}: some text of the file`).join('\n') });
+  }
+  assert.ok(rewrites >= 1 && rewrites <= 4, `${rewrites} of 12 calls rewrote an earlier message`);
+  assert.ok(state.archive.size >= 6, 'older results were compressed');
+});
+
+test('a budget the fixed prompt cannot fit fails with BUDGET_TOO_SMALL and a budget that fits', async () => {
+  const messages: ChatMessage[] = [{ role: 'system', content: 'word '.repeat(800) }, { role: 'user', content: 'fix it' }];
+  try {
+    await enforceBudget({ messages, tools, budget: 500, state: newBudgetState() });
+    assert.unreachable('no error');
+  } catch (err) {
+    const e = err as { code: string; fix: string; data: { suggested: number; needed: number } };
+    assert.is(e.code, 'BUDGET_TOO_SMALL');
+    assert.is(e.fix, `forge agent --budget ${e.data.suggested} 'fix it'`);
+    assert.ok(e.data.suggested > e.data.needed);
+  }
+});
+
+test.run();
