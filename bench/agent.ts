@@ -2,7 +2,9 @@
 // beside the same task run as one conversation — counted in the requests themselves (o200k_base).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { countTokens, encode as encodeTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import type { ChatMessage, ToolSchema } from '../lib/agent/chat';
+import { prefixText, uncachedTokens } from '../lib/agent/context';
 import { anchorOf } from '../lib/files/anchor';
 import { forge } from '../test/helpers/forge';
 import { reply, startOpenAIServer, type ChatRequestBody, type ScriptStep } from '../test/helpers/openai-server';
@@ -106,19 +108,14 @@ const TASKS: TaskScript[] = [
   },
 ];
 
-/**
- * Tokens of a request after its longest common prefix with the one before. Tools first: chat
- * templates (Qwen's, Llama's) render them into the system turn, ahead of the conversation.
- */
+/** Tokens of each request after its longest common prefix with the one before (tools first, as chat templates put them). */
 function uncached(bodies: ChatRequestBody[]): number[] {
-  const encode = (b: ChatRequestBody) => encodeTokens(JSON.stringify({ tools: b.tools, messages: b.messages }));
-  let previous: number[] = [];
+  let previous: string | null = null;
   return bodies.map((b) => {
-    const tokens = encode(b);
-    let k = 0;
-    while (k < tokens.length && k < previous.length && tokens[k] === previous[k]) k++;
-    previous = tokens;
-    return tokens.length - k;
+    const text = prefixText({ messages: b.messages as unknown as ChatMessage[], tools: b.tools as unknown as ToolSchema[] });
+    const n = uncachedTokens(previous, text, countTokens);
+    previous = text;
+    return n;
   });
 }
 
