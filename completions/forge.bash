@@ -10,7 +10,7 @@ declare -gA _forge_subs=(
   ["forge state"]="export log show sync"
 )
 declare -gA _forge_opts=(
-  ["forge agent"]="--task --endpoint --model --profile --api-key-env --max-turns --quick --stall-seconds --budget --dry-run --continue --session --list --plan --resume --yes --planner-model --cwd --run-id --json --help"
+  ["forge agent"]="--task --endpoint --model --profile --api-key-env --max-turns --quick --stall-seconds --budget --dry-run --continue --session --list --plan --resume --yes --planner-model --mechanical --cwd --run-id --json --help"
   ["forge checkpoint"]="--message --cwd --run-id --json --help"
   ["forge diff"]="--checkpoint --stat --cwd --run-id --json --help"
   ["forge edit"]="--path --old --new --anchor --all --lines --after --before --delete --edits --cwd --run-id --json --help"

@@ -79,7 +79,8 @@ test('the budget fits the context Ollama gives the model: 4096 by default, a loa
     server.enqueue(...script());
     const warned = await forge(['agent', '--endpoint', server.url, '--model', 'qwen3:8b', '--budget', '12000', 'read a.txt'], { cwd: dir });
     assert.is(warned.code, 0, warned.stderr);
-    const lines = warned.stdout.split('\n').filter((l) => l.startsWith('warning: --budget'));
+    assert.not.ok(warned.stdout.includes('warning:'), 'the warning is on stderr, not among the results');
+    const lines = warned.stderr.split('\n').filter((l) => l.startsWith('warning: --budget'));
     assert.equal(lines, ["warning: --budget 12000 does not fit: Ollama gives 'qwen3:8b' 4096 tokens of context by default (below 24 GiB of VRAM) and cuts longer requests silently; with room for the reply, requests can hold 3072; raise it with OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or pass --budget 3072"]);
   } finally {
     await server.close();

@@ -94,6 +94,18 @@ test('edits that undo each other: the first return to an earlier content is poin
   assert.match(r.last.error.message, /edits keep undoing each other: 'notes\.txt'/);
 });
 
+test('--mechanical: a plain replacement is done by forge replace with no model call; anything else is refused with the command that sends it to a model', async () => {
+  const dir = repoWith({ 'src/a.ts': 'formatPrice(1);\n', 'src/b.ts': 'x = formatPrice;\n', 'other.ts': 'formatPrice\n' });
+  // No endpoint is configured or reachable: any model call would fail the run.
+  const r = await forge(['agent', '--mechanical', '--json', 'rename formatPrice to formatAmount in src/'], { cwd: dir, env: { FORGE_ENDPOINT: 'http://127.0.0.1:9/v1', FORGE_MODEL: 'none' } });
+  assert.is(r.code, 0, r.stderr);
+  assert.equal([readFileSync(join(dir, 'src/a.ts'), 'utf8'), readFileSync(join(dir, 'src/b.ts'), 'utf8'), readFileSync(join(dir, 'other.ts'), 'utf8')], ['formatAmount(1);\n', 'x = formatAmount;\n', 'formatPrice\n']);
+  assert.is(r.records.at(-1)!.replacements, 2);
+  const not = await forge(['agent', '--mechanical', 'remove all console.log calls'], { cwd: dir });
+  assert.is(not.code, 2);
+  assert.match(not.stderr, /is not a plain replacement[\s\S]*Fix: forge agent 'remove all console\.log calls'/);
+});
+
 test('on a terminal: a spinner while the model is silent, its text once as it streams, reasoning dimmed on stderr, never in the answer', async () => {
   const dir = repoWith({ 'notes.txt': 'one\n' });
   const server = await startOpenAIServer({ script: [reply({ text: ['<thi', 'nk>the notes', ' say one</think>', 'It says ', 'one.'], delayMs: 600 })] });
