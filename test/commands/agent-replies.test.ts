@@ -49,6 +49,15 @@ test('arguments: trailing commas and single quotes are repaired and the result s
   assert.not.ok(cut.r.stdout.includes('forge write --help'), 'no CLI hint the model cannot run');
 });
 
+test('a near-miss key is taken and said so; an unknown key is refused naming the real arguments, never with a CLI hint', async () => {
+  const r = await agentRun([reply({ toolCalls: [{ name: 'read', arguments: { file_path: 'notes.txt' } }] }), reply({ toolCalls: [{ name: 'read', arguments: { path: 'notes.txt', colour: 'red' } }] }), reply({ text: 'It says one.' })]);
+  assert.is(r.r.code, 0, r.r.stderr);
+  const [taken, refused] = r.toolResults(2);
+  assert.match(taken!, /^\[read: took 'file_path' as 'path'\]\nnotes\.txt[\s\S]*: one/);
+  assert.match(refused!, /read has no argument 'colour'; it takes path \(required\)/);
+  assert.not.match(refused!, /--help/);
+});
+
 test("a reply cut by finish_reason 'length' is never used: asked again once, then MODEL_TRUNCATED, exit 1, and the cut call did not run", async () => {
   const cutWrite = { name: 'write', arguments: { path: 'out.txt', content: 'the first half' } };
   const twice = await agentRun([reply({ toolCalls: [cutWrite], finishReason: 'length' }), reply({ text: 'The answer is', finishReason: 'length' })]);
