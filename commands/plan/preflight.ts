@@ -1,4 +1,5 @@
 // forge plan preflight: the live gate — may this tool call run under the active plan contract?
+import { stat } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { defineCommand, type Outcome, type RunContext } from '../../lib/cli/declare';
 import { hookFailure } from '../../lib/claude/hook';
@@ -6,6 +7,7 @@ import { denyAnswer, parsePreToolUse, type PreToolUsePayload } from '../../lib/c
 import { InvalidInputError, RefusedError } from '../../lib/errors';
 import { workTreeRoot } from '../../lib/git/repo';
 import { canonicalTool, isExempt, mutatesByName, surfaceOfCommand, type Decision } from '../../lib/plans/gate';
+import { toolInfo, toolMapText } from '../../lib/plans/tools';
 import { activeContract } from '../../lib/plans/contract';
 import { preflight } from '../../lib/plans/lifecycle';
 import { SURFACES } from '../../lib/plans/markdown';
@@ -33,6 +35,23 @@ async function hookDeny(err: unknown, ctx: RunContext, what: string): Promise<Ou
   return { data: { allowed: false, error: f.code, reason: f.message }, text: `refused: ${f.message}`, next: fix, raw: denyAnswer(`${what} (${f.message}). Fix: ${fix}`) };
 }
 
+/**
+ * The call's paths relative to the repository root. A search or listing reads its directories whole
+ * (marked with a trailing '/', the root as './'), and with no path it reads the directory it runs in.
+ */
+async function callPaths({ tool, paths, base, root }: { tool: string; paths: string[]; base: string; root: string }): Promise<string[]> {
+  const scope = toolInfo(tool).scope;
+  const out: string[] = [];
+  for (const p of scope && !paths.length ? ['.'] : paths) {
+    const abs = resolve(base, p);
+    const rel = relative(root, abs).split(sep).join('/');
+    const dir = scope && (await stat(abs).catch(() => null))?.isDirectory();
+    if (dir) out.push(rel ? `${rel}/` : './');
+    else if (rel) out.push(rel);
+  }
+  return out;
+}
+
 /** Whether a plan contract may be active here: false only when forge can tell that none is (no repository, none activated, complete). */
 async function planMayBeActive(ctx: RunContext): Promise<boolean> {
   try {
@@ -49,7 +68,8 @@ export default defineCommand({
   summary: 'Gate one tool call against the active plan contract (also a Claude Code PreToolUse hook)',
   description: [
     'Decides whether a tool call may run under the active plan contract, in this order: the kill switch (a paused plan refuses everything, with its reason); the hard budget caps (tokens, runs, files_changed, wall_time since activation); the parent rails (allowed_tools, allowed_paths); the surface the call reaches (artifacts_only < local_branch < remote_branch_pr; a bash --command is read for git commit, git push, gh pr create…); the blast radius (for calls that change their paths) — all hard refusals that nothing overrides. Then an acknowledged retry passes once. Then the current unit: a call a later unit allows is refused until forge plan advance; a call outside the unit\'s allowed_tools or allowed_paths is a soft refusal (plan breach: tools / plan breach: paths) that forge plan ack lets through once. An allowed call past the unit\'s context_tokens_expected proceeds and journals plan_budget_breach.',
-    'Every refusal journals plan_breach_refused and exits 1. An allowed call records the budgets it uses (its run, the files it changes, --tokens) on the state ref; with nothing to record it writes nothing. With no active plan every call is allowed. Claude Code tool names map to the plan vocabulary (Read→read, Edit/MultiEdit/NotebookEdit→edit, Write→write, Grep→search, Glob/LS→ls, Bash→bash); TodoWrite and the plan\'s own lifecycle commands (forge plan ack|advance|status|journal|check) are never gated.',
+    "Every refusal journals plan_breach_refused and exits 1. An allowed call records the budgets it uses (its run, the files it changes, --tokens) on the state ref; with nothing to record it writes nothing. With no active plan every call is allowed. The plan's own lifecycle commands (forge plan ack|advance|status|journal|check) are never gated.",
+    `The tool map: each agent's tool names in the plan's words, which allowed_tools lists (an entry is a word, mcp:<server>, or one tool's exact name). A tool the map does not know — another MCP server's, a new one — is never a hard refusal: outside the current unit it is a soft refusal (plan breach: tools) that forge plan ack lets through once, and the plan allows it by naming it (allowed_tools: [mcp:github, WebFetch]). A search or listing reads whole directories: its path, or with none the directory it runs in (the payload's cwd), must lie within the allowed paths, so a path-less Grep cannot read what a Read may not.\n${toolMapText()}`,
     '--hook claude reads a Claude Code PreToolUse payload on stdin (tool_name, tool_input.file_path / notebook_path / path / command, session_id as the run) and answers in that hook\'s JSON: nothing for an allowed call, {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": …}} for a refused one, exit 0 both ways so Claude Code shows the reason to the model. Install it with forge plan install-hook claude.',
     'The gate fails closed, and with nothing active it is out of the way. With no active plan (or outside a repository) every call is allowed and nothing is written, whatever the payload: not JSON, empty, not an object, no tool_name, any size. With a plan active, a call forge cannot check is denied with the reason — a payload it cannot read, an active plan whose contract on the state ref cannot be read (PLAN_UNREADABLE), an internal error — and the reason also goes to stderr with its error code; --hook claude exits 0 whatever happens inside it, so the deny is what Claude Code acts on. For the cases forge cannot answer at all (not on PATH, killed, timed out), forge plan install-hook claude sets Claude Code\'s "onFailure": "block" (Claude Code 2.1.295 or later; earlier releases let the call through).',
   ].join('\n\n'),
@@ -106,7 +126,7 @@ export default defineCommand({
       const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root;
       // Claude Code may run outside any repository: no repository, no contract to enforce.
       if (!root && args.hook) return allow('allowed: not in a git repository, so no plan is active');
-      const rel = paths.map((p) => relative(root ?? ctx.cwd, resolve(base, p)).split(sep).join('/')).filter((p) => p !== '');
+      const rel = await callPaths({ tool, paths, base, root: root ?? ctx.cwd });
       const surface = args.surface ?? (command !== undefined && canonicalTool(tool) === 'bash' ? surfaceOfCommand(command) : 'artifacts_only');
       const call = { tool, paths: rel, tokens: args.tokens, mutates: args.writes || mutatesByName(tool), surface, runId };
       result = { call, ...(await preflight({ store: await ctx.store(), call, now: ctx.now() })) };

@@ -1,4 +1,5 @@
 // Claude Code's PreToolUse hook: its payload as a forge tool call, and its answer when forge refuses.
+import { posix } from 'node:path';
 import { InvalidInputError } from '../errors';
 import { hookSessionId, parseHookPayload } from './hook';
 
@@ -19,8 +20,21 @@ export function parsePreToolUse(text: string): PreToolUsePayload {
   const p = parseHookPayload(text, 'forge plan preflight --help');
   if (typeof p.tool_name !== 'string' || !p.tool_name) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the hook payload has no tool_name: is this hook installed on PreToolUse?', { fix: 'forge plan install-hook claude' });
   const input = typeof p.tool_input === 'object' && p.tool_input !== null ? (p.tool_input as Record<string, unknown>) : {};
-  const paths = PATH_KEYS.map((k) => input[k]).filter((v): v is string => typeof v === 'string' && v !== '');
+  let paths = PATH_KEYS.map((k) => input[k]).filter((v): v is string => typeof v === 'string' && v !== '');
+  // Glob lists only under its pattern's literal directory: `src/**/*.ts` from the project root reads src.
+  if (p.tool_name === 'Glob' && typeof input.pattern === 'string' && input.pattern !== '') {
+    const dir = literalDir(input.pattern);
+    paths = [dir.startsWith('/') ? dir : posix.join(paths[0] ?? '.', dir)];
+  }
   return { sessionId: hookSessionId(p), cwd: typeof p.cwd === 'string' && p.cwd ? p.cwd : null, tool: p.tool_name, paths, command: typeof input.command === 'string' ? input.command : undefined };
+}
+
+/** A glob's directory before its first wildcard ('**\/*.ts' → '.'); a glob without one is the path itself. */
+function literalDir(glob: string): string {
+  const i = glob.search(/[*?[{]/);
+  if (i < 0) return glob;
+  const slash = glob.lastIndexOf('/', i);
+  return slash < 0 ? '.' : glob.slice(0, slash) || '/';
 }
 
 /** The hook's answer to a refused call: deny, with the reason Claude is shown. */

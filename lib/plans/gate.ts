@@ -1,11 +1,12 @@
 // The preflight gate: decides one tool call against the active contract, in the seed's breach order.
 import type { Contract } from './contract';
-import { SURFACES, type Surface, type Unit } from './markdown';
+import { someCovers, SURFACES, type Surface, type Unit } from './markdown';
+import { toolAllowed, toolInfo } from './tools';
 
 export interface ToolCall {
   /** The tool as the caller names it: read, bash, Edit, mcp__github__create_pr… */
   tool: string;
-  /** Paths relative to the repository root ('../x' when outside it). */
+  /** Paths relative to the repository root ('../x' when outside it); a directory a search reads whole ends in '/' ('./' the root). */
   paths: string[];
   /** Tokens this call adds to the unit's context (0 when the caller does not know). */
   tokens: number;
@@ -36,23 +37,12 @@ export interface Decision {
   budgetBreaches: string[];
 }
 
-/** Claude Code's tool names in the plan vocabulary (read, edit, write, patch, search, ls, bash). */
-const CANONICAL: Record<string, string> = { Read: 'read', Edit: 'edit', MultiEdit: 'edit', NotebookEdit: 'edit', Write: 'write', Grep: 'search', Glob: 'ls', LS: 'ls', Bash: 'bash' };
-const MUTATING = new Set(['edit', 'write', 'patch']);
-/** Tools that touch nothing outside the conversation: never gated. */
-const CONVERSATION_ONLY = new Set(['TodoWrite', 'TodoRead', 'ExitPlanMode']);
-
 export function canonicalTool(tool: string): string {
-  return CANONICAL[tool] ?? tool.toLowerCase();
+  return toolInfo(tool).word;
 }
 
 export function mutatesByName(tool: string): boolean {
-  return MUTATING.has(canonicalTool(tool));
-}
-
-function toolAllowed(allowed: string[], tool: string): boolean {
-  const canon = canonicalTool(tool);
-  return allowed.some((a) => a === tool || a.toLowerCase() === canon);
+  return toolInfo(tool).mutates;
 }
 
 const ORDER: Record<Surface, number> = { artifacts_only: 0, local_branch: 1, remote_branch_pr: 2 };
@@ -71,7 +61,7 @@ export function isPlanLifecycleCommand(command: string): boolean {
 
 /** Whether a conversation-only tool or a lifecycle command, which the gate lets through unrecorded. */
 export function isExempt(tool: string, command: string | undefined): boolean {
-  return CONVERSATION_ONLY.has(tool) || (canonicalTool(tool) === 'bash' && command !== undefined && isPlanLifecycleCommand(command));
+  return toolInfo(tool).exempt || (canonicalTool(tool) === 'bash' && command !== undefined && isPlanLifecycleCommand(command));
 }
 
 /** Seconds in a duration field: an integer of seconds or `90m`, `2h`, `1d`. */
@@ -89,8 +79,18 @@ async function matcher(globs: string[]): Promise<Matcher> {
   return picomatch(globs, { dot: true });
 }
 
-function outside(paths: string[], isMatch: Matcher): string | null {
-  return paths.find((p) => p.startsWith('../') || p === '..' || !isMatch(p)) ?? null;
+/**
+ * The first path the globs do not allow. A path ending in '/' is a directory a search reads whole
+ * ('./' the repository root): it passes only when the globs cover everything under it.
+ */
+async function outside(paths: string[], globs: string[]): Promise<string | null> {
+  const isMatch = await matcher(globs);
+  for (const p of paths) {
+    if (p.startsWith('../') || p === '..') return p;
+    const within = p.endsWith('/') ? await someCovers(globs, p === './' ? '**' : `${p}**`) : isMatch(p);
+    if (!within) return p;
+  }
+  return null;
 }
 
 const list = (xs: string[]) => xs.join(', ');
@@ -122,14 +122,15 @@ export async function decide({ contract, call, now }: { contract: Contract; call
   }
 
   // The parent rails and blast radius bound every unit: no acknowledgement reaches past them.
-  if (!toolAllowed(rails.allowed_tools, call.tool)) return refuse('hard', 'rails', `plan breach: tools — '${call.tool}' is outside the plan's rails (${list(rails.allowed_tools)})`);
-  const offRails = outside(call.paths, await matcher(rails.allowed_paths));
+  // A tool the tool map does not know is no breach of the rails: the plan may allow it by name, or an ack let it through once.
+  if (!toolAllowed(rails.allowed_tools, call.tool) && toolInfo(call.tool).known) return refuse('hard', 'rails', `plan breach: tools — '${call.tool}' is outside the plan's rails (${list(rails.allowed_tools)})`);
+  const offRails = await outside(call.paths, rails.allowed_paths);
   if (offRails !== null) return refuse('hard', 'rails', `plan breach: paths — '${offRails}' is outside the plan's rails (${list(rails.allowed_paths)})`, { path: offRails });
   const surface = unit.surface ?? rails.surface;
   if (ORDER[call.surface] > ORDER[surface]) return refuse('hard', 'surface', `plan breach: surface — this call reaches ${call.surface}; ${unit.id} allows ${surface} (${list(SURFACES.filter((s) => ORDER[s] <= ORDER[surface]))})`);
   if (call.mutates) {
     const blast = contract.envelope.parent_blast_radius.path_globs;
-    const beyond = outside(call.paths, await matcher(blast));
+    const beyond = await outside(call.paths, blast);
     if (beyond !== null) return refuse('hard', 'blast_radius', `plan breach: blast radius — changing '${beyond}' is outside the plan's blast radius (${list(blast)})`, { path: beyond });
   }
 
@@ -146,14 +147,18 @@ export async function decide({ contract, call, now }: { contract: Contract; call
   }
 
   const toolOk = toolAllowed(unit.allowed_tools, call.tool);
-  const offUnit = outside(call.paths, await matcher(unit.allowed_paths));
+  const offUnit = await outside(call.paths, unit.allowed_paths);
   if (!toolOk || offUnit !== null) {
     for (const later of contract.units.slice(contract.current + 1)) {
-      if (toolAllowed(later.allowed_tools, call.tool) && outside(call.paths, await matcher(later.allowed_paths)) === null) {
+      if (toolAllowed(later.allowed_tools, call.tool) && (await outside(call.paths, later.allowed_paths)) === null) {
         return refuse('hard', 'later_unit', `plan breach: unit — this call belongs to ${later.id} (${later.title}); ${unit.id} is current and must advance first`, { laterUnit: later.id, path: offUnit });
       }
     }
-    if (!toolOk) return refuse('soft', 'tools', `plan breach: tools — '${call.tool}' is not allowed in ${unit.id} (allowed: ${list(unit.allowed_tools)})`, { path: call.paths[0] ?? null });
+    if (!toolOk) {
+      const info = toolInfo(call.tool);
+      const unknown = info.known ? '' : ` — a tool forge's tool map does not know; the plan allows it with allowed_tools: [${info.word === call.tool.toLowerCase() ? call.tool : `${info.word}, or ${call.tool}`}]`;
+      return refuse('soft', 'tools', `plan breach: tools — '${call.tool}' is not allowed in ${unit.id} (allowed: ${list(unit.allowed_tools)})${unknown}`, { path: call.paths[0] ?? null });
+    }
     return refuse('soft', 'paths', `plan breach: paths — '${offUnit}' is outside ${unit.id}'s allowed_paths (${list(unit.allowed_paths)})`, { path: offUnit });
   }
   return { ...base, allowed: true, posture: 'allow', breach: null, reason: `within ${unit.id}`, budgetBreaches: advisory() };

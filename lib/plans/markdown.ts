@@ -1,6 +1,7 @@
 // Markdown plan contracts: an `envelope:` in the frontmatter (parent rails) and an ```envelope block
 // under each `### U<N>` heading (the unit's narrowing), checked to be narrower on every field.
 import { ID_PATTERN } from '../errors';
+import { ALLOWED_TOOL_PATTERN } from './tools';
 import { checkShape, parseLocated, type Finding, type Located, type Shape } from './yaml';
 
 export const SURFACES = ['artifacts_only', 'local_branch', 'remote_branch_pr'] as const;
@@ -91,9 +92,17 @@ async function globsCovered(outer: string[], inner: string[]): Promise<string[]>
   return uncovered;
 }
 
-async function someCovers(outer: string[], g: string): Promise<boolean> {
+/** Whether some glob of `outer` covers every path `g` matches. */
+export async function someCovers(outer: string[], g: string): Promise<boolean> {
   for (const o of outer) if (await globCovers(o, g)) return true;
   return false;
+}
+
+/** allowed_tools entries are plan words, mcp:<server>, or one tool's exact name: anything else allows nothing. */
+function checkToolEntries(tools: string[], report: (index: number, message: string) => void): void {
+  tools.forEach((t, i) => {
+    if (!ALLOWED_TOOL_PATTERN.test(t)) report(i, `allowed_tools entry '${t}' is not a plan word (read, edit, search, web, agent…), mcp:<server>, or a tool's name (WebFetch, mcp__github__create_pr)`);
+  });
 }
 
 interface Block {
@@ -171,6 +180,7 @@ export async function checkMarkdownPlan({ file, text, strict }: { file: string; 
   if (!ID_PATTERN.test(envelope.plan_id) || envelope.plan_id === '.' || envelope.plan_id === '..') {
     findings.push(frontDoc.finding(['envelope', 'plan_id'], 'INVALID_ID', `plan_id '${envelope.plan_id}' must be 1-128 letters, digits, '_', '.' or '-' (it names state paths)`));
   }
+  checkToolEntries(envelope.parent_rails.allowed_tools, (i, message) => findings.push(frontDoc!.finding(['envelope', 'parent_rails', 'allowed_tools', i], 'INVALID_TOOL', message)));
   if (envelope.plan_contract_version !== 1) findings.push(frontDoc.finding(['envelope', 'plan_contract_version'], 'UNSUPPORTED_VERSION', `plan_contract_version ${envelope.plan_contract_version} is not supported (this forge reads version 1)`));
 
   const units: Unit[] = [];
@@ -195,6 +205,7 @@ export async function checkMarkdownPlan({ file, text, strict }: { file: string; 
       unreadable = true;
       continue;
     }
+    checkToolEntries((value as Unit).allowed_tools, (i, message) => findings.push(r.located!.finding(['allowed_tools', i], 'INVALID_TOOL', `${block.unit!.id}: ${message}`)));
     if (seen.has(block.unit.id)) {
       findings.push({ file, line: block.unit.line, col: 1, severity: 'error', code: 'DUPLICATE_UNIT', message: `unit ${block.unit.id} is declared twice (first at line ${seen.get(block.unit.id)})` });
       continue;

@@ -94,7 +94,7 @@ test('every breach posture: soft tools/paths, hard rails, surface, blast radius,
   const refused = journal(dir).filter((e) => e.verb === 'plan_breach_refused');
   assert.is(refused.length, cases.length + 1);
   assert.equal(refused.slice(0, 3).map((e) => [e.kind, e.unit, e.tool, e.path, e.breach, e.posture]), [
-    ['Observation', 'U1', 'search', 'src', 'tools', 'soft'],
+    ['Observation', 'U1', 'search', 'src/', 'tools', 'soft'],
     ['Observation', 'U1', 'read', 'docs/guide.md', 'paths', 'soft'],
     ['Observation', 'U1', 'edit', 'docs/guide.md', 'blast_radius', 'hard'],
   ]);

@@ -1,0 +1,116 @@
+// The tool map: each agent's tool names in the plan's words, and the tools a plan never gates — data, printed by `man forge-plan`.
+
+/** How a tool's call is checked: by its word, never (conversation only), or by its search scope. */
+export interface ToolRow {
+  /** The agent that names the tool this way ('forge' for forge's own commands and MCP tools). */
+  agent: 'claude' | 'forge';
+  /** The names the agent sends, current and older (MultiEdit, LS, Task, TodoWrite keep working). */
+  names: string[];
+  /** The plan word the tool counts as in allowed_tools; null when the tool is never gated. */
+  word: string | null;
+  /** Whether the call changes the paths it names. */
+  mutates?: boolean;
+  /** A search or listing: a path it names is a directory it reads whole; with none it reads its working directory. */
+  scope?: boolean;
+  /** What the row is, for the man page. */
+  note: string;
+}
+
+/** The MCP server name forge is registered under (`claude mcp add forge -- forge mcp`): its tools keep their own words. */
+export const FORGE_MCP_SERVER = 'forge';
+
+export const TOOL_MAP: readonly ToolRow[] = [
+  { agent: 'claude', names: ['Read'], word: 'read', note: 'reads a file' },
+  { agent: 'claude', names: ['Edit', 'MultiEdit'], word: 'edit', mutates: true, note: 'changes a file' },
+  { agent: 'claude', names: ['NotebookEdit'], word: 'edit', mutates: true, note: 'changes a notebook cell' },
+  { agent: 'claude', names: ['Write'], word: 'write', mutates: true, note: 'writes a whole file' },
+  { agent: 'claude', names: ['Grep'], word: 'search', scope: true, note: 'searches file contents under its path, or else its working directory' },
+  { agent: 'claude', names: ['Glob', 'LS'], word: 'ls', scope: true, note: "lists files under its pattern's directory, from its path or else its working directory" },
+  { agent: 'claude', names: ['Bash', 'PowerShell', 'Monitor'], word: 'bash', note: 'runs a shell command, whose surface is read from its command line' },
+  { agent: 'claude', names: ['WebFetch', 'WebSearch'], word: 'web', note: 'reads the web' },
+  { agent: 'claude', names: ['Agent', 'Task', 'SendMessage'], word: 'agent', note: 'starts or messages a subagent, whose own calls are gated one by one' },
+  { agent: 'claude', names: ['Skill'], word: 'skill', note: 'loads a skill, whose tool calls are gated one by one' },
+  { agent: 'claude', names: ['mcp__<server>__<tool>'], word: 'mcp:<server>', note: "another MCP server's tool: what it does is unknown, so outside the plan it is a soft refusal" },
+  { agent: 'claude', names: ['TaskCreate', 'TaskUpdate', 'TaskList', 'TaskGet', 'TodoWrite', 'TodoRead'], word: null, note: "the agent's own task list" },
+  { agent: 'claude', names: ['TaskOutput', 'TaskStop'], word: null, note: 'reads or stops a background task started by a gated call' },
+  { agent: 'claude', names: ['EnterPlanMode', 'ExitPlanMode'], word: null, note: 'plan mode' },
+  { agent: 'claude', names: ['AskUserQuestion'], word: null, note: 'a question to the user' },
+  { agent: 'claude', names: ['ToolSearch'], word: null, note: 'loads tool definitions into the conversation' },
+  { agent: 'forge', names: ['read'], word: 'read', note: 'forge read' },
+  { agent: 'forge', names: ['edit'], word: 'edit', mutates: true, note: 'forge edit' },
+  { agent: 'forge', names: ['write'], word: 'write', mutates: true, note: 'forge write' },
+  { agent: 'forge', names: ['patch'], word: 'patch', mutates: true, note: 'forge patch' },
+  { agent: 'forge', names: ['replace'], word: 'replace', mutates: true, note: 'forge replace' },
+  { agent: 'forge', names: ['search'], word: 'search', scope: true, note: 'forge search' },
+  { agent: 'forge', names: ['ls'], word: 'ls', scope: true, note: 'forge ls' },
+  { agent: 'forge', names: ['bash'], word: 'bash', note: "forge agent's shell" },
+];
+
+/** The plan's own lifecycle as forge MCP tools (`forge plan ack` …): never gated, like the same commands through bash. */
+const LIFECYCLE_TOOLS = ['plan_ack', 'plan_advance', 'plan_status', 'plan_journal', 'plan_check'];
+
+const BY_NAME = new Map<string, ToolRow>(TOOL_MAP.flatMap((row) => row.names.filter((n) => !n.includes('<')).map((n) => [n, row] as const)));
+const FORGE_ROWS = new Map<string, ToolRow>(TOOL_MAP.filter((r) => r.agent === 'forge').flatMap((r) => r.names.map((n) => [n, r] as const)));
+
+/** The plan words the table knows (read, edit, …, mcp:<server> aside). */
+export const TOOL_WORDS: ReadonlySet<string> = new Set(TOOL_MAP.map((r) => r.word).filter((w): w is string => w !== null && !w.includes('<')));
+
+/** A tool name as the table reads it. */
+export interface ToolInfo {
+  /** The plan word; for a tool the table does not know, the name itself. */
+  word: string;
+  /** Whether the table knows what the tool does. An unknown tool outside the plan is a soft refusal, never a hard one. */
+  known: boolean;
+  /** Never gated: the call touches nothing outside the conversation. */
+  exempt: boolean;
+  mutates: boolean;
+  scope: boolean;
+}
+
+/** `mcp__github__create_pr` → its server and tool; null for any other name. */
+export function mcpParts(name: string): { server: string; tool: string } | null {
+  const m = /^mcp__(.+?)__(.+)$/.exec(name);
+  return m ? { server: m[1]!, tool: m[2]! } : null;
+}
+
+export function toolInfo(name: string): ToolInfo {
+  const info = (row: ToolRow): ToolInfo => ({ word: row.word ?? name, known: true, exempt: row.word === null, mutates: row.mutates === true, scope: row.scope === true });
+  const row = BY_NAME.get(name);
+  if (row) return info(row);
+  const mcp = mcpParts(name);
+  if (mcp?.server === FORGE_MCP_SERVER) {
+    const own = FORGE_ROWS.get(mcp.tool);
+    if (own) return info(own);
+    if (LIFECYCLE_TOOLS.includes(mcp.tool)) return { word: mcp.tool, known: true, exempt: true, mutates: false, scope: false };
+    return { word: mcp.tool, known: false, exempt: false, mutates: false, scope: false };
+  }
+  if (mcp) return { word: `mcp:${mcp.server}`, known: false, exempt: false, mutates: false, scope: false };
+  // A plan word given as the tool (forge plan preflight --tool read), in any case.
+  const lower = name.toLowerCase();
+  if (TOOL_WORDS.has(lower)) return info(TOOL_MAP.find((r) => r.word === lower && r.agent === 'forge') ?? TOOL_MAP.find((r) => r.word === lower)!);
+  return { word: lower, known: false, exempt: false, mutates: false, scope: false };
+}
+
+/** An allowed_tools entry: a plan word, `mcp:<server>`, or one tool's exact name (`WebFetch`, `mcp__github__create_pr`, `deploy`). */
+export const ALLOWED_TOOL_PATTERN = /^(mcp:[A-Za-z0-9_.-]+|[A-Za-z][A-Za-z0-9_.-]*)$/;
+
+/** Whether an allowed_tools list lets the tool through: by its word or by its exact name. */
+export function toolAllowed(allowed: readonly string[], name: string): boolean {
+  const word = toolInfo(name).word;
+  return allowed.some((a) => a === name || a.toLowerCase() === word);
+}
+
+/** The table as the man page prints it: one line per row. */
+export function toolMapText(): string {
+  const agents = { claude: 'Claude Code', forge: 'forge (its commands; through MCP as mcp__forge__<tool>)' } as const;
+  const lines: string[] = [];
+  for (const agent of ['claude', 'forge'] as const) {
+    lines.push(`${agents[agent]}:`);
+    for (const r of TOOL_MAP.filter((x) => x.agent === agent)) {
+      const names = r.names.length > 1 && agent === 'claude' ? r.names.join(', ') : r.names[0]!;
+      lines.push(`  ${names} → ${r.word ?? 'never gated'} (${r.note})`);
+    }
+  }
+  lines.push(`  mcp__forge__${LIFECYCLE_TOOLS.join(', mcp__forge__')} → never gated (the plan's own lifecycle)`);
+  return lines.join('\n');
+}
