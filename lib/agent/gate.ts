@@ -2,6 +2,7 @@
 import type { Entry } from '../cli/declare';
 import { invokeForRecord } from '../cli/invoke';
 import { parsePatch } from '../files/patch-parse';
+import { literalDir } from '../plans/tools';
 
 /** What preflight needs to know of a call: the paths it names (and, for bash, its command line). */
 export function preflightArgs(name: string, args: Record<string, unknown>): { tool: string; path: string[]; command?: string } {
@@ -16,7 +17,12 @@ export function preflightArgs(name: string, args: Record<string, unknown>): { to
       return { tool: 'patch', path: [] };
     }
   }
-  if (name === 'search') return { tool: 'search', path: strings(args.paths) };
+  // Listings and searches read directories: their paths, else the glob's literal directory (a glob
+  // like '*.ts' matches anywhere, so that is the whole directory they run in).
+  if (name === 'search' || name === 'replace' || name === 'ls') {
+    const paths = strings(args.paths);
+    return { tool: name, path: paths.length ? paths : typeof args.glob === 'string' && args.glob ? [literalDir(args.glob)] : [] };
+  }
   return { tool: name, path: strings(args.path) };
 }
 

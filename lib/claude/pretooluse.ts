@@ -1,6 +1,7 @@
 // Claude Code's PreToolUse hook: its payload as a forge tool call, and its answer when forge refuses.
 import { posix } from 'node:path';
 import { InvalidInputError } from '../errors';
+import { literalDir } from '../plans/tools';
 import { hookSessionId, parseHookPayload } from './hook';
 
 export interface PreToolUsePayload {
@@ -27,14 +28,6 @@ export function parsePreToolUse(text: string): PreToolUsePayload {
     paths = [dir.startsWith('/') ? dir : posix.join(paths[0] ?? '.', dir)];
   }
   return { sessionId: hookSessionId(p), cwd: typeof p.cwd === 'string' && p.cwd ? p.cwd : null, tool: p.tool_name, paths, command: typeof input.command === 'string' ? input.command : undefined };
-}
-
-/** A glob's directory before its first wildcard ('**\/*.ts' → '.'); a glob without one is the path itself. */
-function literalDir(glob: string): string {
-  const i = glob.search(/[*?[{]/);
-  if (i < 0) return glob;
-  const slash = glob.lastIndexOf('/', i);
-  return slash < 0 ? '.' : glob.slice(0, slash) || '/';
 }
 
 /** The hook's answer to a refused call: deny, with the reason Claude is shown. */

@@ -114,3 +114,11 @@ export function toolMapText(): string {
   lines.push(`  mcp__forge__${LIFECYCLE_TOOLS.join(', mcp__forge__')} → never gated (the plan's own lifecycle)`);
   return lines.join('\n');
 }
+
+/** A glob's directory before its first wildcard ('**\/*.ts' → '.'); a glob without one is the path itself. */
+export function literalDir(glob: string): string {
+  const i = glob.search(/[*?[{]/);
+  if (i < 0) return glob;
+  const slash = glob.lastIndexOf('/', i);
+  return slash < 0 ? '.' : glob.slice(0, slash) || '/';
+}
