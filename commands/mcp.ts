@@ -11,7 +11,7 @@ export default defineCommand({
   description: [
     'Starts a Model Context Protocol server on stdin/stdout (the official MCP SDK) whose tools are forge commands, generated from the same declarations as --help, the man pages and forge schema. Each tool\'s inputSchema is the command\'s arguments; its annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) are declared per command in lib/mcp/toolsets.ts.',
     `By default it serves what an agent needs to work — the ${DEFAULT_TOOLSETS.join(', ')} toolsets — and not remote pushes, undo, the agent itself or installers. --toolsets picks toolsets (comma-separated or repeated; 'default' is the default ones, 'all' every one), --tools adds single tools (alone, it serves just those). The toolsets:`,
-    toolsetLines.join('\n'),
+    toolsetLines.join('\n\n'),
     'A call runs exactly as `echo \'<arguments>\' | forge <command> --json` would, in the directory the server was started in (or the call\'s cwd argument): the result is the command\'s NDJSON records, each ending with _next_action. An argument of the wrong JSON type ({"path": 5}) is refused before anything runs. A refusal or an invalid call is an isError result that still carries _next_action, the command that fixes it. Nothing but protocol is written to stdout; the server ends when the client closes stdin.',
     'Claude Code: claude mcp add forge -- forge mcp. Other clients: command "forge", args ["mcp"] (or ["mcp", "--toolsets", "all"]).',
   ].join('\n\n'),
