@@ -33,6 +33,7 @@ bench: build
 	$(TSX) bench/plans.ts
 	$(TSX) bench/validate.ts
 	$(TSX) bench/agent.ts
+	$(TSX) bench/mcp.ts
 
 # Regenerate man pages, completions and the package.json bin map from the declarations.
 man completions docs: deps

@@ -20,7 +20,7 @@ export default defineCommand({
     'The profile\'s hooks run: on_edit after each write, edit or patch that landed — its output (50 lines at most, 30 s timeout) is appended to that tool result, so the model sees a compiler error at once — and on_step_done, on_task_done, on_session_start, on_session_end. A profile without hooks gets them detected once from Cargo.toml, tsconfig.json, go.mod or pyproject.toml/setup.py and written into it with all five events and hooks_detected_from (in a repository with other build files, its own detected hooks serve the run); a hook command the shell cannot find is reported once and not run again in the session; hooks_disabled turns them off; forge hooks list shows them. The profile\'s mcp_servers are started over stdio and their tools offered as <server>__<tool> (forge shows <server>.<tool>; OpenAI and Anthropic refuse dots in tool names); a server that fails to start is skipped with one warning; all are stopped at exit. auto_commit commits the result: "task", a commit per task and per plan step; "plan", a commit per task and one per plan; auto_commit_prefix starts the message.',
   ].join('\n\n'),
   args: {
-    task: { type: 'string', positional: true, rest: true, placeholder: 'TASK', description: 'The task.' },
+    task: { type: 'string', tool: '', positional: true, rest: true, placeholder: 'TASK', description: 'The task.' },
     endpoint: { type: 'string', placeholder: 'URL', tool: 'API URL', description: 'The OpenAI-compatible API base URL, e.g. http://localhost:11434/v1.' },
     model: { type: 'string', placeholder: 'NAME', tool: '', description: 'The model, as the endpoint names it.' },
     profile: { type: 'string', placeholder: 'NAME', tool: '', description: 'A profile of ~/.config/forge/config.json.' },

@@ -6,9 +6,10 @@ import { noWorkTreeError } from '../lib/git/repo';
 export default defineCommand({
   name: 'checkpoint',
   summary: 'Save the work tree (uncommitted and untracked files too) as a checkpoint forge undo can restore',
+  tool: 'Save the work tree as a checkpoint undo can restore',
   description: `Takes the checkpoint forge agent takes before each task, by hand: every file git would see — committed, staged, unstaged and untracked; not ignored ones — is committed on a new ref, refs/forge/checkpoints/<id>, parented on HEAD, with the subject forge: checkpoint before "MESSAGE". HEAD, the index, branches and files are untouched. It becomes checkpoint 1 of forge undo --list; forge diff shows what changes after it; the newest ${CHECKPOINT_LIMIT} per worktree are kept.`,
   args: {
-    message: { type: 'string', positional: true, rest: true, placeholder: 'MESSAGE', description: 'What you are about to do.' },
+    message: { type: 'string', tool: '', positional: true, rest: true, placeholder: 'MESSAGE', description: 'What you are about to do.' },
   },
   examples: [
     { command: 'forge checkpoint rename the config loader', description: 'Before a change you may want to take back.' },

@@ -10,13 +10,14 @@ function perFile(patch: string): string[] {
 export default defineCommand({
   name: 'diff',
   summary: 'Show the changes of the work tree since the newest checkpoint (untracked files included)',
+  tool: 'Changes since the newest checkpoint',
   description: [
     'Compares the work tree — tracked, staged and untracked files alike, ignored ones left out — with checkpoint N (default 1, the newest, numbered as forge undo --list numbers them): exactly what forge undo N would take back. The text is git\'s own diff (or with --stat its summary) with renames shown as a deletion and an addition, as undo sees them; the hint goes to stderr, so forge diff | git apply -R works. Nothing is written but git objects for the snapshot: HEAD, the index, branches and files are untouched.',
     'With --json each changed file is a record {"type":"file", path, status (added, deleted, modified, type-changed), insertions, deletions (null for a binary file), patch (its part of the diff; left out with --stat)}, then a summary with the checkpoint and the totals.',
   ].join('\n\n'),
   args: {
-    checkpoint: { type: 'integer', positional: true, min: 1, placeholder: 'N', description: 'Compare with checkpoint N: 1 is the newest (default).' },
-    stat: { type: 'boolean', description: "git's --stat summary instead of the patch." },
+    checkpoint: { type: 'integer', tool: '1 = newest', positional: true, min: 1, placeholder: 'N', description: 'Compare with checkpoint N: 1 is the newest (default).' },
+    stat: { type: 'boolean', tool: '--stat summary', description: "git's --stat summary instead of the patch." },
   },
   examples: [
     { command: 'forge diff', description: 'The patch since the newest checkpoint.' },

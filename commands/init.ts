@@ -15,8 +15,8 @@ export default defineCommand({
   description:
     'Reads the repository (the top of the work tree holding the working directory) and writes a short conventions file that agents get in their prompt: a summary from the README\'s first paragraph; languages and package manager (package.json and its lockfile, go.mod, Cargo.toml, pyproject.toml / requirements.txt); the build, test, lint, format and typecheck commands (Makefile targets first, then package scripts, then each language\'s own); test files, how they are named, where they live and the framework; lint and format tooling by its config file (eslint, prettier, biome, ruff, mypy, golangci-lint, rustfmt, pre-commit); strict TypeScript, ES modules, the Node engine, .editorconfig indentation; the top-level layout. No model is called: every line comes from a file. An existing file is kept unless --force; --print shows the file without writing it.',
   args: {
-    force: { type: 'boolean', description: 'Replace an existing .forge/conventions.md.' },
-    print: { type: 'boolean', description: 'Print the file instead of writing it.' },
+    force: { type: 'boolean', tool: 'Replace an existing file', description: 'Replace an existing .forge/conventions.md.' },
+    print: { type: 'boolean', tool: 'Print, do not write', description: 'Print the file instead of writing it.' },
   },
   examples: [
     { command: 'forge init --print', description: 'See what forge would write.' },

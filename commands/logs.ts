@@ -10,10 +10,10 @@ export default defineCommand({
   description:
     "Reads .forge/logs/<runId>.jsonl from the state ref, plus events still waiting to be committed, and streams the matching ones in order. Every forge command run with a run id (--run-id or FORGE_RUN_ID) records a tool_call event there (except forge logs itself); other commands record their own events (validate, plans…). Without a run id the run with the newest event is shown. A corrupt line is skipped and counted, never fatal. With --limit N only the newest N matches are printed; --limit 0 streams every match in constant memory.",
   args: {
-    module: { type: 'string', placeholder: 'ID', description: 'Only events of this module.' },
-    phase: { type: 'string', choices: PHASES, description: 'Only events of this phase.' },
-    severity: { type: 'string', choices: SEVERITIES, description: 'Only events of this severity.' },
-    limit: { type: 'integer', min: 0, default: 100, placeholder: 'N', description: 'Print the newest N matches (0: all).' },
+    module: { type: 'string', tool: '', placeholder: 'ID', description: 'Only events of this module.' },
+    phase: { type: 'string', tool: '', choices: PHASES, description: 'Only events of this phase.' },
+    severity: { type: 'string', tool: '', choices: SEVERITIES, description: 'Only events of this severity.' },
+    limit: { type: 'integer', tool: 'Newest N (0: all)', min: 0, default: 100, placeholder: 'N', description: 'Print the newest N matches (0: all).' },
   },
   examples: [
     { command: 'forge logs', description: 'The newest run, its last 100 events.' },

@@ -14,7 +14,7 @@ export default defineCommand({
   ].join('\n\n'),
   args: {
     glob: { type: 'string', tool: '', positional: true, placeholder: 'GLOB', description: 'Only paths matching this glob.' },
-    limit: { type: 'integer', min: 1, default: 200, placeholder: 'N', description: 'Print at most N paths.' },
+    limit: { type: 'integer', tool: 'Max paths', min: 1, default: 200, placeholder: 'N', description: 'Print at most N paths.' },
   },
   examples: [
     { command: 'forge ls', description: 'Every file, up to 200.' },

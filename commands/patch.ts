@@ -29,9 +29,9 @@ export default defineCommand({
   ].join('\n\n'),
   args: {
     diff: { type: 'string', tool: '', placeholder: 'TEXT', description: 'The patch text (default: stdin).' },
-    file: { type: 'string', placeholder: 'PATH', description: 'Read the patch from this file.' },
-    check: { type: 'boolean', description: 'Dry run: say what would change, write nothing.' },
-    reverse: { type: 'boolean', alias: 'R', description: 'Apply the patch backwards.' },
+    file: { type: 'string', tool: 'Patch file', placeholder: 'PATH', description: 'Read the patch from this file.' },
+    check: { type: 'boolean', tool: 'Dry run', description: 'Dry run: say what would change, write nothing.' },
+    reverse: { type: 'boolean', tool: '', alias: 'R', description: 'Apply the patch backwards.' },
   },
   stdinText: 'diff',
   stdinAlternatives: ['file'],

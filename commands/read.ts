@@ -24,7 +24,7 @@ export default defineCommand({
     path: { type: 'string', tool: '', positional: true, required: true, description: 'The file, relative to the working directory.' },
     start: { type: 'integer', tool: '', min: 1, default: 1, placeholder: 'N', description: 'First line to show.' },
     end: { type: 'integer', tool: '', min: 1, placeholder: 'N', description: `Last line to show (default: start + ${DEFAULT_WINDOW - 1}).` },
-    blame: { type: 'boolean', description: "Annotate each line with its last commit's age and author." },
+    blame: { type: 'boolean', tool: "Each line's last commit: age, author", description: "Annotate each line with its last commit's age and author." },
     symbols: { type: 'boolean', tool: 'List functions and classes with anchors instead', description: 'Print the symbol index instead: functions, classes, methods, types… with their line anchors.' },
   },
   examples: [

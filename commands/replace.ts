@@ -36,8 +36,8 @@ export default defineCommand({
     paths: { type: 'array', tool: '', positional: true, placeholder: 'PATH', description: 'Files or directories to change (default: the working directory).' },
     glob: { type: 'string', tool: "e.g. '*.ts'", placeholder: 'GLOB', description: "Only files matching this glob ('*.ts' matches names anywhere)." },
     regex: { type: 'boolean', tool: 'new may use $1', alias: 'E', description: 'OLD is a regular expression; NEW may use $1, $<name>, $&.' },
-    'ignore-case': { type: 'boolean', alias: 'i', description: 'Match regardless of case.' },
-    check: { type: 'boolean', description: 'Dry run: show what would change, write nothing.' },
+    'ignore-case': { type: 'boolean', tool: '', alias: 'i', description: 'Match regardless of case.' },
+    check: { type: 'boolean', tool: 'Dry run', description: 'Dry run: show what would change, write nothing.' },
   },
   env: {
     FORGE_TEST_CRASH_AT: 'Tests only: a fraction F (0 < F ≤ 1); the process kills itself (SIGKILL) after that fraction of the steps of writing the files, to prove that a crash at any step is recovered.',

@@ -10,7 +10,7 @@ export default defineCommand({
   description:
     'Prints, for each command, the lean JSON Schema a model is given as a tool: name (words joined by _), one-line description and parameters — derived from the same declaration as the flags, so they cannot drift. With names, only those commands.',
   args: {
-    command: { type: 'array', positional: true, placeholder: 'NAME', description: "Commands to show ('memory save' or memory_save); default all." },
+    command: { type: 'array', tool: 'Default: all', positional: true, placeholder: 'NAME', description: "Commands to show ('memory save' or memory_save); default all." },
   },
   examples: [
     { command: 'forge schema memory_save', description: 'The tool schema of forge memory save.' },

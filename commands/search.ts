@@ -17,9 +17,9 @@ export default defineCommand({
     pattern: { type: 'string', tool: '', positional: true, required: true, placeholder: 'REGEX', description: 'What to look for.' },
     paths: { type: 'array', tool: '', positional: true, placeholder: 'PATH', description: 'Files or directories to search (default: the working directory).' },
     glob: { type: 'string', tool: "e.g. '*.ts'", placeholder: 'GLOB', description: "Only files matching this glob ('*.ts' matches names anywhere)." },
-    'ignore-case': { type: 'boolean', alias: 'i', description: 'Match regardless of case.' },
-    literal: { type: 'boolean', alias: 'F', description: 'Treat the pattern as plain text.' },
-    limit: { type: 'integer', min: 1, default: 50, placeholder: 'N', description: 'Show at most N matches.' },
+    'ignore-case': { type: 'boolean', tool: '', alias: 'i', description: 'Match regardless of case.' },
+    literal: { type: 'boolean', tool: 'Pattern is plain text', alias: 'F', description: 'Treat the pattern as plain text.' },
+    limit: { type: 'integer', tool: 'Max matches', min: 1, default: 50, placeholder: 'N', description: 'Show at most N matches.' },
   },
   examples: [
     { command: "forge search 'console\\.log' src", description: 'Every console.log under src/.' },

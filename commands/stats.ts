@@ -5,6 +5,7 @@ import { parseTelemetry, summarise, TELEMETRY_PATH } from '../lib/agent/telemetr
 export default defineCommand({
   name: 'stats',
   summary: 'Summarise forge agent telemetry: tokens, tool calls, cache hits, time and cost per model',
+  tool: 'forge agent telemetry: tokens, calls, cache hits, cost per model',
   description: `Reads ${TELEMETRY_PATH} from the state ref (one line per forge agent task: model, endpoint, turns, input and output tokens (counted by forge in o200k_base and marked estimated when the server sent no usage), tool calls, calls answered from cache, duration, whether the turn limit ended it, and the cost when the profile gives rates per million tokens) and prints one line per model with totals and averages per task. Read-only.`,
   args: {},
   examples: [{ command: 'forge stats --json', description: 'One record per model, then the totals.' }],

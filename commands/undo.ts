@@ -72,6 +72,7 @@ function restored(r: RestoreResult, ctx: RunContext) {
 export default defineCommand({
   name: 'undo',
   summary: 'Restore the work tree to a checkpoint, uncommitted and untracked files too; HEAD and the index stay',
+  tool: 'Restore the work tree to a checkpoint',
   description: [
     'Makes the work tree equal to checkpoint N (default 1, the newest). forge agent takes a checkpoint before each task and each plan step; forge checkpoint takes one by hand. Every file comes back as it was then — committed, staged, unstaged and untracked alike; files created since are removed; ignored files are left alone. Only the files that differ are written. HEAD, the index and every branch are untouched, so afterwards git status shows the restored files against HEAD just as it did then (against the new HEAD, if commits were made since).',
     `Nothing is lost: before any file is written, the work tree being replaced is saved as a checkpoint of its own (kind undo), and the output names it; forge undo --redo puts it back. When the work tree already matches the checkpoint nothing is written and nothing is saved.`,
@@ -81,10 +82,10 @@ export default defineCommand({
     `Checkpoints are commits on refs/forge/checkpoints/<id> (a linked worktree's on refs/forge/checkpoints/worktrees/<name>/<id>, so each worktree undoes only its own), parented on the HEAD of their moment; the newest ${CHECKPOINT_LIMIT} per worktree are kept. Plain git reads them: git for-each-ref refs/forge/checkpoints, git diff <ref>. A submodule is captured as its commit, not its files.`,
   ].join('\n\n'),
   args: {
-    checkpoint: { type: 'integer', positional: true, min: 1, placeholder: 'N', description: 'The checkpoint to restore, as --list numbers them: 1 is the newest (default).' },
-    list: { type: 'boolean', description: 'List the checkpoints, newest first, instead of restoring one.' },
-    redo: { type: 'boolean', description: 'Put back the work tree the last undo replaced.' },
-    yes: { type: 'boolean', alias: 'y', description: 'Do not ask first (undo only asks on a terminal).' },
+    checkpoint: { type: 'integer', tool: '1 = newest', positional: true, min: 1, placeholder: 'N', description: 'The checkpoint to restore, as --list numbers them: 1 is the newest (default).' },
+    list: { type: 'boolean', tool: 'List instead', description: 'List the checkpoints, newest first, instead of restoring one.' },
+    redo: { type: 'boolean', tool: 'Undo the last undo', description: 'Put back the work tree the last undo replaced.' },
+    yes: { type: 'boolean', tool: '', alias: 'y', description: 'Do not ask first (undo only asks on a terminal).' },
   },
   examples: [
     { command: 'forge undo --list', description: 'The checkpoints, newest first, with their numbers.' },

@@ -23,13 +23,13 @@ function render(r: CheckResult): string {
 const unique = (xs: string[]) => [...new Set(xs)];
 
 const ARGS = {
-  module: { type: 'string', tool: 'Module id', positional: true, required: true, placeholder: 'ID', description: 'The module id (with --plan, the module of the plan).' },
+  module: { type: 'string', tool: '', positional: true, required: true, placeholder: 'ID', description: 'The module id (with --plan, the module of the plan).' },
   cmd: { type: 'array', tool: 'Verify commands (sh)', placeholder: 'COMMAND', description: 'A verify command, run through sh; exit 0 passes.' },
   file: { type: 'array', tool: 'Files that must exist', placeholder: 'PATH', description: 'A file that must exist; source files are also syntax-checked.' },
-  contract: { type: 'array', placeholder: 'EXPORTER:IMPORTER', description: 'IMPORTER may only import names EXPORTER exports.' },
-  plan: { type: 'string', placeholder: 'PATH', description: "A JSON module plan: adds the module's files and verify commands." },
-  timeout: { type: 'integer', min: 1, default: DEFAULT_TIMEOUT_SECONDS, placeholder: 'SECONDS', description: 'Time allowed for each command.' },
-  'max-attempts': { type: 'integer', min: 1, default: DEFAULT_MAX_ATTEMPTS, placeholder: 'N', description: 'Escalate a module still failing at this attempt.' },
+  contract: { type: 'array', tool: 'EXPORTER:IMPORTER (imports must exist)', placeholder: 'EXPORTER:IMPORTER', description: 'IMPORTER may only import names EXPORTER exports.' },
+  plan: { type: 'string', tool: 'JSON module plan file: adds its files and verify commands', placeholder: 'PATH', description: "A JSON module plan: adds the module's files and verify commands." },
+  timeout: { type: 'integer', tool: 'Seconds per command', min: 1, default: DEFAULT_TIMEOUT_SECONDS, placeholder: 'SECONDS', description: 'Time allowed for each command.' },
+  'max-attempts': { type: 'integer', tool: 'Escalate at this attempt', min: 1, default: DEFAULT_MAX_ATTEMPTS, placeholder: 'N', description: 'Escalate a module still failing at this attempt.' },
 } as const satisfies ArgsSpec;
 
 type Args = ArgsOf<typeof ARGS>;

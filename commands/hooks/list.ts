@@ -5,11 +5,12 @@ import { workTreeRoot } from '../../lib/git/repo';
 export default defineCommand({
   name: 'hooks list',
   summary: "List the agent's hooks of a config profile: the commands forge agent runs after edits and at each step, task and session",
+  tool: "List forge agent's hooks of a config profile",
   description:
     'Prints the five events of the profile in use (--profile, else FORGE_PROFILE, else the "default" or only profile of $XDG_CONFIG_HOME/forge/config.json) with their shell commands: on_edit runs after each tool call of forge agent that changes files, and the output of a failing command (capped to 50 lines, the first ones and the last 5; 30 s at most, its process group killed after that) is added to that tool result so the model corrects itself in the same loop; on_step_done, on_task_done, on_session_start and on_session_end run at those moments. ' +
     'A profile without a "hooks" key gets them detected once, on the next forge agent run, and written into the profile with every event present: Cargo.toml gives cargo check -q after edits and cargo test -q when a task is done; tsconfig.json gives npx --no-install tsc --noEmit -p . (the project\'s own typescript, never a download); go.mod gives go build ./...; pyproject.toml or setup.py give ruff check . when ruff is on PATH. With no config file, forge agent creates one with a profile named "default" holding only the hooks. This command shows what detection would pick in this repository, without writing anything. "hooks_disabled": true in the profile runs and detects nothing. Edit the file to change the commands; the same profile holds "mcp_servers" (MCP servers whose tools forge agent offers to the model) and "auto_commit".',
   args: {
-    profile: { type: 'string', placeholder: 'NAME', description: 'The config profile (default: FORGE_PROFILE, else the default or only profile).' },
+    profile: { type: 'string', tool: 'Config profile', placeholder: 'NAME', description: 'The config profile (default: FORGE_PROFILE, else the default or only profile).' },
   },
   examples: [
     { command: 'forge hooks list', description: 'The hooks of the profile forge agent would use, and the file to edit.' },

@@ -11,7 +11,7 @@ export default defineCommand({
   description:
     "Reads .forge/iterations/<runId>/<moduleId>.json from the state ref: every attempt (timestamp, status, score, issues), the score history, the last status and root cause, and whether the module is stagnant. A module never attempted is a clean empty state. The run id defaults to 'default'. Read-only.",
   args: {
-    module: { type: 'string', positional: true, required: true, placeholder: 'ID', description: 'The module id.' },
+    module: { type: 'string', tool: '', positional: true, required: true, placeholder: 'ID', description: 'The module id.' },
   },
   examples: [{ command: 'forge iter get m3 --run-id 2026-04-15-1', description: 'How often has m3 been tried in this run?' }],
   errors: { INVALID_ID: 'a module or run id that is not a plain name', NOT_A_GIT_REPO: 'outside a git repository' },

@@ -10,8 +10,8 @@ export default defineCommand({
   description:
     'Removes .forge/iterations/<runId>/<moduleId>.json (or, with --all, every module of the run) in one state commit, so the next attempt counts from 1. The history stays in git: `git log refs/forge/state` shows the commit that removed it.',
   args: {
-    module: { type: 'string', positional: true, placeholder: 'ID', description: 'The module id (omit with --all).' },
-    all: { type: 'boolean', description: 'Reset every module of the run.' },
+    module: { type: 'string', tool: '', positional: true, placeholder: 'ID', description: 'The module id (omit with --all).' },
+    all: { type: 'boolean', tool: 'Every module', description: 'Reset every module of the run.' },
   },
   examples: [
     { command: 'forge iter reset m3 --run-id demo', description: 'Start m3 over.' },

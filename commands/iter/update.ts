@@ -10,11 +10,11 @@ export default defineCommand({
   description:
     'Appends one attempt to the module\'s iteration state in one state commit and recomputes the score history and the stagnation flag. Stagnant means the latest attempt did not pass and either it failed with exactly the same non-empty set of issues as the attempt before, or over the last 3 scored attempts the score did not rise (velocity <= 0). forge validate records its attempts the same way.',
   args: {
-    module: { type: 'string', positional: true, required: true, placeholder: 'ID', description: 'The module id.' },
-    status: { type: 'string', choices: STATUSES, required: true, description: 'How the attempt ended.' },
-    score: { type: 'number', min: 0, max: 1, placeholder: 'N', description: 'The share of checks that passed, from 0 to 1.' },
-    issue: { type: 'array', placeholder: 'TEXT', description: 'One problem the attempt had.' },
-    'root-cause': { type: 'string', placeholder: 'TEXT', description: 'The diagnosed root cause.' },
+    module: { type: 'string', tool: '', positional: true, required: true, placeholder: 'ID', description: 'The module id.' },
+    status: { type: 'string', tool: '', choices: STATUSES, required: true, description: 'How the attempt ended.' },
+    score: { type: 'number', tool: 'Share of checks passed', min: 0, max: 1, placeholder: 'N', description: 'The share of checks that passed, from 0 to 1.' },
+    issue: { type: 'array', tool: '', placeholder: 'TEXT', description: 'One problem the attempt had.' },
+    'root-cause': { type: 'string', tool: '', placeholder: 'TEXT', description: 'The diagnosed root cause.' },
   },
   examples: [
     { command: "forge iter update m3 --run-id demo --status failed --score 0.4 --issue 'auth.test fails'", description: 'Record a failed attempt.' },

@@ -12,8 +12,8 @@ export default defineCommand({
     'The loop driver fails open: no "onFailure": "block" on its entry (and re-running the install removes one found there), so when the hook cannot start, times out or crashes, Claude Code treats it as a non-blocking error and the session stops; forge loop hook itself answers "stop" on every failure of its own. Claude Code (2.1.143 or later) also ends a turn after 8 consecutive Stop-hook blocks, whatever the hook says; for a loop of more iterations, start Claude Code with CLAUDE_CODE_STOP_HOOK_BLOCK_CAP at least --max-iterations, or the turn ends there (the loop stays active and goes on the next time the session stops).',
   ].join('\n\n'),
   args: {
-    agent: { type: 'string', positional: true, required: true, choices: ['claude'], description: 'The agent whose hook to install.' },
-    settings: { type: 'string', placeholder: 'FILE', description: 'The settings file (default: .claude/settings.json at the top of the repository).' },
+    agent: { type: 'string', tool: '', positional: true, required: true, choices: ['claude'], description: 'The agent whose hook to install.' },
+    settings: { type: 'string', tool: 'Settings file', placeholder: 'FILE', description: 'The settings file (default: .claude/settings.json at the top of the repository).' },
   },
   examples: [{ command: 'forge loop install claude', description: "Drive loops from this project's Claude Code sessions." }],
   errors: { SETTINGS_INVALID: 'the settings file is not a JSON object with a hooks map', PATH_IN_GIT_DIR: "--settings names a file in git's own files" },

@@ -14,7 +14,7 @@ export default defineCommand({
   ].join('\n\n'),
   args: {
     ...START_ARGS,
-    agent: { type: 'array', afterDashes: true, required: true, placeholder: 'AGENT', description: 'The agent command and its arguments, after --.' },
+    agent: { type: 'array', tool: 'Agent command and its arguments', afterDashes: true, required: true, placeholder: 'AGENT', description: 'The agent command and its arguments, after --.' },
   },
   examples: [
     { command: "forge loop run --prompt 'Fix the failing test.' --max-iterations 5 --done-when 'make test' -- claude -p", description: 'Claude Code headless, until make test passes.' },

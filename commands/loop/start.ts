@@ -7,12 +7,12 @@ import { DEFAULT_MAX_ITERATIONS, startLoop, type StartOptions } from '../../lib/
 
 /** What a loop is started with; forge loop run takes the same. */
 export const START_ARGS = {
-  'prompt-file': { type: 'string', placeholder: 'FILE', description: 'The prompt every iteration repeats.' },
-  prompt: { type: 'string', placeholder: 'TEXT', description: 'The prompt, instead of a file.' },
-  'max-iterations': { type: 'integer', min: 1, max: 10000, default: DEFAULT_MAX_ITERATIONS, placeholder: 'N', description: 'Stop after N iterations.' },
-  'completion-promise': { type: 'string', placeholder: 'TEXT', description: 'Also complete on a line <promise>TEXT</promise>.' },
-  'done-when': { type: 'string', placeholder: 'CMD', description: 'A check run after each iteration; exit 0 completes.' },
-  'done-when-timeout': { type: 'integer', min: 1, default: 120, placeholder: 'SECONDS', description: 'Time allowed for the check.' },
+  'prompt-file': { type: 'string', tool: '', placeholder: 'FILE', description: 'The prompt every iteration repeats.' },
+  prompt: { type: 'string', tool: '', placeholder: 'TEXT', description: 'The prompt, instead of a file.' },
+  'max-iterations': { type: 'integer', tool: '', min: 1, max: 10000, default: DEFAULT_MAX_ITERATIONS, placeholder: 'N', description: 'Stop after N iterations.' },
+  'completion-promise': { type: 'string', tool: 'Complete on <promise>TEXT</promise>', placeholder: 'TEXT', description: 'Also complete on a line <promise>TEXT</promise>.' },
+  'done-when': { type: 'string', tool: 'Command; exit 0 completes', placeholder: 'CMD', description: 'A check run after each iteration; exit 0 completes.' },
+  'done-when-timeout': { type: 'integer', tool: 'Seconds', min: 1, default: 120, placeholder: 'SECONDS', description: 'Time allowed for the check.' },
 } as const;
 
 /** The start options from the arguments, reading the prompt file; null when no prompt was given. */

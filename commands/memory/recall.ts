@@ -9,10 +9,10 @@ export default defineCommand({
   description:
     'Matches each keyword of the query against the pattern, category and tags of every entry (an entry matches when any keyword does; no query lists everything). Results come grouped by scope, project first, each group ordered by confidence. Read-only. No match is an informative answer, not an error. Outside a git repository only global memory is searched.',
   args: {
-    query: { type: 'string', positional: true, rest: true, description: 'Keywords to look for.' },
-    category: { type: 'string', choices: CATEGORIES, description: 'Only entries of this category.' },
-    scope: { type: 'string', choices: ['project', 'global', 'all'], default: 'all', description: 'Which memory to search.' },
-    limit: { type: 'integer', min: 1, default: 20, placeholder: 'N', description: 'At most this many entries per scope.' },
+    query: { type: 'string', tool: 'Keywords', positional: true, rest: true, description: 'Keywords to look for.' },
+    category: { type: 'string', tool: '', choices: CATEGORIES, description: 'Only entries of this category.' },
+    scope: { type: 'string', tool: '', choices: ['project', 'global', 'all'], default: 'all', description: 'Which memory to search.' },
+    limit: { type: 'integer', tool: 'Per scope', min: 1, default: 20, placeholder: 'N', description: 'At most this many entries per scope.' },
   },
   examples: [
     { command: "forge memory recall 'test command'", description: 'What does this project use to run tests?' },

@@ -11,9 +11,9 @@ export default defineCommand({
   args: {
     pattern: { type: 'string', tool: 'The lesson', positional: true, required: true, description: 'The lesson, in one or two sentences.' },
     category: { type: 'string', tool: '', choices: CATEGORIES, default: 'convention', description: 'What kind of lesson it is.' },
-    confidence: { type: 'number', min: 0, max: 1, default: 0.7, placeholder: 'N', description: 'How sure the lesson is, from 0 to 1.' },
-    tag: { type: 'array', placeholder: 'TAG', description: 'A keyword recall should match.' },
-    scope: { type: 'string', choices: ['project', 'global'], default: 'project', description: 'Where to save it.' },
+    confidence: { type: 'number', tool: '', min: 0, max: 1, default: 0.7, placeholder: 'N', description: 'How sure the lesson is, from 0 to 1.' },
+    tag: { type: 'array', tool: 'Keyword for recall', placeholder: 'TAG', description: 'A keyword recall should match.' },
+    scope: { type: 'string', tool: '', choices: ['project', 'global'], default: 'project', description: 'Where to save it.' },
   },
   examples: [
     { command: "forge memory save 'pnpm vitest --run; watch mode hangs in CI' --category test_command --confidence 0.9", description: 'Save a test command lesson to project memory.' },

@@ -11,9 +11,9 @@ export default defineCommand({
   description:
     "Checks the current unit's advance_evidence_required — verification_pass: true runs the unit's verification command through sh at the top of the repository (the whole process group is killed after --timeout) and needs exit 0 — then journals plan_advance (with the evidence) and plan_unit_entered for the next unit, in one state commit. After the last unit the plan is complete (plan_completed) and preflight stops gating. A failed verification changes nothing and shows the tail of the output. --evidence adds notes to the journal entry. Refused while the kill switch is on.",
   args: {
-    'plan-id': { type: 'string', placeholder: 'ID', description: 'The plan (default: the active one).' },
+    'plan-id': { type: 'string', tool: 'Default: the active plan', placeholder: 'ID', description: 'The plan (default: the active one).' },
     evidence: { type: 'array', placeholder: 'TEXT', description: 'A note for the journal: what shows the unit is done.' },
-    timeout: { type: 'integer', min: 1, default: 600, placeholder: 'SECONDS', description: 'Time allowed for the verification command.' },
+    timeout: { type: 'integer', tool: 'Seconds for the verify command', min: 1, default: 600, placeholder: 'SECONDS', description: 'Time allowed for the verification command.' },
   },
   examples: [
     { command: 'forge plan advance --evidence "src/app.ts handles the empty case"', description: 'U1 is done: enter U2.' },

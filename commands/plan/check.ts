@@ -12,7 +12,7 @@ export default defineCommand({
     'Every finding is printed as file:line:col with a stable code: YAML errors (tabs, duplicate keys, unknown anchors, alias bombs, absurd nesting…); missing, unknown or mistyped fields; an allowed_tools entry that is neither a plan word (forge plan preflight lists the tool map), mcp:<server> nor one tool\'s name (INVALID_TOOL); a unit wider than its parent on any field (TOOLS_WIDER: allowed_tools not a subset; PATHS_WIDER: allowed_paths not within the parent globs; SURFACE_WIDER under artifacts_only < local_branch < remote_branch_pr; BLAST_RADIUS_WIDER); duplicate units; requirements no unit covers; and for module plans: dependency cycles (named), unknown dependsOn, verify commands not on PATH (looked up without a shell), and a FILE_OVERLAP warning for modules that could run in parallel yet change the same files. A plan without envelopes is a legacy plan: it passes unless --strict. Plans over 1 MB and non-UTF-8 plans are refused. Nothing is written.',
   ].join('\n\n'),
   args: {
-    path: { type: 'array', placeholder: 'PATH', description: 'A plan file or a directory of plans (default: docs/plans and .forge/plans).' },
+    path: { type: 'array', tool: 'Plan files or directories (default: all)', placeholder: 'PATH', description: 'A plan file or a directory of plans (default: docs/plans and .forge/plans).' },
     strict: { type: 'boolean', description: 'Refuse legacy plans (no envelope blocks).' },
   },
   examples: [

@@ -8,7 +8,7 @@ export default defineCommand({
   summary: "Engage a plan's kill switch (the reason is mandatory)",
   description: 'Pauses an activated plan contract: every tool call gated by it is refused until forge plan resume, and each refusal shows the reason. Journals plan_paused. The reason must not be blank.',
   args: {
-    'plan-id': { type: 'string', required: true, placeholder: 'ID', description: 'The plan to pause.' },
+    'plan-id': { type: 'string', tool: '', required: true, placeholder: 'ID', description: 'The plan to pause.' },
     reason: { type: 'string', required: true, placeholder: 'TEXT', description: 'Why: shown on every refusal while paused.' },
   },
   examples: [{ command: "forge plan pause --plan-id 2026-01-01-fixture --reason 'waiting for review'", description: 'Stop the agent at the next tool call.' }],

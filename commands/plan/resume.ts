@@ -8,7 +8,7 @@ export default defineCommand({
   summary: "Clear a plan's kill switch",
   description: 'Resumes a paused plan contract; budget caps still apply. Journals plan_resumed.',
   args: {
-    'plan-id': { type: 'string', required: true, placeholder: 'ID', description: 'The plan to resume.' },
+    'plan-id': { type: 'string', tool: '', required: true, placeholder: 'ID', description: 'The plan to resume.' },
   },
   examples: [{ command: 'forge plan resume --plan-id 2026-01-01-fixture', description: 'Let the agent go on.' }],
   errors: { PLAN_NOT_FOUND: 'no activated plan with that id', NOT_PAUSED: 'the plan is not paused', PLAN_COMPLETE: 'the plan is complete', INVALID_ID: 'a plan id that is not a plain name' },

@@ -10,11 +10,11 @@ export default defineCommand({
   description:
     "Writes .forge/sessions/<runId>.json on the state ref in one commit. Fields not given keep their saved values; module statuses merge by module. completedCount and totalCount, when not given, are derived from the module statuses (done, passed, complete, merged and skipped count as complete). Every save stamps lastUpdatedAt. The run id defaults to 'default'.",
   args: {
-    phase: { type: 'string', placeholder: 'NAME', description: 'The current phase (plan, execute, validate…).' },
-    'module-status': { type: 'array', placeholder: 'ID=STATUS', description: 'A module and its status, e.g. m1=done.' },
-    completed: { type: 'integer', min: 0, placeholder: 'N', description: 'Modules completed (default: derived).' },
-    total: { type: 'integer', min: 0, placeholder: 'N', description: 'Modules in the run (default: derived).' },
-    state: { type: 'object', placeholder: 'JSON', description: 'More fields to keep in the snapshot, as a JSON object.' },
+    phase: { type: 'string', tool: '', placeholder: 'NAME', description: 'The current phase (plan, execute, validate…).' },
+    'module-status': { type: 'array', tool: 'ID=STATUS', placeholder: 'ID=STATUS', description: 'A module and its status, e.g. m1=done.' },
+    completed: { type: 'integer', tool: '', min: 0, placeholder: 'N', description: 'Modules completed (default: derived).' },
+    total: { type: 'integer', tool: '', min: 0, placeholder: 'N', description: 'Modules in the run (default: derived).' },
+    state: { type: 'object', tool: 'Extra fields', placeholder: 'JSON', description: 'More fields to keep in the snapshot, as a JSON object.' },
   },
   examples: [
     { command: 'forge session save --run-id demo --phase execute --module-status m1=done --module-status m2=running', description: 'Save progress after m1.' },

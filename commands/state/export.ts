@@ -9,7 +9,7 @@ export default defineCommand({
   summary: 'Write the state tree into an empty directory',
   description: 'Writes every file of the state ref, as .forge/…, under DIR (relative to the working directory), for tools that want plain files. DIR must be new or empty. Pending log events are committed first.',
   args: {
-    dir: { type: 'string', positional: true, required: true, placeholder: 'DIR', description: 'The directory to write into.' },
+    dir: { type: 'string', tool: '', positional: true, required: true, placeholder: 'DIR', description: 'The directory to write into.' },
   },
   examples: [{ command: 'forge state export state-copy', description: 'Copy the state out as plain files under state-copy/.forge/.' }],
   errors: { EXPORT_TARGET_NOT_EMPTY: 'DIR exists and is not empty', NOT_A_GIT_REPO: 'outside a git repository' },

@@ -10,7 +10,7 @@ export default defineCommand({
   summary: 'Print a file of the state ref, or list a state directory',
   description: `Prints a file from ${STATE_REF} exactly as stored (the hint goes to stderr so the content can be piped), or, for a directory or no path, lists the files under it with their sizes. Paths may omit the leading .forge/. Pending log events are committed first. Same as git show ${STATE_REF}:.forge/<path>.`,
   args: {
-    path: { type: 'string', positional: true, default: '.forge', description: 'A file or directory under .forge/ (default: all).' },
+    path: { type: 'string', tool: 'Under .forge/ (default: all)', positional: true, default: '.forge', description: 'A file or directory under .forge/ (default: all).' },
   },
   examples: [
     { command: 'forge state show memory/project.jsonl', description: 'Project memory as stored.' },

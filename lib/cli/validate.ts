@@ -16,7 +16,7 @@ export function kebab(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-function typeName(value: unknown): string {
+export function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   return typeof value;
@@ -28,7 +28,7 @@ function cut(text: string): string {
 }
 
 /** A value as an error message shows it: JSON, but Infinity as itself (JSON would say null). */
-function shown(value: unknown): string {
+export function shown(value: unknown): string {
   return cut(typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value)));
 }
 

@@ -1,25 +1,27 @@
-// forge over MCP: every command a tool, generated from its declaration and run through the same CLI path.
-import type { CommandSpec, Entry } from '../cli/declare';
+// forge over MCP: commands as tools, generated from their declarations and run through the same CLI path.
+import type { ArgSpec, ArgsSpec, CommandSpec, Entry } from '../cli/declare';
 import { leaves } from '../cli/registry';
 import { toolSchema } from '../cli/schema';
 import { invoke } from '../cli/invoke';
-
-/** Commands that make no sense as tools of an MCP client: the server itself. */
-const NOT_TOOLS = new Set(['mcp']);
+import { kebab, shown, typeName } from '../cli/validate';
+import { annotations, BEHAVIOURS } from './toolsets';
 
 export interface McpTool {
   name: string;
   description: string;
   inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[] };
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
+  annotations: ReturnType<typeof annotations>;
 }
 
-export function mcpTools(entries: readonly Entry[]): Array<{ tool: McpTool; spec: CommandSpec<any> }> {
+/** The tools for the selected commands (every command in the toolset table when none is given). */
+export function mcpTools(entries: readonly Entry[], selected?: ReadonlySet<string>): Array<{ tool: McpTool; spec: CommandSpec<any> }> {
   return leaves(entries)
-    .filter((spec) => !NOT_TOOLS.has(spec.name))
+    .filter((spec) => (selected ? selected.has(spec.name) : BEHAVIOURS.has(spec.name)))
     .map((spec) => {
+      const behaviour = BEHAVIOURS.get(spec.name);
+      if (!behaviour) throw new Error(`'${spec.name}' is in no toolset of lib/mcp/toolsets.ts`);
       const s = toolSchema(spec);
-      return { spec, tool: { name: s.name, description: s.description, inputSchema: s.parameters, annotations: { title: `forge ${spec.name}`, readOnlyHint: !spec.mutates, destructiveHint: spec.mutates, openWorldHint: false } } };
+      return { spec, tool: { name: s.name, description: s.description, inputSchema: s.parameters, annotations: annotations(behaviour) } };
     });
 }
 
@@ -29,33 +31,75 @@ export interface ToolResult {
   isError: boolean;
 }
 
+/** The JSON type a declared argument's schema gives (schema.ts), as words for a message; null when the value has it. */
+function wrongType(spec: ArgSpec, value: unknown): string | null {
+  const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+  switch (spec.type) {
+    case 'string':
+      return typeof value === 'string' ? null : 'a string';
+    case 'number':
+      return typeof value === 'number' ? null : 'a number';
+    case 'integer':
+      return Number.isInteger(value) ? null : 'an integer';
+    case 'boolean':
+      return typeof value === 'boolean' ? null : 'true or false';
+    case 'array':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string') ? null : 'an array of strings';
+    case 'object':
+      return isObject(value) ? null : 'an object';
+    case 'objects':
+      return Array.isArray(value) && value.every(isObject) ? null : 'an array of objects';
+  }
+}
+
+/**
+ * The first argument whose JSON type is not the one its inputSchema declares, as the CLI's error
+ * record: the CLI coerces flag text (`5` → '5'), but a tool call's arguments are typed JSON, and
+ * `{"path": 5}` is a model's mistake to correct, not a file named 5. Null (absent) and keys the
+ * command does not declare are left to the CLI, which knows them.
+ */
+export function typeError(spec: CommandSpec<any>, args: Record<string, unknown>): Record<string, unknown> | null {
+  for (const [key, value] of Object.entries(args)) {
+    const name = kebab(key);
+    const arg = Object.hasOwn(spec.args, name) ? (spec.args as ArgsSpec)[name]! : undefined;
+    if (!arg || value === null || value === undefined) continue;
+    const expected = wrongType(arg, value);
+    if (expected) {
+      return { ok: false, error: { code: 'INVALID_ARGUMENT', message: `'${name}' must be ${expected}, got ${typeName(value)} ${shown(value)}`, data: { field: name } }, _next_action: `forge ${spec.name} --help` };
+    }
+  }
+  return null;
+}
+
 /**
  * Runs one tool call as the CLI runs one NDJSON request (`echo '{…}' | forge <cmd> --json`): the
- * same validation, errors and hints. The records are the result's text; a refusal or an error is
- * an isError result whose record still carries `_next_action`.
+ * same validation, errors and hints, after the arguments' types are checked. The records are the
+ * result's text; a refusal or an error is an isError result whose record still carries `_next_action`.
  */
 export async function callTool({ entries, spec, args, cwd, env }: { entries: readonly Entry[]; spec: CommandSpec<any>; args: Record<string, unknown>; cwd: string; env: NodeJS.ProcessEnv }): Promise<ToolResult> {
+  const refused = typeError(spec, args);
+  if (refused) return { content: [{ type: 'text', text: JSON.stringify(refused) }], isError: true };
   const { code, stdout, stderr } = await invoke({ entries, spec, args, cwd, env, json: true });
   const text = stdout.trimEnd() || stderr.trimEnd();
   return { content: [{ type: 'text', text }], isError: code !== 0 };
 }
 
-/** Serves every command over stdio until the client closes the connection; stdout carries only protocol. */
-export async function serveMcp({ entries, version, cwd, env }: { entries: readonly Entry[]; version: string; cwd: string; env: NodeJS.ProcessEnv }): Promise<void> {
+/** Serves the selected commands over stdio until the client closes the connection; stdout carries only protocol. */
+export async function serveMcp({ entries, selected, version, cwd, env }: { entries: readonly Entry[]; selected: ReadonlySet<string>; version: string; cwd: string; env: NodeJS.ProcessEnv }): Promise<void> {
   // The low-level Server: tools come from the declarations as JSON Schema, not from zod shapes.
   const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/server/stdio.js'),
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
-  const tools = mcpTools(entries);
+  const tools = mcpTools(entries, selected);
   const byName = new Map(tools.map((t) => [t.tool.name, t.spec]));
   const server = new Server({ name: 'forge', version }, { capabilities: { tools: {} }, instructions: 'forge: git-native commands for coding agents. Every result ends with _next_action, the next command to run (null when done).' });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => t.tool) }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const spec = byName.get(req.params.name);
     if (!spec) {
-      const record = { ok: false, error: { code: 'UNKNOWN_TOOL', message: `no tool '${req.params.name}'` }, _next_action: 'forge schema' };
+      const record = { ok: false, error: { code: 'UNKNOWN_TOOL', message: `no tool '${req.params.name}' (served: ${[...byName.keys()].join(', ')})` }, _next_action: 'forge schema' };
       return { content: [{ type: 'text', text: JSON.stringify(record) }], isError: true };
     }
     return callTool({ entries, spec, args: req.params.arguments ?? {}, cwd, env });

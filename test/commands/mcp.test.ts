@@ -1,19 +1,21 @@
-// forge mcp: the MCP SDK's own client over stdio lists the tools and calls read, edit and plan check.
-import { readFileSync } from 'node:fs';
+// forge mcp: the MCP SDK's own client over stdio lists the tools (by toolset, with their annotations and token size) and calls them.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { entries } from '../../commands/index';
 import { leaves } from '../../lib/cli/registry';
+import { annotations, BEHAVIOURS, DEFAULT_TOOLSETS, TOOLSETS } from '../../lib/mcp/toolsets';
 import { planTemplate } from '../../lib/plans/template';
-import { FORGE, forgeEnv } from '../helpers/forge';
+import { FORGE, forge, forgeEnv } from '../helpers/forge';
 import { repoWith, tempRepo } from '../helpers/repo';
 
-async function connect(cwd: string) {
+async function connect(cwd: string, flags: string[]) {
   const env = Object.fromEntries(Object.entries(forgeEnv()).filter((e): e is [string, string] => e[1] !== undefined));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [FORGE, 'mcp'], cwd, env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [FORGE, 'mcp', ...flags], cwd, env, stderr: 'pipe' });
   const client = new Client({ name: 'forge-test', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -22,8 +24,8 @@ async function connect(cwd: string) {
 const records = (r: Record<string, unknown>) => ((r.content as Array<{ text: string }>)[0]!.text).split('\n').map((l) => JSON.parse(l) as Record<string, any>);
 
 /** Runs `body` with a connected client, closing it (and the server) even when an assertion fails. */
-async function withClient(cwd: string, body: (client: Client) => Promise<void>): Promise<void> {
-  const client = await connect(cwd);
+async function withClient(cwd: string, body: (client: Client) => Promise<void>, flags: string[] = []): Promise<void> {
+  const client = await connect(cwd, flags);
   try {
     await body(client);
   } finally {
@@ -31,14 +33,83 @@ async function withClient(cwd: string, body: (client: Client) => Promise<void>):
   }
 }
 
-test('tools mirror the declarations, with read-only and destructive hints', () => withClient(tempRepo(), async (client) => {
+const toolNames = (commands: string[]) => commands.map((c) => c.replace(/[ -]/g, '_')).sort();
+/** Schema tokens as a client's context holds them: the tools/list answer's tools as JSON, o200k_base (as bench/agent.ts counts). */
+const schemaTokens = (tools: unknown[]) => countTokens(JSON.stringify(tools));
+
+test('--toolsets all serves every command, each with the annotations its toolset table declares', () => withClient(tempRepo(), async (client) => {
   const { tools } = await client.listTools();
   const expected = leaves(entries).filter((c) => c.name !== 'mcp');
-  assert.equal(tools.map((t) => t.name).sort(), expected.map((c) => c.name.replace(/[ -]/g, '_')).sort());
-  const read = tools.find((t) => t.name === 'read')!;
-  assert.equal([read.annotations?.readOnlyHint, read.annotations?.destructiveHint, read.inputSchema.required], [true, false, ['path']]);
-  assert.equal([tools.find((t) => t.name === 'edit')!.annotations?.destructiveHint], [true]);
+  assert.equal(tools.map((t) => t.name).sort(), toolNames(expected.map((c) => c.name)));
+  for (const spec of expected) {
+    const served = tools.find((t) => t.name === spec.name.replace(/[ -]/g, '_'))!;
+    assert.equal(served.annotations, annotations(BEHAVIOURS.get(spec.name)!), spec.name);
+  }
+  const hints = (name: string) => tools.find((t) => t.name === name)!.annotations!;
+  assert.equal([hints('read').readOnlyHint, hints('read').openWorldHint, hints('read').destructiveHint], [true, false, undefined]);
+  assert.equal(hints('state_show').readOnlyHint, true);
+  assert.equal([hints('memory_save').readOnlyHint, hints('memory_save').destructiveHint, hints('memory_save').idempotentHint], [false, false, true]);
+  assert.equal([hints('edit').destructiveHint, hints('undo').destructiveHint], [true, true]);
+  assert.equal([hints('state_sync').openWorldHint, hints('agent').openWorldHint, hints('loop_run').openWorldHint], [true, true, true]);
+  assert.equal([hints('plan_check').openWorldHint, hints('validate').openWorldHint], [false, false]);
+  assert.ok(schemaTokens(tools) <= 5000, `all tools' schemas: ${schemaTokens(tools)} tokens`);
+}, ['--toolsets', 'all']));
+
+test('the toolset table holds every command but mcp exactly once', () => {
+  const listed = Object.values(TOOLSETS).flatMap((t) => Object.keys(t.commands));
+  assert.equal(listed.slice().sort(), leaves(entries).filter((c) => c.name !== 'mcp').map((c) => c.name).sort());
+});
+
+test('by default: files, plans, validate and memory in at most 2,500 tokens; no pushes, undo, agent or installers', () => withClient(tempRepo(), async (client) => {
+  const { tools } = await client.listTools();
+  assert.equal(tools.map((t) => t.name).sort(), toolNames(DEFAULT_TOOLSETS.flatMap((s) => Object.keys(TOOLSETS[s]!.commands))));
+  for (const name of ['state_sync', 'undo', 'agent', 'loop_run', 'plan_install_hook', 'init']) assert.not.ok(tools.some((t) => t.name === name), name);
+  for (const name of ['read', 'edit', 'write', 'replace', 'patch', 'search', 'plan_activate', 'plan_advance', 'plan_ack', 'validate', 'memory_save', 'memory_recall']) assert.ok(tools.some((t) => t.name === name), name);
+  assert.ok(schemaTokens(tools) <= 2500, `default schemas: ${schemaTokens(tools)} tokens`);
+  const refused = await client.callTool({ name: 'state_sync', arguments: {} });
+  assert.equal([refused.isError, records(refused)[0]!.error.code], [true, 'UNKNOWN_TOOL']);
 }));
+
+test('--toolsets and --tools pick what is served, comma-separated or repeated', () => withClient(tempRepo(), async (client) => {
+  const { tools } = await client.listTools();
+  assert.equal(tools.map((t) => t.name).sort(), ['diff', 'memory_recall', 'memory_save', 'plan_status', 'state_export', 'state_log', 'state_show', 'state_sync', 'checkpoint', 'undo'].sort());
+}, ['--toolsets', 'state,memory', '--toolsets', 'checkpoints', '--tools', 'plan status', '--tools', 'state_show']));
+
+test('--tools alone serves just those tools', () => withClient(tempRepo(), async (client) => {
+  assert.equal((await client.listTools()).tools.map((t) => t.name).sort(), ['plan_check', 'read']);
+}, ['--tools', 'read,plan_check']));
+
+test('an unknown toolset or tool is INVALID_ARGUMENT naming the valid ones, with a working fix', async () => {
+  const dir = tempRepo();
+  const set = await forge(['mcp', '--toolsets', 'files,plan', '--json'], { cwd: dir });
+  assert.is(set.code, 2);
+  const setErr = JSON.parse(set.stdout.trim());
+  assert.is(setErr.error.code, 'INVALID_ARGUMENT');
+  assert.match(setErr.error.message, /unknown toolset 'plan'; toolsets: default, all, files, plans, validate, memory,/);
+  assert.is(setErr._next_action, 'forge mcp --toolsets files');
+  const tool = await forge(['mcp', '--tools', 'read,deploy'], { cwd: dir });
+  assert.is(tool.code, 2);
+  assert.match(tool.stderr, /unknown tool 'deploy'; tools: agent, checkpoint, diff, edit,/);
+  assert.match(tool.stderr, /Fix: forge mcp --tools read\n/);
+});
+
+test('an argument of the wrong JSON type is refused before the command runs', async () => {
+  const dir = repoWith({ '5': 'a file named 5\n', 'src/app.ts': 'x\n' });
+  await withClient(dir, async (client) => {
+    const path = await client.callTool({ name: 'read', arguments: { path: 5 } });
+    assert.equal([path.isError, records(path)[0]!.error.code, records(path)[0]!.error.message, records(path)[0]!._next_action], [true, 'INVALID_ARGUMENT', "'path' must be a string, got number 5", 'forge read --help']);
+    const flag = await client.callTool({ name: 'write', arguments: { path: 'src/app.ts', content: 'y\n', overwrite: 'true' } });
+    assert.equal([flag.isError, records(flag)[0]!.error.code], [true, 'INVALID_ARGUMENT']);
+    assert.is(readFileSync(join(dir, 'src/app.ts'), 'utf8'), 'x\n');
+    const list = await client.callTool({ name: 'search', arguments: { pattern: 'x', paths: 'src' } });
+    assert.equal([list.isError, records(list)[0]!.error.message], [true, "'paths' must be an array of strings, got string \"src\""]);
+    const camel = await client.callTool({ name: 'search', arguments: { pattern: 'x', ignoreCase: 'yes' } });
+    assert.equal([camel.isError, records(camel)[0]!.error.data.field], [true, 'ignore-case']);
+    writeFileSync(join(dir, 'src/app.ts'), 'x\n');
+    const ok = await client.callTool({ name: 'read', arguments: { path: 'src/app.ts', start: 1, blame: false, cwd: dir } });
+    assert.is(ok.isError, false);
+  });
+});
 
 test('read, edit and plan check run as the CLI runs them; errors are isError results carrying the fix', async () => {
   const dir = repoWith({ 'src/app.ts': 'export const a = 1;\nexport const b = 2;\n', 'docs/plans/p.md': planTemplate({ slug: 'demo', date: '2026-01-01' }) });
