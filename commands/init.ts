@@ -1,5 +1,5 @@
 // forge init: write .forge/conventions.md from what the repository's own files say — no model call.
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineCommand } from '../lib/cli/declare';
 import { RefusedError } from '../lib/errors';
@@ -7,6 +7,7 @@ import { listFiles } from '../lib/files/list';
 import { openWorkspace } from '../lib/files/workspace';
 import { writeWhole } from '../lib/files/write';
 import { workTreeRoot } from '../lib/git/repo';
+import { AGENTS_MD, mergeAgentsSection } from '../lib/init/agents-md';
 import { CONVENTIONS_PATH, detectConventions, renderConventions } from '../lib/init/conventions';
 
 export default defineCommand({
@@ -17,10 +18,12 @@ export default defineCommand({
   args: {
     force: { type: 'boolean', tool: 'Replace an existing file', description: 'Replace an existing .forge/conventions.md.' },
     print: { type: 'boolean', tool: 'Print, do not write', description: 'Print the file instead of writing it.' },
+    'agents-md': { type: 'boolean', tool: 'Write AGENTS.md instead', description: "Write the same facts into forge's marked section of AGENTS.md (read natively by Codex, Gemini CLI, OpenCode…) instead: created, or updated in place between its markers, the rest of the file left as it is." },
   },
   examples: [
     { command: 'forge init --print', description: 'See what forge would write.' },
     { command: 'forge init --json', description: 'Write it (once); the facts as one record.' },
+    { command: 'forge init --agents-md', description: "Put the same facts in forge's section of AGENTS.md." },
   ],
   errors: { CONVENTIONS_EXIST: '.forge/conventions.md exists (use --force)' },
   exits: { 0: 'written (or printed)', 1: 'refused: the file exists', 2: 'invalid input' },
@@ -30,6 +33,16 @@ export default defineCommand({
     const ws = await openWorkspace({ cwd: root, warn: ctx.warn });
     const facts = await detectConventions({ root, files: await listFiles({ ws }) });
     const content = renderConventions(facts);
+    if (args['agents-md']) {
+      // forge's own marked section: updated in place on every run, so no --force is needed.
+      const abs = join(root, AGENTS_MD);
+      const existing = await readFile(abs, 'utf8').catch(() => null);
+      // The conventions file invites edits; this section is regenerated, so its own marker says where edits go.
+      const merged = mergeAgentsSection(existing, content.replace(/^<!-- Written by forge init.*-->\n\n?/m, ''));
+      if (args.print) return { data: { path: AGENTS_MD, written: false, content: merged, ...facts }, text: merged.trimEnd(), next: ctx.cmd('init', '--agents-md') };
+      const r = await writeWhole({ ws, path: AGENTS_MD, content: merged, overwrite: true });
+      return { data: { path: abs, written: true, lines: r.lines, updated: existing !== null, ...facts }, text: `${existing === null ? 'wrote' : 'updated forge\'s section of'} ${abs} (${r.lines} lines)`, next: ctx.cmd('read', abs) };
+    }
     if (args.print) return { data: { path: CONVENTIONS_PATH, written: false, content, ...facts }, text: content.trimEnd(), next: ctx.cmd('init') };
     const exists = await stat(join(root, CONVENTIONS_PATH)).then(() => true, () => false);
     if (exists && !args.force) throw new RefusedError('CONVENTIONS_EXIST', `${CONVENTIONS_PATH} exists; it may hold your own edits`, { fix: ctx.cmd('init', '--force') });

@@ -67,6 +67,7 @@ complete -c forge -n '__fish_seen_subcommand_from hooks; and __fish_seen_subcomm
 complete -c forge -n '__fish_use_subcommand' -a init -d 'Write .forge/conventions.md from the README, manifests, lint configs and test layout'
 complete -c forge -n '__fish_seen_subcommand_from init' -l force -d 'Replace an existing .forge/conventions.md.'
 complete -c forge -n '__fish_seen_subcommand_from init' -l print -d 'Print the file instead of writing it.'
+complete -c forge -n '__fish_seen_subcommand_from init' -l agents-md -d 'Write the same facts into forge\'s marked section of AGENTS.md (read natively by Codex, Gemini CLI, OpenCode…) instead: created, or updated in place between its markers, the rest of the file left as it is.'
 complete -c forge -n '__fish_seen_subcommand_from init' -l cwd -r -d 'Run as if started in DIR (precedence: flag > FORGE_CWD > current directory).'
 complete -c forge -n '__fish_seen_subcommand_from init' -l run-id -r -d 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log.'
 complete -c forge -n '__fish_seen_subcommand_from init' -l json -d 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).'
@@ -475,6 +476,7 @@ complete -c forge-hooks -n '__fish_seen_subcommand_from list' -l help -s h -d 'S
 complete -c forge-init -f
 complete -c forge-init -l force -d 'Replace an existing .forge/conventions.md.'
 complete -c forge-init -l print -d 'Print the file instead of writing it.'
+complete -c forge-init -l agents-md -d 'Write the same facts into forge\'s marked section of AGENTS.md (read natively by Codex, Gemini CLI, OpenCode…) instead: created, or updated in place between its markers, the rest of the file left as it is.'
 complete -c forge-init -l cwd -r -d 'Run as if started in DIR (precedence: flag > FORGE_CWD > current directory).'
 complete -c forge-init -l run-id -r -d 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log.'
 complete -c forge-init -l json -d 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).'

@@ -1,7 +1,7 @@
 // forge loop hook claude: Claude Code's Stop hook — record the iteration, then continue the session or let it stop.
 import { defineCommand, type Outcome, type RunContext } from '../../lib/cli/declare';
 import { hookFailure } from '../../lib/claude/hook';
-import { continueAnswer, parseStop, stopAnswer, type StopPayload } from '../../lib/claude/stop';
+import { continueAnswer, parseStop, stopAnswer, stopBlockCap, type StopPayload } from '../../lib/claude/stop';
 import { lastAssistantText } from '../../lib/claude/transcript';
 import { InvalidInputError } from '../../lib/errors';
 import { workTreeRoot } from '../../lib/git/repo';
@@ -48,13 +48,16 @@ async function drive({ p, loop, store, root, ctx }: Driven & { p: StopPayload; c
   // Without the agent's last words the hook cannot tell a finished task from an unfinished one.
   if (p.lastAssistantMessage === null && p.transcriptPath === null) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the payload has neither last_assistant_message nor transcript_path');
   const text = p.lastAssistantMessage ?? (await lastAssistantText({ file: p.transcriptPath! }));
-  const end = await finishIteration({ store, loop, text, session: p.sessionId, root, env: process.env, now: () => ctx.now() });
+  const end = await finishIteration({ store, loop, text, session: p.sessionId, stopHookActive: p.stopHookActive, root, env: process.env, now: () => ctx.now() });
   if (!end) return letStop('the loop was taken by another session meanwhile');
   const { loop: after, outcome } = end;
   if (outcome !== 'continue') return letStop(`${after.loop_id} ${after.status}: ${after.reason}`, `forge loop ${after.loop_id} ${after.status}: ${after.reason}`);
   const prompt = await iterationPrompt({ store, loop: after });
-  const systemMessage = `forge loop: iteration ${after.iteration + 1} of ${after.max}`;
-  return { data: { decision: 'block', loop_id: after.loop_id, iteration: after.iteration + 1 }, text: `continue: ${systemMessage}`, next: ctx.cmd('loop', 'status'), raw: continueAnswer({ prompt, systemMessage }) };
+  const block = end.record.hookBlock ?? 1;
+  const cap = stopBlockCap(process.env);
+  const capNote = block >= cap ? `; Stop-hook block ${block} of ${cap} in this turn: Claude Code ends the turn now — send any message to go on with the loop` : block >= cap - 2 ? `; Stop-hook block ${block} of ${cap} in this turn (Claude Code ends the turn at ${cap}; CLAUDE_CODE_STOP_HOOK_BLOCK_CAP raises it)` : '';
+  const systemMessage = `forge loop: iteration ${after.iteration + 1} of ${after.max}${capNote}`;
+  return { data: { decision: 'block', loop_id: after.loop_id, iteration: after.iteration + 1, hookBlock: block, hookBlockCap: cap }, text: `continue: ${systemMessage}`, next: ctx.cmd('loop', 'status'), raw: continueAnswer({ prompt, systemMessage }) };
 }
 
 export default defineCommand({
@@ -63,7 +66,7 @@ export default defineCommand({
   description: [
     'Reads a Claude Code Stop hook payload on stdin (session_id, transcript_path, cwd, stop_hook_active, last_assistant_message). With no active loop driven by the hook, or a payload from another session than the one the loop is bound to, it lets the session stop and changes nothing — whatever the payload, garbage included. An unbound loop binds to the first session that stops with a real id — never to an empty or "null" one.',
     'The response is last_assistant_message, or else the text of the last assistant turn in the transcript — every text block since the last prompt, so a turn that ended in tool calls still counts; unparsable lines (a line still being written, control characters, broken JSON) are skipped. Only a regular file is read as the transcript, at most its last 4 MiB and for at most 3 seconds: a FIFO, a device, a directory or a symlink to one is refused without being opened for a blocking read. Control lines (FORGE_COMPLETE, FORGE_PAUSE, <promise>…</promise>) are whole lines ending at \\n or \\r\\n; a bare \\r does not end a line. The iteration is recorded and ends the loop as forge loop start describes. To continue, the answer is {"decision": "block", "reason": <the next prompt>, "systemMessage": "forge loop: iteration N of M"}; to stop, {"systemMessage": <why>} or nothing.',
-    'A driver fails open: when the hook cannot decide — a payload that is not a JSON object, a transcript it cannot read, a state or internal error — it lets the session stop (exit 0 with {"systemMessage": …}; the loop stays active, unchanged when the failure came before the iteration was recorded) and says why on stderr with the error code. It never exits 2 for a failure of its own, since exit 2 tells Claude Code not to stop. Claude Code (2.1.143 or later) ends a turn after 8 consecutive Stop-hook blocks whatever the hook answers (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP raises it).',
+    'A driver fails open: when the hook cannot decide — a payload that is not a JSON object, a transcript it cannot read, a state or internal error — it lets the session stop (exit 0 with {"systemMessage": …}; the loop stays active, unchanged when the failure came before the iteration was recorded) and says why on stderr with the error code. It never exits 2 for a failure of its own, since exit 2 tells Claude Code not to stop. Claude Code (2.1.143 or later) ends a turn after 8 consecutive Stop-hook blocks whatever the hook answers (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP raises it): the hook counts them from stop_hook_active (true when a Stop hook already blocked this turn), records the count with the iteration, and from two blocks before the cap its systemMessage says when the cap will end the turn; at the cap it says the turn ends now and that any message goes on with the loop. forge loop status shows the count.',
   ].join('\n\n'),
   args: {
     agent: { type: 'string', positional: true, required: true, choices: ['claude'], description: 'The agent whose hook this is.' },

@@ -31,3 +31,9 @@ export function continueAnswer({ prompt, systemMessage }: { prompt: string; syst
 export function stopAnswer({ systemMessage }: { systemMessage: string }): string {
   return JSON.stringify({ systemMessage });
 }
+
+/** Claude Code ends a turn after this many consecutive Stop-hook blocks (2.1.143 or later), whatever the hook answers. */
+export function stopBlockCap(env: NodeJS.ProcessEnv): number {
+  const n = Number(env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP);
+  return Number.isInteger(n) && n > 0 ? n : 8;
+}

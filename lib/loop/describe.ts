@@ -7,7 +7,8 @@ export function loopSummary(loop: Loop): string {
   const last = loop.iterations.at(-1);
   if (last) {
     const check = last.doneWhen ? `; done-when ${last.doneWhen.passed ? 'passed' : last.doneWhen.timedOut ? 'timed out' : `failed (exit ${last.doneWhen.exitCode})`}` : '';
-    lines.push(`last: iteration ${last.n} at ${last.endedAt}: ${last.chars} chars${last.control ? `, ${last.control}` : ''}${last.exitCode !== undefined ? `, agent exit ${last.exitCode}` : ''}${check}`);
+    const block = last.hookBlock ? `; Stop-hook block ${last.hookBlock} in a row of Claude Code's cap (8 unless CLAUDE_CODE_STOP_HOOK_BLOCK_CAP says otherwise)` : '';
+    lines.push(`last: iteration ${last.n} at ${last.endedAt}: ${last.chars} chars${last.control ? `, ${last.control}` : ''}${last.exitCode !== undefined ? `, agent exit ${last.exitCode}` : ''}${check}${block}`);
   }
   return lines.join('\n');
 }

@@ -21,7 +21,7 @@ export async function runDoneWhen({ loop, root, env }: { loop: Loop; root: strin
  * driver, binds an unbound loop; a loop that another session bound meanwhile is left alone, and
  * a loop paused or cancelled while the agent worked keeps that status (the iteration is recorded).
  */
-export async function finishIteration({ store, loop, text, exitCode, session, root, env, now }: { store: StateStore; loop: Loop; text: string; exitCode?: number | null; session?: string; root: string; env: NodeJS.ProcessEnv; now: () => Date }): Promise<IterationEnd | null> {
+export async function finishIteration({ store, loop, text, exitCode, session, stopHookActive, root, env, now }: { store: StateStore; loop: Loop; text: string; exitCode?: number | null; session?: string; /** The Stop payload says a Stop hook already blocked this turn. */ stopHookActive?: boolean; root: string; env: NodeJS.ProcessEnv; now: () => Date }): Promise<IterationEnd | null> {
   const control = findControl(text, loop.promise);
   const doneWhen = !control && loop.doneWhen ? await runDoneWhen({ loop, root, env }) : undefined;
   const clean = cleanText(text).trim();
@@ -38,6 +38,12 @@ export async function finishIteration({ store, loop, text, exitCode, session, ro
         return { loop: kept, value: { loop: kept, record: rec, outcome: bound.status } };
       }
       const { loop: next, outcome } = concludeIteration(bound, rec, now());
+      // Going on blocks the agent's Stop: the first block of a turn, or one more after the last.
+      if (outcome === 'continue' && stopHookActive !== undefined) {
+        const last = { ...next.iterations.at(-1)!, hookBlock: stopHookActive ? (bound.iterations.at(-1)?.hookBlock ?? 0) + 1 : 1 };
+        const counted = { ...next, iterations: [...next.iterations.slice(0, -1), last] };
+        return { loop: counted, value: { loop: counted, record: last, outcome } };
+      }
       return { loop: next, value: { loop: next, record: rec, outcome } };
     },
   });

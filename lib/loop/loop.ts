@@ -36,6 +36,11 @@ export interface IterationRecord {
   /** The run driver's agent exit code. */
   exitCode?: number | null;
   doneWhen?: DoneWhenResult;
+  /**
+   * The hook driver's answer went on with the session: which consecutive Stop-hook block of the
+   * agent's turn that was (Claude Code ends a turn after a cap of them, whatever the hook says).
+   */
+  hookBlock?: number;
 }
 
 export interface Loop {

@@ -45,6 +45,20 @@ test('Go, Rust and Python repositories, and a Makefile that wins over them', asy
   assert.match(py, /- Languages: Python; packages: uv\n- Test: `make test`\n- Lint: `make lint`\n- Tests: 1 file named test_\*\.py under tests\/ \(pytest\)\n- Tooling: ruff \(pyproject\.toml\)\n/);
 });
 
+test("--agents-md writes the same facts into forge's marked section of AGENTS.md: the user's text kept, the section updated in place, never doubled", async () => {
+  const dir = repoWith({ 'AGENTS.md': '# How we work\nSmall commits.\n', 'package.json': JSON.stringify({ scripts: { test: 'vitest run' } }) });
+  const first = await forge(['init', '--agents-md'], { cwd: dir });
+  assert.is(first.code, 0, first.stderr);
+  const text = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
+  assert.ok(text.startsWith('# How we work\nSmall commits.\n\n<!-- forge init: start'), text);
+  assert.match(text, /- Test: `npm test`/);
+  assert.not.match(text, /edit freely/, 'the section is regenerated: edits go outside its markers');
+  const again = await forge(['init', '--agents-md'], { cwd: dir });
+  assert.is(again.code, 0, again.stderr);
+  assert.is(readFileSync(join(dir, 'AGENTS.md'), 'utf8'), text, 'a second run changes nothing');
+  assert.is((text.match(/forge init: start/g) ?? []).length, 1);
+});
+
 test('writes .forge/conventions.md once; --force replaces it; an empty repository still gets the rule', async () => {
   const dir = tempRepo();
   const first = await forge(['init'], { cwd: dir });

@@ -164,6 +164,23 @@ test('control lines: a bare promise is not one; the tagged promise on its own li
   assert.equal([s.status, s.iteration, s.last.control], ['complete', 6, 'promise']);
 });
 
+test("Claude Code's cap of consecutive Stop-hook blocks: counted from stop_hook_active, announced two before the cap and at it, shown by forge loop status", async () => {
+  const dir = await started(['--max-iterations', '20']);
+  const messages: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const r = hook(dir, { session_id: 's', stop_hook_active: i > 0, last_assistant_message: `step ${i}` }, { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '4' });
+    assert.is(r.answer!.decision, 'block');
+    messages.push(r.answer!.systemMessage);
+  }
+  assert.equal(messages.slice(0, 2), ['forge loop: iteration 2 of 20', 'forge loop: iteration 3 of 20; Stop-hook block 2 of 4 in this turn (Claude Code ends the turn at 4; CLAUDE_CODE_STOP_HOOK_BLOCK_CAP raises it)']);
+  assert.match(messages[3]!, /; Stop-hook block 4 of 4 in this turn: Claude Code ends the turn now — send any message to go on with the loop$/);
+  // A new turn (the person wrote again): stop_hook_active is false, the count starts over.
+  assert.is(hook(dir, { session_id: 's', stop_hook_active: false, last_assistant_message: 'step 4' }).answer!.systemMessage, 'forge loop: iteration 6 of 20');
+  const s = await status(dir);
+  assert.is(s.last.hookBlock, 1);
+  assert.match((await forge(['loop', 'status'], { cwd: dir })).stdout, /Stop-hook block 1 in a row of Claude Code's cap/);
+});
+
 test('limits: max iterations stops; three identical or empty answers pause as stuck', async () => {
   const dir = await started(['--max-iterations', '2']);
   assert.is(hook(dir, { session_id: 's', last_assistant_message: 'one' }).answer!.decision, 'block');

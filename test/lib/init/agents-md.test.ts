@@ -1,0 +1,17 @@
+// forge's marked section of AGENTS.md: created, appended after the user's text, replaced in place, idempotent.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mergeAgentsSection } from '../../../lib/init/agents-md';
+
+test('a new file holds the section; an existing one keeps its text and gets the section once, replaced on later runs', () => {
+  const first = mergeAgentsSection(null, '# Conventions\n- npm test\n');
+  assert.match(first, /^<!-- forge init: start .*-->\n# Conventions\n- npm test\n<!-- forge init: end -->\n$/);
+  const mine = '# Our agents\nBe kind.\n';
+  const merged = mergeAgentsSection(mine, 'A');
+  assert.ok(merged.startsWith('# Our agents\nBe kind.\n\n<!-- forge init: start'), merged);
+  const again = mergeAgentsSection(`${merged}\n## After\nmore\n`, 'B');
+  assert.is(again, merged.replace('\nA\n', '\nB\n') + '\n## After\nmore\n');
+  assert.is(mergeAgentsSection(again, 'B'), again, 'idempotent');
+});
+
+test.run();
