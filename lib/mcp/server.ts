@@ -4,7 +4,7 @@ import { leaves } from '../cli/registry';
 import { toolSchema } from '../cli/schema';
 import { invoke } from '../cli/invoke';
 import { kebab, shown, typeName } from '../cli/validate';
-import { annotations, BEHAVIOURS } from './toolsets';
+import { annotations, BEHAVIOURS, toolsetOf } from './toolsets';
 
 export interface McpTool {
   name: string;
@@ -99,7 +99,11 @@ export async function serveMcp({ entries, selected, version, cwd, env }: { entri
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const spec = byName.get(req.params.name);
     if (!spec) {
-      const record = { ok: false, error: { code: 'UNKNOWN_TOOL', message: `no tool '${req.params.name}' (served: ${[...byName.keys()].join(', ')})` }, _next_action: 'forge schema' };
+      // A forge command this server was not asked to serve: the flag that serves it is the next step.
+      const set = toolsetOf(req.params.name);
+      const record = set
+        ? { ok: false, error: { code: 'UNKNOWN_TOOL', message: `'${req.params.name}' is not served here: it is in the '${set}' toolset (served: ${[...byName.keys()].join(', ')})` }, _next_action: `forge mcp --toolsets default,${set}` }
+        : { ok: false, error: { code: 'UNKNOWN_TOOL', message: `no tool '${req.params.name}' (served: ${[...byName.keys()].join(', ')})` }, _next_action: 'forge schema' };
       return { content: [{ type: 'text', text: JSON.stringify(record) }], isError: true };
     }
     return callTool({ entries, spec, args: req.params.arguments ?? {}, cwd, env });

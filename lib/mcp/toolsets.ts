@@ -164,3 +164,10 @@ export function selectCommands({ toolsets, tools }: { toolsets: readonly string[
   const chosen = (sets.length || wanted.length ? sets : ['default']).flatMap((s) => (s === 'all' ? Object.keys(TOOLSETS) : s === 'default' ? [...DEFAULT_TOOLSETS] : [s]));
   return new Set([...chosen.flatMap((s) => Object.keys(TOOLSETS[s]!.commands)), ...wanted.map((t) => byTool.get(normal(t))!)]);
 }
+
+/** The toolset serving a tool (`state_sync` → state), or null for a name that is no forge command. */
+export function toolsetOf(tool: string): string | null {
+  const wanted = normal(tool);
+  for (const [set, t] of Object.entries(TOOLSETS)) if (Object.keys(t.commands).some((c) => normal(c) === wanted)) return set;
+  return null;
+}

@@ -68,6 +68,11 @@ test('by default: files, plans, validate and memory in at most 2,500 tokens; no 
   assert.ok(schemaTokens(tools) <= 2500, `default schemas: ${schemaTokens(tools)} tokens`);
   const refused = await client.callTool({ name: 'state_sync', arguments: {} });
   assert.equal([refused.isError, records(refused)[0]!.error.code], [true, 'UNKNOWN_TOOL']);
+  // The answer names the toolset that serves it and the server line that does.
+  assert.match(records(refused)[0]!.error.message, /^'state_sync' is not served here: it is in the 'state' toolset/);
+  assert.is(records(refused)[0]!._next_action, 'forge mcp --toolsets default,state');
+  const nothing = await client.callTool({ name: 'frobnicate', arguments: {} });
+  assert.equal([records(nothing)[0]!.error.code, records(nothing)[0]!._next_action], ['UNKNOWN_TOOL', 'forge schema']);
 }));
 
 test('--toolsets and --tools pick what is served, comma-separated or repeated', () => withClient(tempRepo(), async (client) => {
