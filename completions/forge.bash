@@ -72,11 +72,11 @@ declare -gA _forge_choices=(
   ["forge memory recall --scope"]="project global all"
   ["forge memory save --category"]="convention failure_pattern success_pattern test_command architecture dependency tool_usage"
   ["forge memory save --scope"]="project global"
-  ["forge plan install-hook --agent"]="claude"
+  ["forge plan install-hook --agent"]="claude codex"
   ["forge plan journal --verb"]="plan_unit_entered plan_advance plan_completed plan_breach_refused plan_budget_breach plan_breach_acknowledged plan_paused plan_resumed"
   ["forge plan journal --filter"]="plans"
   ["forge plan preflight --surface"]="artifacts_only local_branch remote_branch_pr"
-  ["forge plan preflight --hook"]="claude"
+  ["forge plan preflight --hook"]="claude codex"
 )
 _forge() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}

@@ -4,6 +4,7 @@ import { relative, resolve, sep } from 'node:path';
 import { defineCommand, type Outcome, type RunContext } from '../../lib/cli/declare';
 import { hookFailure } from '../../lib/claude/hook';
 import { denyAnswer, parsePreToolUse, type PreToolUsePayload } from '../../lib/claude/pretooluse';
+import { parseCodexPreToolUse } from '../../lib/codex/pretooluse';
 import { InvalidInputError, RefusedError } from '../../lib/errors';
 import { workTreeRoot } from '../../lib/git/repo';
 import { canonicalTool, isExempt, mutatesByName, surfaceOfCommand, type Decision } from '../../lib/plans/gate';
@@ -71,6 +72,7 @@ export default defineCommand({
     "Every refusal journals plan_breach_refused and exits 1. An allowed call records the budgets it uses (its run, the files it changes, --tokens) on the state ref; with nothing to record it writes nothing. With no active plan every call is allowed. The plan's own lifecycle commands (forge plan ack|advance|status|journal|check) are never gated.",
     `The tool map: each agent's tool names in the plan's words, which allowed_tools lists (an entry is a word, mcp:<server>, or one tool's exact name). A tool the map does not know — another MCP server's, a new one — is never a hard refusal: outside the current unit it is a soft refusal (plan breach: tools) that forge plan ack lets through once, and the plan allows it by naming it (allowed_tools: [mcp:github, WebFetch]). A search or listing reads whole directories: its path, or with none the directory it runs in (the payload's cwd), must lie within the allowed paths, so a path-less Grep cannot read what a Read may not.\n${toolMapText()}`,
     '--hook claude reads a Claude Code PreToolUse payload on stdin (tool_name, tool_input.file_path / notebook_path / path / command, session_id as the run) and answers in that hook\'s JSON: nothing for an allowed call, {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": …}} for a refused one, exit 0 both ways so Claude Code shows the reason to the model. Install it with forge plan install-hook claude.',
+    '--hook codex reads a Codex CLI PreToolUse payload (tool_name, tool_input, cwd, session_id as the run): Bash — Codex\'s shell and exec_command calls — with tool_input.command; apply_patch with the patch in tool_input.command, whose *** Add File / Update File / Delete File / Move to headers are the paths it changes (relative to cwd); MCP tools as mcp__<server>__<tool>. It answers as Codex reads it: nothing for an allowed call, {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": …}} for a refused one, exit 0 both ways. Install it with forge plan install-hook codex.',
     'The gate fails closed, and with nothing active it is out of the way. With no active plan (or outside a repository) every call is allowed and nothing is written, whatever the payload: not JSON, empty, not an object, no tool_name, any size. With a plan active, a call forge cannot check is denied with the reason — a payload it cannot read, an active plan whose contract on the state ref cannot be read (PLAN_UNREADABLE), an internal error — and the reason also goes to stderr with its error code; --hook claude exits 0 whatever happens inside it, so the deny is what Claude Code acts on. For the cases forge cannot answer at all (not on PATH, killed, timed out), forge plan install-hook claude sets Claude Code\'s "onFailure": "block" (Claude Code 2.1.295 or later; earlier releases let the call through).',
   ].join('\n\n'),
   args: {
@@ -80,7 +82,7 @@ export default defineCommand({
     command: { type: 'string', placeholder: 'CMD', description: "A bash call's command line (its surface is read from it)." },
     surface: { type: 'string', choices: SURFACES, description: 'The surface the call reaches (default artifacts_only).' },
     writes: { type: 'boolean', description: 'The call changes its paths (implied for edit, write, patch).' },
-    hook: { type: 'string', choices: ['claude'], description: 'Read a Claude Code PreToolUse payload on stdin and answer in its JSON.' },
+    hook: { type: 'string', choices: ['claude', 'codex'], description: "Read a Claude Code or Codex CLI PreToolUse payload on stdin and answer in that agent's JSON." },
     payload: { type: 'string', placeholder: 'JSON', anyText: true, description: 'The hook payload, instead of stdin.' },
   },
   stdinText: 'payload',
@@ -89,12 +91,13 @@ export default defineCommand({
     { command: 'forge plan preflight --tool edit --path src/app.ts', description: 'May the agent edit src/app.ts now?' },
     { command: 'forge plan preflight --tool bash --command "git push origin HEAD" --json', description: 'A push, checked against the surface.' },
     { command: `echo '{"tool_name":"Write","tool_input":{"file_path":"src/new.ts"},"session_id":"s1"}' | forge plan preflight --hook claude`, description: 'What Claude Code runs before each tool call.' },
+    { command: `echo '{"tool_name":"Bash","tool_input":{"command":"git push"},"session_id":"s1","cwd":"."}' | forge plan preflight --hook codex`, description: 'What Codex CLI runs before each tool call.' },
   ],
   errors: {
     PLAN_PAUSED: 'the kill switch is on', BUDGET_CAP_REACHED: 'a hard budget cap is reached', PLAN_BREACH_RAILS: "outside the plan's rails (hard)",
     PLAN_BREACH_SURFACE: 'the call reaches a wider surface (hard)', PLAN_BREACH_BLAST_RADIUS: 'a change outside the blast radius (hard)', PLAN_BREACH_UNIT: 'the call belongs to a later unit: advance first',
     PLAN_BREACH_TOOLS: 'a tool the current unit does not allow (soft: forge plan ack)', PLAN_BREACH_PATHS: 'a path outside the current unit (soft: forge plan ack)',
-    MISSING_TOOL: 'neither --tool nor --hook', BAD_HOOK_PAYLOAD: 'the hook payload is not a Claude Code PreToolUse payload (with --hook: allowed with no active plan, denied with one)', PLAN_UNREADABLE: 'a plan is active but its contract cannot be read from the state ref (refused: the gate fails closed)', NOT_A_GIT_REPO: 'outside a git repository (without --hook)',
+    MISSING_TOOL: 'neither --tool nor --hook', BAD_HOOK_PAYLOAD: 'the hook payload is not a PreToolUse payload of the --hook agent (with --hook: allowed with no active plan, denied with one)', PLAN_UNREADABLE: 'a plan is active but its contract cannot be read from the state ref (refused: the gate fails closed)', NOT_A_GIT_REPO: 'outside a git repository (without --hook)',
   },
   exits: { 0: 'allowed; with --hook, every answer (a refusal is the deny in the answer)', 1: 'refused', 2: 'invalid input (with --hook: only an invalid invocation, before the payload is read)' },
   mutates: true,
@@ -107,7 +110,7 @@ export default defineCommand({
     if (args.hook) {
       let p: PreToolUsePayload;
       try {
-        p = parsePreToolUse(args.payload ?? '');
+        p = (args.hook === 'codex' ? parseCodexPreToolUse : parsePreToolUse)(args.payload ?? '');
       } catch (err) {
         // With no plan active every call is allowed, whatever the payload; with one, a call forge cannot read is refused.
         if (!(await planMayBeActive(ctx))) return hookAllow('allowed: no active plan (the hook payload was not read)', { tool: null });
@@ -117,7 +120,7 @@ export default defineCommand({
       runId = runId ?? p.sessionId;
       base = p.cwd ?? ctx.cwd;
     }
-    if (!tool) throw new InvalidInputError('MISSING_TOOL', 'which tool call? give --tool (or --hook claude with a payload on stdin)', { fix: ctx.cmd('plan', 'preflight', '--tool', 'edit', '--path', 'src/app.ts') });
+    if (!tool) throw new InvalidInputError('MISSING_TOOL', 'which tool call? give --tool (or --hook claude|codex with a payload on stdin)', { fix: ctx.cmd('plan', 'preflight', '--tool', 'edit', '--path', 'src/app.ts') });
     const allow = (text: string, data: Record<string, unknown> = {}) => (args.hook ? hookAllow(text, { tool, ...data }) : { data: { allowed: true, tool, ...data }, text, next: null });
     if (isExempt(tool, command)) return allow(`allowed: ${tool} is never gated`, { exempt: true });
 

@@ -5,14 +5,14 @@ import { ForgeError, InvalidInputError } from '../errors';
  * A hook's stdin as a JSON object; anything else is BAD_HOOK_PAYLOAD. The hooks never let it out
  * as an exit code (2 means "block" to Claude Code): the gate denies, the driver lets the session stop.
  */
-export function parseHookPayload(text: string, fix: string): Record<string, unknown> {
+export function parseHookPayload(text: string, fix: string, agent = 'Claude Code'): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new InvalidInputError('BAD_HOOK_PAYLOAD', `the Claude Code hook payload on stdin is not JSON (${(err as Error).message.slice(0, 200)})`, { fix });
+    throw new InvalidInputError('BAD_HOOK_PAYLOAD', `the ${agent} hook payload on stdin is not JSON (${(err as Error).message.slice(0, 200)})`, { fix });
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the Claude Code hook payload must be a JSON object', { fix });
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInputError('BAD_HOOK_PAYLOAD', `the ${agent} hook payload must be a JSON object`, { fix });
   return value as Record<string, unknown>;
 }
 

@@ -3,7 +3,7 @@
 /** How a tool's call is checked: by its word, never (conversation only), or by its search scope. */
 export interface ToolRow {
   /** The agent that names the tool this way ('forge' for forge's own commands and MCP tools). */
-  agent: 'claude' | 'forge';
+  agent: 'claude' | 'codex' | 'forge';
   /** The names the agent sends, current and older (MultiEdit, LS, Task, TodoWrite keep working). */
   names: string[];
   /** The plan word the tool counts as in allowed_tools; null when the tool is never gated. */
@@ -36,6 +36,9 @@ export const TOOL_MAP: readonly ToolRow[] = [
   { agent: 'claude', names: ['EnterPlanMode', 'ExitPlanMode'], word: null, note: 'plan mode' },
   { agent: 'claude', names: ['AskUserQuestion'], word: null, note: 'a question to the user' },
   { agent: 'claude', names: ['ToolSearch'], word: null, note: 'loads tool definitions into the conversation' },
+  { agent: 'codex', names: ['Bash'], word: 'bash', note: 'shell and exec_command calls, which Codex sends as Bash: the surface is read from the command line' },
+  { agent: 'codex', names: ['apply_patch'], word: 'patch', mutates: true, note: 'adds, changes, moves or deletes the files its patch names' },
+  { agent: 'codex', names: ['mcp__<server>__<tool>'], word: 'mcp:<server>', note: "another MCP server's tool, as for Claude Code" },
   { agent: 'forge', names: ['read'], word: 'read', note: 'forge read' },
   { agent: 'forge', names: ['edit'], word: 'edit', mutates: true, note: 'forge edit' },
   { agent: 'forge', names: ['write'], word: 'write', mutates: true, note: 'forge write' },
@@ -102,12 +105,12 @@ export function toolAllowed(allowed: readonly string[], name: string): boolean {
 
 /** The table as the man page prints it: one line per row. */
 export function toolMapText(): string {
-  const agents = { claude: 'Claude Code', forge: 'forge (its commands; through MCP as mcp__forge__<tool>)' } as const;
+  const agents = { claude: 'Claude Code', codex: 'Codex CLI (the tools its PreToolUse hook reports; others, such as its plan tool, never reach the hook)', forge: 'forge (its commands; through MCP as mcp__forge__<tool>)' } as const;
   const lines: string[] = [];
-  for (const agent of ['claude', 'forge'] as const) {
+  for (const agent of ['claude', 'codex', 'forge'] as const) {
     lines.push(`${agents[agent]}:`);
     for (const r of TOOL_MAP.filter((x) => x.agent === agent)) {
-      const names = r.names.length > 1 && agent === 'claude' ? r.names.join(', ') : r.names[0]!;
+      const names = r.names.length > 1 && agent !== 'forge' ? r.names.join(', ') : r.names[0]!;
       lines.push(`  ${names} → ${r.word ?? 'never gated'} (${r.note})`);
     }
   }
