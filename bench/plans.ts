@@ -43,12 +43,15 @@ writeFileSync(join(gated, 'docs', 'plans', 'p.md'), planTemplate({ slug: 'bench'
 const activated = spawnSync(process.execPath, [FORGE, 'plan', 'activate', '--path', 'docs/plans/p.md'], { cwd: gated, env, encoding: 'utf8' });
 if (activated.status !== 0) throw new Error(`plan activate failed: ${activated.stderr}`);
 const payload = JSON.stringify({ session_id: 'bench', tool_name: 'Read', tool_input: { file_path: join(gated, 'src/a.ts') } });
+// Codex reports shell calls as Bash (its documented PreToolUse payload); a read-only command.
+const codexPayload = JSON.stringify({ session_id: 'bench', turn_id: 't1', cwd: gated, hook_event_name: 'PreToolUse', model: 'gpt-5-codex', tool_name: 'Bash', tool_use_id: 'u1', tool_input: { command: 'cat src/a.ts' } });
 const cases: Array<[string, string[], number, string?]> = [
   ['node -e 0', ['-e', '0'], 0],
   ['allowed, nothing to record', [FORGE, 'plan', 'preflight', '--tool', 'read', '--path', 'src/a.ts'], 0],
   ['allowed, tokens recorded', [FORGE, 'plan', 'preflight', '--tool', 'edit', '--path', 'src/a.ts', '--tokens', '1'], 0],
   ['refused, journaled', [FORGE, 'plan', 'preflight', '--tool', 'bash', '--command', 'git push'], 1],
   ['Claude Code hook, allowed', [FORGE, 'plan', 'preflight', '--hook', 'claude'], 0, payload],
+  ['Codex CLI hook, allowed', [FORGE, 'plan', 'preflight', '--hook', 'codex'], 0, codexPayload],
 ];
 const gateRuns = cases.map(() => [] as number[]);
 for (let i = 0; i < 11; i++) {
