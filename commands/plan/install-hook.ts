@@ -11,14 +11,15 @@ export const CODEX_PREFLIGHT_HOOK = 'forge plan preflight --hook codex || exit 2
 export default defineCommand({
   name: 'plan install-hook',
   summary: 'Install the plan gate as a Claude Code (.claude/settings.json) or Codex CLI (.codex/config.toml) PreToolUse hook',
+  tool: "Install the plan gate as an agent's PreToolUse hook",
   description: [
     `Merges {"matcher": "*", "hooks": [{"type": "command", "command": "forge plan preflight --hook claude", "onFailure": "block"}]} into hooks.PreToolUse of the project's .claude/settings.json (or --settings), keeping every other setting, event and hook as it was; running it again changes nothing, except that an entry installed before onFailure existed gets "onFailure": "block" added in place (its timeout and other keys stay). A settings file that is not valid JSON is refused and left untouched. From then on every tool call of a Claude Code session in this project passes forge plan preflight while a plan contract is active, and is a no-op otherwise. Claude Code runs the hook through the shell, so forge must be on its PATH.`,
     `The gate fails closed. "onFailure": "block" makes Claude Code (${ON_FAILURE_SINCE} or later) refuse the tool call when the hook cannot start (forge not on PATH), times out, or exits with a code other than 0 or 2 (a crash). Earlier Claude Code releases drop the key unread: there a hook that cannot run is a non-blocking error and the call goes ahead, so keep Claude Code up to date where the plan matters. forge's own answers do not depend on the key: with a plan active, a payload it cannot read or a contract it cannot check is denied with the reason.`,
     `codex: appends [[hooks.PreToolUse]] with one [[hooks.PreToolUse.hooks]] handler {type = "command", command = "${CODEX_PREFLIGHT_HOOK}"} (no matcher: every tool Codex reports — Bash for its shell and exec_command calls, apply_patch, MCP tools) to the project's .codex/config.toml (or --settings, e.g. ~/.codex/config.toml for every project). The tables are added as text at the end, so the file's comments, order and other settings stay exactly as they were; running it again changes nothing; a file that is not valid TOML, or whose hooks are not tables Codex reads, is refused and left untouched. Codex ${CODEX_HOOKS_SINCE} or later runs hooks from config.toml by default, and reads a project's .codex/ layer only once the project is trusted. The gate fails closed as far as Codex allows: Codex blocks a call when a hook exits 2 (showing its stderr), so "|| exit 2" blocks the call when forge is not on PATH or crashes; a hook that times out (600 seconds by default) lets the call through.`,
   ].join('\n\n'),
   args: {
-    agent: { type: 'string', positional: true, required: true, choices: ['claude', 'codex'], description: 'The agent whose hook to install.' },
-    settings: { type: 'string', placeholder: 'FILE', description: 'The settings file (default: .claude/settings.json, or for codex .codex/config.toml, at the top of the repository).' },
+    agent: { type: 'string', positional: true, required: true, choices: ['claude', 'codex'], tool: '', description: 'The agent whose hook to install.' },
+    settings: { type: 'string', placeholder: 'FILE', tool: "Config file (default: the agent's, at the repository top)", description: 'The settings file (default: .claude/settings.json, or for codex .codex/config.toml, at the top of the repository).' },
   },
   examples: [
     { command: 'forge plan install-hook claude', description: 'Gate this project\'s Claude Code sessions.' },

@@ -82,7 +82,7 @@ export default defineCommand({
     command: { type: 'string', placeholder: 'CMD', description: "A bash call's command line (its surface is read from it)." },
     surface: { type: 'string', choices: SURFACES, description: 'The surface the call reaches (default artifacts_only).' },
     writes: { type: 'boolean', description: 'The call changes its paths (implied for edit, write, patch).' },
-    hook: { type: 'string', choices: ['claude', 'codex'], description: "Read a Claude Code or Codex CLI PreToolUse payload on stdin and answer in that agent's JSON." },
+    hook: { type: 'string', choices: ['claude', 'codex'], tool: "Read that agent's hook payload on stdin, answer in its format", description: "Read a Claude Code or Codex CLI PreToolUse payload on stdin and answer in that agent's JSON." },
     payload: { type: 'string', placeholder: 'JSON', anyText: true, description: 'The hook payload, instead of stdin.' },
   },
   stdinText: 'payload',
