@@ -25,7 +25,7 @@ export default defineCommand({
     { command: 'forge init --json', description: 'Write it (once); the facts as one record.' },
     { command: 'forge init --agents-md', description: "Put the same facts in forge's section of AGENTS.md." },
   ],
-  errors: { CONVENTIONS_EXIST: '.forge/conventions.md exists (use --force)' },
+  errors: { CONVENTIONS_EXIST: '.forge/conventions.md exists (use --force)', AGENTS_MD_MARKERS: "with --agents-md: AGENTS.md has forge's start or end marker without the other, or twice (nothing is written)" },
   exits: { 0: 'written (or printed)', 1: 'refused: the file exists', 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {
@@ -39,6 +39,7 @@ export default defineCommand({
       const existing = await readFile(abs, 'utf8').catch(() => null);
       // The conventions file invites edits; this section is regenerated, so its own marker says where edits go.
       const merged = mergeAgentsSection(existing, content.replace(/^<!-- Written by forge init.*-->\n\n?/m, ''));
+      if (merged === null) throw new RefusedError('AGENTS_MD_MARKERS', `${AGENTS_MD}'s forge init markers are not one start line then one end line: forge will not guess which text is its own`, { fix: ctx.cmd('read', abs) });
       if (args.print) return { data: { path: AGENTS_MD, written: false, content: merged, ...facts }, text: merged.trimEnd(), next: ctx.cmd('init', '--agents-md') };
       const r = await writeWhole({ ws, path: AGENTS_MD, content: merged, overwrite: true });
       return { data: { path: abs, written: true, lines: r.lines, updated: existing !== null, ...facts }, text: `${existing === null ? 'wrote' : 'updated forge\'s section of'} ${abs} (${r.lines} lines)`, next: ctx.cmd('read', abs) };

@@ -72,7 +72,7 @@ export default defineCommand({
     "Every refusal journals plan_breach_refused and exits 1. An allowed call records the budgets it uses (its run, the files it changes, --tokens) on the state ref; with nothing to record it writes nothing. With no active plan every call is allowed. The plan's own lifecycle commands (forge plan ack|advance|status|journal|check) are never gated.",
     `The tool map: each agent's tool names in the plan's words, which allowed_tools lists (an entry is a word, mcp:<server>, or one tool's exact name). A tool the map does not know — another MCP server's, a new one — is never a hard refusal: outside the current unit it is a soft refusal (plan breach: tools) that forge plan ack lets through once, and the plan allows it by naming it (allowed_tools: [mcp:github, WebFetch]). A search or listing reads whole directories: its path, or with none the directory it runs in (the payload's cwd), must lie within the allowed paths, so a path-less Grep cannot read what a Read may not.\n${toolMapText()}`,
     '--hook claude reads a Claude Code PreToolUse payload on stdin (tool_name, tool_input.file_path / notebook_path / path / command, session_id as the run) and answers in that hook\'s JSON: nothing for an allowed call, {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": …}} for a refused one, exit 0 both ways so Claude Code shows the reason to the model. Install it with forge plan install-hook claude.',
-    '--hook codex reads a Codex CLI PreToolUse payload (tool_name, tool_input, cwd, session_id as the run): Bash — Codex\'s shell and exec_command calls — with tool_input.command; apply_patch with the patch in tool_input.command, whose *** Add File / Update File / Delete File / Move to headers are the paths it changes (relative to cwd); MCP tools as mcp__<server>__<tool>. It answers as Codex reads it: nothing for an allowed call, {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": …}} for a refused one, exit 0 both ways. Install it with forge plan install-hook codex.',
+    '--hook codex reads a Codex CLI PreToolUse payload (tool_name, tool_input, cwd, session_id as the run): Bash — Codex\'s shell and exec_command calls — with tool_input.command; apply_patch with the patch in tool_input.command, whose *** Add File / Update File / Delete File / Move to headers are the paths it changes (relative to cwd; a patch naming no file is refused) — also when a Bash command carries the patch (apply_patch <<\'EOF\' … *** Begin Patch …), which is then checked both as a shell command and as the writes of its patch; MCP tools as mcp__<server>__<tool>. It answers as Codex reads it: nothing for an allowed call, {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": …}} for a refused one, exit 0 both ways. Install it with forge plan install-hook codex.',
     'The gate fails closed, and with nothing active it is out of the way. With no active plan (or outside a repository) every call is allowed and nothing is written, whatever the payload: not JSON, empty, not an object, no tool_name, any size. With a plan active, a call forge cannot check is denied with the reason — a payload it cannot read, an active plan whose contract on the state ref cannot be read (PLAN_UNREADABLE), an internal error — and the reason also goes to stderr with its error code; --hook claude exits 0 whatever happens inside it, so the deny is what Claude Code acts on. For the cases forge cannot answer at all (not on PATH, killed, timed out), forge plan install-hook claude sets Claude Code\'s "onFailure": "block" (Claude Code 2.1.295 or later; earlier releases let the call through).',
   ].join('\n\n'),
   args: {
@@ -105,6 +105,7 @@ export default defineCommand({
     let tool = args.tool;
     let paths = args.path;
     let command = args.command;
+    let writes = args.writes;
     let runId = ctx.runId ?? null;
     let base = ctx.cwd;
     if (args.hook) {
@@ -117,6 +118,7 @@ export default defineCommand({
         return hookDeny(err, ctx, 'forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused');
       }
       ({ tool, paths, command } = p);
+      writes ||= p.writes === true;
       runId = runId ?? p.sessionId;
       base = p.cwd ?? ctx.cwd;
     }
@@ -131,7 +133,7 @@ export default defineCommand({
       if (!root && args.hook) return allow('allowed: not in a git repository, so no plan is active');
       const rel = await callPaths({ tool, paths, base, root: root ?? ctx.cwd });
       const surface = args.surface ?? (command !== undefined && canonicalTool(tool) === 'bash' ? surfaceOfCommand(command) : 'artifacts_only');
-      const call = { tool, paths: rel, tokens: args.tokens, mutates: args.writes || mutatesByName(tool), surface, runId };
+      const call = { tool, paths: rel, tokens: args.tokens, mutates: writes || mutatesByName(tool), surface, runId };
       result = { call, ...(await preflight({ store: await ctx.store(), call, now: ctx.now() })) };
     } catch (err) {
       // A gate that cannot read its contract must not wave calls through: deny, saying why.

@@ -79,7 +79,7 @@ export interface AgentRun {
 
 /** A run that ended without finishing its task, and why (each a stable error code of forge agent). */
 export interface AgentStop {
-  code: 'MODEL_EMPTY_REPLY' | 'MODEL_TRUNCATED' | 'LOOP_DETECTED';
+  code: 'MODEL_EMPTY_REPLY' | 'MODEL_TRUNCATED' | 'MODEL_UNREADABLE_CALL' | 'LOOP_DETECTED';
   message: string;
 }
 
@@ -123,12 +123,13 @@ async function contentHash(path: string): Promise<string | null> {
 const NUDGE = {
   empty: 'Your reply was empty. Call a tool, or if the task is done answer with a short summary.',
   cut: 'Your reply was cut off by the length limit and was not used (no tool call in it ran). Send it again, shorter: one tool call, or a brief answer.',
+  unreadable: (why: string) => `Your <tool_call> could not be read, so nothing ran: ${why}. Send the call again as one JSON object {"name": …, "arguments": {…}} naming one of the tools.`,
 };
 
 /**
  * Runs the task until the model answers without a tool call, `maxTurns` model calls were made, or
  * the run cannot honestly go on (`stopped`): a reply cut off by the length limit twice in a row, an
- * empty reply twice in a row, the same call a third time with nothing changed in between, or edits
+ * empty reply twice in a row, a `<tool_call>` that cannot be read twice in a row, the same call a third time with nothing changed in between, or edits
  * that keep putting a file back as it was. Tool calls written as text (Hermes `<tool_call>` tags, a
  * fenced JSON object naming a tool) are run as calls; `<think>` blocks are shown, never sent back.
  */
@@ -145,7 +146,7 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
   // Each edited file's contents this task, by hash: going back to one is undoing an edit.
   const versions = new Map<string, Array<{ hash: string; turn: number }>>();
   let undone = 0;
-  let nudged: 'empty' | 'cut' | null = null;
+  let nudged: 'empty' | 'cut' | 'unreadable' | null = null;
   const run: AgentRun = { answer: '', turns: 0, toolCalls: 0, cacheHits: 0, usage: { input: 0, output: 0 }, estimatedCalls: 0, uncachedTokens: 0, compression: { before: 0, after: 0 }, files: [], exhausted: false, stopped: null, refused: 0 };
   const stop = (code: AgentStop['code'], message: string): AgentRun => {
     run.stopped = { code, message };
@@ -178,13 +179,26 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
     if (thinking) await onEvent({ type: 'thinking', text: thinking });
     let text = visible;
     let calls: ToolCall[] = quick ? [] : (r.message.tool_calls ?? []);
+    let unreadable: string[] = [];
     if (!quick && !calls.length && text) {
       const written = toolCallsInText(text, known);
+      unreadable = written.unreadable;
       if (written.calls.length) {
         calls = written.calls.map((c, i) => ({ id: `text_${run.turns}_${i + 1}`, type: 'function', function: c }));
         text = written.rest;
         await onEvent({ type: 'reply_note', text: `${calls.length} tool call${calls.length === 1 ? '' : 's'} written as text, run as calls` });
       }
+    }
+    // A tagged call that cannot be read (cut short, no known tool) is neither run nor the answer.
+    if (!calls.length && unreadable.length && r.finishReason !== 'length') {
+      if (nudged === 'unreadable') return stop('MODEL_UNREADABLE_CALL', `the model's <tool_call> could not be read twice in a row (turn ${run.turns}); nothing of it ran`);
+      nudged = 'unreadable';
+      const parsed = parseArguments(unreadable[0]!);
+      const why = parsed.ok ? `it names no tool forge has (tools: ${[...known].join(', ')})` : `its JSON could not be read (${parsed.reason})`;
+      await onEvent({ type: 'reply_note', text: `a <tool_call> that could not be read (${why}): not run; asked again` });
+      messages.push({ role: 'assistant', content: text });
+      messages.push({ role: 'user', content: NUDGE.unreadable(why) });
+      continue;
     }
     // A reply the length limit cut is not the model's answer, and its calls may be cut too: none runs.
     if (r.finishReason === 'length') {

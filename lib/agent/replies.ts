@@ -24,19 +24,25 @@ export interface TextToolCall {
  * known tool with `arguments` or `parameters`. Only known tool names count, so an answer that
  * shows a JSON example is not run. The text left is what the model said around the calls.
  */
-export function toolCallsInText(text: string, known: ReadonlySet<string>): { calls: TextToolCall[]; rest: string } {
+export function toolCallsInText(text: string, known: ReadonlySet<string>): { calls: TextToolCall[]; rest: string; unreadable: string[] } {
   const calls: TextToolCall[] = [];
+  // A <tool_call> tag is a call whatever its body: one that cannot be read is reported, never taken as prose.
+  const unreadable: string[] = [];
   const take = (json: string): boolean => {
     const call = callOf(json, known);
     if (call) calls.push(call);
     return call !== null;
   };
-  let rest = text.replace(/<tool_call>\s*([\s\S]*?)\s*(?:<\/tool_call>|$)/g, (whole, body: string) => (take(body) ? '' : whole));
+  let rest = text.replace(/<tool_call>\s*([\s\S]*?)\s*(?:<\/tool_call>|$)/g, (whole, body: string) => {
+    if (take(body)) return '';
+    unreadable.push(body.slice(0, 200));
+    return whole;
+  });
   rest = rest.replace(/```(?:json|tool_call|tool)?\s*\n([\s\S]*?)\n?```/g, (whole, body: string) => (take(body) ? '' : whole));
   // A reply that is nothing but one JSON object naming a tool.
   const bare = rest.trim();
   if (!calls.length && bare.startsWith('{') && bare.endsWith('}') && take(bare)) rest = '';
-  return { calls, rest: rest.trim() };
+  return { calls, rest: rest.trim(), unreadable };
 }
 
 function callOf(json: string, known: ReadonlySet<string>): TextToolCall | null {

@@ -12,6 +12,8 @@ export interface PreToolUsePayload {
   paths: string[];
   /** A Bash call's command line. */
   command: string | undefined;
+  /** The call changes `paths` whatever its tool (a shell command that applies a patch). */
+  writes?: boolean;
 }
 
 /** tool_input keys that carry a path, by the tools that use them. */

@@ -5,13 +5,17 @@ const END = '<!-- forge init: end -->';
 
 /**
  * AGENTS.md with forge's section set to `body`: the section between the markers replaced when it is
- * there, else appended after the user's text; a new file holds the section alone. Idempotent.
+ * there, else appended after the user's text; a new file holds the section alone. Idempotent. Null
+ * when the markers are not one start then one end (one edited away, or copied): what lies between
+ * them is not known to be forge's, so nothing is replaced.
  */
-export function mergeAgentsSection(existing: string | null, body: string): string {
+export function mergeAgentsSection(existing: string | null, body: string): string | null {
   const section = `${START}\n${body.trimEnd()}\n${END}\n`;
   if (existing === null || !existing.trim()) return section;
+  const count = (marker: string) => existing.split(marker).length - 1;
   const from = existing.indexOf(START);
-  const to = existing.indexOf(END, from);
-  if (from >= 0 && to >= 0) return existing.slice(0, from) + section + existing.slice(to + END.length).replace(/^\r?\n/, '');
-  return `${existing.trimEnd()}\n\n${section}`;
+  const to = existing.indexOf(END);
+  if (count(START) === 0 && count(END) === 0) return `${existing.trimEnd()}\n\n${section}`;
+  if (count(START) !== 1 || count(END) !== 1 || to < from) return null;
+  return existing.slice(0, from) + section + existing.slice(to + END.length).replace(/^\r?\n/, '');
 }

@@ -37,6 +37,17 @@ test('tool calls written as text — Hermes/Qwen <tool_call> tags and a fenced J
   assert.equal([example.r.code, example.last.answer], [0, 'Use this:\n```json\n{"name": "my-app", "version": "1.0.0"}\n```']);
 });
 
+test('a <tool_call> that cannot be read (cut short, naming no tool) is neither run nor the answer: asked again once, then MODEL_UNREADABLE_CALL, exit 1', async () => {
+  const cut = '<tool_call>{"name": "write", "arguments": {"path": "out.txt", "content": "half of it';
+  const twice = await agentRun([reply({ text: cut }), reply({ text: '<tool_call>{"name": "deploy", "arguments": {}}</tool_call>' })]);
+  assert.is(twice.r.code, 1);
+  assert.is(twice.last.error.code, 'MODEL_UNREADABLE_CALL');
+  assert.throws(() => readFileSync(join(twice.dir, 'out.txt')), 'the cut write did not run');
+  assert.match(String(twice.bodies[1]!.messages.at(-1)!.content), /^Your <tool_call> could not be read, so nothing ran: its JSON could not be read \(they stop before the object closes/);
+  const once = await agentRun([reply({ text: cut }), reply({ text: 'It says one.' })]);
+  assert.equal([once.r.code, once.last.answer], [0, 'It says one.']);
+});
+
 test('arguments: trailing commas and single quotes are repaired and the result says how they were read; a cut-off object is refused with the reason and the schema', async () => {
   const repaired = await agentRun([reply({ toolCalls: [{ name: 'edit', arguments: "{'path': 'notes.txt', 'old': 'one', 'new': 'two',}" }] }), reply({ text: 'Done.' })]);
   assert.is(repaired.r.code, 0, repaired.r.stderr);

@@ -100,6 +100,20 @@ test('Codex: install-hook appends to config.toml keeping the rest; the installed
   assert.equal(status.records[0]!.used.runs, ['codex-sess'], "Codex's session is the run");
 });
 
+test('Codex, hostile: a patch run through the shell is gated as the writes it makes; an apply_patch naming no file is refused', async () => {
+  const dir = repoWith({ 'docs/plans/codex.md': PLAN, 'src/a.ts': 'export const a = 1;\n' });
+  assert.is((await forge(['plan', 'install-hook', 'codex'], { cwd: dir })).code, 0);
+  const command = (parse(readFileSync(join(dir, '.codex/config.toml'), 'utf8')) as any).hooks.PreToolUse[0].hooks[0].command as string;
+  assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/codex.md'], { cwd: dir })).code, 0);
+  const base = { session_id: 'codex-sess', cwd: dir, hook_event_name: 'PreToolUse' };
+  const reason = (payload: Record<string, unknown>) => JSON.parse(runHook({ dir, command, payload: { ...base, ...payload } }).stdout || '{"hookSpecificOutput":{}}').hookSpecificOutput.permissionDecisionReason as string | undefined;
+  // docs/ is inside the rails but outside the blast radius: as a shell heredoc the patch's write is still seen.
+  const heredoc = `apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: docs/evil.md\n+x\n*** End Patch\nEOF`;
+  assert.match(reason({ tool_name: 'Bash', tool_input: { command: heredoc } })!, /^plan breach: blast radius — changing 'docs\/evil\.md' is outside/);
+  assert.match(reason({ tool_name: 'apply_patch', tool_input: { command: 'garbage' } })!, /a call the gate cannot check is refused \(the apply_patch patch names no file/);
+  assert.match(reason({ tool_name: 'apply_patch', tool_input: { command: patch('../outside.txt') } })!, /^plan breach: paths — '\.\.\/outside\.txt' is outside the plan's rails/);
+});
+
 test('Codex: fails closed when forge cannot run; a malformed config.toml is refused untouched', async () => {
   const dir = repoWith({ 'docs/plans/codex.md': PLAN, 'src/a.ts': 'x\n' });
   assert.is((await forge(['plan', 'install-hook', 'codex'], { cwd: dir })).code, 0);
