@@ -93,17 +93,16 @@ export default defineCommand({
     const runId = resumedPlan?.runId ?? ctx.runId ?? (args.plan && !args['dry-run'] ? planId : undefined);
     const env = runId ? { ...process.env, FORGE_RUN_ID: runId } : process.env;
     if (args['dry-run']) {
-      const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+      const { requestTokens } = await import('../lib/agent/context');
       if (args.plan) {
         const { plannerMessages } = await import('../lib/agent/planner');
         const messages = await plannerMessages({ task, root });
-        const tokens = countTokens(JSON.stringify({ messages }));
+        const tokens = await requestTokens({ messages });
         return { data: { request: { messages }, tokens }, text: `${JSON.stringify({ messages }, null, 2)}\n${tokens} tokens (o200k_base): the planner's request`, next: ctx.cmd('agent', '--plan', task) };
       }
       const request = await firstRequest({ entries, task, root, cwd: ctx.cwd, env, history });
-      const body = JSON.stringify({ messages: request.messages, tools: request.tools });
       const fixed = await fixedPromptTokens(request.tools);
-      const tokens = countTokens(body);
+      const tokens = await requestTokens(request);
       return { data: { request, tokens, fixedTokens: fixed }, text: `${JSON.stringify(request, null, 2)}\n${tokens} tokens (o200k_base), ${fixed} of them the fixed prompt (system prompt and tool schemas, without conventions)`, next: ctx.cmd('agent', task) };
     }
     const config = await resolveModelConfig({ flags: { endpoint: args.endpoint, model: args.model, profile: args.profile, apiKeyEnv: args['api-key-env'], plannerModel: args['planner-model'] }, env });

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { Entry } from '../cli/declare';
 import { chat, type AssistantMessage, type ChatMessage, type ChatResult, type RetryPolicy, type ToolCall, type ToolSchema, type Usage } from './chat';
 import type { ModelConfig } from './config';
-import { enforceBudget, newBudgetState, RECALL_TOOL, replyTokens } from './context';
+import { enforceBudget, newBudgetState, RECALL_TOOL, replyTokens, requestTokens } from './context';
 import { parseArguments, splitThinking, toolCallsInText, VisibleStream } from './replies';
 import { agentTools, type AgentTools } from './tools';
 
@@ -103,8 +103,7 @@ export async function firstRequest({ entries, task, root, cwd, env, history, too
 
 /** Tokens every call starts with, counted in o200k_base: the system prompt and these tool schemas (conventions not counted). */
 export async function fixedPromptTokens(tools: readonly ToolSchema[]): Promise<number> {
-  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
-  return countTokens(JSON.stringify({ messages: [{ role: 'system', content: SYSTEM_PROMPT }], tools }));
+  return requestTokens({ messages: [{ role: 'system', content: SYSTEM_PROMPT }], tools });
 }
 
 /** The same call, argument order and spacing aside. */
