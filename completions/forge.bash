@@ -66,17 +66,17 @@ declare -gA _forge_choices=(
   ["forge iter update --status"]="passed failed error"
   ["forge logs --phase"]="planning execution validation review retry memory session tool_call plan_validation"
   ["forge logs --severity"]="info warn error"
-  ["forge loop hook --agent"]="claude"
-  ["forge loop install --agent"]="claude"
+  ["forge loop hook --agent"]="claude codex gemini"
+  ["forge loop install --agent"]="claude codex gemini opencode"
   ["forge memory recall --category"]="convention failure_pattern success_pattern test_command architecture dependency tool_usage"
   ["forge memory recall --scope"]="project global all"
   ["forge memory save --category"]="convention failure_pattern success_pattern test_command architecture dependency tool_usage"
   ["forge memory save --scope"]="project global"
-  ["forge plan install-hook --agent"]="claude codex"
+  ["forge plan install-hook --agent"]="claude codex gemini opencode"
   ["forge plan journal --verb"]="plan_unit_entered plan_advance plan_completed plan_breach_refused plan_budget_breach plan_breach_acknowledged plan_paused plan_resumed"
   ["forge plan journal --filter"]="plans"
   ["forge plan preflight --surface"]="artifacts_only local_branch remote_branch_pr"
-  ["forge plan preflight --hook"]="claude codex"
+  ["forge plan preflight --hook"]="claude codex gemini opencode"
 )
 _forge() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}

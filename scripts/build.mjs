@@ -22,6 +22,8 @@ await build({
   banner: { js: "import { createRequire as __forgeRequire } from 'node:module'; const require = __forgeRequire(import.meta.url);" },
   // The tree-sitter runtime finds its .wasm grammars beside itself in node_modules.
   external: ['@vscode/tree-sitter-wasm'],
+  // jsonc-parser's main build is UMD, whose require('./impl/…') a bundle cannot follow: its ESM build bundles whole.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   logLevel: 'warning',
 });
 await chmod('dist/forge.js', 0o755);

@@ -5,10 +5,12 @@ import { defineCommand, type Outcome, type RunContext } from '../../lib/cli/decl
 import { hookFailure } from '../../lib/claude/hook';
 import { denyAnswer, parsePreToolUse, type PreToolUsePayload } from '../../lib/claude/pretooluse';
 import { parseCodexPreToolUse } from '../../lib/codex/pretooluse';
+import { geminiDenyAnswer, parseGeminiBeforeTool } from '../../lib/gemini/beforetool';
+import { parseOpenCodeToolCall } from '../../lib/opencode/toolcall';
 import { InvalidInputError, RefusedError } from '../../lib/errors';
 import { workTreeRoot } from '../../lib/git/repo';
 import { canonicalTool, isExempt, mutatesByName, surfaceOfCommand, type Decision } from '../../lib/plans/gate';
-import { toolInfo, toolMapText } from '../../lib/plans/tools';
+import { HOOK_AGENTS, toolInfo, toolMapText, type HookAgent, type ToolAgent } from '../../lib/plans/tools';
 import { activeContract } from '../../lib/plans/contract';
 import { preflight } from '../../lib/plans/lifecycle';
 import { SURFACES } from '../../lib/plans/markdown';
@@ -17,6 +19,17 @@ import { SURFACES } from '../../lib/plans/markdown';
 const CODES: Record<NonNullable<Decision['breach']>, string> = {
   kill_switch: 'PLAN_PAUSED', budget_cap: 'BUDGET_CAP_REACHED', rails: 'PLAN_BREACH_RAILS', surface: 'PLAN_BREACH_SURFACE',
   blast_radius: 'PLAN_BREACH_BLAST_RADIUS', later_unit: 'PLAN_BREACH_UNIT', tools: 'PLAN_BREACH_TOOLS', paths: 'PLAN_BREACH_PATHS',
+};
+
+/**
+ * Each agent's pre-tool hook: how its payload is read, and how a refusal is answered. Codex reads
+ * Claude Code's answer; forge's OpenCode plugin reads Gemini CLI's and throws its reason.
+ */
+const HOOKS: Record<HookAgent, { parse: (text: string) => PreToolUsePayload; deny: (reason: string) => string }> = {
+  claude: { parse: parsePreToolUse, deny: denyAnswer },
+  codex: { parse: parseCodexPreToolUse, deny: denyAnswer },
+  gemini: { parse: parseGeminiBeforeTool, deny: geminiDenyAnswer },
+  opencode: { parse: parseOpenCodeToolCall, deny: geminiDenyAnswer },
 };
 
 /** The hook's answer to an allowed call: nothing on stdout. */
@@ -29,19 +42,19 @@ function hookAllow(text: string, data: Record<string, unknown>): Outcome {
  * contract it cannot read, an internal error) the call is denied with the reason Claude sees, and
  * the reason goes to stderr with the error code.
  */
-async function hookDeny(err: unknown, ctx: RunContext, what: string): Promise<Outcome> {
+async function hookDeny(agent: HookAgent, err: unknown, ctx: RunContext, what: string): Promise<Outcome> {
   const f = hookFailure(err);
   await ctx.warn(`forge plan preflight: ${f.message} [${f.code}]; the call is refused`);
   const fix = f.fix ?? ctx.cmd('plan', 'status');
-  return { data: { allowed: false, error: f.code, reason: f.message }, text: `refused: ${f.message}`, next: fix, raw: denyAnswer(`${what} (${f.message}). Fix: ${fix}`) };
+  return { data: { allowed: false, error: f.code, reason: f.message }, text: `refused: ${f.message}`, next: fix, raw: HOOKS[agent].deny(`${what} (${f.message}). Fix: ${fix}`) };
 }
 
 /**
  * The call's paths relative to the repository root. A search or listing reads its directories whole
  * (marked with a trailing '/', the root as './'), and with no path it reads the directory it runs in.
  */
-async function callPaths({ tool, paths, base, root }: { tool: string; paths: string[]; base: string; root: string }): Promise<string[]> {
-  const scope = toolInfo(tool).scope;
+async function callPaths({ tool, agent, paths, base, root }: { tool: string; agent: ToolAgent | undefined; paths: string[]; base: string; root: string }): Promise<string[]> {
+  const scope = toolInfo(tool, agent).scope;
   const out: string[] = [];
   for (const p of scope && !paths.length ? ['.'] : paths) {
     const abs = resolve(base, p);
@@ -66,14 +79,16 @@ async function planMayBeActive(ctx: RunContext): Promise<boolean> {
 
 export default defineCommand({
   name: 'plan preflight',
-  summary: 'Gate one tool call against the active plan contract (also a Claude Code PreToolUse hook)',
+  summary: "Gate one tool call against the active plan contract (also an agent's pre-tool hook)",
   description: [
     'Decides whether a tool call may run under the active plan contract, in this order: the kill switch (a paused plan refuses everything, with its reason); the hard budget caps (tokens, runs, files_changed, wall_time since activation); the parent rails (allowed_tools, allowed_paths); the surface the call reaches (artifacts_only < local_branch < remote_branch_pr; a bash --command is read for git commit, git push, gh pr create…); the blast radius (for calls that change their paths) — all hard refusals that nothing overrides. Then an acknowledged retry passes once. Then the current unit: a call a later unit allows is refused until forge plan advance; a call outside the unit\'s allowed_tools or allowed_paths is a soft refusal (plan breach: tools / plan breach: paths) that forge plan ack lets through once. An allowed call past the unit\'s context_tokens_expected proceeds and journals plan_budget_breach.',
     "Every refusal journals plan_breach_refused and exits 1. An allowed call records the budgets it uses (its run, the files it changes, --tokens) on the state ref; with nothing to record it writes nothing. With no active plan every call is allowed. The plan's own lifecycle commands (forge plan ack|advance|status|journal|check) are never gated.",
     `The tool map: each agent's tool names in the plan's words, which allowed_tools lists (an entry is a word, mcp:<server>, or one tool's exact name). A tool the map does not know — another MCP server's, a new one — is never a hard refusal: outside the current unit it is a soft refusal (plan breach: tools) that forge plan ack lets through once, and the plan allows it by naming it (allowed_tools: [mcp:github, WebFetch]). A search or listing reads whole directories: its path, or with none the directory it runs in (the payload's cwd), must lie within the allowed paths, so a path-less Grep cannot read what a Read may not.\n${toolMapText()}`,
     '--hook claude reads a Claude Code PreToolUse payload on stdin (tool_name, tool_input.file_path / notebook_path / path / command, session_id as the run) and answers in that hook\'s JSON: nothing for an allowed call, {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": …}} for a refused one, exit 0 both ways so Claude Code shows the reason to the model. Install it with forge plan install-hook claude.',
     '--hook codex reads a Codex CLI PreToolUse payload (tool_name, tool_input, cwd, session_id as the run): Bash — Codex\'s shell and exec_command calls — with tool_input.command; apply_patch with the patch in tool_input.command, whose *** Add File / Update File / Delete File / Move to headers are the paths it changes (relative to cwd; a patch naming no file is refused) — also when a Bash command carries the patch (apply_patch <<\'EOF\' … *** Begin Patch …), which is then checked both as a shell command and as the writes of its patch; MCP tools as mcp__<server>__<tool>. It answers as Codex reads it: nothing for an allowed call, {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": …}} for a refused one, exit 0 both ways. Install it with forge plan install-hook codex.',
-    'The gate fails closed, and with nothing active it is out of the way. With no active plan (or outside a repository) every call is allowed and nothing is written, whatever the payload: not JSON, empty, not an object, no tool_name, any size. With a plan active, a call forge cannot check is denied with the reason — a payload it cannot read, an active plan whose contract on the state ref cannot be read (PLAN_UNREADABLE), an internal error — and the reason also goes to stderr with its error code; --hook claude exits 0 whatever happens inside it, so the deny is what Claude Code acts on. For the cases forge cannot answer at all (not on PATH, killed, timed out), forge plan install-hook claude sets Claude Code\'s "onFailure": "block" (Claude Code 2.1.295 or later; earlier releases let the call through).',
+    '--hook gemini reads a Gemini CLI BeforeTool payload (tool_name, tool_input.file_path / dir_path / pattern / include / command, cwd, session_id as the run; an MCP tool, mcp_<server>_<tool>, is read from its mcp_context as mcp__<server>__<tool>) and answers as Gemini CLI reads it: nothing for an allowed call, {"decision": "deny", "reason": …} for a refused one, which Gemini CLI sends the model as the tool\'s error; exit 0 both ways. Install it with forge plan install-hook gemini.',
+    '--hook opencode reads what forge\'s OpenCode plugin sends for each tool.execute.before — {"tool", "sessionID", "callID", "args", "directory"}, args as OpenCode passes them (filePath, path, pattern, command, patchText) — and answers {"decision": "deny", "reason": …} for a refused call, which the plugin throws as the tool\'s error. Install it with forge plan install-hook opencode.',
+    'The gate fails closed, and with nothing active it is out of the way. With no active plan (or outside a repository) every call is allowed and nothing is written, whatever the payload: not JSON, empty, not an object, no tool_name, any size. With a plan active, a call forge cannot check is denied with the reason — a payload it cannot read, an active plan whose contract on the state ref cannot be read (PLAN_UNREADABLE), an internal error — and the reason also goes to stderr with its error code; --hook exits 0 whatever happens inside it, so the deny is what the agent acts on. For the cases forge cannot answer at all (not on PATH, killed, timed out), forge plan install-hook claude sets Claude Code\'s "onFailure": "block" (Claude Code 2.1.295 or later; earlier releases let the call through).',
   ].join('\n\n'),
   args: {
     tool: { type: 'string', placeholder: 'TOOL', description: 'The tool about to run (read, bash, Edit…).' },
@@ -82,7 +97,7 @@ export default defineCommand({
     command: { type: 'string', placeholder: 'CMD', description: "A bash call's command line (its surface is read from it)." },
     surface: { type: 'string', choices: SURFACES, description: 'The surface the call reaches (default artifacts_only).' },
     writes: { type: 'boolean', description: 'The call changes its paths (implied for edit, write, patch).' },
-    hook: { type: 'string', choices: ['claude', 'codex'], tool: "Read that agent's hook payload on stdin, answer in its format", description: "Read a Claude Code or Codex CLI PreToolUse payload on stdin and answer in that agent's JSON." },
+    hook: { type: 'string', choices: [...HOOK_AGENTS], tool: "Read that agent's hook payload on stdin, answer in its format", description: "Read that agent's pre-tool hook payload on stdin and answer in its JSON." },
     payload: { type: 'string', placeholder: 'JSON', anyText: true, description: 'The hook payload, instead of stdin.' },
   },
   stdinText: 'payload',
@@ -92,6 +107,7 @@ export default defineCommand({
     { command: 'forge plan preflight --tool bash --command "git push origin HEAD" --json', description: 'A push, checked against the surface.' },
     { command: `echo '{"tool_name":"Write","tool_input":{"file_path":"src/new.ts"},"session_id":"s1"}' | forge plan preflight --hook claude`, description: 'What Claude Code runs before each tool call.' },
     { command: `echo '{"tool_name":"Bash","tool_input":{"command":"git push"},"session_id":"s1","cwd":"."}' | forge plan preflight --hook codex`, description: 'What Codex CLI runs before each tool call.' },
+    { command: `echo '{"tool_name":"replace","tool_input":{"file_path":"src/a.ts"},"session_id":"s1","cwd":"."}' | forge plan preflight --hook gemini`, description: 'What Gemini CLI runs before each tool call.' },
   ],
   errors: {
     PLAN_PAUSED: 'the kill switch is on', BUDGET_CAP_REACHED: 'a hard budget cap is reached', PLAN_BREACH_RAILS: "outside the plan's rails (hard)",
@@ -108,37 +124,38 @@ export default defineCommand({
     let writes = args.writes;
     let runId = ctx.runId ?? null;
     let base = ctx.cwd;
+    const agent = args.hook as HookAgent | undefined;
     if (args.hook) {
       let p: PreToolUsePayload;
       try {
-        p = (args.hook === 'codex' ? parseCodexPreToolUse : parsePreToolUse)(args.payload ?? '');
+        p = HOOKS[agent!].parse(args.payload ?? '');
       } catch (err) {
         // With no plan active every call is allowed, whatever the payload; with one, a call forge cannot read is refused.
         if (!(await planMayBeActive(ctx))) return hookAllow('allowed: no active plan (the hook payload was not read)', { tool: null });
-        return hookDeny(err, ctx, 'forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused');
+        return hookDeny(agent!, err, ctx, 'forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused');
       }
       ({ tool, paths, command } = p);
       writes ||= p.writes === true;
       runId = runId ?? p.sessionId;
       base = p.cwd ?? ctx.cwd;
     }
-    if (!tool) throw new InvalidInputError('MISSING_TOOL', 'which tool call? give --tool (or --hook claude|codex with a payload on stdin)', { fix: ctx.cmd('plan', 'preflight', '--tool', 'edit', '--path', 'src/app.ts') });
+    if (!tool) throw new InvalidInputError('MISSING_TOOL', `which tool call? give --tool (or --hook ${HOOK_AGENTS.join('|')} with a payload on stdin)`, { fix: ctx.cmd('plan', 'preflight', '--tool', 'edit', '--path', 'src/app.ts') });
     const allow = (text: string, data: Record<string, unknown> = {}) => (args.hook ? hookAllow(text, { tool, ...data }) : { data: { allowed: true, tool, ...data }, text, next: null });
-    if (isExempt(tool, command)) return allow(`allowed: ${tool} is never gated`, { exempt: true });
+    if (isExempt(tool, command, agent)) return allow(`allowed: ${tool} is never gated`, { exempt: true });
 
     let result;
     try {
       const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root;
       // Claude Code may run outside any repository: no repository, no contract to enforce.
       if (!root && args.hook) return allow('allowed: not in a git repository, so no plan is active');
-      const rel = await callPaths({ tool, paths, base, root: root ?? ctx.cwd });
-      const surface = args.surface ?? (command !== undefined && canonicalTool(tool) === 'bash' ? surfaceOfCommand(command) : 'artifacts_only');
-      const call = { tool, paths: rel, tokens: args.tokens, mutates: writes || mutatesByName(tool), surface, runId };
+      const rel = await callPaths({ tool, agent, paths, base, root: root ?? ctx.cwd });
+      const surface = args.surface ?? (command !== undefined && canonicalTool(tool, agent) === 'bash' ? surfaceOfCommand(command) : 'artifacts_only');
+      const call = { tool, ...(agent ? { agent } : {}), paths: rel, tokens: args.tokens, mutates: writes || mutatesByName(tool, agent), surface, runId };
       result = { call, ...(await preflight({ store: await ctx.store(), call, now: ctx.now() })) };
     } catch (err) {
       // A gate that cannot read its contract must not wave calls through: deny, saying why.
       if (!args.hook) throw err;
-      return hookDeny(err, ctx, 'forge could not check this call against the plan contract');
+      return hookDeny(agent!, err, ctx, 'forge could not check this call against the plan contract');
     }
     const { call: { paths: rel, surface }, contract, decision } = result;
     const unit = contract?.units[contract.current]?.id ?? null;
@@ -153,7 +170,7 @@ export default defineCommand({
       : decision.breach === 'later_unit'
         ? `Finish ${unit} first, then run \`forge plan advance\`.`
         : 'A hard refusal: no acknowledgement applies. Stay within the plan (`forge plan status`).';
-    if (args.hook) return { data: { allowed: false, tool, ...facts }, text: `refused: ${decision.reason}`, next: fix, raw: denyAnswer(`${decision.reason}. ${then}`) };
+    if (args.hook) return { data: { allowed: false, tool, ...facts }, text: `refused: ${decision.reason}`, next: fix, raw: HOOKS[agent!].deny(`${decision.reason}. ${then}`) };
     throw new RefusedError(CODES[decision.breach!], decision.reason, { fix, data: { allowed: false, tool, ...facts } });
   },
 });

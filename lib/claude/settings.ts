@@ -1,5 +1,6 @@
-// Merges a forge hook into a Claude Code settings file without disturbing anything else in it.
+// Merges a forge hook into a Claude Code settings file (or Gemini CLI's, the same shape) without disturbing anything else in it.
 import { readFile } from 'node:fs/promises';
+import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { join, resolve } from 'node:path';
 import { RefusedError } from '../errors';
 import { atomicWrite } from '../files/write';
@@ -55,26 +56,29 @@ function enforce(hook: CommandHook, failure: FailureMode): string[] {
   return [];
 }
 
+/** jsonc-parser's edits, indented as JSON.stringify(…, null, 2) writes a new file. */
+const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+
 /**
- * Adds `{matcher, hooks: [{type: "command", command, …}]}` under hooks.<event> (no matcher for Stop),
- * keeping every other key, event and entry as it was. Idempotent: an entry already running
- * `command` is kept, only brought in line with `failure` (an install from before onFailure existed is
- * upgraded in place; its timeout and other keys stay as the user left them).
- * A settings file that is not a JSON object (or whose hooks are malformed) is refused untouched.
+ * Adds `{matcher, hooks: [{type: "command", command, …}]}` under hooks.<event> (no matcher for Stop)
+ * of a settings file in Claude Code's shape, which Gemini CLI shares. The file is changed by edits at
+ * the new entry's place only, so every other key, event, entry — and with `comments`, the comments
+ * Gemini CLI allows — stays byte for byte as it was. Idempotent: an entry already running `command`
+ * is kept, only brought in line with `failure` (an install from before onFailure existed is upgraded
+ * in place; its timeout and other keys stay as the user left them). A settings file that is not a
+ * JSON object (or whose hooks are malformed) is refused untouched.
  */
-export async function installClaudeHook({ file, event, matcher, command, timeout, failure }: { file: string; event: string; matcher?: string; command: string; timeout?: number; failure: FailureMode }): Promise<HookInstall> {
-  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+export async function installJsonHook({ file, event, matcher, command, extra = {}, failure, comments = false }: { file: string; event: string; matcher?: string; command: string; extra?: Record<string, unknown>; failure?: FailureMode; comments?: boolean }): Promise<HookInstall> {
+  const text = (await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return null;
     throw err;
-  });
+  })) ?? '';
   let settings: Record<string, unknown> = {};
-  if (text !== null && text.trim()) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (err) {
-      throw new RefusedError('SETTINGS_INVALID', `${file} is not valid JSON (${(err as Error).message}); it was left as it is`, { fix: `jq . ${file}` });
-    }
+  if (text.trim()) {
+    const errors: ParseError[] = [];
+    const parsed: unknown = parse(text, errors, { disallowComments: !comments, allowTrailingComma: comments, allowEmptyContent: false });
+    const first = errors[0];
+    if (first) throw new RefusedError('SETTINGS_INVALID', `${file} is not valid JSON${comments ? ' (comments allowed)' : ''} (${printParseErrorCode(first.error)} at offset ${first.offset}); it was left as it is`, { fix: `jq . ${file}` });
     if (!isObject(parsed)) throw new RefusedError('SETTINGS_INVALID', `${file} is not a JSON object; it was left as it is`, { fix: `jq . ${file}` });
     settings = parsed;
   }
@@ -82,17 +86,25 @@ export async function installClaudeHook({ file, event, matcher, command, timeout
   if (!isObject(hooks)) throw new RefusedError('SETTINGS_INVALID', `${file}: "hooks" is not an object; it was left as it is`, { fix: `jq .hooks ${file}` });
   const entries = hooks[event] ?? [];
   if (!Array.isArray(entries) || !entries.every(isObject)) throw new RefusedError('SETTINGS_INVALID', `${file}: "hooks.${event}" is not a list of matcher entries; it was left as it is`, { fix: `jq .hooks.${event} ${file}` });
-  const ours = (entries as MatcherEntry[]).flatMap((e) => (Array.isArray(e.hooks) ? e.hooks.filter((h): h is CommandHook => isObject(h) && h.command === command) : []));
+  const ours = (entries as MatcherEntry[]).flatMap((e, i) => (Array.isArray(e.hooks) ? e.hooks.flatMap((h, j) => (isObject(h) && h.command === command ? [{ hook: h, path: ['hooks', event, i, 'hooks', j] }] : [])) : []));
   if (ours.length) {
-    const upgraded = [...new Set(ours.flatMap((h) => enforce(h, failure)))];
-    if (upgraded.length) await atomicWrite(file, `${JSON.stringify(settings, null, 2)}\n`);
-    return { file, added: false, upgraded };
+    let out = text;
+    const upgraded = new Set<string>();
+    for (const { hook, path } of ours) {
+      for (const change of failure ? enforce(hook, failure) : []) {
+        upgraded.add(change);
+        out = applyEdits(out, modify(out, [...path, 'onFailure'], hook.onFailure, FORMAT));
+      }
+    }
+    if (upgraded.size) await atomicWrite(file, out);
+    return { file, added: false, upgraded: [...upgraded] };
   }
-  const hook: CommandHook = { type: 'command', command, ...(timeout ? { timeout } : {}) };
-  enforce(hook, failure);
+  const hook: CommandHook = { type: 'command', command, ...extra };
+  if (failure) enforce(hook, failure);
   const entry: MatcherEntry = { ...(matcher === undefined ? {} : { matcher }), hooks: [hook] };
-  settings.hooks = { ...hooks, [event]: [...entries, entry] };
-  await atomicWrite(file, `${JSON.stringify(settings, null, 2)}\n`);
+  const at = settings.hooks === undefined ? { path: ['hooks'], value: { [event]: [entry] } } : hooks[event] === undefined ? { path: ['hooks', event], value: [entry] } : { path: ['hooks', event, entries.length], value: entry };
+  const out = applyEdits(text, modify(text, at.path, at.value, { ...FORMAT, isArrayInsertion: at.path.length === 3 }));
+  await atomicWrite(file, out.endsWith('\n') ? out : `${out}\n`);
   return { file, added: true, upgraded: [] };
 }
 
@@ -105,7 +117,7 @@ export async function installProjectHook({ cwd, settings, event, matcher, comman
   const file = settings === undefined ? join(ws.root, '.claude', 'settings.json') : resolve(cwd, settings);
   // A settings file may be the user's own (~/.claude/settings.json), never one of git's.
   await resolveInside({ ws, path: file, outside: 'allow' });
-  const r = await installClaudeHook({ file, event, matcher, command, timeout, failure });
+  const r = await installJsonHook({ file, event, matcher, command, extra: timeout ? { timeout } : {}, failure });
   const reachable = await onPath({ program: 'forge', cwd, path: process.env.PATH ?? '' });
   const warning = reachable ? '' : '\nwarning: forge is not on PATH here; Claude Code will not find the hook command until it is (npm install -g .)';
   const how =

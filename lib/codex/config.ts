@@ -71,14 +71,15 @@ export async function installCodexHook({ file, event, matcher, command }: { file
  * ~/.codex/config.toml for every project) or the repository's .codex/config.toml, with a warning when
  * `forge` is not on the PATH Codex will search.
  */
-export async function installCodexProjectHook({ cwd, config, event, command }: { cwd: string; config: string | undefined; event: string; command: string }): Promise<{ data: Record<string, unknown>; text: string }> {
+export async function installCodexProjectHook({ cwd, config, event, command, failure = 'closed' }: { cwd: string; config: string | undefined; event: string; command: string; failure?: 'closed' | 'open' }): Promise<{ data: Record<string, unknown>; text: string }> {
   const ws = await locateWorkspace({ cwd });
   const file = config === undefined ? join(ws.root, '.codex', 'config.toml') : resolve(cwd, config);
   // The config may be the user's own (~/.codex/config.toml), never one of git's.
   await resolveInside({ ws, path: file, outside: 'allow' });
   const r = await installCodexHook({ file, event, command });
   const reachable = await onPath({ program: 'forge', cwd, path: process.env.PATH ?? '' });
-  const warning = reachable ? '' : '\nwarning: forge is not on PATH here; Codex will not find the hook command until it is (npm install -g .), and until then every tool call is refused';
-  const text = `${r.added ? 'installed' : 'already installed'}: ${event} → ${command} in ${r.file}\nfails closed: when forge cannot run or crashes, "|| exit 2" makes Codex (${CODEX_HOOKS_SINCE} or later) block the call; a project's .codex/config.toml is read only once the project is trusted in Codex${warning}`;
-  return { data: { file: r.file, added: r.added, event, command, failure: 'closed', codexSince: CODEX_HOOKS_SINCE, forgeOnPath: reachable }, text };
+  const warning = reachable ? '' : `\nwarning: forge is not on PATH here; Codex will not find the hook command until it is (npm install -g .)${failure === 'closed' ? ', and until then every tool call is refused' : ''}`;
+  const how = failure === 'closed' ? `fails closed: when forge cannot run or crashes, "|| exit 2" makes Codex (${CODEX_HOOKS_SINCE} or later) block the call` : `fails open: when the hook cannot run, crashes or times out, Codex (${CODEX_HOOKS_SINCE} or later) lets the turn end`;
+  const text = `${r.added ? 'installed' : 'already installed'}: ${event} → ${command} in ${r.file}\n${how}; a project's .codex/config.toml is read only once the project is trusted in Codex${warning}`;
+  return { data: { file: r.file, added: r.added, event, command, failure, codexSince: CODEX_HOOKS_SINCE, forgeOnPath: reachable }, text };
 }

@@ -6,6 +6,7 @@ import type { StateStore, StateTx } from '../git/state';
 import { shellJoin } from '../quote';
 import { randomHex } from '../random';
 import { checkMarkdownPlan, type Envelope, type Unit } from './markdown';
+import type { ToolAgent } from './tools';
 
 export const ACTIVE_PATH = '.forge/plans/active.json';
 export const JOURNAL_PATH = '.forge/plans/journal.jsonl';
@@ -37,6 +38,8 @@ export interface Contract {
 export interface PendingBreach {
   unit: string;
   tool: string;
+  /** The agent that named the tool (its hook's), when not forge. */
+  agent?: ToolAgent;
   paths: string[];
   breach: string;
   reason: string;

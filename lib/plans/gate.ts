@@ -1,11 +1,13 @@
 // The preflight gate: decides one tool call against the active contract, in the seed's breach order.
 import type { Contract } from './contract';
 import { someCovers, SURFACES, type Surface, type Unit } from './markdown';
-import { toolAllowed, toolInfo } from './tools';
+import { toolAllowed, toolInfo, type ToolAgent } from './tools';
 
 export interface ToolCall {
   /** The tool as the caller names it: read, bash, Edit, mcp__github__create_pr… */
   tool: string;
+  /** The agent whose hook reported the call, which decides what its tool name means (Gemini CLI's `replace` edits); none for forge's own. */
+  agent?: ToolAgent;
   /** Paths relative to the repository root ('../x' when outside it); a directory a search reads whole ends in '/' ('./' the root). */
   paths: string[];
   /** Tokens this call adds to the unit's context (0 when the caller does not know). */
@@ -37,12 +39,12 @@ export interface Decision {
   budgetBreaches: string[];
 }
 
-export function canonicalTool(tool: string): string {
-  return toolInfo(tool).word;
+export function canonicalTool(tool: string, agent?: ToolAgent): string {
+  return toolInfo(tool, agent).word;
 }
 
-export function mutatesByName(tool: string): boolean {
-  return toolInfo(tool).mutates;
+export function mutatesByName(tool: string, agent?: ToolAgent): boolean {
+  return toolInfo(tool, agent).mutates;
 }
 
 const ORDER: Record<Surface, number> = { artifacts_only: 0, local_branch: 1, remote_branch_pr: 2 };
@@ -60,8 +62,8 @@ export function isPlanLifecycleCommand(command: string): boolean {
 }
 
 /** Whether a conversation-only tool or a lifecycle command, which the gate lets through unrecorded. */
-export function isExempt(tool: string, command: string | undefined): boolean {
-  return toolInfo(tool).exempt || (canonicalTool(tool) === 'bash' && command !== undefined && isPlanLifecycleCommand(command));
+export function isExempt(tool: string, command: string | undefined, agent?: ToolAgent): boolean {
+  return toolInfo(tool, agent).exempt || (canonicalTool(tool, agent) === 'bash' && command !== undefined && isPlanLifecycleCommand(command));
 }
 
 /** Seconds in a duration field: an integer of seconds or `90m`, `2h`, `1d`. */
@@ -123,7 +125,7 @@ export async function decide({ contract, call, now }: { contract: Contract; call
 
   // The parent rails and blast radius bound every unit: no acknowledgement reaches past them.
   // A tool the tool map does not know is no breach of the rails: the plan may allow it by name, or an ack let it through once.
-  if (!toolAllowed(rails.allowed_tools, call.tool) && toolInfo(call.tool).known) return refuse('hard', 'rails', `plan breach: tools — '${call.tool}' is outside the plan's rails (${list(rails.allowed_tools)})`);
+  if (!toolAllowed(rails.allowed_tools, call.tool, call.agent) && toolInfo(call.tool, call.agent).known) return refuse('hard', 'rails', `plan breach: tools — '${call.tool}' is outside the plan's rails (${list(rails.allowed_tools)})`);
   const offRails = await outside(call.paths, rails.allowed_paths);
   if (offRails !== null) return refuse('hard', 'rails', `plan breach: paths — '${offRails}' is outside the plan's rails (${list(rails.allowed_paths)})`, { path: offRails });
   const surface = unit.surface ?? rails.surface;
@@ -142,20 +144,20 @@ export async function decide({ contract, call, now }: { contract: Contract; call
 
   // A soft refusal the operator or agent acknowledged lets exactly that call through once.
   const grant = contract.grant;
-  if (grant && grant.unit === unit.id && canonicalTool(grant.tool) === canonicalTool(call.tool) && call.paths.every((p) => grant.paths.includes(p))) {
+  if (grant && grant.unit === unit.id && canonicalTool(grant.tool, grant.agent) === canonicalTool(call.tool, call.agent) && call.paths.every((p) => grant.paths.includes(p))) {
     return { ...base, allowed: true, posture: 'allow', breach: null, reason: `acknowledged breach of ${unit.id}: re-run under the parent rails`, acked: true, budgetBreaches: advisory() };
   }
 
-  const toolOk = toolAllowed(unit.allowed_tools, call.tool);
+  const toolOk = toolAllowed(unit.allowed_tools, call.tool, call.agent);
   const offUnit = await outside(call.paths, unit.allowed_paths);
   if (!toolOk || offUnit !== null) {
     for (const later of contract.units.slice(contract.current + 1)) {
-      if (toolAllowed(later.allowed_tools, call.tool) && (await outside(call.paths, later.allowed_paths)) === null) {
+      if (toolAllowed(later.allowed_tools, call.tool, call.agent) && (await outside(call.paths, later.allowed_paths)) === null) {
         return refuse('hard', 'later_unit', `plan breach: unit — this call belongs to ${later.id} (${later.title}); ${unit.id} is current and must advance first`, { laterUnit: later.id, path: offUnit });
       }
     }
     if (!toolOk) {
-      const info = toolInfo(call.tool);
+      const info = toolInfo(call.tool, call.agent);
       const unknown = info.known ? '' : ` — a tool forge's tool map does not know; the plan allows it with allowed_tools: [${info.word === call.tool.toLowerCase() ? call.tool : `${info.word}, or ${call.tool}`}]`;
       return refuse('soft', 'tools', `plan breach: tools — '${call.tool}' is not allowed in ${unit.id} (allowed: ${list(unit.allowed_tools)})${unknown}`, { path: call.paths[0] ?? null });
     }

@@ -49,7 +49,7 @@ export async function preflight({ store, call, now }: { store: StateStore; call:
       if (!decision.allowed) {
         await journal(tx, [{ ...entry, verb: 'plan_breach_refused', kind: 'Observation', reason: decision.reason, breach: decision.breach!, posture: decision.posture as 'soft' | 'hard' }]);
         // Only the latest refusal can be acknowledged, and only when it was soft.
-        const pendingBreach = decision.posture === 'soft' ? { unit: unit!, tool: call.tool, paths: call.paths, breach: decision.breach!, reason: decision.reason } : null;
+        const pendingBreach = decision.posture === 'soft' ? { unit: unit!, tool: call.tool, ...(call.agent ? { agent: call.agent } : {}), paths: call.paths, breach: decision.breach!, reason: decision.reason } : null;
         saveContract(tx, { ...c, pendingBreach, updatedAt: stamp });
         return { contract: c, decision };
       }

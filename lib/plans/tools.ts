@@ -1,9 +1,14 @@
 // The tool map: each agent's tool names in the plan's words, and the tools a plan never gates — data, printed by `man forge-plan`.
 
+/** The agents whose pre-tool hooks forge reads (`forge plan preflight --hook <agent>`). */
+export const HOOK_AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const;
+export type HookAgent = (typeof HOOK_AGENTS)[number];
+export type ToolAgent = HookAgent | 'forge';
+
 /** How a tool's call is checked: by its word, never (conversation only), or by its search scope. */
 export interface ToolRow {
   /** The agent that names the tool this way ('forge' for forge's own commands and MCP tools). */
-  agent: 'claude' | 'codex' | 'forge';
+  agent: ToolAgent;
   /** The names the agent sends, current and older (MultiEdit, LS, Task, TodoWrite keep working). */
   names: string[];
   /** The plan word the tool counts as in allowed_tools; null when the tool is never gated. */
@@ -47,12 +52,39 @@ export const TOOL_MAP: readonly ToolRow[] = [
   { agent: 'forge', names: ['search'], word: 'search', scope: true, note: 'forge search' },
   { agent: 'forge', names: ['ls'], word: 'ls', scope: true, note: 'forge ls' },
   { agent: 'forge', names: ['bash'], word: 'bash', note: "forge agent's shell" },
+  { agent: 'gemini', names: ['read_file'], word: 'read', note: 'reads a file (file_path)' },
+  { agent: 'gemini', names: ['read_many_files'], word: 'read', scope: true, note: "reads the files under each include pattern's directory" },
+  { agent: 'gemini', names: ['write_file'], word: 'write', mutates: true, note: 'writes a whole file' },
+  { agent: 'gemini', names: ['replace'], word: 'edit', mutates: true, note: 'changes a file (old_string → new_string)' },
+  { agent: 'gemini', names: ['grep_search', 'search_file_content'], word: 'search', scope: true, note: 'searches file contents under its dir_path, or else its working directory' },
+  { agent: 'gemini', names: ['glob', 'list_directory'], word: 'ls', scope: true, note: "lists files under its dir_path (and the pattern's directory), or else its working directory" },
+  { agent: 'gemini', names: ['run_shell_command'], word: 'bash', note: 'runs a shell command, whose surface is read from its command line' },
+  { agent: 'gemini', names: ['web_fetch', 'google_web_search'], word: 'web', note: 'reads the web' },
+  { agent: 'gemini', names: ['invoke_agent'], word: 'agent', note: 'starts a subagent, whose own calls are gated one by one' },
+  { agent: 'gemini', names: ['activate_skill'], word: 'skill', note: 'loads a skill' },
+  { agent: 'gemini', names: ['mcp_<server>_<tool>'], word: 'mcp:<server>', note: "another MCP server's tool, its server read from the payload's mcp_context" },
+  { agent: 'gemini', names: ['write_todos', 'tracker_create_task', 'tracker_update_task', 'tracker_get_task', 'tracker_list_tasks', 'tracker_add_dependency', 'tracker_visualize'], word: null, note: "the agent's own task list" },
+  { agent: 'gemini', names: ['enter_plan_mode', 'exit_plan_mode', 'ask_user', 'update_topic', 'complete_task', 'get_internal_docs'], word: null, note: "plan mode, questions to the user, the conversation's topic, Gemini CLI's own docs" },
+  { agent: 'opencode', names: ['read', 'lsp'], word: 'read', note: 'reads a file (filePath), or asks the language server about it' },
+  { agent: 'opencode', names: ['edit'], word: 'edit', mutates: true, note: 'changes a file (oldString → newString)' },
+  { agent: 'opencode', names: ['write'], word: 'write', mutates: true, note: 'writes a whole file' },
+  { agent: 'opencode', names: ['apply_patch', 'patch'], word: 'patch', mutates: true, note: 'adds, changes, moves or deletes the files its patchText names' },
+  { agent: 'opencode', names: ['grep'], word: 'search', scope: true, note: 'searches file contents under its path, or else its working directory' },
+  { agent: 'opencode', names: ['glob', 'list'], word: 'ls', scope: true, note: "lists files under its path (and the pattern's directory), or else its working directory" },
+  { agent: 'opencode', names: ['bash', 'shell'], word: 'bash', note: 'runs a shell command, whose surface is read from its command line' },
+  { agent: 'opencode', names: ['webfetch', 'websearch', 'codesearch'], word: 'web', note: 'reads the web' },
+  { agent: 'opencode', names: ['task'], word: 'agent', note: 'starts a subagent, whose own calls are gated one by one' },
+  { agent: 'opencode', names: ['skill'], word: 'skill', note: 'loads a skill' },
+  { agent: 'opencode', names: ['todowrite', 'todoread', 'question', 'plan_enter', 'plan_exit'], word: null, note: "the agent's own task list, questions to the user, plan mode" },
 ];
 
 /** The plan's own lifecycle as forge MCP tools (`forge plan ack` …): never gated, like the same commands through bash. */
 const LIFECYCLE_TOOLS = ['plan_ack', 'plan_advance', 'plan_status', 'plan_journal', 'plan_check'];
 
-const BY_NAME = new Map<string, ToolRow>(TOOL_MAP.flatMap((row) => row.names.filter((n) => !n.includes('<')).map((n) => [n, row] as const)));
+/** A name with no agent given reads as the first row that has it: Claude Code's, Codex's, then forge's own (`replace`, `read`). */
+const BY_NAME = new Map<string, ToolRow>(TOOL_MAP.flatMap((row) => row.names.filter((n) => !n.includes('<')).map((n) => [n, row] as const)).reverse());
+/** The same name means different tools to different agents (Gemini CLI's `replace` edits one file): the agent's own row first. */
+const BY_AGENT = new Map<string, ToolRow>(TOOL_MAP.flatMap((row) => row.names.map((n) => [`${row.agent}:${n}`, row] as const)));
 const FORGE_ROWS = new Map<string, ToolRow>(TOOL_MAP.filter((r) => r.agent === 'forge').flatMap((r) => r.names.map((n) => [n, r] as const)));
 
 /** The plan words the table knows (read, edit, …, mcp:<server> aside). */
@@ -76,9 +108,10 @@ export function mcpParts(name: string): { server: string; tool: string } | null 
   return m ? { server: m[1]!, tool: m[2]! } : null;
 }
 
-export function toolInfo(name: string): ToolInfo {
+/** What a tool name means, as `agent` sends it (with no agent: the first row that names it). */
+export function toolInfo(name: string, agent?: ToolAgent): ToolInfo {
   const info = (row: ToolRow): ToolInfo => ({ word: row.word ?? name, known: true, exempt: row.word === null, mutates: row.mutates === true, scope: row.scope === true });
-  const row = BY_NAME.get(name);
+  const row = (agent && BY_AGENT.get(`${agent}:${name}`)) || BY_NAME.get(name);
   if (row) return info(row);
   const mcp = mcpParts(name);
   if (mcp?.server === FORGE_MCP_SERVER) {
@@ -98,16 +131,22 @@ export function toolInfo(name: string): ToolInfo {
 export const ALLOWED_TOOL_PATTERN = /^(mcp:[A-Za-z0-9_.-]+|[A-Za-z][A-Za-z0-9_.-]*)$/;
 
 /** Whether an allowed_tools list lets the tool through: by its word or by its exact name. */
-export function toolAllowed(allowed: readonly string[], name: string): boolean {
-  const word = toolInfo(name).word;
+export function toolAllowed(allowed: readonly string[], name: string, agent?: ToolAgent): boolean {
+  const word = toolInfo(name, agent).word;
   return allowed.some((a) => a === name || a.toLowerCase() === word);
 }
 
 /** The table as the man page prints it: one line per row. */
 export function toolMapText(): string {
-  const agents = { claude: 'Claude Code', codex: 'Codex CLI (the tools its PreToolUse hook reports; others, such as its plan tool, never reach the hook)', forge: 'forge (its commands; through MCP as mcp__forge__<tool>)' } as const;
+  const agents = {
+    claude: 'Claude Code',
+    codex: 'Codex CLI (the tools its PreToolUse hook reports; others, such as its plan tool, never reach the hook)',
+    gemini: 'Gemini CLI (its BeforeTool hook)',
+    opencode: "OpenCode (its plugin's tool.execute.before; an MCP tool, <server>_<tool>, is allowed by its exact name)",
+    forge: 'forge (its commands; through MCP as mcp__forge__<tool>)',
+  } as const;
   const lines: string[] = [];
-  for (const agent of ['claude', 'codex', 'forge'] as const) {
+  for (const agent of ['claude', 'codex', 'gemini', 'opencode', 'forge'] as const) {
     lines.push(`${agents[agent]}:`);
     for (const r of TOOL_MAP.filter((x) => x.agent === agent)) {
       const names = r.names.length > 1 && agent !== 'forge' ? r.names.join(', ') : r.names[0]!;

@@ -68,7 +68,7 @@ export function walk(): Check[] {
     for (const ex of spec.examples) {
       const r = sh(ex.command, dir, env);
       // A hook adapter answers in its caller's format on stdout; its hint is on stderr.
-      const json = / --json\b/.test(ex.command) || (/^echo '\{/.test(ex.command) && !/ (--)?hook (claude|codex)\b/.test(ex.command));
+      const json = / --json\b/.test(ex.command) || (/^echo '\{/.test(ex.command) && !/ (--)?hook (claude|codex|gemini|opencode)\b/.test(ex.command));
       let marker: string | null = null;
       try {
         marker = json ? jsonMarker(r.stdout) : textMarker(r.stdout, r.stderr);
