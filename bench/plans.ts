@@ -43,8 +43,11 @@ writeFileSync(join(gated, 'docs', 'plans', 'p.md'), planTemplate({ slug: 'bench'
 const activated = spawnSync(process.execPath, [FORGE, 'plan', 'activate', '--path', 'docs/plans/p.md'], { cwd: gated, env, encoding: 'utf8' });
 if (activated.status !== 0) throw new Error(`plan activate failed: ${activated.stderr}`);
 const payload = JSON.stringify({ session_id: 'bench', tool_name: 'Read', tool_input: { file_path: join(gated, 'src/a.ts') } });
-// Codex reports shell calls as Bash (its documented PreToolUse payload); a read-only command.
-const codexPayload = JSON.stringify({ session_id: 'bench', turn_id: 't1', cwd: gated, hook_event_name: 'PreToolUse', model: 'gpt-5-codex', tool_name: 'Bash', tool_use_id: 'u1', tool_input: { command: 'cat src/a.ts' } });
+// Codex's documented PreToolUse payload for apply_patch (U1 allows patch on src/; its shell, Bash, waits for U2).
+const codexPayload = JSON.stringify({ session_id: 'bench', turn_id: 't1', cwd: gated, hook_event_name: 'PreToolUse', model: 'gpt-5-codex', tool_name: 'apply_patch', tool_use_id: 'u1', tool_input: { command: '*** Begin Patch\n*** Update File: src/a.ts\n@@\n-a\n+b\n*** End Patch\n' } });
+// Gemini CLI's documented BeforeTool payload, and what forge's OpenCode plugin sends for tool.execute.before.
+const geminiPayload = JSON.stringify({ session_id: 'bench', transcript_path: '/tmp/t.json', cwd: gated, hook_event_name: 'BeforeTool', timestamp: '2026-01-01T00:00:00.000Z', tool_name: 'read_file', tool_input: { file_path: join(gated, 'src/a.ts') } });
+const openCodePayload = JSON.stringify({ tool: 'read', sessionID: 'bench', callID: 'c1', args: { filePath: join(gated, 'src/a.ts') }, directory: gated });
 const cases: Array<[string, string[], number, string?]> = [
   ['node -e 0', ['-e', '0'], 0],
   ['allowed, nothing to record', [FORGE, 'plan', 'preflight', '--tool', 'read', '--path', 'src/a.ts'], 0],
@@ -52,6 +55,8 @@ const cases: Array<[string, string[], number, string?]> = [
   ['refused, journaled', [FORGE, 'plan', 'preflight', '--tool', 'bash', '--command', 'git push'], 1],
   ['Claude Code hook, allowed', [FORGE, 'plan', 'preflight', '--hook', 'claude'], 0, payload],
   ['Codex CLI hook, allowed', [FORGE, 'plan', 'preflight', '--hook', 'codex'], 0, codexPayload],
+  ['Gemini CLI hook, allowed', [FORGE, 'plan', 'preflight', '--hook', 'gemini'], 0, geminiPayload],
+  ['OpenCode plugin, allowed', [FORGE, 'plan', 'preflight', '--hook', 'opencode'], 0, openCodePayload],
 ];
 const gateRuns = cases.map(() => [] as number[]);
 for (let i = 0; i < 11; i++) {
@@ -60,6 +65,8 @@ for (let i = 0; i < 11; i++) {
     const r = spawnSync(process.execPath, args, { cwd: gated, env, encoding: 'utf8', input: input ?? '' });
     gateRuns[k]!.push(Number(process.hrtime.bigint() - s) / 1e6);
     if (r.status !== status) throw new Error(`${label}: exit ${r.status}: ${r.stderr}`);
+    // A hook's allow is an empty answer: anything else would be a refusal timed as an allow.
+    if (input && r.stdout.trim()) throw new Error(`${label}: not allowed: ${r.stdout}`);
   });
 }
 const base = median(gateRuns[0]!);

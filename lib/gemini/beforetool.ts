@@ -28,7 +28,8 @@ export function parseGeminiBeforeTool(text: string): PreToolUsePayload {
   const p = parseHookPayload(text, 'forge plan preflight --help', 'Gemini CLI');
   if (!isText(p.tool_name)) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the hook payload has no tool_name: is this hook installed on BeforeTool?', { fix: 'forge plan install-hook gemini' });
   const input = isObject(p.tool_input) ? p.tool_input : {};
-  const mcp = isObject(p.mcp_context) && isText(p.mcp_context.server_name) && isText(p.mcp_context.tool_name) ? p.mcp_context : null;
+  // Only an MCP tool's context names it: a built-in tool carrying one (run_shell_command as "forge's read") keeps its own name.
+  const mcp = p.tool_name.startsWith('mcp_') && isObject(p.mcp_context) && isText(p.mcp_context.server_name) && isText(p.mcp_context.tool_name) ? p.mcp_context : null;
   const tool = mcp ? `mcp__${mcp.server_name as string}__${mcp.tool_name as string}` : p.tool_name;
   const command = isText(input.command) ? input.command : undefined;
   const base = { sessionId: hookSessionId(p), cwd: isText(p.cwd) ? p.cwd : null, tool, command };

@@ -239,6 +239,10 @@ test('Claude Code: install-hook merges settings; the installed hook allows, deni
   assert.is(spawnSync('sh', ['-c', 'forge plan ack'], { cwd: dir, env: hookEnv() }).status, 0);
   assert.is(runHook({ dir: dir, command, payload: { ...base, tool_name: 'Grep', tool_input: { pattern: 'a', path: join(dir, 'src') } } }).stdout, '', 'acknowledged through Bash, the retry runs');
   assert.is(runHook({ dir: dir, command, payload: { ...base, tool_name: 'TodoWrite', tool_input: { todos: [] } } }).stdout, '');
+  const unknown = JSON.parse(runHook({ dir: dir, command, payload: { ...base, tool_name: 'mcp__github__create_pr', tool_input: { title: 'x' } } }).stdout);
+  assert.match(unknown.hookSpecificOutput.permissionDecisionReason, /^plan breach: tools — 'mcp__github__create_pr' is not allowed in U1 .*allowed_tools: \[mcp:github, or mcp__github__create_pr\].*forge plan ack/, 'an unknown tool is a soft refusal');
+  const refusals = journal(dir).filter((e) => e.verb === 'plan_breach_refused');
+  assert.equal(refusals.map((e) => [e.tool, e.breach, e.posture]), [['Write', 'blast_radius', 'hard'], ['Bash', 'later_unit', 'hard'], ['Grep', 'tools', 'soft'], ['mcp__github__create_pr', 'tools', 'soft']]);
   const bad = runHook({ dir: dir, command, payload: { ...base, tool_input: {} } });
   assert.is(bad.status, 0);
   assert.match(JSON.parse(bad.stdout).hookSpecificOutput.permissionDecisionReason, /^forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused \(the hook payload has no tool_name: is this hook installed on PreToolUse\?\)\. Fix: forge plan install-hook claude$/);

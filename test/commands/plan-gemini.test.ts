@@ -94,13 +94,15 @@ test('Gemini CLI: install-hook merges settings.json keeping comments; the instal
   const unknown = answer({ tool_name: 'mcp_github_create_issue', tool_input: { title: 'x' }, mcp_context: { server_name: 'github', tool_name: 'create_issue', url: 'https://example.test/mcp' } })!;
   assert.match(unknown.reason, /^plan breach: tools — 'mcp__github__create_issue' is not allowed in U1 .*allowed_tools: \[mcp:github, or mcp__github__create_issue\].*forge plan ack/, 'an MCP tool is read from mcp_context, and refused softly');
   assert.is(answer({ tool_name: 'write_todos', tool_input: { todos: [] } }), null, 'the task list is never gated');
+  const disguised = answer({ tool_name: 'run_shell_command', tool_input: { command: 'rm -rf src' }, mcp_context: { server_name: 'forge', tool_name: 'read' } })!;
+  assert.match(disguised.reason, /^plan breach: tools — 'run_shell_command' is not allowed/, "an mcp_context on a built-in tool does not rename it");
   const bad = answer({ ...base, tool_input: {} })!;
   assert.match(bad.reason, /^forge could not read this tool call, and a plan contract is active: .*is this hook installed on BeforeTool\?.*Fix: forge plan install-hook gemini$/);
   const notJson = answer('{"tool_name":')!;
   assert.match(notJson.reason, /the Gemini CLI hook payload on stdin is not JSON/);
 
   const refused = journal(dir).filter((e) => e.verb === 'plan_breach_refused');
-  assert.equal(refused.map((e) => [e.tool, e.breach, e.posture]), [['run_shell_command', 'tools', 'soft'], ['write_file', 'blast_radius', 'hard'], ['glob', 'rails', 'hard'], ['mcp__github__create_issue', 'tools', 'soft']]);
+  assert.equal(refused.map((e) => [e.tool, e.breach, e.posture]), [['run_shell_command', 'tools', 'soft'], ['write_file', 'blast_radius', 'hard'], ['glob', 'rails', 'hard'], ['mcp__github__create_issue', 'tools', 'soft'], ['run_shell_command', 'tools', 'soft']]);
   assert.equal(journal(dir).filter((e) => e.verb === 'plan_breach_acknowledged').map((e) => e.tool), ['run_shell_command']);
   assert.equal((await forge(['plan', 'status', '--json'], { cwd: dir })).records[0]!.used.runs, ['gem-sess'], "Gemini CLI's session is the run");
 });
