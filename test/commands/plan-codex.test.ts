@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hookEnv, runHook } from '../helpers/claude';
 import { forge } from '../helpers/forge';
-import { git, repoWith } from '../helpers/repo';
+import { planJournal, repoWith } from '../helpers/repo';
 
 const PLAN = `---
 envelope:
@@ -41,10 +41,6 @@ model = "gpt-5"
 [mcp_servers.docs]
 command = "docs-mcp" # keep this comment
 `;
-
-function journal(dir: string): Array<Record<string, any>> {
-  return git(dir, 'show', 'refs/forge/state:.forge/plans/journal.jsonl').split('\n').map((l) => JSON.parse(l));
-}
 
 const patch = (file: string) => `*** Begin Patch\n*** Update File: ${file}\n@@\n-export const a = 1;\n+export const a = 2;\n*** End Patch\n`;
 
@@ -93,9 +89,9 @@ test('Codex: install-hook appends to config.toml keeping the rest; the installed
   const notJson = JSON.parse(runHook({ dir, command, payload: '{"tool_name":' }).stdout);
   assert.match(notJson.hookSpecificOutput.permissionDecisionReason, /the Codex hook payload on stdin is not JSON/);
 
-  const refused = journal(dir).filter((e) => e.verb === 'plan_breach_refused');
+  const refused = planJournal(dir).filter((e) => e.verb === 'plan_breach_refused');
   assert.equal(refused.map((e) => [e.breach, e.posture]), [['blast_radius', 'hard'], ['tools', 'soft'], ['surface', 'hard'], ['tools', 'soft']]);
-  assert.equal(journal(dir).filter((e) => e.verb === 'plan_breach_acknowledged').length, 1);
+  assert.equal(planJournal(dir).filter((e) => e.verb === 'plan_breach_acknowledged').length, 1);
   const status = await forge(['plan', 'status', '--json'], { cwd: dir });
   assert.equal(status.records[0]!.used.runs, ['codex-sess'], "Codex's session is the run");
 });

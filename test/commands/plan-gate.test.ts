@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hookEnv, runHook } from '../helpers/claude';
 import { forge } from '../helpers/forge';
-import { changedPaths, git, repoWith, stateCommits, tempDir, tempRepo, treeHashes } from '../helpers/repo';
+import { changedPaths, git, planJournal, repoWith, stateCommits, tempDir, tempRepo, treeHashes } from '../helpers/repo';
 
 const PLAN_ID = 'gate-demo';
 
@@ -67,10 +67,6 @@ async function preflight(dir: string, args: string[], env: Record<string, string
   return { code: r.code, record: r.records[0]!, stderr: r.stderr };
 }
 
-function journal(dir: string): Array<Record<string, any>> {
-  return git(dir, 'show', 'refs/forge/state:.forge/plans/journal.jsonl').split('\n').map((l) => JSON.parse(l));
-}
-
 test('every breach posture: soft tools/paths, hard rails, surface, blast radius, a later unit; refusals are journaled', async () => {
   const dir = await activeRepo();
   const cases: Array<[string[], string, string]> = [
@@ -91,7 +87,7 @@ test('every breach posture: soft tools/paths, hard rails, surface, blast radius,
   }
   const text = await forge(['plan', 'preflight', '--tool', 'search', '--path', 'src'], { cwd: dir });
   assert.is(text.stderr, "Error: plan breach: tools — 'search' is not allowed in U1 (allowed: read, edit)\nFix: forge plan ack\n");
-  const refused = journal(dir).filter((e) => e.verb === 'plan_breach_refused');
+  const refused = planJournal(dir).filter((e) => e.verb === 'plan_breach_refused');
   assert.is(refused.length, cases.length + 1);
   assert.equal(refused.slice(0, 3).map((e) => [e.kind, e.unit, e.tool, e.path, e.breach, e.posture]), [
     ['Observation', 'U1', 'search', 'src/', 'tools', 'soft'],
@@ -122,7 +118,7 @@ test('ack lets exactly one retry through; a hard refusal cannot be acknowledged'
   assert.is((await preflight(dir, ['--tool', 'read', '--path', 'docs/guide.md'])).code, 1, 'used up');
   assert.is((await preflight(dir, ['--tool', 'edit', '--path', 'docs/guide.md'])).record.error.code, 'PLAN_BREACH_BLAST_RADIUS');
   assert.is((await forge(['plan', 'ack', '--json'], { cwd: dir })).records[0]!.error.code, 'NO_SOFT_BREACH', 'the latest refusal was hard');
-  assert.equal(journal(dir).filter((e) => e.verb === 'plan_breach_acknowledged').map((e) => [e.kind, e.unit, e.tool, e.path]), [['Action', 'U1', 'read', 'docs/guide.md']]);
+  assert.equal(planJournal(dir).filter((e) => e.verb === 'plan_breach_acknowledged').map((e) => [e.kind, e.unit, e.tool, e.path]), [['Action', 'U1', 'read', 'docs/guide.md']]);
 });
 
 test('budgets: context_tokens_expected is advisory (journaled once), caps on tokens, files and runs are hard', async () => {
@@ -132,7 +128,7 @@ test('budgets: context_tokens_expected is advisory (journaled once), caps on tok
   const over = await preflight(dir, ['--tool', 'edit', '--path', 'src/b.ts', '--tokens', '40']);
   assert.equal([over.code, over.record.allowed, over.record.budgetBreaches], [0, true, ['context_tokens_expected: U1 has used 120 tokens, 100 expected']]);
   await preflight(dir, ['--tool', 'edit', '--path', 'src/a.ts', '--tokens', '10']);
-  assert.equal(journal(dir).filter((e) => e.verb === 'plan_budget_breach').map((e) => [e.kind, e.unit, e.path]), [['Observation', 'U1', 'src/b.ts']]);
+  assert.equal(planJournal(dir).filter((e) => e.verb === 'plan_budget_breach').map((e) => [e.kind, e.unit, e.path]), [['Observation', 'U1', 'src/b.ts']]);
   // files_changed: 3 — a third file is fine, a fourth is not; reads do not count.
   assert.is((await preflight(dir, ['--tool', 'edit', '--path', 'src/c.ts'])).code, 0);
   assert.is((await preflight(dir, ['--tool', 'read', '--path', 'src/d.ts'])).code, 0);
@@ -167,7 +163,7 @@ test('the kill switch refuses every call with its reason until resume', async ()
   assert.is((await forge(['plan', 'advance', '--json'], { cwd: dir })).records[0]!.error.code, 'PLAN_PAUSED');
   await forge(['plan', 'resume', '--plan-id', PLAN_ID], { cwd: dir });
   assert.is((await preflight(dir, ['--tool', 'read', '--path', 'src/a.ts'])).code, 0);
-  assert.is(journal(dir).filter((e) => e.verb === 'plan_breach_refused')[0]!.breach, 'kill_switch');
+  assert.is(planJournal(dir).filter((e) => e.verb === 'plan_breach_refused')[0]!.breach, 'kill_switch');
 });
 
 test('lifecycle: advance needs its verification, enters U2, then completes; the journal tells the story', async () => {
@@ -241,7 +237,7 @@ test('Claude Code: install-hook merges settings; the installed hook allows, deni
   assert.is(runHook({ dir: dir, command, payload: { ...base, tool_name: 'TodoWrite', tool_input: { todos: [] } } }).stdout, '');
   const unknown = JSON.parse(runHook({ dir: dir, command, payload: { ...base, tool_name: 'mcp__github__create_pr', tool_input: { title: 'x' } } }).stdout);
   assert.match(unknown.hookSpecificOutput.permissionDecisionReason, /^plan breach: tools — 'mcp__github__create_pr' is not allowed in U1 .*allowed_tools: \[mcp:github, or mcp__github__create_pr\].*forge plan ack/, 'an unknown tool is a soft refusal');
-  const refusals = journal(dir).filter((e) => e.verb === 'plan_breach_refused');
+  const refusals = planJournal(dir).filter((e) => e.verb === 'plan_breach_refused');
   assert.equal(refusals.map((e) => [e.tool, e.breach, e.posture]), [['Write', 'blast_radius', 'hard'], ['Bash', 'later_unit', 'hard'], ['Grep', 'tools', 'soft'], ['mcp__github__create_pr', 'tools', 'soft']]);
   const bad = runHook({ dir: dir, command, payload: { ...base, tool_input: {} } });
   assert.is(bad.status, 0);

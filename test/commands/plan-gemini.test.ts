@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hookEnv, runHook } from '../helpers/claude';
 import { forge } from '../helpers/forge';
-import { git, repoWith, tempDir } from '../helpers/repo';
+import { planJournal, repoWith, tempDir } from '../helpers/repo';
 
 const PLAN = `---
 envelope:
@@ -43,10 +43,6 @@ const USER_SETTINGS = `{
   },
 }
 `;
-
-function journal(dir: string): Array<Record<string, any>> {
-  return git(dir, 'show', 'refs/forge/state:.forge/plans/journal.jsonl').split('\n').map((l) => JSON.parse(l));
-}
 
 /** The hook command as installed: what Gemini CLI runs through the shell for each tool call. */
 function installedCommand(file: string): string {
@@ -101,9 +97,9 @@ test('Gemini CLI: install-hook merges settings.json keeping comments; the instal
   const notJson = answer('{"tool_name":')!;
   assert.match(notJson.reason, /the Gemini CLI hook payload on stdin is not JSON/);
 
-  const refused = journal(dir).filter((e) => e.verb === 'plan_breach_refused');
+  const refused = planJournal(dir).filter((e) => e.verb === 'plan_breach_refused');
   assert.equal(refused.map((e) => [e.tool, e.breach, e.posture]), [['run_shell_command', 'tools', 'soft'], ['write_file', 'blast_radius', 'hard'], ['glob', 'rails', 'hard'], ['mcp__github__create_issue', 'tools', 'soft'], ['run_shell_command', 'tools', 'soft']]);
-  assert.equal(journal(dir).filter((e) => e.verb === 'plan_breach_acknowledged').map((e) => e.tool), ['run_shell_command']);
+  assert.equal(planJournal(dir).filter((e) => e.verb === 'plan_breach_acknowledged').map((e) => e.tool), ['run_shell_command']);
   assert.equal((await forge(['plan', 'status', '--json'], { cwd: dir })).records[0]!.used.runs, ['gem-sess'], "Gemini CLI's session is the run");
 });
 

@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hookEnv } from '../helpers/claude';
 import { forge } from '../helpers/forge';
-import { git, repoWith, tempDir } from '../helpers/repo';
+import { planJournal, repoWith, tempDir } from '../helpers/repo';
 
 const PLAN = `---
 envelope:
@@ -34,10 +34,6 @@ requirements: [R1]
 `;
 
 type Before = (input: { tool: string; sessionID: string; callID: string }, output: { args: Record<string, unknown> }) => Promise<void>;
-
-function journal(dir: string): Array<Record<string, any>> {
-  return git(dir, 'show', 'refs/forge/state:.forge/plans/journal.jsonl').split('\n').map((l) => JSON.parse(l));
-}
 
 /**
  * Loads the installed plugin as OpenCode does — its exported plugin function called with the project's
@@ -106,7 +102,7 @@ test('OpenCode: install-hook writes the plugin once; loaded as OpenCode loads it
   assert.match((await refusal(before, 'apply_patch', { patchText: 'garbage' }))!, /^forge could not read this tool call, and a plan contract is active: .*patchText names no file/);
   assert.match((await refusal(before, '', {}))!, /has no tool: is it from forge's OpenCode plugin/);
 
-  const refused = journal(dir).filter((e) => e.verb === 'plan_breach_refused');
+  const refused = planJournal(dir).filter((e) => e.verb === 'plan_breach_refused');
   assert.equal(refused.map((e) => [e.tool, e.breach, e.posture]), [['write', 'blast_radius', 'hard'], ['grep', 'tools', 'soft'], ['bash', 'tools', 'soft'], ['apply_patch', 'blast_radius', 'hard'], ['github_create_issue', 'tools', 'soft']]);
   assert.equal((await forge(['plan', 'status', '--json'], { cwd: dir })).records[0]!.used.runs, ['oc-sess'], "OpenCode's session is the run");
 });

@@ -100,3 +100,8 @@ export function changedPaths(before: Map<string, string>, after: Map<string, str
   const keys = new Set([...before.keys(), ...after.keys()]);
   return [...keys].filter((k) => before.get(k) !== after.get(k)).sort();
 }
+
+/** The plan journal on the state ref, one record per line. */
+export function planJournal(dir: string): Array<Record<string, any>> {
+  return git(dir, 'show', 'refs/forge/state:.forge/plans/journal.jsonl').split('\n').map((l) => JSON.parse(l));
+}
