@@ -135,6 +135,11 @@ export default defineCommand({
         return hookDeny(agent!, err, ctx, 'forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused');
       }
       ({ tool, paths, command } = p);
+      // A call that changes files it does not name (a forge patch read from a file, an edit with no path) cannot be checked against the blast radius.
+      // (A search or replace with no path works on its whole working directory, which callPaths checks.)
+      if (!paths.length && (p.writes || mutatesByName(tool, agent)) && !toolInfo(tool, agent).scope && !isExempt(tool, command, agent) && (await planMayBeActive(ctx))) {
+        return hookDeny(agent!, new InvalidInputError('BAD_HOOK_PAYLOAD', `the ${tool} call changes files but names none the gate can see`, { fix: 'forge plan preflight --help' }), ctx, 'forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused');
+      }
       writes ||= p.writes === true;
       runId = runId ?? p.sessionId;
       base = p.cwd ?? ctx.cwd;

@@ -1,30 +1,7 @@
 // The active plan contract as a gate on the agent's tool calls: each call goes through forge plan preflight first.
 import type { Entry } from '../cli/declare';
 import { invokeForRecord } from '../cli/invoke';
-import { parsePatch } from '../files/patch-parse';
-import { literalDir } from '../plans/tools';
-
-/** What preflight needs to know of a call: the paths it names (and, for bash, its command line). */
-export function preflightArgs(name: string, args: Record<string, unknown>): { tool: string; path: string[]; command?: string } {
-  const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-  if (name === 'bash') return { tool: 'bash', path: [], command: typeof args.command === 'string' ? args.command : '' };
-  if (name === 'patch') {
-    try {
-      const paths = parsePatch(typeof args.diff === 'string' ? args.diff : '').flatMap((p) => [p.oldPath, p.newPath]);
-      return { tool: 'patch', path: [...new Set(paths.filter((p): p is string => p !== null))] };
-    } catch {
-      // A diff that does not parse changes nothing: patch itself will refuse it.
-      return { tool: 'patch', path: [] };
-    }
-  }
-  // Listings and searches read directories: their paths, else the glob's literal directory (a glob
-  // like '*.ts' matches anywhere, so that is the whole directory they run in).
-  if (name === 'search' || name === 'replace' || name === 'ls') {
-    const paths = strings(args.paths);
-    return { tool: name, path: paths.length ? paths : typeof args.glob === 'string' && args.glob ? [literalDir(args.glob)] : [] };
-  }
-  return { tool: name, path: strings(args.path) };
-}
+import { preflightArgs } from '../plans/calls';
 
 /**
  * A gate for runAgent: null when the call may run, else what the model is told. Soft refusals (a tool

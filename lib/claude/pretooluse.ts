@@ -1,6 +1,7 @@
 // Claude Code's PreToolUse hook: its payload as a forge tool call, and its answer when forge refuses.
 import { posix } from 'node:path';
 import { InvalidInputError } from '../errors';
+import { forgeMcpCall } from '../plans/calls';
 import { literalDir } from '../plans/tools';
 import { hookSessionId, parseHookPayload } from './hook';
 
@@ -29,7 +30,8 @@ export function parsePreToolUse(text: string): PreToolUsePayload {
     const dir = literalDir(input.pattern);
     paths = [dir.startsWith('/') ? dir : posix.join(paths[0] ?? '.', dir)];
   }
-  return { sessionId: hookSessionId(p), cwd: typeof p.cwd === 'string' && p.cwd ? p.cwd : null, tool: p.tool_name, paths, command: typeof input.command === 'string' ? input.command : undefined };
+  const base = { sessionId: hookSessionId(p), cwd: typeof p.cwd === 'string' && p.cwd ? p.cwd : null, tool: p.tool_name };
+  return { ...base, paths, command: typeof input.command === 'string' ? input.command : undefined, ...forgeMcpCall(p.tool_name, input) };
 }
 
 /** The hook's answer to a refused call: deny, with the reason Claude is shown. */

@@ -2,6 +2,7 @@
 import { InvalidInputError } from '../errors';
 import { hookSessionId, parseHookPayload } from '../claude/hook';
 import type { PreToolUsePayload } from '../claude/pretooluse';
+import { forgeMcpCall } from '../plans/calls';
 
 /** tool_input keys that carry a path (an MCP tool's own arguments, as Codex passes them on). */
 const PATH_KEYS = ['file_path', 'path'];
@@ -43,5 +44,5 @@ export function parseCodexPreToolUse(text: string): PreToolUsePayload {
   if (command !== undefined && /^\s*\*\*\* Begin Patch\s*$/m.test(command)) {
     return { ...base, paths: patchPaths(command), command, writes: true };
   }
-  return { ...base, paths: PATH_KEYS.map((k) => input[k]).filter((v): v is string => typeof v === 'string' && v !== ''), command };
+  return { ...base, paths: PATH_KEYS.map((k) => input[k]).filter((v): v is string => typeof v === 'string' && v !== ''), command, ...forgeMcpCall(p.tool_name, input) };
 }

@@ -3,6 +3,7 @@ import { posix } from 'node:path';
 import { InvalidInputError } from '../errors';
 import { hookSessionId, parseHookPayload } from '../claude/hook';
 import type { PreToolUsePayload } from '../claude/pretooluse';
+import { forgeMcpCall } from '../plans/calls';
 import { literalDir, toolInfo } from '../plans/tools';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -33,6 +34,8 @@ export function parseGeminiBeforeTool(text: string): PreToolUsePayload {
   const tool = mcp ? `mcp__${mcp.server_name as string}__${mcp.tool_name as string}` : p.tool_name;
   const command = isText(input.command) ? input.command : undefined;
   const base = { sessionId: hookSessionId(p), cwd: isText(p.cwd) ? p.cwd : null, tool, command };
+  const forge = forgeMcpCall(tool, input);
+  if (forge) return { ...base, ...forge };
   if (toolInfo(tool, 'gemini').word === 'bash') return { ...base, paths: [] };
   let paths = PATH_KEYS.map((k) => input[k]).filter(isText);
   if (p.tool_name === 'glob' && isText(input.pattern)) paths = [under(paths[0], input.pattern)];

@@ -48,7 +48,7 @@ export const TOOL_MAP: readonly ToolRow[] = [
   { agent: 'forge', names: ['edit'], word: 'edit', mutates: true, note: 'forge edit' },
   { agent: 'forge', names: ['write'], word: 'write', mutates: true, note: 'forge write' },
   { agent: 'forge', names: ['patch'], word: 'patch', mutates: true, note: 'forge patch' },
-  { agent: 'forge', names: ['replace'], word: 'replace', mutates: true, note: 'forge replace' },
+  { agent: 'forge', names: ['replace'], word: 'replace', mutates: true, scope: true, note: 'forge replace (every file under its paths, or else its working directory)' },
   { agent: 'forge', names: ['search'], word: 'search', scope: true, note: 'forge search' },
   { agent: 'forge', names: ['ls'], word: 'ls', scope: true, note: 'forge ls' },
   { agent: 'forge', names: ['bash'], word: 'bash', note: "forge agent's shell" },

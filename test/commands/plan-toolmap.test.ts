@@ -69,6 +69,22 @@ test("forge's MCP tools keep their own words; a known tool outside the rails is 
   ]);
 });
 
+test("forge's MCP patch and replace are gated on the files they change: a patch's from its diff, a replace's directories; a change the gate cannot see is refused", async () => {
+  const plan = PLAN.replace('allowed_tools: [read, edit, search, ls, bash, mcp:linear]', 'allowed_tools: [read, edit, patch, replace, search, ls, bash, mcp:linear]').replace('allowed_tools: [read, edit, search, ls, mcp:linear]', 'allowed_tools: [read, edit, patch, replace, search, ls, mcp:linear]');
+  const dir = repoWith({ 'docs/plans/toolmap.md': plan, 'src/a.ts': 'export const a = 1;\n', 'docs/secret.md': 'secret\n' });
+  assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/toolmap.md'], { cwd: dir })).code, 0);
+  mkdirSync(join(dir, '.claude'));
+  assert.is((await forge(['plan', 'install-hook', 'claude'], { cwd: dir })).code, 0);
+  const command = JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8')).hooks.PreToolUse.at(-1).hooks[0].command;
+  const diff = (file: string) => `--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-x\n+y\n`;
+  assert.is(call(dir, command, 'mcp__forge__patch', { diff: diff('src/a.ts') }), '', 'a patch of src/a.ts');
+  assert.match(call(dir, command, 'mcp__forge__patch', { diff: diff('src/a.ts') + diff('docs/secret.md') }), /^plan breach: blast radius — changing 'docs\/secret\.md'/);
+  assert.match(call(dir, command, 'mcp__forge__patch', { file: 'changes.diff' }), /a call the gate cannot check is refused \(the mcp__forge__patch call changes files but names none the gate can see\)/);
+  assert.is(call(dir, command, 'mcp__forge__replace', { old: 'a', new: 'b', paths: ['src'] }), '', 'a replace under src/');
+  assert.match(call(dir, command, 'mcp__forge__replace', { old: 'a', new: 'b' }), /^plan breach: paths — '\.\/' is outside the plan's rails/, 'a replace with no path changes the whole working directory');
+  assert.match(call(dir, command, 'Edit', { old_string: 'a', new_string: 'b' }), /names none the gate can see/, 'an edit naming no file');
+});
+
 test('Grep and Glob without a path are checked against the directory they search, as a Read of the same files is', async () => {
   const { dir, command } = await installed();
   assert.match(call(dir, command, 'Read', { file_path: join(dir, 'docs/secret.md') }), /^plan breach: paths — 'docs\/secret\.md' is outside U1's allowed_paths/);

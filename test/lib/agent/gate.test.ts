@@ -1,7 +1,7 @@
 // What forge agent's plan gate hands preflight for each tool: the paths a call reads or writes, as the call will.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { preflightArgs } from '../../../lib/agent/gate';
+import { preflightArgs } from '../../../lib/plans/calls';
 
 test('listings, searches and replacements are checked by the directory they read: their paths, else their glob\'s literal directory', () => {
   assert.equal(preflightArgs('ls', { glob: 'src/**' }), { tool: 'ls', path: ['src'] });
