@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { defineCommand } from '../lib/cli/declare';
 import { RefusedError } from '../lib/errors';
 import { listFiles } from '../lib/files/list';
-import { openWorkspace } from '../lib/files/workspace';
+import { openWorkspace, resolveInside, statTarget } from '../lib/files/workspace';
 import { writeWhole } from '../lib/files/write';
 import { workTreeRoot } from '../lib/git/repo';
 import { AGENTS_MD, mergeAgentsSection } from '../lib/init/agents-md';
@@ -25,8 +25,8 @@ export default defineCommand({
     { command: 'forge init --json', description: 'Write it (once); the facts as one record.' },
     { command: 'forge init --agents-md', description: "Put the same facts in forge's section of AGENTS.md." },
   ],
-  errors: { CONVENTIONS_EXIST: '.forge/conventions.md exists (use --force)', AGENTS_MD_MARKERS: "with --agents-md: AGENTS.md has forge's start or end marker without the other, or twice (nothing is written)" },
-  exits: { 0: 'written (or printed)', 1: 'refused: the file exists', 2: 'invalid input' },
+  errors: { CONVENTIONS_EXIST: '.forge/conventions.md exists (use --force)', AGENTS_MD_MARKERS: "with --agents-md: AGENTS.md has forge's start or end marker without the other, or twice (nothing is written)", NOT_A_REGULAR_FILE: 'with --agents-md: AGENTS.md is a directory, a FIFO, a socket or a device (nothing is written)' },
+  exits: { 0: 'written (or printed)', 1: 'refused: the file exists, or AGENTS.md is not a file forge can merge into', 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {
     const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
@@ -35,8 +35,12 @@ export default defineCommand({
     const content = renderConventions(facts);
     if (args['agents-md']) {
       // forge's own marked section: updated in place on every run, so no --force is needed.
-      const abs = join(root, AGENTS_MD);
-      const existing = await readFile(abs, 'utf8').catch(() => null);
+      const target = await resolveInside({ ws, path: AGENTS_MD });
+      const abs = target.abs;
+      // A FIFO there would hang the read, a directory fail it: refused before it is opened.
+      const info = await statTarget(target);
+      if (info?.isDirectory()) throw new RefusedError('NOT_A_REGULAR_FILE', `'${AGENTS_MD}' is a directory, not a file forge can merge its section into`, { fix: ctx.cmd('ls', AGENTS_MD) });
+      const existing = info ? await readFile(abs, 'utf8') : null;
       // The conventions file invites edits; this section is regenerated, so its own marker says where edits go.
       const merged = mergeAgentsSection(existing, content.replace(/^<!-- Written by forge init.*-->\n\n?/m, ''));
       if (merged === null) throw new RefusedError('AGENTS_MD_MARKERS', `${AGENTS_MD}'s forge init markers are not one start line then one end line: forge will not guess which text is its own`, { fix: ctx.cmd('read', abs) });

@@ -25,7 +25,7 @@ export default defineCommand({
     { command: 'forge loop install claude', description: "Drive loops from this project's Claude Code sessions." },
     { command: 'forge loop install gemini', description: "Drive loops from this project's Gemini CLI sessions." },
   ],
-  errors: { NO_STOP_HOOK: 'the agent has no stop-like hook (OpenCode): use forge loop run', SETTINGS_INVALID: 'the settings file is not a JSON object with a hooks map (for codex: not valid TOML, or its hooks are not tables)', PATH_IN_GIT_DIR: "--settings names a file in git's own files" },
+  errors: { NO_STOP_HOOK: 'the agent has no stop-like hook (OpenCode): use forge loop run', SETTINGS_INVALID: 'the settings file is not a JSON object with a hooks map (for codex: not valid TOML, or its hooks are not tables), or it is a directory or a FIFO', PATH_IN_GIT_DIR: "--settings names a file in git's own files" },
   exits: { 0: 'installed, upgraded, or already there', 1: "refused: the settings file is malformed, or in git's own files, or the agent has no stop hook", 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {

@@ -36,7 +36,7 @@ export default defineCommand({
     { command: 'forge plan install-hook gemini', description: "Gate this project's Gemini CLI sessions (.gemini/settings.json)." },
     { command: 'forge plan install-hook opencode', description: "Gate this project's OpenCode sessions (a plugin in .opencode/plugins/)." },
   ],
-  errors: { SETTINGS_INVALID: 'the settings file is not a JSON object with a hooks map (for codex: not valid TOML, or its hooks are not tables; for opencode: a file there that is not forge\'s plugin)', PATH_IN_GIT_DIR: "--settings names a file in git's own files" },
+  errors: { SETTINGS_INVALID: 'the settings file is not a JSON object with a hooks map (for codex: not valid TOML, or its hooks are not tables; for opencode: a file there that is not forge\'s plugin), or it is a directory or a FIFO', PATH_IN_GIT_DIR: "--settings names a file in git's own files" },
   exits: { 0: 'installed, upgraded, or already there', 1: "refused: the settings file is malformed, or in git's own files", 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {

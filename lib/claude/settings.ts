@@ -1,10 +1,9 @@
 // Merges a forge hook into a Claude Code settings file (or Gemini CLI's, the same shape) without disturbing anything else in it.
 import { readFile } from 'node:fs/promises';
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { join, resolve } from 'node:path';
 import { RefusedError } from '../errors';
 import { atomicWrite } from '../files/write';
-import { locateWorkspace, resolveInside } from '../files/workspace';
+import { agentConfigFile } from '../files/workspace';
 import { onPath } from '../plans/modules';
 
 /**
@@ -102,7 +101,8 @@ export async function installJsonHook({ file, event, matcher, command, extra = {
   const hook: CommandHook = { type: 'command', command, ...extra };
   if (failure) enforce(hook, failure);
   const entry: MatcherEntry = { ...(matcher === undefined ? {} : { matcher }), hooks: [hook] };
-  const at = settings.hooks === undefined ? { path: ['hooks'], value: { [event]: [entry] } } : hooks[event] === undefined ? { path: ['hooks', event], value: [entry] } : { path: ['hooks', event, entries.length], value: entry };
+  // A missing or null "hooks" (or event list) is written whole; an existing list gets the entry appended.
+  const at = !isObject(settings.hooks) ? { path: ['hooks'], value: { [event]: [entry] } } : !Array.isArray(hooks[event]) ? { path: ['hooks', event], value: [entry] } : { path: ['hooks', event, entries.length], value: entry };
   const out = applyEdits(text, modify(text, at.path, at.value, { ...FORMAT, isArrayInsertion: at.path.length === 3 }));
   await atomicWrite(file, out.endsWith('\n') ? out : `${out}\n`);
   return { file, added: true, upgraded: [] };
@@ -113,10 +113,7 @@ export async function installJsonHook({ file, event, matcher, command, extra = {
  * .claude/settings.json, with a warning when `forge` is not on the PATH Claude Code will search.
  */
 export async function installProjectHook({ cwd, settings, event, matcher, command, timeout, failure }: { cwd: string; settings: string | undefined; event: string; matcher?: string; command: string; timeout?: number; failure: FailureMode }): Promise<{ data: Record<string, unknown>; text: string }> {
-  const ws = await locateWorkspace({ cwd });
-  const file = settings === undefined ? join(ws.root, '.claude', 'settings.json') : resolve(cwd, settings);
-  // A settings file may be the user's own (~/.claude/settings.json), never one of git's.
-  await resolveInside({ ws, path: file, outside: 'allow' });
+  const file = await agentConfigFile({ cwd, given: settings, inRepo: ['.claude', 'settings.json'] });
   const r = await installJsonHook({ file, event, matcher, command, extra: timeout ? { timeout } : {}, failure });
   const reachable = await onPath({ program: 'forge', cwd, path: process.env.PATH ?? '' });
   const warning = reachable ? '' : '\nwarning: forge is not on PATH here; Claude Code will not find the hook command until it is (npm install -g .)';

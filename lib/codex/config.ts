@@ -1,10 +1,9 @@
 // Merges a forge hook into a Codex CLI config.toml without disturbing anything else in it.
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { parse, stringify, TomlError } from 'smol-toml';
 import { RefusedError } from '../errors';
 import { atomicWrite } from '../files/write';
-import { locateWorkspace, resolveInside } from '../files/workspace';
+import { agentConfigFile } from '../files/workspace';
 import { onPath } from '../plans/modules';
 import { shellJoin } from '../quote';
 
@@ -72,10 +71,7 @@ export async function installCodexHook({ file, event, matcher, command }: { file
  * `forge` is not on the PATH Codex will search.
  */
 export async function installCodexProjectHook({ cwd, config, event, command, failure = 'closed' }: { cwd: string; config: string | undefined; event: string; command: string; failure?: 'closed' | 'open' }): Promise<{ data: Record<string, unknown>; text: string }> {
-  const ws = await locateWorkspace({ cwd });
-  const file = config === undefined ? join(ws.root, '.codex', 'config.toml') : resolve(cwd, config);
-  // The config may be the user's own (~/.codex/config.toml), never one of git's.
-  await resolveInside({ ws, path: file, outside: 'allow' });
+  const file = await agentConfigFile({ cwd, given: config, inRepo: ['.codex', 'config.toml'] });
   const r = await installCodexHook({ file, event, command });
   const reachable = await onPath({ program: 'forge', cwd, path: process.env.PATH ?? '' });
   const warning = reachable ? '' : `\nwarning: forge is not on PATH here; Codex will not find the hook command until it is (npm install -g .)${failure === 'closed' ? ', and until then every tool call is refused' : ''}`;

@@ -226,3 +226,17 @@ export async function statTarget({ abs, display }: ResolvedPath): Promise<Stats 
 export async function isDirectory(abs: string): Promise<boolean> {
   return stat(abs).then((s) => s.isDirectory(), () => false);
 }
+
+/**
+ * The agent config file an installer merges into: `given` (relative to cwd; it may be the user's own,
+ * outside the repository), else `inRepo` under the repository's top. Never one of git's files; and
+ * a directory or a FIFO there — which a read would fail on or wait on forever — is refused untouched.
+ */
+export async function agentConfigFile({ cwd, given, inRepo }: { cwd: string; given: string | undefined; inRepo: string[] }): Promise<string> {
+  const ws = await locateWorkspace({ cwd });
+  const file = given === undefined ? join(ws.root, ...inRepo) : resolve(cwd, given);
+  const target = await resolveInside({ ws, path: file, outside: 'allow' });
+  const info = await stat(target.abs).catch(() => null);
+  if (info && !info.isFile()) throw new RefusedError('SETTINGS_INVALID', `${file} is not a regular file (${info.isDirectory() ? 'a directory' : 'a FIFO, socket or device'}); it was left as it is`, { fix: shellJoin(['ls', '-ld', file]) });
+  return file;
+}

@@ -1,7 +1,6 @@
 // Merges a forge hook into a Gemini CLI settings.json (the shape of Claude Code's, comments allowed) without disturbing the rest.
-import { join, resolve } from 'node:path';
 import { installJsonHook } from '../claude/settings';
-import { locateWorkspace, resolveInside } from '../files/workspace';
+import { agentConfigFile } from '../files/workspace';
 import { onPath } from '../plans/modules';
 
 /**
@@ -10,10 +9,7 @@ import { onPath } from '../plans/modules';
  * Gemini CLI's /hooks panel shows and `/hooks disable <name>` takes.
  */
 export async function installGeminiProjectHook({ cwd, settings, event, command, name, timeoutMs, failure }: { cwd: string; settings: string | undefined; event: string; command: string; name: string; timeoutMs?: number; failure: 'closed' | 'open' }): Promise<{ data: Record<string, unknown>; text: string }> {
-  const ws = await locateWorkspace({ cwd });
-  const file = settings === undefined ? join(ws.root, '.gemini', 'settings.json') : resolve(cwd, settings);
-  // The settings may be the user's own (~/.gemini/settings.json), never one of git's.
-  await resolveInside({ ws, path: file, outside: 'allow' });
+  const file = await agentConfigFile({ cwd, given: settings, inRepo: ['.gemini', 'settings.json'] });
   const r = await installJsonHook({ file, event, command, extra: { name, ...(timeoutMs ? { timeout: timeoutMs } : {}) }, comments: true });
   const reachable = await onPath({ program: 'forge', cwd, path: process.env.PATH ?? '' });
   const warning = reachable ? '' : `\nwarning: forge is not on PATH here; Gemini CLI will not find the hook command until it is (npm install -g .)${failure === 'closed' ? ', and until then every tool call is refused' : ''}`;

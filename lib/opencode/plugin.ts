@@ -1,9 +1,8 @@
 // forge's OpenCode plugin: the plan gate as a tool.execute.before hook, written into the project's .opencode/plugins/.
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { RefusedError } from '../errors';
 import { atomicWrite } from '../files/write';
-import { locateWorkspace, resolveInside } from '../files/workspace';
+import { agentConfigFile } from '../files/workspace';
 import { onPath } from '../plans/modules';
 
 /** The first line of every version of the plugin: a file that starts otherwise is the user's own, never overwritten. */
@@ -82,10 +81,7 @@ export const ForgePlanGate = async ({ directory }) => ({
  * is refused untouched.
  */
 export async function installOpenCodePlugin({ cwd, file: given }: { cwd: string; file: string | undefined }): Promise<{ data: Record<string, unknown>; text: string }> {
-  const ws = await locateWorkspace({ cwd });
-  const file = given === undefined ? join(ws.root, '.opencode', 'plugins', 'forge-plan-gate.js') : resolve(cwd, given);
-  // The plugin may be the user's own (~/.config/opencode/plugins/), never in git's files.
-  await resolveInside({ ws, path: file, outside: 'allow' });
+  const file = await agentConfigFile({ cwd, given, inRepo: ['.opencode', 'plugins', 'forge-plan-gate.js'] });
   const before = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return null;
     throw err;

@@ -1,5 +1,6 @@
 // forge init: conventions from real repositories of several kinds, no model call; an existing file is kept.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -57,6 +58,18 @@ test("--agents-md writes the same facts into forge's marked section of AGENTS.md
   assert.is(again.code, 0, again.stderr);
   assert.is(readFileSync(join(dir, 'AGENTS.md'), 'utf8'), text, 'a second run changes nothing');
   assert.is((text.match(/forge init: start/g) ?? []).length, 1);
+});
+
+test('--agents-md refuses a directory or a FIFO named AGENTS.md at once, writing nothing (a read would fail or wait forever)', async () => {
+  const dir = tempRepo();
+  mkdirSync(join(dir, 'AGENTS.md'));
+  const d = await forge(['init', '--agents-md', '--json'], { cwd: dir });
+  assert.equal([d.code, d.records[0]!.error.code], [1, 'NOT_A_REGULAR_FILE']);
+  rmdirSync(join(dir, 'AGENTS.md'));
+  spawnSync('mkfifo', [join(dir, 'AGENTS.md')]);
+  const f = await forge(['init', '--agents-md', '--json'], { cwd: dir });
+  assert.equal([f.code, f.records[0]!.error.code], [1, 'NOT_A_REGULAR_FILE']);
+  assert.ok(statSync(join(dir, 'AGENTS.md')).isFIFO());
 });
 
 test('writes .forge/conventions.md once; --force replaces it; an empty repository still gets the rule', async () => {

@@ -1,6 +1,6 @@
 // forge plan install-hook gemini and preflight --hook gemini: the plan gate as Gemini CLI's BeforeTool hook, run as Gemini CLI runs it.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { test } from 'uvu';
@@ -128,6 +128,12 @@ test('Gemini CLI: fails closed when forge cannot run; installs into a user setti
   const missing = spawnSync('/bin/bash', ['-c', command], { cwd: dir, input: '{}', encoding: 'utf8', env: { PATH: '/nonexistent' } });
   assert.is(missing.status, 2, 'Gemini CLI blocks a call on exit 2');
   assert.match(missing.stderr, /forge/, 'stderr is the reason Gemini CLI gives the model');
+  for (const empty of ['{"hooks": null}\n', '{"hooks": {"BeforeTool": null}}\n', '  \n']) {
+    writeFileSync(join(dir, 'empty.json'), empty);
+    const e = await forge(['plan', 'install-hook', 'gemini', '--settings', 'empty.json', '--json'], { cwd: dir });
+    assert.equal([e.code, e.records[0]!.added], [0, true], empty);
+    assert.is(installedCommand(join(dir, 'empty.json')), 'forge plan preflight --hook gemini || exit 2');
+  }
   for (const broken of ['{ "hooks": [] }\n', '{ "hooks": { "BeforeTool": {} } }\n', '{ "a": 1 \n', '[1]\n']) {
     writeFileSync(join(dir, 'broken.json'), broken);
     const b = await forge(['plan', 'install-hook', 'gemini', '--settings', 'broken.json', '--json'], { cwd: dir });
@@ -135,6 +141,20 @@ test('Gemini CLI: fails closed when forge cannot run; installs into a user setti
     assert.is(b.records[0]!.error.code, 'SETTINGS_INVALID');
     assert.is(readFileSync(join(dir, 'broken.json'), 'utf8'), broken);
   }
+});
+
+test('every installer refuses a directory or a FIFO where its file goes, at once and untouched (a read would fail or wait forever)', async () => {
+  const dir = repoWith({ 'src/a.ts': 'x\n' });
+  mkdirSync(join(dir, 'a-dir'));
+  spawnSync('mkfifo', [join(dir, 'a-fifo')]);
+  for (const args of [['plan', 'install-hook', 'claude'], ['plan', 'install-hook', 'codex'], ['plan', 'install-hook', 'gemini'], ['plan', 'install-hook', 'opencode'], ['loop', 'install', 'codex'], ['loop', 'install', 'gemini']]) {
+    for (const [target, kind] of [['a-dir', 'a directory'], ['a-fifo', 'a FIFO, socket or device']]) {
+      const r = await forge([...args, '--settings', target!, '--json'], { cwd: dir });
+      assert.equal([r.code, r.records[0]!.error.code], [1, 'SETTINGS_INVALID'], `${args.join(' ')} ${target}`);
+      assert.match(r.records[0]!.error.message, new RegExp(`is not a regular file \\(${kind}\\); it was left as it is`));
+    }
+  }
+  assert.ok(statSync(join(dir, 'a-fifo')).isFIFO());
 });
 
 test.run();
