@@ -1,9 +1,7 @@
 // forge loop hook claude|codex|gemini: the agent's Stop (AfterAgent) hook — record the iteration, then continue the session or let it stop.
 import { defineCommand, type Outcome, type RunContext } from '../../lib/cli/declare';
 import { hookFailure } from '../../lib/claude/hook';
-import { continueAnswer, parseStop, stopAnswer, stopBlockCap, type StopPayload } from '../../lib/claude/stop';
-import { parseCodexStop } from '../../lib/codex/stop';
-import { geminiContinueAnswer, parseAfterAgent } from '../../lib/gemini/afteragent';
+import { stopAnswer, stopBlockCap, type StopPayload } from '../../lib/claude/stop';
 import { lastAssistantText } from '../../lib/claude/transcript';
 import { InvalidInputError } from '../../lib/errors';
 import { workTreeRoot } from '../../lib/git/repo';
@@ -11,15 +9,7 @@ import type { StateStore } from '../../lib/git/state';
 import { finishIteration } from '../../lib/loop/iterate';
 import { currentLoop, type Loop } from '../../lib/loop/loop';
 import { iterationPrompt } from '../../lib/loop/prompt';
-
-/** The agents with a stop-like hook: how each payload is read, and how each is told to go on. Only Claude Code caps consecutive blocks. */
-const STOP_HOOKS = {
-  claude: { parse: parseStop, answer: continueAnswer, cap: true },
-  codex: { parse: parseCodexStop, answer: continueAnswer, cap: false },
-  gemini: { parse: parseAfterAgent, answer: geminiContinueAnswer, cap: false },
-} as const;
-type StopAgent = keyof typeof STOP_HOOKS;
-export const STOP_AGENTS = Object.keys(STOP_HOOKS) as StopAgent[];
+import { STOP_AGENTS, STOP_HOOKS, type StopAgent } from '../../lib/loop/stop-hooks';
 
 /** The session may stop: nothing on stdout, or a message for the person. */
 function letStop(text: string, systemMessage?: string, data: Record<string, unknown> = {}): Outcome {

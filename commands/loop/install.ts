@@ -4,7 +4,7 @@ import { installProjectHook } from '../../lib/claude/settings';
 import { installCodexProjectHook } from '../../lib/codex/config';
 import { installGeminiProjectHook } from '../../lib/gemini/settings';
 import { RefusedError } from '../../lib/errors';
-import { STOP_AGENTS } from './hook';
+import { STOP_AGENTS } from '../../lib/loop/stop-hooks';
 
 export const STOP_HOOK = 'forge loop hook claude';
 

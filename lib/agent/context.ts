@@ -71,10 +71,12 @@ export interface BudgetState {
   toolNames: Map<string, string>;
   /** The previous request's prefixText, for uncached tokens. */
   previous: string | null;
+  /** The system prompt, task and schemas as last counted: the same every turn of a run, so counted once. */
+  fixed: { text: string; tokens: number } | null;
 }
 
 export function newBudgetState(): BudgetState {
-  return { archive: new Map(), toolNames: new Map(), previous: null };
+  return { archive: new Map(), toolNames: new Map(), previous: null, fixed: null };
 }
 
 export interface Fit {
@@ -110,7 +112,9 @@ export async function enforceBudget({ messages, tools, budget, state }: { messag
   const before = count(wireText({ messages, tools }));
   const fit: Fit = { before, after: before, compressed: 0, shortened: 0, cut: 0, dropped: 0, uncached: 0 };
   const task = messages[1]?.content ?? '';
-  const fixed = count(wireText({ messages: messages.slice(0, 2), tools }));
+  const fixedText = wireText({ messages: messages.slice(0, 2), tools });
+  if (state.fixed?.text !== fixedText) state.fixed = { text: fixedText, tokens: count(fixedText) };
+  const fixed = state.fixed.tokens;
   if (fixed > budget) throw budgetTooSmall({ budget, needed: fixed, task, what: 'the system prompt, the task and the tool schemas alone are' });
   if (before > budget) {
     // Per-message costs (JSON plus the comma between them) are summed as an estimate; the

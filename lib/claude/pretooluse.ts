@@ -1,8 +1,8 @@
 // Claude Code's PreToolUse hook: its payload as a forge tool call, and its answer when forge refuses.
-import { posix } from 'node:path';
 import { InvalidInputError } from '../errors';
 import { forgeMcpCall } from '../plans/calls';
-import { literalDir } from '../plans/tools';
+import { globDir } from '../plans/tools';
+import { isObject, isText } from '../guards';
 import { hookSessionId, parseHookPayload } from './hook';
 
 export interface PreToolUsePayload {
@@ -23,13 +23,10 @@ const PATH_KEYS = ['file_path', 'notebook_path', 'path'];
 export function parsePreToolUse(text: string): PreToolUsePayload {
   const p = parseHookPayload(text, 'forge plan preflight --help');
   if (typeof p.tool_name !== 'string' || !p.tool_name) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the hook payload has no tool_name: is this hook installed on PreToolUse?', { fix: 'forge plan install-hook claude' });
-  const input = typeof p.tool_input === 'object' && p.tool_input !== null ? (p.tool_input as Record<string, unknown>) : {};
+  const input = isObject(p.tool_input) ? p.tool_input : {};
   let paths = PATH_KEYS.map((k) => input[k]).filter((v): v is string => typeof v === 'string' && v !== '');
   // Glob lists only under its pattern's literal directory: `src/**/*.ts` from the project root reads src.
-  if (p.tool_name === 'Glob' && typeof input.pattern === 'string' && input.pattern !== '') {
-    const dir = literalDir(input.pattern);
-    paths = [dir.startsWith('/') ? dir : posix.join(paths[0] ?? '.', dir)];
-  }
+  if (p.tool_name === 'Glob' && isText(input.pattern)) paths = [globDir(input.pattern, paths[0])];
   const base = { sessionId: hookSessionId(p), cwd: typeof p.cwd === 'string' && p.cwd ? p.cwd : null, tool: p.tool_name };
   return { ...base, paths, command: typeof input.command === 'string' ? input.command : undefined, ...forgeMcpCall(p.tool_name, input) };
 }

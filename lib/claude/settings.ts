@@ -5,6 +5,7 @@ import { RefusedError } from '../errors';
 import { atomicWrite } from '../files/write';
 import { agentConfigFile } from '../files/workspace';
 import { onPath } from '../plans/modules';
+import { isObject } from '../guards';
 
 /**
  * The Claude Code release whose command hooks take `"onFailure": "block"`: a hook that cannot start,
@@ -33,8 +34,6 @@ interface MatcherEntry {
   hooks?: CommandHook[];
   [key: string]: unknown;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * How a hook fails when forge cannot answer (not on PATH, crashed, timed out): `closed` for a gate

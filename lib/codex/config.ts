@@ -6,11 +6,10 @@ import { atomicWrite } from '../files/write';
 import { agentConfigFile } from '../files/workspace';
 import { onPath } from '../plans/modules';
 import { shellJoin } from '../quote';
+import { isObject } from '../guards';
 
 /** The Codex CLI release from which hooks are on by default, read from config.toml, and run for apply_patch and MCP tools. */
 export const CODEX_HOOKS_SINCE = '0.124.0';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A command that shows where a TOML file breaks (Python 3.11's tomllib names the line and column). */
 const checkToml = (file: string) => shellJoin(['python3', '-c', 'import sys, tomllib; tomllib.load(open(sys.argv[1], "rb"))', file]);

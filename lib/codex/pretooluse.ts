@@ -3,6 +3,7 @@ import { InvalidInputError } from '../errors';
 import { hookSessionId, parseHookPayload } from '../claude/hook';
 import type { PreToolUsePayload } from '../claude/pretooluse';
 import { forgeMcpCall } from '../plans/calls';
+import { isObject } from '../guards';
 
 /** tool_input keys that carry a path (an MCP tool's own arguments, as Codex passes them on). */
 const PATH_KEYS = ['file_path', 'path'];
@@ -29,7 +30,7 @@ export function patchPaths(patch: string): string[] {
 export function parseCodexPreToolUse(text: string): PreToolUsePayload {
   const p = parseHookPayload(text, 'forge plan preflight --help', 'Codex');
   if (typeof p.tool_name !== 'string' || !p.tool_name) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the hook payload has no tool_name: is this hook installed on PreToolUse?', { fix: 'forge plan install-hook codex' });
-  const input = typeof p.tool_input === 'object' && p.tool_input !== null ? (p.tool_input as Record<string, unknown>) : {};
+  const input = isObject(p.tool_input) ? p.tool_input : {};
   const command = typeof input.command === 'string' ? input.command : undefined;
   const base = { sessionId: hookSessionId(p), cwd: typeof p.cwd === 'string' && p.cwd ? p.cwd : null, tool: p.tool_name };
   if (p.tool_name === 'apply_patch') {

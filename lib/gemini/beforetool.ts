@@ -1,22 +1,13 @@
 // Gemini CLI's BeforeTool hook: its payload as a forge tool call, and its answer when forge refuses.
-import { posix } from 'node:path';
 import { InvalidInputError } from '../errors';
 import { hookSessionId, parseHookPayload } from '../claude/hook';
 import type { PreToolUsePayload } from '../claude/pretooluse';
 import { forgeMcpCall } from '../plans/calls';
-import { literalDir, toolInfo } from '../plans/tools';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isText = (v: unknown): v is string => typeof v === 'string' && v !== '';
+import { globDir, toolInfo } from '../plans/tools';
+import { isObject, isText } from '../guards';
 
 /** tool_input keys that carry a path: file_path and dir_path today, absolute_path and path in older releases and MCP tools. */
 const PATH_KEYS = ['file_path', 'absolute_path', 'dir_path', 'path'];
-
-/** A pattern's literal directory, under `dir` when it is relative. */
-const under = (dir: string | undefined, pattern: string) => {
-  const d = literalDir(pattern);
-  return d.startsWith('/') ? d : posix.join(dir ?? '.', d);
-};
 
 /**
  * A Gemini CLI BeforeTool payload: {session_id, transcript_path, cwd, hook_event_name, timestamp,
@@ -38,12 +29,12 @@ export function parseGeminiBeforeTool(text: string): PreToolUsePayload {
   if (forge) return { ...base, ...forge };
   if (toolInfo(tool, 'gemini').word === 'bash') return { ...base, paths: [] };
   let paths = PATH_KEYS.map((k) => input[k]).filter(isText);
-  if (p.tool_name === 'glob' && isText(input.pattern)) paths = [under(paths[0], input.pattern)];
+  if (p.tool_name === 'glob' && isText(input.pattern)) paths = [globDir(input.pattern, paths[0])];
   if (p.tool_name === 'read_many_files') {
     const include = Array.isArray(input.include) ? input.include.filter(isText) : [];
     // Files the gate cannot see are refused: read otherwise, they would pass unchecked.
     if (!include.length) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the read_many_files call names no include pattern', { fix: 'forge plan preflight --help' });
-    paths = include.map((pattern) => under(paths[0], pattern));
+    paths = include.map((pattern) => globDir(pattern, paths[0]));
   }
   return { ...base, paths };
 }

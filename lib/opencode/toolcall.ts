@@ -1,13 +1,10 @@
 // OpenCode's tool.execute.before, as forge's plugin passes it on: the call as a forge tool call, and the refusal the plugin throws.
-import { posix } from 'node:path';
 import { InvalidInputError } from '../errors';
 import { hookSessionId, parseHookPayload } from '../claude/hook';
 import type { PreToolUsePayload } from '../claude/pretooluse';
 import { patchPaths } from '../codex/pretooluse';
-import { literalDir, toolInfo } from '../plans/tools';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isText = (v: unknown): v is string => typeof v === 'string' && v !== '';
+import { globDir, toolInfo } from '../plans/tools';
+import { isObject, isText } from '../guards';
 
 /**
  * What forge's OpenCode plugin sends for each tool call: the hook's input and output as OpenCode
@@ -29,9 +26,6 @@ export function parseOpenCodeToolCall(text: string): PreToolUsePayload {
     return { ...base, paths, command: undefined };
   }
   let paths = ['filePath', 'path'].map((k) => args[k]).filter(isText);
-  if (p.tool === 'glob' && isText(args.pattern)) {
-    const dir = literalDir(args.pattern);
-    paths = [dir.startsWith('/') ? dir : posix.join(paths[0] ?? '.', dir)];
-  }
+  if (p.tool === 'glob' && isText(args.pattern)) paths = [globDir(args.pattern, paths[0])];
   return { ...base, paths };
 }

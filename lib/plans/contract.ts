@@ -7,6 +7,7 @@ import { shellJoin } from '../quote';
 import { randomHex } from '../random';
 import { checkMarkdownPlan, type Envelope, type Unit } from './markdown';
 import type { ToolAgent } from './tools';
+import { isObject } from '../guards';
 
 export const ACTIVE_PATH = '.forge/plans/active.json';
 export const JOURNAL_PATH = '.forge/plans/journal.jsonl';
@@ -97,8 +98,6 @@ export async function activeContract({ store }: { store: StateStore }): Promise<
   }
   return c as unknown as Contract;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Validates a plan file and makes it the active contract, entering its first unit. */
 export async function activatePlan({ store, root, abs, now }: { store: StateStore; root: string; abs: string; now: Date }): Promise<Contract> {

@@ -1,4 +1,5 @@
 // The tool map: each agent's tool names in the plan's words, and the tools a plan never gates — data, printed by `man forge-plan`.
+import { posix } from 'node:path';
 
 /** The agents whose pre-tool hooks forge reads (`forge plan preflight --hook <agent>`). */
 export const HOOK_AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const;
@@ -163,4 +164,10 @@ export function literalDir(glob: string): string {
   if (i < 0) return glob;
   const slash = glob.lastIndexOf('/', i);
   return slash < 0 ? '.' : glob.slice(0, slash) || '/';
+}
+
+/** The directory a glob lists, as a path: its literal directory, under `base` when that is relative. */
+export function globDir(pattern: string, base = '.'): string {
+  const dir = literalDir(pattern);
+  return dir.startsWith('/') ? dir : posix.join(base, dir);
 }
