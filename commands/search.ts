@@ -10,7 +10,8 @@ export default defineCommand({
   summary: 'Search files for a regex (.gitignore-aware), matches grouped by file with anchors',
   tool: 'Regex search; matches show N#HASH anchors edit takes',
   description: [
-    'Searches every file git would consider (tracked, and untracked ones .gitignore does not exclude; outside a repository, all but .git and node_modules) under the given paths, skipping binary files, git\'s own files, and symlinks that resolve outside the repository or into git\'s files (the files forge read refuses). Patterns are JavaScript regular expressions (Unicode mode), or plain text with --literal. Each match prints as "<n>#<hash>: line", ready for forge edit. At most --limit matches are shown; the summary says how many were cut and the hint narrows to where most of them are. "no matches" is a definite, terminal answer: a replacement that leaves no matches is finished.',
+    'Searches every file git would consider (tracked, and untracked ones .gitignore does not exclude; outside a repository, all but .git and node_modules) under the given paths, skipping binary files, git\'s own files, and symlinks that resolve outside the repository or into git\'s files (the files forge read refuses). Each match prints as "<n>#<hash>: line", ready for forge edit, as soon as it is found. At most --limit matches are shown (--limit 0: all); the summary says how many were cut and the hint narrows to where most of them are. "N files searched" counts every file under the paths, binary ones included. "no matches" is a definite, terminal answer: a replacement that leaves no matches is finished.',
+    'Patterns are JavaScript regular expressions in Unicode mode (\\d, \\w, \\b, lookarounds, named groups, \\p{…}), matched one line at a time, or plain text with --literal. They are never handed to git as regexes: in a repository, the plain text every match must contain (console.log in console\\.log, TODO and FIXME in TODO|FIXME) goes to one threaded git grep -F, which picks the files worth reading, and forge matches the lines itself, so git\'s regex dialects never change an answer. A pattern with no such text of 3 characters or more (\\d+, a.*b) reads every file. FORGE_SEARCH_ENGINE=js reads every file without git grep (the answer is the same).',
     AFTER_A_CRASH,
   ].join('\n\n'),
   args: {
@@ -19,7 +20,7 @@ export default defineCommand({
     glob: { type: 'string', tool: "e.g. '*.ts'", placeholder: 'GLOB', description: "Only files matching this glob ('*.ts' matches names anywhere)." },
     'ignore-case': { type: 'boolean', tool: '', alias: 'i', description: 'Match regardless of case.' },
     literal: { type: 'boolean', tool: 'Pattern is plain text', alias: 'F', description: 'Treat the pattern as plain text.' },
-    limit: { type: 'integer', tool: 'Max matches', min: 1, default: 50, placeholder: 'N', description: 'Show at most N matches.' },
+    limit: { type: 'integer', tool: 'Max matches (0: all)', min: 0, default: 50, placeholder: 'N', description: 'Show at most N matches (0: all of them).' },
   },
   examples: [
     { command: "forge search 'console\\.log' src", description: 'Every console.log under src/.' },
@@ -34,13 +35,25 @@ export default defineCommand({
     const paths: string[] = [];
     for (const p of args.paths) paths.push((await resolveWalkPath({ ws, path: p })).path);
     const regex = compilePattern({ pattern: args.pattern, literal: args.literal, ignoreCase: args['ignore-case'] });
-    const r = await searchWorkspace({ ws, regex, paths, glob: args.glob, limit: args.limit });
     let current = '';
-    for (const m of r.matches) {
-      const heading = m.path !== current ? `${m.path}\n` : '';
-      current = m.path;
-      await ctx.emit({ type: 'match', ...m }, `${heading}  ${m.line}#${m.hash}: ${m.text}`);
-    }
+    const started = Date.now();
+    const r = await searchWorkspace({
+      ws,
+      regex,
+      paths,
+      glob: args.glob,
+      limit: args.limit,
+      engine: process.env.FORGE_SEARCH_ENGINE === 'js' ? 'js' : 'git',
+      onMatch: async (m) => {
+        await ctx.status(null);
+        const heading = m.path !== current ? `${m.path}\n` : '';
+        current = m.path;
+        await ctx.emit({ type: 'match', ...m }, `${heading}  ${m.line}#${m.hash}: ${m.text}`);
+      },
+      // A person at a terminal sees how far a long search is; nothing is drawn for a quick one.
+      onProgress: async (done, of) => (Date.now() - started > 300 ? ctx.status(`searching: ${done} of ${of} files`) : undefined),
+    });
+    await ctx.status(null);
     const cut = r.total - r.matches.length;
     const flags = [...(args.glob ? ['--glob', args.glob] : []), ...(args['ignore-case'] ? ['-i'] : []), ...(args.literal ? ['--literal'] : [])];
     let next: string | null = null;

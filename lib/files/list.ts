@@ -2,7 +2,7 @@
 import { basename, relative, resolve, sep } from 'node:path';
 import { editDistance } from '../distance';
 import { listWorkTreeFiles } from '../git/repo';
-import { walkable, type Workspace } from './workspace';
+import { walkableFiles, type WalkableFiles, type Workspace } from './workspace';
 
 /** Outside a repository there is no .gitignore to ask git about; these are never worth listing. */
 const ALWAYS_IGNORED = ['**/.git/**', '**/node_modules/**'];
@@ -14,17 +14,21 @@ const ALWAYS_IGNORED = ['**/.git/**', '**/node_modules/**'];
  * Either way, what a file tool may not read is left out: a symlink resolving outside the
  * workspace or into git's files, anything under a .git, and what is not a regular file.
  */
-export async function listFiles({ ws }: { ws: Workspace }): Promise<string[]> {
+export async function listWorkspace({ ws }: { ws: Workspace }): Promise<WalkableFiles> {
   let found = ws.inRepo ? await listWorkTreeFiles({ cwd: ws.cwd }) : null;
   if (!found) {
     const { default: glob } = await import('fast-glob');
     // Symlinks are listed, not followed: each is judged by where it points, like any other.
-    found = (await glob('**/*', { cwd: ws.cwd, dot: true, onlyFiles: false, markDirectories: true, ignore: ALWAYS_IGNORED, followSymbolicLinks: false })).filter((p) => !p.endsWith('/'));
+    found = await glob('**/*', { cwd: ws.cwd, dot: true, onlyFiles: false, ignore: ALWAYS_IGNORED, followSymbolicLinks: false });
   }
-  const files = found;
-  const may = walkable({ ws });
-  const allowed = await Promise.all(files.map(may));
-  return files.filter((_, i) => allowed[i]).sort();
+  const listed = walkableFiles({ ws, paths: found });
+  listed.files.sort();
+  return listed;
+}
+
+/** The files of listWorkspace, without saying which are symlinks. */
+export async function listFiles({ ws }: { ws: Workspace }): Promise<string[]> {
+  return (await listWorkspace({ ws })).files;
 }
 
 /** A glob without a slash matches file names anywhere (`*.ts`), as in .gitignore. */

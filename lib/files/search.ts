@@ -1,11 +1,13 @@
 // Regex search over a workspace's files (.gitignore respected): every match with its line anchor.
-import { readFile } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidInputError } from '../errors';
 import { shellJoin } from '../quote';
 import { lineHash } from './anchor';
-import { globMatcher, listFiles, underPaths } from './list';
-import { decodeText, isBinary } from './text';
+import { grepFilesWith } from '../git/grep';
+import { globMatcher, listWorkspace, underPaths } from './list';
+import { requiredLiterals } from './literals';
+import { decodeString, isBinary, splitLines } from './text';
 import type { Workspace } from './workspace';
 
 /** Shown around a match in a line longer than this. */
@@ -55,26 +57,104 @@ function snippet(line: string, at: number): string {
   return `${from > 0 ? '…' : ''}${line.slice(from, from + SNIPPET_CHARS)}${from + SNIPPET_CHARS < line.length ? '…' : ''}`;
 }
 
-/** Searches every listed text file; keeps the first `limit` matches and counts the rest. */
-export async function searchWorkspace({ ws, regex, paths, glob, limit }: { ws: Workspace; regex: RegExp; paths: string[]; glob?: string; limit: number }): Promise<SearchResult> {
-  const match = await globMatcher(glob);
-  const files = underPaths({ ws, files: await listFiles({ ws }), paths }).filter(match);
-  const result: SearchResult = { matches: [], total: 0, files: 0, searched: 0, cutByFile: new Map() };
-  for (const path of files) {
-    const buf = await readFile(join(ws.cwd, path)).catch(() => null);
-    if (!buf || isBinary(buf)) continue;
-    result.searched++;
-    const { lines } = decodeText(buf);
+/** How a search picks the files it reads: `git` lets git grep find those holding the pattern's literal text (when it has one). */
+export type SearchEngine = 'git' | 'js';
+
+/**
+ * Searches every listed text file under `paths` matching `glob`, in path order: `onMatch` gets the
+ * first `limit` matches (0: all) as they are found; the rest are counted. In a repository, when
+ * the pattern holds literal text, one threaded `git grep -l -F` picks the files that contain it
+ * and only those are read (with the listed symlinks, which git grep does not follow); the lines
+ * are still matched here, so both engines give the same matches, anchors and counts.
+ */
+export async function searchWorkspace({ ws, regex, paths, glob, limit, engine = 'git', onMatch, onProgress }: {
+  ws: Workspace;
+  regex: RegExp;
+  paths: string[];
+  glob?: string;
+  limit: number;
+  engine?: SearchEngine;
+  onMatch: (m: SearchMatch) => Promise<void>;
+  onProgress?: (done: number, of: number) => Promise<void>;
+}): Promise<SearchResult> {
+  const ignoreCase = regex.flags.includes('i');
+  const literals = requiredLiterals({ pattern: regex.source, ignoreCase });
+  const [match, listing, holders] = await Promise.all([
+    globMatcher(glob),
+    listWorkspace({ ws }),
+    ws.inRepo && literals && engine === 'git' ? grepFilesWith({ cwd: ws.cwd, literals, ignoreCase, paths }) : null,
+  ]);
+  const files = underPaths({ ws, files: listing.files, paths }).filter(match);
+  const toRead = holders ? files.filter((f) => holders.has(f) || listing.links.has(f)) : files;
+  // Cheap tests that rule a file out before it is split into lines: its text must hold a literal,
+  // or (with no lookaround, which could see past a line's ends) match the pattern across lines.
+  const mayHold = literals
+    ? new RegExp(literals.map(escapeRegex).join('|'), ignoreCase ? 'iu' : 'u')
+    : hasLookaround(regex.source)
+      ? null
+      : new RegExp(regex.source, `${regex.flags}m`);
+  const cap = limit === 0 ? Infinity : limit;
+  const result: SearchResult = { matches: [], total: 0, files: 0, searched: files.length, cutByFile: new Map() };
+  for (let i = 0; i < toRead.length; i++) {
+    if (onProgress && i % 256 === 0) await onProgress(i, toRead.length);
+    const path = toRead[i]!;
+    const buf = readTextFile(join(ws.cwd, path), { followLink: listing.links.has(path) });
+    if (!buf) continue;
+    const { text } = decodeString(buf);
+    if (mayHold && !mayHold.test(text)) continue;
+    const { lines } = splitLines(text);
     let found = 0;
-    lines.forEach((text, i) => {
-      const m = regex.exec(text);
-      if (!m) return;
+    for (let n = 0; n < lines.length; n++) {
+      const line = lines[n]!;
+      const m = regex.exec(line);
+      if (!m) continue;
       found++;
       result.total++;
-      if (result.matches.length < limit) result.matches.push({ path, line: i + 1, hash: lineHash(text), text: snippet(text, m.index) });
-      else result.cutByFile.set(path, (result.cutByFile.get(path) ?? 0) + 1);
-    });
+      if (result.matches.length < cap) {
+        const hit = { path, line: n + 1, hash: lineHash(line), text: snippet(line, m.index) };
+        result.matches.push(hit);
+        await onMatch(hit);
+      } else result.cutByFile.set(path, (result.cutByFile.get(path) ?? 0) + 1);
+    }
     if (found) result.files++;
   }
   return result;
+}
+
+/** Whether a regex source holds a lookahead or lookbehind. */
+function hasLookaround(source: string): boolean {
+  // An escaped paren followed by ?= also counts: a search then only goes without the shortcut.
+  return /\(\?<?[=!]/.test(source);
+}
+
+/** A bigger first read than binary detection needs: most source files then take one read. */
+const FIRST_READ = 64 * 1024;
+
+/**
+ * A listed file's bytes, or null when it is binary or no longer a regular file. A regular file is
+ * opened without following a symlink (one swapped in since the listing would lead out) and
+ * without blocking (nor on a FIFO swapped in); only the head is read of a binary file.
+ */
+function readTextFile(abs: string, { followLink }: { followLink: boolean }): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK | (followLink ? 0 : constants.O_NOFOLLOW));
+  } catch {
+    return null;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) return null;
+    const buf = Buffer.allocUnsafe(Math.max(info.size, 1));
+    let got = 0;
+    for (let n = -1; n !== 0 && got < buf.length; got += n) {
+      n = readSync(fd, buf, got, Math.min(buf.length - got, got === 0 ? FIRST_READ : buf.length - got), got);
+      if (got === 0 && isBinary(buf.subarray(0, n))) return null;
+    }
+    return buf.subarray(0, got);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -144,10 +144,11 @@ test('search: matches with anchors grouped by file; no matches is terminal; capp
   write(dir, 'img.bin', Buffer.from([0, 1, 2, 0x63, 0x6f, 0x6e]));
   const r = await forge(['search', 'console\\.log', 'src/a.ts'], { cwd: dir });
   assert.is(r.stdout, `src/a.ts\n  1#${lineHash('console.log(1);')}: console.log(1);\n  3#${lineHash('console.log(x);')}: console.log(x);\n2 matches in 1 file (1 file searched)\nDone.\n`);
+  // searched counts every file looked at, img.bin too: a binary file is skipped once its head is read.
   const capped = await forge(['search', 'console\\.log', '--limit', '3', '--json'], { cwd: dir });
-  assert.equal(capped.records.at(-1), { ok: true, type: 'summary', pattern: 'console\\.log', matches: 8, files: 2, shown: 3, cut: 5, searched: 4, _next_action: "forge search 'console\\.log' src/lib" });
+  assert.equal(capped.records.at(-1), { ok: true, type: 'summary', pattern: 'console\\.log', matches: 8, files: 2, shown: 3, cut: 5, searched: 5, _next_action: "forge search 'console\\.log' src/lib" });
   const none = await forge(['search', 'debugger'], { cwd: dir });
-  assert.is(none.stdout, 'no matches for /debugger/ in 4 files\nDone.\n');
+  assert.is(none.stdout, 'no matches for /debugger/ in 5 files\nDone.\n');
   assert.is((await forge(['search', 'CONSOLE', '-i', '--json'], { cwd: dir })).records.at(-1)!.matches, 8);
   assert.is((await forge(['search', 'log(', '--literal', '--json'], { cwd: dir })).records.at(-1)!.matches, 8);
   const bad = await forge(['search', 'log('], { cwd: dir });

@@ -1,0 +1,134 @@
+// forge search through git grep and through JavaScript alone: the same matches, anchors, counts and hints on a fixture with every kind of file a walk meets.
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { lineHash } from '../../lib/files/anchor';
+import { forge } from '../helpers/forge';
+import { git, tempDir, tempRepo } from '../helpers/repo';
+
+function write(dir: string, path: string, content: string | Buffer) {
+  mkdirSync(dirname(join(dir, path)), { recursive: true });
+  writeFileSync(join(dir, path), content);
+}
+
+const outside = tempDir('forge-outside-');
+write(outside, 'secret.txt', 'needle outside the repository\n');
+
+/** Tracked, untracked, ignored, binary, encoded, linked and replaced files, each holding "needle" somewhere. */
+function fixture(): string {
+  const dir = tempRepo();
+  write(dir, '.gitignore', 'ignored/\n*.log\n');
+  write(dir, 'src/a.ts', 'const needle = 1;\n// Needle in caps\nnothing here\n');
+  write(dir, 'src/deep/b.ts', 'needle();\r\nneedle();\r\n');
+  write(dir, 'cr.txt', 'one\rneedle two\rneedle three\n');
+  write(dir, 'latin1.txt', Buffer.from('caf\xe9 needle\n', 'latin1'));
+  write(dir, 'utf16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a needle in UTF-16\n', 'utf16le')]));
+  write(dir, 'bin.dat', Buffer.from('\0\0needle\0'));
+  write(dir, 'ſtate.md', 'the ſtate of the needle\n'); // ſ folds to s under -i
+  write(dir, 'ünïcode dir/名前 with space.txt', 'needle ünïcode\n');
+  write(dir, 'deleted.txt', 'needle, deleted later\n');
+  write(dir, 'replaced.txt', 'needle, replaced by a link later\n');
+  write(dir, 'long.txt', `${'x'.repeat(500)}needle${'y'.repeat(500)}\n`);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'fixture');
+  rmSync(join(dir, 'deleted.txt'));
+  rmSync(join(dir, 'replaced.txt'));
+  symlinkSync(join(outside, 'secret.txt'), join(dir, 'replaced.txt'));
+  write(dir, 'untracked.txt', 'an untracked needle\n');
+  write(dir, 'ignored/x.txt', 'an ignored needle\n');
+  write(dir, 'debug.log', 'a needle in a log\n');
+  symlinkSync('src/a.ts', join(dir, 'link-in.ts'));
+  symlinkSync(join(outside, 'secret.txt'), join(dir, 'link-out.txt'));
+  symlinkSync('.git/config', join(dir, 'link-git'));
+  symlinkSync(outside, join(dir, 'dir-link'));
+  execFileSync('mkfifo', [join(dir, 'fifo.txt')]);
+  return dir;
+}
+
+const dir = fixture();
+
+/** Every git grep forge runs, logged by a wrapper ahead of the real git on PATH. */
+const shim = tempDir('forge-git-shim-');
+const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+const gitLog = join(shim, 'calls.log');
+writeFileSync(join(shim, 'git'), `#!/bin/sh\necho "$*" >> '${gitLog}'\nexec '${realGit}' "$@"\n`);
+chmodSync(join(shim, 'git'), 0o755);
+
+async function both(args: string[]) {
+  writeFileSync(gitLog, '');
+  const native = await forge(['search', ...args, '--json'], { cwd: dir, env: { PATH: `${shim}:${process.env.PATH}` } });
+  const calls = execFileSync('cat', [gitLog], { encoding: 'utf8' });
+  const js = await forge(['search', ...args, '--json'], { cwd: dir, env: { FORGE_SEARCH_ENGINE: 'js' } });
+  assert.is(native.code, 0, native.stderr);
+  assert.equal(native.records, js.records, `engines differ on ${args.join(' ')}`);
+  return { records: native.records, usedGitGrep: /(^| )grep /m.test(calls) };
+}
+
+const matched = (records: Array<Record<string, any>>) => records.filter((r) => r.type === 'match').map((r) => `${r.path}:${r.line}`);
+
+test('a literal: every kind of file answered alike, through git grep', async () => {
+  const { records, usedGitGrep } = await both(['needle', '--limit', '0']);
+  assert.ok(usedGitGrep, 'the native engine ran git grep');
+  assert.equal(matched(records), [
+    'cr.txt:2',
+    'cr.txt:3',
+    'latin1.txt:1',
+    'link-in.ts:1',
+    'long.txt:1',
+    'src/a.ts:1',
+    'src/deep/b.ts:1',
+    'src/deep/b.ts:2',
+    'untracked.txt:1',
+    'utf16.txt:1',
+    'ünïcode dir/名前 with space.txt:1',
+    'ſtate.md:1',
+  ]);
+  const first = records.find((r) => r.path === 'src/deep/b.ts')!;
+  assert.is(first.hash, lineHash('needle();'));
+  assert.is(first.text, 'needle();');
+  assert.ok(records.find((r) => r.path === 'long.txt')!.text.startsWith('…'), 'a long line is cut around its match');
+  // What a walk must never read: ignored files, binary ones, links out or into git, a FIFO, a deleted file.
+  const summary = records.at(-1)!;
+  assert.equal({ matches: summary.matches, files: summary.files, cut: summary.cut }, { matches: 12, files: 10, cut: 0 });
+});
+
+test('regexes, case folding, caps, paths and globs answer alike', async () => {
+  const cases: string[][] = [
+    ['need(?:le)\\b'],
+    ['NEEDLE', '-i'],
+    ['state of', '-i'],
+    ['ſtate', '-i'],
+    ['needle|nothing'],
+    ['needle', '--limit', '3'],
+    ['needle', 'src', 'cr.txt'],
+    ['needle', '--glob', '*.ts'],
+    ['ne+dle'],
+    ['(?<=the )needle'],
+    ['caf\\u00e9'],
+    ['café', '--literal'],
+    ['a needle in UTF'],
+    ['^needle', 'src'],
+    ['no such text anywhere'],
+  ];
+  let viaGit = 0;
+  for (const args of cases) if ((await both(args)).usedGitGrep) viaGit++;
+  assert.ok(viaGit >= 8, `most of these have a literal git grep can look for (${viaGit})`);
+  assert.equal(matched((await both(['state of', '-i'])).records), ['ſtate.md:1']);
+  assert.equal(matched((await both(['caf\\u00e9'])).records), ['latin1.txt:1']);
+  assert.equal(matched((await both(['(?<=the )needle'])).records), ['ſtate.md:1']);
+  const capped = (await both(['needle', '--limit', '3'])).records;
+  assert.equal({ shown: capped.at(-1)!.shown, cut: capped.at(-1)!.cut }, { shown: 3, cut: 9 });
+});
+
+test('--limit 0 shows every match; a negative limit is refused', async () => {
+  const all = await forge(['search', 'needle', '--limit', '0'], { cwd: dir });
+  assert.match(all.stdout, /12 matches in 10 files/);
+  assert.not.match(all.stdout, /cut/);
+  const bad = await forge(['search', 'needle', '--limit', '-1'], { cwd: dir });
+  assert.is(bad.code, 2);
+  assert.match(bad.stderr, /Fix: /);
+});
+
+test.run();
