@@ -3,7 +3,6 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineCommand } from '../lib/cli/declare';
 import { RefusedError } from '../lib/errors';
-import { listFiles } from '../lib/files/list';
 import { openWorkspace, resolveInside, statTarget } from '../lib/files/workspace';
 import { writeWhole } from '../lib/files/write';
 import { workTreeRoot } from '../lib/git/repo';
@@ -31,7 +30,7 @@ export default defineCommand({
   async run(args, ctx) {
     const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
     const ws = await openWorkspace({ cwd: root, warn: ctx.warn });
-    const facts = await detectConventions({ root, files: await listFiles({ ws }) });
+    const facts = await detectConventions({ ws });
     const content = renderConventions(facts);
     if (args['agents-md']) {
       // forge's own marked section: updated in place on every run, so no --force is needed.

@@ -14,7 +14,7 @@ export default defineCommand({
   ].join('\n\n'),
   args: {
     glob: { type: 'string', tool: '', positional: true, placeholder: 'GLOB', description: 'Only paths matching this glob.' },
-    limit: { type: 'integer', tool: 'Max paths', min: 1, default: 200, placeholder: 'N', description: 'Print at most N paths.' },
+    limit: { type: 'integer', tool: 'Max paths (0: all)', min: 0, default: 200, placeholder: 'N', description: 'Print at most N paths (0: all of them).' },
   },
   examples: [
     { command: 'forge ls', description: 'Every file, up to 200.' },
@@ -27,18 +27,17 @@ export default defineCommand({
     const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     assertWalkable({ ws });
     // A glob rooted elsewhere (../x/*, /etc/*) is refused like a path; a plain directory name lists what is under it.
-    const { default: picomatch } = await import('picomatch');
-    const scan = args.glob ? picomatch.scan(args.glob) : null;
+    const scan = args.glob ? (await import('picomatch')).default.scan(args.glob) : null;
     const base = scan?.base ? await resolveWalkPath({ ws, path: scan.base }) : null;
     const underDir = base?.isDirectory && !scan!.isGlob;
-    const match = underDir ? () => true : await globMatcher(args.glob);
     const listed = await listFiles({ ws });
-    const files = (underDir ? underPaths({ ws, files: listed, paths: [base.path] }) : listed).filter(match);
-    const shown = files.slice(0, args.limit);
+    const files = underDir ? underPaths({ ws, files: listed, paths: [base.path] }) : args.glob ? listed.filter(await globMatcher(args.glob)) : listed;
+    const shown = args.limit === 0 ? files : files.slice(0, args.limit);
     for (const path of shown) await ctx.emit({ type: 'file', path }, path);
     const cutByDir = new Map<string, number>();
-    for (const f of files.slice(args.limit)) {
-      const top = f.includes('/') ? `${f.split('/')[0]}/` : './';
+    for (let i = shown.length; i < files.length; i++) {
+      const slash = files[i]!.indexOf('/');
+      const top = slash < 0 ? './' : files[i]!.slice(0, slash + 1);
       cutByDir.set(top, (cutByDir.get(top) ?? 0) + 1);
     }
     const cut = files.length - shown.length;

@@ -167,7 +167,7 @@ complete -c forge -n '__fish_seen_subcommand_from loop; and __fish_seen_subcomma
 complete -c forge -n '__fish_seen_subcommand_from loop; and __fish_seen_subcommand_from status' -l help -s h -d 'Show this help.'
 complete -c forge -n '__fish_use_subcommand' -a ls -d 'List files (.gitignore-aware), optionally matching a glob; capped'
 complete -c forge -n '__fish_seen_subcommand_from ls' -l glob -r -d 'Only paths matching this glob.'
-complete -c forge -n '__fish_seen_subcommand_from ls' -l limit -r -d 'Print at most N paths.'
+complete -c forge -n '__fish_seen_subcommand_from ls' -l limit -r -d 'Print at most N paths (0: all of them).'
 complete -c forge -n '__fish_seen_subcommand_from ls' -l cwd -r -d 'Run as if started in DIR (precedence: flag > FORGE_CWD > current directory).'
 complete -c forge -n '__fish_seen_subcommand_from ls' -l run-id -r -d 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log.'
 complete -c forge -n '__fish_seen_subcommand_from ls' -l json -d 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).'
@@ -576,7 +576,7 @@ complete -c forge-loop -n '__fish_seen_subcommand_from status' -l json -d 'Print
 complete -c forge-loop -n '__fish_seen_subcommand_from status' -l help -s h -d 'Show this help.'
 complete -c forge-ls -f
 complete -c forge-ls -l glob -r -d 'Only paths matching this glob.'
-complete -c forge-ls -l limit -r -d 'Print at most N paths.'
+complete -c forge-ls -l limit -r -d 'Print at most N paths (0: all of them).'
 complete -c forge-ls -l cwd -r -d 'Run as if started in DIR (precedence: flag > FORGE_CWD > current directory).'
 complete -c forge-ls -l run-id -r -d 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log.'
 complete -c forge-ls -l json -d 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).'

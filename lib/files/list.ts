@@ -1,7 +1,9 @@
 // Lists a workspace's files the way git sees them (.gitignore respected), filtered by globs and paths.
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename, relative, resolve, sep } from 'node:path';
 import { editDistance } from '../distance';
-import { listWorkTreeFiles } from '../git/repo';
+import { listWorkTree } from '../git/repo';
+import { isBinary } from './text';
 import { walkableFiles, type WalkableFiles, type Workspace } from './workspace';
 
 /** Outside a repository there is no .gitignore to ask git about; these are never worth listing. */
@@ -15,20 +17,54 @@ const ALWAYS_IGNORED = ['**/.git/**', '**/node_modules/**'];
  * workspace or into git's files, anything under a .git, and what is not a regular file.
  */
 export async function listWorkspace({ ws }: { ws: Workspace }): Promise<WalkableFiles> {
-  let found = ws.inRepo ? await listWorkTreeFiles({ cwd: ws.cwd }) : null;
-  if (!found) {
+  let walk = walkableFiles({ ws });
+  if (!ws.inRepo || !(await listWorkTree({ cwd: ws.cwd, onFile: walk.accept }))) {
+    walk = walkableFiles({ ws }); // what a failed git listing handed on is dropped
     const { default: glob } = await import('fast-glob');
     // Symlinks are listed, not followed: each is judged by where it points, like any other.
-    found = await glob('**/*', { cwd: ws.cwd, dot: true, onlyFiles: false, ignore: ALWAYS_IGNORED, followSymbolicLinks: false });
+    const entries = await glob('**/*', { cwd: ws.cwd, dot: true, onlyFiles: false, objectMode: true, ignore: ALWAYS_IGNORED, followSymbolicLinks: false });
+    for (const e of entries) if (e.dirent.isFile() || e.dirent.isSymbolicLink()) walk.accept(e.path, e.dirent.isFile() ? 'file' : 'link');
   }
-  const listed = walkableFiles({ ws, paths: found });
-  listed.files.sort();
-  return listed;
+  walk.result.files.sort();
+  return walk.result;
 }
 
 /** The files of listWorkspace, without saying which are symlinks. */
 export async function listFiles({ ws }: { ws: Workspace }): Promise<string[]> {
   return (await listWorkspace({ ws })).files;
+}
+
+/** A bigger first read than binary detection needs: most source files then take one read. */
+const FIRST_READ = 64 * 1024;
+
+/**
+ * A listed file's bytes, or null when it is binary or no longer a regular file. A file listed as
+ * regular is opened without following a symlink (one swapped in since the listing, or one the
+ * index does not know of yet, could lead out) and without blocking (nor on a FIFO swapped in);
+ * only the head of a binary file is read.
+ */
+export function readListedFile(abs: string, { link }: { link: boolean }): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK | (link ? 0 : constants.O_NOFOLLOW));
+  } catch {
+    return null;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) return null;
+    const buf = Buffer.allocUnsafe(Math.max(info.size, 1));
+    let got = 0;
+    for (let n = -1; n !== 0 && got < buf.length; got += n) {
+      n = readSync(fd, buf, got, Math.min(buf.length - got, got === 0 ? FIRST_READ : buf.length - got), got);
+      if (got === 0 && isBinary(buf.subarray(0, n))) return null;
+    }
+    return buf.subarray(0, got);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A glob without a slash matches file names anywhere (`*.ts`), as in .gitignore. */

@@ -1,13 +1,12 @@
 // Regex search over a workspace's files (.gitignore respected): every match with its line anchor.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidInputError } from '../errors';
 import { shellJoin } from '../quote';
 import { lineHash } from './anchor';
 import { grepFilesWith } from '../git/grep';
-import { globMatcher, listWorkspace, underPaths } from './list';
+import { globMatcher, listWorkspace, readListedFile, underPaths } from './list';
 import { requiredLiterals } from './literals';
-import { decodeString, isBinary, splitLines } from './text';
+import { decodeString, splitLines } from './text';
 import type { Workspace } from './workspace';
 
 /** Shown around a match in a line longer than this. */
@@ -63,9 +62,11 @@ export type SearchEngine = 'git' | 'js';
 /**
  * Searches every listed text file under `paths` matching `glob`, in path order: `onMatch` gets the
  * first `limit` matches (0: all) as they are found; the rest are counted. In a repository, when
- * the pattern holds literal text, one threaded `git grep -l -F` picks the files that contain it
- * and only those are read (with the listed symlinks, which git grep does not follow); the lines
- * are still matched here, so both engines give the same matches, anchors and counts.
+ * the pattern holds literal text, one threaded `git grep -l -F` picks the tracked files that
+ * contain it and only those are read, with the listed symlinks (git grep does not follow them)
+ * and untracked files (searching those too would make git walk the work tree a second time: the
+ * listing has walked it); the lines are still matched here, so both engines give the same
+ * matches, anchors and counts.
  */
 export async function searchWorkspace({ ws, regex, paths, glob, limit, engine = 'git', onMatch, onProgress }: {
   ws: Workspace;
@@ -85,7 +86,7 @@ export async function searchWorkspace({ ws, regex, paths, glob, limit, engine = 
     ws.inRepo && literals && engine === 'git' ? grepFilesWith({ cwd: ws.cwd, literals, ignoreCase, paths }) : null,
   ]);
   const files = underPaths({ ws, files: listing.files, paths }).filter(match);
-  const toRead = holders ? files.filter((f) => holders.has(f) || listing.links.has(f)) : files;
+  const toRead = holders ? files.filter((f) => holders.has(f) || listing.links.has(f) || listing.untracked.has(f)) : files;
   // Cheap tests that rule a file out before it is split into lines: its text must hold a literal,
   // or (with no lookaround, which could see past a line's ends) match the pattern across lines.
   const mayHold = literals
@@ -98,7 +99,7 @@ export async function searchWorkspace({ ws, regex, paths, glob, limit, engine = 
   for (let i = 0; i < toRead.length; i++) {
     if (onProgress && i % 256 === 0) await onProgress(i, toRead.length);
     const path = toRead[i]!;
-    const buf = readTextFile(join(ws.cwd, path), { followLink: listing.links.has(path) });
+    const buf = readListedFile(join(ws.cwd, path), { link: listing.links.has(path) });
     if (!buf) continue;
     const { text } = decodeString(buf);
     if (mayHold && !mayHold.test(text)) continue;
@@ -125,36 +126,4 @@ export async function searchWorkspace({ ws, regex, paths, glob, limit, engine = 
 function hasLookaround(source: string): boolean {
   // An escaped paren followed by ?= also counts: a search then only goes without the shortcut.
   return /\(\?<?[=!]/.test(source);
-}
-
-/** A bigger first read than binary detection needs: most source files then take one read. */
-const FIRST_READ = 64 * 1024;
-
-/**
- * A listed file's bytes, or null when it is binary or no longer a regular file. A regular file is
- * opened without following a symlink (one swapped in since the listing would lead out) and
- * without blocking (nor on a FIFO swapped in); only the head is read of a binary file.
- */
-function readTextFile(abs: string, { followLink }: { followLink: boolean }): Buffer | null {
-  let fd: number;
-  try {
-    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK | (followLink ? 0 : constants.O_NOFOLLOW));
-  } catch {
-    return null;
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) return null;
-    const buf = Buffer.allocUnsafe(Math.max(info.size, 1));
-    let got = 0;
-    for (let n = -1; n !== 0 && got < buf.length; got += n) {
-      n = readSync(fd, buf, got, Math.min(buf.length - got, got === 0 ? FIRST_READ : buf.length - got), got);
-      if (got === 0 && isBinary(buf.subarray(0, n))) return null;
-    }
-    return buf.subarray(0, got);
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -1,9 +1,9 @@
 // Where file tools may act: the work tree holding cwd (or cwd itself outside git), never outside it, never in git's own files.
-import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { readlink, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InvalidInputError, RefusedError } from '../errors';
-import { locateGitDirs } from '../git/repo';
+import { locateGitDirs, type WorkTreeKind } from '../git/repo';
 import { shellJoin } from '../quote';
 import { recoverJournals, recoveryWarning } from './journal';
 
@@ -164,66 +164,56 @@ export interface WalkableFiles {
   files: string[];
   /** The listed symlinks: their content is their target's. */
   links: Set<string>;
+  /** The listed files git does not track (git grep, which looks only at tracked files, does not see them). */
+  untracked: Set<string>;
 }
 
 /**
  * For a walk (ls, search): which of the paths it found (relative to cwd, '/'-separated) are files
- * it may list and read — the rule resolveInside applies. A file's type comes from its directory's
- * entries (one readdir a directory, not an lstat a file: 100k files in 10k directories take half
- * the time), and a directory is entered only when its parent lists it as a directory, so a path
- * git knows whose directory has become a symlink is not read through it. Only symlinks are
- * resolved; git's names and the control dirs under cwd are path prefixes, worked out once.
+ * it may list and read — the rule resolveInside applies. A path's kind comes with it (git's index
+ * knows an unchanged tracked file's; a directory walk knows each entry's); only a changed or
+ * untracked one is asked of lstat, and only a symlink is resolved. A changed file is listed only
+ * when no directory on its way is a symlink, so a tracked path whose directory has become a link
+ * is not read through it. Git's names and the control dirs under cwd are path prefixes.
  */
-export function walkableFiles({ ws, paths }: { ws: Workspace; paths: Iterable<string> }): WalkableFiles {
+export function walkableFiles({ ws }: { ws: Workspace }): { accept(path: string, kind: WorkTreeKind): void; result: WalkableFiles } {
   // Control dirs are resolved through symlinks: compare them with cwd resolved the same way.
   const realCwd = realCwdOf(ws);
   const underCwd = ws.controlDirs.map((g) => relative(realCwd, g)).filter((rel) => rel && inside(realCwd, join(realCwd, rel)));
   const inControlDir = (path: string) => underCwd.some((rel) => path === rel || path.startsWith(`${rel}${sep}`));
-  const entries = new Map<string, Map<string, Dirent> | null>();
-  const entriesOf = (dir: string) => {
-    let found = entries.get(dir);
-    if (found === undefined) {
-      found = orNull(() => new Map(readdirSync(join(ws.cwd, dir), { withFileTypes: true }).map((e) => [e.name, e])));
-      entries.set(dir, found);
-    }
-    return found;
-  };
   const realDirs = new Map<string, boolean>([['', true]]);
   const isRealDir = (dir: string): boolean => {
     let known = realDirs.get(dir);
     if (known === undefined) {
       const cut = dir.lastIndexOf('/');
-      const parent = cut < 0 ? '' : dir.slice(0, cut);
-      known = isRealDir(parent) && typeOf(parent, dir.slice(cut + 1)) === 'dir';
+      known = isRealDir(cut < 0 ? '' : dir.slice(0, cut)) && lstatOrNull(join(ws.cwd, dir))?.isDirectory() === true;
       realDirs.set(dir, known);
     }
     return known;
-  };
-  // A name the listing lacks (another case or Unicode form of it on macOS, or a file made since) is asked of lstat.
-  const typeOf = (dir: string, name: string): 'file' | 'link' | 'dir' | null => {
-    const entry = entriesOf(dir)?.get(name) ?? lstatOrNull(join(ws.cwd, dir, name));
-    if (!entry) return null;
-    return entry.isFile() ? 'file' : entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'dir' : null;
   };
   const linkAllowed = (abs: string) => {
     const real = realpathOrNull(abs);
     return real !== null && !refusal(ws, abs, real) && statOrNull(real)?.isFile() === true;
   };
-  const files: string[] = [];
-  const links = new Set<string>();
-  for (const path of paths) {
-    if (hasGitComponent(path) || inControlDir(path)) continue;
+  const result: WalkableFiles = { files: [], links: new Set(), untracked: new Set() };
+  const accept = (path: string, kind: WorkTreeKind) => {
+    if (hasGitComponent(path) || inControlDir(path)) return;
+    // A tracked file git saw unchanged has the very inode git staged, wherever its path leads; a path
+    // git's walk found untracked was not reached through a link: only a changed one's way is checked.
     const cut = path.lastIndexOf('/');
-    const dir = cut < 0 ? '' : path.slice(0, cut);
-    if (!isRealDir(dir)) continue;
-    const type = typeOf(dir, path.slice(cut + 1));
-    if (type === 'file') files.push(path);
-    else if (type === 'link' && linkAllowed(join(ws.cwd, path))) {
-      files.push(path);
-      links.add(path);
+    if (kind === 'changed' && !isRealDir(cut < 0 ? '' : path.slice(0, cut))) return;
+    let type: 'file' | 'link' | null = kind === 'file' || kind === 'link' ? kind : null;
+    if (kind === 'changed' || kind === 'untracked') {
+      const info = lstatOrNull(join(ws.cwd, path));
+      type = info?.isFile() ? 'file' : info?.isSymbolicLink() ? 'link' : null;
     }
-  }
-  return { files, links };
+    if (type === 'file' || (type === 'link' && linkAllowed(join(ws.cwd, path)))) {
+      result.files.push(path);
+      if (type === 'link') result.links.add(path);
+      if (kind === 'untracked') result.untracked.add(path);
+    }
+  };
+  return { accept, result };
 }
 
 /** A file system answer, or null when there is none (missing, not a directory, no permission). */

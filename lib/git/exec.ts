@@ -26,6 +26,31 @@ export async function runGit({ cwd, args, input, env }: { cwd: string; args: str
   });
 }
 
+/**
+ * Runs `git args…` in cwd and hands each `separator`-terminated record of its output to `onRecord`
+ * as it arrives (decoded as UTF-8), so a listing of 100k paths is never held whole; resolves with
+ * the exit code and stderr.
+ */
+export async function streamGit({ cwd, args, input, separator, onRecord }: { cwd: string; args: string[]; input?: Buffer; separator: '\0' | '\n'; onRecord: (record: string) => void }): Promise<{ code: number; stderr: string }> {
+  const { spawn } = await import('node:child_process');
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd, env: gitEnv({ GIT_OPTIONAL_LOCKS: '0' }), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const sep = separator.charCodeAt(0);
+    let rest: Buffer | null = null;
+    const err: Buffer[] = [];
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const buf: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
+      let start = 0;
+      for (let end = buf.indexOf(sep); end !== -1; start = end + 1, end = buf.indexOf(sep, start)) onRecord(buf.toString('utf8', start, end));
+      rest = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
+    });
+    child.stderr!.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 128, stderr: Buffer.concat(err).toString('utf8') }));
+    if (input !== undefined) child.stdin!.end(input);
+  });
+}
+
 /** Like runGit but returns trimmed stdout and throws when git fails. */
 export async function git({ cwd, args, input }: { cwd: string; args: string[]; input?: string }): Promise<string> {
   const r = await runGit({ cwd, args, input });

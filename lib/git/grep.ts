@@ -51,20 +51,22 @@ export async function grepWords({ root, words, exclude = [], limit = 5000 }: { r
 const UTF16_BOMS = [Buffer.from([0xff, 0xfe]), Buffer.from([0xfe, 0xff])];
 
 /**
- * The files under cwd, tracked or untracked and not ignored, that hold one of `literals` as
+ * The tracked files under cwd that hold one of `literals` as
  * bytes (ASCII case folded with `ignoreCase`), or a UTF-16 BOM; paths relative to cwd, limited
  * to `paths` when given. One threaded `git grep -l`, with settings that change what it searches
  * or how it names files (grep.fullName, submodule.recurse) pinned. Null when git fails.
  */
 export async function grepFilesWith({ cwd, literals, ignoreCase, paths }: { cwd: string; literals: string[]; ignoreCase: boolean; paths: string[] }): Promise<Set<string> | null> {
-  const { runGit } = await import('./exec');
+  const { streamGit } = await import('./exec');
   const patterns = Buffer.concat([...literals.map((l) => Buffer.from(l, 'latin1')), ...UTF16_BOMS].flatMap((b) => [b, Buffer.from('\n')]));
-  const r = await runGit({
+  const holders = new Set<string>();
+  const r = await streamGit({
     cwd,
-    args: ['-c', 'grep.fullName=false', '-c', 'submodule.recurse=false', 'grep', '--untracked', '-l', '-z', '-F', ...(ignoreCase ? ['-i'] : []), '-f', '-', '--', ...paths.map((p) => (p === '.' ? '.' : `:(literal)${p}`))],
+    args: ['-c', 'grep.fullName=false', '-c', 'submodule.recurse=false', 'grep', '-l', '-z', '-F', ...(ignoreCase ? ['-i'] : []), '-f', '-', '--', ...paths.map((p) => (p === '.' ? '.' : `:(literal)${p}`))],
     input: patterns,
+    separator: '\0',
+    onRecord: (path) => holders.add(path),
   });
   // 1: no file holds any of them.
-  if (r.code !== 0 && r.code !== 1) return null;
-  return new Set(r.stdout.toString('utf8').split('\0').filter(Boolean));
+  return r.code === 0 || r.code === 1 ? holders : null;
 }

@@ -3,7 +3,7 @@ import { access } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ForgeError, InvalidInputError, NotAGitRepoError } from '../errors';
 import { shellJoin } from '../quote';
-import { runGit } from './exec';
+import { runGit, streamGit } from './exec';
 
 export interface Repo {
   /** The directory commands run in (inside the repository). */
@@ -95,6 +95,16 @@ async function unusedPath(path: string): Promise<string> {
 }
 
 /**
+ * The paths the index tracks under cwd, relative to cwd, as staged: no walk, no lstat — for a
+ * command that describes the repository rather than the work tree. Null outside a work tree.
+ */
+export async function listIndexedPaths({ cwd }: { cwd: string }): Promise<string[] | null> {
+  const paths: string[] = [];
+  const r = await streamGit({ cwd, args: ['ls-files', '-z', '--cached', '--deduplicate'], separator: '\0', onRecord: (p) => paths.push(p) });
+  return r.code === 0 ? paths : null;
+}
+
+/**
  * Files under cwd that git would consider (tracked, plus untracked that .gitignore does not
  * exclude), relative to cwd; null outside a work tree.
  */
@@ -102,6 +112,51 @@ export async function listWorkTreeFiles({ cwd }: { cwd: string }): Promise<strin
   const r = await runGit({ cwd, args: ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'] });
   if (r.code !== 0) return null;
   return r.stdout.toString('utf8').split('\0').filter(Boolean);
+}
+
+/**
+ * What git says of a work tree path: a regular file or a symlink as staged and unchanged, or
+ * something only the file system can tell — a tracked path git saw changed (modified, deleted,
+ * retyped, skip-worktree) or an untracked one.
+ */
+export type WorkTreeKind = 'file' | 'link' | 'changed' | 'untracked';
+
+/**
+ * The files under cwd git would consider, relative to cwd, each handed to `onFile` with what git
+ * knows of it, as git lists them: one `git ls-files -t -s -m`, which reads the index and walks
+ * the work tree for untracked files. A tracked path git saw unchanged is a `file` or `link` by its
+ * staged mode (submodules are left out); a deleted or retyped file shows as modified. False
+ * outside a work tree.
+ */
+export async function listWorkTree({ cwd, onFile }: { cwd: string; onFile: (path: string, kind: WorkTreeKind) => void }): Promise<boolean> {
+  // A tracked path's lines are adjacent (H, then C when modified; one per stage when unmerged):
+  // each is handed on once the next path starts.
+  let pending: { path: string; kind: WorkTreeKind } | null = null;
+  const r = await streamGit({
+    cwd,
+    args: ['ls-files', '-z', '-t', '-s', '--cached', '--modified', '--others', '--exclude-standard'],
+    separator: '\0',
+    onRecord: (record) => {
+      if (record[0] === '?') {
+        // A nested repository is listed as its directory, with a trailing slash: not a file.
+        if (!record.endsWith('/')) onFile(record.slice(2), 'untracked');
+        return;
+      }
+      // "<tag> <mode> <object> <stage>\t<path>"
+      const path = record.slice(record.indexOf('\t') + 1);
+      const mode = record.slice(2, 8);
+      const kind: WorkTreeKind = record[0] !== 'H' ? 'changed' : mode === '120000' ? 'link' : 'file';
+      if (pending?.path === path) {
+        if (kind === 'changed') pending.kind = kind;
+        return;
+      }
+      if (pending) onFile(pending.path, pending.kind);
+      pending = mode === '160000' ? null : { path, kind };
+    },
+  });
+  if (r.code !== 0) return false;
+  if (pending) onFile((pending as { path: string }).path, (pending as { kind: WorkTreeKind }).kind);
+  return true;
 }
 
 /** `git blame --porcelain` of lines start..end: author and author time of each line. */

@@ -1,6 +1,8 @@
 // What a repository's own files say about how to work in it — manifests, lint configs, test layout, README — as a short conventions file.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { listFiles, readListedFile } from '../files/list';
+import { decodeString } from '../files/text';
+import { resolveInside, type Workspace } from '../files/workspace';
+import { listIndexedPaths } from '../git/repo';
 
 export const CONVENTIONS_PATH = '.forge/conventions.md';
 
@@ -16,8 +18,23 @@ export interface Conventions {
   style: string[];
 }
 
-async function text(root: string, file: string): Promise<string | null> {
-  return readFile(join(root, file), 'utf8').catch(() => null);
+/**
+ * The repository's files (relative to root) and a reader of their text. The tracked files say how
+ * to work in it, and the index lists them without a walk; before the first commit, the work tree
+ * is all there is. A file is read only when listed and the confinement rule allows it (a symlink
+ * out of the repository is not followed).
+ */
+async function repositoryFiles({ ws }: { ws: Workspace }): Promise<{ files: string[]; has: Set<string>; read: (file: string) => Promise<string | null> }> {
+  const indexed = ws.inRepo ? await listIndexedPaths({ cwd: ws.cwd }) : null;
+  const files = indexed?.length ? indexed : await listFiles({ ws });
+  const has = new Set(files);
+  const read = async (file: string) => {
+    if (!has.has(file)) return null;
+    const target = await resolveInside({ ws, path: file }).catch(() => null);
+    const buf = target && readListedFile(target.abs, { link: true });
+    return buf && decodeString(buf).text;
+  };
+  return { files, has, read };
 }
 
 function json(src: string | null): Record<string, any> | null {
@@ -48,14 +65,14 @@ export function readmeSummary(src: string): string | null {
 const TEST_FILE = /(^|\/)(test_[^/]+\.py|[^/]+_test\.(go|py)|[^/]+\.(test|spec)\.[cm]?[jt]sx?)$/;
 const TEST_DIR = /(^|\/)(tests?|__tests__|spec)\//;
 
-/** Reads the repository's files (paths from git, relative to root) and returns what they say. */
-export async function detectConventions({ root, files }: { root: string; files: string[] }): Promise<Conventions> {
-  const has = new Set(files);
+/** Reads the files of the repository holding ws.cwd (its top) and returns what they say. */
+export async function detectConventions({ ws }: { ws: Workspace }): Promise<Conventions> {
+  const { files, has, read } = await repositoryFiles({ ws });
   const c: Conventions = { summary: null, languages: [], packageManager: null, commands: [], tooling: [], tests: { files: 0, dirs: [], patterns: [], framework: null }, layout: [], style: [] };
   const readme = files.find((f) => /^readme(\.md|\.rst|\.txt)?$/i.test(f));
-  if (readme) c.summary = readmeSummary((await text(root, readme)) ?? '');
+  if (readme) c.summary = readmeSummary((await read(readme)) ?? '');
 
-  const pkg = json(await text(root, 'package.json'));
+  const pkg = json(await read('package.json'));
   if (pkg) {
     const deps = { ...pkg.dependencies, ...pkg.devDependencies } as Record<string, string>;
     c.languages.push(has.has('tsconfig.json') || deps.typescript ? 'TypeScript' : 'JavaScript');
@@ -71,7 +88,7 @@ export async function detectConventions({ root, files }: { root: string; files: 
     for (const fw of ['vitest', 'jest', 'mocha', 'uvu', 'ava', 'tap', '@playwright/test']) if (deps[fw]) c.tests.framework ??= fw;
     for (const tool of ['eslint', 'prettier', '@biomejs/biome', 'typescript']) if (deps[tool]) c.tooling.push({ tool: tool === '@biomejs/biome' ? 'biome' : tool, from: 'package.json' });
   }
-  const tsconfig = json((await text(root, 'tsconfig.json'))?.replace(/^\s*\/\/.*$/gm, '') ?? null);
+  const tsconfig = json((await read('tsconfig.json'))?.replace(/^\s*\/\/.*$/gm, '') ?? null);
   if (tsconfig?.compilerOptions?.strict) c.style.push('TypeScript strict mode (tsconfig.json)');
   if (has.has('go.mod')) {
     c.languages.push('Go');
@@ -83,7 +100,7 @@ export async function detectConventions({ root, files }: { root: string; files: 
     c.commands.push({ what: 'build', command: 'cargo build', from: 'Cargo.toml' }, { what: 'test', command: 'cargo test', from: 'Cargo.toml' }, { what: 'lint', command: 'cargo clippy', from: 'Cargo.toml' });
     c.tests.framework ??= 'cargo test';
   }
-  const pyproject = await text(root, 'pyproject.toml');
+  const pyproject = await read('pyproject.toml');
   if (pyproject !== null || has.has('requirements.txt') || has.has('setup.py')) {
     c.languages.push('Python');
     c.packageManager ??= has.has('uv.lock') ? 'uv' : has.has('poetry.lock') ? 'poetry' : 'pip';
@@ -94,7 +111,7 @@ export async function detectConventions({ root, files }: { root: string; files: 
     if (/\[tool\.ruff/.test(pyproject ?? '') || has.has('ruff.toml')) c.tooling.push({ tool: 'ruff', from: has.has('ruff.toml') ? 'ruff.toml' : 'pyproject.toml' });
     if (/\[tool\.mypy/.test(pyproject ?? '') || has.has('mypy.ini')) c.tooling.push({ tool: 'mypy', from: has.has('mypy.ini') ? 'mypy.ini' : 'pyproject.toml' });
   }
-  const makefile = await text(root, 'Makefile');
+  const makefile = await read('Makefile');
   if (makefile) {
     const targets = (['build', 'test', 'lint'] as const).filter((what) => new RegExp(`^${what}:`, 'm').test(makefile));
     c.commands.unshift(...targets.map((what) => ({ what, command: `make ${what}`, from: 'Makefile' })));
@@ -115,7 +132,7 @@ export async function detectConventions({ root, files }: { root: string; files: 
       else c.tooling.push({ tool, from: f });
     }
   }
-  const editorconfig = await text(root, '.editorconfig');
+  const editorconfig = await read('.editorconfig');
   const indent = editorconfig && /indent_style\s*=\s*(\w+)/.exec(editorconfig)?.[1];
   const size = editorconfig && /indent_size\s*=\s*(\d+)/.exec(editorconfig)?.[1];
   if (indent) c.style.push(`indent: ${indent}${size ? ` ${size}` : ''} (.editorconfig)`);

@@ -131,4 +131,40 @@ test('--limit 0 shows every match; a negative limit is refused', async () => {
   assert.match(bad.stderr, /Fix: /);
 });
 
+test('ls lists exactly the files search reads: no deleted, retyped, ignored, linked-out or special file', async () => {
+  const all = await forge(['ls', '--json', '--limit', '0'], { cwd: dir });
+  assert.is(all.records.at(-1)!.cut, 0);
+  assert.equal(all.records.filter((x) => x.type === 'file').map((x) => x.path), [
+    '.gitignore',
+    'README.md',
+    'bin.dat',
+    'cr.txt',
+    'latin1.txt',
+    'link-in.ts',
+    'long.txt',
+    'src/a.ts',
+    'src/deep/b.ts',
+    'untracked.txt',
+    'utf16.txt',
+    'ünïcode dir/名前 with space.txt',
+    'ſtate.md',
+  ]);
+});
+
+test('a tracked file reached through a directory that became a symlink is neither listed nor read', async () => {
+  const repo = tempRepo();
+  write(repo, 'pkg/inside.txt', 'needle\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'pkg');
+  rmSync(join(repo, 'pkg'), { recursive: true });
+  mkdirSync(join(outside, 'pkg'), { recursive: true });
+  write(outside, 'pkg/inside.txt', 'needle from outside\n');
+  symlinkSync(join(outside, 'pkg'), join(repo, 'pkg'));
+  for (const engine of ['git', 'js']) {
+    const s = await forge(['search', 'needle'], { cwd: repo, env: { FORGE_SEARCH_ENGINE: engine } });
+    assert.is(s.stdout, 'no matches for /needle/ in 1 file\nDone.\n', engine);
+  }
+  assert.equal((await forge(['ls', '--json'], { cwd: repo })).records.filter((x) => x.type === 'file').map((x) => x.path), ['README.md']);
+});
+
 test.run();
