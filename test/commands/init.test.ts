@@ -1,11 +1,11 @@
 // forge init: conventions from real repositories of several kinds, no model call; an existing file is kept.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
-import { repoWith, tempRepo } from '../helpers/repo';
+import { repoWith, tempDir, tempRepo } from '../helpers/repo';
 
 async function conventions(files: Record<string, string>): Promise<string> {
   const r = await forge(['init', '--print', '--json'], { cwd: repoWith(files) });
@@ -84,6 +84,21 @@ test('writes .forge/conventions.md once; --force replaces it; an empty repositor
   assert.is(readFileSync(join(dir, '.forge/conventions.md'), 'utf8'), 'my own rules\n');
   assert.is((await forge(['init', '--force'], { cwd: dir })).code, 0);
   assert.not.match(readFileSync(join(dir, '.forge/conventions.md'), 'utf8'), /my own rules/);
+});
+
+test('a README or package.json that is a symlink out of the repository is not read', async () => {
+  const outside = tempDir('forge-outside-');
+  writeFileSync(join(outside, 'secret.md'), '# secret\n\nThe launch codes are 0000.\n');
+  writeFileSync(join(outside, 'package.json'), JSON.stringify({ scripts: { test: 'vitest run' }, devDependencies: { typescript: '5', vitest: '1' } }));
+  const dir = tempRepo({ commit: false });
+  symlinkSync(join(outside, 'secret.md'), join(dir, 'README.md'));
+  symlinkSync(join(outside, 'package.json'), join(dir, 'package.json'));
+  writeFileSync(join(dir, 'requirements.txt'), 'requests\n');
+  spawnSync('git', ['add', '-A'], { cwd: dir });
+  const r = await forge(['init', '--print'], { cwd: dir });
+  assert.is(r.code, 0, r.stderr);
+  assert.not.match(r.stdout, /launch codes|TypeScript|JavaScript|vitest/);
+  assert.match(r.stdout, /Python/);
 });
 
 test.run();
