@@ -34,6 +34,7 @@ bench: build
 	$(TSX) bench/validate.ts
 	$(TSX) bench/agent.ts
 	$(TSX) bench/mcp.ts
+	$(TSX) bench/walk.ts
 
 # Regenerate man pages, completions and the package.json bin map from the declarations.
 man completions docs: deps

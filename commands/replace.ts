@@ -2,6 +2,7 @@
 import { defineCommand } from '../lib/cli/declare';
 import { AFTER_A_CRASH, commitChanges } from '../lib/files/journal';
 import { planReplace, SHOWN_IN_ALL, SHOWN_PER_FILE, type ReplacedFile } from '../lib/files/replace';
+import { searchEngineOf } from '../lib/files/search';
 import { CONFINEMENT_ERRORS, CONFINEMENT_RULE, assertWalkable, openWorkspace, resolveWalkPath } from '../lib/files/workspace';
 import { crashAt } from '../lib/process/crash';
 
@@ -62,7 +63,7 @@ export default defineCommand({
     assertWalkable({ ws });
     const paths: string[] = [];
     for (const p of args.paths) paths.push((await resolveWalkPath({ ws, path: p })).path);
-    const plan = await planReplace({ ws, old: args.old, replacement: args.new, regex: args.regex, ignoreCase: args['ignore-case'], paths, glob: args.glob });
+    const plan = await planReplace({ ws, old: args.old, replacement: args.new, regex: args.regex, ignoreCase: args['ignore-case'], paths, glob: args.glob, engine: searchEngineOf(process.env) });
     if (!args.check) {
       await commitChanges({ root: ws.journalRoot, changes: plan.files.map((f) => ({ abs: f.abs, data: f.data })), onStep: crashAt(process.env.FORGE_TEST_CRASH_AT) });
     }

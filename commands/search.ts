@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { defineCommand } from '../lib/cli/declare';
 import { AFTER_A_CRASH } from '../lib/files/journal';
 import { CONFINEMENT_ERRORS, assertWalkable, openWorkspace, resolveWalkPath } from '../lib/files/workspace';
-import { compilePattern, searchWorkspace } from '../lib/files/search';
+import { compilePattern, searchEngineOf, searchWorkspace } from '../lib/files/search';
 
 export default defineCommand({
   name: 'search',
@@ -43,7 +43,7 @@ export default defineCommand({
       paths,
       glob: args.glob,
       limit: args.limit,
-      engine: process.env.FORGE_SEARCH_ENGINE === 'js' ? 'js' : 'git',
+      engine: searchEngineOf(process.env),
       onMatch: async (m) => {
         await ctx.status(null);
         const heading = m.path !== current ? `${m.path}\n` : '';

@@ -1,13 +1,12 @@
 // Replaces a literal or a regex across a workspace's files in memory: every file's new bytes and the changed lines with their anchors, before anything is written.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidInputError, RefusedError } from '../errors';
 import { shellJoin } from '../quote';
 import { lineHash } from './anchor';
-import { globMatcher, listFiles, underPaths } from './list';
+import { readListedFile } from './list';
 import type { PlannedFile } from './patch-apply';
-import { compilePattern } from './search';
-import { decodeString, encodeString, indexLines, isBinary, lineAt, type LineIndex } from './text';
+import { compilePattern, filesToSearch, type SearchEngine } from './search';
+import { decodeString, encodeString, indexLines, lineAt, type LineIndex } from './text';
 import type { Workspace } from './workspace';
 
 /** Changed regions shown per file and in all: enough to check a replacement, small enough for a model. */
@@ -141,19 +140,18 @@ const finalDelta = (before: LineIndex, after: LineIndex) => after.text.length - 
  * respected, binary files skipped). Throws NO_MATCH, before anything is written, when nothing
  * would change.
  */
-export async function planReplace({ ws, old, replacement, regex: isRegex, ignoreCase, paths, glob }: { ws: Workspace; old: string; replacement: string; regex: boolean; ignoreCase: boolean; paths: string[]; glob?: string }): Promise<ReplacePlan> {
+export async function planReplace({ ws, old, replacement, regex: isRegex, ignoreCase, paths, glob, engine = 'git' }: { ws: Workspace; old: string; replacement: string; regex: boolean; ignoreCase: boolean; paths: string[]; glob?: string; engine?: SearchEngine }): Promise<ReplacePlan> {
   if (old === '') throw new InvalidInputError('INVALID_ARGUMENT', 'the text to replace is empty', { fix: 'forge replace --help' });
   const base = compilePattern({ pattern: old, literal: !isRegex, ignoreCase });
   // Multiline: ^ and $ are line starts and ends, as in an editor's replace.
-  const match = await globMatcher(glob);
-  const files = underPaths({ ws, files: await listFiles({ ws }), paths }).filter(match);
-  const plan: ReplacePlan = { files: [], searched: 0, replacements: 0 };
+  const { files, toRead, links, mayHold } = await filesToSearch({ ws, regex: base, paths, glob, engine });
+  const plan: ReplacePlan = { files: [], searched: files.length, replacements: 0 };
   let budget = SHOWN_IN_ALL;
-  for (const path of files) {
-    const buf = await readFile(join(ws.cwd, path)).catch(() => null);
-    if (!buf || isBinary(buf)) continue;
-    plan.searched++;
+  for (const path of toRead) {
+    const buf = readListedFile(join(ws.cwd, path), { link: links.has(path) });
+    if (!buf) continue;
     const decoded = decodeString(buf);
+    if (mayHold && !mayHold.test(decoded.text)) continue;
     const before = indexLines(decoded.text);
     // A literal's line breaks match the file's (a model writes \n for a CRLF file's \r\n).
     const regex = isRegex ? new RegExp(base.source, `${base.flags}gm`) : compilePatternFor(before, old, ignoreCase);

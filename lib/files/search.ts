@@ -59,13 +59,13 @@ function snippet(line: string, at: number): string {
 /** How a search picks the files it reads: `git` lets git grep find those holding the pattern's literal text (when it has one). */
 export type SearchEngine = 'git' | 'js';
 
+/** FORGE_SEARCH_ENGINE=js makes search and replace read every file themselves (the answer is the same; for comparing, or a git that misbehaves). */
+export const searchEngineOf = (env: NodeJS.ProcessEnv): SearchEngine => (env.FORGE_SEARCH_ENGINE === 'js' ? 'js' : 'git');
+
 /**
  * Searches every listed text file under `paths` matching `glob`, in path order: `onMatch` gets the
- * first `limit` matches (0: all) as they are found; the rest are counted. In a repository, when
- * the pattern holds literal text, one threaded `git grep -l -F` picks the tracked files that
- * contain it and only those are read, with the listed symlinks (git grep does not follow them)
- * and untracked files (searching those too would make git walk the work tree a second time: the
- * listing has walked it); the lines are still matched here, so both engines give the same
+ * first `limit` matches (0: all) as they are found; the rest are counted. Only the files
+ * filesToSearch picks are read, and their lines are matched here, so both engines give the same
  * matches, anchors and counts.
  */
 export async function searchWorkspace({ ws, regex, paths, glob, limit, engine = 'git', onMatch, onProgress }: {
@@ -78,28 +78,13 @@ export async function searchWorkspace({ ws, regex, paths, glob, limit, engine = 
   onMatch: (m: SearchMatch) => Promise<void>;
   onProgress?: (done: number, of: number) => Promise<void>;
 }): Promise<SearchResult> {
-  const ignoreCase = regex.flags.includes('i');
-  const literals = requiredLiterals({ pattern: regex.source, ignoreCase });
-  const [match, listing, holders] = await Promise.all([
-    globMatcher(glob),
-    listWorkspace({ ws }),
-    ws.inRepo && literals && engine === 'git' ? grepFilesWith({ cwd: ws.cwd, literals, ignoreCase, paths }) : null,
-  ]);
-  const files = underPaths({ ws, files: listing.files, paths }).filter(match);
-  const toRead = holders ? files.filter((f) => holders.has(f) || listing.links.has(f) || listing.untracked.has(f)) : files;
-  // Cheap tests that rule a file out before it is split into lines: its text must hold a literal,
-  // or (with no lookaround, which could see past a line's ends) match the pattern across lines.
-  const mayHold = literals
-    ? new RegExp(literals.map(escapeRegex).join('|'), ignoreCase ? 'iu' : 'u')
-    : hasLookaround(regex.source)
-      ? null
-      : new RegExp(regex.source, `${regex.flags}m`);
+  const { files, toRead, links, mayHold } = await filesToSearch({ ws, regex, paths, glob, engine });
   const cap = limit === 0 ? Infinity : limit;
   const result: SearchResult = { matches: [], total: 0, files: 0, searched: files.length, cutByFile: new Map() };
   for (let i = 0; i < toRead.length; i++) {
     if (onProgress && i % 256 === 0) await onProgress(i, toRead.length);
     const path = toRead[i]!;
-    const buf = readListedFile(join(ws.cwd, path), { link: listing.links.has(path) });
+    const buf = readListedFile(join(ws.cwd, path), { link: links.has(path) });
     if (!buf) continue;
     const { text } = decodeString(buf);
     if (mayHold && !mayHold.test(text)) continue;
@@ -120,6 +105,34 @@ export async function searchWorkspace({ ws, regex, paths, glob, limit, engine = 
     if (found) result.files++;
   }
   return result;
+}
+
+/**
+ * The files a search (or a replacement) under `paths` matching `glob` covers, and those of them it
+ * must read: in a repository, when the pattern holds literal text, one threaded `git grep -l -F`
+ * picks the tracked files that contain it, and only those are read — with the listed symlinks (git
+ * grep does not follow them) and untracked files (searching those too would make git walk the work
+ * tree a second time: the listing has walked it). `mayHold` rules a file out before its lines are
+ * split: its text must hold a literal or (with no lookaround, which could see past a line's ends)
+ * match the pattern across lines; null when no such test is sound.
+ */
+export async function filesToSearch({ ws, regex, paths, glob, engine }: { ws: Workspace; regex: RegExp; paths: string[]; glob?: string; engine: SearchEngine }): Promise<{ files: string[]; toRead: string[]; links: Set<string>; mayHold: RegExp | null }> {
+  const ignoreCase = regex.flags.includes('i');
+  const literals = requiredLiterals({ pattern: regex.source, ignoreCase });
+  const [match, listing, holders] = await Promise.all([
+    globMatcher(glob),
+    listWorkspace({ ws }),
+    ws.inRepo && literals && engine === 'git' ? grepFilesWith({ cwd: ws.cwd, literals, ignoreCase, paths }) : null,
+  ]);
+  const files = underPaths({ ws, files: listing.files, paths }).filter(match);
+  const toRead = holders ? files.filter((f) => holders.has(f) || listing.links.has(f) || listing.untracked.has(f)) : files;
+  const flags = regex.flags.replace(/[gmy]/g, '');
+  const mayHold = literals
+    ? new RegExp(literals.map(escapeRegex).join('|'), ignoreCase ? 'iu' : 'u')
+    : hasLookaround(regex.source)
+      ? null
+      : new RegExp(regex.source, `${flags}m`);
+  return { files, toRead, links: listing.links, mayHold };
 }
 
 /** Whether a regex source holds a lookahead or lookbehind. */

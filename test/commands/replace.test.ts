@@ -38,7 +38,8 @@ test('replaces a literal in every file, keeping CRLF, BOM, Latin-1, UTF-16 and t
       'src/crlf.ts: 1 replacement', '  -2#9730: console.log(2);', '  +2#43ce: logger.info(2);',
       'src/latin.txt: 1 replacement', '  -1#71f7: café console.log', '  +1#897e: café logger.info',
       'src/wide.txt: 1 replacement', '  -1#bd4d: console.log', '  +1#a318: logger.info',
-      'replaced 5 occurrences in 5 files (7 searched)', 'Next: git diff --stat', '',
+      // searched counts img.bin too: every file under the paths is looked at, a binary one skipped by its head.
+      'replaced 5 occurrences in 5 files (8 searched)', 'Next: git diff --stat', '',
     ].join('\n'),
   );
 });

@@ -131,6 +131,15 @@ test('--limit 0 shows every match; a negative limit is refused', async () => {
   assert.match(bad.stderr, /Fix: /);
 });
 
+test('forge replace picks the same files through either engine', async () => {
+  for (const args of [['needle', 'pin', '--check'], ['need(le)', 'pin$1', '--regex', '--check'], ['STATE', 'x', '-i', '--check']]) {
+    const native = await forge(['replace', ...args, '--json'], { cwd: dir });
+    const js = await forge(['replace', ...args, '--json'], { cwd: dir, env: { FORGE_SEARCH_ENGINE: 'js' } });
+    assert.equal(native.records, js.records, args.join(' '));
+    assert.is(native.code, 0, native.stderr);
+  }
+});
+
 test('ls lists exactly the files search reads: no deleted, retyped, ignored, linked-out or special file', async () => {
   const all = await forge(['ls', '--json', '--limit', '0'], { cwd: dir });
   assert.is(all.records.at(-1)!.cut, 0);
