@@ -1,5 +1,5 @@
 // forge memory save / recall through the built binary: exact records, dedupe, scopes, refusals.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -60,7 +60,11 @@ test('recall: keyword match over pattern, category and tags, by confidence, proj
   assert.equal(stable(r.records.at(-1)), { ok: true, type: 'summary', query: 'test command', matches: 3, project: 2, global: 1, _next_action: null });
   const tagged = await forge(['memory', 'recall', 'database'], { cwd: dir, env });
   assert.match(tagged.stdout, /\[architecture\] 0\.7 — db is postgres 16\n1 match for 'database' \(project 1, global 0\)\nDone\.\n$/);
-  assert.is(readFileSync(join(xdg, 'forge', 'memory', 'global.jsonl'), 'utf8').split('\n').filter(Boolean).length, 1);
+  // Global memory is bucketed like project memory: the entry is in the bucket its id names.
+  const globalDir = join(xdg, 'forge', 'memory', 'global');
+  const bucket = `${r.records.find((x) => x.scope === 'global')!.id.slice(4, 6)}.jsonl`;
+  assert.equal(readdirSync(globalDir), [bucket]);
+  assert.equal(readFileSync(join(globalDir, bucket), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).pattern), ['tests need docker']);
 });
 
 test('no match is an informative answer, not an error', async () => {
