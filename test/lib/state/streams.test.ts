@@ -8,8 +8,16 @@ import { STATE_REF, StateStore } from '../../../lib/git/state';
 import { appendLines, readStream, streamLines, tailLines } from '../../../lib/state/streams';
 import { git, storeLines, tempRepo } from '../../helpers/repo';
 
+/** Closes what a test opened even when it fails: an open store's cat-file would keep the runner alive. */
+const opened: StateStore[] = [];
+test.after.each(() => {
+  for (const s of opened.splice(0)) s.close();
+});
+
 async function store(dir: string): Promise<StateStore> {
-  return new StateStore(await openRepo({ cwd: dir }));
+  const s = new StateStore(await openRepo({ cwd: dir }));
+  opened.push(s);
+  return s;
 }
 
 const line = (i: number) => JSON.stringify({ id: `ev-${i}`, n: i, pad: 'x'.repeat(40) });
@@ -62,7 +70,6 @@ test('appends fill a segment up to the bound and then open the next; a closed se
   const read: string[] = [];
   for await (const l of streamLines({ store: s, dir: '.forge/logs/r' })) read.push(l);
   assert.equal(read, expected);
-  s.close();
 });
 
 test('a line longer than a segment gets a segment of its own', async () => {
@@ -75,7 +82,6 @@ test('a line longer than a segment gets a segment of its own', async () => {
     ['000001.jsonl', long.length + 1],
     ['000002.jsonl', line(2).length + 1],
   ]);
-  s.close();
 });
 
 test("an earlier forge's single file is read, then converted by the next append: every line kept byte for byte, in order, the file removed", async () => {
@@ -90,7 +96,6 @@ test("an earlier forge's single file is read, then converted by the next append:
   const blobs = segments(dir, '.forge/logs/r').map(([name]) => execFileSync('git', ['cat-file', 'blob', `${STATE_REF}:.forge/logs/r/${name}`], { cwd: dir }));
   assert.ok(blobs.length > 2, 'carried into several segments');
   assert.equal(Buffer.concat(blobs), Buffer.concat([old, Buffer.from(`\n${line(4)}\n`)]), 'the same bytes, then the new line');
-  s.close();
 });
 
 test('converting beside segments a sync brought carries only the lines they lack; names that are not segments are ignored', async () => {
@@ -105,7 +110,6 @@ test('converting beside segments a sync brought carries only the lines they lack
   await s.update({ message: 'append', apply: (tx) => appendLines({ tx, dir: '.forge/logs/r', lines: [line(4)] }) });
   assert.equal((await readStream({ store: s, dir: '.forge/logs/r' })).trim().split('\n').map((l) => JSON.parse(l).n), [1, 2, 3, 4]);
   assert.is(git(dir, 'show', `${STATE_REF}:.forge/logs/r/notes.txt`), 'not a segment', 'left as it was');
-  s.close();
 });
 
 test('a segment without a final newline (a hand edit) gets one before the next line; its bytes are extended, not re-encoded', async () => {
@@ -115,7 +119,6 @@ test('a segment without a final newline (a hand edit) gets one before the next l
   const s = await store(dir);
   await s.update({ message: 'append', apply: (tx) => appendLines({ tx, dir: '.forge/logs/r', lines: [line(2)] }) });
   assert.equal(execFileSync('git', ['cat-file', 'blob', `${STATE_REF}:.forge/logs/r/000000.jsonl`], { cwd: dir }), Buffer.concat([edited, Buffer.from(`\n${line(2)}\n`)]));
-  s.close();
 });
 
 test('the tail reaches back over as many segments as it needs, and into the old file when they are too few', async () => {
@@ -134,7 +137,6 @@ test('the tail reaches back over as many segments as it needs, and into the old 
   assert.equal(await tail(3), [2, 3, 4, 5]);
   assert.equal(await tail(6), [0, 1, 2, 3, 4, 5]);
   assert.equal(await tail(7), [0, 0, 1, 2, 3, 4, 5]);
-  s.close();
 });
 
 test('streamed blob lines: a blob without a final newline never joins the next; a missing blob yields nothing', async () => {
