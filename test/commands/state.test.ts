@@ -4,8 +4,31 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { openRepo } from '../../lib/git/repo';
+import { StateStore } from '../../lib/git/state';
 import { forge } from '../helpers/forge';
 import { git, storeLines, tempDir, tempRepo, userView } from '../helpers/repo';
+
+/** A bare remote and two clones of it, a and b, each with origin set. */
+function twoClones(): { remote: string; a: string; b: string } {
+  const remote = tempRepo({ bare: true });
+  const a = tempRepo();
+  git(a, 'remote', 'add', 'origin', remote);
+  git(a, 'push', '-q', 'origin', 'main');
+  const b = join(tempDir(), 'b');
+  git(tempDir(), 'clone', '-q', remote, b);
+  return { remote, a, b };
+}
+
+/** Writes a whole state file as an earlier forge did (one file per store), in one state commit. */
+async function writeAsEarlierForge(dir: string, path: string, lines: string[]): Promise<void> {
+  const store = new StateStore(await openRepo({ cwd: dir }));
+  try {
+    await store.update({ message: `an earlier forge writes ${path}`, apply: async (tx) => tx.write(path, `${lines.join('\n')}\n`) });
+  } finally {
+    store.close();
+  }
+}
 
 test('log lists state commits newest first; show prints a file raw with the hint on stderr', async () => {
   const dir = tempRepo();
@@ -132,6 +155,59 @@ test('sync --dry-run says what a sync would share, by kind, and fetches and push
   assert.match(again.stdout, /^origin: already up to date at [0-9a-f]{12}\nNext: /, 'nothing pushed, nothing listed');
   const after = await forge(['state', 'sync', '--dry-run'], { cwd: dir });
   assert.match(after.stdout, /\(merged with what origin holds\)\n/);
+});
+
+test('two clones that appended to one run log and saved one lesson merge in the same segment and bucket: every event once, the lesson once; syncing again changes nothing', async () => {
+  const { remote, a, b } = twoClones();
+  const recall = (dir: string, n: number) => forge(['memory', 'recall'], { cwd: dir, input: Array.from({ length: n }, () => '{"query":"x"}').join('\n'), env: { FORGE_RUN_ID: 'shared' } });
+  await recall(a, 1);
+  await forge(['state', 'sync'], { cwd: a });
+  await forge(['state', 'sync'], { cwd: b });
+  await recall(a, 3);
+  await forge(['memory', 'save', 'same lesson'], { cwd: a });
+  await recall(b, 2);
+  await forge(['memory', 'save', 'Same lesson '], { cwd: b });
+  await forge(['state', 'sync'], { cwd: a });
+  const merged = await forge(['state', 'sync', '--json'], { cwd: b });
+  assert.is(merged.records[0]!.action, 'merged');
+  assert.equal([...merged.records[0]!.combined].sort(), ['.forge/logs/shared.jsonl', '.forge/memory/project.jsonl'], 'named as the files they stand for');
+  await forge(['state', 'sync'], { cwd: a });
+  for (const dir of [a, b]) {
+    const events = storeLines(dir, '.forge/logs/shared');
+    assert.is(events.length, 6);
+    assert.is(new Set(events.map((l) => JSON.parse(l).id)).size, 6);
+    assert.equal(git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/logs/shared'), '000000.jsonl');
+    assert.equal(storeLines(dir, '.forge/memory/project').map((l) => JSON.parse(l).pattern.toLowerCase()), ['same lesson']);
+    const logs = await forge(['logs', '--run-id', 'shared', '--limit', '0', '--json'], { cwd: dir });
+    assert.is(logs.records.at(-1)!.total, 6);
+  }
+  const head = git(remote, 'rev-parse', 'refs/forge/state');
+  for (const dir of [a, b, a]) {
+    const again = await forge(['state', 'sync', '--json'], { cwd: dir });
+    assert.is(again.records[0]!.action, 'up-to-date');
+    assert.is(git(dir, 'rev-parse', 'refs/forge/state'), head);
+  }
+});
+
+test("a clone still on an earlier forge's single memory file syncs with one that converted it: nothing lost, nothing twice", async () => {
+  const { a, b } = twoClones();
+  const line = (pattern: string) => JSON.stringify({ id: `mem-${pattern}`, category: 'convention', pattern, confidence: 0.5, tags: [], timestamp: '2025-12-01T00:00:00.000Z' });
+  await writeAsEarlierForge(a, '.forge/memory/project.jsonl', [line('one'), line('two')]);
+  await forge(['state', 'sync'], { cwd: a });
+  await forge(['state', 'sync'], { cwd: b });
+  await forge(['memory', 'save', 'saved on a'], { cwd: a }); // converts a's file into buckets
+  await writeAsEarlierForge(b, '.forge/memory/project.jsonl', [line('one'), line('two'), line('three, by the earlier forge')]);
+  await forge(['state', 'sync'], { cwd: a });
+  assert.is((await forge(['state', 'sync', '--json'], { cwd: b })).records[0]!.action, 'merged');
+  const patterns = async (dir: string) => (await forge(['memory', 'recall', '--limit', '100', '--json'], { cwd: dir })).records.filter((x) => x.type === 'memory').map((x) => x.pattern).sort();
+  const all = ['one', 'saved on a', 'three, by the earlier forge', 'two'];
+  assert.equal(await patterns(b), all, 'the old file the merge kept and the buckets are read together');
+  await forge(['memory', 'save', 'saved on b'], { cwd: b }); // converts again: only the line the buckets lack is carried
+  assert.equal(git(b, 'ls-tree', '--name-only', 'refs/forge/state:.forge/memory'), 'project');
+  assert.equal(storeLines(b, '.forge/memory/project').map((l) => JSON.parse(l).pattern).sort(), [...all, 'saved on b'].sort());
+  await forge(['state', 'sync'], { cwd: b });
+  await forge(['state', 'sync'], { cwd: a });
+  assert.equal(await patterns(a), [...all, 'saved on b'].sort());
 });
 
 test('sync with an unknown remote is a clean error naming the remotes', async () => {
