@@ -26,9 +26,11 @@ export default defineCommand({
     const store = await ctx.store();
     await flushEvents({ repo, store });
     const head = await store.head();
-    // A store kept in segments or buckets shows as the one file it stands for (and was before).
+    // A store kept in segments or buckets shows as the one file it stands for (and was before):
+    // the file an earlier forge wrote, if a sync kept it, then the segments or buckets.
     const dir = path.replace(/\.jsonl$/, '');
-    const content = head ? ((await store.readAt(head, path)) ?? (appendStoreAt(dir) ? await wholeStore({ store, commit: head, dir }) : null)) : null;
+    const whole = path.endsWith('.jsonl') && appendStoreAt(dir) !== null;
+    const content = head ? (whole ? await wholeStore({ store, commit: head, dir }) : await store.readAt(head, path)) : null;
     if (content) {
       return { data: { path, size: content.length, content: content.toString('utf8') }, text: content.toString('utf8').replace(/\n$/, ''), next: null, hintOnStderr: true };
     }

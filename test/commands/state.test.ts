@@ -202,6 +202,9 @@ test("a clone still on an earlier forge's single memory file syncs with one that
   const patterns = async (dir: string) => (await forge(['memory', 'recall', '--limit', '100', '--json'], { cwd: dir })).records.filter((x) => x.type === 'memory').map((x) => x.pattern).sort();
   const all = ['one', 'saved on a', 'three, by the earlier forge', 'two'];
   assert.equal(await patterns(b), all, 'the old file the merge kept and the buckets are read together');
+  const shown = (await forge(['state', 'show', 'memory/project.jsonl'], { cwd: b })).stdout.trim().split('\n').map((l) => JSON.parse(l).pattern);
+  assert.equal(shown.slice(0, 3), ['one', 'two', 'three, by the earlier forge'], 'shown whole: the old file first');
+  assert.equal(shown.slice(3).sort(), ['one', 'saved on a', 'two']);
   await forge(['memory', 'save', 'saved on b'], { cwd: b }); // converts again: only the line the buckets lack is carried
   assert.equal(git(b, 'ls-tree', '--name-only', 'refs/forge/state:.forge/memory'), 'project');
   assert.equal(storeLines(b, '.forge/memory/project').map((l) => JSON.parse(l).pattern).sort(), [...all, 'saved on b'].sort());
