@@ -148,8 +148,9 @@ export async function flushEvents({ repo, store }: { repo: Repo; store: StateSto
       taken = await spoolFiles(repo);
       const byRun = new Map<string, string[]>();
       for (const f of taken) {
-        const text = await readFile(f.path, 'utf8').catch(() => '');
-        byRun.set(f.runId, [...(byRun.get(f.runId) ?? []), ...text.split('\n').filter(Boolean)]);
+        const lines = byRun.get(f.runId) ?? [];
+        for (const line of (await readFile(f.path, 'utf8').catch(() => '')).split('\n')) if (line) lines.push(line);
+        byRun.set(f.runId, lines);
       }
       let added = 0;
       const runs: string[] = [];

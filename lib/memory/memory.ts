@@ -92,16 +92,11 @@ export function parseEntries(...texts: string[]): MemoryEntry[] {
   return entries.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
 }
 
-/** What a line is kept once by: an entry's dedupe key, any other line itself. */
-function lineKey(line: string): string {
+/** What a line is kept once by, and the bucket it belongs in: an entry's dedupe key and its hash (its id's first two hex digits); any other line itself. */
+function placeOf(line: string, createHash: typeof import('node:crypto').createHash): { key: string; bucket: string } {
   const e = parseEntry(line);
-  return e ? dedupeKey(e.category, e.pattern) : `\0line\0${line}`;
-}
-
-/** The bucket a line belongs in: by the hash of its key, so an entry's bucket is its id's first two hex digits. */
-async function bucketOf(line: string): Promise<string> {
-  const e = parseEntry(line);
-  return bucketName(await sha1(e ? dedupeKey(e.category, e.pattern) : line));
+  const key = e ? dedupeKey(e.category, e.pattern) : line;
+  return { key: e ? key : `\0line\0${key}`, bucket: bucketName(createHash('sha1').update(key).digest('hex')) };
 }
 
 /** The entry of these files (a bucket, an earlier forge's file) that `entry` would repeat. */
@@ -123,21 +118,19 @@ function appended(stored: Buffer | null, lines: Buffer[]): Buffer {
  * and lines that are not entries alike: no line is lost. `read` and `append` are one bucket's.
  */
 async function convertToBuckets({ legacy, read, append }: { legacy: Buffer; read: (bucket: string) => Promise<Buffer | null>; append: (bucket: string, stored: Buffer | null, lines: Buffer[]) => Promise<void> }): Promise<void> {
-  const byBucket = new Map<string, Buffer[]>();
+  const { createHash } = await import('node:crypto');
+  const byBucket = new Map<string, Array<{ line: Buffer; key: string }>>();
   for (const line of splitLines(legacy)) {
-    const bucket = await bucketOf(line.toString('utf8'));
-    byBucket.set(bucket, [...(byBucket.get(bucket) ?? []), line]);
+    const { key, bucket } = placeOf(line.toString('utf8'), createHash);
+    const lines = byBucket.get(bucket) ?? [];
+    lines.push({ line, key });
+    byBucket.set(bucket, lines);
   }
   for (const [bucket, lines] of byBucket) {
     const stored = await read(bucket);
-    const held = new Set(splitLines(stored ?? Buffer.alloc(0)).map((l) => lineKey(l.toString('utf8'))));
-    const fresh = lines.filter((l) => {
-      const key = lineKey(l.toString('utf8'));
-      if (held.has(key)) return false;
-      held.add(key);
-      return true;
-    });
-    if (fresh.length) await append(bucket, stored, fresh);
+    const held = new Set(splitLines(stored ?? Buffer.alloc(0)).map((l) => placeOf(l.toString('utf8'), createHash).key));
+    const fresh = lines.filter(({ key }) => !held.has(key) && held.add(key));
+    if (fresh.length) await append(bucket, stored, fresh.map((f) => f.line));
   }
 }
 

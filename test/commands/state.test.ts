@@ -199,7 +199,7 @@ test("a clone still on an earlier forge's single memory file syncs with one that
   await writeAsEarlierForge(b, '.forge/memory/project.jsonl', [line('one'), line('two'), line('three, by the earlier forge')]);
   await forge(['state', 'sync'], { cwd: a });
   assert.is((await forge(['state', 'sync', '--json'], { cwd: b })).records[0]!.action, 'merged');
-  const patterns = async (dir: string) => (await forge(['memory', 'recall', '--limit', '100', '--json'], { cwd: dir })).records.filter((x) => x.type === 'memory').map((x) => x.pattern).sort();
+  const patterns = async (dir: string) => (await forge(['memory', 'recall', '--limit', '100', '--scope', 'project', '--json'], { cwd: dir })).records.filter((x) => x.type === 'memory').map((x) => x.pattern).sort();
   const all = ['one', 'saved on a', 'three, by the earlier forge', 'two'];
   assert.equal(await patterns(b), all, 'the old file the merge kept and the buckets are read together');
   const shown = (await forge(['state', 'show', 'memory/project.jsonl'], { cwd: b })).stdout.trim().split('\n').map((l) => JSON.parse(l).pattern);
