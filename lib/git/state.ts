@@ -255,13 +255,15 @@ export class StateStore {
     }
     for (const [name, list] of byChild) {
       const leaf = list.find(([tail]) => tail.length === 0);
-      if (leaf) {
+      const nested = list.filter(([tail]) => tail.length > 0);
+      // A file removed and a directory written under its name in one change: the directory replaces it.
+      if (leaf && (leaf[1] !== null || !nested.length)) {
         if (leaf[1] === null) entries.delete(name);
         else entries.set(name, { mode: '100644', name, oid: await this.writer.write('blob', leaf[1]) });
         continue;
       }
       const current = entries.get(name);
-      const sub = await this.writeTree(current?.mode === '40000' ? current.oid : null, list);
+      const sub = await this.writeTree(current?.mode === '40000' ? current.oid : null, nested);
       if (sub === null) entries.delete(name);
       else entries.set(name, { mode: '40000', name, oid: sub });
     }

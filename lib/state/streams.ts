@@ -130,6 +130,10 @@ export async function tailLines({ tx, dir, count }: { tx: StateTx; dir: string; 
  * removed — so no line is lost and the next append costs what it appends again.
  */
 export async function appendLines({ tx, dir, lines, segmentBytes = SEGMENT_BYTES }: { tx: StateTx; dir: string; lines: string[]; segmentBytes?: number }): Promise<void> {
+  // A file where this store's directory goes is the file an earlier forge kept another store in
+  // (run `x`'s log, .forge/logs/x.jsonl, where run `x.jsonl` keeps its segments): that store is
+  // converted first, so the name is free and neither store loses a line.
+  if (dir.endsWith('.jsonl') && (await tx.read(dir)) !== null) await appendLines({ tx, dir: dir.slice(0, -'.jsonl'.length), lines: [], segmentBytes });
   const segments = segmentsOf(await tx.list(dir));
   let carried: Buffer[] = [];
   const legacy = await tx.read(legacyFile(dir));

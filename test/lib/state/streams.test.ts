@@ -121,6 +121,17 @@ test('a segment without a final newline (a hand edit) gets one before the next l
   assert.equal(execFileSync('git', ['cat-file', 'blob', `${STATE_REF}:.forge/logs/r/000000.jsonl`], { cwd: dir }), Buffer.concat([edited, Buffer.from(`\n${line(2)}\n`)]));
 });
 
+test("a store whose directory name is another store's old file (run x.jsonl beside run x's x.jsonl) converts that one first: neither loses a line", async () => {
+  const dir = tempRepo();
+  plant(dir, '.forge/logs/x.jsonl', `${line(1)}\n${line(2)}\n`);
+  const s = await store(dir);
+  await s.update({ message: 'append', apply: (tx) => appendLines({ tx, dir: '.forge/logs/x.jsonl', lines: [line(3)] }) });
+  assert.equal(git(dir, 'ls-tree', '-r', '--name-only', STATE_REF).split('\n'), ['.forge/logs/x.jsonl/000000.jsonl', '.forge/logs/x/000000.jsonl']);
+  assert.equal(storeLines(dir, '.forge/logs/x/'), [line(1), line(2)]);
+  assert.equal(storeLines(dir, '.forge/logs/x.jsonl/'), [line(3)]);
+  assert.is(git(dir, 'fsck', '--strict', '--no-dangling'), '');
+});
+
 test('the tail reaches back over as many segments as it needs, and into the old file when they are too few', async () => {
   const dir = tempRepo();
   plant(dir, '.forge/logs/r.jsonl', `${line(0)}\n`);
