@@ -1,4 +1,4 @@
-// Append-only JSONL on the state ref as bounded segments (<dir>/000000.jsonl, 000001.jsonl, …): an append reads and rewrites the last one only.
+// Append-only JSONL stores on the state ref, as bounded segments (<dir>/000000.jsonl, …) or hash buckets (<dir>/00.jsonl … ff.jsonl): an append reads and rewrites one file.
 import { ForgeError } from '../errors';
 import type { TreeEntry } from '../git/objects';
 import type { StateStore, StateTx } from '../git/state';
