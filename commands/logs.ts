@@ -8,7 +8,7 @@ export default defineCommand({
   name: 'logs',
   summary: "Query a run's event log by module, phase and severity",
   description:
-    "Reads .forge/logs/<runId>.jsonl from the state ref, plus events still waiting to be committed, and streams the matching ones in order. Every forge command run with a run id (--run-id or FORGE_RUN_ID) records a tool_call event there (except forge logs itself); other commands record their own events (validate, plans…). Without a run id the run with the newest event is shown. A corrupt line is skipped and counted, never fatal. With --limit N only the newest N matches are printed; --limit 0 streams every match in constant memory.",
+    "Reads the run's log from the state ref — the segments of .forge/logs/<runId>/, each at most 256 KiB, in order (and .forge/logs/<runId>.jsonl, where an earlier forge kept it, until the next flush converts it) — plus events still waiting to be committed, and streams the matching ones in order. Every forge command run with a run id (--run-id or FORGE_RUN_ID) records a tool_call event there (except forge logs itself); other commands record their own events (validate, plans…). Without a run id the run with the newest event is shown. A corrupt line is skipped and counted, never fatal. With --limit N only the newest N matches are printed; --limit 0 streams every match in constant memory.",
   args: {
     module: { type: 'string', tool: '', placeholder: 'ID', description: 'Only events of this module.' },
     phase: { type: 'string', tool: '', choices: PHASES, description: 'Only events of this phase.' },

@@ -1,7 +1,7 @@
 // forge memory recall: keyword search over project and global memory, most confident first.
 import { defineCommand } from '../../lib/cli/declare';
 import { NotAGitRepoError } from '../../lib/errors';
-import { CATEGORIES, globalMemoryPath, keywords, rankEntries, readGlobalMemory, readProjectMemory, type MemoryEntry } from '../../lib/memory/memory';
+import { CATEGORIES, keywords, rankEntries, readGlobalMemory, readProjectMemory, type MemoryEntry } from '../../lib/memory/memory';
 
 export default defineCommand({
   name: 'memory recall',
@@ -35,7 +35,7 @@ export default defineCommand({
       }
     }
     if (args.scope !== 'project') {
-      const entries = await readGlobalMemory({ file: globalMemoryPath(ctx.dataHome) });
+      const entries = await readGlobalMemory({ dataHome: ctx.dataHome });
       groups.push({ scope: 'global', entries: rankEntries({ entries, words, category: args.category }).slice(0, args.limit) });
     }
     let total = 0;

@@ -1,13 +1,13 @@
 // forge memory save: persist a learned pattern to project or global memory.
 import { defineCommand } from '../../lib/cli/declare';
-import { buildEntry, CATEGORIES, globalMemoryPath, keywords, saveGlobalMemory, saveProjectMemory } from '../../lib/memory/memory';
+import { buildEntry, CATEGORIES, keywords, saveGlobalMemory, saveProjectMemory } from '../../lib/memory/memory';
 
 export default defineCommand({
   name: 'memory save',
   summary: 'Save a learned pattern (convention, failure, test command…) to memory',
   tool: 'Save a lesson for later runs',
   description:
-    'Appends one compact lesson to memory: project scope on the state ref (.forge/memory/project.jsonl, one commit per save) or global scope in $XDG_DATA_HOME/forge/memory/global.jsonl. A pattern already saved under the same category (compared case-insensitively) is skipped and reported as a duplicate, so saving the same lesson twice keeps one entry. Entries over 1 KB are refused: memory holds lessons, not dumps.',
+    'Appends one compact lesson to memory: project scope on the state ref (.forge/memory/project/, one commit per save) or global scope in $XDG_DATA_HOME/forge/memory/global/. Either is kept in 256 bucket files by the hash of category and pattern, so a save reads and extends one bucket, whatever memory holds; a store an earlier forge kept in one file (project.jsonl, global.jsonl) is read as it is and converted into buckets by the next save, every line kept. A pattern already saved under the same category (compared case-insensitively) is skipped and reported as a duplicate, so saving the same lesson twice keeps one entry. Entries over 1 KB are refused: memory holds lessons, not dumps.',
   args: {
     pattern: { type: 'string', tool: 'The lesson', positional: true, required: true, description: 'The lesson, in one or two sentences.' },
     category: { type: 'string', tool: '', choices: CATEGORIES, default: 'convention', description: 'What kind of lesson it is.' },
@@ -31,7 +31,7 @@ export default defineCommand({
     const entry = await buildEntry({ pattern: args.pattern, category: args.category, confidence: args.confidence, tags: args.tag, now: ctx.now() });
     const result =
       args.scope === 'global'
-        ? await saveGlobalMemory({ file: globalMemoryPath(ctx.dataHome), entry })
+        ? await saveGlobalMemory({ dataHome: ctx.dataHome, entry })
         : await saveProjectMemory({ store: await ctx.store(), entry });
     // The hint recalls the entry by its first distinctive words.
     const words = keywords(result.entry.pattern);

@@ -4,16 +4,17 @@ import { RefusedError } from '../../lib/errors';
 import { STATE_REF } from '../../lib/git/state';
 import { flushEvents } from '../../lib/logs/events';
 import { listFiles, statePath } from '../../lib/state/files';
+import { appendStoreAt, wholeStore } from '../../lib/state/streams';
 
 export default defineCommand({
   name: 'state show',
   summary: 'Print a file of the state ref, or list a state directory',
-  description: `Prints a file from ${STATE_REF} exactly as stored (the hint goes to stderr so the content can be piped), or, for a directory or no path, lists the files under it with their sizes. Paths may omit the leading .forge/. Pending log events are committed first. Same as git show ${STATE_REF}:.forge/<path>.`,
+  description: `Prints a file from ${STATE_REF} exactly as stored (the hint goes to stderr so the content can be piped), or, for a directory or no path, lists the files under it with their sizes. Paths may omit the leading .forge/. A store kept in segments or buckets (memory/project, logs/<runId>, telemetry, plans/journal) prints whole as <dir>.jsonl: its files' lines one after another. Pending log events are committed first. Same as git show ${STATE_REF}:.forge/<path>.`,
   args: {
     path: { type: 'string', tool: 'Under .forge/ (default: all)', positional: true, default: '.forge', description: 'A file or directory under .forge/ (default: all).' },
   },
   examples: [
-    { command: 'forge state show memory/project.jsonl', description: 'Project memory as stored.' },
+    { command: 'forge state show memory/project.jsonl', description: 'Project memory, its buckets one after another.' },
     { command: 'forge state show --json', description: 'Every state file with its size.' },
   ],
   errors: { STATE_PATH_NOT_FOUND: 'no such file or directory in the state', INVALID_PATH: "a path with '..'", NOT_A_GIT_REPO: 'outside a git repository' },
@@ -25,7 +26,11 @@ export default defineCommand({
     const store = await ctx.store();
     await flushEvents({ repo, store });
     const head = await store.head();
-    const content = head ? await store.readAt(head, path) : null;
+    // A store kept in segments or buckets shows as the one file it stands for (and was before):
+    // the file an earlier forge wrote, if a sync kept it, then the segments or buckets.
+    const dir = path.replace(/\.jsonl$/, '');
+    const whole = path.endsWith('.jsonl') && appendStoreAt(dir) !== null;
+    const content = head ? (whole ? await wholeStore({ store, commit: head, dir }) : await store.readAt(head, path)) : null;
     if (content) {
       return { data: { path, size: content.length, content: content.toString('utf8') }, text: content.toString('utf8').replace(/\n$/, ''), next: null, hintOnStderr: true };
     }

@@ -8,7 +8,7 @@ import { recordableEndpoint } from '../redact';
 import { listModels, ollamaContext } from './chat';
 import type { ModelContext } from './context';
 import { SESSIONS_DIR } from './sessions';
-import { TELEMETRY_PATH } from './telemetry';
+import { TELEMETRY_DIR } from './telemetry';
 
 export const OLLAMA_ENDPOINT = 'http://localhost:11434/v1';
 export const OPENAI_ENDPOINT = 'https://api.openai.com/v1';
@@ -87,7 +87,7 @@ export const DEFAULT_AUTO_COMMIT_PREFIX = 'forge: ';
  * consoledonottrack.com). Off wins: recording happens only when nothing says off.
  */
 export const RECORDINGS = {
-  telemetry: { what: 'telemetry', path: TELEMETRY_PATH, key: 'telemetry_disabled', envs: ['FORGE_NO_TELEMETRY', 'DO_NOT_TRACK'] },
+  telemetry: { what: 'telemetry', path: `${TELEMETRY_DIR}/`, key: 'telemetry_disabled', envs: ['FORGE_NO_TELEMETRY', 'DO_NOT_TRACK'] },
   sessions: { what: 'the session', path: `${SESSIONS_DIR}/`, key: 'sessions_disabled', envs: ['FORGE_NO_SESSIONS'] },
 } as const satisfies Record<string, { what: string; path: string; key: keyof ConfigProfile; envs: readonly string[] }>;
 export type Recording = keyof typeof RECORDINGS;
@@ -157,7 +157,7 @@ export interface ConfigProfile {
   /** `true` in the file is read as "task". */
   auto_commit?: AutoCommit | false;
   auto_commit_prefix?: string;
-  /** `true`: forge agent appends nothing to .forge/telemetry.jsonl. */
+  /** `true`: forge agent appends nothing to .forge/telemetry/. */
   telemetry_disabled?: boolean;
   /** `true`: forge agent saves no session turns (.forge/agent/sessions/); --continue has nothing new to continue. */
   sessions_disabled?: boolean;

@@ -1,10 +1,12 @@
-// What each agent task cost and did, one JSON line per task in .forge/telemetry.jsonl on the state ref.
+// What each agent task cost and did, one JSON line per task in the segments of .forge/telemetry/ on the state ref.
 import type { StateStore } from '../git/state';
 import type { AgentRun } from './agent';
 import type { ModelConfig } from './config';
 import { recordableEndpoint, redactSecrets } from '../redact';
+import { appendLines } from '../state/streams';
 
-export const TELEMETRY_PATH = '.forge/telemetry.jsonl';
+/** A stream of segments (lib/state/streams.ts); an earlier forge kept it in `.forge/telemetry.jsonl`. */
+export const TELEMETRY_DIR = '.forge/telemetry';
 /** A task is recorded by its first characters: enough to tell tasks apart in forge stats. */
 export const TASK_CHARS = 200;
 
@@ -59,10 +61,7 @@ export async function recordTelemetry({ store, config, task, run, started, now }
   };
   await store.update({
     message: `agent: ${entry.model}, ${entry.inputTokens + entry.outputTokens} tokens, ${entry.toolCalls} tool calls`,
-    apply: async (tx) => {
-      const text = await tx.readText(TELEMETRY_PATH);
-      tx.write(TELEMETRY_PATH, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${JSON.stringify(entry)}\n`);
-    },
+    apply: (tx) => appendLines({ tx, dir: TELEMETRY_DIR, lines: [JSON.stringify(entry)] }),
   });
   return true;
 }

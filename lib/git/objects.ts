@@ -174,3 +174,72 @@ export class ObjectWriter {
   }
 }
 
+
+/**
+ * Streams the lines of many blobs, in order, through one `git cat-file --batch`, holding a line at
+ * a time: a log of any size reads in constant memory. A blob's last line ends with the blob (a
+ * missing final newline never joins two blobs' lines); a spec that names no blob yields nothing.
+ */
+export async function* streamBlobLines({ cwd, specs }: { cwd: string; specs: string[] }): AsyncGenerator<string> {
+  const wanted = specs.filter((s) => !s.includes('\n'));
+  if (!wanted.length) return;
+  const { spawn } = await import('node:child_process');
+  const child = spawn('git', ['cat-file', '--batch'], { cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
+  child.stdin.on('error', () => {}); // a reader that stops early closes the pipe
+  child.stdin.end(wanted.map((s) => `${s}\n`).join(''));
+  let header: Buffer[] = [];
+  /** Bytes of the current object still to come; -1 while a header is read. */
+  let remaining = -1;
+  let isBlob = false;
+  /** The LF git writes after each object's content. */
+  let skipLf = false;
+  let partial: Buffer[] = [];
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      const lines: string[] = [];
+      let i = 0;
+      while (i < chunk.length) {
+        if (skipLf) {
+          skipLf = false;
+          i++;
+          continue;
+        }
+        if (remaining < 0) {
+          const nl = chunk.indexOf(10, i);
+          header.push(chunk.subarray(i, nl < 0 ? chunk.length : nl));
+          if (nl < 0) break;
+          i = nl + 1;
+          const m = /^\S+ (\S+) (\d+)$/.exec(Buffer.concat(header).toString('utf8'));
+          header = [];
+          if (!m) continue; // `<spec> missing` or `ambiguous`: no content follows
+          isBlob = m[1] === 'blob';
+          remaining = Number(m[2]);
+          if (remaining === 0) [remaining, skipLf] = [-1, true];
+          continue;
+        }
+        const end = Math.min(chunk.length, i + remaining);
+        for (let j = i; j < end; ) {
+          const nl = chunk.indexOf(10, j);
+          if (nl < 0 || nl >= end) {
+            partial.push(chunk.subarray(j, end));
+            break;
+          }
+          partial.push(chunk.subarray(j, nl));
+          if (isBlob) lines.push(Buffer.concat(partial).toString('utf8'));
+          partial = [];
+          j = nl + 1;
+        }
+        remaining -= end - i;
+        i = end;
+        if (remaining === 0) {
+          if (isBlob && partial.some((p) => p.length)) lines.push(Buffer.concat(partial).toString('utf8'));
+          partial = [];
+          [remaining, skipLf] = [-1, true];
+        }
+      }
+      for (const line of lines) yield line;
+    }
+  } finally {
+    child.kill();
+  }
+}

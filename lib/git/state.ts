@@ -4,7 +4,7 @@ import { ForgeError, InvalidInputError, isValidId } from '../errors';
 import { withLock } from '../fs/lock';
 import { redactJsonText, redactSecrets } from '../redact';
 import { runGit } from './exec';
-import { ObjectReader, ObjectWriter, parseTree, serializeTree, type TreeEntry } from './objects';
+import { ObjectReader, ObjectWriter, parseTree, serializeTree, streamBlobLines, type TreeEntry } from './objects';
 import type { Repo } from './repo';
 
 export const STATE_REF = 'refs/forge/state';
@@ -82,6 +82,9 @@ export class StateTx {
 
   async read(path: string): Promise<Buffer | null> {
     if (this.changes.has(path)) return this.changes.get(path)!;
+    // What was read once is read from memory: an append checks a segment and then extends it.
+    const cached = this.known.get(path);
+    if (cached) return cached;
     const content = this.base ? await this.store.readAt(this.base, path) : null;
     if (content) this.known.set(path, content);
     return content;
@@ -158,6 +161,11 @@ export class StateStore {
     return obj && obj.type === 'blob' ? obj.content : null;
   }
 
+  /** The lines of these blobs (`<commit>:<path>` specs), in order, streamed in constant memory; missing ones yield nothing. */
+  streamLines(specs: string[]): AsyncGenerator<string> {
+    return streamBlobLines({ cwd: this.repo.cwd, specs });
+  }
+
   async listAt(commit: string, dir: string): Promise<TreeEntry[]> {
     const obj = await this.reader.read(`${commit}:${dir}`);
     return obj && obj.type === 'tree' ? parseTree(obj.content, this.writer.hashBytes) : [];
@@ -175,11 +183,21 @@ export class StateStore {
    * concurrent writers never lose each other's changes. `apply` must be free of side effects
    * other than staging changes on the transaction.
    */
-  async update<T>(args: { message: string | ((value: T) => string); apply: (tx: StateTx) => Promise<T> }): Promise<UpdateResult<T>> {
+  async update<T>(args: { message: string | ((value: T) => string); apply: (tx: StateTx) => Promise<T>; settle?: (result: UpdateResult<T>) => Promise<void> }): Promise<UpdateResult<T>> {
     // Cooperating forge writers queue on a lock instead of racing: a loser of the CAS race throws
     // away its whole read-build-write, and under contention most attempts lose. The CAS below still
     // guarantees correctness against writers that do not take the lock.
-    return withLock({ lockPath: join(this.repo.commonDir, 'forge', 'state.lock'), fn: () => this.casLoop(args) });
+    return withLock({
+      lockPath: join(this.repo.commonDir, 'forge', 'state.lock'),
+      fn: async () => {
+        const result = await this.casLoop(args);
+        // `settle` runs once the ref holds the change (or the change was found to be empty), before
+        // the next writer's transaction reads it: the spool flush removes what it committed here,
+        // so no other flusher reads those files as still pending.
+        await args.settle?.(result);
+        return result;
+      },
+    });
   }
 
   private async casLoop<T>({ message, apply }: { message: string | ((value: T) => string); apply: (tx: StateTx) => Promise<T> }): Promise<UpdateResult<T>> {
@@ -237,13 +255,15 @@ export class StateStore {
     }
     for (const [name, list] of byChild) {
       const leaf = list.find(([tail]) => tail.length === 0);
-      if (leaf) {
+      const nested = list.filter(([tail]) => tail.length > 0);
+      // A file removed and a directory written under its name in one change: the directory replaces it.
+      if (leaf && (leaf[1] !== null || !nested.length)) {
         if (leaf[1] === null) entries.delete(name);
         else entries.set(name, { mode: '100644', name, oid: await this.writer.write('blob', leaf[1]) });
         continue;
       }
       const current = entries.get(name);
-      const sub = await this.writeTree(current?.mode === '40000' ? current.oid : null, list);
+      const sub = await this.writeTree(current?.mode === '40000' ? current.oid : null, nested);
       if (sub === null) entries.delete(name);
       else entries.set(name, { mode: '40000', name, oid: sub });
     }

@@ -1,6 +1,7 @@
 // Shares the state ref with a remote: fetch it, merge file by file, push it back — retrying when the remote moved.
 import { ForgeError } from '../errors';
 import { combineContents, decide } from '../state/merge';
+import { logicalFile } from '../state/streams';
 import { gitEnv, runGit } from './exec';
 import type { Repo } from './repo';
 import { STATE_REF, type StateStore } from './state';
@@ -23,6 +24,7 @@ const ROUNDS = 5;
  * The kinds of entries the state holds, by path (the layout of DESIGN.md "State"): what a sync
  * says it shares. A JSONL file counts its lines, a JSON file one entry; pointer files
  * (current.json, active.json) and views (plan.md) count none. Paths no row names count as other.
+ * The segments or buckets of one store count as the one file they stand for (a run's log is a file).
  */
 export const STATE_KINDS = [
   { kind: 'memory', path: /^\.forge\/memory\// },
@@ -31,7 +33,7 @@ export const STATE_KINDS = [
   { kind: 'sessions', path: /^\.forge\/sessions\// },
   { kind: 'plans', path: /^\.forge\/plans\// },
   { kind: 'loops', path: /^\.forge\/loops\// },
-  { kind: 'telemetry', path: /^\.forge\/telemetry\.jsonl$/ },
+  { kind: 'telemetry', path: /^\.forge\/telemetry(\.jsonl$|\/)/ },
   { kind: 'agent sessions', path: /^\.forge\/agent\/sessions\// },
   { kind: 'agent plans', path: /^\.forge\/agent\/plans\/|^\.forge\/plan\.md$/ },
 ] as const satisfies ReadonlyArray<{ kind: string; path: RegExp }>;
@@ -42,22 +44,28 @@ export interface SharedKind {
   entries: number;
 }
 
+type KindCount = SharedKind & { logical: Set<string> };
+
 const POINTER = /(^|\/)(current|active)\.json$/;
 
 /** What the state at `commit` holds, by kind, in STATE_KINDS order; kinds with no file are left out. */
 export async function sharedKinds({ repo, store, commit }: { repo: Repo; store: StateStore; commit: string }): Promise<SharedKind[]> {
-  const counts = new Map<SharedKind['kind'], SharedKind>();
+  const counts = new Map<SharedKind['kind'], KindCount>();
   for (const [path, oid] of await flatten(repo, commit)) {
     const kind = STATE_KINDS.find((k) => k.path.test(path))?.kind ?? 'other';
-    const row = counts.get(kind) ?? { kind, files: 0, entries: 0 };
-    row.files++;
+    const row = counts.get(kind) ?? { kind, files: 0, entries: 0, logical: new Set<string>() };
+    row.logical.add(logicalFile(path));
+    row.files = row.logical.size;
     if (path.endsWith('.jsonl')) {
       const text = (await store.reader.read(oid))?.content.toString('utf8') ?? '';
       row.entries += text.split('\n').filter((l) => l.trim()).length;
     } else if (path.endsWith('.json') && !POINTER.test(path)) row.entries++;
     counts.set(kind, row);
   }
-  return [...STATE_KINDS.map((k) => k.kind), 'other' as const].flatMap((k) => counts.get(k) ?? []);
+  return [...STATE_KINDS.map((k) => k.kind), 'other' as const].flatMap((k) => {
+    const row = counts.get(k);
+    return row ? [{ kind: row.kind, files: row.files, entries: row.entries }] : [];
+  });
 }
 
 /** Where the remote's state is kept after a fetch: refs/forge/remotes/<name>/state. */
@@ -98,7 +106,8 @@ async function mergeStates({ repo, store, local, remote }: { repo: Repo; store: 
     const [lt, rt] = await Promise.all([store.reader.read(lo!), store.reader.read(ro!)]);
     const text = combineContents({ path, local: lt!.content.toString('utf8'), remote: rt!.content.toString('utf8') });
     changes.push([path.split('/'), Buffer.from(text, 'utf8')]);
-    combined.push(path);
+    // Named as the one file a segment or bucket stands for: what the user knows the store as.
+    if (!combined.includes(logicalFile(path))) combined.push(logicalFile(path));
   }
   const tree = (await store.writeTree(await store.treeOf(local), changes)) ?? (await store.writer.write('tree', Buffer.alloc(0)));
   const commit = await store.writeCommit({ tree, parents: [local, remote], message: `state: merge ${combined.length ? combined.join(', ') : 'remote state'}` });

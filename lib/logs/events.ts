@@ -1,10 +1,11 @@
-// The shape of a run's log events (.forge/logs/<runId>.jsonl) and their pending spool in the git dir.
+// The shape of a run's log events (segments under .forge/logs/<runId>/) and their pending spool in the git dir.
 import { mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assertId, isValidId } from '../errors';
 import type { Repo } from '../git/repo';
 import { randomHex } from '../random';
 import type { StateStore } from '../git/state';
+import { appendLines, tailLines } from '../state/streams';
 
 export const PHASES = ['planning', 'execution', 'validation', 'review', 'retry', 'memory', 'session', 'tool_call', 'plan_validation'] as const;
 export const SEVERITIES = ['info', 'warn', 'error'] as const;
@@ -26,8 +27,9 @@ export interface LogEvent {
 /** Pending events are committed once this many wait, or when `forge state …` runs. */
 export const FLUSH_THRESHOLD = 64;
 
-export function logPath(runId: string): string {
-  return `.forge/logs/${assertId({ kind: 'run id', value: runId })}.jsonl`;
+/** A run's log: a stream of segments (lib/state/streams.ts); an earlier forge kept it in `<dir>.jsonl`. */
+export function logDir(runId: string): string {
+  return `.forge/logs/${assertId({ kind: 'run id', value: runId })}`;
 }
 
 export function newEvent(fields: Omit<LogEvent, 'id'>): LogEvent {
@@ -125,43 +127,56 @@ export async function pendingEvents({ repo, runId }: { repo: Repo; runId?: strin
   return events;
 }
 
+/** The id a spooled or committed event line starts with (newEvent puts it first), read without parsing the line. */
+const EVENT_ID = /^\{"id":"([^"]+)"/;
+
 /**
  * Commits every pending event to its run's log in one state commit, then removes the spool
- * files. Events already in the log (a flush that crashed before cleaning up, or two flushers
- * racing) are skipped by id, so flushing is idempotent.
+ * files, and returns how many it committed. The spool is read inside the transaction, under the
+ * state lock, and its files removed before the lock is let go: a file another flusher committed
+ * is gone by then, not committed twice. Events a flush committed but could not remove (it was
+ * killed in between) are at the end of the log, within as many lines as are pending now: they
+ * are skipped by id, checking only that tail, so flushing is idempotent and costs what it adds.
  */
 export async function flushEvents({ repo, store }: { repo: Repo; store: StateStore }): Promise<number> {
-  const files = await spoolFiles(repo, { prune: true });
-  if (!files.length) return 0;
-  const byRun = new Map<string, string[]>();
-  for (const f of files) {
-    const text = await readFile(f.path, 'utf8').catch(() => '');
-    const lines = text.split('\n').filter(Boolean);
-    byRun.set(f.runId, [...(byRun.get(f.runId) ?? []), ...lines]);
-  }
+  // Pruning removes files, a side effect a transaction that may re-run must not have.
+  if (!(await spoolFiles(repo, { prune: true })).length) return 0;
+  let taken: SpoolFile[] = [];
   const result = await store.update({
-    message: (n: number) => `logs: record ${n} event${n === 1 ? '' : 's'} of ${[...byRun.keys()].join(', ')}`,
+    message: ({ added, runs }: { added: number; runs: string[] }) => `logs: record ${added} event${added === 1 ? '' : 's'} of ${runs.join(', ')}`,
     apply: async (tx) => {
+      taken = await spoolFiles(repo);
+      const byRun = new Map<string, string[]>();
+      for (const f of taken) {
+        const lines = byRun.get(f.runId) ?? [];
+        for (const line of (await readFile(f.path, 'utf8').catch(() => '')).split('\n')) if (line) lines.push(line);
+        byRun.set(f.runId, lines);
+      }
       let added = 0;
+      const runs: string[] = [];
       for (const [runId, lines] of byRun) {
-        const path = logPath(runId);
-        const existing = await tx.readText(path);
+        const dir = logDir(runId);
         const seen = new Set<string>();
-        for (const m of existing.matchAll(/^\{"id":"([^"]+)"/gm)) seen.add(m[1]!);
+        for (const line of await tailLines({ tx, dir, count: lines.length })) {
+          const id = EVENT_ID.exec(line)?.[1];
+          if (id) seen.add(id);
+        }
         const fresh = lines.filter((l) => {
-          const id = /^\{"id":"([^"]+)"/.exec(l)?.[1];
+          const id = EVENT_ID.exec(l)?.[1];
           if (id && seen.has(id)) return false;
           if (id) seen.add(id);
           return true;
         });
         if (!fresh.length) continue;
-        const sep = existing && !existing.endsWith('\n') ? '\n' : '';
-        tx.write(path, `${existing}${sep}${fresh.join('\n')}\n`);
+        await appendLines({ tx, dir, lines: fresh });
         added += fresh.length;
+        runs.push(runId);
       }
-      return added;
+      return { added, runs };
+    },
+    settle: async () => {
+      await Promise.all(taken.map((f) => unlink(f.path).catch(() => {})));
     },
   });
-  await Promise.all(files.map((f) => unlink(f.path).catch(() => {})));
-  return result.value;
+  return result.value.added;
 }

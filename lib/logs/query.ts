@@ -1,8 +1,9 @@
 // Queries a run's event log: committed lines streamed from git, then pending ones, filtered in constant memory.
-import { gitEnv } from '../git/exec';
+import { isValidId } from '../errors';
 import type { Repo } from '../git/repo';
 import type { StateStore } from '../git/state';
-import { logPath, pendingEvents, type LogEvent, type Phase, type Severity } from './events';
+import { legacyFile, segmentsOf, streamSpecs } from '../state/streams';
+import { logDir, pendingEvents, type LogEvent, type Phase, type Severity } from './events';
 
 export interface LogFilter {
   moduleId?: string;
@@ -31,44 +32,45 @@ function parseLine(line: string): LogEvent | null {
   }
 }
 
-/** Streams the committed lines of one blob through `git cat-file`, never holding the whole log. */
-async function* committedLines(repo: Repo, commit: string, path: string): AsyncGenerator<string> {
-  const [{ spawn }, { createInterface }] = await Promise.all([import('node:child_process'), import('node:readline')]);
-  const child = spawn('git', ['cat-file', 'blob', `${commit}:${path}`], { cwd: repo.cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
-  const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
-  try {
-    for await (const line of lines) yield line;
-  } finally {
-    child.kill();
+/**
+ * The runs with a committed log: a directory of segments, or a file an earlier forge wrote
+ * (`<runId>.jsonl`), named by a valid run id; anything else under .forge/logs is not a log.
+ */
+async function committedRuns(store: StateStore, head: string): Promise<string[]> {
+  const runs = (await store.listAt(head, '.forge/logs')).map((e) => (e.mode === '40000' ? e.name : /^(.+)\.jsonl$/.exec(e.name)?.[1] ?? ''));
+  return [...new Set(runs.filter(isValidId))].sort();
+}
+
+/** The latest event of one file of a log, reading from its end. */
+async function lastEvent(store: StateStore, head: string, path: string): Promise<LogEvent | null> {
+  const lines = ((await store.readAt(head, path))?.toString('utf8') ?? '').trimEnd().split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const e = parseLine(lines[i]!);
+    if (e) return e;
   }
+  return null;
 }
 
-/** Runs that have a log, committed or pending. */
-export async function listRuns({ repo, store }: { repo: Repo; store: StateStore }): Promise<string[]> {
-  const head = await store.head();
-  const committed = head ? (await store.listAt(head, '.forge/logs')).map((e) => e.name.replace(/\.jsonl$/, '')) : [];
-  const pending = [...new Set((await pendingEvents({ repo })).map((e) => e.runId))];
-  return [...new Set([...committed, ...pending])].sort();
-}
-
-/** The run whose latest event is newest, or null when there are no logs. */
+/** The run whose latest event is newest, or null when there are no logs. Reads the last segment of each log, not the whole log. */
 export async function newestRun({ repo, store }: { repo: Repo; store: StateStore }): Promise<string | null> {
   const head = await store.head();
   let best: { run: string; at: string } | null = null;
   const consider = (run: string, at: string | undefined) => {
-    if (at && (!best || at > best.at || (at === best.at && run > best.run))) best = { run, at };
+    if (typeof at === 'string' && at && (!best || at > best.at || (at === best.at && run > best.run))) best = { run, at };
   };
   if (head) {
-    for (const entry of await store.listAt(head, '.forge/logs')) {
-      const text = (await store.readAt(head, `.forge/logs/${entry.name}`))?.toString('utf8') ?? '';
-      const lines = text.trimEnd().split('\n');
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const e = parseLine(lines[i]!);
+    for (const run of await committedRuns(store, head)) {
+      const dir = logDir(run);
+      // The newest segment with an event in it, and the file an earlier forge wrote (a sync may bring one back beside the segments).
+      const segments = segmentsOf(await store.listAt(head, dir));
+      for (let i = segments.length - 1; i >= 0; i--) {
+        const e = await lastEvent(store, head, `${dir}/${segments[i]!.name}`);
         if (e) {
-          consider(entry.name.replace(/\.jsonl$/, ''), e.timestamp);
+          consider(run, e.timestamp);
           break;
         }
       }
+      consider(run, (await lastEvent(store, head, legacyFile(dir)))?.timestamp);
     }
   }
   for (const e of await pendingEvents({ repo })) consider(e.runId, e.timestamp);
@@ -98,7 +100,7 @@ export async function* queryEvents({
   const ring: LogEvent[] = [];
   async function* all(): AsyncGenerator<LogEvent> {
     if (head) {
-      for await (const line of committedLines(repo, head, logPath(runId))) {
+      for await (const line of store.streamLines(await streamSpecs({ store, commit: head, dir: logDir(runId) }))) {
         const e = parseLine(line);
         if (e) yield e;
         else if (line.trim()) stats.skipped++;

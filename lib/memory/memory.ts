@@ -1,15 +1,17 @@
-// Learned-pattern memory: compact lessons in JSONL, project scope on the state ref, global scope in the user's data dir.
-import { appendFile, readFile } from 'node:fs/promises';
+// Learned-pattern memory: compact lessons in JSONL buckets, project scope on the state ref, global scope in the user's data dir.
+import { appendFile, mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidInputError } from '../errors';
 import { withLock } from '../fs/lock';
-import type { StateStore } from '../git/state';
+import type { StateStore, StateTx } from '../git/state';
+import { bucketName, bucketsOf, legacyFile, splitLines } from '../state/streams';
 
 export const CATEGORIES = ['convention', 'failure_pattern', 'success_pattern', 'test_command', 'architecture', 'dependency', 'tool_usage'] as const;
 export type Category = (typeof CATEGORIES)[number];
 export type Scope = 'project' | 'global';
 
-export const PROJECT_MEMORY = '.forge/memory/project.jsonl';
+/** Project memory's buckets (lib/state/streams.ts); an earlier forge kept it in `.forge/memory/project.jsonl`. */
+export const PROJECT_MEMORY = '.forge/memory/project';
 /** Memory holds compact lessons, not dumps: a serialized entry may not exceed this. */
 export const MAX_ENTRY_BYTES = 1024;
 
@@ -29,8 +31,10 @@ export interface SaveResult {
   scope: Scope;
 }
 
-export function globalMemoryPath(dataHome: string): string {
-  return join(dataHome, 'memory', 'global.jsonl');
+/** Where global memory lives under the user's data dir: its buckets, and the one file an earlier forge kept it in. */
+export function globalMemory(dataHome: string): { dir: string; legacy: string } {
+  const dir = join(dataHome, 'memory', 'global');
+  return { dir, legacy: `${dir}.jsonl` };
 }
 
 /** The dedupe key: category plus pattern, case-insensitive, surrounding space ignored. */
@@ -38,11 +42,15 @@ function dedupeKey(category: string, pattern: string): string {
   return `${category}\0${pattern.trim().toLowerCase()}`;
 }
 
+async function sha1(text: string): Promise<string> {
+  const { createHash } = await import('node:crypto');
+  return createHash('sha1').update(text).digest('hex');
+}
+
 export async function buildEntry({ pattern, category, confidence, tags, now }: { pattern: string; category: Category; confidence: number; tags: string[]; now: Date }): Promise<MemoryEntry> {
   const text = pattern.trim();
   if (!text) throw new InvalidInputError('EMPTY_PATTERN', 'the pattern is empty', { fix: 'forge memory save --help' });
-  const { createHash } = await import('node:crypto');
-  const id = `mem-${createHash('sha1').update(dedupeKey(category, text)).digest('hex').slice(0, 12)}`;
+  const id = `mem-${(await sha1(dedupeKey(category, text))).slice(0, 12)}`;
   const entry: MemoryEntry = { id, category, pattern: text, confidence, tags: [...new Set(tags.map((t) => t.trim()).filter(Boolean))], timestamp: now.toISOString() };
   const size = Buffer.byteLength(JSON.stringify(entry));
   if (size > MAX_ENTRY_BYTES) {
@@ -54,62 +62,147 @@ export async function buildEntry({ pattern, category, confidence, tags, now }: {
   return entry;
 }
 
-/** Parses a memory file, skipping lines that are not entries (a hand edit gone wrong). */
-export function parseEntries(text: string): MemoryEntry[] {
+/** One line as an entry, or null when it is not one (a hand edit gone wrong, hostile state). */
+function parseEntry(line: string): MemoryEntry | null {
+  try {
+    const e = JSON.parse(line) as MemoryEntry | null;
+    if (!e || typeof e !== 'object' || typeof e.pattern !== 'string' || typeof e.category !== 'string') return null;
+    return { ...e, tags: Array.isArray(e.tags) ? e.tags.filter((t) => typeof t === 'string') : [], confidence: typeof e.confidence === 'number' ? e.confidence : 0, timestamp: typeof e.timestamp === 'string' ? e.timestamp : '' };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Parses memory files (read in order), skipping lines that are not entries and keeping the first
+ * of entries with one dedupe key (a sync or an interrupted conversion can leave two); oldest first.
+ */
+export function parseEntries(...texts: string[]): MemoryEntry[] {
+  const seen = new Set<string>();
   const entries: MemoryEntry[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const e = JSON.parse(line) as MemoryEntry;
-      if (e && typeof e.pattern === 'string' && typeof e.category === 'string') entries.push({ ...e, tags: Array.isArray(e.tags) ? e.tags : [] });
-    } catch {
-      // skip
+  for (const text of texts) {
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      const e = parseEntry(line);
+      if (!e || seen.has(dedupeKey(e.category, e.pattern))) continue;
+      seen.add(dedupeKey(e.category, e.pattern));
+      entries.push(e);
     }
   }
-  return entries;
+  return entries.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
 }
 
-function findDuplicate(text: string, entry: MemoryEntry): MemoryEntry | undefined {
+/** What a line is kept once by, and the bucket it belongs in: an entry's dedupe key and its hash (its id's first two hex digits); any other line itself. */
+function placeOf(line: string, createHash: typeof import('node:crypto').createHash): { key: string; bucket: string } {
+  const e = parseEntry(line);
+  const key = e ? dedupeKey(e.category, e.pattern) : line;
+  return { key: e ? key : `\0line\0${key}`, bucket: bucketName(createHash('sha1').update(key).digest('hex')) };
+}
+
+/** The entry of these files (a bucket, an earlier forge's file) that `entry` would repeat. */
+function findDuplicate(texts: string[], entry: MemoryEntry): MemoryEntry | undefined {
   const key = dedupeKey(entry.category, entry.pattern);
-  return parseEntries(text).find((e) => dedupeKey(e.category, e.pattern) === key);
+  return parseEntries(...texts).find((e) => dedupeKey(e.category, e.pattern) === key);
 }
 
-function appendLine(text: string, entry: MemoryEntry): string {
-  const sep = text && !text.endsWith('\n') ? '\n' : '';
-  return `${text}${sep}${JSON.stringify(entry)}\n`;
+/** `stored` with `lines` appended, each on its own line; bytes, so what is stored is extended exactly. */
+function appended(stored: Buffer | null, lines: Buffer[]): Buffer {
+  const head = stored ?? Buffer.alloc(0);
+  const sep = head.length && head[head.length - 1] !== 10 ? [Buffer.from('\n')] : [];
+  return Buffer.concat([head, ...sep, ...lines.flatMap((l) => [l, Buffer.from('\n')])]);
 }
 
-/** Saves to project memory in one state commit; a duplicate is skipped and leaves the ref alone. */
+/**
+ * Carries every line of an earlier forge's single memory file into buckets, in order, leaving out
+ * those a bucket holds already (an interrupted conversion, or a sync that brought both). Entries
+ * and lines that are not entries alike: no line is lost. `read` and `append` are one bucket's.
+ */
+async function convertToBuckets({ legacy, read, append }: { legacy: Buffer; read: (bucket: string) => Promise<Buffer | null>; append: (bucket: string, stored: Buffer | null, lines: Buffer[]) => Promise<void> }): Promise<void> {
+  const { createHash } = await import('node:crypto');
+  const byBucket = new Map<string, Array<{ line: Buffer; key: string }>>();
+  for (const line of splitLines(legacy)) {
+    const { key, bucket } = placeOf(line.toString('utf8'), createHash);
+    const lines = byBucket.get(bucket) ?? [];
+    lines.push({ line, key });
+    byBucket.set(bucket, lines);
+  }
+  for (const [bucket, lines] of byBucket) {
+    const stored = await read(bucket);
+    const held = new Set(splitLines(stored ?? Buffer.alloc(0)).map((l) => placeOf(l.toString('utf8'), createHash).key));
+    const fresh = lines.filter(({ key }) => !held.has(key) && held.add(key));
+    if (fresh.length) await append(bucket, stored, fresh.map((f) => f.line));
+  }
+}
+
+/**
+ * Saves to project memory in one state commit; a duplicate is skipped and leaves the ref alone.
+ * The save reads and extends the entry's bucket only. A store an earlier forge kept in one file is
+ * checked for the duplicate too, and converted into buckets by the save (once).
+ */
 export async function saveProjectMemory({ store, entry }: { store: StateStore; entry: MemoryEntry }): Promise<SaveResult> {
+  const bucket = bucketName(entry.id.replace(/^mem-/, ''));
+  const path = `${PROJECT_MEMORY}/${bucket}`;
   const r = await store.update({
     message: `memory: save [${entry.category}] ${entry.pattern.slice(0, 60)}`,
-    apply: async (tx) => {
-      const text = await tx.readText(PROJECT_MEMORY);
-      const dup = findDuplicate(text, entry);
+    apply: async (tx: StateTx) => {
+      const legacy = await tx.read(legacyFile(PROJECT_MEMORY));
+      const dup = findDuplicate([await tx.readText(path), legacy?.toString('utf8') ?? ''], entry);
       if (dup) return dup;
-      tx.write(PROJECT_MEMORY, appendLine(text, entry));
+      if (legacy !== null) {
+        await convertToBuckets({ legacy, read: (b) => tx.read(`${PROJECT_MEMORY}/${b}`), append: async (b, stored, lines) => tx.write(`${PROJECT_MEMORY}/${b}`, appended(stored, lines)) });
+        tx.remove(legacyFile(PROJECT_MEMORY));
+      }
+      tx.write(path, appended(await tx.read(path), [Buffer.from(JSON.stringify(entry), 'utf8')]));
       return null;
     },
   });
   return { saved: r.value === null, entry: r.value ?? entry, scope: 'project' };
 }
 
-export async function saveGlobalMemory({ file, entry }: { file: string; entry: MemoryEntry }): Promise<SaveResult> {
-  return withLock({ lockPath: `${file}.lock`, fn: async () => {
-    const text = await readFile(file, 'utf8').catch(() => '');
-    const dup = findDuplicate(text, entry);
-    if (dup) return { saved: false, entry: dup, scope: 'global' as const };
-    await appendFile(file, appendLine(text, entry).slice(text.length));
-    return { saved: true, entry, scope: 'global' as const };
-  } });
+/** Saves to global memory (files under the user's data dir, one writer at a time), bucketed like project memory. */
+export async function saveGlobalMemory({ dataHome, entry }: { dataHome: string; entry: MemoryEntry }): Promise<SaveResult> {
+  const { dir, legacy } = globalMemory(dataHome);
+  const file = join(dir, bucketName(entry.id.replace(/^mem-/, '')));
+  const readOrNull = (path: string) => readFile(path).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)));
+  // The lock an earlier forge took for global.jsonl: old and new writers still queue on one lock.
+  return withLock({
+    lockPath: `${legacy}.lock`,
+    fn: async () => {
+      const old = await readOrNull(legacy);
+      const dup = findDuplicate([(await readOrNull(file))?.toString('utf8') ?? '', old?.toString('utf8') ?? ''], entry);
+      if (dup) return { saved: false, entry: dup, scope: 'global' as const };
+      await mkdir(dir, { recursive: true });
+      if (old !== null) {
+        // Lines are appended to the buckets before the old file goes: a crash in between leaves
+        // lines in both, which readers and the next conversion keep once.
+        await convertToBuckets({
+          legacy: old,
+          read: (b) => readOrNull(join(dir, b)),
+          append: (b, stored, lines) => appendFile(join(dir, b), appended(stored, lines).subarray(stored?.length ?? 0)),
+        });
+        await unlink(legacy);
+      }
+      const stored = await readOrNull(file);
+      await appendFile(file, appended(stored, [Buffer.from(JSON.stringify(entry), 'utf8')]).subarray(stored?.length ?? 0));
+      return { saved: true, entry, scope: 'global' as const };
+    },
+  });
 }
 
-export async function readGlobalMemory({ file }: { file: string }): Promise<MemoryEntry[]> {
-  return parseEntries(await readFile(file, 'utf8').catch(() => ''));
+export async function readGlobalMemory({ dataHome }: { dataHome: string }): Promise<MemoryEntry[]> {
+  const { dir, legacy } = globalMemory(dataHome);
+  const names = bucketsOf((await readdir(dir, { withFileTypes: true }).catch(() => [])).map((e) => ({ name: e.name, mode: e.isFile() ? '100644' : '40000' })));
+  const texts = await Promise.all([legacy, ...names.map((n) => join(dir, n))].map((f) => readFile(f, 'utf8').catch(() => '')));
+  return parseEntries(...texts);
 }
 
+/** Every project entry: the earlier forge's single file first (a sync may bring one back), then the buckets. */
 export async function readProjectMemory({ store }: { store: StateStore }): Promise<MemoryEntry[]> {
-  return parseEntries((await store.read(PROJECT_MEMORY))?.toString('utf8') ?? '');
+  const head = await store.head();
+  if (!head) return [];
+  const names = bucketsOf(await store.listAt(head, PROJECT_MEMORY));
+  const texts = await Promise.all([legacyFile(PROJECT_MEMORY), ...names.map((n) => `${PROJECT_MEMORY}/${n}`)].map(async (p) => (await store.readAt(head, p))?.toString('utf8') ?? ''));
+  return parseEntries(...texts);
 }
 
 /** Lower-cased words of a query; an empty query matches every entry. */

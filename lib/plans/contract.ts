@@ -5,12 +5,14 @@ import { RefusedError } from '../errors';
 import type { StateStore, StateTx } from '../git/state';
 import { shellJoin } from '../quote';
 import { randomHex } from '../random';
+import { appendLines } from '../state/streams';
 import { checkMarkdownPlan, type Envelope, type Unit } from './markdown';
 import type { ToolAgent } from './tools';
 import { isObject } from '../guards';
 
 export const ACTIVE_PATH = '.forge/plans/active.json';
-export const JOURNAL_PATH = '.forge/plans/journal.jsonl';
+/** A stream of segments (lib/state/streams.ts); an earlier forge kept it in `.forge/plans/journal.jsonl`. */
+export const JOURNAL_DIR = '.forge/plans/journal';
 
 export function contractPath(planId: string): string {
   return `.forge/plans/${planId}.json`;
@@ -64,9 +66,7 @@ export interface JournalEntry {
 
 /** Appends journal entries inside a state transaction (one commit with the change they record). */
 export async function journal(tx: StateTx, entries: Array<Omit<JournalEntry, 'id'>>): Promise<void> {
-  const text = await tx.readText(JOURNAL_PATH);
-  const lines = entries.map((e) => JSON.stringify({ id: `jr-${randomHex()}`, ...e }));
-  tx.write(JOURNAL_PATH, `${text}${text && !text.endsWith('\n') ? '\n' : ''}${lines.join('\n')}\n`);
+  await appendLines({ tx, dir: JOURNAL_DIR, lines: entries.map((e) => JSON.stringify({ id: `jr-${randomHex()}`, ...e })) });
 }
 
 export function parseContract(buf: Buffer | string | null): Contract | null {

@@ -2,7 +2,8 @@
 import { RefusedError } from '../errors';
 import type { StateStore, StateTx } from '../git/state';
 import type { ShellResult } from '../process/program';
-import { ACTIVE_PATH, activeContract, contractPath, JOURNAL_PATH, journal, parseContract, saveContract, type Contract, type JournalEntry } from './contract';
+import { readStream } from '../state/streams';
+import { ACTIVE_PATH, activeContract, contractPath, JOURNAL_DIR, journal, parseContract, saveContract, type Contract, type JournalEntry } from './contract';
 import { decide, type Decision, type ToolCall } from './gate';
 import type { Unit } from './markdown';
 
@@ -145,7 +146,7 @@ export async function advance({ store, planId, evidence, now, verify }: { store:
 
 /** Journal entries, oldest first, optionally for one plan and one verb. */
 export async function readJournal({ store, planId, verb }: { store: StateStore; planId?: string; verb?: string }): Promise<{ entries: JournalEntry[]; corrupt: number }> {
-  const text = (await store.read(JOURNAL_PATH))?.toString('utf8') ?? '';
+  const text = await readStream({ store, dir: JOURNAL_DIR });
   const entries: JournalEntry[] = [];
   let corrupt = 0;
   for (const line of text.split('\n')) {

@@ -1,14 +1,20 @@
-// How two machines' copies of a state file combine: JSONL as a union of lines, JSON by newest updatedAt.
+// How two machines' copies of a state file combine: JSONL as a union of records, JSON by newest updatedAt.
+import { lineKey } from './streams';
 
-/** Local lines in their order, then the remote's lines that local lacks. */
+/**
+ * Local lines in their order, then the remote's records that local lacks. A record is its `id`
+ * when it has one (an event, a journal entry, a memory entry: kept once however each side wrote
+ * it), else the line. A segment or a bucket merges the same way: two clones that appended to
+ * one segment, or saved into one bucket, meet in the same file. Merging a merge changes nothing.
+ */
 export function mergeJsonl(local: string, remote: string): string {
-  const lines = local.split('\n').filter(Boolean);
-  const seen = new Set(lines);
-  for (const line of remote.split('\n')) {
-    if (line && !seen.has(line)) {
-      seen.add(line);
-      lines.push(line);
-    }
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  for (const line of [...local.split('\n'), ...remote.split('\n')]) {
+    const key = lineKey(line);
+    if (!line || seen.has(key)) continue;
+    seen.add(key);
+    lines.push(line);
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
 }

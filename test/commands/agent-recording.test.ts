@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { reply, startOpenAIServer } from '../helpers/openai-server';
-import { git, tempDir, tempRepo } from '../helpers/repo';
+import { git, storeLines, tempDir, tempRepo } from '../helpers/repo';
 
 // Distinctive stand-ins, so a grep finds them if any part of them was stored.
 const PASSWORD = 's3cretPw41';
@@ -36,7 +36,7 @@ test('an endpoint with user, password and ?api-key, keys in the task, the answer
     assert.ok(server.requests.some((q) => q.path === `/v1/chat/completions?api-key=${QUERY_KEY}`), 'the endpoint was used as given, query included');
     assert.match(r.stdout, new RegExp(`using endpoint ${server.url.replace(/[.]/g, '\\.')} \\(from --endpoint\\)`), 'the output shows the endpoint without credentials');
     assert.not.match(r.stdout, new RegExp(`${PASSWORD}|${QUERY_KEY}`));
-    assert.match(r.stdout, /\nrecording telemetry \(\.forge\/telemetry\.jsonl\) and the session \(\.forge\/agent\/sessions\/\) on refs\/forge\/state, secrets redacted; FORGE_NO_TELEMETRY=1, FORGE_NO_SESSIONS=1 \(or telemetry_disabled, sessions_disabled in a profile\) turn them off\n/);
+    assert.match(r.stdout, /\nrecording telemetry \(\.forge\/telemetry\/\) and the session \(\.forge\/agent\/sessions\/\) on refs\/forge\/state, secrets redacted; FORGE_NO_TELEMETRY=1, FORGE_NO_SESSIONS=1 \(or telemetry_disabled, sessions_disabled in a profile\) turn them off\n/);
     await forge(['state', 'log'], { cwd: dir }); // commits the pending tool_call events too
 
     const history = stateHistory(dir);
@@ -44,16 +44,16 @@ test('an endpoint with user, password and ?api-key, keys in the task, the answer
       assert.not.ok(history.includes(secret), `${secret} is on refs/forge/state`);
       assert.throws(() => git(dir, 'grep', '-F', secret, 'refs/forge/state'), undefined, `git grep finds ${secret}`);
     }
-    const telemetry = JSON.parse(git(dir, 'show', 'refs/forge/state:.forge/telemetry.jsonl'));
+    const telemetry = JSON.parse(storeLines(dir, '.forge/telemetry').join('\n'));
     assert.is(telemetry.endpoint, server.url);
     assert.is(telemetry.task, 'remember how we deploy; my key is [REDACTED:openai-key] and OPENAI_API_KEY=[REDACTED:openai-key]');
     const [sessionFile] = git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/agent/sessions').split('\n');
     const session = JSON.parse(git(dir, 'show', `refs/forge/state:.forge/agent/sessions/${sessionFile}`));
     assert.is(session.turns[0].task, telemetry.task);
     assert.is(session.turns[0].answer, 'Saved. Your key [REDACTED:anthropic-key] works; send it as Authorization: Bearer [REDACTED:anthropic-key].');
-    const lesson = JSON.parse(git(dir, 'show', 'refs/forge/state:.forge/memory/project.jsonl'));
+    const lesson = JSON.parse(storeLines(dir, '.forge/memory/project').join('\n'));
     assert.is(lesson.pattern, 'deploy with GITHUB_TOKEN=[REDACTED:github-token] and [REDACTED:aws-access-key]');
-    assert.ok(git(dir, 'show', 'refs/forge/state:.forge/logs/sec1.jsonl').includes('"event":"memory save"'), 'the run log is there');
+    assert.ok(storeLines(dir, '.forge/logs/sec1').join('\n').includes('"event":"memory save"'), 'the run log is there');
     // The state stays what its readers expect: forge stats and --continue read it back.
     assert.is((await forge(['stats', '--json'], { cwd: dir })).records.find((x) => x.type === 'model')!.tasks, 1);
   } finally {
@@ -66,13 +66,13 @@ test('recording can be turned off: FORGE_NO_TELEMETRY, DO_NOT_TRACK, FORGE_NO_SE
   const model = ['--endpoint', server.url, '--model', 'test-model'];
   const recorded = (dir: string) => {
     const files = git(dir, 'ls-tree', '-r', '--name-only', 'refs/forge/state').split('\n');
-    return { telemetry: files.includes('.forge/telemetry.jsonl'), sessions: files.some((f) => f.startsWith('.forge/agent/sessions/')) };
+    return { telemetry: files.some((f) => f.startsWith('.forge/telemetry/')), sessions: files.some((f) => f.startsWith('.forge/agent/sessions/')) };
   };
   try {
     const cases: Array<{ env: Record<string, string>; expect: { telemetry: boolean; sessions: boolean }; says: RegExp }> = [
       { env: { FORGE_NO_TELEMETRY: '1' }, expect: { telemetry: false, sessions: true }, says: /^recording the session \(\.forge\/agent\/sessions\/\) on refs\/forge\/state, secrets redacted; not telemetry \(off from \$FORGE_NO_TELEMETRY\); FORGE_NO_SESSIONS=1 \(or sessions_disabled in a profile\) turns it off$/m },
       { env: { DO_NOT_TRACK: '1' }, expect: { telemetry: false, sessions: true }, says: /not telemetry \(off from \$DO_NOT_TRACK\)/ },
-      { env: { FORGE_NO_SESSIONS: '1' }, expect: { telemetry: true, sessions: false }, says: /^recording telemetry \(\.forge\/telemetry\.jsonl\) on refs\/forge\/state, secrets redacted; not the session \(off from \$FORGE_NO_SESSIONS\); FORGE_NO_TELEMETRY=1 \(or telemetry_disabled in a profile\) turns it off$/m },
+      { env: { FORGE_NO_SESSIONS: '1' }, expect: { telemetry: true, sessions: false }, says: /^recording telemetry \(\.forge\/telemetry\/\) on refs\/forge\/state, secrets redacted; not the session \(off from \$FORGE_NO_SESSIONS\); FORGE_NO_TELEMETRY=1 \(or telemetry_disabled in a profile\) turns it off$/m },
       { env: { DO_NOT_TRACK: '0', FORGE_NO_TELEMETRY: '' }, expect: { telemetry: true, sessions: true }, says: /^recording telemetry .* and the session /m },
     ];
     for (const c of cases) {
@@ -96,7 +96,7 @@ test('recording can be turned off: FORGE_NO_TELEMETRY, DO_NOT_TRACK, FORGE_NO_SE
     writeFileSync(join(config, 'forge', 'config.json'), JSON.stringify({ profiles: { quiet: { endpoint: server.url, model: 'test-model', telemetry_disabled: 'yes' } } }));
     const bad = await forge(['agent', 'say ok'], { cwd: dir, env: { XDG_CONFIG_HOME: config } });
     assert.is(bad.code, 2);
-    assert.match(bad.stderr, /profiles\.quiet\.telemetry_disabled must be true \(forge agent records nothing in \.forge\/telemetry\.jsonl\) or false/);
+    assert.match(bad.stderr, /profiles\.quiet\.telemetry_disabled must be true \(forge agent records nothing in \.forge\/telemetry\/\) or false/);
   } finally {
     await server.close();
   }

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { forgeBinDir } from '../helpers/claude';
 import { forge } from '../helpers/forge';
 import { reply, startOpenAIServer } from '../helpers/openai-server';
-import { git, repoWith, tempDir, userView } from '../helpers/repo';
+import { git, planJournal, repoWith, tempDir, userView } from '../helpers/repo';
 
 /** Rails take in docs/ to read, the blast radius only src/ and test/; the first unit only src/. */
 const CONTRACT = `---
@@ -64,7 +64,7 @@ test('a contract refuses the agent: hard refusals stop the call, a soft one is a
     assert.is(readFileSync(join(dir, 'test/a.test.ts'), 'utf8'), "import { a } from '../src/a.js';\n");
     assert.is(readFileSync(join(dir, 'src/a.ts'), 'utf8'), 'export const a = 2;\n');
     assert.is(r.records.at(-1)!.refused, 2);
-    const journal = git(dir, 'show', 'refs/forge/state:.forge/plans/journal.jsonl').split('\n').map((l) => JSON.parse(l).verb);
+    const journal = planJournal(dir).map((e) => e.verb);
     assert.equal(journal.filter((v: string) => v === 'plan_breach_refused').length, 2);
     assert.ok(journal.includes('plan_breach_acknowledged'));
   } finally {

@@ -1,10 +1,26 @@
 // forge memory save / recall through the built binary: exact records, dedupe, scopes, refusals.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { openRepo } from '../../lib/git/repo';
+import { StateStore } from '../../lib/git/state';
+import { buildEntry, CATEGORIES } from '../../lib/memory/memory';
 import { forge, stable } from '../helpers/forge';
-import { git, stateCommits, tempDir, tempRepo, userView } from '../helpers/repo';
+import { git, stateCommits, storeLines, tempDir, tempRepo, userView } from '../helpers/repo';
+
+/**
+ * Memory as an earlier forge kept it, one line per entry in one file: 300 entries, a line a hand
+ * edit broke, an entry whose id was edited, and no final newline.
+ */
+async function oldMemory(): Promise<string[]> {
+  const now = new Date('2025-12-01T00:00:00Z');
+  const lines: string[] = [];
+  for (let i = 0; i < 300; i++) lines.push(JSON.stringify(await buildEntry({ pattern: `old lesson ${i}`, category: CATEGORIES[i % CATEGORIES.length]!, confidence: 0.5, tags: [`t${i}`], now })));
+  lines.splice(150, 0, '{"pattern": broken by hand');
+  lines.push(JSON.stringify({ ...(await buildEntry({ pattern: 'edited id lesson', category: 'convention', confidence: 0.6, tags: [], now })), id: 'mem-handmade' }));
+  return lines;
+}
 
 test('NDJSON save prints one record with _next_action and commits once', async () => {
   const dir = tempRepo();
@@ -60,7 +76,11 @@ test('recall: keyword match over pattern, category and tags, by confidence, proj
   assert.equal(stable(r.records.at(-1)), { ok: true, type: 'summary', query: 'test command', matches: 3, project: 2, global: 1, _next_action: null });
   const tagged = await forge(['memory', 'recall', 'database'], { cwd: dir, env });
   assert.match(tagged.stdout, /\[architecture\] 0\.7 — db is postgres 16\n1 match for 'database' \(project 1, global 0\)\nDone\.\n$/);
-  assert.is(readFileSync(join(xdg, 'forge', 'memory', 'global.jsonl'), 'utf8').split('\n').filter(Boolean).length, 1);
+  // Global memory is bucketed like project memory: the entry is in the bucket its id names.
+  const globalDir = join(xdg, 'forge', 'memory', 'global');
+  const bucket = `${r.records.find((x) => x.scope === 'global')!.id.slice(4, 6)}.jsonl`;
+  assert.equal(readdirSync(globalDir), [bucket]);
+  assert.equal(readFileSync(join(globalDir, bucket), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).pattern), ['tests need docker']);
 });
 
 test('no match is an informative answer, not an error', async () => {
@@ -93,6 +113,71 @@ test('an entry over 1 KB is refused with exit 2 and the ref does not move', asyn
   assert.is(r.records[0]!.error.code, 'ENTRY_TOO_LARGE');
   assert.is(r.records[0]!._next_action, 'forge memory save --help');
   assert.is(git(dir, 'rev-parse', 'refs/forge/state'), ref);
+});
+
+test('a save reads and extends one bucket: the one commit changes one file', async () => {
+  const dir = tempRepo();
+  await forge(['memory', 'save'], { cwd: dir, input: Array.from({ length: 40 }, (_, i) => JSON.stringify({ pattern: `lesson ${i}` })).join('\n') });
+  const before = git(dir, 'rev-parse', 'refs/forge/state');
+  const r = await forge(['memory', 'save', 'one more lesson', '--json'], { cwd: dir });
+  assert.equal(git(dir, 'diff-tree', '-r', '--name-only', before, 'refs/forge/state').split('\n'), [`.forge/memory/project/${r.records[0]!.entry.id.slice(4, 6)}.jsonl`]);
+  assert.ok(git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/memory/project').split('\n').length > 10, 'forty entries are spread over buckets');
+  assert.is(storeLines(dir, '.forge/memory/project').length, 41);
+});
+
+test("project memory an earlier forge kept in one file is recalled, and converted by the next save with every line kept", async () => {
+  const dir = tempRepo();
+  const old = await oldMemory();
+  const store = new StateStore(await openRepo({ cwd: dir }));
+  await store.update({ message: 'seed as an earlier forge wrote it', apply: async (tx) => tx.write('.forge/memory/project.jsonl', old.join('\n')) });
+  store.close();
+  const recall = await forge(['memory', 'recall', '--limit', '1000', '--scope', 'project', '--json'], { cwd: dir });
+  assert.is(recall.records.at(-1)!.project, 301, 'read before any write');
+  // A duplicate of an old entry (even one whose id was edited) is found there, and the ref stays.
+  const ref = git(dir, 'rev-parse', 'refs/forge/state');
+  for (const [pattern, category] of [['OLD LESSON 7', CATEGORIES[7 % CATEGORIES.length]!], ['edited id lesson', 'convention']] as Array<[string, string]>) {
+    const dup = await forge(['memory', 'save', pattern, '--category', category, '--json'], { cwd: dir });
+    assert.is(dup.records[0]!.duplicate, true, pattern);
+  }
+  assert.is(git(dir, 'rev-parse', 'refs/forge/state'), ref);
+
+  const saved = await forge(['memory', 'save', 'a new lesson', '--json'], { cwd: dir });
+  assert.is(saved.records[0]!.saved, true);
+  assert.equal(git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/memory'), 'project', 'the old file is gone, converted');
+  const lines = storeLines(dir, '.forge/memory/project');
+  assert.equal([...lines].sort(), [...old, JSON.stringify(saved.records[0]!.entry)].sort(), 'every line kept as it was, the broken one too');
+  // Each entry is in the bucket its key hashes to, the one a later save of it reads.
+  for (const name of git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/memory/project').split('\n')) {
+    for (const line of git(dir, 'show', `refs/forge/state:.forge/memory/project/${name}`).split('\n')) {
+      if (line.includes('"id":"mem-') && !line.includes('mem-handmade')) assert.is(JSON.parse(line).id.slice(4, 6), name.slice(0, 2), line);
+    }
+  }
+  const again = await forge(['memory', 'save', 'edited id lesson', '--json'], { cwd: dir });
+  assert.is(again.records[0]!.duplicate, true, 'found in its bucket after the conversion');
+  const all = await forge(['memory', 'recall', '--limit', '1000', '--scope', 'project', '--json'], { cwd: dir });
+  assert.is(all.records.at(-1)!.project, 302);
+});
+
+test('global memory an earlier forge kept in global.jsonl is recalled, and converted by the next global save with every line kept', async () => {
+  const xdg = tempDir();
+  const env = { XDG_DATA_HOME: xdg };
+  const old = await oldMemory();
+  mkdirSync(join(xdg, 'forge', 'memory'), { recursive: true });
+  writeFileSync(join(xdg, 'forge', 'memory', 'global.jsonl'), old.join('\n'));
+  const dir = tempDir();
+  const recall = await forge(['memory', 'recall', '--limit', '1000', '--scope', 'global', '--json'], { cwd: dir, env });
+  assert.is(recall.records.at(-1)!.global, 301);
+  const dup = await forge(['memory', 'save', 'old lesson 0', '--category', CATEGORIES[0], '--scope', 'global', '--json'], { cwd: dir, env });
+  assert.is(dup.records[0]!.duplicate, true);
+  assert.ok(readdirSync(join(xdg, 'forge', 'memory')).includes('global.jsonl'), 'a duplicate converts nothing');
+  const saved = await forge(['memory', 'save', 'a new global lesson', '--scope', 'global', '--json'], { cwd: dir, env });
+  assert.is(saved.records[0]!.saved, true);
+  assert.equal(readdirSync(join(xdg, 'forge', 'memory')), ['global'], 'the old file is gone, converted');
+  const globalDir = join(xdg, 'forge', 'memory', 'global');
+  const lines = readdirSync(globalDir).flatMap((n) => readFileSync(join(globalDir, n), 'utf8').split('\n').filter(Boolean));
+  assert.equal(lines.sort(), [...old, JSON.stringify(saved.records[0]!.entry)].sort());
+  const all = await forge(['memory', 'recall', '--limit', '1000', '--scope', 'global', '--json'], { cwd: dir, env });
+  assert.is(all.records.at(-1)!.global, 302);
 });
 
 test.run();

@@ -4,6 +4,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { openRepo } from '../../lib/git/repo';
+import { StateStore } from '../../lib/git/state';
 import { hookEnv, runHook } from '../helpers/claude';
 import { forge } from '../helpers/forge';
 import { changedPaths, git, planJournal, repoWith, stateCommits, tempDir, tempRepo, treeHashes } from '../helpers/repo';
@@ -193,6 +195,33 @@ test('lifecycle: advance needs its verification, enters U2, then completes; the 
   const refusals = await forge(['plan', 'journal', '--verb', 'plan_breach_refused', '--limit', '1'], { cwd: dir });
   assert.match(refusals.stdout, /^\S+ {2}gate-demo {2}U2 {2}plan_breach_refused {2}bash {2}— plan breach: surface — this call reaches remote_branch_pr; U2 allows local_branch \(artifacts_only, local_branch\)\n1 of 2 entries\nDone\.\n$/);
   assert.equal(git(dir, 'status', '--porcelain'), '?? src/done', 'the work tree holds only what the test wrote');
+});
+
+test("a journal an earlier forge kept in journal.jsonl is listed, and converted by the next entry with every line kept", async () => {
+  const dir = await activeRepo();
+  const entered = planJournal(dir);
+  const older = { id: 'jr-older', timestamp: '2025-12-01T00:00:00.000Z', plan_id: 'earlier', verb: 'plan_completed', kind: 'Decision', unit: 'U9' };
+  const lines = [JSON.stringify(older), 'a line a hand edit broke', ...entered.map((e) => JSON.stringify(e))];
+  // Back to the one file an earlier forge kept, as it would have left it.
+  const store = new StateStore(await openRepo({ cwd: dir }));
+  try {
+    await store.update({
+      message: 'as an earlier forge kept it',
+      apply: async (tx) => {
+        for (const e of await tx.list('.forge/plans/journal')) tx.remove(`.forge/plans/journal/${e.name}`);
+        tx.write('.forge/plans/journal.jsonl', `${lines.join('\n')}\n`);
+      },
+    });
+  } finally {
+    store.close();
+  }
+  const listed = await forge(['plan', 'journal', '--json'], { cwd: dir });
+  assert.equal(listed.records.filter((r) => r.type === 'entry').map((e) => e.id), ['jr-older', ...entered.map((e) => e.id)]);
+  assert.is((await preflight(dir, ['--tool', 'bash', '--command', 'ls'])).code, 1, 'a refusal is journaled');
+  assert.not.ok(git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/plans').split('\n').includes('journal.jsonl'), 'converted');
+  const after = git(dir, 'grep', '-h', '-a', '-e', '', 'refs/forge/state', '--', '.forge/plans/journal').split('\n');
+  assert.equal(after.slice(0, -1), lines, 'every line kept, in order');
+  assert.is(JSON.parse(after.at(-1)!).verb, 'plan_breach_refused');
 });
 
 test('Claude Code: install-hook merges settings; the installed hook allows, denies with a reason, and exempts the plan lifecycle', async () => {

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runHook } from '../helpers/claude';
 import { forge } from '../helpers/forge';
-import { git, repoWith } from '../helpers/repo';
+import { planJournal, repoWith } from '../helpers/repo';
 
 const PLAN = `---
 envelope:
@@ -63,7 +63,7 @@ test("forge's MCP tools keep their own words; a known tool outside the rails is 
   assert.match(soft, /^plan breach: tools — 'mcp__github__create_pull_request' is not allowed in U1 \(allowed: read, edit, search, ls, mcp:linear\) — a tool forge's tool map does not know; the plan allows it with allowed_tools: \[mcp:github, or mcp__github__create_pull_request\]\. Run `forge plan ack`/);
   assert.is((await forge(['plan', 'ack'], { cwd: dir })).code, 0);
   assert.is(call(dir, command, 'mcp__github__create_pull_request', { title: 'x' }), '', 'the acknowledged retry runs');
-  const journal = git(dir, 'show', 'refs/forge/state:.forge/plans/journal.jsonl').split('\n').map((l) => JSON.parse(l));
+  const journal = planJournal(dir);
   assert.equal(journal.filter((e) => e.verb === 'plan_breach_refused').map((e) => [e.tool, e.breach, e.posture]), [
     ['mcp__forge__edit', 'blast_radius', 'hard'], ['WebFetch', 'rails', 'hard'], ['mcp__github__create_pull_request', 'tools', 'soft'],
   ]);

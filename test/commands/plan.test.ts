@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { planTemplate } from '../../lib/plans/template';
 import { forge } from '../helpers/forge';
-import { git, stateCommits, tempRepo } from '../helpers/repo';
+import { planJournal, stateCommits, tempRepo } from '../helpers/repo';
 
 const GOOD = planTemplate({ slug: 'demo', date: '2026-01-01' });
 
@@ -135,7 +135,7 @@ test('activate → status → pause (reason shown) → resume; refusals write no
   assert.is(paused.stdout, 'paused 2026-01-01-demo: waiting for review\nNext: forge plan resume --plan-id 2026-01-01-demo\n');
   assert.match((await forge(['plan', 'status'], { cwd: dir })).stdout, /^2026-01-01-demo: paused — kill switch on: waiting for review\n/);
   assert.is((await forge(['plan', 'resume', '--plan-id', '2026-01-01-demo'], { cwd: dir })).code, 0);
-  const journal = git(dir, 'show', 'refs/forge/state:.forge/plans/journal.jsonl').split('\n').map((l) => JSON.parse(l));
+  const journal = planJournal(dir);
   assert.equal(journal.map((e) => [e.verb, e.kind, e.unit, e.reason]), [['plan_unit_entered', 'Decision', 'U1', undefined], ['plan_paused', 'Decision', 'U1', 'waiting for review'], ['plan_resumed', 'Decision', 'U1', undefined]]);
   assert.is((await forge(['plan', 'status'], { cwd: tempRepo() })).stdout, 'no active plan\nNext: forge plan check\n');
 });

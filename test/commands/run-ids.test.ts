@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
-import { git, stateCommits, tempDir, tempRepo } from '../helpers/repo';
+import { git, stateCommits, storeLines, tempDir, tempRepo } from '../helpers/repo';
 
 /** Every path under dir with a hash of its content (or its link target), to compare before and after. */
 function snapshot(dir: string): string[] {
@@ -67,7 +67,7 @@ test('a run id with a newline, a slash or .. is refused from the flag, the envir
   // A valid id still logs, and only under its own name.
   await forge(['memory', 'recall', 'x', '--run-id', 'ok-1'], { cwd: dir });
   await forge(['state', 'log'], { cwd: dir });
-  assert.equal(git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/logs').split('\n'), ['ok-1.jsonl']);
+  assert.equal(git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/logs').split('\n'), ['ok-1']);
 });
 
 test('the flush commits only valid spool entries and removes the rest: invalid run names, stray files, links, stale temp files', async () => {
@@ -96,8 +96,8 @@ test('the flush commits only valid spool entries and removes the rest: invalid r
 
   const r = await forge(['state', 'log', '--json'], { cwd: dir });
   assert.is(r.code, 0, r.stderr);
-  assert.equal(git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/logs').split('\n'), ['good.jsonl'], 'only the valid run was committed');
-  assert.is(git(dir, 'show', 'refs/forge/state:.forge/logs/good.jsonl').trim().split('\n').length, 1);
+  assert.equal(git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/logs').split('\n'), ['good'], 'only the valid run was committed');
+  assert.is(storeLines(dir, '.forge/logs/good').length, 1);
   assert.equal(readdirSync(pending).sort(), ['good'], 'everything else is gone from the spool');
   assert.equal(readdirSync(join(pending, 'good')), []);
   assert.equal(snapshot(outside), outsideBefore, 'the link was removed, not what it points to');

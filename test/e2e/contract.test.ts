@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { openRepo } from '../../lib/git/repo';
 import { StateStore } from '../../lib/git/state';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
-import { git, stateCommits, tempDir, tempRepo, userView } from '../helpers/repo';
+import { git, stateCommits, storeLines, tempDir, tempRepo, userView } from '../helpers/repo';
 
 test('forge-<cmd> is forge <cmd>, nested commands included', async () => {
   const dir = tempRepo();
@@ -126,7 +126,7 @@ test('8 processes × 50 concurrent saves of distinct patterns: exactly 400 entri
   );
   assert.equal(runs.map((r) => r.code), Array(8).fill(0));
   assert.is(runs.flatMap((r) => r.records).filter((x) => x.saved).length, 400);
-  const lines = git(dir, 'show', 'refs/forge/state:.forge/memory/project.jsonl').split('\n');
+  const lines = storeLines(dir, '.forge/memory/project');
   assert.is(lines.length, 400);
   assert.is(new Set(lines.map((l) => JSON.parse(l).pattern)).size, 400);
   assert.is(stateCommits(dir), 400);

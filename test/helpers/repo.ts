@@ -103,5 +103,18 @@ export function changedPaths(before: Map<string, string>, after: Map<string, str
 
 /** The plan journal on the state ref, one record per line. */
 export function planJournal(dir: string): Array<Record<string, any>> {
-  return git(dir, 'show', 'refs/forge/state:.forge/plans/journal.jsonl').split('\n').map((l) => JSON.parse(l));
+  return storeLines(dir, '.forge/plans/journal').map((l) => JSON.parse(l));
+}
+
+/**
+ * The lines of an append store on the state ref (`.forge/logs/<run>`, `.forge/memory/project`, …),
+ * read the way the README tells a user to: `git grep -h -a '' refs/forge/state -- <dir>`, every
+ * segment or bucket in name order. Empty when the store has no file.
+ */
+export function storeLines(dir: string, store: string): string[] {
+  try {
+    return git(dir, 'grep', '-h', '-a', '-e', '', 'refs/forge/state', '--', store).split('\n').filter(Boolean);
+  } catch {
+    return []; // git grep exits 1 when nothing matched
+  }
 }

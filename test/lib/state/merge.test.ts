@@ -8,6 +8,17 @@ test('JSONL merges as a union of lines, local order first', () => {
   assert.is(mergeJsonl('', ''), '');
 });
 
+test('a record with an id is kept once however each side wrote it; merging a merge changes nothing', () => {
+  const local = '{"id":"ev-1","n":1}\n{"id":"ev-2","n":2}\nplain\n';
+  const remote = '{"n":2,"id":"ev-2"}\n{"id":"ev-3","n":3}\nplain\n{"n":4}\n';
+  const merged = mergeJsonl(local, remote);
+  assert.is(merged, '{"id":"ev-1","n":1}\n{"id":"ev-2","n":2}\nplain\n{"id":"ev-3","n":3}\n{"n":4}\n');
+  assert.is(mergeJsonl(merged, remote), merged);
+  assert.is(mergeJsonl(merged, local), merged);
+  // A segment or a bucket merges as any JSONL file does.
+  assert.is(combineContents({ path: '.forge/logs/r/000003.jsonl', local, remote }), merged);
+});
+
 test('JSON keeps the newer updatedAt (or lastUpdatedAt); local wins ties and junk', () => {
   const old = '{"updatedAt":"2026-01-01T00:00:00Z","v":1}';
   const neu = '{"updatedAt":"2026-02-01T00:00:00Z","v":2}';
