@@ -4,6 +4,7 @@ import { invoke, type Invocation } from '../lib/cli/invoke';
 import { main } from '../lib/cli/main';
 import { leaves } from '../lib/cli/registry';
 import { setCommandLoader, type CommandBundle, type CommandLoader } from '../lib/cli/bundles';
+import { outputStream } from './stdio';
 
 export function commandBundle(entries: readonly Entry[]): CommandBundle {
   return {
@@ -19,8 +20,8 @@ export function commandBundle(entries: readonly Entry[]): CommandBundle {
         get stdin() {
           return process.stdin;
         },
-        stdout: process.stdout,
-        stderr: process.stderr,
+        stdout: outputStream(1, () => process.stdout),
+        stderr: outputStream(2, () => process.stderr),
       });
     },
     invoke({ name, args, cwd, env, json }): Promise<Invocation> {

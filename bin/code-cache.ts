@@ -1,10 +1,10 @@
 // Runs a CommonJS bundle with V8's code cache: the code compiled by an earlier run, kept in the user's cache directory and used only when it is provably this bundle's, intact and this Node's.
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createRequire, wrap } from 'node:module';
+import Module, { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 
-/** A cache file: this magic, the CRC-32 of the data, then V8's code cache data. */
+/** A cache file: this magic, the checksum of the data, then V8's code cache data. */
 const MAGIC = Buffer.from('FGC1');
 const HEADER = 8;
 
@@ -46,8 +46,8 @@ function readCache(path: string, uid: number): Buffer | undefined {
     const raw = readFileSync(fd);
     if (!raw.subarray(0, 4).equals(MAGIC)) return undefined;
     const data = raw.subarray(HEADER);
-    // V8 checks the version, flags and source length, not the bytes: a flipped bit would run.
-    return crc32(data) === raw.readUInt32LE(4) ? data : undefined;
+    // V8 checks its version, flags, the source length and the data length, not the bytes: a flipped bit would run.
+    return checksum(data) === raw.readUInt32LE(4) ? data : undefined;
   } catch {
     return undefined;
   } finally {
@@ -62,18 +62,37 @@ function hashText(text: string): string {
   return (h >>> 0).toString(16);
 }
 
-function crc32(data: Buffer): number {
-  // Loaded only once there is a cache to check or write (zlib.crc32: Node 20.15 and later).
-  const { crc32: crc } = process.getBuiltinModule('node:zlib') as { crc32?: (d: Buffer) => number };
-  if (!crc) throw new Error('zlib.crc32 is missing');
-  return crc(data);
+/**
+ * A Fletcher-style sum over 32-byte blocks (a running total and the sum of the running totals,
+ * mod 2^32) and the length: it catches a changed or truncated file, and costs half a millisecond
+ * for a typical cache where a CRC would first load zlib (and its streams) into every call.
+ */
+export function checksum(data: Buffer): number {
+  const bytes = data.byteOffset % 4 === 0 ? data : Buffer.from(data);
+  const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >> 2);
+  let a = 1;
+  let b = data.length | 0;
+  const blocks = words.length & ~7;
+  for (let i = 0; i < blocks; i += 8) {
+    a = (a + words[i]! + words[i + 1]! + words[i + 2]! + words[i + 3]! + words[i + 4]! + words[i + 5]! + words[i + 6]! + words[i + 7]!) | 0;
+    b = (b + a) | 0;
+  }
+  for (let i = blocks; i < words.length; i++) {
+    a = (a + words[i]!) | 0;
+    b = (b + a) | 0;
+  }
+  for (let i = words.length * 4; i < bytes.length; i++) {
+    a = (a + bytes[i]!) | 0;
+    b = (b + a) | 0;
+  }
+  return (Math.imul(a, 0x9e3779b1) ^ b) >>> 0;
 }
 
 /** Writes the cache atomically (a reader sees the old file or the new one) and drops this bundle's stale ones. */
 function writeCache({ dir, name, prefix, data }: { dir: string; name: string; prefix: string; data: Buffer }): void {
   const header = Buffer.alloc(HEADER);
   MAGIC.copy(header);
-  header.writeUInt32LE(crc32(data), 4);
+  header.writeUInt32LE(checksum(data), 4);
   const tmp = join(dir, `.${name}.${process.pid}.tmp`);
   try {
     writeFileSync(tmp, Buffer.concat([header, data]), { mode: 0o600 });
@@ -96,7 +115,7 @@ const loadedFiles = new Map<string, unknown>();
  * Loads `file` (a CommonJS bundle) and returns its exports, as require() would; so are the files
  * of dist/vendor/ it requires. With a cacheDir, the compiled code comes from the cache when one
  * exists for exactly this file — its path, size, inode and modification time name the cache, V8
- * checks its own version and flags, and a CRC guards the bytes — and `atExit` is handed the write
+ * checks its own version and flags, and a checksum guards the bytes — and `atExit` is handed the write
  * of a new one when there was none (or V8 refused it). Any problem with the cache falls back to
  * compiling, with the same result.
  */
@@ -118,7 +137,7 @@ export function loadBundle({ file, cacheDir, atExit }: { file: string; cacheDir:
   const prefix = `${basename(file, '.js')}-${hashText(dirname(file))}-`;
   const name = `${prefix}${identity}.v8`;
   const cachedData = usable ? readCache(join(cacheDir, name), uid) : undefined;
-  const script = new Script(wrap(source), { filename: file, cachedData });
+  const script = new Script(Module.wrap(source), { filename: file, cachedData });
   if (usable && (cachedData === undefined || script.cachedDataRejected)) {
     // At exit the functions this run compiled are in the cache too, not just the top level.
     atExit(() => {

@@ -5,6 +5,7 @@ import { catalog } from '../commands/catalog';
 import type { CommandBundle } from '../lib/cli/bundles';
 import { version } from '../package.json';
 import { codeCacheDir, loadBundle } from './code-cache';
+import { outputStream } from './stdio';
 
 /**
  * The catalog path of the command the words name — a command, or a group's subcommand — so
@@ -35,11 +36,12 @@ function load(path: string): CommandBundle {
 const program = /^forge-(.+?)(\.[cm]?js)?$/.exec(basename(process.argv[1] ?? 'forge'))?.[1];
 const words = [...(program && Object.hasOwn(catalog, program) ? [program] : []), ...process.argv.slice(2)];
 if (words[0] === '--version' || words[0] === '-V') {
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  const stdout = outputStream(1, () => process.stdout);
+  stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
     throw err;
   });
-  process.stdout.write(`forge ${version}\n`);
+  stdout.write(`forge ${version}\n`);
 } else {
   new Promise<number>((done) => done(load(bundlePath(words)).run({ argv: process.argv, load }))).then(
     (code) => {

@@ -61,6 +61,15 @@ const vendorExternal = {
   },
 };
 
+/** forge's own imports of node:fs/promises take lib/fs/promises.ts, which does not load what Node's does; dependencies keep Node's. */
+const fsPromises = {
+  name: 'fs-promises',
+  setup(b) {
+    const own = new RegExp(`^${resolve('.').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/(bin|lib|commands)/`);
+    b.onResolve({ filter: /^node:fs\/promises$/ }, (args) => (own.test(args.importer) && !args.importer.endsWith('/lib/fs/promises.ts') ? { path: resolve('lib/fs/promises.ts') } : undefined));
+  },
+};
+
 /** Each command's bundle starts from a two-line module: its declaration, handed to bin/bundle.ts. */
 const commandEntries = {
   name: 'command-entries',
@@ -96,10 +105,10 @@ const commands = (list, define = {}) =>
     define: { ...common.define, ...define },
     entryPoints: Object.fromEntries(list.map((p) => [p.replace(/\//g, '.'), `forge-command:${p}`])),
     outdir: 'dist/commands',
-    plugins: [commandEntries, vendorExternal],
+    plugins: [commandEntries, vendorExternal, fsPromises],
   });
 await Promise.all([
-  build({ ...common, entryPoints: { forge: 'bin/forge.ts' }, outdir: 'dist' }),
+  build({ ...common, entryPoints: { forge: 'bin/forge.ts' }, outdir: 'dist', plugins: [fsPromises] }),
   commands(paths.filter((p) => p !== 'mcp')),
   build({ ...common, entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([spec, name]) => [name, spec])), outdir: 'dist/vendor' }),
 ]);

@@ -133,6 +133,16 @@ function textOf(path: string): string | null {
  */
 export function locateDirectly(cwd: string): DirectLocation | null | undefined {
   if (GIT_LOCATION_ENV.some((name) => process.env[name] !== undefined)) return undefined;
+  const known = direct.get(cwd);
+  if (known) return { ...known };
+  const found = searchUpward(cwd);
+  if (found) direct.set(cwd, { ...found });
+  return found;
+}
+
+const direct = new Map<string, DirectLocation>();
+
+function searchUpward(cwd: string): DirectLocation | null | undefined {
   const uid = process.geteuid?.();
   if (uid === undefined) return undefined;
   let dir: string;

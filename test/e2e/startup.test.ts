@@ -1,0 +1,116 @@
+// The executable's code cache: used when it is this bundle's and intact, never when it is stale, corrupt, foreign or somewhere unsafe — and the output is the same either way.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { checksum } from '../../bin/code-cache';
+import { FORGE, forgeEnv } from '../helpers/forge';
+import { tempDir, tempRepo } from '../helpers/repo';
+
+const repo = tempRepo();
+writeFileSync(join(repo, 'a.txt'), 'one\ntwo\n');
+
+/** `forge read a.txt` with this cache home, as a user runs it: no coverage, so the cache is in play. */
+function read(cacheHome: string, forgeJs = FORGE) {
+  const env = forgeEnv({ XDG_CACHE_HOME: cacheHome, NODE_V8_COVERAGE: undefined });
+  const r = spawnSync(process.execPath, [forgeJs, 'read', 'a.txt'], { cwd: repo, env, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The cache files under a cache home, with their contents. */
+function caches(cacheHome: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const root = join(cacheHome, 'forge', 'code-cache');
+  if (!existsSync(root)) return out;
+  for (const version of readdirSync(root)) for (const name of readdirSync(join(root, version))) out.set(join(root, version, name), readFileSync(join(root, version, name)));
+  return out;
+}
+
+const expected = { code: 0, stdout: 'a.txt: lines 1–2 of 2\n1#a3c8: one\n2#360d: two\nDone.\n', stderr: '' };
+
+test('the first run writes the cache, the next ones use it as it is, and print the same', () => {
+  const home = tempDir();
+  assert.equal(read(home), expected);
+  const written = caches(home);
+  assert.is(written.size, 1);
+  const [path, bytes] = [...written][0]!;
+  const mtime = statSync(path).mtimeMs;
+  assert.equal(read(home), expected);
+  assert.equal(read(home), expected);
+  // Used, not rewritten: V8 took it.
+  assert.is(statSync(path).mtimeMs, mtime);
+  assert.ok(readFileSync(path).equals(bytes));
+  assert.is(statSync(path).mode & 0o777, 0o600);
+  assert.is(statSync(join(path, '..')).mode & 0o777, 0o700);
+});
+
+test('a corrupt, truncated, empty or foreign cache is not used: the same output, and a good cache replaces it', () => {
+  const home = tempDir();
+  read(home);
+  const [path, good] = [...caches(home)][0]!;
+  const data = good.subarray(8);
+  // V8's own header of the data with one bit changed, re-checksummed: what another Node version's cache looks like to it.
+  const foreign = Buffer.from(data);
+  foreign[5]! ^= 1;
+  const rehashed = Buffer.concat([good.subarray(0, 4), Buffer.alloc(4), foreign]);
+  rehashed.writeUInt32LE(checksum(foreign), 4);
+  const flipped = Buffer.from(good);
+  flipped[Math.floor(good.length / 2)]! ^= 0x40;
+  const cases = { flipped, truncated: good.subarray(0, good.length - 100), empty: Buffer.alloc(0), garbage: Buffer.from('not a cache at all'), foreign: rehashed };
+  for (const [name, bytes] of Object.entries(cases)) {
+    writeFileSync(path, bytes);
+    assert.equal(read(home), expected, name);
+    assert.ok(readFileSync(path).subarray(8).length > 1000 && !readFileSync(path).equals(bytes), `${name}: rewritten`);
+    assert.equal(read(home), expected, `${name}: then used`);
+  }
+});
+
+test('a rebuilt bundle gets a cache of its own and the stale one goes', () => {
+  const home = tempDir();
+  const install = join(tempDir(), 'dist');
+  cpSync(join(FORGE, '..'), install, { recursive: true });
+  const forgeJs = join(install, 'forge.js');
+  assert.equal(read(home, forgeJs), expected);
+  const [first] = [...caches(home).keys()];
+  // Same size, new modification time: what a rebuild in place looks like.
+  const bundle = join(install, 'commands', 'read.js');
+  utimesSync(bundle, new Date(), new Date(Date.now() + 5000));
+  assert.equal(read(home, forgeJs), expected);
+  const after = [...caches(home).keys()];
+  assert.is(after.length, 1);
+  assert.is.not(after[0], first);
+});
+
+test('a read-only install, and a cache home that is unusable or unsafe, leave output alone and write nothing there', () => {
+  const install = join(tempDir(), 'dist');
+  cpSync(join(FORGE, '..'), install, { recursive: true });
+  const listing = () => readdirSync(install, { recursive: true }).map(String).sort();
+  const before = listing();
+  chmodSync(join(install, 'commands'), 0o555);
+  const home = tempDir();
+  assert.equal(read(home, join(install, 'forge.js')), expected);
+  assert.equal(read(home, join(install, 'forge.js')), expected);
+  chmodSync(join(install, 'commands'), 0o755);
+  assert.equal(listing(), before, 'nothing written beside the bundles');
+
+  // A file where the directory goes; a relative path; a directory others may write to; a symlink to one.
+  const file = join(tempDir(), 'file');
+  writeFileSync(file, '');
+  const shared = tempDir();
+  mkdirSync(join(shared, 'forge', 'code-cache'), { recursive: true });
+  const byVersion = join(shared, 'forge', 'code-cache', `node-${process.version}-${process.arch}`);
+  mkdirSync(byVersion);
+  chmodSync(byVersion, 0o777);
+  const linked = tempDir();
+  mkdirSync(join(linked, 'forge', 'code-cache'), { recursive: true });
+  symlinkSync(tempDir(), join(linked, 'forge', 'code-cache', `node-${process.version}-${process.arch}`));
+  for (const home of [file, 'relative/cache', shared, linked]) {
+    assert.equal(read(home), expected, home);
+    assert.equal(read(home), expected, home);
+  }
+  assert.equal(readdirSync(byVersion), [], 'nothing written where others may write');
+  assert.equal(readdirSync(join(linked, 'forge', 'code-cache', `node-${process.version}-${process.arch}`)), [], 'nothing written through a symlink');
+});
+
+test.run();
