@@ -22,12 +22,17 @@ function bundlePath(words: string[]): string {
 const coverage = Boolean(process.env.NODE_V8_COVERAGE);
 const cacheDir = coverage ? null : codeCacheDir({ env: process.env, home: process.env.HOME ?? null });
 const loaded = new Map<string, CommandBundle>();
+// Caches to write when the process ends (forge mcp may load many bundles): one exit listener for all of them.
+const atExit: Array<() => void> = [];
+process.once('exit', () => {
+  for (const write of atExit) write();
+});
 
 function load(path: string): CommandBundle {
   let bundle = loaded.get(path);
   if (!bundle) {
     const file = join(__dirname, 'commands', `${path.replace(/\//g, '.')}.js`);
-    bundle = ((coverage ? require(file) : loadBundle({ file, cacheDir, atExit: (write) => process.once('exit', write) })) as { default: CommandBundle }).default;
+    bundle = ((coverage ? require(file) : loadBundle({ file, cacheDir, atExit: (write) => atExit.push(write) })) as { default: CommandBundle }).default;
     loaded.set(path, bundle);
   }
   return bundle;

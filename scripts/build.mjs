@@ -33,6 +33,8 @@ const common = {
   // Keeping line breaks costs nothing measurable at start-up and lets c8 map coverage back to the sources.
   minifyWhitespace: false,
   sourcemap: true,
+  // The maps name the sources (c8 reads them from the checkout); copying every source into each bundle's map would multiply the package's size.
+  sourcesContent: false,
   // A bundle may run through vm.Script (bin/code-cache.ts), where import() has no loader: lowered to require().
   supported: { 'dynamic-import': false },
   // The tree-sitter runtime finds its .wasm grammars beside itself in node_modules.

@@ -113,4 +113,30 @@ test('a read-only install, and a cache home that is unusable or unsafe, leave ou
   assert.equal(readdirSync(join(linked, 'forge', 'code-cache', `node-${process.version}-${process.arch}`)), [], 'nothing written through a symlink');
 });
 
+test('forge mcp loads the code of each command it is asked to run, once, caching each; stderr stays quiet', async () => {
+  const home = tempDir();
+  const tools = ['read', 'search', 'ls', 'plan_status', 'plan_journal', 'memory_recall', 'logs', 'stats', 'iter_get', 'session_list', 'state_log', 'loop_status'];
+  const session = (calls: string[]) => {
+    const lines = [
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'forge-test', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      ...calls.map((name, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name, arguments: name === 'read' ? { path: 'a.txt' } : name === 'search' ? { pattern: 'one' } : name === 'iter_get' ? { module: 'm1' } : {} } })),
+    ];
+    const env = forgeEnv({ XDG_CACHE_HOME: home, NODE_V8_COVERAGE: undefined });
+    return spawnSync(process.execPath, [FORGE, 'mcp', '--toolsets', 'all'], { cwd: repo, env, encoding: 'utf8', input: lines.map((l) => `${JSON.stringify(l)}\n`).join('') });
+  };
+  const first = session([...tools, 'read']);
+  const answers = first.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  assert.equal(answers.map((a) => a.id).sort((x, y) => x - y), [0, ...tools.map((_, i) => i + 1), tools.length + 1]);
+  assert.ok(answers.every((a) => a.result), 'every call answered');
+  assert.not.match(first.stderr, /Warning|Error/);
+  // The server's bundle and the twelve commands', each cached once.
+  assert.is(caches(home).size, tools.length + 2);
+  const second = session(tools);
+  // Calls run concurrently: compared by id, without the times in them.
+  const texts = (out: string) => Object.fromEntries(out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((a) => a.id > 0 && a.id <= tools.length).map((a) => [a.id, a.result.content[0].text.replace(/"(updatedAt|timestamp|time)":"[^"]*"/g, '')]));
+  assert.equal(texts(second.stdout), texts(first.stdout));
+  assert.not.match(second.stderr, /Warning|Error/);
+});
+
 test.run();
