@@ -1,5 +1,5 @@
 // Runs a CommonJS bundle with V8's code cache: the code compiled by an earlier run, kept in the user's cache directory and used only when it is provably this bundle's, intact and this Node's.
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
@@ -36,7 +36,8 @@ function trustedDir(dir: string, uid: number): boolean {
 function readCache(path: string, uid: number): Buffer | undefined {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // Non-blocking: a FIFO put where the cache goes must not hang the call (it is then refused as not a file).
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }

@@ -11,9 +11,15 @@ import { tempDir, tempRepo } from '../helpers/repo';
 const repo = tempRepo();
 writeFileSync(join(repo, 'a.txt'), 'one\ntwo\n');
 
-/** `forge read a.txt` with this cache home, as a user runs it: no coverage, so the cache is in play. */
+/**
+ * The environment of a user's run: no coverage, so the cache is in play. Empty, not unset: Node
+ * copies its own NODE_V8_COVERAGE (c8's) into a child's environment that lacks one.
+ */
+const userEnv = (cacheHome: string) => forgeEnv({ XDG_CACHE_HOME: cacheHome, NODE_V8_COVERAGE: '' });
+
+/** `forge read a.txt` with this cache home, as a user runs it. */
 function read(cacheHome: string, forgeJs = FORGE) {
-  const env = forgeEnv({ XDG_CACHE_HOME: cacheHome, NODE_V8_COVERAGE: undefined });
+  const env = userEnv(cacheHome);
   const r = spawnSync(process.execPath, [forgeJs, 'read', 'a.txt'], { cwd: repo, env, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -122,7 +128,7 @@ test('forge mcp loads the code of each command it is asked to run, once, caching
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       ...calls.map((name, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name, arguments: name === 'read' ? { path: 'a.txt' } : name === 'search' ? { pattern: 'one' } : name === 'iter_get' ? { module: 'm1' } : {} } })),
     ];
-    const env = forgeEnv({ XDG_CACHE_HOME: home, NODE_V8_COVERAGE: undefined });
+    const env = userEnv(home);
     return spawnSync(process.execPath, [FORGE, 'mcp', '--toolsets', 'all'], { cwd: repo, env, encoding: 'utf8', input: lines.map((l) => `${JSON.stringify(l)}\n`).join('') });
   };
   const first = session([...tools, 'read']);
