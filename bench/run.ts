@@ -8,6 +8,7 @@ import { StateStore } from '../lib/git/state';
 import { FLUSH_THRESHOLD, newEvent } from '../lib/logs/events';
 import { buildEntry, readProjectMemory } from '../lib/memory/memory';
 import { FORGE, forgeEnv } from '../test/helpers/forge';
+import { startupBench } from './startup';
 import { median } from './stats';
 import { git, tempRepo } from '../test/helpers/repo';
 
@@ -85,11 +86,7 @@ console.log('(NODE_EXTRA_CA_CERTS is unset for every run: it adds ~100 ms to any
 // 1. Start-up.
 const small = tempRepo();
 spawnSync(node, forge('memory', 'save', 'pnpm vitest --run; watch mode hangs in CI', '--category', 'test_command'), { cwd: small, env });
-sideBySide('start-up (a process per run)', [
-  { label: 'node -e 0', cmd: node, args: ['-e', '0'], cwd: small },
-  { label: 'forge --version', cmd: node, args: forge('--version'), cwd: small },
-  { label: 'forge memory recall pnpm', cmd: node, args: forge('memory', 'recall', 'pnpm'), cwd: small },
-]);
+await startupBench({ runs: RUNS, env });
 
 // 2. Appends cost what they append: a memory save and a log flush into a 100k-entry store vs an empty one.
 // Both big stores are seeded as an earlier forge wrote them (one file each); the first write after the

@@ -1,35 +1,54 @@
 #!/usr/bin/env node
-// The forge executable (also installed as forge-<command>): load the command it runs, run main, set the exit code.
-import { basename } from 'node:path';
+// The forge executable (also installed as forge-<command>): load the one bundle that holds the command it runs, run it, set the exit code.
+import { basename, join } from 'node:path';
 import { catalog } from '../commands/catalog';
-import type { Entry } from '../lib/cli/declare';
-import { main } from '../lib/cli/main';
+import type { CommandBundle } from '../lib/cli/bundles';
+import { version } from '../package.json';
+import { codeCacheDir, loadBundle } from './code-cache';
+import { outputStream } from './stdio';
 
 /**
- * The one entry the command line names — a command, or its group holding just that subcommand —
- * so start-up loads one command's code, not all of them; null for help, typos and group help,
- * which need the whole registry.
+ * The catalog path of the command the words name — a command, or a group's subcommand — so
+ * start-up loads one command's code; 'index', the whole registry, for help, typos and group help.
  */
-async function named(words: string[]): Promise<Entry | null> {
+function bundlePath(words: string[]): string {
   const [first, second] = words;
-  const hit = first === undefined ? undefined : catalog[first];
-  if (!hit) return null;
-  if (typeof hit === 'function') return (await hit()).default;
-  const load = second === undefined ? undefined : hit[second];
-  return load ? { name: first!, summary: '', description: '', commands: [(await load()).default] } : null;
+  const hit = first !== undefined && Object.hasOwn(catalog, first) ? catalog[first] : undefined;
+  if (typeof hit === 'string') return hit;
+  return hit && second !== undefined && Object.hasOwn(hit, second) ? hit[second]! : 'index';
 }
 
-async function entriesFor(argv: string[]): Promise<readonly Entry[]> {
-  const program = /^forge-(.+?)(\.[cm]?js)?$/.exec(basename(argv[1] ?? 'forge'))?.[1];
-  const words = [...(program && catalog[program] ? [program] : []), ...argv.slice(2)];
-  if (words[0] === '--version' || words[0] === '-V') return [];
-  const entry = await named(words);
-  return entry ? [entry] : (await import('../commands/index')).entries;
+// Coverage (c8) maps what V8 counted in a file back through its source map: such runs load bundles as require() does.
+const coverage = Boolean(process.env.NODE_V8_COVERAGE);
+const cacheDir = coverage ? null : codeCacheDir({ env: process.env, home: process.env.HOME ?? null });
+const loaded = new Map<string, CommandBundle>();
+// Caches to write when the process ends (forge mcp may load many bundles): one exit listener for all of them.
+const atExit: Array<() => void> = [];
+process.once('exit', () => {
+  for (const write of atExit) write();
+});
+
+function load(path: string): CommandBundle {
+  let bundle = loaded.get(path);
+  if (!bundle) {
+    const file = join(__dirname, 'commands', `${path.replace(/\//g, '.')}.js`);
+    bundle = ((coverage ? require(file) : loadBundle({ file, cacheDir, atExit: (write) => atExit.push(write) })) as { default: CommandBundle }).default;
+    loaded.set(path, bundle);
+  }
+  return bundle;
 }
 
-entriesFor(process.argv)
-  .then((entries) => main({ entries, argv: process.argv, env: process.env, cwd: process.cwd(), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }))
-  .then(
+const program = /^forge-(.+?)(\.[cm]?js)?$/.exec(basename(process.argv[1] ?? 'forge'))?.[1];
+const words = [...(program && Object.hasOwn(catalog, program) ? [program] : []), ...process.argv.slice(2)];
+if (words[0] === '--version' || words[0] === '-V') {
+  const stdout = outputStream(1, () => process.stdout);
+  stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+  stdout.write(`forge ${version}\n`);
+} else {
+  new Promise<number>((done) => done(load(bundlePath(words)).run({ argv: process.argv, load }))).then(
     (code) => {
       process.exitCode = code;
     },
@@ -39,3 +58,4 @@ entriesFor(process.argv)
       process.exitCode = 1;
     },
   );
+}

@@ -1,7 +1,14 @@
 // forge mcp: serve forge commands, by toolset, as the tools of an MCP client over stdio.
+import { commandLoader } from '../lib/cli/bundles';
 import { defineCommand } from '../lib/cli/declare';
 import { VERSION } from '../lib/cli/main';
+import { leaves } from '../lib/cli/registry';
+import type { McpTool } from '../lib/mcp/server';
 import { DEFAULT_TOOLSETS, TOOLSETS, selectCommands } from '../lib/mcp/toolsets';
+import { catalog } from './catalog';
+
+/** Every command's tool, derived by the build (scripts/build.mjs) from the declarations; undefined when the sources run unbuilt. */
+declare const FORGE_MCP_TOOLS: ReadonlyArray<{ command: string; tool: McpTool }> | undefined;
 
 const toolsetLines = Object.entries(TOOLSETS).map(([name, t]) => `${name}${(DEFAULT_TOOLSETS as readonly string[]).includes(name) ? ' (default)' : ''}: ${Object.keys(t.commands).map((c) => c.replace(/[ -]/g, '_')).join(', ')} — ${t.description}.`);
 
@@ -32,8 +39,29 @@ export default defineCommand({
   async run(args, ctx) {
     // Before the server starts: a misspelt toolset is an error the user sees, not a silently smaller server.
     const selected = selectCommands({ toolsets: args.toolsets, tools: args.tools });
-    const [{ entries }, { serveMcp }] = await Promise.all([import('./index'), import('../lib/mcp/server')]);
-    await serveMcp({ entries, selected, version: VERSION, cwd: ctx.cwd, env: process.env });
+    const load = commandLoader();
+    if (!load || typeof FORGE_MCP_TOOLS === 'undefined') throw new Error('forge mcp serves the commands of the built executable (make build)');
+    const { callTool, serveMcp } = await import('../lib/mcp/server');
+    const cwd = ctx.cwd;
+    const env = process.env;
+    await serveMcp({
+      // The tools as the build derived them from every declaration: listing them loads no command.
+      tools: FORGE_MCP_TOOLS.filter((t) => selected.has(t.command)),
+      version: VERSION,
+      // A command's code is loaded when it is first called: its own bundle, which runs it in-process.
+      call: (command, callArgs) => {
+        const bundle = load(catalogPath(command));
+        const spec = leaves(bundle.entries).find((s) => s.name === command)!;
+        return callTool({ spec, args: callArgs, invoke: (a) => bundle.invoke({ name: command, args: a, cwd, env, json: true }) });
+      },
+    });
     return { data: {}, text: '', next: null, raw: '' };
   },
 });
+
+/** `memory recall` → the catalog's 'memory/recall'. */
+function catalogPath(command: string): string {
+  const [first, second] = command.split(' ');
+  const hit = catalog[first!]!;
+  return typeof hit === 'string' ? hit : hit[second!]!;
+}

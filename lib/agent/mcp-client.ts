@@ -97,7 +97,7 @@ export async function startMcpServers({
   const warn = (server: string, reason: string, key: string) => onWarning({ server, reason, key, message: `MCP server '${server}' skipped: ${reason}; fix ${key}${configPath ? ` in ${configPath}` : ''}` });
   if (!servers.length) return session([], []);
   // Loaded only when a profile has servers: most runs never pay for the SDK.
-  const [{ Client }, { StdioClientTransport }] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/stdio.js')]);
+  const { Client, StdioClientTransport } = await import('./mcp-sdk');
   const started = await Promise.all(
     servers.map(async (config, i) => {
       const key = `${configKey}[${i}]`;

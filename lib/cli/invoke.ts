@@ -1,15 +1,20 @@
 // Runs one command in-process exactly as the CLI would — for MCP tool calls (NDJSON) and the agent's tools (text).
-import { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import type { ArgsSpec, CommandSpec, Entry } from './declare';
 import { main } from './main';
 import { leaves } from './registry';
 
-class Collector extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString('utf8');
-    done();
-  }
+/** A stream that keeps what is written to it; node:stream is loaded by the first in-process call, not by every command's start-up. */
+async function collector(): Promise<Writable & { readonly text: string }> {
+  const { Writable } = await import('node:stream');
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      text += chunk.toString('utf8');
+      done();
+    },
+  });
+  return Object.defineProperty(stream, 'text', { get: () => text }) as Writable & { readonly text: string };
 }
 
 export interface Invocation {
@@ -38,8 +43,8 @@ function argvOf(spec: CommandSpec<any>, args: Record<string, unknown>): string[]
  * otherwise as flags, and the text rendering with its hint lines comes out — leaner for a model.
  */
 export async function invoke({ entries, spec, args, cwd, env, json }: { entries: readonly Entry[]; spec: CommandSpec<any>; args: Record<string, unknown>; cwd: string; env: NodeJS.ProcessEnv; json: boolean }): Promise<Invocation> {
-  const stdout = new Collector();
-  const stderr = new Collector();
+  const { Readable } = await import('node:stream');
+  const [stdout, stderr] = [await collector(), await collector()];
   const stdin = json ? Readable.from([Buffer.from(`${JSON.stringify(args)}\n`)], { objectMode: false }) : Readable.from([], { objectMode: false });
   const words = json ? ['--json'] : argvOf(spec, args);
   const code = await main({ entries, argv: ['node', 'forge', ...spec.name.split(' '), ...words], env: json ? { ...env, FORGE_JSON: '1' } : { ...env, FORGE_JSON: undefined, NO_COLOR: '1' }, cwd, stdin, stdout, stderr });

@@ -84,7 +84,7 @@ function parserOptions(spec: CommandSpec<any>): yargsParser.Options {
 }
 
 async function helpParser(spec: CommandSpec<any>): Promise<Argv> {
-  const { default: yargs } = await import('yargs');
+  const { yargs } = await import('./yargs');
   let y = yargs([])
     .scriptName(`forge ${spec.name}`)
     .usage(usageBlock(spec))

@@ -1,5 +1,5 @@
 // An advisory lock file (O_EXCL) that serializes cooperating writers; a dead or stale holder's lock is taken over.
-import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
+import { mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ForgeError } from '../errors';
 import { processAlive } from '../process/alive';
@@ -26,9 +26,7 @@ export async function withLock<T>({ lockPath, waitMs = 60_000, fn }: { lockPath:
   let nextStaleCheck = Date.now() + 500;
   for (;;) {
     try {
-      const handle = await open(lockPath, 'wx');
-      await handle.writeFile(`${process.pid}\n`);
-      await handle.close();
+      await writeFile(lockPath, `${process.pid}\n`, { flag: 'wx' });
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;

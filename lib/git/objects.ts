@@ -1,10 +1,12 @@
 // Reads git objects through one `git cat-file --batch` process and writes loose objects atomically.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { exists } from '../fs/stat';
 import { gitEnv } from './exec';
+import { locateDirectly } from './repo';
 
 export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
@@ -38,6 +40,8 @@ export class ObjectReader {
   private needed = 0;
   private queue: Pending[] = [];
   private failure: Error | null = null;
+  /** Reads without git where the objects are loose in a plain repository (null: never). */
+  private direct: LooseReader | null | undefined;
 
   constructor(private readonly cwd: string) {}
 
@@ -97,6 +101,9 @@ export class ObjectReader {
   async read(spec: string): Promise<GitObject | null> {
     if (this.failure) throw this.failure;
     if (spec.includes('\n')) return null;
+    this.direct ??= LooseReader.open(this.cwd);
+    const direct = this.direct?.read(spec);
+    if (direct !== undefined) return direct;
     const child = await this.start();
     return new Promise((resolve, reject) => {
       this.queue.push({ resolve, reject });
@@ -107,6 +114,116 @@ export class ObjectReader {
   close(): void {
     this.child?.stdin.end();
     this.child = null;
+  }
+}
+
+/** Refs git keeps per worktree, not in the common dir. */
+const PER_WORKTREE_REFS = /^refs\/(bisect|worktree|rewritten)\//;
+
+/**
+ * Answers what `git cat-file --batch` would for the specs forge reads — a full oid, a full ref name
+ * under refs/, either followed by `:<path>` — from loose objects and loose or packed refs, without a
+ * git process. It serves only a plain repository (repo.ts locateDirectly: no reftable, includes,
+ * moved dirs or GIT_* environment) with no replace refs; read returns undefined — git reads — for
+ * any other spec, an object not loose (packed, in an alternate) or one it cannot inflate.
+ */
+class LooseReader {
+  private constructor(
+    private readonly commonDir: string,
+    private readonly objectsDir: string,
+    private readonly hashBytes: number,
+    private readonly inflate: (data: Buffer) => Buffer,
+  ) {}
+
+  static open(cwd: string): LooseReader | null {
+    const repo = locateDirectly(cwd);
+    if (!repo) return null;
+    // Replace refs change what cat-file returns for an oid.
+    if (readdirOrEmpty(join(repo.commonDir, 'refs', 'replace')).length || /^[0-9a-f]+ refs\/replace\//m.test(readOrNull(join(repo.commonDir, 'packed-refs'))?.toString('utf8') ?? '')) return null;
+    // zlib only when there is something to inflate; getBuiltinModule keeps it out of start-up otherwise.
+    const { inflateSync } = process.getBuiltinModule('node:zlib') as typeof import('node:zlib');
+    return new LooseReader(repo.commonDir, repo.objectsDir, repo.objectFormat === 'sha256' ? 32 : 20, (data) => inflateSync(data));
+  }
+
+  read(spec: string): GitObject | null | undefined {
+    const colon = spec.indexOf(':');
+    const oid = this.resolve(colon < 0 ? spec : spec.slice(0, colon));
+    if (oid === null || oid === undefined) return oid;
+    let obj = this.object(oid);
+    if (colon < 0 || !obj) return obj;
+    const path = spec.slice(colon + 1);
+    if (obj.type === 'commit') obj = this.object(this.treeOf(obj));
+    else if (obj.type !== 'tree') return undefined;
+    if (path === '') return obj;
+    // git reads `./` and `../` relative to the working directory: its own case.
+    if (path.startsWith('/') || path.endsWith('/') || path.split('/').some((p) => p === '' || p === '.' || p === '..')) return undefined;
+    for (const name of path.split('/')) {
+      if (!obj) return obj;
+      if (obj.type !== 'tree') return null;
+      const entry = parseTree(obj.content, this.hashBytes).find((e) => e.name === name);
+      if (!entry) return null;
+      // A submodule's commit is not in this repository.
+      if (entry.mode === '160000') return undefined;
+      obj = this.object(entry.oid);
+    }
+    return obj;
+  }
+
+  /** A full oid, or a ref under refs/ (loose, then packed, as git looks); null when the ref does not exist. */
+  private resolve(rev: string): string | null | undefined {
+    const hex = this.hashBytes * 2;
+    if (rev.length === hex && /^[0-9a-f]+$/.test(rev)) return rev;
+    if (!/^refs\/[A-Za-z0-9_.\/-]+$/.test(rev) || PER_WORKTREE_REFS.test(rev) || rev.endsWith('.lock') || rev.split('/').some((p) => p === '' || p.startsWith('.'))) return undefined;
+    let loose: string;
+    try {
+      loose = readFileSync(join(this.commonDir, rev), 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return undefined;
+      const packed = readOrNull(join(this.commonDir, 'packed-refs'));
+      if (!packed) return null;
+      const line = new RegExp(`^([0-9a-f]{${hex}}) ${rev.replace(/[.]/g, '\\.')}$`, 'm').exec(packed.toString('utf8'));
+      return line ? line[1]! : null;
+    }
+    const m = new RegExp(`^([0-9a-f]{${hex}})\\n?$`).exec(loose);
+    return m ? m[1]! : undefined;
+  }
+
+  private treeOf(commit: GitObject): string {
+    return /^tree ([0-9a-f]+)\n/.exec(commit.content.toString('latin1', 0, 100))?.[1] ?? '';
+  }
+
+  /** The loose object, or undefined when it is not loose here (git finds it in a pack) or cannot be read. */
+  private object(oid: string): GitObject | undefined {
+    if (oid.length !== this.hashBytes * 2) return undefined;
+    const data = readOrNull(join(this.objectsDir, oid.slice(0, 2), oid.slice(2)));
+    if (!data) return undefined;
+    let raw: Buffer;
+    try {
+      raw = this.inflate(data);
+    } catch {
+      return undefined;
+    }
+    const nul = raw.indexOf(0);
+    const header = /^(blob|tree|commit|tag) (\d+)$/.exec(raw.toString('latin1', 0, Math.max(0, nul)));
+    if (!header || Number(header[2]) !== raw.length - nul - 1) return undefined;
+    return { oid, type: header[1] as ObjectType, content: raw.subarray(nul + 1) };
+  }
+}
+
+function readOrNull(path: string): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function readdirOrEmpty(path: string): string[] {
+  try {
+    return readdirSync(path);
+  } catch {
+    return [];
   }
 }
 

@@ -1,6 +1,7 @@
 // Finds the repository that holds a directory: its common git dir (shared by linked worktrees) and object store.
+import { lstatSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { ForgeError, InvalidInputError, NotAGitRepoError } from '../errors';
 import { shellJoin } from '../quote';
 import { runGit, streamGit } from './exec';
@@ -15,8 +16,16 @@ export interface Repo {
   bare: boolean;
 }
 
-/** Discovers the repository holding cwd with one `git rev-parse`; NOT_A_GIT_REPO outside one. */
+/**
+ * Discovers the repository holding cwd: read from the file system when its layout is a plain one
+ * (locateDirectly), else with one `git rev-parse`; once per directory per process. NOT_A_GIT_REPO outside one.
+ */
 export async function openRepo({ cwd }: { cwd: string }): Promise<Repo> {
+  const known = opened.get(cwd);
+  if (known) return { ...known };
+  const direct = locateDirectly(cwd);
+  if (direct === null) throw new NotAGitRepoError(cwd);
+  if (direct) return remember(opened, cwd, { cwd, commonDir: direct.commonDir, objectsDir: direct.objectsDir, objectFormat: direct.objectFormat, bare: false });
   const r = await runGit({
     cwd,
     args: ['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-path', 'objects', '--show-object-format', '--is-bare-repository'],
@@ -31,13 +40,13 @@ export async function openRepo({ cwd }: { cwd: string }): Promise<Repo> {
     throw new ForgeError('GIT_FAILED', `git rev-parse failed in '${cwd}': ${r.stderr.trim()}`, { fix: 'git status' });
   }
   const [commonDir, objectsDir, format, bare] = r.stdout.toString('utf8').trim().split('\n');
-  return {
+  return remember(opened, cwd, {
     cwd,
     commonDir: commonDir!,
     objectsDir: objectsDir!,
     objectFormat: format === 'sha256' ? 'sha256' : 'sha1',
     bare: bare === 'true',
-  };
+  });
 }
 
 /** The top of the work tree holding cwd and its (per-worktree) git dir; null outside a repository or in a bare one. */
@@ -56,15 +65,174 @@ export interface GitDirs {
 }
 
 /**
- * Where cwd's repository keeps its work tree and its own files, with one `git rev-parse`; null
- * outside a repository. Inside a git dir git refuses --show-toplevel after printing the rest.
+ * Where cwd's repository keeps its work tree and its own files — read from the file system when
+ * its layout is a plain one, else with one `git rev-parse` — null outside a repository. Inside a
+ * git dir git refuses --show-toplevel after printing the rest.
  */
 export async function locateGitDirs({ cwd }: { cwd: string }): Promise<GitDirs | null> {
+  const known = located.get(cwd);
+  if (known) return { ...known };
+  const direct = locateDirectly(cwd);
+  if (direct !== undefined) return direct && remember(located, cwd, { root: direct.root, gitDir: direct.gitDir, commonDir: direct.commonDir, bare: false });
   const r = await runGit({ cwd, args: ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-inside-git-dir', '--is-bare-repository', '--show-toplevel'] });
   const [gitDir, commonDir, insideGitDir, bare, root] = r.stdout.toString('utf8').trim().split('\n');
   if (!gitDir || !commonDir || !bare) return null;
   if (r.code !== 0 && insideGitDir !== 'true') return null;
-  return { root: insideGitDir === 'true' || !root ? null : root, gitDir, commonDir, bare: bare === 'true' };
+  return remember(located, cwd, { root: insideGitDir === 'true' || !root ? null : root, gitDir, commonDir, bare: bare === 'true' });
+}
+
+// Discovery, once per directory per process: agents' calls ask several times (the work tree, then the state store).
+// Only repositories found are kept; a directory that is none may become one (git init) while forge runs.
+const opened = new Map<string, Repo>();
+const located = new Map<string, GitDirs>();
+
+function remember<T extends object>(cache: Map<string, T>, cwd: string, value: T): T {
+  cache.set(cwd, value);
+  return { ...value };
+}
+
+/**
+ * Environment that changes where git looks for a repository, its config, refs or objects, or what
+ * an object read returns: with any of it set, git answers.
+ */
+const GIT_LOCATION_ENV = [
+  'GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_CEILING_DIRECTORIES',
+  'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_NAMESPACE', 'GIT_CONFIG', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_REPLACE_REF_BASE', 'GIT_NO_REPLACE_OBJECTS',
+];
+
+export interface DirectLocation {
+  root: string;
+  gitDir: string;
+  commonDir: string;
+  objectsDir: string;
+  objectFormat: 'sha1' | 'sha256';
+}
+
+function statOf(path: string, follow = true): Stats | null {
+  try {
+    return follow ? statSync(path) : lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function textOf(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Finds cwd's repository as git's discovery does, from the file system alone, in the plain case:
+ * a work tree with a .git directory (or a linked worktree's .git file), owned by this user, whose
+ * config sets nothing but the object format, reached without crossing a file system boundary,
+ * with no GIT_* environment that moves things. Paths are real paths, as git prints them. Null
+ * when there is certainly no repository; undefined for anything else — git answers that.
+ */
+export function locateDirectly(cwd: string): DirectLocation | null | undefined {
+  if (GIT_LOCATION_ENV.some((name) => process.env[name] !== undefined)) return undefined;
+  const known = direct.get(cwd);
+  if (known) return { ...known };
+  const found = searchUpward(cwd);
+  if (found) direct.set(cwd, { ...found });
+  return found;
+}
+
+const direct = new Map<string, DirectLocation>();
+
+function searchUpward(cwd: string): DirectLocation | null | undefined {
+  const uid = process.geteuid?.();
+  if (uid === undefined) return undefined;
+  let dir: string;
+  try {
+    dir = realpathSync(cwd);
+  } catch {
+    return undefined;
+  }
+  let device: number | undefined;
+  for (;;) {
+    const here = statOf(dir);
+    if (!here?.isDirectory()) return undefined;
+    // git stops at a file system boundary unless told otherwise: its own message says so.
+    if (device !== undefined && here.dev !== device) return undefined;
+    device = here.dev;
+    const dotGit = join(dir, '.git');
+    const entry = statOf(dotGit, false);
+    if (entry) return entry.isSymbolicLink() ? undefined : plainRepository({ root: dir, dotGit, entry, rootOwner: here.uid, uid });
+    // A directory that may itself be a git dir (a bare repository, or inside .git): git's case.
+    if (statOf(join(dir, 'HEAD'), false)) return undefined;
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+/** The repository a work tree's .git (directory or `gitdir:` file) names, when git would take it as it is. */
+function plainRepository({ root, dotGit, entry, rootOwner, uid }: { root: string; dotGit: string; entry: Stats; rootOwner: number; uid: number }): DirectLocation | undefined {
+  let gitDir = dotGit;
+  if (entry.isFile()) {
+    const m = /^gitdir: (.+)$/.exec((textOf(dotGit) ?? '').replace(/\r?\n$/, ''));
+    if (!m || entry.uid !== uid) return undefined;
+    try {
+      gitDir = realpathSync(resolvePath(root, m[1]!));
+    } catch {
+      return undefined;
+    }
+  } else if (!entry.isDirectory()) return undefined;
+  // git takes a directory as a git dir by a valid HEAD, objects/ and refs/ (found through commondir in a linked worktree).
+  const head = textOf(join(gitDir, 'HEAD'));
+  if (head === null || !/^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\r?\n?$/.test(head)) return undefined;
+  const common = textOf(join(gitDir, 'commondir'));
+  let commonDir = gitDir;
+  if (common !== null) {
+    try {
+      commonDir = realpathSync(resolvePath(gitDir, common.trim()));
+    } catch {
+      return undefined;
+    }
+  }
+  if (!statOf(join(commonDir, 'objects'))?.isDirectory() || !statOf(join(commonDir, 'refs'))?.isDirectory()) return undefined;
+  // Someone else's repository is git's to judge (safe.directory).
+  if (rootOwner !== uid || statOf(gitDir)?.uid !== uid) return undefined;
+  const objectFormat = plainConfig(textOf(join(commonDir, 'config')) ?? '');
+  return objectFormat ? { root, gitDir, commonDir, objectsDir: join(commonDir, 'objects'), objectFormat } : undefined;
+}
+
+/**
+ * The object format a repository's config sets, when the config sets nothing else that changes
+ * where things are or how they are read (a work tree elsewhere, a bare repository, includes, other
+ * extensions such as reftable or per-worktree config); undefined otherwise.
+ */
+function plainConfig(text: string): 'sha1' | 'sha256' | undefined {
+  let section = '';
+  let format: 'sha1' | 'sha256' = 'sha1';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    if (line.endsWith('\\')) return undefined;
+    const header = /^\[\s*([A-Za-z0-9.-]+)(\s+"[^"]*")?\s*\]$/.exec(line);
+    if (header) {
+      section = header[1]!.toLowerCase();
+      if (section === 'include' || section === 'includeif') return undefined;
+      continue;
+    }
+    if (line.startsWith('[')) return undefined;
+    const m = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
+    if (!m) return undefined;
+    const key = m[1]!.toLowerCase();
+    const value = (m[2] ?? 'true').replace(/\s+[#;].*$/, '').trim().toLowerCase();
+    if (section === 'core') {
+      if (key === 'worktree') return undefined;
+      if (key === 'bare' && !['false', 'no', 'off', '0'].includes(value)) return undefined;
+      if (key === 'repositoryformatversion' && value !== '0' && value !== '1') return undefined;
+    } else if (section === 'extensions') {
+      if (key !== 'objectformat' || (value !== 'sha1' && value !== 'sha256')) return undefined;
+      format = value;
+    }
+  }
+  return format;
 }
 
 /**

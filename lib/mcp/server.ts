@@ -2,7 +2,7 @@
 import type { ArgSpec, ArgsSpec, CommandSpec, Entry } from '../cli/declare';
 import { leaves } from '../cli/registry';
 import { toolSchema } from '../cli/schema';
-import { invoke } from '../cli/invoke';
+import type { Invocation } from '../cli/invoke';
 import { kebab, shown, typeName } from '../cli/validate';
 import { annotations, BEHAVIOURS, toolsetOf } from './toolsets';
 
@@ -75,30 +75,29 @@ export function typeError(spec: CommandSpec<any>, args: Record<string, unknown>)
  * Runs one tool call as the CLI runs one NDJSON request (`echo '{…}' | forge <cmd> --json`): the
  * same validation, errors and hints, after the arguments' types are checked. The records are the
  * result's text; a refusal or an error is an isError result whose record still carries `_next_action`.
+ * `invoke` runs the command in-process (lib/cli/invoke.ts, or the invoke of the command's own bundle).
  */
-export async function callTool({ entries, spec, args, cwd, env }: { entries: readonly Entry[]; spec: CommandSpec<any>; args: Record<string, unknown>; cwd: string; env: NodeJS.ProcessEnv }): Promise<ToolResult> {
+export async function callTool({ spec, args, invoke }: { spec: CommandSpec<any>; args: Record<string, unknown>; invoke: (args: Record<string, unknown>) => Promise<Invocation> }): Promise<ToolResult> {
   const refused = typeError(spec, args);
   if (refused) return { content: [{ type: 'text', text: JSON.stringify(refused) }], isError: true };
-  const { code, stdout, stderr } = await invoke({ entries, spec, args, cwd, env, json: true });
+  const { code, stdout, stderr } = await invoke(args);
   const text = stdout.trimEnd() || stderr.trimEnd();
   return { content: [{ type: 'text', text }], isError: code !== 0 };
 }
 
-/** Serves the selected commands over stdio until the client closes the connection; stdout carries only protocol. */
-export async function serveMcp({ entries, selected, version, cwd, env }: { entries: readonly Entry[]; selected: ReadonlySet<string>; version: string; cwd: string; env: NodeJS.ProcessEnv }): Promise<void> {
+/**
+ * Serves these tools over stdio until the client closes the connection; stdout carries only
+ * protocol. `call` runs the command a served tool names (loading its code then, not before).
+ */
+export async function serveMcp({ tools, call, version }: { tools: ReadonlyArray<{ tool: McpTool; command: string }>; call: (command: string, args: Record<string, unknown>) => Promise<ToolResult>; version: string }): Promise<void> {
   // The low-level Server: tools come from the declarations as JSON Schema, not from zod shapes.
-  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/index.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ]);
-  const tools = mcpTools(entries, selected);
-  const byName = new Map(tools.map((t) => [t.tool.name, t.spec]));
+  const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await import('./sdk');
+  const byName = new Map(tools.map((t) => [t.tool.name, t.command]));
   const server = new Server({ name: 'forge', version }, { capabilities: { tools: {} }, instructions: 'forge: git-native commands for coding agents. Every result ends with _next_action, the next command to run (null when done).' });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => t.tool) }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    const spec = byName.get(req.params.name);
-    if (!spec) {
+    const command = byName.get(req.params.name);
+    if (!command) {
       // A forge command this server was not asked to serve: the flag that serves it is the next step.
       const set = toolsetOf(req.params.name);
       const record = set
@@ -106,7 +105,7 @@ export async function serveMcp({ entries, selected, version, cwd, env }: { entri
         : { ok: false, error: { code: 'UNKNOWN_TOOL', message: `no tool '${req.params.name}' (served: ${[...byName.keys()].join(', ')})` }, _next_action: 'forge schema' };
       return { content: [{ type: 'text', text: JSON.stringify(record) }], isError: true };
     }
-    return callTool({ entries, spec, args: req.params.arguments ?? {}, cwd, env });
+    return call(command, req.params.arguments ?? {});
   });
   const transport = new StdioServerTransport();
   // The client closing our stdin ends the session.

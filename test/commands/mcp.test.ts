@@ -1,4 +1,5 @@
 // forge mcp: the MCP SDK's own client over stdio lists the tools (by toolset, with their annotations and token size) and calls them.
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,6 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { entries } from '../../commands/index';
 import { leaves } from '../../lib/cli/registry';
+import { mcpTools } from '../../lib/mcp/server';
 import { annotations, BEHAVIOURS, DEFAULT_TOOLSETS, TOOLSETS } from '../../lib/mcp/toolsets';
 import { planTemplate } from '../../lib/plans/template';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
@@ -138,6 +140,20 @@ test('read, edit and plan check run as the CLI runs them; errors are isError res
     const unknown = await client.callTool({ name: 'deploy', arguments: {} });
     assert.equal([unknown.isError, records(unknown)[0]!._next_action], [true, 'forge schema']);
   });
+});
+
+test('tools/list answers exactly the tools the declarations give (the build derives them, so listing loads no command)', async () => {
+  const child = spawn(process.execPath, [FORGE, 'mcp', '--toolsets', 'all'], { cwd: tempRepo(), env: forgeEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
+  const session = [
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'forge-test', version: '1' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  ];
+  child.stdin.end(session.map((m) => `${JSON.stringify(m)}\n`).join(''));
+  let out = '';
+  for await (const chunk of child.stdout) out += chunk;
+  const listed = out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === 2);
+  assert.equal(listed.result.tools, mcpTools(entries).map((t) => t.tool));
 });
 
 test.run();

@@ -67,9 +67,13 @@ test('tool schemas are lean and mirror the declared arguments', () => {
 test('the catalog the executable loads commands from names every command of the registry, and only those', async () => {
   const { catalog } = await import('../../commands/catalog');
   const listed: string[] = [];
-  for (const hit of Object.values(catalog)) {
-    if (typeof hit === 'function') listed.push((await hit()).default.name);
-    else for (const load of Object.values(hit)) listed.push((await load()).default.name);
+  const nameAt = async (path: string) => ((await import(`../../commands/${path}`)) as { default: { name: string } }).default.name;
+  for (const [word, hit] of Object.entries(catalog)) {
+    if (typeof hit === 'string') listed.push(await nameAt(hit));
+    else for (const path of Object.values(hit)) listed.push(await nameAt(path));
+    // The executable finds a command by its words: the catalog's keys are the command's name.
+    const names = typeof hit === 'string' ? [word] : Object.keys(hit).map((sub) => `${word} ${sub}`);
+    assert.equal(listed.slice(-names.length), names);
   }
   assert.equal(listed, leaves(entries).map((c) => c.name));
 });

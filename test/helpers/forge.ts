@@ -17,12 +17,14 @@ export interface Run {
 const dataHome = tempDir('forge-xdg-');
 // Tests never read or write the user's ~/.config/forge (profiles, hooks detected once).
 const configHome = tempDir('forge-config-');
+// Nor the user's ~/.cache/forge (the executable's code cache).
+const cacheHome = tempDir('forge-cache-');
 
-/** The environment tests run forge in: no inherited FORGE_* settings, a private XDG data dir. */
+/** The environment tests run forge in: no inherited FORGE_* settings, private XDG data, config and cache dirs. */
 export function forgeEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('FORGE_') && k !== 'NODE_EXTRA_CA_CERTS' && k !== 'FORCE_COLOR') env[k] = v;
-  Object.assign(env, { XDG_DATA_HOME: dataHome, XDG_CONFIG_HOME: configHome, NO_COLOR: '1' });
+  Object.assign(env, { XDG_DATA_HOME: dataHome, XDG_CONFIG_HOME: configHome, XDG_CACHE_HOME: cacheHome, NO_COLOR: '1' });
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;

@@ -1,0 +1,33 @@
+// What each bundle in dist/commands/ exports to the executable: its registry entries, a run on this process, and the in-process call forge mcp makes.
+import type { Entry } from '../lib/cli/declare';
+import { invoke, type Invocation } from '../lib/cli/invoke';
+import { main } from '../lib/cli/main';
+import { leaves } from '../lib/cli/registry';
+import { setCommandLoader, type CommandBundle, type CommandLoader } from '../lib/cli/bundles';
+import { outputStream } from './stdio';
+
+export function commandBundle(entries: readonly Entry[]): CommandBundle {
+  return {
+    entries,
+    run({ argv, load }: { argv: string[]; load: CommandLoader }): Promise<number> {
+      setCommandLoader(load);
+      return main({
+        entries,
+        argv,
+        env: process.env,
+        cwd: process.cwd(),
+        // process.stdin is made on first use: most calls never read it, and making it costs a few ms.
+        get stdin() {
+          return process.stdin;
+        },
+        stdout: outputStream(1, () => process.stdout),
+        stderr: outputStream(2, () => process.stderr),
+      });
+    },
+    invoke({ name, args, cwd, env, json }): Promise<Invocation> {
+      const spec = leaves(entries).find((s) => s.name === name);
+      if (!spec) throw new Error(`no command '${name}' in this bundle`);
+      return invoke({ entries, spec, args, cwd, env, json });
+    },
+  };
+}
