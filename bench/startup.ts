@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { planTemplate } from '../lib/plans/template';
 import { FORGE, forgeEnv } from '../test/helpers/forge';
 import { git, tempDir, tempRepo } from '../test/helpers/repo';
-import { median } from './stats';
+import { median, peakRssMiB, timeRun } from './stats';
 
 interface Case {
   label: string;
@@ -24,26 +24,14 @@ interface Sample {
   cpu: number;
 }
 
-/**
- * One run under bash's `time`, whose user and sys figures come from getrusage(RUSAGE_CHILDREN):
- * the node process and every git process it waited for, to the millisecond.
- */
+/** One run of a case: wall and CPU time (bench/stats.ts). */
 function timeOnce(c: Case, env: NodeJS.ProcessEnv): Sample {
-  const args = typeof c.args === 'function' ? c.args() : c.args;
-  const script = 'TIMEFORMAT="%3R %3U %3S"; { time "$@" >/dev/null 2>&4; } 4>&2 2>&1';
-  const r = spawnSync('bash', ['-c', script, 'bash', process.execPath, ...args], { cwd: c.cwd, env, input: c.input ?? '', encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${c.label} failed (${r.status}): ${r.stderr}`);
-  const [wall, user, sys] = r.stdout.trim().split('\n').pop()!.split(' ').map(Number);
-  return { wall: wall! * 1000, cpu: (user! + sys!) * 1000 };
+  return timeRun({ cmd: process.execPath, args: typeof c.args === 'function' ? c.args() : c.args, cwd: c.cwd, env, input: c.input });
 }
 
-/** Peak RSS in MB (GNU time's %M, the largest of the process and the children it waited for); null without /usr/bin/time. */
+/** Peak RSS in MB of one run of a case; null without /usr/bin/time. */
 function peakRss(c: Case, env: NodeJS.ProcessEnv): number | null {
-  if (!existsSync('/usr/bin/time')) return null;
-  const args = typeof c.args === 'function' ? c.args() : c.args;
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { cwd: c.cwd, env, input: c.input ?? '', encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${c.label} failed (${r.status}): ${r.stderr}`);
-  return Number(r.stderr.trim().split('\n').pop()) / 1024;
+  return peakRssMiB({ cmd: process.execPath, args: typeof c.args === 'function' ? c.args() : c.args, cwd: c.cwd, env, input: c.input });
 }
 
 /** A `git` first on PATH that logs each call and runs the real one: how many git processes a call starts. */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FORGE, forgeEnv } from '../test/helpers/forge';
 import { git, PINNED_ENV, tempDir } from '../test/helpers/repo';
-import { median } from './stats';
+import { median, peakRssMiB, timeRun } from './stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const BIN = process.env.FORGE_BENCH_BIN ?? FORGE;
@@ -18,26 +18,10 @@ interface Case {
   args: string[];
 }
 
-/**
- * CPU time of one run: bash's `time` reports getrusage(RUSAGE_CHILDREN), the command and every
- * process it waited for (forge's git children included), to the millisecond. CPU, not wall time:
- * the machine is shared, and git grep's threads make wall time flatter it.
- */
-function cpuOnce(c: Case, cwd: string): number {
-  const script = 'TIMEFORMAT="%3U %3S"; { time "$@" >/dev/null 2>&4; } 4>&2 2>&1';
-  const r = spawnSync('bash', ['-c', script, 'bash', c.cmd, ...c.args], { cwd, env, encoding: 'utf8' });
-  // git grep exits 1 when nothing matched: the same answer as forge's "no matches".
-  if (r.status !== 0 && !(r.status === 1 && /grep|rg/.test(c.cmd + c.args[0]))) throw new Error(`${c.label} failed (${r.status}): ${r.stderr}`);
-  const [user, sys] = r.stdout.trim().split('\n').pop()!.split(' ').map(Number);
-  return (user! + sys!) * 1000;
-}
-
-/** Peak RSS in MiB: GNU time's %M, the largest of the process and the children it waited for. */
-function peakMiB(c: Case, cwd: string): number | null {
-  if (!existsSync('/usr/bin/time')) return null;
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', c.cmd, ...c.args], { cwd, env, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
-  return Number(r.stderr.trim().split('\n').pop()) / 1024;
-}
+/** git grep and rg exit 1 when nothing matched: the same answer as forge's "no matches". */
+const asRun = (c: Case, cwd: string) => ({ cmd: c.cmd, args: c.args, cwd, env, okCodes: c.cmd === 'git' || c.cmd === 'rg' ? [1] : [] });
+const cpuOnce = (c: Case, cwd: string) => timeRun(asRun(c, cwd)).cpu;
+const peakMiB = (c: Case, cwd: string) => peakRssMiB(asRun(c, cwd));
 
 /** Runs the cases interleaved (a b c a b c …) and prints medians as ratios against the baseline row. */
 function sideBySide(title: string, cwd: string, cases: Case[], { baseline = 1, memory = false }: { baseline?: number; memory?: boolean } = {}): Map<string, number> {
@@ -106,8 +90,8 @@ for (const [name, dir, patterns] of [
   ['own tree', own, [['openWorkspace'], ['function \\w+Workspace'], ['\\bTODO\\b'], ['\\d{4}-\\d{2}-\\d{2}T']]],
 ] as const) {
   for (const [pattern] of patterns) {
-    // The same answer in each: every line matching, tracked and untracked files, .gitignore respected (rg: also hidden files).
-    const cases = [forge('search', pattern), tool('git', 'grep', '-n', '--untracked', '-P', pattern), tool('git', 'grep', '-n', '-P', pattern), ...(hasRg ? [tool('rg', '-n', '--hidden', pattern)] : []), tool(node, '-e', '0')];
+    // The same answer in each: every line matching, tracked and untracked files, .gitignore respected (rg: hidden files too, .git left out; a path, or it reads stdin).
+    const cases = [forge('search', pattern), tool('git', 'grep', '-n', '--untracked', '-P', pattern), tool('git', 'grep', '-n', '-P', pattern), ...(hasRg ? [tool('rg', '-n', '--hidden', '--glob', '!.git', pattern, '.')] : []), tool(node, '-e', '0')];
     sideBySide(`search /${pattern}/, ${name} (ratios against git grep --untracked)`, dir, cases, { memory: dir === big });
   }
   const ls = sideBySide(`listing, ${name} (ratios against git ls-files -co --exclude-standard, the same list before forge's checks)`, dir, [forge('ls'), tool('git', 'ls-files', '-co', '--exclude-standard'), tool('git', 'ls-files'), tool(node, '-e', '0')], { memory: dir === big });
