@@ -15,7 +15,7 @@ export interface WordHit {
 export async function grepWords({ root, words, exclude = [], limit = 5000 }: { root: string; words: string[]; exclude?: string[]; limit?: number }): Promise<{ hits: WordHit[]; truncated: boolean }> {
   if (!words.length) return { hits: [], truncated: false };
   const { spawn } = await import('node:child_process');
-  const args = ['grep', '--untracked', '-I', '-z', '-n', '-o', '-w', '-F', ...words.flatMap((w) => ['-e', w]), '--', '.', ...exclude.map((p) => `:(exclude,literal)${p}`)];
+  const args = ['grep', '--no-color', '--no-column', '--untracked', '-I', '-z', '-n', '-o', '-w', '-F', ...words.flatMap((w) => ['-e', w]), '--', '.', ...exclude.map((p) => `:(exclude,literal)${p}`)];
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, { cwd: root, env: gitEnv({ GIT_OPTIONAL_LOCKS: '0' }), stdio: ['ignore', 'pipe', 'ignore'] });
     const hits: WordHit[] = [];
@@ -53,8 +53,9 @@ const UTF16_BOMS = [Buffer.from([0xff, 0xfe]), Buffer.from([0xfe, 0xff])];
 /**
  * The tracked files under cwd that hold one of `literals` as
  * bytes (ASCII case folded with `ignoreCase`), or a UTF-16 BOM; paths relative to cwd, limited
- * to `paths` when given. One threaded `git grep -l`, with settings that change what it searches
- * or how it names files (grep.fullName, submodule.recurse) pinned. Null when git fails.
+ * to `paths` when given. One threaded `git grep -l`, with the settings that change what it
+ * searches or how it prints names (grep.fullName, submodule.recurse, color.grep=always) pinned.
+ * Null when git fails.
  */
 export async function grepFilesWith({ cwd, literals, ignoreCase, paths }: { cwd: string; literals: string[]; ignoreCase: boolean; paths: string[] }): Promise<Set<string> | null> {
   const { streamGit } = await import('./exec');
@@ -62,7 +63,7 @@ export async function grepFilesWith({ cwd, literals, ignoreCase, paths }: { cwd:
   const holders = new Set<string>();
   const r = await streamGit({
     cwd,
-    args: ['-c', 'grep.fullName=false', '-c', 'submodule.recurse=false', 'grep', '-l', '-z', '-F', ...(ignoreCase ? ['-i'] : []), '-f', '-', '--', ...paths.map((p) => (p === '.' ? '.' : `:(literal)${p}`))],
+    args: ['-c', 'grep.fullName=false', '-c', 'submodule.recurse=false', 'grep', '--no-color', '-l', '-z', '-F', ...(ignoreCase ? ['-i'] : []), '-f', '-', '--', ...paths.map((p) => (p === '.' ? '.' : `:(literal)${p}`))],
     input: patterns,
     separator: '\0',
     onRecord: (path) => holders.add(path),

@@ -140,6 +140,18 @@ test('forge replace picks the same files through either engine', async () => {
   }
 });
 
+test("a repository's grep and colour settings change nothing (coloured names once made every search answer 'no matches')", async () => {
+  const repo = tempRepo();
+  write(repo, 'sub/a.txt', 'needle\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'a');
+  for (const [key, value] of [['color.grep', 'always'], ['color.ui', 'always'], ['grep.column', 'true'], ['grep.fullName', 'true'], ['grep.patternType', 'perl'], ['submodule.recurse', 'true']]) git(repo, 'config', key!, value!);
+  const top = await forge(['search', 'needle', '--json'], { cwd: repo });
+  assert.equal(matched(top.records), ['sub/a.txt:1']);
+  const inSub = await forge(['search', 'needle', '--json'], { cwd: join(repo, 'sub') });
+  assert.equal(matched(inSub.records), ['a.txt:1']);
+});
+
 test('ls lists exactly the files search reads: no deleted, retyped, ignored, linked-out or special file', async () => {
   const all = await forge(['ls', '--json', '--limit', '0'], { cwd: dir });
   assert.is(all.records.at(-1)!.cut, 0);
