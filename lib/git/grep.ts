@@ -1,5 +1,5 @@
-// Whole-word references in the work tree through `git grep` (untracked files included, ignored and binary ones left out).
-import { gitEnv } from './exec';
+// git grep for forge: whole-word references (the agent's change-impact sweep) and the files that hold a search's literal text.
+import { gitEnv, streamGit } from './exec';
 
 export interface WordHit {
   path: string;
@@ -58,7 +58,6 @@ const UTF16_BOMS = [Buffer.from([0xff, 0xfe]), Buffer.from([0xfe, 0xff])];
  * Null when git fails.
  */
 export async function grepFilesWith({ cwd, literals, ignoreCase, paths }: { cwd: string; literals: string[]; ignoreCase: boolean; paths: string[] }): Promise<Set<string> | null> {
-  const { streamGit } = await import('./exec');
   const patterns = Buffer.concat([...literals.map((l) => Buffer.from(l, 'latin1')), ...UTF16_BOMS].flatMap((b) => [b, Buffer.from('\n')]));
   const holders = new Set<string>();
   const r = await streamGit({

@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
 import { changedPaths, repoWith, tempDir, tempRepo, treeHashes } from '../helpers/repo';
 import { seeded } from '../helpers/seeded';
+import { oneUnitPlan } from '../helpers/plans';
 
 /** FORGE_FUZZ_SEED replays a failure; the default keeps CI deterministic. */
 const SEED = Number(process.env.FORGE_FUZZ_SEED ?? 13);
@@ -195,30 +196,7 @@ const stateFiles = (rel: string) => /^\.git\/(objects|refs\/forge|logs\/refs\/fo
 
 const answers = (stdout: string) => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
 
-const PLAN = `---
-envelope:
-  plan_id: fuzz
-  plan_contract_version: 1
-  parent_rails:
-    allowed_tools: [read, edit, write, bash, search, ls]
-    allowed_paths: ["src/**", "docs/**"]
-    surface: local_branch
-  parent_blast_radius:
-    path_globs: ["src/**"]
-  requirements: [R1]
----
-
-# fuzz
-
-### U1 — change src
-
-\`\`\`envelope
-allowed_tools: [read, edit]
-allowed_paths: ["src/**"]
-surface: artifacts_only
-requirements: [R1]
-\`\`\`
-`;
+const PLAN = oneUnitPlan({ id: 'fuzz', title: 'fuzz', parentTools: ['read', 'edit', 'write', 'bash', 'search', 'ls'], unitTools: ['read', 'edit'], surface: 'local_branch' });
 
 test(`PreToolUse, no plan active (${CASES} payloads): every call allowed, exit 0, nothing written anywhere`, async () => {
   const repo = tempRepo();

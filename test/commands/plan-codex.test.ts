@@ -8,31 +8,9 @@ import * as assert from 'uvu/assert';
 import { hookEnv, runHook } from '../helpers/claude';
 import { forge } from '../helpers/forge';
 import { planJournal, repoWith } from '../helpers/repo';
+import { oneUnitPlan } from '../helpers/plans';
 
-const PLAN = `---
-envelope:
-  plan_id: codex-demo
-  plan_contract_version: 1
-  parent_rails:
-    allowed_tools: [read, patch, bash, search]
-    allowed_paths: ["src/**", "docs/**"]
-    surface: artifacts_only
-  parent_blast_radius:
-    path_globs: ["src/**"]
-  requirements: [R1]
----
-
-# codex demo
-
-### U1 — change src
-
-\`\`\`envelope
-allowed_tools: [patch]
-allowed_paths: ["src/**"]
-surface: artifacts_only
-requirements: [R1]
-\`\`\`
-`;
+const PLAN = oneUnitPlan({ id: 'codex-demo', title: 'codex demo', parentTools: ['read', 'patch', 'bash', 'search'], unitTools: ['patch'] });
 
 /** The user's own config: comments and settings forge must keep byte for byte. */
 const USER_CONFIG = `# my Codex settings

@@ -8,31 +8,9 @@ import * as assert from 'uvu/assert';
 import { hookEnv, runHook } from '../helpers/claude';
 import { forge } from '../helpers/forge';
 import { planJournal, repoWith, tempDir } from '../helpers/repo';
+import { oneUnitPlan } from '../helpers/plans';
 
-const PLAN = `---
-envelope:
-  plan_id: gemini-demo
-  plan_contract_version: 1
-  parent_rails:
-    allowed_tools: [read, edit, write, bash, search, ls]
-    allowed_paths: ["src/**", "docs/**"]
-    surface: artifacts_only
-  parent_blast_radius:
-    path_globs: ["src/**"]
-  requirements: [R1]
----
-
-# gemini demo
-
-### U1 — change src
-
-\`\`\`envelope
-allowed_tools: [read, edit]
-allowed_paths: ["src/**"]
-surface: artifacts_only
-requirements: [R1]
-\`\`\`
-`;
+const PLAN = oneUnitPlan({ id: 'gemini-demo', title: 'gemini demo', parentTools: ['read', 'edit', 'write', 'bash', 'search', 'ls'], unitTools: ['read', 'edit'] });
 
 /** The user's own settings, with the comments and trailing comma Gemini CLI accepts: kept byte for byte. */
 const USER_SETTINGS = `{

@@ -7,31 +7,9 @@ import * as assert from 'uvu/assert';
 import { hookEnv } from '../helpers/claude';
 import { forge } from '../helpers/forge';
 import { planJournal, repoWith, tempDir } from '../helpers/repo';
+import { oneUnitPlan } from '../helpers/plans';
 
-const PLAN = `---
-envelope:
-  plan_id: opencode-demo
-  plan_contract_version: 1
-  parent_rails:
-    allowed_tools: [read, edit, write, patch, bash, search, ls]
-    allowed_paths: ["src/**", "docs/**"]
-    surface: artifacts_only
-  parent_blast_radius:
-    path_globs: ["src/**"]
-  requirements: [R1]
----
-
-# opencode demo
-
-### U1 — change src
-
-\`\`\`envelope
-allowed_tools: [read, edit]
-allowed_paths: ["src/**"]
-surface: artifacts_only
-requirements: [R1]
-\`\`\`
-`;
+const PLAN = oneUnitPlan({ id: 'opencode-demo', title: 'opencode demo', parentTools: ['read', 'edit', 'write', 'patch', 'bash', 'search', 'ls'], unitTools: ['read', 'edit'] });
 
 type Before = (input: { tool: string; sessionID: string; callID: string }, output: { args: Record<string, unknown> }) => Promise<void>;
 

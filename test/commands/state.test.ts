@@ -65,12 +65,7 @@ test('export writes .forge/ into an empty directory and refuses a non-empty one'
 });
 
 test('sync shares state between two clones through a bare remote, merging diverged changes', async () => {
-  const remote = tempRepo({ bare: true });
-  const a = tempRepo();
-  git(a, 'remote', 'add', 'origin', remote);
-  git(a, 'push', '-q', 'origin', 'main');
-  const b = join(tempDir(), 'b');
-  git(tempDir(), 'clone', '-q', remote, b);
+  const { remote, a, b } = twoClones();
   const viewA = userView(a);
   const viewB = userView(b);
 
