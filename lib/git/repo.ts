@@ -263,23 +263,16 @@ async function unusedPath(path: string): Promise<string> {
 }
 
 /**
- * The paths the index tracks under cwd, relative to cwd, as staged: no walk, no lstat — for a
- * command that describes the repository rather than the work tree. Null outside a work tree.
+ * Paths under cwd that git would consider, relative to cwd, names only: tracked plus untracked
+ * that .gitignore does not exclude; with `indexOnly`, the index alone as staged — no walk, no
+ * lstat, for a command that describes the repository rather than the work tree. Null outside a
+ * work tree.
  */
-export async function listIndexedPaths({ cwd }: { cwd: string }): Promise<string[] | null> {
+export async function listWorkTreeFiles({ cwd, indexOnly = false }: { cwd: string; indexOnly?: boolean }): Promise<string[] | null> {
   const paths: string[] = [];
-  const r = await streamGit({ cwd, args: ['ls-files', '-z', '--cached', '--deduplicate'], separator: '\0', onRecord: (p) => paths.push(p) });
+  const args = ['ls-files', '-z', '--cached', ...(indexOnly ? [] : ['--others', '--exclude-standard']), '--deduplicate'];
+  const r = await streamGit({ cwd, args, separator: '\0', onRecord: (p) => paths.push(p) });
   return r.code === 0 ? paths : null;
-}
-
-/**
- * Files under cwd that git would consider (tracked, plus untracked that .gitignore does not
- * exclude), relative to cwd; null outside a work tree.
- */
-export async function listWorkTreeFiles({ cwd }: { cwd: string }): Promise<string[] | null> {
-  const r = await runGit({ cwd, args: ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'] });
-  if (r.code !== 0) return null;
-  return r.stdout.toString('utf8').split('\0').filter(Boolean);
 }
 
 /**

@@ -2,7 +2,7 @@
 import { listFiles, readListedFile } from '../files/list';
 import { decodeString } from '../files/text';
 import { resolveInside, type Workspace } from '../files/workspace';
-import { listIndexedPaths } from '../git/repo';
+import { listWorkTreeFiles } from '../git/repo';
 
 export const CONVENTIONS_PATH = '.forge/conventions.md';
 
@@ -25,7 +25,7 @@ export interface Conventions {
  * out of the repository is not followed).
  */
 async function repositoryFiles({ ws }: { ws: Workspace }): Promise<{ files: string[]; has: Set<string>; read: (file: string) => Promise<string | null> }> {
-  const indexed = ws.inRepo ? await listIndexedPaths({ cwd: ws.cwd }) : null;
+  const indexed = ws.inRepo ? await listWorkTreeFiles({ cwd: ws.cwd, indexOnly: true }) : null;
   const files = indexed?.length ? indexed : await listFiles({ ws });
   const has = new Set(files);
   const read = async (file: string) => {
