@@ -264,15 +264,22 @@ async function unusedPath(path: string): Promise<string> {
 
 /**
  * Paths under cwd that git would consider, relative to cwd, names only: tracked plus untracked
- * that .gitignore does not exclude; with `indexOnly`, the index alone as staged — no walk, no
- * lstat, for a command that describes the repository rather than the work tree. Null outside a
- * work tree.
+ * that .gitignore does not exclude. Null outside a work tree.
  */
-export async function listWorkTreeFiles({ cwd, indexOnly = false }: { cwd: string; indexOnly?: boolean }): Promise<string[] | null> {
+export async function listWorkTreeFiles({ cwd }: { cwd: string }): Promise<string[] | null> {
   const paths: string[] = [];
-  const args = ['ls-files', '-z', '--cached', ...(indexOnly ? [] : ['--others', '--exclude-standard']), '--deduplicate'];
-  const r = await streamGit({ cwd, args, separator: '\0', onRecord: (p) => paths.push(p) });
+  const r = await streamGit({ cwd, args: ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'], separator: '\0', onRecord: (p) => paths.push(p) });
   return r.code === 0 ? paths : null;
+}
+
+/**
+ * The index's paths under cwd, relative to cwd, as staged — no walk, no lstat — each ended by NUL,
+ * in one string, in git's order: for a command that describes the repository rather than the
+ * work tree, and scans 100k names without a string each. Null outside a work tree.
+ */
+export async function listIndexPaths({ cwd }: { cwd: string }): Promise<string | null> {
+  const r = await runGit({ cwd, args: ['ls-files', '-z', '--cached', '--deduplicate'] });
+  return r.code === 0 ? r.stdout.toString('utf8') : null;
 }
 
 /**

@@ -2,7 +2,7 @@
 import { listFiles, readListedFile } from '../files/list';
 import { decodeString } from '../files/text';
 import { resolveInside, type Workspace } from '../files/workspace';
-import { listWorkTreeFiles } from '../git/repo';
+import { listIndexPaths } from '../git/repo';
 
 export const CONVENTIONS_PATH = '.forge/conventions.md';
 
@@ -19,22 +19,59 @@ export interface Conventions {
 }
 
 /**
- * The repository's files (relative to root) and a reader of their text. The tracked files say how
- * to work in it, and the index lists them without a walk; before the first commit, the work tree
- * is all there is. A file is read only when listed and the confinement rule allows it (a symlink
- * out of the repository is not followed).
+ * What init needs of the repository's files (relative to root): the top-level files (a set, in
+ * listing order), the number of files under each top-level directory, and the paths holding
+ * `test` or `spec` — a test file's name always does. The tracked files say how to work in it, and
+ * the index lists them without a walk; before the first commit, the work tree is all there is.
+ * The listing is one string of NUL-ended paths, scanned without a string per path: 100k paths cost
+ * a few milliseconds, not a hundred.
  */
-async function repositoryFiles({ ws }: { ws: Workspace }): Promise<{ files: string[]; has: Set<string>; read: (file: string) => Promise<string | null> }> {
-  const indexed = ws.inRepo ? await listWorkTreeFiles({ cwd: ws.cwd, indexOnly: true }) : null;
-  const files = indexed?.length ? indexed : await listFiles({ ws });
-  const has = new Set(files);
+async function repositoryFiles({ ws }: { ws: Workspace }): Promise<{ top: Set<string>; dirs: Map<string, number>; testLike: string[]; read: (file: string) => Promise<string | null> }> {
+  const indexed = ws.inRepo ? await listIndexPaths({ cwd: ws.cwd }) : null;
+  const text = indexed || (await listFiles({ ws })).map((f) => `${f}\0`).join('');
+  const { top, dirs, testLike } = scanPaths(text);
+  // Every file init reads is a top-level one; it is read only when listed.
   const read = async (file: string) => {
-    if (!has.has(file)) return null;
+    if (!top.has(file)) return null;
     const target = await resolveInside({ ws, path: file }).catch(() => null);
     const buf = target && readListedFile(target.abs, { link: true });
     return buf && decodeString(buf).text;
   };
-  return { files, has, read };
+  return { top, dirs, testLike, read };
+}
+
+/** The scan of repositoryFiles. Paths under one directory are adjacent in git's listing, so a directory's files are counted without a map lookup each. */
+export function scanPaths(text: string): { top: Set<string>; dirs: Map<string, number>; testLike: string[] } {
+  const top = new Set<string>();
+  const dirs = new Map<string, number>();
+  let dir = '';
+  let run = 0;
+  const flush = () => {
+    if (run) dirs.set(dir, (dirs.get(dir) ?? 0) + run);
+    run = 0;
+  };
+  for (let start = 0, end = text.indexOf('\0'); end !== -1; start = end + 1, end = text.indexOf('\0', start)) {
+    if (dir && text.startsWith(dir, start) && text[start + dir.length] === '/') {
+      run++;
+      continue;
+    }
+    const slash = text.indexOf('/', start);
+    if (slash === -1 || slash > end) {
+      top.add(text.slice(start, end));
+      continue;
+    }
+    flush();
+    dir = text.slice(start, slash);
+    run = 1;
+  }
+  flush();
+  const starts: number[] = [];
+  for (const token of ['test', 'spec']) {
+    for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, text.indexOf('\0', at) + 1)) starts.push(text.lastIndexOf('\0', at) + 1);
+  }
+  starts.sort((a, b) => a - b);
+  const testLike = starts.filter((s, i) => s !== starts[i - 1]).map((s) => text.slice(s, text.indexOf('\0', s)));
+  return { top, dirs, testLike };
 }
 
 function json(src: string | null): Record<string, any> | null {
@@ -67,16 +104,16 @@ const TEST_DIR = /(^|\/)(tests?|__tests__|spec)\//;
 
 /** Reads the files of the repository holding ws.cwd (its top) and returns what they say. */
 export async function detectConventions({ ws }: { ws: Workspace }): Promise<Conventions> {
-  const { files, has, read } = await repositoryFiles({ ws });
+  const { top, dirs, testLike, read } = await repositoryFiles({ ws });
   const c: Conventions = { summary: null, languages: [], packageManager: null, commands: [], tooling: [], tests: { files: 0, dirs: [], patterns: [], framework: null }, layout: [], style: [] };
-  const readme = files.find((f) => /^readme(\.md|\.rst|\.txt)?$/i.test(f));
+  const readme = [...top].find((f) => /^readme(\.md|\.rst|\.txt)?$/i.test(f));
   if (readme) c.summary = readmeSummary((await read(readme)) ?? '');
 
   const pkg = json(await read('package.json'));
   if (pkg) {
     const deps = { ...pkg.dependencies, ...pkg.devDependencies } as Record<string, string>;
-    c.languages.push(has.has('tsconfig.json') || deps.typescript ? 'TypeScript' : 'JavaScript');
-    c.packageManager = has.has('pnpm-lock.yaml') ? 'pnpm' : has.has('yarn.lock') ? 'yarn' : has.has('bun.lockb') || has.has('bun.lock') ? 'bun' : 'npm';
+    c.languages.push(top.has('tsconfig.json') || deps.typescript ? 'TypeScript' : 'JavaScript');
+    c.packageManager = top.has('pnpm-lock.yaml') ? 'pnpm' : top.has('yarn.lock') ? 'yarn' : top.has('bun.lockb') || top.has('bun.lock') ? 'bun' : 'npm';
     const run = (s: string) => (c.packageManager === 'npm' ? (s === 'test' ? 'npm test' : `npm run ${s}`) : `${c.packageManager} ${s}`);
     const scripts = (pkg.scripts ?? {}) as Record<string, string>;
     for (const [what, names] of [['build', ['build']], ['test', ['test']], ['lint', ['lint']], ['format', ['format', 'fmt']], ['typecheck', ['typecheck', 'type-check', 'tsc']]] as const) {
@@ -90,26 +127,26 @@ export async function detectConventions({ ws }: { ws: Workspace }): Promise<Conv
   }
   const tsconfig = json((await read('tsconfig.json'))?.replace(/^\s*\/\/.*$/gm, '') ?? null);
   if (tsconfig?.compilerOptions?.strict) c.style.push('TypeScript strict mode (tsconfig.json)');
-  if (has.has('go.mod')) {
+  if (top.has('go.mod')) {
     c.languages.push('Go');
     c.commands.push({ what: 'build', command: 'go build ./...', from: 'go.mod' }, { what: 'test', command: 'go test ./...', from: 'go.mod' });
     c.tests.framework ??= 'go test';
   }
-  if (has.has('Cargo.toml')) {
+  if (top.has('Cargo.toml')) {
     c.languages.push('Rust');
     c.commands.push({ what: 'build', command: 'cargo build', from: 'Cargo.toml' }, { what: 'test', command: 'cargo test', from: 'Cargo.toml' }, { what: 'lint', command: 'cargo clippy', from: 'Cargo.toml' });
     c.tests.framework ??= 'cargo test';
   }
   const pyproject = await read('pyproject.toml');
-  if (pyproject !== null || has.has('requirements.txt') || has.has('setup.py')) {
+  if (pyproject !== null || top.has('requirements.txt') || top.has('setup.py')) {
     c.languages.push('Python');
-    c.packageManager ??= has.has('uv.lock') ? 'uv' : has.has('poetry.lock') ? 'poetry' : 'pip';
-    if (/\[tool\.pytest|pytest/.test(pyproject ?? '') || files.some((f) => /(^|\/)(test_[^/]+|[^/]+_test)\.py$/.test(f))) {
+    c.packageManager ??= top.has('uv.lock') ? 'uv' : top.has('poetry.lock') ? 'poetry' : 'pip';
+    if (/\[tool\.pytest|pytest/.test(pyproject ?? '') || testLike.some((f) => /(^|\/)(test_[^/]+|[^/]+_test)\.py$/.test(f))) {
       c.commands.push({ what: 'test', command: c.packageManager === 'uv' ? 'uv run pytest' : c.packageManager === 'poetry' ? 'poetry run pytest' : 'pytest', from: pyproject !== null ? 'pyproject.toml' : 'test files' });
       c.tests.framework ??= 'pytest';
     }
-    if (/\[tool\.ruff/.test(pyproject ?? '') || has.has('ruff.toml')) c.tooling.push({ tool: 'ruff', from: has.has('ruff.toml') ? 'ruff.toml' : 'pyproject.toml' });
-    if (/\[tool\.mypy/.test(pyproject ?? '') || has.has('mypy.ini')) c.tooling.push({ tool: 'mypy', from: has.has('mypy.ini') ? 'mypy.ini' : 'pyproject.toml' });
+    if (/\[tool\.ruff/.test(pyproject ?? '') || top.has('ruff.toml')) c.tooling.push({ tool: 'ruff', from: top.has('ruff.toml') ? 'ruff.toml' : 'pyproject.toml' });
+    if (/\[tool\.mypy/.test(pyproject ?? '') || top.has('mypy.ini')) c.tooling.push({ tool: 'mypy', from: top.has('mypy.ini') ? 'mypy.ini' : 'pyproject.toml' });
   }
   const makefile = await read('Makefile');
   if (makefile) {
@@ -124,7 +161,7 @@ export async function detectConventions({ ws }: { ws: Workspace }): Promise<Conv
     [/^(rustfmt|\.rustfmt)\.toml$/, 'rustfmt'],
     [/^\.pre-commit-config\.yaml$/, 'pre-commit'],
   ];
-  for (const f of files.filter((f) => !f.includes('/'))) {
+  for (const f of top) {
     for (const [re, tool] of configs) {
       if (!re.test(f)) continue;
       const known = c.tooling.find((t) => t.tool === tool);
@@ -137,7 +174,7 @@ export async function detectConventions({ ws }: { ws: Workspace }): Promise<Conv
   const size = editorconfig && /indent_size\s*=\s*(\d+)/.exec(editorconfig)?.[1];
   if (indent) c.style.push(`indent: ${indent}${size ? ` ${size}` : ''} (.editorconfig)`);
 
-  const testFiles = files.filter((f) => TEST_FILE.test(f) || (TEST_DIR.test(f) && /\.\w+$/.test(f)));
+  const testFiles = testLike.filter((f) => TEST_FILE.test(f) || (TEST_DIR.test(f) && /\.\w+$/.test(f)));
   c.tests.files = testFiles.length;
   const dirCounts = new Map<string, number>();
   for (const f of testFiles) {
@@ -153,9 +190,7 @@ export async function detectConventions({ ws }: { ws: Workspace }): Promise<Conv
   }
   c.tests.patterns = [...patterns].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([p]) => p);
 
-  const top = new Map<string, number>();
-  for (const f of files) if (f.includes('/') && !f.startsWith('.')) top.set(f.slice(0, f.indexOf('/')), (top.get(f.slice(0, f.indexOf('/'))) ?? 0) + 1);
-  c.layout = [...top].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([dir, n]) => ({ dir, files: n }));
+  c.layout = [...dirs].filter(([dir]) => !dir.startsWith('.')).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([dir, n]) => ({ dir, files: n }));
   // Makefile first, then package scripts, then language defaults: keep the first command of each kind.
   const seen = new Set<string>();
   c.commands = c.commands.filter((x) => !seen.has(x.what) && seen.add(x.what));

@@ -1,0 +1,50 @@
+// scanPaths against the obvious per-path computation, on seeded random listings, sorted (git's order) and not.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { scanPaths } from '../../../lib/init/conventions';
+
+/** A small seeded generator (mulberry32): the same listings on every run. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PARTS = ['src', 'test', 'tests', 'spec', '__tests__', 'lib', '.github', 'a.test.ts', 'b_test.go', 'test_c.py', 'd.spec.jsx', 'e.ts', 'README.md', 'testing', 'specs', 'x'];
+
+function listing(rand: () => number, n: number): string[] {
+  const paths = new Set<string>();
+  while (paths.size < n) {
+    const depth = 1 + Math.floor(rand() * 4);
+    paths.add(Array.from({ length: depth }, () => PARTS[Math.floor(rand() * PARTS.length)]).join('/'));
+  }
+  return [...paths];
+}
+
+function obvious(paths: string[]) {
+  const top = new Set(paths.filter((p) => !p.includes('/')));
+  const dirs = new Map<string, number>();
+  for (const p of paths) if (p.includes('/')) dirs.set(p.slice(0, p.indexOf('/')), (dirs.get(p.slice(0, p.indexOf('/'))) ?? 0) + 1);
+  const testLike = paths.filter((p) => p.includes('test') || p.includes('spec'));
+  return { top: [...top], dirs: Object.fromEntries([...dirs].sort()), testLike };
+}
+
+test('scanPaths finds the top-level files, the files under each directory and every path naming test or spec, in listing order', () => {
+  const rand = random(17);
+  for (let round = 0; round < 200; round++) {
+    const paths = listing(rand, 1 + Math.floor(rand() * 40));
+    if (round % 2) paths.sort();
+    const got = scanPaths(paths.map((p) => `${p}\0`).join(''));
+    assert.equal({ top: [...got.top], dirs: Object.fromEntries([...got.dirs].sort()), testLike: got.testLike }, obvious(paths), paths.join(' | '));
+  }
+});
+
+test('scanPaths of no paths is empty', () => {
+  const got = scanPaths('');
+  assert.equal([got.top.size, got.dirs.size, got.testLike.length], [0, 0, 0]);
+});
+
+test.run();
