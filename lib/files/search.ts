@@ -111,8 +111,9 @@ export async function searchWorkspace({ ws, regex, paths, glob, limit, engine = 
  * The files a search (or a replacement) under `paths` matching `glob` covers, and those of them it
  * must read: in a repository, when the pattern holds literal text, one threaded `git grep -l -F`
  * picks the tracked files that contain it, and only those are read — with the listed symlinks (git
- * grep does not follow them) and untracked files (searching those too would make git walk the work
- * tree a second time: the listing has walked it). `mayHold` rules a file out before its lines are
+ * grep does not follow them), untracked files (searching those too would make git walk the work
+ * tree a second time: the listing has walked it) and files git greps in the index, not the work
+ * tree (assume-unchanged, skip-worktree). `mayHold` rules a file out before its lines are
  * split: its text must hold a literal or (with no lookaround, which could see past a line's ends)
  * match the pattern across lines; null when no such test is sound.
  */
@@ -125,7 +126,7 @@ export async function filesToSearch({ ws, regex, paths, glob, engine }: { ws: Wo
     ws.inRepo && literals && engine === 'git' ? grepFilesWith({ cwd: ws.cwd, literals, ignoreCase, paths }) : null,
   ]);
   const files = underPaths({ ws, files: listing.files, paths }).filter(match);
-  const toRead = holders ? files.filter((f) => holders.has(f) || listing.links.has(f) || listing.untracked.has(f)) : files;
+  const toRead = holders ? files.filter((f) => holders.has(f) || listing.links.has(f) || listing.unseenByGrep.has(f)) : files;
   const flags = regex.flags.replace(/[gmy]/g, '');
   const mayHold = literals
     ? new RegExp(literals.map(escapeRegex).join('|'), ignoreCase ? 'iu' : 'u')

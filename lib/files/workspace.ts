@@ -164,8 +164,11 @@ export interface WalkableFiles {
   files: string[];
   /** The listed symlinks: their content is their target's. */
   links: Set<string>;
-  /** The listed files git does not track (git grep, which looks only at tracked files, does not see them). */
-  untracked: Set<string>;
+  /**
+   * The listed files git grep does not read from the work tree: untracked ones, and tracked ones
+   * it takes from the index instead (assume-unchanged, skip-worktree), whose work tree copy may differ.
+   */
+  unseenByGrep: Set<string>;
 }
 
 /**
@@ -195,22 +198,22 @@ export function walkableFiles({ ws }: { ws: Workspace }): { accept(path: string,
     const real = realpathOrNull(abs);
     return real !== null && !refusal(ws, abs, real) && statOrNull(real)?.isFile() === true;
   };
-  const result: WalkableFiles = { files: [], links: new Set(), untracked: new Set() };
+  const result: WalkableFiles = { files: [], links: new Set(), unseenByGrep: new Set() };
   const accept = (path: string, kind: WorkTreeKind) => {
     if (hasGitComponent(path) || inControlDir(path)) return;
     // A tracked file git saw unchanged has the very inode git staged, wherever its path leads; a path
-    // git's walk found untracked was not reached through a link: only a changed one's way is checked.
+    // git's walk found untracked was not reached through a link: only a changed or assumed one's way is checked.
     const cut = path.lastIndexOf('/');
-    if (kind === 'changed' && !isRealDir(cut < 0 ? '' : path.slice(0, cut))) return;
+    if ((kind === 'changed' || kind === 'assumed') && !isRealDir(cut < 0 ? '' : path.slice(0, cut))) return;
     let type: 'file' | 'link' | null = kind === 'file' || kind === 'link' ? kind : null;
-    if (kind === 'changed' || kind === 'untracked') {
+    if (type === null) {
       const info = lstatOrNull(join(ws.cwd, path));
       type = info?.isFile() ? 'file' : info?.isSymbolicLink() ? 'link' : null;
     }
     if (type === 'file' || (type === 'link' && linkAllowed(join(ws.cwd, path)))) {
       result.files.push(path);
       if (type === 'link') result.links.add(path);
-      if (kind === 'untracked') result.untracked.add(path);
+      if (kind === 'untracked' || kind === 'assumed') result.unseenByGrep.add(path);
     }
   };
   return { accept, result };

@@ -285,9 +285,10 @@ export async function listIndexPaths({ cwd }: { cwd: string }): Promise<string |
 /**
  * What git says of a work tree path: a regular file or a symlink as staged and unchanged, or
  * something only the file system can tell — a tracked path git saw changed (modified, deleted,
- * retyped, skip-worktree) or an untracked one.
+ * retyped, unmerged), one git takes from the index without looking at the work tree
+ * (assume-unchanged, skip-worktree: `assumed`), or an untracked one.
  */
-export type WorkTreeKind = 'file' | 'link' | 'changed' | 'untracked';
+export type WorkTreeKind = 'file' | 'link' | 'changed' | 'assumed' | 'untracked';
 
 /**
  * The files under cwd git would consider, relative to cwd, each handed to `onFile` with what git
@@ -302,7 +303,8 @@ export async function listWorkTree({ cwd, onFile }: { cwd: string; onFile: (path
   let pending: { path: string; kind: WorkTreeKind } | null = null;
   const r = await streamGit({
     cwd,
-    args: ['ls-files', '-z', '-t', '-s', '--cached', '--modified', '--others', '--exclude-standard'],
+    // -v: -t's tags, lowercase for an assume-unchanged path (which -m never looks at).
+    args: ['ls-files', '-z', '-v', '-s', '--cached', '--modified', '--others', '--exclude-standard'],
     separator: '\0',
     onRecord: (record) => {
       if (record[0] === '?') {
@@ -313,9 +315,10 @@ export async function listWorkTree({ cwd, onFile }: { cwd: string; onFile: (path
       // "<tag> <mode> <object> <stage>\t<path>"
       const path = record.slice(record.indexOf('\t') + 1);
       const mode = record.slice(2, 8);
-      const kind: WorkTreeKind = record[0] !== 'H' ? 'changed' : mode === '120000' ? 'link' : 'file';
+      const tag = record[0]!;
+      const kind: WorkTreeKind = tag === 'H' ? (mode === '120000' ? 'link' : 'file') : tag === 'S' || tag !== tag.toUpperCase() ? 'assumed' : 'changed';
       if (pending?.path === path) {
-        if (kind === 'changed') pending.kind = kind;
+        if (kind === 'changed' && pending.kind !== 'assumed') pending.kind = kind;
         return;
       }
       if (pending) onFile(pending.path, pending.kind);

@@ -172,6 +172,24 @@ test('ls lists exactly the files search reads: no deleted, retyped, ignored, lin
   ]);
 });
 
+test('a file git greps in the index, not the work tree (assume-unchanged, skip-worktree), is read where it is: its new text is found, its old is not', async () => {
+  const repo = tempRepo();
+  for (const name of ['assumed.txt', 'skipped.txt', 'plain.txt']) write(repo, name, 'old text\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'three');
+  git(repo, 'update-index', '--assume-unchanged', 'assumed.txt');
+  git(repo, 'update-index', '--skip-worktree', 'skipped.txt');
+  for (const name of ['assumed.txt', 'skipped.txt']) write(repo, name, 'a fresh needle\n');
+  for (const engine of ['git', 'js']) {
+    const found = await forge(['search', 'needle', '--json'], { cwd: repo, env: { FORGE_SEARCH_ENGINE: engine } });
+    assert.equal(matched(found.records), ['assumed.txt:1', 'skipped.txt:1'], engine);
+    const gone = await forge(['search', 'old text', '--json'], { cwd: repo, env: { FORGE_SEARCH_ENGINE: engine } });
+    assert.equal(matched(gone.records), ['plain.txt:1'], engine);
+  }
+  const replaced = await forge(['replace', 'needle', 'pin', '--check', '--json'], { cwd: repo });
+  assert.equal(replaced.records[0]!.files.map((f: { path: string }) => f.path), ['assumed.txt', 'skipped.txt']);
+});
+
 test('a tracked file reached through a directory that became a symlink is neither listed nor read', async () => {
   const repo = tempRepo();
   write(repo, 'pkg/inside.txt', 'needle\n');
