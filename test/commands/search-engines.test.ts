@@ -56,11 +56,11 @@ const gitLog = join(shim, 'calls.log');
 writeFileSync(join(shim, 'git'), `#!/bin/sh\necho "$*" >> '${gitLog}'\nexec '${realGit}' "$@"\n`);
 chmodSync(join(shim, 'git'), 0o755);
 
-async function both(args: string[]) {
+async function both(args: string[], cwd = dir) {
   writeFileSync(gitLog, '');
-  const native = await forge(['search', ...args, '--json'], { cwd: dir, env: { PATH: `${shim}:${process.env.PATH}` } });
+  const native = await forge(['search', ...args, '--json'], { cwd, env: { PATH: `${shim}:${process.env.PATH}` } });
   const calls = execFileSync('cat', [gitLog], { encoding: 'utf8' });
-  const js = await forge(['search', ...args, '--json'], { cwd: dir, env: { FORGE_SEARCH_ENGINE: 'js' } });
+  const js = await forge(['search', ...args, '--json'], { cwd, env: { FORGE_SEARCH_ENGINE: 'js' } });
   assert.is(native.code, 0, native.stderr);
   assert.equal(native.records, js.records, `engines differ on ${args.join(' ')}`);
   return { records: native.records, usedGitGrep: /(^| )grep /m.test(calls) };
@@ -170,6 +170,46 @@ test('ls lists exactly the files search reads: no deleted, retyped, ignored, lin
     'ünïcode dir/名前 with space.txt',
     'ſtate.md',
   ]);
+});
+
+test('encodings, lone CRs, BOMs, late NULs and attributes that make git and a read see a file differently answer alike', async () => {
+  const repo = tempRepo();
+  write(repo, '.gitattributes', 'forced.dat diff\nnotdiff.txt -diff\n');
+  write(repo, 'cr-before.txt', 'a\rb\nneedle after a lone CR\n'); // git's line 2 is a read's line 3
+  write(repo, 'cr-start.txt', 'x\rneedle at a line start only for a read\n');
+  write(repo, 'crlf.txt', 'x\r\nneedle in CRLF\r\n');
+  write(repo, 'forced.dat', Buffer.from('needle\0 text to git by its attribute, binary to forge\n'));
+  write(repo, 'notdiff.txt', 'needle in a file git calls binary by its attribute\n');
+  write(repo, 'bom.txt', '\ufeffneedle on the BOM line\nneedle two\n');
+  write(repo, 'utf8.txt', 'café needle\n'); // as Latin-1 bytes, "cafÃ© needle"
+  write(repo, 'latin.txt', Buffer.from('caf\xe9 needle\n', 'latin1'));
+  write(repo, 'late-nul.txt', `${'x'.repeat(9000)}\n\0needle past git's binary test\n`);
+  write(repo, 'needles.txt', 'needles everywhere\n'); // the literal without a match of needle\b
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'lines');
+  const all = ['bom.txt:1', 'bom.txt:2', 'cr-before.txt:3', 'cr-start.txt:2', 'crlf.txt:2', 'late-nul.txt:2', 'latin.txt:1', 'notdiff.txt:1', 'utf8.txt:1'];
+  const cases: Array<[string, string[]]> = [
+    ['needle', [...all, 'needles.txt:1'].sort()],
+    ['needle\\b', all],
+    ['^needle', ['bom.txt:1', 'bom.txt:2', 'cr-before.txt:3', 'cr-start.txt:2', 'crlf.txt:2', 'needles.txt:1', 'notdiff.txt:1']],
+    ['caf. needle', ['latin.txt:1', 'utf8.txt:1']],
+  ];
+  for (const [pattern, expected] of cases) {
+    const { records, usedGitGrep } = await both([pattern, '--limit', '0'], repo);
+    assert.ok(usedGitGrep, pattern);
+    assert.equal(matched(records), expected, pattern);
+  }
+  const crlf = (await both(['needle\\b'], repo)).records.find((r) => r.path === 'crlf.txt')!;
+  assert.is(crlf.hash, lineHash('needle in CRLF'));
+});
+
+test('a path holding a newline is found alike', async () => {
+  const repo = tempRepo();
+  write(repo, 'a\nb.txt', 'needle one\n');
+  write(repo, 'b.txt', 'needle two\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'newline');
+  for (const pattern of ['needle', 'needle\\b']) assert.equal(matched((await both([pattern], repo)).records), ['a\nb.txt:1', 'b.txt:1'], pattern);
 });
 
 test('a file git greps in the index, not the work tree (assume-unchanged, skip-worktree), is read where it is: its new text is found, its old is not', async () => {
