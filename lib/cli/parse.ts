@@ -145,7 +145,11 @@ export function parseArgv(spec: CommandSpec<any>, argv: string[]): ParsedArgv {
     }
     raw[name] = value;
   }
-  const words = ((parsed._ as unknown[]) ?? []).map(String);
+  // After `--` every word is an argument, as in git: `forge search -- --verbose` looks for
+  // "--verbose". A command that runs another program (forge loop run) takes them whole instead.
+  const dashed = ((parsed['--'] as unknown[]) ?? []).map(String);
+  const target = Object.entries(spec.args as ArgsSpec).find(([, s]) => s.afterDashes);
+  const words = [...((parsed._ as unknown[]) ?? []).map(String), ...(target ? [] : dashed)];
   const pos = positionals(spec.args);
   for (const [name, s] of pos) {
     if (!words.length) break;
@@ -155,8 +159,6 @@ export function parseArgv(spec: CommandSpec<any>, argv: string[]): ParsedArgv {
   if (words.length) {
     throw new InvalidInputError('UNEXPECTED_ARGUMENT', `unexpected argument '${words[0]}'`, { fix });
   }
-  const dashed = ((parsed['--'] as unknown[]) ?? []).map(String);
-  const target = Object.entries(spec.args as ArgsSpec).find(([, s]) => s.afterDashes);
   if (target && dashed.length) raw[target[0]] = dashed;
   const last = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
   return {
@@ -166,7 +168,7 @@ export function parseArgv(spec: CommandSpec<any>, argv: string[]): ParsedArgv {
     runId: last(parsed['run-id']) as string | undefined,
     json: Boolean(last(parsed.json)),
     help: Boolean(parsed.help),
-    rest: ((parsed['--'] as unknown[]) ?? []).map(String),
+    rest: dashed,
   };
 }
 
