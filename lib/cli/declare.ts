@@ -194,9 +194,10 @@ export function defineGroup(spec: GroupSpec): GroupSpec {
 
 /** Options every command takes; declared once here, rendered in every help and man page. */
 export const COMMON_ARGS = {
-  cwd: { type: 'string', placeholder: 'DIR', description: 'Run as if started in DIR (precedence: flag > FORGE_CWD > current directory).' },
+  cwd: { type: 'string', alias: 'C', placeholder: 'DIR', description: 'Run as if started in DIR (precedence: flag > FORGE_CWD > current directory); -C DIR as in git. Like the other common options it may come before the command: forge -C DIR memory recall x.' },
   'run-id': { type: 'string', placeholder: 'ID', description: 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log.' },
   json: { type: 'boolean', description: 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).' },
+  color: { type: 'string', choices: ['auto', 'always', 'never'], placeholder: 'WHEN', description: 'Colour the text output: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always (a bare --color), never (--no-color). NDJSON is never coloured.' },
   help: { type: 'boolean', alias: 'h', description: 'Show this help.' },
 } as const satisfies ArgsSpec;
 
@@ -205,5 +206,6 @@ export const COMMON_ENV: Record<string, string> = {
   FORGE_RUN_ID: 'Run id when --run-id is not given.',
   FORGE_JSON: 'Set to 1 to print NDJSON records.',
   FORGE_DEBUG: 'Set to 1 to print stack traces of errors.',
-  NO_COLOR: 'Disable colour (colour is only used on a terminal).',
+  NO_COLOR: 'Disable colour (colour is only used on a terminal); --color=always overrides it.',
+  FORCE_COLOR: 'Colour the text output even when it is not a terminal (0 or false: never); --color overrides it.',
 };

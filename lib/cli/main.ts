@@ -12,12 +12,16 @@ import type { CommandSpec, Entry, Item, Outcome, RunContext } from './declare';
 import { readAll, readStdin } from './input';
 import { hintFields, hintLines, Output, type Hint, type Stream } from './output';
 import { groupHelp, topHelp } from './overview';
+import { colorOption, isLeadingOption, leadingWithoutValue, normalizeWords } from './leading';
 import { helpText, parseArgv, type ParsedArgv } from './parse';
 import { shellJoin } from '../quote';
 import { programWords, resolve, suggest } from './registry';
 import { validateRequest } from './validate';
 
 export const VERSION: string = pkg.version;
+
+/** The values of --color, as git's. */
+const COLORS = ['auto', 'always', 'never'];
 
 export interface MainOptions {
   entries: readonly Entry[];
@@ -73,6 +77,12 @@ function withContext(command: string | null | undefined, context: string[]): str
   return extra.length ? `${command} ${shellJoin(extra)}` : command;
 }
 
+/** Help's width: the terminal's columns, else $COLUMNS, else 80 — never below 40. */
+function helpWidth({ stdout, env }: MainOptions): number {
+  const columns = (stdout as { columns?: number }).columns ?? Number(env.COLUMNS);
+  return Math.max(40, Number.isFinite(columns) && columns > 0 ? columns : 80);
+}
+
 /** The --cwd / FORGE_CWD directory, absolute; missing is CWD_NOT_FOUND unless the command reports it itself. */
 function resolveCwd(base: string, flag: string | undefined, env: NodeJS.ProcessEnv, allowMissing: boolean): { dir: string; exists: boolean } {
   const chosen = flag ?? env.FORGE_CWD ?? base;
@@ -91,18 +101,22 @@ function resolveCwd(base: string, flag: string | undefined, env: NodeJS.ProcessE
 
 export async function main(opts: MainOptions): Promise<ExitCode> {
   const { entries, argv, env } = opts;
-  const out = await Output.create({ stdout: opts.stdout, stderr: opts.stderr, env });
+  const words = normalizeWords([...programWords(entries, basename(argv[1] ?? 'forge')), ...argv.slice(2)]);
+  const color = colorOption(words);
+  const out = await Output.create({ stdout: opts.stdout, stderr: opts.stderr, env, color: COLORS.includes(color) ? color : 'never' });
   // `forge … | head -1`: a closed pipe is a normal way for a reader to stop.
   opts.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
     throw err;
   });
-  const words = [...programWords(entries, basename(argv[1] ?? 'forge')), ...argv.slice(2)];
-  const jsonWanted = words.includes('--json') || env.FORGE_JSON === '1';
+  const jsonWanted = words.slice(0, (words.indexOf('--') + 1 || words.length + 1) - 1).includes('--json') || env.FORGE_JSON === '1';
   const fail = async (err: ForgeError): Promise<ExitCode> => {
     await renderError(out, err, { json: jsonWanted, env, id: undefined, line: undefined });
     return err.exitCode;
   };
+  if (!COLORS.includes(color)) {
+    return fail(new InvalidInputError('INVALID_ARGUMENT', `'--color' must be one of ${COLORS.join(', ')}, not '${color}'`, { fix: shellJoin(['forge', ...words.filter((w) => !w.startsWith('--color')), '--color=auto']), data: { field: 'color' } }));
+  }
 
   if (words[0] === '--version' || words[0] === '-V') {
     await out.out(`forge ${VERSION}`);
@@ -110,10 +124,12 @@ export async function main(opts: MainOptions): Promise<ExitCode> {
   }
   const r = resolve(entries, words);
   if (r.kind === 'none') {
-    if (words.length && !words.some((w) => w === '--help' || w === '-h')) {
-      return fail(new InvalidInputError('UNKNOWN_OPTION', `unknown option '${words[0]}'`, { fix: 'forge --help' }));
-    }
-    await out.write(opts.stdout, topHelp(entries));
+    // `forge`, `forge --help`, or common options with no command after them (`forge -C dir`).
+    const unknown = words.find((w) => w.startsWith('-') && !isLeadingOption(w));
+    if (unknown) return fail(new InvalidInputError('UNKNOWN_OPTION', `unknown option '${unknown}'`, { fix: 'forge --help' }));
+    const bare = leadingWithoutValue(words);
+    if (bare) return fail(new InvalidInputError('INVALID_ARGUMENT', `option '${bare}' needs a value`, { fix: 'forge --help' }));
+    await out.write(opts.stdout, topHelp(entries, helpWidth(opts)));
     return 0;
   }
   if (r.kind === 'unknown') {
@@ -127,8 +143,9 @@ export async function main(opts: MainOptions): Promise<ExitCode> {
     );
   }
   if (r.kind === 'group') {
-    if (r.rest.some((w) => w === '--help' || w === '-h')) {
-      await out.write(opts.stdout, groupHelp(r.group));
+    // `forge plan` alone lists its subcommands, as `gh pr` does; so do common options alone.
+    if (!r.rest.some((w) => w.startsWith('-') && !isLeadingOption(w))) {
+      await out.write(opts.stdout, groupHelp(r.group, helpWidth(opts)));
       return 0;
     }
     return fail(new InvalidInputError('MISSING_SUBCOMMAND', `'forge ${r.group.name}' needs a subcommand: ${r.group.commands.map((c) => c.name.split(' ')[1]).join(', ')}`, { fix: `forge ${r.group.name} --help` }));
@@ -148,7 +165,7 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
     return spec.failsOpen ? 0 : e.exitCode;
   }
   if (parsed.help) {
-    await out.write(opts.stdout, (await helpText(spec)) + '\n');
+    await out.write(opts.stdout, (await helpText(spec, helpWidth(opts))) + '\n');
     return 0;
   }
   let json = parsed.json || env.FORGE_JSON === '1';

@@ -88,12 +88,18 @@ export function overviewPage(entries: readonly Entry[], version: string): string
     `forge \\- ${roff(TAGLINE)}`,
     '.SH SYNOPSIS',
     '.nf',
-    roff('forge <command> [<args>] [--json] [--cwd DIR] [--run-id ID]'),
+    roff('forge [-C DIR] [--json] [--run-id ID] [--color[=WHEN]] <command> [<args>] [--] [<args>]'),
+    roff('forge help [<command>]'),
+    roff('forge version'),
     roff('forge-<command> [<args>]'),
     '.fi',
     '.SH DESCRIPTION',
     roff(
       'Each command does one step of a coding agent\'s work and speaks NDJSON on stdin/stdout: flags for one call, or one JSON object per line on stdin (keys are the long flag names; "id" is echoed). Output is text, or NDJSON records with --json, FORGE_JSON=1 or NDJSON input. Every response ends with a hint: Next:, Or:, Wait: or Done., and on error Error: then Fix:; JSON records carry _next_action. Machine state is committed under .forge/ on refs/forge/state and never touches the branch, index or work tree.',
+    ),
+    '.PP',
+    roff(
+      'The common options (-C/--cwd, --json, --run-id, --color) may come before the command or after it, as git\'s and gh\'s do; after -- every word is an argument (forge search -- --verbose). forge help <command> is forge <command> --help, and a group alone (forge plan) lists its commands. Help wraps to the terminal\'s width ($COLUMNS when it is not a terminal).',
     ),
     '.SH COMMANDS',
   ];

@@ -46,9 +46,15 @@ export class Output {
     readonly errPalette: Palette,
   ) {}
 
-  /** Colour is loaded (chalk) only when a stream is a terminal and NO_COLOR is unset. */
-  static async create({ stdout, stderr, env }: { stdout: Stream; stderr: Stream; env: NodeJS.ProcessEnv }): Promise<Output> {
-    const wants = (s: Stream) => Boolean(s.isTTY) && !env.NO_COLOR && env.TERM !== 'dumb';
+  /**
+   * Colour as git and Node's tools decide it: --color=always or never first, then FORCE_COLOR (0 or
+   * false: never; anything else: always), then NO_COLOR, then whether the stream is a terminal that
+   * is not dumb. Chalk is loaded only when a stream gets colour.
+   */
+  static async create({ stdout, stderr, env, color = 'auto' }: { stdout: Stream; stderr: Stream; env: NodeJS.ProcessEnv; color?: string }): Promise<Output> {
+    const forced = env.FORCE_COLOR === undefined ? null : !/^(0|false)$/i.test(env.FORCE_COLOR);
+    const wants = (s: Stream) =>
+      color === 'always' || (color !== 'never' && (forced ?? (Boolean(s.isTTY) && !env.NO_COLOR && env.TERM !== 'dumb')));
     const palette = async (s: Stream): Promise<Palette> => {
       if (!wants(s)) return PLAIN;
       const { Chalk } = await import('chalk');

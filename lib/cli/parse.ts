@@ -3,6 +3,7 @@ import yargsParser from 'yargs-parser';
 import type { Argv } from 'yargs';
 import { InvalidInputError } from '../errors';
 import { COMMON_ARGS, type ArgSpec, type ArgsSpec, type CommandSpec } from './declare';
+import { wrapText } from './overview';
 import { optionText, positionals, synopsis } from './usage';
 export interface ParsedArgv {
   /** Command arguments given on the command line, keyed by long name (not yet validated). */
@@ -36,8 +37,8 @@ function addOption(y: Argv, name: string, spec: ArgSpec, group: string): Argv {
 }
 
 /** The help text: synopsis, description, arguments, options, examples, exit status. */
-function usageBlock(spec: CommandSpec<any>): string {
-  const lines = [synopsis(spec), '', spec.summary];
+function usageBlock(spec: CommandSpec<any>, width: number): string {
+  const lines = [...wrapText(synopsis(spec), width, '    '), '', spec.summary];
   const pos = positionals(spec.args);
   if (pos.length) {
     lines.push('', 'Arguments:');
@@ -83,16 +84,16 @@ function parserOptions(spec: CommandSpec<any>): yargsParser.Options {
   return { ...o, configuration: CONFIGURATION };
 }
 
-async function helpParser(spec: CommandSpec<any>): Promise<Argv> {
+async function helpParser(spec: CommandSpec<any>, width: number): Promise<Argv> {
   const { yargs } = await import('./yargs');
   let y = yargs([])
     .scriptName(`forge ${spec.name}`)
-    .usage(usageBlock(spec))
+    .usage(usageBlock(spec, width))
     .parserConfiguration(CONFIGURATION)
     .help(false)
     .version(false)
     .exitProcess(false)
-    .wrap(null);
+    .wrap(width);
   for (const [name, s] of Object.entries(spec.args as ArgsSpec)) y = addOption(y, name, s, 'Options:');
   for (const [name, s] of Object.entries(COMMON_ARGS)) y = addOption(y, name, s as ArgSpec, 'Common options:');
   for (const ex of spec.examples) y = y.example(ex.command, ex.description);
@@ -172,10 +173,10 @@ export function parseArgv(spec: CommandSpec<any>, argv: string[]): ParsedArgv {
   };
 }
 
-/** The --help text of a command, rendered by yargs from the same declaration. */
-export async function helpText(spec: CommandSpec<any>): Promise<string> {
+/** The --help text of a command at `width` columns, rendered by yargs from the same declaration. */
+export async function helpText(spec: CommandSpec<any>, width = 80): Promise<string> {
   let text = '';
-  (await helpParser(spec)).showHelp((s: string) => {
+  (await helpParser(spec, width)).showHelp((s: string) => {
     text = s;
   });
   return text;

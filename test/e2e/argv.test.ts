@@ -1,4 +1,4 @@
-// The command line as git and gh users type it, through the built binary: `--` ends options.
+// The command line as git and gh users type it, through the built binary: `--` ends options, common options before the command, help and version, group pages, width, colour.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -38,6 +38,69 @@ test('words after -- still count: one too many is refused as unexpected, exit 2'
   assert.is(r.code, 2);
   assert.match(r.stderr, /unexpected argument/);
   assert.match(r.stderr, /Fix: /);
+});
+
+test('common options may come before the command: -C DIR, --cwd=DIR, --json, --run-id, as git and gh take them', async () => {
+  const elsewhere = tempRepo();
+  for (const args of [['-C', repo], ['-C' + repo], ['--cwd', repo], [`--cwd=${repo}`]]) {
+    const r = await forge([...args, '--json', 'read', 'flags.txt'], { cwd: elsewhere });
+    assert.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+    assert.is(r.records.at(-1)!.path, 'flags.txt', args.join(' '));
+  }
+  const logged = await forge(['--run-id', 'r7', '--json', 'memory', 'recall', 'x'], { cwd: repo });
+  assert.is(logged.code, 0, logged.stderr);
+  const events = await forge(['logs', '--run-id', 'r7', '--json'], { cwd: repo });
+  assert.ok(events.records.some((e) => e.event === 'memory recall' && e.runId === 'r7'), 'the call was logged under the run given before the command');
+  const missing = await forge(['-C'], { cwd: repo });
+  assert.is(missing.code, 2);
+  assert.match(missing.stderr, /option '--cwd' needs a value\nFix: forge --help/);
+  const unknown = await forge(['--bogus', 'ls'], { cwd: repo });
+  assert.is(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown option '--bogus'/);
+});
+
+test('forge help [cmd], forge version, and a group alone print what git and gh print, exit 0', async () => {
+  const viaHelp = await forge(['help', 'plan', 'new'], { cwd: repo });
+  const viaFlag = await forge(['plan', 'new', '--help'], { cwd: repo });
+  assert.is(viaHelp.code, 0);
+  assert.is(viaHelp.stdout, viaFlag.stdout);
+  assert.match(viaHelp.stdout, /^forge plan new /);
+  assert.is((await forge(['help'], { cwd: repo })).stdout, (await forge(['--help'], { cwd: repo })).stdout);
+  const version = await forge(['version'], { cwd: repo });
+  assert.is(version.code, 0);
+  assert.match(version.stdout, /^forge \d+\.\d+\.\d+/);
+  const group = await forge(['plan'], { cwd: repo });
+  assert.is(group.code, 0, group.stderr);
+  assert.match(group.stdout, /forge plan new/);
+  assert.is((await forge(['--json', 'plan'], { cwd: repo })).code, 0);
+  const typo = await forge(['plan', '--bogus'], { cwd: repo });
+  assert.is(typo.code, 2);
+});
+
+test('help wraps to the terminal width ($COLUMNS when not a terminal); a word longer than the width stands alone', async () => {
+  for (const columns of ['50', '80']) {
+    for (const args of [['--help'], ['plan'], ['agent', '--help'], ['search', '--help']]) {
+      const r = await forge(args, { cwd: repo, env: { COLUMNS: columns } });
+      const long = r.stdout.split('\n').filter((l) => l.length > Number(columns) && /\s\S/.test(l.trim()));
+      assert.equal(long, [], `${args.join(' ')} at ${columns} columns`);
+    }
+  }
+});
+
+test('colour: --color=always and FORCE_COLOR colour a pipe; --color=never, --no-color and NO_COLOR do not; a bad value is refused', async () => {
+  const colored = (r: { stderr: string }) => r.stderr.includes('\x1b[');
+  const fails = ['read', 'no-such-file.txt'];
+  assert.ok(colored(await forge([...fails, '--color=always'], { cwd: repo })));
+  assert.ok(colored(await forge(['--color', ...fails], { cwd: repo })), 'a bare --color is always');
+  assert.ok(colored(await forge(fails, { cwd: repo, env: { FORCE_COLOR: '1' } })));
+  assert.ok(colored(await forge([...fails, '--color=always'], { cwd: repo, env: { NO_COLOR: '1' } })), 'the flag beats NO_COLOR');
+  assert.not.ok(colored(await forge(fails, { cwd: repo })), 'a pipe gets no colour by default');
+  assert.not.ok(colored(await forge([...fails, '--color=never'], { cwd: repo, env: { FORCE_COLOR: '1' } })), 'the flag beats FORCE_COLOR');
+  assert.not.ok(colored(await forge([...fails, '--no-color'], { cwd: repo, env: { FORCE_COLOR: '1' } })));
+  assert.not.ok(colored(await forge(fails, { cwd: repo, env: { FORCE_COLOR: '0' } })));
+  const bad = await forge([...fails, '--color=sometimes'], { cwd: repo });
+  assert.is(bad.code, 2);
+  assert.match(bad.stderr, /'--color' must be one of auto, always, never/);
 });
 
 test.run();
