@@ -1,7 +1,7 @@
 // Temp directories and real git repositories for tests, with pinned commit dates.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 
@@ -14,8 +14,23 @@ export const PINNED_ENV = {
   GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
 };
 
+/** Every directory tempDir made in this process: removed when it exits (FORGE_KEEP_TEMP=1 keeps them to look at). */
+const made: string[] = [];
+process.once('exit', () => {
+  if (process.env.FORGE_KEEP_TEMP === '1') return;
+  for (const dir of made) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+    } catch {
+      // A test that took a directory's permissions away: left for the system's tmp cleaner.
+    }
+  }
+});
+
 export function tempDir(prefix = 'forge-test-'): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
 }
 
 /** Runs git in dir and returns trimmed stdout; throws on failure. */

@@ -76,36 +76,38 @@ test("a server runs in its cwd (relative to the repository top) with the environ
 test('servers that cannot start, exit, never answer or have no cwd are skipped with one warning each while the good one works', async () => {
   const dir = tempDir();
   const warnings: McpWarning[] = [];
-  const started = Date.now();
   const servers: McpServerConfig[] = [
     ECHO,
     { name: 'missing', command: ['no-such-mcp-server-xyz', '--stdio'] },
     { name: 'quitter', command: ['sh', '-c', 'echo "boom: no token" >&2; exit 3'] },
-    { name: 'silent', command: ['sh', '-c', 'echo $$ > silent.pid; exec sleep 60'] },
     { name: 'nowhere', command: ['node'], cwd: 'no/such/dir' },
   ];
-  await withServers({ servers, cwd: dir, timeoutMs: 2500, onWarning: (w) => warnings.push(w), configKey: 'profiles.t.mcp_servers', configPath: '/home/u/.config/forge/config.json' }, async (mcp) => {
-    assert.ok(Date.now() - started < 20_000, 'the silent server did not hold the start up past its timeout');
-    assert.equal(
-      warnings.map((w) => [w.server, w.key]),
-      [
-        ['nowhere', 'profiles.t.mcp_servers[4].cwd'],
-        ['missing', 'profiles.t.mcp_servers[1].command'],
-        ['quitter', 'profiles.t.mcp_servers[2]'],
-        ['silent', 'profiles.t.mcp_servers[3]'],
-      ].sort((a, b) => warnings.findIndex((w) => w.server === a[0]) - warnings.findIndex((w) => w.server === b[0])),
-    );
-    assert.is(warnings.length, 4, 'one warning per broken server');
+  // The default start-up timeout: a loaded machine must not make the good server look silent
+  // (the silent one, which needs a short timeout to be tested, has a test of its own).
+  await withServers({ servers, cwd: dir, onWarning: (w) => warnings.push(w), configKey: 'profiles.t.mcp_servers', configPath: '/home/u/.config/forge/config.json' }, async (mcp) => {
+    assert.equal(warnings.map((w) => [w.server, w.key]).sort(), [
+      ['missing', 'profiles.t.mcp_servers[1].command'],
+      ['nowhere', 'profiles.t.mcp_servers[3].cwd'],
+      ['quitter', 'profiles.t.mcp_servers[2]'],
+    ]);
     const by = (name: string) => warnings.find((w) => w.server === name)!;
     assert.is(by('missing').message, "MCP server 'missing' skipped: cannot start 'no-such-mcp-server-xyz': not found on PATH; fix profiles.t.mcp_servers[1].command in /home/u/.config/forge/config.json");
     assert.match(by('quitter').message, /^MCP server 'quitter' skipped: it exited before answering initialize \(it said: boom: no token\); fix profiles\.t\.mcp_servers\[2\] in /);
-    assert.match(by('silent').reason, /^no answer to initialize within 2\.5 s$/);
     assert.is(by('nowhere').reason, `its cwd '${join(dir, 'no/such/dir')}' is not a directory`);
-    const silentPid = Number(readFileSync(join(dir, 'silent.pid'), 'utf8'));
-    assert.ok(await until(() => !running(silentPid)), 'the silent server was killed');
-
     assert.equal(mcp.servers.map((s) => s.name), ['echo-server']);
     assert.equal(await mcp.call('echo-server.echo', { text: 'still here' }), { ok: true, text: 'still here' });
+  });
+});
+
+test('a server that never answers initialize is given up at the timeout, killed, and skipped with one warning', async () => {
+  const dir = tempDir();
+  const warnings: McpWarning[] = [];
+  const silent: McpServerConfig = { name: 'silent', command: ['sh', '-c', 'echo $$ > silent.pid; exec sleep 60'] };
+  await withServers({ servers: [silent], cwd: dir, timeoutMs: 2500, onWarning: (w) => warnings.push(w), configKey: 'profiles.t.mcp_servers', configPath: '/home/u/.config/forge/config.json' }, async (mcp) => {
+    assert.equal(warnings.map((w) => [w.server, w.key, w.reason]), [['silent', 'profiles.t.mcp_servers[0]', 'no answer to initialize within 2.5 s']]);
+    assert.equal(mcp.servers, []);
+    const silentPid = Number(readFileSync(join(dir, 'silent.pid'), 'utf8'));
+    assert.ok(await until(() => !running(silentPid)), 'the silent server was killed');
   });
 });
 
