@@ -4,6 +4,7 @@
 export const catalog: Readonly<Record<string, string | Readonly<Record<string, string>>>> = {
   agent: 'agent',
   checkpoint: 'checkpoint',
+  completion: 'completion',
   diff: 'diff',
   edit: 'edit',
   hooks: {

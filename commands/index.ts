@@ -2,6 +2,7 @@
 import type { Entry } from '../lib/cli/declare';
 import agent from './agent';
 import checkpoint from './checkpoint';
+import completion from './completion';
 import diff from './diff';
 import edit from './edit';
 import hooks from './hooks/index';
@@ -25,4 +26,4 @@ import undo from './undo';
 import validate from './validate';
 import write from './write';
 
-export const entries: readonly Entry[] = [agent, checkpoint, diff, edit, hooks, init, iter, logs, loop, ls, mcp, memory, patch, plan, read, replace, schema, search, session, state, stats, undo, validate, write];
+export const entries: readonly Entry[] = [agent, checkpoint, completion, diff, edit, hooks, init, iter, logs, loop, ls, mcp, memory, patch, plan, read, replace, schema, search, session, state, stats, undo, validate, write];

@@ -1,6 +1,6 @@
 # bash completion for forge — generated from the command declarations by `make completions`; do not edit
 declare -gA _forge_subs=(
-  ["forge"]="agent checkpoint diff edit hooks init iter logs loop ls mcp memory patch plan read replace schema search session state stats undo validate write"
+  ["forge"]="agent checkpoint completion diff edit hooks init iter logs loop ls mcp memory patch plan read replace schema search session state stats undo validate write"
   ["forge hooks"]="install list"
   ["forge iter"]="get reset update"
   ["forge loop"]="cancel hook install pause resume run start status"
@@ -12,6 +12,7 @@ declare -gA _forge_subs=(
 declare -gA _forge_opts=(
   ["forge agent"]="--task --endpoint --model --profile --api-key-env --max-turns --quick --stall-seconds --budget --dry-run --continue --session --list --plan --resume --yes --planner-model --mechanical --cwd --run-id --json --color --help"
   ["forge checkpoint"]="--message --cwd --run-id --json --color --help"
+  ["forge completion"]="--shell --cwd --run-id --json --color --help"
   ["forge diff"]="--checkpoint --stat --cwd --run-id --json --color --help"
   ["forge edit"]="--path --old --new --anchor --all --lines --after --before --delete --edits --cwd --run-id --json --color --help"
   ["forge hooks install"]="--hook --cwd --run-id --json --color --help"
@@ -64,6 +65,8 @@ declare -gA _forge_opts=(
 declare -gA _forge_choices=(
   ["forge agent --color"]="auto always never"
   ["forge checkpoint --color"]="auto always never"
+  ["forge completion --shell"]="bash zsh fish"
+  ["forge completion --color"]="auto always never"
   ["forge diff --color"]="auto always never"
   ["forge edit --color"]="auto always never"
   ["forge hooks install --hook"]="pre-push"
@@ -128,27 +131,54 @@ declare -gA _forge_choices=(
   ["forge validate --color"]="auto always never"
   ["forge write --color"]="auto always never"
 )
+_forge_leading="-C --cwd --json --run-id --color --no-color --help --version"
+# Files and directories under $1 (the --cwd given, else here) starting with $2; a directory ends
+# with / and takes no space after it, and each name is quoted as the shell reads it back.
+_forge_files() {
+  local dir=${1:-.} word=$2 only=$3 f
+  word=${word//\\ / }
+  [[ $word == [\"\']* ]] && word=${word:1}
+  [[ $dir == "~"* ]] && dir=$HOME${dir:1}
+  COMPREPLY=()
+  while IFS= read -r f; do
+    if [[ -d $f && $f == /* || -d $dir/$f ]]; then f+=/; elif [[ -n $only ]]; then continue; fi
+    COMPREPLY+=("$(printf '%q' "$f")")
+  done < <(cd -- "$dir" 2>/dev/null && compgen -f -- "$word")
+  [[ ${#COMPREPLY[@]} == 1 && ${COMPREPLY[0]} == */ ]] && compopt -o nospace 2>/dev/null
+  return 0
+}
 _forge() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-  local prog=${COMP_WORDS[0]##*/} path=forge i w
+  local prog=${COMP_WORDS[0]##*/} path=forge i w dir= found=1
   [[ $prog == forge-* ]] && path="forge ${prog#forge-}"
+  # The command path, skipping options (those before the command included); --cwd/-C is kept for files.
   for ((i = 1; i < COMP_CWORD; i++)); do
     w=${COMP_WORDS[i]}
-    [[ $w == -* ]] && break
-    if [[ -n ${_forge_subs["$path"]+x} && " ${_forge_subs["$path"]} " == *" $w "* ]]; then
+    case $w in
+      --) break ;;
+      -C | --cwd) ((i + 1 < COMP_CWORD)) && dir=${COMP_WORDS[i + 1]}; ((i++)); continue ;;
+      -C?*) dir=${w#-C}; continue ;;
+      --cwd=*) dir=${w#--cwd=}; continue ;;
+      --run-id) ((i++)); continue ;;
+      -*) continue ;;
+    esac
+    if ((found)) && [[ -n ${_forge_subs["$path"]+x} && " ${_forge_subs["$path"]} " == *" $w "* ]]; then
       path="$path $w"
     else
-      break
+      found=0
     fi
   done
-  if [[ -n ${_forge_choices["$path $prev"]+x} ]]; then
-    COMPREPLY=($(compgen -W "${_forge_choices["$path $prev"]}" -- "$cur"))
-  elif [[ $cur == -* && -n ${_forge_opts["$path"]+x} ]]; then
-    COMPREPLY=($(compgen -W "${_forge_opts["$path"]}" -- "$cur"))
+  if [[ $prev == -C || $prev == --cwd ]]; then
+    _forge_files "" "$cur" dirs
+  elif [[ -n ${_forge_choices["$path $prev"]+x} ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "${_forge_choices["$path $prev"]}" -- "$cur")
+  elif [[ $cur == -* ]]; then
+    if [[ -n ${_forge_opts["$path"]+x} ]]; then w=${_forge_opts["$path"]}; else w=$_forge_leading; fi
+    mapfile -t COMPREPLY < <(compgen -W "$w" -- "$cur")
   elif [[ -n ${_forge_subs["$path"]+x} ]]; then
-    COMPREPLY=($(compgen -W "${_forge_subs["$path"]}" -- "$cur"))
+    mapfile -t COMPREPLY < <(compgen -W "${_forge_subs["$path"]}" -- "$cur")
   else
-    COMPREPLY=($(compgen -f -- "$cur"))
+    _forge_files "$dir" "$cur"
   fi
 }
-complete -F _forge forge forge-agent forge-checkpoint forge-diff forge-edit forge-hooks forge-init forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-replace forge-schema forge-search forge-session forge-state forge-stats forge-undo forge-validate forge-write
+complete -F _forge forge forge-agent forge-checkpoint forge-completion forge-diff forge-edit forge-hooks forge-init forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-replace forge-schema forge-search forge-session forge-state forge-stats forge-undo forge-validate forge-write

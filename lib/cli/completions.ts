@@ -13,6 +13,9 @@ export function programs(entries: readonly Entry[]): string[] {
   return ['forge', ...entries.map((e) => `forge-${e.name}`)];
 }
 
+/** What `forge --⇥` offers: the common options typed before a command. */
+const LEADING_WORDS = ['-C', '--cwd', '--json', '--run-id', '--color', '--no-color', '--help', '--version'];
+
 export function bashCompletion(entries: readonly Entry[]): string {
   // Keys are command paths from the program name: "forge", "forge memory", "forge memory save".
   const subs = [`  ["forge"]="${entries.map((e) => e.name).join(' ')}"`];
@@ -30,27 +33,54 @@ ${opts.join('\n')}
 declare -gA _forge_choices=(
 ${choices.join('\n')}
 )
+_forge_leading="${LEADING_WORDS.join(' ')}"
+# Files and directories under $1 (the --cwd given, else here) starting with $2; a directory ends
+# with / and takes no space after it, and each name is quoted as the shell reads it back.
+_forge_files() {
+  local dir=\${1:-.} word=$2 only=$3 f
+  word=\${word//\\\\ / }
+  [[ $word == [\\"\\']* ]] && word=\${word:1}
+  [[ $dir == "~"* ]] && dir=$HOME\${dir:1}
+  COMPREPLY=()
+  while IFS= read -r f; do
+    if [[ -d $f && $f == /* || -d $dir/$f ]]; then f+=/; elif [[ -n $only ]]; then continue; fi
+    COMPREPLY+=("$(printf '%q' "$f")")
+  done < <(cd -- "$dir" 2>/dev/null && compgen -f -- "$word")
+  [[ \${#COMPREPLY[@]} == 1 && \${COMPREPLY[0]} == */ ]] && compopt -o nospace 2>/dev/null
+  return 0
+}
 _forge() {
   local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]}
-  local prog=\${COMP_WORDS[0]##*/} path=forge i w
+  local prog=\${COMP_WORDS[0]##*/} path=forge i w dir= found=1
   [[ $prog == forge-* ]] && path="forge \${prog#forge-}"
+  # The command path, skipping options (those before the command included); --cwd/-C is kept for files.
   for ((i = 1; i < COMP_CWORD; i++)); do
     w=\${COMP_WORDS[i]}
-    [[ $w == -* ]] && break
-    if [[ -n \${_forge_subs["$path"]+x} && " \${_forge_subs["$path"]} " == *" $w "* ]]; then
+    case $w in
+      --) break ;;
+      -C | --cwd) ((i + 1 < COMP_CWORD)) && dir=\${COMP_WORDS[i + 1]}; ((i++)); continue ;;
+      -C?*) dir=\${w#-C}; continue ;;
+      --cwd=*) dir=\${w#--cwd=}; continue ;;
+      --run-id) ((i++)); continue ;;
+      -*) continue ;;
+    esac
+    if ((found)) && [[ -n \${_forge_subs["$path"]+x} && " \${_forge_subs["$path"]} " == *" $w "* ]]; then
       path="$path $w"
     else
-      break
+      found=0
     fi
   done
-  if [[ -n \${_forge_choices["$path $prev"]+x} ]]; then
-    COMPREPLY=($(compgen -W "\${_forge_choices["$path $prev"]}" -- "$cur"))
-  elif [[ $cur == -* && -n \${_forge_opts["$path"]+x} ]]; then
-    COMPREPLY=($(compgen -W "\${_forge_opts["$path"]}" -- "$cur"))
+  if [[ $prev == -C || $prev == --cwd ]]; then
+    _forge_files "" "$cur" dirs
+  elif [[ -n \${_forge_choices["$path $prev"]+x} ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "\${_forge_choices["$path $prev"]}" -- "$cur")
+  elif [[ $cur == -* ]]; then
+    if [[ -n \${_forge_opts["$path"]+x} ]]; then w=\${_forge_opts["$path"]}; else w=$_forge_leading; fi
+    mapfile -t COMPREPLY < <(compgen -W "$w" -- "$cur")
   elif [[ -n \${_forge_subs["$path"]+x} ]]; then
-    COMPREPLY=($(compgen -W "\${_forge_subs["$path"]}" -- "$cur"))
+    mapfile -t COMPREPLY < <(compgen -W "\${_forge_subs["$path"]}" -- "$cur")
   else
-    COMPREPLY=($(compgen -f -- "$cur"))
+    _forge_files "$dir" "$cur"
   fi
 }
 complete -F _forge ${programs(entries).join(' ')}
@@ -72,18 +102,30 @@ ${subs.join('\n')}
   opts=(
 ${opts.join('\n')}
   )
-  local prog=\${words[1]:t} path=forge w i
+  local prog=\${words[1]:t} path=forge w i dir= found=1
   [[ $prog == forge-* ]] && path="forge \${prog#forge-}"
+  # The command path, skipping options (those before the command included); --cwd/-C is kept for files.
   for ((i = 2; i < CURRENT; i++)); do
     w=\${words[i]}
-    [[ $w == -* ]] && break
-    if (( \${+subs[$path]} )) && [[ $'\\n'\${subs[$path]}$'\\n' == *$'\\n'$w:* ]]; then
+    case $w in
+      --) break ;;
+      -C | --cwd) (( i + 1 < CURRENT )) && dir=\${words[i+1]}; (( i++ )); continue ;;
+      -C?*) dir=\${w#-C}; continue ;;
+      --cwd=*) dir=\${w#--cwd=}; continue ;;
+      --run-id) (( i++ )); continue ;;
+      -*) continue ;;
+    esac
+    if (( found && \${+subs[$path]} )) && [[ $'\\n'\${subs[$path]}$'\\n' == *$'\\n'$w:* ]]; then
       path="$path $w"
     else
-      break
+      found=0
     fi
   done
   local prev=\${words[CURRENT-1]} line
+  if [[ $prev == -C || $prev == --cwd ]]; then
+    _files -/
+    return
+  fi
   for line in \${(f)opts[$path]}; do
     if [[ $line == $prev:* ]]; then
       local choices=\${\${line#*:\\(}%\\)}
@@ -91,11 +133,13 @@ ${opts.join('\n')}
       return
     fi
   done
-  if [[ \${words[CURRENT]} == -* ]] && (( \${+opts[$path]} )); then
-    compadd -- \${\${(f)opts[$path]}%%:*}
+  if [[ \${words[CURRENT]} == -* ]]; then
+    if (( \${+opts[$path]} )); then compadd -- \${\${(f)opts[$path]}%%:*}; else compadd -- ${LEADING_WORDS.join(' ')}; fi
   elif (( \${+subs[$path]} )); then
     local -a described=(\${(f)subs[$path]})
     _describe command described
+  elif [[ -n $dir ]]; then
+    _files -W \${~dir}
   else
     _files
   fi
@@ -111,6 +155,15 @@ export function fishCompletion(entries: readonly Entry[]): string {
     const own = prog === 'forge' ? null : prog.slice('forge-'.length);
     const scoped = own ? entries.filter((e) => e.name === own) : entries;
     lines.push(`complete -c ${prog} -f`);
+    if (!own) {
+      lines.push(`complete -c ${prog} -n '__fish_use_subcommand' -s C -l cwd -xa '(__fish_complete_directories)' -d ${q(COMMON_ARGS.cwd.description)}`);
+      for (const [n, s] of Object.entries(COMMON_ARGS as ArgsSpec)) {
+        if (n === 'cwd') continue;
+        const value = s.type === 'boolean' ? '' : s.choices ? ` -x -a ${q(s.choices.join(' '))}` : ' -x';
+        lines.push(`complete -c ${prog} -n '__fish_use_subcommand' -l ${n}${s.alias ? ` -s ${s.alias}` : ''}${value} -d ${q(s.description)}`);
+      }
+      lines.push(`complete -c ${prog} -n '__fish_use_subcommand' -l version -d 'Print the version.'`);
+    }
     for (const e of scoped) {
       const top = own ? '' : e.name;
       if (!own) lines.push(`complete -c ${prog} -n '__fish_use_subcommand' -a ${e.name} -d ${q(e.summary)}`);
@@ -127,9 +180,13 @@ export function fishCompletion(entries: readonly Entry[]): string {
         }
         const cond = conds.length ? ` -n ${q(conds.join('; and '))}` : '';
         for (const [n, s] of allArgs(c)) {
-          const value = s.type === 'boolean' ? '' : s.choices ? ` -x -a ${q(s.choices.join(' '))}` : ' -r';
+          const value = s.type === 'boolean' ? '' : s.choices ? ` -x -a ${q(s.choices.join(' '))}` : n === 'cwd' ? ` -xa '(__fish_complete_directories)'` : ' -r';
           lines.push(`complete -c ${prog}${cond} -l ${n}${s.alias ? ` -s ${s.alias}` : ''}${value} -d ${q(s.description)}`);
         }
+        // A command that takes words (a path, a pattern, a task) gets file names offered for them.
+        const positional = Object.values(c.args as ArgsSpec).find((a) => a.positional);
+        if (positional?.choices) lines.push(`complete -c ${prog}${cond} -x -a ${q(positional.choices.join(' '))}`);
+        else if (positional) lines.push(`complete -c ${prog}${cond} -F`);
       }
     }
   }
