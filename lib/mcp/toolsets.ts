@@ -19,7 +19,10 @@ interface Toolset {
 
 const read: Behaviour = { effect: 'read' };
 
-/** Every command but `mcp` itself, in exactly one toolset; `forge mcp --toolsets all` serves them all. */
+/** Commands for a shell, never a model's tools: the server itself, and the shell's completion script. */
+export const NOT_SERVED: readonly string[] = ['mcp', 'completion'];
+
+/** Every command but those NOT_SERVED, in exactly one toolset; `forge mcp --toolsets all` serves them all. */
 export const TOOLSETS: Record<string, Toolset> = {
   files: {
     description: 'read, search and change files',

@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import { entries } from '../../commands/index';
 import { leaves } from '../../lib/cli/registry';
 import { mcpTools } from '../../lib/mcp/server';
-import { annotations, BEHAVIOURS, DEFAULT_TOOLSETS, TOOLSETS } from '../../lib/mcp/toolsets';
+import { annotations, BEHAVIOURS, DEFAULT_TOOLSETS, NOT_SERVED, TOOLSETS } from '../../lib/mcp/toolsets';
 import { planTemplate } from '../../lib/plans/template';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
 import { repoWith, tempRepo } from '../helpers/repo';
@@ -41,7 +41,7 @@ const schemaTokens = (tools: unknown[]) => countTokens(JSON.stringify(tools));
 
 test('--toolsets all serves every command, each with the annotations its toolset table declares', () => withClient(tempRepo(), async (client) => {
   const { tools } = await client.listTools();
-  const expected = leaves(entries).filter((c) => c.name !== 'mcp');
+  const expected = leaves(entries).filter((c) => !NOT_SERVED.includes(c.name));
   assert.equal(tools.map((t) => t.name).sort(), toolNames(expected.map((c) => c.name)));
   for (const spec of expected) {
     const served = tools.find((t) => t.name === spec.name.replace(/[ -]/g, '_'))!;
@@ -57,9 +57,9 @@ test('--toolsets all serves every command, each with the annotations its toolset
   assert.ok(schemaTokens(tools) <= 5000, `all tools' schemas: ${schemaTokens(tools)} tokens`);
 }, ['--toolsets', 'all']));
 
-test('the toolset table holds every command but mcp exactly once', () => {
+test('the toolset table holds every command but those for a shell (mcp, completion) exactly once', () => {
   const listed = Object.values(TOOLSETS).flatMap((t) => Object.keys(t.commands));
-  assert.equal(listed.slice().sort(), leaves(entries).filter((c) => c.name !== 'mcp').map((c) => c.name).sort());
+  assert.equal(listed.slice().sort(), leaves(entries).filter((c) => !NOT_SERVED.includes(c.name)).map((c) => c.name).sort());
 });
 
 test('by default: files, plans, validate and memory in at most 2,500 tokens; no pushes, undo, agent or installers', () => withClient(tempRepo(), async (client) => {
