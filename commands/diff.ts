@@ -27,6 +27,7 @@ export default defineCommand({
   errors: { NO_CHECKPOINT: 'there is no checkpoint yet', NO_SUCH_CHECKPOINT: 'N is larger than the number of checkpoints', NOT_A_GIT_REPO: 'outside a git repository', NO_WORK_TREE: 'in a bare repository or inside the git dir' },
   exits: { 0: 'shown (changes or none)', 1: 'no checkpoint yet', 2: 'invalid input, no such checkpoint, not a git repository, or no work tree' },
   mutates: false,
+  pager: true,
   async run(args, ctx) {
     const n = args.checkpoint ?? 1;
     const d = await diffSinceCheckpoint({ cwd: ctx.cwd, stat: args.stat, n });

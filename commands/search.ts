@@ -1,5 +1,6 @@
 // forge search: regex search, .gitignore-aware, grouped by file, every match with its anchor; capped.
 import { dirname } from 'node:path';
+import type { Palette } from '../lib/cli/output';
 import { defineCommand } from '../lib/cli/declare';
 import { AFTER_A_CRASH } from '../lib/files/journal';
 import { CONFINEMENT_ERRORS, assertWalkable, openWorkspace, resolveWalkPath } from '../lib/files/workspace';
@@ -46,9 +47,9 @@ export default defineCommand({
       engine: searchEngineOf(process.env),
       onMatch: async (m) => {
         await ctx.status(null);
-        const heading = m.path !== current ? `${m.path}\n` : '';
+        const heading = m.path !== current ? `${ctx.paint.path(m.path)}\n` : '';
         current = m.path;
-        await ctx.emit({ type: 'match', ...m }, `${heading}  ${m.line}#${m.hash}: ${m.text}`);
+        await ctx.emit({ type: 'match', ...m }, `${heading}  ${m.line}#${m.hash}: ${highlight(m.text, regex, ctx.paint)}`);
       },
       // A person at a terminal sees how far a long search is; nothing is drawn for a quick one.
       onProgress: async (done, of) => (Date.now() - started > 300 ? ctx.status(`searching: ${done} of ${of} files`) : undefined),
@@ -76,3 +77,10 @@ export default defineCommand({
     };
   },
 });
+
+/** The line with what the pattern matched in it painted (the first match: the one the snippet is cut around). */
+function highlight(text: string, regex: RegExp, paint: Palette): string {
+  const m = regex.exec(text);
+  if (!m || !m[0]) return text;
+  return `${text.slice(0, m.index)}${paint.match(m[0])}${text.slice(m.index + m[0].length)}`;
+}

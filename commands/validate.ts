@@ -1,5 +1,6 @@
 // forge validate: check a module's work in its directory, record the attempt, and recommend PROCEED, RETRY or ESCALATE.
 import { defineCommand, type ArgsOf, type ArgsSpec, type RunContext } from '../lib/cli/declare';
+import type { Palette } from '../lib/cli/output';
 import { assertId, InvalidInputError, NotAGitRepoError } from '../lib/errors';
 import { verifyCommands, type Module } from '../lib/plans/modules';
 import { nextReadyModule, passedModules, planModule } from '../lib/validate/plan';
@@ -12,10 +13,11 @@ const DEFAULT_TIMEOUT_SECONDS = 120;
 /** Lines of a failed command's output shown in text (JSON carries its whole tail). */
 const TAIL_LINES = 8;
 
-function render(r: CheckResult): string {
+function render(r: CheckResult, paint: Palette): string {
   // A command line is quoted, so where it ends and the message begins is plain.
   const name = r.type === 'command' ? `'${r.name}'` : r.name;
-  const head = `${r.passed ? (r.skipped ? 'skip' : 'ok  ') : 'FAIL'}  ${r.type} ${name}: ${r.message}`;
+  const verdict = r.passed ? (r.skipped ? paint.dim('skip') : paint.ok('ok  ')) : paint.fail('FAIL');
+  const head = `${verdict}  ${r.type} ${name}: ${r.message}`;
   const tail = typeof r.tail === 'string' && r.tail.trim() ? r.tail.trimEnd().split('\n').slice(-TAIL_LINES).map((l) => `      > ${l}`) : [];
   return [head, ...tail].join('\n');
 }
@@ -128,7 +130,7 @@ export default defineCommand({
         recommendation: verdict.recommendation,
         reason: verdict.reason,
       },
-      text: [...results.map(render), summary].join('\n'),
+      text: [...results.map((r) => render(r, ctx.paint)), summary].join('\n'),
       exitCode: attempt.status === 'passed' ? 0 : 1,
       ...(await hint({ verdict, args, ctx, moduleId, runId, plan: plan && args.plan ? { path: args.plan, modules: plan.modules } : undefined })),
     };

@@ -2,6 +2,7 @@
 import type { ExitCode } from '../errors';
 import type { Repo } from '../git/repo';
 import type { StateStore } from '../git/state';
+import type { Palette } from './output';
 
 /** 'array' is a list of strings (a repeatable flag); 'objects' a list of JSON objects (one JSON flag). */
 export type ArgType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'objects';
@@ -93,6 +94,8 @@ export interface RunContext {
   cwdMissing: boolean;
   /** The run id set by --run-id or FORGE_RUN_ID, if any. */
   runId: string | undefined;
+  /** Colours for text output (match, path, ok, fail…): plain unless stdout gets colour (--color, a terminal) and the output is text. */
+  paint: Palette;
   /** Where global (cross-project) data lives: $XDG_DATA_HOME/forge. */
   dataHome: string;
   /** The repository holding cwd; throws NOT_A_GIT_REPO outside one. */
@@ -151,6 +154,8 @@ export interface CommandSpec<R extends ArgsSpec = ArgsSpec> {
   stdinAlternatives?: string[];
   /** The command speaks a protocol on stdin itself (forge mcp): the CLI never reads requests from it. */
   ownsStdin?: boolean;
+  /** Long text for a person (a diff, a log): on a terminal it goes through the pager, as git's diff and log do. */
+  pager?: boolean;
   /**
    * The command reports a missing --cwd / FORGE_CWD directory itself (validate's cwd_check) instead
    * of failing with CWD_NOT_FOUND: ctx.cwd is that path, ctx.cwdMissing is true, and ctx.repo(),
@@ -208,4 +213,5 @@ export const COMMON_ENV: Record<string, string> = {
   FORGE_DEBUG: 'Set to 1 to print stack traces of errors.',
   NO_COLOR: 'Disable colour (colour is only used on a terminal); --color=always overrides it.',
   FORCE_COLOR: 'Colour the text output even when it is not a terminal (0 or false: never); --color overrides it.',
+  FORGE_PAGER: 'The pager for long text on a terminal (forge diff, logs, state log), as git pages: else PAGER, else less with LESS=FRX; cat or empty means none. Never used off a terminal or with --json.',
 };

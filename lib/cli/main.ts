@@ -10,9 +10,10 @@ import { StateStore } from '../git/state';
 import { newEvent, recordEvents } from '../logs/events';
 import type { CommandSpec, Entry, Item, Outcome, RunContext } from './declare';
 import { readAll, readStdin } from './input';
-import { hintFields, hintLines, Output, type Hint, type Stream } from './output';
+import { hintFields, hintLines, Output, PLAIN, type Hint, type Stream } from './output';
 import { groupHelp, topHelp } from './overview';
 import { colorOption, isLeadingOption, leadingWithoutValue, normalizeWords } from './leading';
+import { pagerCommand, startPager } from './pager';
 import { helpText, parseArgv, type ParsedArgv } from './parse';
 import { shellJoin } from '../quote';
 import { programWords, resolve, suggest } from './registry';
@@ -192,13 +193,18 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
 
   const repos = new RepoCache();
   let worst: ExitCode = 0;
+  // A person reading a long answer on a terminal gets the pager; quitting it early ends the command, as in git.
+  const pagerLine = spec.pager && !json && opts.stdout.isTTY ? pagerCommand(env) : null;
+  const pager = pagerLine ? await startPager({ command: pagerLine, env, onQuit: () => process.exit(0) }) : null;
+  const target = pager ? out.to(pager.stdin as unknown as Stream) : out;
   try {
     for await (const req of requests) {
-      const code = await runRequest({ spec, req, parsed, json, opts, out, repos });
+      const code = await runRequest({ spec, req, parsed, json, opts, out: target, repos });
       if (code > worst) worst = code;
     }
   } finally {
     repos.close();
+    await pager?.close();
   }
   return worst;
 }
@@ -275,6 +281,7 @@ async function runRequest({
       cwd: target.dir,
       cwdMissing: !target.exists,
       runId,
+      paint: json ? PLAIN : out.outPalette,
       dataHome: join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'forge'),
       repo: () => repos.repo(dir),
       store: () => repos.store(dir, env),

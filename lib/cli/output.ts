@@ -16,9 +16,17 @@ export interface Palette {
   error: Paint;
   label: Paint;
   dim: Paint;
+  /** A file name heading its matches (git grep's and rg's colour for it). */
+  path: Paint;
+  /** The text a pattern matched. */
+  match: Paint;
+  /** A check's verdict. */
+  ok: Paint;
+  fail: Paint;
 }
 
-const PLAIN: Palette = { error: (s) => s, label: (s) => s, dim: (s) => s };
+const same: Paint = (s) => s;
+export const PLAIN: Palette = { error: same, label: same, dim: same, path: same, match: same, ok: same, fail: same };
 
 /** The hint lines of seed 000: `Next:` (+ `Or:`), or `Wait:`, or `Done.`. */
 export function hintLines(h: Hint, p: Palette = PLAIN): string[] {
@@ -59,9 +67,14 @@ export class Output {
       if (!wants(s)) return PLAIN;
       const { Chalk } = await import('chalk');
       const c = new Chalk({ level: 1 });
-      return { error: (t) => c.red.bold(t), label: (t) => c.bold(t), dim: (t) => c.dim(t) };
+      return { error: (t) => c.red.bold(t), label: (t) => c.bold(t), dim: (t) => c.dim(t), path: (t) => c.magenta(t), match: (t) => c.red.bold(t), ok: (t) => c.green(t), fail: (t) => c.red.bold(t) };
     };
     return new Output(stdout, stderr, await palette(stdout), await palette(stderr));
+  }
+
+  /** The same palettes, writing text to `stdout` instead (a pager's stdin). */
+  to(stdout: Stream): Output {
+    return new Output(stdout, this.stderr, this.outPalette, this.errPalette);
   }
 
   async write(stream: Stream, text: string): Promise<void> {

@@ -1,9 +1,10 @@
 // The command line as git and gh users type it, through the built binary: `--` ends options, common options before the command, help and version, group pages, width, colour.
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { forge } from '../helpers/forge';
+import { forge, forgeEnv } from '../helpers/forge';
 import { git, tempRepo } from '../helpers/repo';
 
 const repo = tempRepo();
@@ -101,6 +102,48 @@ test('colour: --color=always and FORCE_COLOR colour a pipe; --color=never, --no-
   const bad = await forge([...fails, '--color=sometimes'], { cwd: repo });
   assert.is(bad.code, 2);
   assert.match(bad.stderr, /'--color' must be one of auto, always, never/);
+});
+
+test('colour marks what search matched and what validate found, only when colour is on', async () => {
+  const search = await forge(['search', 'verbose', '--color=always'], { cwd: repo });
+  assert.ok(search.stdout.includes('\x1b[35mflags.txt\x1b[39m'), 'the file heading is coloured');
+  assert.match(search.stdout, /run it with --\x1b\[31m\x1b\[1mverbose\x1b\[22m\x1b\[39m/);
+  const plain = await forge(['search', 'verbose'], { cwd: repo });
+  assert.not.match(plain.stdout, /\x1b\[/);
+  const json = await forge(['search', 'verbose', '--json', '--color=always'], { cwd: repo });
+  assert.not.match(json.stdout, /\x1b\[/, 'NDJSON is never coloured');
+  const checked = await forge(['validate', 'm1', '--file', 'flags.txt', '--file', 'gone.txt', '--color=always'], { cwd: repo });
+  assert.match(checked.stdout, /\x1b\[32mok  \x1b\[39m/);
+  assert.match(checked.stdout, /\x1b\[31m\x1b\[1mFAIL\x1b\[22m\x1b\[39m/);
+});
+
+/** Runs forge under a pseudo-terminal (util-linux script), as a person at a terminal does. */
+function onTerminal(args: string[], env: Record<string, string>): { stdout: string; code: number | null } {
+  const line = [process.execPath, join(process.cwd(), 'dist/forge.js'), ...args].map((w) => `'${w}'`).join(' ');
+  const r = spawnSync('script', ['-qec', line, '/dev/null'], { cwd: repo, env: { ...forgeEnv(), ...env }, encoding: 'utf8' });
+  return { stdout: r.stdout, code: r.status };
+}
+
+test('long text on a terminal goes through the pager (FORGE_PAGER, then PAGER); not off a terminal, not with cat or an empty one', async () => {
+  const paged = join(repo, '.git', 'paged.txt');
+  const pager = `cat > '${paged}'`;
+  const shown = onTerminal(['state', 'log'], { FORGE_PAGER: pager });
+  assert.is(shown.code, 0);
+  assert.match(readFileSync(paged, 'utf8'), /commit on refs\/forge\/state|commits on refs\/forge\/state/, 'the pager got the log');
+  assert.not.match(shown.stdout, /refs\/forge\/state/, 'nothing went around it');
+  rmSync(paged);
+  assert.match(onTerminal(['state', 'log'], { PAGER: pager }).stdout, /^$/);
+  assert.ok(existsSync(paged), 'PAGER is used when FORGE_PAGER is not set');
+  rmSync(paged);
+  for (const env of [{ FORGE_PAGER: 'cat', PAGER: pager }, { FORGE_PAGER: '', PAGER: pager }]) {
+    assert.match(onTerminal(['state', 'log'], env).stdout, /refs\/forge\/state/, JSON.stringify(env));
+    assert.not.ok(existsSync(paged));
+  }
+  const piped = await forge(['state', 'log'], { cwd: repo, env: { FORGE_PAGER: pager } });
+  assert.match(piped.stdout, /refs\/forge\/state/);
+  assert.not.ok(existsSync(paged), 'no pager when stdout is not a terminal');
+  const quit = onTerminal(['state', 'log'], { FORGE_PAGER: 'head -c 1 >/dev/null' });
+  assert.is(quit.code, 0, 'a pager quit early ends the command quietly');
 });
 
 test.run();
