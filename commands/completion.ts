@@ -21,8 +21,7 @@ export default defineCommand({
   },
   examples: [
     { command: 'eval "$(forge completion bash)"', description: 'Completion in this bash session.' },
-    { command: INSTALL.bash, description: 'Completion in every new bash (bash-completion 2 loads it on first use).' },
-    { command: 'forge completion fish | source', description: 'Completion in this fish session.' },
+    { command: 'forge completion zsh > _forge', description: 'The zsh script, for a directory on $fpath.' },
   ],
   errors: {},
   exits: { 0: 'printed', 2: 'invalid input (a shell other than bash, zsh or fish)' },

@@ -78,10 +78,10 @@ function withContext(command: string | null | undefined, context: string[]): str
   return extra.length ? `${command} ${shellJoin(extra)}` : command;
 }
 
-/** Help's width: the terminal's columns, else $COLUMNS, else 80 — never below 40. */
+/** Help's width: the terminal's columns, else $COLUMNS (never below 40); unwrapped into a pipe that names none, so a script reads whole lines. */
 function helpWidth({ stdout, env }: MainOptions): number {
   const columns = (stdout as { columns?: number }).columns ?? Number(env.COLUMNS);
-  return Math.max(40, Number.isFinite(columns) && columns > 0 ? columns : 80);
+  return Number.isFinite(columns) && columns > 0 ? Math.max(40, columns) : Infinity;
 }
 
 /** The --cwd / FORGE_CWD directory, absolute; missing is CWD_NOT_FOUND unless the command reports it itself. */

@@ -28,8 +28,8 @@ function table(rows: Array<[string, string]>, width: number): string[] {
 
 const paragraph = (text: string, width: number) => wrapText(text, width);
 
-/** The overview: every command with its summary, at `width` columns (the terminal's). */
-export function topHelp(entries: readonly Entry[], width = 80): string {
+/** The overview: every command with its summary, at `width` columns (the terminal's; Infinity: unwrapped). */
+export function topHelp(entries: readonly Entry[], width = Infinity): string {
   const rows: Array<[string, string]> = entries.flatMap((e) => (isGroup(e) ? e.commands.map((c): [string, string] => [c.name, c.summary]) : [[e.name, e.summary]]));
   return [
     ...paragraph(`forge — ${TAGLINE}`, width),
@@ -49,7 +49,7 @@ export function topHelp(entries: readonly Entry[], width = 80): string {
 }
 
 /** A group's page (`forge plan`): its subcommands' synopses and summaries, at `width` columns. */
-export function groupHelp(group: GroupSpec, width = 80): string {
+export function groupHelp(group: GroupSpec, width = Infinity): string {
   return [
     ...paragraph(`forge ${group.name} — ${group.summary}`, width),
     '',

@@ -93,7 +93,7 @@ async function helpParser(spec: CommandSpec<any>, width: number): Promise<Argv> 
     .help(false)
     .version(false)
     .exitProcess(false)
-    .wrap(width);
+    .wrap(Number.isFinite(width) ? width : null);
   for (const [name, s] of Object.entries(spec.args as ArgsSpec)) y = addOption(y, name, s, 'Options:');
   for (const [name, s] of Object.entries(COMMON_ARGS)) y = addOption(y, name, s as ArgSpec, 'Common options:');
   for (const ex of spec.examples) y = y.example(ex.command, ex.description);
@@ -174,7 +174,7 @@ export function parseArgv(spec: CommandSpec<any>, argv: string[]): ParsedArgv {
 }
 
 /** The --help text of a command at `width` columns, rendered by yargs from the same declaration. */
-export async function helpText(spec: CommandSpec<any>, width = 80): Promise<string> {
+export async function helpText(spec: CommandSpec<any>, width = Infinity): Promise<string> {
   let text = '';
   (await helpParser(spec, width)).showHelp((s: string) => {
     text = s;

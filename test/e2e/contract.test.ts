@@ -75,7 +75,7 @@ test('invocation errors exit 2 with Error/Fix; --help exits 0; no stack traces u
   const cases: Array<[string[], RegExp]> = [
     [['memory', 'save', 'x', '--bogus'], /^Error: unknown option 'bogus'\nFix: forge memory save --help\n$/],
     [['memroy'], /^Error: unknown command 'memroy'; did you mean 'memory'\?\nFix: forge memory --help\n$/],
-    [['memory'], /^Error: 'forge memory' needs a subcommand: recall, save\nFix: forge memory --help\n$/],
+    [['memory', '--bogus'], /^Error: 'forge memory' needs a subcommand: recall, save\nFix: forge memory --help\n$/],
     [['--bogus'], /^Error: unknown option '--bogus'\nFix: forge --help\n$/],
     [['memory', 'recall', '--limit', 'x'], /^Error: '--limit' must be a number\nFix: forge memory recall --help\n$/],
     [['memory', 'save'], /^Error: missing required argument 'pattern'\nFix: forge memory save --help\n$/],
