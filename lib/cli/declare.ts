@@ -99,7 +99,11 @@ export interface RunContext {
   repo(): Promise<Repo>;
   /** The state store of that repository. */
   store(): Promise<StateStore>;
-  /** A quoted `forge …` command line for hints; the CLI adds --cwd / --run-id when the user gave them. */
+  /**
+   * A quoted `forge …` command line for hints. The CLI adds to every hint what it needs to run in
+   * the same repository and run: --cwd when the user gave it, --run-id when a run id was given (flag
+   * or FORGE_RUN_ID); `-C DIR` to a `git …` hint under --cwd.
+   */
   cmd(...words: Array<string | number>): string;
   /** Streams one item of a listing command; an empty text line is not printed (a JSON-only item). */
   emit(item: Item, text: string): Promise<void>;
