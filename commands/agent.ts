@@ -202,7 +202,9 @@ export default defineCommand({
       }
       if (run.exhausted) return { data, text: `stopped after ${tally}: the model had not answered`, exitCode: 1, next: ctx.cmd('agent', '--max-turns', args['max-turns'] * 2, task) };
       // With a checkpoint, forge diff shows the task's changes, untracked files included.
-      return { data, text: `(${tally}${session ? `; session ${session.id}` : ''})`, next: checkpoint ? ctx.cmd('diff', '--stat') : top && !args.quick ? 'git diff --stat' : null, ...(session ? { or: ctx.cmd('state', 'show', `${SESSIONS_DIR}/${session.id}.json`) } : {}) };
+      // --quick changes no file: nothing to look at but the answer. The session's record is the other way on.
+      const next = checkpoint ? ctx.cmd('diff', '--stat') : top && !args.quick ? 'git diff --stat' : null;
+      return { data, text: `(${tally}${session ? `; session ${session.id}` : ''})`, next, ...(session && next ? { or: ctx.cmd('state', 'show', `${SESSIONS_DIR}/${session.id}.json`) } : {}) };
     } finally {
       await showHooks(await bench.close());
     }

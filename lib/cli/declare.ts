@@ -199,7 +199,7 @@ export function defineGroup(spec: GroupSpec): GroupSpec {
 /** Options every command takes; declared once here, rendered in every help and man page. */
 export const COMMON_ARGS = {
   cwd: { type: 'string', placeholder: 'DIR', description: 'Run as if started in DIR (precedence: flag > FORGE_CWD > current directory).' },
-  'run-id': { type: 'string', placeholder: 'ID', description: 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log.' },
+  'run-id': { type: 'string', placeholder: 'ID', description: 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log, and the hint carries it as --run-id.' },
   json: { type: 'boolean', description: 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).' },
   help: { type: 'boolean', alias: 'h', description: 'Show this help.' },
 } as const satisfies ArgsSpec;
