@@ -59,25 +59,25 @@ export default defineCommand({
   },
   mutates: true,
   async run(args, ctx) {
-    const { findSession, listSessions, saveTurn, sessionSummary } = await import('../lib/agent/sessions');
+    const { findSession, listSessions, saveTurn, sessionSummary, SESSIONS_DIR } = await import('../lib/agent/sessions');
     if (args.list) {
       const sessions = await listSessions({ store: await ctx.store() });
       for (const x of sessions) await ctx.emit({ type: 'session', id: x.id, updatedAt: x.updatedAt, turns: x.turns.length, first: x.turns[0]?.task ?? '' }, `${x.id}  ${x.updatedAt}  ${x.turns.length} turn${x.turns.length === 1 ? '' : 's'}  ${(x.turns[0]?.task ?? '').slice(0, 60)}`);
-      return { data: { sessions: sessions.length }, text: sessions.length ? `${sessions.length} session${sessions.length === 1 ? '' : 's'}` : 'no forge agent sessions yet', next: sessions.length ? ctx.cmd('agent', '--session', sessions[0]!.id, 'next task') : null };
+      return { data: { sessions: sessions.length }, text: sessions.length ? `${sessions.length} session${sessions.length === 1 ? '' : 's'}` : 'no forge agent sessions yet', next: sessions.length ? ctx.cmd('state', 'show', `${SESSIONS_DIR}/${sessions[0]!.id}.json`) : null };
     }
     if (args.mechanical) {
       // Seed 004's mechanical mode: no model, no checkpoint of its own — forge replace writes all files or none.
-      if (args.plan || args.resume || args.quick || args.continue || args.session !== undefined) throw new InvalidInputError('CONFLICTING_FLAGS', '--mechanical runs no model: it goes with no --plan, --resume, --quick, --continue or --session', { fix: ctx.cmd('agent', '--mechanical', args.task ?? 'replace OLD with NEW in src/') });
+      if (args.plan || args.resume || args.quick || args.continue || args.session !== undefined) throw new InvalidInputError('CONFLICTING_FLAGS', '--mechanical runs no model: it goes with no --plan, --resume, --quick, --continue or --session', { fix: args.task?.trim() ? ctx.cmd('agent', '--mechanical', args.task) : 'forge agent --help' });
       const { parseMechanical } = await import('../lib/agent/mechanical');
       const m = parseMechanical(args.task ?? '');
-      if (!m) throw new InvalidInputError('NOT_MECHANICAL', `'${(args.task ?? '').slice(0, 80)}' is not a plain replacement: --mechanical reads "replace|rename|change OLD with|to NEW [in PATH, …]"`, { fix: args.task?.trim() ? ctx.cmd('agent', args.task) : ctx.cmd('agent', '--mechanical', 'replace OLD with NEW in src/') });
+      if (!m) throw new InvalidInputError('NOT_MECHANICAL', `'${(args.task ?? '').slice(0, 80)}' is not a plain replacement: --mechanical reads "replace|rename|change OLD with|to NEW [in PATH, …]"`, { fix: args.task?.trim() ? ctx.cmd('agent', args.task) : 'forge agent --help' });
       const { default: replace } = await import('./replace');
       return replace.run({ old: m.old, new: m.replacement, paths: m.paths, glob: m.glob, regex: false, 'ignore-case': false, check: false }, ctx);
     }
     const conflict = args.plan && args.resume ? '--plan and --resume' : (args.plan || args.resume) && args.quick ? '--quick with a plan' : (args.plan || args.resume) && (args.continue || args.session !== undefined) ? '--continue/--session with a plan' : null;
-    if (conflict) throw new InvalidInputError('CONFLICTING_FLAGS', `${conflict} do not go together`, { fix: args.resume ? ctx.cmd('agent', '--resume') : ctx.cmd('agent', '--plan', args.task ?? 'the task') });
+    if (conflict) throw new InvalidInputError('CONFLICTING_FLAGS', `${conflict} do not go together`, { fix: args.resume ? ctx.cmd('agent', '--resume') : args.task?.trim() ? ctx.cmd('agent', '--plan', args.task) : 'forge agent --help' });
     const task = args.task ?? '';
-    if (!args.resume && !task.trim()) throw new InvalidInputError('EMPTY_TASK', 'which task? give it as the argument', { fix: ctx.cmd('agent', ...(args.plan ? ['--plan'] : []), 'describe the task') });
+    if (!args.resume && !task.trim()) throw new InvalidInputError('EMPTY_TASK', 'which task? give it as the argument', { fix: 'forge agent --help' });
     const resumed = args.continue || args.session !== undefined ? await findSession({ store: await ctx.store(), id: args.session ?? null }) : null;
     const history = resumed ? sessionSummary(resumed) : undefined;
     const [{ firstRequest, fixedPromptTokens, runAgent }, { describeModelConfig, describeRecording, modelContext, resolveModelConfig }, { entries }] = await Promise.all([import('../lib/agent/agent'), import('../lib/agent/config'), import('./index')]);
@@ -202,7 +202,9 @@ export default defineCommand({
       }
       if (run.exhausted) return { data, text: `stopped after ${tally}: the model had not answered`, exitCode: 1, next: ctx.cmd('agent', '--max-turns', args['max-turns'] * 2, task) };
       // With a checkpoint, forge diff shows the task's changes, untracked files included.
-      return { data, text: `(${tally}${session ? `; session ${session.id}` : ''})`, next: checkpoint ? ctx.cmd('diff', '--stat') : 'git diff --stat', ...(session ? { or: ctx.cmd('agent', '--continue', 'next task') } : {}) };
+      // --quick changes no file: nothing to look at but the answer. The session's record is the other way on.
+      const next = checkpoint ? ctx.cmd('diff', '--stat') : top && !args.quick ? 'git diff --stat' : null;
+      return { data, text: `(${tally}${session ? `; session ${session.id}` : ''})`, next, ...(session && next ? { or: ctx.cmd('state', 'show', `${SESSIONS_DIR}/${session.id}.json`) } : {}) };
     } finally {
       await showHooks(await bench.close());
     }

@@ -40,6 +40,7 @@ export const catalog: Readonly<Record<string, string | Readonly<Record<string, s
     activate: 'plan/activate',
     advance: 'plan/advance',
     check: 'plan/check',
+    end: 'plan/end',
     'install-hook': 'plan/install-hook',
     journal: 'plan/journal',
     new: 'plan/new',

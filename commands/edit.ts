@@ -77,7 +77,8 @@ export default defineCommand({
     return {
       data: { ...r },
       text: [`edited ${r.path}: ${what}${how}`, ...r.region.map((l) => `${l.n}#${l.hash}: ${l.text}`)].join('\n'),
-      next: shellJoin(['git', 'diff', '--', r.path]),
+      // Outside a repository git diff has nothing to compare with: read the edited lines back.
+      next: ws.inRepo ? shellJoin(['git', 'diff', '--', r.path]) : ctx.cmd('read', r.path, '--start', r.startLine),
     };
   },
 });

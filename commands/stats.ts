@@ -28,7 +28,7 @@ export default defineCommand({
     return {
       data: { tasks: entries.length, tokens, models: rows.length, corrupt },
       text: entries.length ? `${entries.length} task${entries.length === 1 ? '' : 's'}, ${tokens} tokens in all${corrupt ? ` (${corrupt} unreadable lines skipped)` : ''}` : 'no forge agent tasks recorded yet',
-      next: entries.length ? null : ctx.cmd('agent', '--dry-run', 'describe a task'),
+      next: null,
     };
   },
 });

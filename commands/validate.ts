@@ -2,6 +2,7 @@
 import { defineCommand, type ArgsOf, type ArgsSpec, type RunContext } from '../lib/cli/declare';
 import type { Palette } from '../lib/cli/output';
 import { assertId, InvalidInputError, NotAGitRepoError } from '../lib/errors';
+import { activeContract } from '../lib/plans/contract';
 import { verifyCommands, type Module } from '../lib/plans/modules';
 import { nextReadyModule, passedModules, planModule } from '../lib/validate/plan';
 import type { CheckResult } from '../lib/validate/types';
@@ -36,12 +37,28 @@ const ARGS = {
 
 type Args = ArgsOf<typeof ARGS>;
 
+/**
+ * After a module passed: forge plan advance when a plan contract is active and may advance; the
+ * plan's status when it is paused or cannot be read; nothing when no plan is active.
+ */
+async function planStep(ctx: RunContext): Promise<string | null> {
+  if (ctx.cwdMissing) return null;
+  try {
+    const c = await activeContract({ store: await ctx.store() });
+    if (!c || c.status === 'complete') return null;
+    return c.status === 'active' ? ctx.cmd('plan', 'advance') : ctx.cmd('plan', 'status');
+  } catch {
+    return ctx.cmd('plan', 'status');
+  }
+}
+
 /** The hint of each recommendation: the next module (or plan advance), the same call again, or the logs. */
-async function hint({ verdict, args, ctx, moduleId, runId, plan }: { verdict: Verdict; args: Args; ctx: RunContext; moduleId: string; runId: string; plan: { path: string; modules: Module[] } | undefined }): Promise<{ next: string; or?: string }> {
+async function hint({ verdict, args, ctx, moduleId, runId, plan }: { verdict: Verdict; args: Args; ctx: RunContext; moduleId: string; runId: string; plan: { path: string; modules: Module[] } | undefined }): Promise<{ next: string | null; or?: string }> {
   if (verdict.recommendation === 'ESCALATE') return { next: ctx.cmd('logs', '--run-id', runId), or: ctx.cmd('iter', 'get', moduleId, '--run-id', runId) };
   if (verdict.recommendation === 'PROCEED') {
     const next = plan && nextReadyModule({ modules: plan.modules, passed: await passedModules({ store: await ctx.store(), runId, modules: plan.modules }) });
-    return { next: next ? ctx.cmd('validate', next.id, '--plan', plan.path) : ctx.cmd('plan', 'advance') };
+    if (next) return { next: ctx.cmd('validate', next.id, '--plan', plan.path) };
+    return { next: await planStep(ctx) };
   }
   const again = [
     ...(args.plan ? ['--plan', args.plan] : []),
@@ -62,7 +79,7 @@ export default defineCommand({
     "Verifies a module's work in its working directory (--cwd, else FORGE_CWD, else the current directory; a worker in a linked worktree passes the worktree) and answers one record: {passed, score, results, attempt, stagnant, velocity, oscillating, sameAsPrev, recommendation, reason}. The checks, in order: file_check — each --file exists; syntax_check — each existing .js .mjs .cjs .jsx .ts .tsx parses with @babel/parser (TypeScript and JSX by extension), each .json with JSON.parse, and all .py files with one python3 -c ast.parse process (skipped, and not scored, without python3), every error as file:line:col and the parser's message; contract_check — for --contract EXPORTER:IMPORTER, every name IMPORTER takes from EXPORTER (named, default, namespace members ns.x, type imports, export {a} from re-exports, const {a} = require(…)) is exported by EXPORTER (declarations, export {a as b}, export default, export * from followed recursively, export * as ns, and CommonJS exports.x, module.exports.x, module.exports = {a, b}), each missing name at the importer's line:col; relative specifiers resolve as Node and TypeScript do (as written, with .ts .tsx .js .jsx .mjs .cjs added, ./x.js meaning ./x.ts, a directory's index); command — each --cmd runs through sh in the working directory, one after another, and passes on exit 0; after --timeout seconds its whole process group is killed; a failed command keeps the tail of its output. With --plan (a path relative to the working directory), the JSON module plan's module of that id adds its files and verify commands. Progress goes to stderr while commands run, only on a terminal.",
     'A working directory that does not exist is not an error: it is one failing cwd_check (nothing else runs) with recommendation ESCALATE; the attempt is then recorded in the repository of the directory forge was started in.',
     "score is the share of the checks that passed. The attempt (status, score, and the failed checks as its issues) is appended to .forge/iterations/<runId>/<moduleId>.json, as forge iter update does, and a validate event goes to the run's log; the run id defaults to 'default'. sameAsPrev: the same non-empty set of checks failed as in the previous attempt. velocity: the average change of the score per attempt over the last 3 scored attempts (null before the second). stagnant: sameAsPrev, or the score stopped improving — velocity <= 0 over the last 3 scored attempts. oscillating: the same set of checks failed as in one of the 4 attempts before this one other than the previous one.",
-    "The recommendation is exactly one of: PROCEED when every check passed; ESCALATE when the working directory is missing, when stagnant, when oscillating, or when a failing attempt is attempt --max-attempts (default 5) or later; RETRY otherwise. The hint follows it: PROCEED → with --plan, forge validate for the plan's next module not yet passed in this run whose dependsOn all passed, else forge plan advance; RETRY → the same forge validate call; ESCALATE → forge logs --run-id <run>, or forge iter get <module> --run-id <run>.",
+    "The recommendation is exactly one of: PROCEED when every check passed; ESCALATE when the working directory is missing, when stagnant, when oscillating, or when a failing attempt is attempt --max-attempts (default 5) or later; RETRY otherwise. The hint follows it: PROCEED → with --plan, forge validate for the plan's next module not yet passed in this run whose dependsOn all passed, else forge plan advance when a plan contract is active (forge plan status when it is paused; none, a terminal answer, when no plan is active); RETRY → the same forge validate call; ESCALATE → forge logs --run-id <run>, or forge iter get <module> --run-id <run>.",
   ].join('\n\n'),
   args: ARGS,
   examples: [

@@ -1,7 +1,7 @@
-// `make hints`: hint-marker coverage of every command's examples and error path.
+// `make hints`: hint-marker coverage of every command's examples and error path, and every hint followed.
 import { walk } from '../test/helpers/walker';
 
-const checks = walk();
+const checks = await walk();
 const byCommand = new Map<string, typeof checks>();
 for (const c of checks) byCommand.set(c.command, [...(byCommand.get(c.command) ?? []), c]);
 const width = Math.max(...[...byCommand.keys()].map((k) => k.length));

@@ -34,7 +34,7 @@ export default defineCommand({
       codex: () => installCodexProjectHook({ cwd: ctx.cwd, config: args.settings, event: 'Stop', command: 'forge loop hook codex', failure: 'open' }),
       gemini: () => installGeminiProjectHook({ cwd: ctx.cwd, settings: args.settings, event: 'AfterAgent', command: 'forge loop hook gemini', name: 'forge-loop', timeoutMs: 1_800_000, failure: 'open' }),
     };
-    if (args.agent === 'opencode') throw new RefusedError('NO_STOP_HOOK', 'OpenCode has no hook that can keep a session going, so forge cannot drive its loop from inside a session', { fix: ctx.cmd('loop', 'run', '--prompt', '<task>', '--', 'opencode', 'run') });
+    if (args.agent === 'opencode') throw new RefusedError('NO_STOP_HOOK', 'OpenCode has no hook that can keep a session going, so forge cannot drive its loop from inside a session', { fix: 'forge loop run --help' });
     const r = await install[args.agent as keyof typeof install]();
     return { ...r, next: ctx.cmd('loop', 'status') };
   },

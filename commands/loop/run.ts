@@ -31,7 +31,7 @@ export default defineCommand({
     if (options) {
       await startLoop({ store, options: { ...options, driver: 'run', session: null, command: args.agent }, now: ctx.now() });
     } else {
-      if (!isLive(current)) throw new RefusedError('NO_LOOP', 'no live loop to run, and no --prompt-file or --prompt to start one', { fix: ctx.cmd('loop', 'run', '--prompt-file', 'PROMPT.md', '--', ...args.agent) });
+      if (!isLive(current)) throw new RefusedError('NO_LOOP', 'no live loop to run, and no --prompt-file or --prompt to start one', { fix: 'forge loop run --help' });
       if (current.driver === 'run' && isDriven(current)) throw new RefusedError('LOOP_RUNNING', `forge loop run (pid ${current.runnerPid}) is driving ${current.loop_id}`, { fix: ctx.cmd('loop', 'status') });
       if (current.driver === 'hook' && current.session) throw new RefusedError('LOOP_ACTIVE', `${current.loop_id} is bound to Claude Code session ${current.session}`, { fix: ctx.cmd('loop', 'cancel') });
       if (current.status === 'paused') throw new RefusedError('LOOP_ACTIVE', `${current.loop_id} is paused: ${current.reason}`, { fix: ctx.cmd('loop', 'resume') });

@@ -18,14 +18,14 @@ export const START_ARGS = {
 /** The start options from the arguments, reading the prompt file; null when no prompt was given. */
 export async function startOptions(args: ArgsOf<typeof START_ARGS>, cwd: string): Promise<Omit<StartOptions, 'driver' | 'session' | 'command'> | null> {
   if (args['prompt-file'] === undefined && args.prompt === undefined) return null;
-  if (args['prompt-file'] !== undefined && args.prompt !== undefined) throw new InvalidInputError('CONFLICTING_ARGUMENTS', 'give --prompt-file or --prompt, not both', { fix: 'forge loop start --prompt-file PROMPT.md' });
+  if (args['prompt-file'] !== undefined && args.prompt !== undefined) throw new InvalidInputError('CONFLICTING_ARGUMENTS', 'give --prompt-file or --prompt, not both', { fix: 'forge loop start --help' });
   let prompt = args.prompt ?? '';
   if (args['prompt-file'] !== undefined) {
     prompt = await readFile(resolve(cwd, args['prompt-file']), 'utf8').catch((err: NodeJS.ErrnoException) => {
       throw new InvalidInputError('PROMPT_NOT_FOUND', `cannot read the prompt file '${args['prompt-file']}' (${err.code})`, { fix: `ls ${args['prompt-file']}` });
     });
   }
-  if (!prompt.trim()) throw new InvalidInputError('EMPTY_PROMPT', 'the prompt is empty', { fix: 'forge loop start --prompt-file PROMPT.md' });
+  if (!prompt.trim()) throw new InvalidInputError('EMPTY_PROMPT', 'the prompt is empty', { fix: 'forge loop start --help' });
   const promise = args['completion-promise']?.trim() || null;
   return { prompt, promptFile: args['prompt-file'] ?? null, max: args['max-iterations'], promise, doneWhen: args['done-when'] ?? null, doneWhenTimeout: args['done-when-timeout'] };
 }
@@ -51,7 +51,7 @@ export default defineCommand({
   mutates: true,
   async run(args, ctx) {
     const options = await startOptions(args, ctx.cwd);
-    if (!options) throw new InvalidInputError('MISSING_PROMPT', 'which prompt? give --prompt-file FILE or --prompt TEXT', { fix: ctx.cmd('loop', 'start', '--prompt-file', 'PROMPT.md') });
+    if (!options) throw new InvalidInputError('MISSING_PROMPT', 'which prompt? give --prompt-file FILE or --prompt TEXT', { fix: 'forge loop start --help' });
     const session = args.session?.trim() || null;
     const loop = await startLoop({ store: await ctx.store(), options: { ...options, driver: 'hook', session: session === 'null' ? null : session, command: null }, now: ctx.now() });
     const ends = [loop.promise ? `<promise>${loop.promise}</promise>` : null, 'FORGE_COMPLETE', loop.doneWhen ? `done-when \`${loop.doneWhen}\`` : null].filter(Boolean).join(', ');

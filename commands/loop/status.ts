@@ -14,7 +14,7 @@ export default defineCommand({
   mutates: false,
   async run(_args, ctx) {
     const loop = await currentLoop({ store: await ctx.store() });
-    if (!loop) return { data: { loop_id: null }, text: 'no loop', next: ctx.cmd('loop', 'start', '--prompt-file', 'PROMPT.md') };
+    if (!loop) return { data: { loop_id: null }, text: 'no loop', next: 'forge loop start --help' };
     const base = { data: loopData(loop), text: loopSummary(loop) };
     if (loop.status === 'paused') return { ...base, next: ctx.cmd('loop', 'resume'), or: ctx.cmd('loop', 'cancel') };
     if (loop.status !== 'active') return { ...base, next: ctx.cmd('logs', '--run-id', loop.runId) };

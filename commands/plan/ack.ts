@@ -9,15 +9,15 @@ export default defineCommand({
   description:
     "After a soft refusal (plan breach: tools or plan breach: paths — outside the current unit's narrowing but within the plan's parent rails), acknowledges it: the next preflight of the same tool on the same paths passes once, and the acknowledgement is used up. Hard refusals (kill switch, budget caps, rails, surface, blast radius, a later unit's call) cannot be acknowledged. Journals plan_breach_acknowledged. Defaults to the active plan.",
   args: {
-    'plan-id': { type: 'string', tool: 'Default: the active plan', placeholder: 'ID', description: 'The plan (default: the active one).' },
+    'plan-id': { type: 'string', tool: '', placeholder: 'ID', description: 'The plan (default: the active one).' },
   },
   examples: [{ command: 'forge plan ack', description: 'Let the call just refused run once.' }],
-  errors: { NO_SOFT_BREACH: 'no soft refusal is waiting (none, already acknowledged, or a hard one)', NO_ACTIVE_PLAN: 'no plan is active', PLAN_NOT_FOUND: 'no activated plan with that id', PLAN_PAUSED: 'the kill switch is on', INVALID_ID: 'a plan id that is not a plain name' },
+  errors: { NO_SOFT_BREACH: 'no soft refusal is waiting (none, already acknowledged, or a hard one)', NO_ACTIVE_PLAN: 'no plan is active', PLAN_NOT_FOUND: 'no activated plan with that id', PLAN_ENDED: 'the plan has ended', PLAN_PAUSED: 'the kill switch is on', INVALID_ID: 'a plan id that is not a plain name' },
   exits: { 0: 'acknowledged', 1: 'refused: nothing to acknowledge, no plan, or paused', 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });
-    const { contract, grant } = await acknowledge({ store: await ctx.store(), planId, now: ctx.now() });
+    const { contract, grant } = await acknowledge({ store: await ctx.store(), planId, now: ctx.now(), cwd: ctx.cwd });
     const retry = ctx.cmd('plan', 'preflight', '--tool', grant.tool, ...grant.paths.flatMap((p) => ['--path', p]));
     return {
       data: { plan_id: contract.plan_id, unit: grant.unit, tool: grant.tool, paths: grant.paths, breach: grant.breach },

@@ -1,4 +1,5 @@
 // forge plan install-hook claude|codex|gemini|opencode: gate every tool call of that agent through forge plan preflight.
+import { activationCommand } from '../../lib/plans/contract';
 import { defineCommand } from '../../lib/cli/declare';
 import { HOOK_AGENTS, type HookAgent } from '../../lib/plans/tools';
 import { ON_FAILURE_SINCE, installProjectHook } from '../../lib/claude/settings';
@@ -27,7 +28,7 @@ export default defineCommand({
   ].join('\n\n'),
   args: {
     agent: { type: 'string', positional: true, required: true, choices: [...HOOK_AGENTS], tool: '', description: 'The agent whose hook to install.' },
-    settings: { type: 'string', placeholder: 'FILE', tool: "Config file (default: the agent's, at the repository top)", description: "The agent's file (default, at the top of the repository: .claude/settings.json, .codex/config.toml, .gemini/settings.json, or the plugin .opencode/plugins/forge-plan-gate.js)." },
+    settings: { type: 'string', placeholder: 'FILE', tool: "Config file (default: the agent's)", description: "The agent's file (default, at the top of the repository: .claude/settings.json, .codex/config.toml, .gemini/settings.json, or the plugin .opencode/plugins/forge-plan-gate.js)." },
   },
   examples: [
     { command: 'forge plan install-hook claude', description: 'Gate this project\'s Claude Code sessions.' },
@@ -50,7 +51,7 @@ export default defineCommand({
     return {
       ...r,
       next: ctx.cmd('plan', 'status'),
-      or: ctx.cmd('plan', 'activate', '--path', 'docs/plans/<plan>.md'),
+      or: await activationCommand({ cwd: ctx.cwd }),
     };
   },
 });

@@ -6,11 +6,12 @@ import { readJournal } from '../../lib/plans/lifecycle';
 export default defineCommand({
   name: 'plan journal',
   summary: 'List the plan journal: units entered, refusals, acknowledgements, budget breaches',
+  tool: 'The plan journal: units, refusals, acknowledgements',
   description:
-    'Streams the journal of plan contracts from the state ref, oldest first: plan_unit_entered, plan_advance, plan_completed (Decision), plan_breach_refused and plan_budget_breach (Observation), plan_breach_acknowledged (Action), plan_paused and plan_resumed — each with timestamp, plan_id, unit, and where they apply tool, path, reason, breach and posture. --filter plans is the only journal there is today (the flag matches the seed\'s journal export). Read-only.',
+    'Streams the journal of plan contracts from the state ref, oldest first: plan_unit_entered, plan_advance, plan_completed (Decision), plan_breach_refused and plan_budget_breach (Observation), plan_breach_acknowledged (Action), plan_paused, plan_resumed and plan_ended (with the reason: forge plan end, or replaced by activate --replace) — each with timestamp, plan_id, unit, and where they apply tool, path, reason, breach and posture. --filter plans is the only journal there is today (the flag matches the seed\'s journal export). Read-only.',
   args: {
     'plan-id': { type: 'string', tool: '', placeholder: 'ID', description: 'Only this plan.' },
-    verb: { type: 'string', tool: '', choices: ['plan_unit_entered', 'plan_advance', 'plan_completed', 'plan_breach_refused', 'plan_budget_breach', 'plan_breach_acknowledged', 'plan_paused', 'plan_resumed'], description: 'Only this verb.' },
+    verb: { type: 'string', tool: '', choices: ['plan_unit_entered', 'plan_advance', 'plan_completed', 'plan_breach_refused', 'plan_budget_breach', 'plan_breach_acknowledged', 'plan_paused', 'plan_resumed', 'plan_ended'], description: 'Only this verb.' },
     filter: { type: 'string', tool: '', choices: ['plans'], default: 'plans', description: 'Which journal entries (plan contracts).' },
     limit: { type: 'integer', tool: 'Newest N', min: 1, placeholder: 'N', description: 'Only the newest N entries.' },
   },

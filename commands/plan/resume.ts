@@ -6,17 +6,20 @@ import { setPaused } from '../../lib/plans/contract';
 export default defineCommand({
   name: 'plan resume',
   summary: "Clear a plan's kill switch",
-  description: 'Resumes a paused plan contract; budget caps still apply. Journals plan_resumed.',
+  description: 'Resumes a paused plan contract (default: the active one); budget caps still apply. Journals plan_resumed.',
   args: {
-    'plan-id': { type: 'string', tool: '', required: true, placeholder: 'ID', description: 'The plan to resume.' },
+    'plan-id': { type: 'string', tool: '', placeholder: 'ID', description: 'The plan to resume (default: the active one).' },
   },
-  examples: [{ command: 'forge plan resume --plan-id 2026-01-01-fixture', description: 'Let the agent go on.' }],
-  errors: { PLAN_NOT_FOUND: 'no activated plan with that id', NOT_PAUSED: 'the plan is not paused', PLAN_COMPLETE: 'the plan is complete', INVALID_ID: 'a plan id that is not a plain name' },
-  exits: { 0: 'resumed', 1: 'refused: no such plan, not paused, or complete', 2: 'invalid input' },
+  examples: [
+    { command: 'forge plan resume', description: 'Let the agent go on.' },
+    { command: 'forge plan resume --plan-id 2026-01-01-fixture', description: 'Resume a plan by its id.' },
+  ],
+  errors: { NO_ACTIVE_PLAN: 'no plan is active (and no --plan-id)', PLAN_NOT_FOUND: 'no activated plan with that id', PLAN_ENDED: 'the plan has ended', NOT_PAUSED: 'the plan is not paused', PLAN_COMPLETE: 'the plan is complete', INVALID_ID: 'a plan id that is not a plain name' },
+  exits: { 0: 'resumed', 1: 'refused: no plan, no such plan, ended, not paused, or complete', 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {
-    const planId = assertId({ kind: 'plan id', value: args['plan-id'] });
-    const c = await setPaused({ store: await ctx.store(), planId, reason: null, now: ctx.now() });
+    const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });
+    const c = await setPaused({ store: await ctx.store(), planId, reason: null, now: ctx.now(), cwd: ctx.cwd });
     return { data: { plan_id: c.plan_id, status: c.status }, text: `resumed ${c.plan_id}`, next: ctx.cmd('plan', 'status') };
   },
 });

@@ -2,7 +2,7 @@
 import { defineCommand } from '../../lib/cli/declare';
 import { ForgeError } from '../../lib/errors';
 import { STATE_REF } from '../../lib/git/state';
-import { ACTIVE_PATH, activeContract } from '../../lib/plans/contract';
+import { ACTIVE_PATH, activationCommand, activeContract } from '../../lib/plans/contract';
 
 export default defineCommand({
   name: 'plan status',
@@ -19,7 +19,7 @@ export default defineCommand({
       if (err instanceof ForgeError && err.code === 'PLAN_UNREADABLE') err.fix = `git show ${STATE_REF}:${ACTIVE_PATH}`;
       throw err;
     });
-    if (!c) return { data: { active: false }, text: 'no active plan', next: ctx.cmd('plan', 'check') };
+    if (!c) return { data: { active: false }, text: 'no active plan', next: await activationCommand({ cwd: ctx.cwd }) };
     const unit = c.units[c.current];
     const caps = c.envelope.parent_blast_radius.budget_caps ?? {};
     const budget = [`runs ${c.used.runs.length}${caps.runs !== undefined ? `/${caps.runs}` : ''}`, `tokens ${c.used.tokens}${caps.tokens !== undefined ? `/${caps.tokens}` : ''}`, `files ${c.used.files.length}${caps.files_changed !== undefined ? `/${caps.files_changed}` : ''}`].join(', ');
@@ -34,7 +34,7 @@ export default defineCommand({
     return {
       data: { active: c.status !== 'complete', plan_id: c.plan_id, status: c.status, pausedReason: c.pausedReason, unit: unit?.id ?? null, unitIndex: c.current, units: c.units.map((u) => u.id), used: c.used, caps, pendingBreach: c.pendingBreach, grant: c.grant, source: c.source },
       text: lines.join('\n'),
-      next: c.status === 'paused' ? ctx.cmd('plan', 'resume', '--plan-id', c.plan_id) : c.pendingBreach ? ctx.cmd('plan', 'ack') : c.status === 'active' ? ctx.cmd('plan', 'advance') : null,
+      next: c.status === 'paused' ? ctx.cmd('plan', 'resume') : c.pendingBreach ? ctx.cmd('plan', 'ack') : c.status === 'active' ? ctx.cmd('plan', 'advance') : null,
     };
   },
 });

@@ -234,7 +234,7 @@ function cutToTokens(text: string, tokens: number, count: Count): string {
 function budgetTooSmall({ budget, needed, task, what }: { budget: number; needed: number; task: string; what: string }): InvalidInputError {
   const suggested = Math.ceil((needed + 1500) / 500) * 500;
   return new InvalidInputError('BUDGET_TOO_SMALL', `a token budget of ${budget} cannot hold the request: ${what} ${needed} tokens`, {
-    fix: `forge agent --budget ${suggested} ${shellQuote(task.trim() || 'the task')}`,
+    fix: task.trim() ? `forge agent --budget ${suggested} ${shellQuote(task)}` : 'forge agent --help',
     data: { budget, needed, suggested },
   });
 }

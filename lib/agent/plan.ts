@@ -151,13 +151,13 @@ export async function savePlan({ store, plan, message }: { store: StateStore; pl
 /** The current plan, to resume; refused when there is none, or it is done or cancelled. */
 export async function resumablePlan({ store }: { store: StateStore }): Promise<AgentPlan> {
   const pointer = await store.read(CURRENT_PLAN);
-  const none = () => new RefusedError('NO_PLAN', 'no forge agent plan to resume', { fix: 'forge agent --plan "describe the task"' });
+  const none = () => new RefusedError('NO_PLAN', 'no forge agent plan to resume', { fix: 'forge agent --help' });
   if (!pointer) throw none();
   const { id } = JSON.parse(pointer.toString('utf8')) as { id: string };
   const raw = await store.read(`${PLANS_DIR}/${id}.json`);
   if (!raw) throw none();
   const plan = JSON.parse(raw.toString('utf8')) as AgentPlan;
-  if (plan.status === 'done' || plan.status === 'cancelled') throw new RefusedError('NO_PLAN', `plan ${plan.id} is ${plan.status}: nothing to resume`, { fix: 'forge agent --plan "the next task"' });
+  if (plan.status === 'done' || plan.status === 'cancelled') throw new RefusedError('NO_PLAN', `plan ${plan.id} is ${plan.status}: nothing to resume`, { fix: `git show refs/forge/state:${PLAN_MARKDOWN}` });
   return plan;
 }
 

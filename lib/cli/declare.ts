@@ -102,7 +102,11 @@ export interface RunContext {
   repo(): Promise<Repo>;
   /** The state store of that repository. */
   store(): Promise<StateStore>;
-  /** A quoted `forge …` command line for hints; the CLI adds --cwd / --run-id when the user gave them. */
+  /**
+   * A quoted `forge …` command line for hints. The CLI adds to every hint what it needs to run in
+   * the same repository and run: --cwd when the user gave it, --run-id when a run id was given (flag
+   * or FORGE_RUN_ID); `-C DIR` to a `git …` hint under --cwd.
+   */
   cmd(...words: Array<string | number>): string;
   /** Streams one item of a listing command; an empty text line is not printed (a JSON-only item). */
   emit(item: Item, text: string): Promise<void>;
@@ -200,7 +204,7 @@ export function defineGroup(spec: GroupSpec): GroupSpec {
 /** Options every command takes; declared once here, rendered in every help and man page. */
 export const COMMON_ARGS = {
   cwd: { type: 'string', alias: 'C', placeholder: 'DIR', description: 'Run as if started in DIR (precedence: flag > FORGE_CWD > current directory); -C DIR as in git. Like the other common options it may come before the command: forge -C DIR memory recall x.' },
-  'run-id': { type: 'string', placeholder: 'ID', description: 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log.' },
+  'run-id': { type: 'string', placeholder: 'ID', description: 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log, and the hint carries it as --run-id.' },
   json: { type: 'boolean', description: 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).' },
   color: { type: 'string', choices: ['auto', 'always', 'never'], placeholder: 'WHEN', description: 'Colour the text output: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always (a bare --color), never (--no-color). NDJSON is never coloured.' },
   help: { type: 'boolean', alias: 'h', description: 'Show this help.' },

@@ -66,15 +66,28 @@ class RepoCache {
   }
 }
 
+/** What a hint must carry to run against the same repository and run as the call that gave it. */
+interface HintContext {
+  /** The directory --cwd named (not FORGE_CWD, which the next call in the same shell still has). */
+  cwd?: string;
+  /**
+   * The run id, from --run-id or FORGE_RUN_ID: `FORGE_RUN_ID=r1 forge iter update m3` is often one
+   * command's environment, and a hint without the id would look in another run.
+   */
+  runId?: string;
+}
+
 /**
- * Adds the context flags the user gave (--cwd, --run-id), so a hint runs against the same repo
- * and run; not to help, not after `--`, and not a flag the hint already sets.
+ * Adds the context to a hint, so it runs against the same repository and run: a forge command gets
+ * --cwd / --run-id (not help, not after `--`, not a flag it already sets), a git command `-C DIR`.
  */
-function withContext(command: string | null | undefined, context: string[]): string | null {
+function withContext(command: string | null | undefined, context: HintContext): string | null {
   if (!command) return command ?? null;
+  if (command.startsWith('git ') && context.cwd !== undefined && !command.startsWith('git -C ')) return `git -C ${shellJoin([context.cwd])} ${command.slice(4)}`;
   if (!command.startsWith('forge ') || command.includes(' -- ') || command.endsWith(' --help')) return command;
   const extra: string[] = [];
-  for (let i = 0; i < context.length; i += 2) if (!command.includes(` ${context[i]} `)) extra.push(context[i]!, context[i + 1]!);
+  if (context.cwd !== undefined && !command.includes(' --cwd ')) extra.push('--cwd', context.cwd);
+  if (context.runId !== undefined && !command.includes(' --run-id ')) extra.push('--run-id', context.runId);
   return extra.length ? `${command} ${shellJoin(extra)}` : command;
 }
 
@@ -254,7 +267,7 @@ async function runRequest({
   const rawId = req.raw.id;
   const badId = rawId !== undefined && rawId !== null && !(typeof rawId === 'string' && rawId.length <= 1024) && !(typeof rawId === 'number' && Number.isFinite(rawId));
   const id = badId ? undefined : rawId;
-  const context: string[] = [];
+  const context: HintContext = {};
   let cwd: string | undefined;
   let runId: string | undefined;
   let streamed = false;
@@ -274,8 +287,8 @@ async function runRequest({
     // Kept only once valid: the call is logged under runId even when it fails (below), and an
     // invalid id must never name a spool file, a log or anything else.
     if (requested !== undefined) runId = assertId({ kind: 'run id', value: requested });
-    if (cwdFlag !== undefined && target.exists) context.push('--cwd', cwd);
-    if (runFlag !== undefined) context.push('--run-id', runFlag);
+    if (cwdFlag !== undefined && target.exists) context.cwd = cwd;
+    context.runId = runId;
     const dir = cwd;
     const ctx: RunContext = {
       cwd: target.dir,

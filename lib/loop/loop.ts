@@ -138,7 +138,7 @@ export async function updateLoop<T>({ store, message, change }: { store: StateSt
     message,
     apply: async (tx) => {
       const loop = await currentIn((p) => tx.read(p));
-      if (!loop) throw new RefusedError('NO_LOOP', 'no loop has been started in this repository', { fix: 'forge loop start --prompt-file PROMPT.md' });
+      if (!loop) throw new RefusedError('NO_LOOP', 'no loop has been started in this repository', { fix: 'forge loop start --help' });
       const next = change(loop);
       if (next.loop !== loop) save(tx, next.loop);
       return next.value;

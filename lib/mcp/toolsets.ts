@@ -37,17 +37,19 @@ export const TOOLSETS: Record<string, Toolset> = {
     },
   },
   plans: {
-    description: 'the plan contract: write, check, activate, gate and advance',
+    description: 'the plan contract: write, check, activate, gate, advance and end',
     commands: {
       'plan new': { effect: 'additive' },
       'plan check': read,
-      'plan activate': { effect: 'additive', idempotent: true },
+      // --replace ends the plan that gates and restarts at U1: the same call again changes state again.
+      'plan activate': { effect: 'additive' },
       'plan status': read,
       'plan preflight': { effect: 'additive' },
       'plan ack': { effect: 'additive', idempotent: true },
       'plan advance': { effect: 'additive' },
       'plan pause': { effect: 'additive', idempotent: true },
       'plan resume': { effect: 'additive', idempotent: true },
+      'plan end': { effect: 'additive' },
       'plan journal': read,
     },
   },

@@ -3,22 +3,9 @@ import { RefusedError } from '../errors';
 import type { StateStore, StateTx } from '../git/state';
 import type { ShellResult } from '../process/program';
 import { readStream } from '../state/streams';
-import { ACTIVE_PATH, activeContract, contractPath, JOURNAL_DIR, journal, parseContract, saveContract, type Contract, type JournalEntry } from './contract';
+import { activeContract, JOURNAL_DIR, journal, saveContract, targetContract as target, type Contract, type JournalEntry } from './contract';
 import { decide, type Decision, type ToolCall } from './gate';
 import type { Unit } from './markdown';
-
-/** The contract a command acts on: the one named, or the active one. */
-async function target(read: (path: string) => Promise<Buffer | null>, planId: string | undefined): Promise<Contract> {
-  let id = planId;
-  if (id === undefined) {
-    const pointer = parseContract(await read(ACTIVE_PATH)) as { plan_id?: string } | null;
-    id = pointer?.plan_id;
-    if (!id) throw new RefusedError('NO_ACTIVE_PLAN', 'no plan contract is active', { fix: 'forge plan activate --path docs/plans/<plan>.md' });
-  }
-  const c = parseContract(await read(contractPath(id)));
-  if (!c) throw new RefusedError('PLAN_NOT_FOUND', `no activated plan '${id}'`, { fix: 'forge plan status' });
-  return c;
-}
 
 export interface PreflightResult {
   /** Null when no contract is active: the gate is then a no-op. */
@@ -78,12 +65,12 @@ function sameUsage(a: Contract['used'], b: Contract['used']): boolean {
 }
 
 /** Acknowledges the last soft refusal: the same call may then pass preflight once, under the parent rails. */
-export async function acknowledge({ store, planId, now }: { store: StateStore; planId: string | undefined; now: Date }): Promise<{ contract: Contract; grant: NonNullable<Contract['grant']> }> {
+export async function acknowledge({ store, planId, now, cwd }: { store: StateStore; planId: string | undefined; now: Date; /** Where the caller runs, for the hint that activates a plan. */ cwd?: string }): Promise<{ contract: Contract; grant: NonNullable<Contract['grant']> }> {
   const stamp = now.toISOString();
   const r = await store.update({
     message: ({ contract, grant }: { contract: Contract; grant: NonNullable<Contract['grant']> }) => `plan: acknowledge ${grant.breach} breach in ${contract.plan_id} ${grant.unit}`,
     apply: async (tx) => {
-      const c = await target((p) => tx.read(p), planId);
+      const c = await target((p) => tx.read(p), planId, cwd);
       if (c.status === 'paused') throw new RefusedError('PLAN_PAUSED', `plan ${c.plan_id} is paused (kill switch): ${c.pausedReason}`, { fix: 'forge plan status' });
       const pending = c.pendingBreach;
       if (!pending || pending.unit !== c.units[c.current]?.id) {
@@ -109,11 +96,11 @@ export interface AdvanceResult {
  * unit's verification command (outside the state lock: it may take minutes) — and enters the next,
  * or completes the plan after the last.
  */
-export async function advance({ store, planId, evidence, now, verify }: { store: StateStore; planId: string | undefined; evidence: string[]; now: Date; verify: (command: string) => Promise<ShellResult> }): Promise<AdvanceResult> {
-  const before = await target((p) => store.read(p), planId);
+export async function advance({ store, planId, evidence, now, verify, cwd }: { store: StateStore; planId: string | undefined; evidence: string[]; now: Date; verify: (command: string) => Promise<ShellResult>; /** Where the caller runs, for the hint that activates a plan. */ cwd?: string }): Promise<AdvanceResult> {
+  const before = await target((p) => store.read(p), planId, cwd);
   const from = before.units[before.current];
   if (before.status === 'complete' || !from) throw new RefusedError('PLAN_COMPLETE', `plan ${before.plan_id} is complete`, { fix: 'forge plan journal' });
-  if (before.status === 'paused') throw new RefusedError('PLAN_PAUSED', `plan ${before.plan_id} is paused (kill switch): ${before.pausedReason}`, { fix: `forge plan resume --plan-id ${before.plan_id}` });
+  if (before.status === 'paused') throw new RefusedError('PLAN_PAUSED', `plan ${before.plan_id} is paused (kill switch): ${before.pausedReason}`, { fix: planId === undefined ? 'forge plan resume' : `forge plan resume --plan-id ${before.plan_id}` });
   let verification: ShellResult | null = null;
   if (from.advance_evidence_required?.verification_pass) {
     verification = await verify(from.verification!.command);

@@ -10,7 +10,7 @@ envelope:
   plan_contract_version: 1
   parent_rails:
     allowed_tools: [read, edit, patch, write, search, ls, bash]
-    allowed_paths: ["src/**", "test/**", "docs/plans/**"]
+    allowed_paths: ["src/**", "test/**", "docs/**"]
     surface: local_branch
   parent_blast_radius:
     path_globs: ["src/**", "test/**", "docs/plans/**"]

@@ -78,7 +78,7 @@ test('loop install refuses what it cannot merge, untouched; OpenCode has no stop
   const dir = tempRepo();
   const before = treeHashes(dir);
   const r = await forge(['loop', 'install', 'opencode', '--json'], { cwd: dir });
-  assert.equal([r.code, r.records[0]!.error.code, r.records[0]!._next_action], [1, 'NO_STOP_HOOK', "forge loop run --prompt '<task>' -- opencode run"]);
+  assert.equal([r.code, r.records[0]!.error.code, r.records[0]!._next_action], [1, 'NO_STOP_HOOK', 'forge loop run --help']);
   assert.equal(changedPaths(before, treeHashes(dir)), [], 'nothing written');
   for (const [agent, file, broken] of [['codex', 'c.toml', 'hooks = 1\n'], ['gemini', 'g.json', '{"hooks": {"AfterAgent": 1}}\n']] as const) {
     writeFileSync(join(dir, file), broken);

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { planTemplate } from '../../lib/plans/template';
 import { forge } from '../helpers/forge';
-import { planJournal, stateCommits, tempRepo } from '../helpers/repo';
+import { git, planJournal, stateCommits, tempRepo } from '../helpers/repo';
 
 const GOOD = planTemplate({ slug: 'demo', date: '2026-01-01' });
 
@@ -137,7 +137,83 @@ test('activate → status → pause (reason shown) → resume; refusals write no
   assert.is((await forge(['plan', 'resume', '--plan-id', '2026-01-01-demo'], { cwd: dir })).code, 0);
   const journal = planJournal(dir);
   assert.equal(journal.map((e) => [e.verb, e.kind, e.unit, e.reason]), [['plan_unit_entered', 'Decision', 'U1', undefined], ['plan_paused', 'Decision', 'U1', 'waiting for review'], ['plan_resumed', 'Decision', 'U1', undefined]]);
-  assert.is((await forge(['plan', 'status'], { cwd: tempRepo() })).stdout, 'no active plan\nNext: forge plan check\n');
+  assert.is((await forge(['plan', 'status'], { cwd: tempRepo() })).stdout, 'no active plan\nNext: forge plan new --help\n');
+});
+
+test('pause and resume default to the active plan; with none they are NO_ACTIVE_PLAN whose Fix activates a real plan file', async () => {
+  const dir = repoWithPlans({ 'docs/plans/2026-01-01-demo-plan.md': GOOD });
+  mkdirSync(join(dir, 'src'));
+  const none = await forge(['plan', 'pause', '--reason', 'r'], { cwd: join(dir, 'src') });
+  assert.equal([none.code, none.stderr], [1, 'Error: no plan contract is active\nFix: forge plan activate --path ../docs/plans/2026-01-01-demo-plan.md\n'], 'the path is as seen from the subdirectory');
+  assert.is((await forge(['plan', 'status'], { cwd: dir })).stdout, 'no active plan\nNext: forge plan activate --path docs/plans/2026-01-01-demo-plan.md\n');
+  assert.is((await forge(['plan', 'activate', '--path', '../docs/plans/2026-01-01-demo-plan.md'], { cwd: join(dir, 'src') })).code, 0, 'the Fix works');
+  const paused = await forge(['plan', 'pause', '--reason', 'waiting for review'], { cwd: dir });
+  assert.equal([paused.code, paused.stdout], [0, 'paused 2026-01-01-demo: waiting for review\nNext: forge plan resume\n']);
+  assert.equal((await forge(['plan', 'status', '--json'], { cwd: dir })).records[0]!._next_action, 'forge plan resume');
+  const resumed = await forge(['plan', 'resume'], { cwd: dir });
+  assert.equal([resumed.code, resumed.stdout], [0, 'resumed 2026-01-01-demo\nNext: forge plan status\n']);
+  assert.equal(planJournal(dir).map((e) => e.verb), ['plan_unit_entered', 'plan_paused', 'plan_resumed']);
+});
+
+test('an edited plan: activate refuses with a working --replace Fix; --replace ends the old contract and restarts at U1 in one state commit', async () => {
+  const dir = repoWithPlans({ 'docs/plans/p.md': GOOD, 'docs/plans/q.md': GOOD.replace('plan_id: 2026-01-01-demo', 'plan_id: 2026-01-02-other') });
+  assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/p.md'], { cwd: dir })).code, 0);
+  assert.is((await forge(['plan', 'advance'], { cwd: dir })).code, 0, 'U1 needs no verification');
+  writeFileSync(join(dir, 'docs/plans/p.md'), GOOD.replace('context_tokens_expected: 8000\nrequirements: [R1]', 'context_tokens_expected: 9000\nrequirements: [R1]'));
+  const commits = stateCommits(dir);
+  const again = await forge(['plan', 'activate', '--path', 'docs/plans/p.md'], { cwd: dir });
+  assert.equal([again.code, again.stderr], [1, "Error: plan 2026-01-01-demo is already active, at unit U2: --replace ends it and activates 'docs/plans/p.md'\nFix: forge plan activate --path docs/plans/p.md --replace\n"]);
+  const other = await forge(['plan', 'activate', '--path', 'docs/plans/q.md', '--json'], { cwd: dir });
+  assert.equal([other.code, other.records[0]!.error.code, other.records[0]!._next_action], [1, 'PLAN_ALREADY_ACTIVE', 'forge plan activate --path docs/plans/q.md --replace'], 'another plan does not silently take over the gate');
+  assert.is(stateCommits(dir), commits, 'refusals write nothing');
+  const replaced = await forge(['plan', 'activate', '--path', 'docs/plans/p.md', '--replace'], { cwd: dir });
+  assert.equal([replaced.code, replaced.stdout], [0, 'ended 2026-01-01-demo (was at U2)\nactivated 2026-01-01-demo (2 units); entered U1 — make the change: tools read, edit, patch, search, ls; paths src/**\nNext: forge plan status\n']);
+  assert.is(stateCommits(dir), commits + 1, 'one state commit');
+  assert.match(git(dir, 'log', '-1', '--format=%s', 'refs/forge/state'), /^plan: activate 2026-01-01-demo \(enter U1\), ending 2026-01-01-demo$/);
+  const status = (await forge(['plan', 'status', '--json'], { cwd: dir })).records[0]!;
+  assert.equal([status.unit, status.status, status.used.runs], ['U1', 'active', []]);
+  assert.match(git(dir, 'show', 'refs/forge/state:.forge/plans/2026-01-01-demo.json'), /"context_tokens_expected": 9000/, 'the edited envelope is the contract now');
+  const switched = await forge(['plan', 'activate', '--path', 'docs/plans/q.md', '--replace', '--json'], { cwd: dir });
+  assert.equal([switched.code, switched.records[0]!.plan_id, switched.records[0]!.ended], [0, '2026-01-02-other', ['2026-01-01-demo']]);
+  const ended = planJournal(dir).filter((e) => e.verb === 'plan_ended');
+  assert.equal(ended.map((e) => [e.plan_id, e.unit, e.reason]), [['2026-01-01-demo', 'U2', 'replaced by 2026-01-01-demo (docs/plans/p.md)'], ['2026-01-01-demo', 'U1', 'replaced by 2026-01-02-other (docs/plans/q.md)']]);
+});
+
+test('plan end stops the gate, keeps the contract and journal, and leaves nothing active; a complete plan activates again', async () => {
+  const dir = repoWithPlans({ 'docs/plans/p.md': GOOD });
+  assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/p.md'], { cwd: dir })).code, 0);
+  const refused = await forge(['plan', 'preflight', '--tool', 'edit', '--path', 'test/a.test.ts'], { cwd: dir });
+  assert.is(refused.code, 1, 'gated while active');
+  const end = await forge(['plan', 'end', '--reason', 'scope changed'], { cwd: dir });
+  assert.equal([end.code, end.stdout], [0, 'ended 2026-01-01-demo at U1 (0 of 2 units done): nothing is gated by it now\nNext: forge plan status\n']);
+  assert.is((await forge(['plan', 'preflight', '--tool', 'edit', '--path', 'test/a.test.ts'], { cwd: dir })).code, 0, 'nothing gates now');
+  assert.is((await forge(['plan', 'status'], { cwd: dir })).stdout, 'no active plan\nNext: forge plan activate --path docs/plans/p.md\n');
+  assert.equal(planJournal(dir).at(-1)!.verb === 'plan_ended' ? [planJournal(dir).at(-1)!.reason] : [], ['scope changed']);
+  const twice = await forge(['plan', 'end', '--json'], { cwd: dir });
+  assert.equal([twice.code, twice.records[0]!.error.code], [1, 'NO_ACTIVE_PLAN']);
+  const byId = await forge(['plan', 'end', '--plan-id', '2026-01-01-demo', '--json'], { cwd: dir });
+  assert.equal([byId.code, byId.records[0]!.error.code], [1, 'PLAN_ENDED']);
+  for (const verb of ['ack', 'advance', 'resume'] as const) {
+    const r = await forge(['plan', verb, '--plan-id', '2026-01-01-demo', '--json'], { cwd: dir });
+    assert.equal([r.code, r.records[0]!.error.code], [1, 'PLAN_ENDED'], verb);
+  }
+  // An ended plan, like a complete one, activates again without --replace.
+  assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/p.md'], { cwd: dir })).code, 0);
+  assert.is((await forge(['plan', 'advance'], { cwd: dir })).code, 0);
+  writeFileSync(join(dir, 'Makefile'), 'test:\n\ttrue\n');
+  assert.equal((await forge(['plan', 'advance', '--json'], { cwd: dir })).records[0]!.status, 'complete');
+  assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/p.md'], { cwd: dir })).code, 0, 'a complete plan activates again');
+});
+
+test('plan new --date names the file and plan id; a date that is no day is INVALID_ARGUMENT with a working Fix', async () => {
+  const dir = tempRepo();
+  const r = await forge(['plan', 'new', 'login', '--date', '2026-11-22'], { cwd: dir });
+  assert.equal([r.code, r.stdout], [0, 'wrote docs/plans/2026-11-22-login-plan.md: edit its envelopes, then check it\nNext: forge plan check --path docs/plans/2026-11-22-login-plan.md\n']);
+  for (const date of ['2026-02-30', '22.11.2026', '2026-1-2']) {
+    const bad = await forge(['plan', 'new', 'x', '--date', date], { cwd: dir });
+    assert.equal([bad.code, bad.stderr.split('\n')[0]], [2, `Error: date '${date}' is not a day written YYYY-MM-DD`]);
+    assert.match(bad.stderr, /\nFix: forge plan new x --date \d{4}-\d\d-\d\d\n$/);
+  }
 });
 
 test.run();

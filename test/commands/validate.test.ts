@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FORGE, forge, forgeEnv, type Run } from '../helpers/forge';
 import { git, repoWith, stateCommits, tempDir, tempRepo } from '../helpers/repo';
+import { oneUnitPlan } from '../helpers/plans';
 import { running } from '../helpers/process';
 
 const validate = (dir: string, args: string[], env?: Record<string, string | undefined>) => forge(['validate', ...args, '--json'], { cwd: dir, env });
@@ -46,7 +47,7 @@ test('a passing module proceeds: exit 0, one record, the attempt in the iteratio
       sameAsPrev: false,
       recommendation: 'PROCEED',
       reason: 'every check passed',
-      _next_action: 'forge plan advance --run-id r1',
+      _next_action: null,
     },
   ]);
   const state = JSON.parse(git(dir, 'show', 'refs/forge/state:.forge/iterations/r1/m1.json'));
@@ -54,6 +55,20 @@ test('a passing module proceeds: exit 0, one record, the attempt in the iteratio
   const events = await forge(['logs', '--run-id', 'r1', '--phase', 'validation', '--json'], { cwd: dir });
   const event = events.records.find((e) => e.type === 'event')!;
   assert.equal([event.event, event.moduleId, event.severity, event.data.recommendation, event.data.attempt], ['validate', 'm1', 'info', 'PROCEED', 1]);
+});
+
+test('PROCEED names forge plan advance only while a plan contract is active (status while paused, nothing once it ended), and the hint works', async () => {
+  const dir = repoWith({ 'docs/plans/2026-01-01-one-plan.md': oneUnitPlan({ id: '2026-01-01-one', title: 'one', parentTools: ['read', 'bash'], unitTools: ['read', 'bash'] }) });
+  const hintOf = async (run?: string) => last(await validate(dir, ['m1', '--cmd', 'true', ...(run ? ['--run-id', run] : [])]))._next_action;
+  assert.is(await hintOf(), null, 'no plan is active');
+  assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/2026-01-01-one-plan.md'], { cwd: dir })).code, 0);
+  assert.is(await hintOf('r1'), 'forge plan advance --run-id r1');
+  assert.is((await forge(['plan', 'pause', '--reason', 'review'], { cwd: dir })).code, 0);
+  assert.is(await hintOf(), 'forge plan status');
+  assert.is((await forge(['plan', 'resume'], { cwd: dir })).code, 0);
+  const followed = await forge((await hintOf())!.split(' ').slice(1).concat('--json'), { cwd: dir });
+  assert.equal([followed.code, followed.records.at(-1)!.status], [0, 'complete'], 'the hint advances the plan');
+  assert.is(await hintOf(), null, 'the plan is complete');
 });
 
 test('failing checks exit 1 with the exit code and output tail; RETRY repeats the call; the same failures again escalate', async () => {
@@ -200,7 +215,7 @@ test('a linked worktree: checks run there, state lands in the shared state ref, 
   assert.is(last(inMain).passed, false, 'the main checkout does not have the worker file');
   const r = await validate(dir, ['m4', '--cwd', wt, '--file', 'src/new.ts', '--cmd', 'git rev-parse --abbrev-ref HEAD | grep -qx m4']);
   assert.is(r.code, 0);
-  assert.equal([last(r).attempt, last(r).recommendation, last(r)._next_action], [2, 'PROCEED', `forge plan advance --cwd ${wt}`]);
+  assert.equal([last(r).attempt, last(r).recommendation, last(r)._next_action], [2, 'PROCEED', null]);
   assert.is(JSON.parse(git(dir, 'show', 'refs/forge/state:.forge/iterations/default/m4.json')).lastStatus, 'passed');
   assert.is(git(wt, 'status', '--porcelain'), '?? src/', 'the worktree is untouched but for the file written');
 });
@@ -256,7 +271,7 @@ test('--plan takes the module files and verify commands; PROCEED names the next 
   assert.equal([m2.code, last(m2).recommendation, last(m2)._next_action], [1, 'RETRY', `forge validate m2 --plan ${p}`]);
   writeFileSync(join(dir, 'b.txt'), 'b\n');
   assert.is(last(await validate(dir, ['m2', '--plan', p]))._next_action, `forge validate m3 --plan ${p}`);
-  assert.is(last(await validate(dir, ['m3', '--plan', p]))._next_action, 'forge plan advance');
+  assert.is(last(await validate(dir, ['m3', '--plan', p]))._next_action, null, 'no plan contract is active: nothing to advance');
   const unknown = await validate(dir, ['m9', '--plan', p]);
   assert.equal([unknown.code, last(unknown).error.code, last(unknown).error.message, last(unknown)._next_action], [2, 'MODULE_NOT_FOUND', `'${p}' has no module 'm9' (it has m1, m2, m3)`, `forge validate m1 --plan ${p}`]);
   writeFileSync(join(dir, 'bad.json'), '{"modules": [{"id": "m1"}]}\n');

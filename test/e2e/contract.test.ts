@@ -70,6 +70,43 @@ test('--cwd beats FORGE_CWD beats the process directory; hints carry --cwd; a mi
   assert.is(missing.stderr, "Error: working directory '/no/such/dir' does not exist\nFix: mkdir -p /no/such/dir\n");
 });
 
+/** Runs a hint as a user pastes it into a shell with forge on PATH (and no FORGE_RUN_ID: a one-command environment is gone). */
+function followHint(hint: string, cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const bin = tempDir('forge-hint-bin-');
+  spawnSync('ln', ['-s', FORGE, join(bin, 'forge')]);
+  return spawnSync('bash', ['-c', hint], { cwd, env: forgeEnv({ PATH: `${bin}:${process.env.PATH}` }), encoding: 'utf8' });
+}
+
+test('a run id given by FORGE_RUN_ID travels in the hint as --run-id, so following it in the same shell finds the run', async () => {
+  const dir = tempRepo();
+  const updated = await forge(['iter', 'update', 'm3', '--status', 'failed', '--score', '0.4', '--issue', 'auth.test fails'], { cwd: dir, env: { FORGE_RUN_ID: 'r1' } });
+  assert.is(updated.stdout, 'r1/m3: attempt 1 failed\nNext: forge iter get m3 --run-id r1\n');
+  const followed = followHint('forge iter get m3 --run-id r1', dir);
+  assert.equal([followed.status, followed.stdout.split('\n')[0]], [0, 'r1/m3: 1 attempt, last failed']);
+  const json = await forge(['memory', 'save', 'x', '--json'], { cwd: dir, env: { FORGE_RUN_ID: 'r2' } });
+  assert.is(json.records[0]!._next_action, 'forge memory recall x --run-id r2');
+  const flag = await forge(['memory', 'save', 'y', '--run-id', 'r3'], { cwd: dir, env: { FORGE_RUN_ID: 'r2' } });
+  assert.match(flag.stdout, /Next: forge memory recall y --run-id r3\n$/, 'the flag beats the environment, in the hint too');
+  const errored = await forge(['iter', 'get', 'm3', '--status', 'x'], { cwd: dir, env: { FORGE_RUN_ID: 'r1' } });
+  assert.match(errored.stderr, /\nFix: forge iter get --help\n$/, 'help needs no run id');
+});
+
+test('under --cwd a git hint runs git -C DIR; outside a repository an edit hints forge read, which works', async () => {
+  const dir = tempRepo();
+  const elsewhere = tempDir();
+  const edited = await forge(['edit', 'README.md', '--old', 'fixture', '--new', 'changed', '--cwd', dir], { cwd: elsewhere });
+  assert.match(edited.stdout, new RegExp(`\nNext: git -C ${dir} diff -- README.md\n$`));
+  const diff = followHint(`git -C ${dir} diff -- README.md`, elsewhere);
+  assert.equal([diff.status, /^\+# changed$/m.test(diff.stdout)], [0, true]);
+  const plain = tempDir();
+  spawnSync('sh', ['-c', 'printf "one\\ntwo\\n" > a.txt'], { cwd: plain });
+  const outside = await forge(['edit', 'a.txt', '--old', 'two', '--new', 'three'], { cwd: plain });
+  assert.match(outside.stdout, /\nNext: forge read a\.txt --start 2\n$/);
+  const read = followHint('forge read a.txt --start 2', plain);
+  assert.is(read.status, 0);
+  assert.match(read.stdout, /^a\.txt: lines 2–2 of 2\n2#[0-9a-f]{4}: three\nDone\.\n$/);
+});
+
 test('invocation errors exit 2 with Error/Fix; --help exits 0; no stack traces unless FORGE_DEBUG=1', async () => {
   const dir = tempRepo();
   const cases: Array<[string[], RegExp]> = [

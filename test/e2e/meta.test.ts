@@ -1,5 +1,5 @@
 // Every registered command: hint markers on success and error, docs and completions current, SYNOPSIS = --help.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -11,13 +11,39 @@ import { leaves } from '../../lib/cli/registry';
 import { toolSchema } from '../../lib/cli/schema';
 import { synopsis } from '../../lib/cli/usage';
 import { FORGE, forgeEnv } from '../helpers/forge';
-import { walk } from '../helpers/walker';
+import { placeholderIn, walk } from '../helpers/walker';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 
-test('every command answers its examples and an error with a hint marker', () => {
-  const failures = walk().filter((c) => !c.ok);
+test('every command answers its examples and an error with a hint marker, and every hint works when followed', async () => {
+  const failures = (await walk()).filter((c) => !c.ok);
   assert.equal(failures.map((f) => `${f.command} — ${f.case}\n${f.detail}`), []);
+});
+
+test('no hint written in the source is a placeholder: every fix, next, or and ctx.cmd literal of lib/ and commands/', () => {
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'lib', 'commands'], { encoding: 'utf8' }).split('\n').filter((f) => f.endsWith('.ts'));
+  // A template literal's ${…} is a real value at run time; what is around it must be a command.
+  const literal = (text: string) => text.replace(/\$\{[^}]*\}/g, 'x');
+  const found: string[] = [];
+  let seen = 0;
+  for (const file of files) {
+    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+      for (const m of line.matchAll(/\b(?:fix|next|or)\s*:\s*(?:[^'"`,}]*\?\s*)?(['"`])((?:forge|git) (?:(?!\1).)*)\1/g)) {
+        seen++;
+        const slot = placeholderIn(literal(m[2]!));
+        if (slot) found.push(`${file}:${i + 1}: ${m[2]} (${slot})`);
+      }
+      for (const m of line.matchAll(/ctx\.cmd\(((?:[^()]|\([^()]*\))*)\)/g)) {
+        seen++;
+        for (const q of m[1]!.matchAll(/(['"`])((?:(?!\1).)*)\1/g)) {
+          const slot = placeholderIn(literal(q[2]!));
+          if (slot) found.push(`${file}:${i + 1}: ctx.cmd(${m[1]}) (${slot})`);
+        }
+      }
+    });
+  }
+  assert.ok(seen > 150, `the scan found only ${seen} hints: its patterns no longer match the source`);
+  assert.equal(found, []);
 });
 
 test('man pages and completions are current (run `make docs` when this fails)', () => {

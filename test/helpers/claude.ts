@@ -18,7 +18,8 @@ export function forgeBinDir(): string {
 
 export function hookEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${forgeBinDir()}:${process.env.PATH}` };
-  for (const k of Object.keys(env)) if (k.startsWith('FORGE_') || k === 'NODE_EXTRA_CA_CERTS') delete env[k];
+  // FORCE_COLOR: uvu sets it in its own process when its output is coloured; a hook's output must not be.
+  for (const k of Object.keys(env)) if (k.startsWith('FORGE_') || k === 'NODE_EXTRA_CA_CERTS' || k === 'FORCE_COLOR') delete env[k];
   return env;
 }
 

@@ -1,12 +1,13 @@
-// Walks every registered command through its declared examples and an error path, checking hint markers.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+// Walks every registered command through its declared examples and an error path, checking hint markers and following every hint.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { entries } from '../../commands/index';
 import type { CommandSpec } from '../../lib/cli/declare';
 import { leaves } from '../../lib/cli/registry';
 import { planTemplate } from '../../lib/plans/template';
 import { FORGE, forgeEnv } from './forge';
+import { reply, startOpenAIServer } from './openai-server';
 import { git, tempDir, tempRepo } from './repo';
 
 export interface Check {
@@ -37,8 +38,11 @@ function jsonMarker(stdout: string): string | null {
   return last._next_action === null ? 'null' : '_next_action';
 }
 
-/** A repository with an origin remote and some state, where every example can run. */
-export function fixture(): { dir: string; env: NodeJS.ProcessEnv } {
+/**
+ * A repository with an origin remote and some state, where every example can run. `extra` joins
+ * the environment: the model endpoint a followed `forge agent` hint talks to, the editor.
+ */
+export function fixture(extra: Record<string, string> = {}): { dir: string; env: NodeJS.ProcessEnv } {
   const dir = tempRepo();
   // Examples read and search a README of a realistic length.
   writeFileSync(join(dir, 'README.md'), Array.from({ length: 60 }, (_, i) => `line ${i + 1} of the fixture README`).join('\n') + '\n');
@@ -51,45 +55,158 @@ export function fixture(): { dir: string; env: NodeJS.ProcessEnv } {
   const bin = tempDir('forge-walker-bin-');
   mkdirSync(bin, { recursive: true });
   if (!existsSync(join(bin, 'forge'))) symlinkSync(FORGE, join(bin, 'forge'));
-  const env = forgeEnv({ PATH: `${bin}:${process.env.PATH}` });
+  const env = forgeEnv({ PATH: `${bin}:${process.env.PATH}`, ...extra });
   return { dir, env };
 }
 
-function sh(command: string, dir: string, env: NodeJS.ProcessEnv) {
-  // jq may be missing on a fresh machine: run the forge part of a jq pipeline.
-  const runnable = command.replace(/ \| jq .*$/, '');
-  return spawnSync('bash', ['-c', runnable], { cwd: dir, env, encoding: 'utf8', input: '' });
+/**
+ * The hints of a response: Next/Or/Fix lines of text (stdout, then stderr), or _next_action /
+ * _or_action of every JSON record. Not `Wait:`, which is a condition, not a command.
+ */
+export function hintsOf(stdout: string, stderr: string, json: boolean): string[] {
+  const found: string[] = [];
+  if (json) {
+    for (const line of stdout.split('\n').filter(Boolean)) {
+      try {
+        const r = JSON.parse(line) as Record<string, unknown>;
+        for (const k of ['_next_action', '_or_action']) if (typeof r[k] === 'string') found.push(r[k] as string);
+      } catch {
+        // not a record: the marker check reports it
+      }
+    }
+  } else {
+    for (const stream of [stdout, stderr]) for (const m of stream.matchAll(/^(?:Next|Or|Fix): (.+)$/gm)) found.push(m[1]!);
+  }
+  return [...new Set(found)];
 }
 
-export function walk(): Check[] {
-  const { dir, env } = fixture();
+/**
+ * What makes a hint a placeholder instead of a command: a `<…>` slot, an ellipsis, or the dummy
+ * words a hint writes when it does not know the real value.
+ */
+const PLACEHOLDER = /<[^<>\s][^<>]*>|…|\.\.\.|\b(describe (a|the) task|(the )?next task|the task|OLD with NEW|placeholder|your[-_ ](task|file|plan|path|id))\b/i;
+/** Markers of unfinished text, in capitals only (a file may well be called todo.md). */
+const UNFINISHED = /\b(TODO|FIXME|XXX)\b/;
+
+export function placeholderIn(hint: string): string | null {
+  return PLACEHOLDER.exec(hint)?.[0] ?? UNFINISHED.exec(hint)?.[0] ?? null;
+}
+
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a program with stdin closed; a run that outlives `timeoutMs` is killed (status null). */
+function run(program: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<Ran> {
+  return new Promise((done, fail) => {
+    const child = spawn(program, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (b: string) => (stdout += b));
+    child.stderr.setEncoding('utf8').on('data', (b: string) => (stderr += b));
+    // A hint that waits for a person (an editor, a prompt) must not hold the walk: kill its group.
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }, timeoutMs);
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ status: code, stdout, stderr });
+    });
+    child.stdin.end();
+  });
+}
+
+/**
+ * Follows a hint in the state its response left: in a copy of the fixture (so following it changes
+ * nothing the next example sees), through bash as a user would paste it. Exit 2 means the hint
+ * itself is not a working command (bad flags, a missing argument, a usage error, a file that is not there).
+ */
+export async function follow(hint: string, dir: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; output: string }> {
+  // Help reads nothing: no copy needed.
+  if (/^forge [\w -]+ --help$/.test(hint)) {
+    const r = await run('bash', ['-c', hint], dir, env);
+    return { status: r.status, output: `${r.stdout}${r.stderr}` };
+  }
+  const copy = tempDir('forge-walker-follow-');
+  cpSync(dir, copy, { recursive: true, verbatimSymlinks: true });
+  try {
+    const r = await run('bash', ['-c', hint.split(dir).join(copy)], copy, env);
+    return { status: r.status, output: `${r.stdout}${r.stderr}` };
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+/** Every hint of a response is a full command: no placeholder, and followed in the same state it neither exits 2 nor hangs. */
+async function hintChecks(command: string, label: string, hints: string[], dir: string, env: NodeJS.ProcessEnv): Promise<Check[]> {
   const checks: Check[] = [];
-  for (const spec of leaves(entries) as CommandSpec<any>[]) {
-    for (const ex of spec.examples) {
-      const r = sh(ex.command, dir, env);
-      // A hook adapter answers in its caller's format on stdout; its hint is on stderr.
-      const json = / --json\b/.test(ex.command) || (/^echo '\{/.test(ex.command) && !/ (--)?hook (claude|codex|gemini|opencode)\b/.test(ex.command));
-      let marker: string | null = null;
-      try {
-        marker = json ? jsonMarker(r.stdout) : textMarker(r.stdout, r.stderr);
-      } catch {
-        marker = null;
-      }
-      const ok = marker !== null && (r.status === 0 || r.status === 1);
-      checks.push({ command: spec.name, case: `example: ${ex.command}`, ok, marker: marker ?? '-', detail: ok ? '' : `exit ${r.status}\n${r.stdout}${r.stderr}` });
+  for (const hint of hints) {
+    const slot = placeholderIn(hint);
+    if (slot) {
+      checks.push({ command, case: `${label} → hint ${hint}`, ok: false, marker: 'placeholder', detail: `the hint has a placeholder: ${slot}` });
+      continue;
     }
-    for (const json of [false, true]) {
-      const r = spawnSync(process.execPath, [FORGE, ...spec.name.split(' '), '--no-such-flag', ...(json ? ['--json'] : [])], { cwd: dir, env, encoding: 'utf8', input: '' });
-      let marker: string | null = null;
-      try {
-        marker = json ? (jsonMarker(r.stdout) === '_next_action' ? 'error record' : null) : /^Error: .+\nFix: .+\n$/.test(r.stderr) ? 'Error/Fix' : null;
-      } catch {
-        marker = null;
+    const r = await follow(hint, dir, env);
+    const ok = r.status !== 2 && r.status !== null;
+    checks.push({ command, case: `${label} → hint ${hint}`, ok, marker: 'followed', detail: ok ? '' : `followed, it ${r.status === null ? 'did not end' : `exits ${r.status}`}\n${r.output}` });
+  }
+  return checks;
+}
+
+function sh(command: string, dir: string, env: NodeJS.ProcessEnv): Promise<Ran> {
+  // jq may be missing on a fresh machine: run the forge part of a jq pipeline.
+  const runnable = command.replace(/ \| jq .*$/, '');
+  return run('bash', ['-c', runnable], dir, env);
+}
+
+/**
+ * Runs every command's examples and an unknown flag in one fixture, in registry order, and
+ * follows each hint they give. A scripted model answers every chat request with a short reply, so
+ * a `forge agent` hint runs as it would with a model configured; EDITOR and VISUAL are `true`.
+ */
+export async function walk(): Promise<Check[]> {
+  const model = await startOpenAIServer({ script: Array.from({ length: 500 }, () => reply({ text: 'Nothing to change.', usage: { prompt_tokens: 10, completion_tokens: 3 } })) });
+  const { dir, env } = fixture({ FORGE_ENDPOINT: model.url, FORGE_MODEL: 'test-model', EDITOR: 'true', VISUAL: 'true' });
+  const checks: Check[] = [];
+  try {
+    for (const spec of leaves(entries) as CommandSpec<any>[]) {
+      for (const ex of spec.examples) {
+        const r = await sh(ex.command, dir, env);
+        // A hook adapter answers in its caller's format on stdout; its hint is on stderr.
+        const json = / --json\b/.test(ex.command) || (/^echo '\{/.test(ex.command) && !/ (--)?hook (claude|codex|gemini|opencode)\b/.test(ex.command));
+        let marker: string | null = null;
+        try {
+          marker = json ? jsonMarker(r.stdout) : textMarker(r.stdout, r.stderr);
+        } catch {
+          marker = null;
+        }
+        const ok = marker !== null && (r.status === 0 || r.status === 1);
+        checks.push({ command: spec.name, case: `example: ${ex.command}`, ok, marker: marker ?? '-', detail: ok ? '' : `exit ${r.status}\n${r.stdout}${r.stderr}` });
+        checks.push(...(await hintChecks(spec.name, `example: ${ex.command}`, hintsOf(r.stdout, r.stderr, json), dir, env)));
       }
-      // A hook that drives an agent fails open: its invocation errors exit 0 (exit 2 would keep the agent going).
-      const ok = marker !== null && r.status === (spec.failsOpen ? 0 : 2);
-      checks.push({ command: spec.name, case: `error${json ? ' (json)' : ''}: unknown flag`, ok, marker: marker ?? '-', detail: ok ? '' : `exit ${r.status}\n${r.stdout}${r.stderr}` });
+      for (const json of [false, true]) {
+        const r = await run(process.execPath, [FORGE, ...spec.name.split(' '), '--no-such-flag', ...(json ? ['--json'] : [])], dir, env);
+        let marker: string | null = null;
+        try {
+          marker = json ? (jsonMarker(r.stdout) === '_next_action' ? 'error record' : null) : /^Error: .+\nFix: .+\n$/.test(r.stderr) ? 'Error/Fix' : null;
+        } catch {
+          marker = null;
+        }
+        // A hook that drives an agent fails open: its invocation errors exit 0 (exit 2 would keep the agent going).
+        const ok = marker !== null && r.status === (spec.failsOpen ? 0 : 2);
+        checks.push({ command: spec.name, case: `error${json ? ' (json)' : ''}: unknown flag`, ok, marker: marker ?? '-', detail: ok ? '' : `exit ${r.status}\n${r.stdout}${r.stderr}` });
+        checks.push(...(await hintChecks(spec.name, `error${json ? ' (json)' : ''}: unknown flag`, hintsOf(r.stdout, r.stderr, json), dir, env)));
+      }
     }
+  } finally {
+    await model.close();
   }
   return checks;
 }
