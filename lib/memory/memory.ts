@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { InvalidInputError } from '../errors';
 import { withLock } from '../fs/lock';
 import type { StateStore, StateTx } from '../git/state';
+import { sha1Hex } from '../sha1';
 import { bucketName, bucketsOf, legacyFile, splitLines } from '../state/streams';
 
 export const CATEGORIES = ['convention', 'failure_pattern', 'success_pattern', 'test_command', 'architecture', 'dependency', 'tool_usage'] as const;
@@ -42,15 +43,10 @@ function dedupeKey(category: string, pattern: string): string {
   return `${category}\0${pattern.trim().toLowerCase()}`;
 }
 
-async function sha1(text: string): Promise<string> {
-  const { createHash } = await import('node:crypto');
-  return createHash('sha1').update(text).digest('hex');
-}
-
 export async function buildEntry({ pattern, category, confidence, tags, now }: { pattern: string; category: Category; confidence: number; tags: string[]; now: Date }): Promise<MemoryEntry> {
   const text = pattern.trim();
   if (!text) throw new InvalidInputError('EMPTY_PATTERN', 'the pattern is empty', { fix: 'forge memory save --help' });
-  const id = `mem-${(await sha1(dedupeKey(category, text))).slice(0, 12)}`;
+  const id = `mem-${sha1Hex(dedupeKey(category, text)).slice(0, 12)}`;
   const entry: MemoryEntry = { id, category, pattern: text, confidence, tags: [...new Set(tags.map((t) => t.trim()).filter(Boolean))], timestamp: now.toISOString() };
   const size = Buffer.byteLength(JSON.stringify(entry));
   if (size > MAX_ENTRY_BYTES) {
@@ -101,10 +97,10 @@ function compareTimestamps(a: string, b: string): number {
 }
 
 /** What a line is kept once by, and the bucket it belongs in: an entry's dedupe key and its hash (its id's first two hex digits); any other line itself. */
-function placeOf(line: string, createHash: typeof import('node:crypto').createHash): { key: string; bucket: string } {
+function placeOf(line: string): { key: string; bucket: string } {
   const e = parseEntry(line);
   const key = e ? dedupeKey(e.category, e.pattern) : line;
-  return { key: e ? key : `\0line\0${key}`, bucket: bucketName(createHash('sha1').update(key).digest('hex')) };
+  return { key: e ? key : `\0line\0${key}`, bucket: bucketName(sha1Hex(key)) };
 }
 
 /** The entry of these files (a bucket, an earlier forge's file) that `entry` would repeat. */
@@ -126,17 +122,16 @@ function appended(stored: Buffer | null, lines: Buffer[]): Buffer {
  * and lines that are not entries alike: no line is lost. `read` and `append` are one bucket's.
  */
 async function convertToBuckets({ legacy, read, append }: { legacy: Buffer; read: (bucket: string) => Promise<Buffer | null>; append: (bucket: string, stored: Buffer | null, lines: Buffer[]) => Promise<void> }): Promise<void> {
-  const { createHash } = await import('node:crypto');
   const byBucket = new Map<string, Array<{ line: Buffer; key: string }>>();
   for (const line of splitLines(legacy)) {
-    const { key, bucket } = placeOf(line.toString('utf8'), createHash);
+    const { key, bucket } = placeOf(line.toString('utf8'));
     const lines = byBucket.get(bucket) ?? [];
     lines.push({ line, key });
     byBucket.set(bucket, lines);
   }
   for (const [bucket, lines] of byBucket) {
     const stored = await read(bucket);
-    const held = new Set(splitLines(stored ?? Buffer.alloc(0)).map((l) => placeOf(l.toString('utf8'), createHash).key));
+    const held = new Set(splitLines(stored ?? Buffer.alloc(0)).map((l) => placeOf(l.toString('utf8')).key));
     const fresh = lines.filter(({ key }) => !held.has(key) && held.add(key));
     if (fresh.length) await append(bucket, stored, fresh.map((f) => f.line));
   }
