@@ -1,7 +1,9 @@
 // The executable's code cache: used when it is this bundle's and intact, never when it is stale, corrupt, foreign or somewhere unsafe — and the output is the same either way.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, closeSync, cpSync, openSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checksum } from '../../bin/code-cache';
@@ -138,6 +140,15 @@ test('stdout to /dev/null, a pipe or a file is written with write(2), without lo
     closeSync(fileFd);
   }
   assert.is(readFileSync(file, 'utf8'), expected.stdout);
+});
+
+test("each bundle's import.meta.url is pathToFileURL's, for plain paths and for those it encodes", () => {
+  const banner = readFileSync(join(FORGE, '..', 'commands', 'read.js'), 'utf8').split('\n')[0]!;
+  assert.match(banner, /^var __forgeImportMetaUrl = /);
+  const urlOf = new Function('__filename', 'require', `${banner}\nreturn __forgeImportMetaUrl;`);
+  for (const path of ['/usr/lib/node_modules/forge-cli/dist/commands/read.js', '/home/a b/forge/dist/x.js', '/tmp/100%/#?/x.js', '/opt/é/x.js', '/a/b\\c/x.js', '/a/[x]/x.js']) {
+    assert.is(urlOf(path, createRequire(import.meta.url)), pathToFileURL(path).href, path);
+  }
 });
 
 test('forge mcp loads the code of each command it is asked to run, once, caching each; stderr stays quiet', async () => {
