@@ -12,6 +12,8 @@ const VENDOR = {
   'gpt-tokenizer/encoding/o200k_base': 'o200k-base',
   './lib/mcp/sdk.ts': 'mcp-server',
   './lib/agent/mcp-sdk.ts': 'mcp-client',
+  'fast-glob': 'fast-glob',
+  chalk: 'chalk',
 };
 /** Each vendored module by the path its imports resolve to. */
 const vendorPaths = new Map();

@@ -136,12 +136,17 @@ const PER_WORKTREE_REFS = /^refs\/(bisect|worktree|rewritten)\//;
 class LooseReader {
   private readonly kept = new Map<string, GitObject>();
   private readonly parsed = new Map<string, Map<string, TreeEntry>>();
+  /**
+   * Compressed bytes this reader inflates in JavaScript before it loads node:zlib: uncompressed
+   * objects (forge writes small ones so) cost next to nothing there, but JavaScript not yet
+   * optimised decodes Huffman codes slower than zlib, whose load (2.5 ms) then pays.
+   */
+  private jsBudget = 4 * 1024;
 
   private constructor(
     private readonly commonDir: string,
     private readonly objectsDir: string,
     private readonly hashBytes: number,
-    private readonly inflate: (data: Buffer) => Buffer,
   ) {}
 
   static open(cwd: string): LooseReader | null {
@@ -149,7 +154,7 @@ class LooseReader {
     if (!repo) return null;
     // Replace refs change what cat-file returns for an oid.
     if (readdirOrEmpty(join(repo.commonDir, 'refs', 'replace')).length || /^[0-9a-f]+ refs\/replace\//m.test(readOrNull(join(repo.commonDir, 'packed-refs'))?.toString('utf8') ?? '')) return null;
-    return new LooseReader(repo.commonDir, repo.objectsDir, repo.objectFormat === 'sha256' ? 32 : 20, inflateObject);
+    return new LooseReader(repo.commonDir, repo.objectsDir, repo.objectFormat === 'sha256' ? 32 : 20);
   }
 
   read(spec: string): GitObject | null | undefined {
@@ -226,6 +231,17 @@ class LooseReader {
     return obj;
   }
 
+  /** A loose object's bytes, inflated; throws when they are not exactly one zlib stream. */
+  private inflate(data: Buffer): Buffer {
+    // The first block's type: 0 is stored (uncompressed).
+    const stored = data.length > 2 && ((data[2]! >> 1) & 3) === 0;
+    if (stored || data.length <= this.jsBudget) {
+      if (!stored) this.jsBudget -= data.length;
+      return inflate(data);
+    }
+    return (process.getBuiltinModule('node:zlib') as typeof import('node:zlib')).inflateSync(data);
+  }
+
   private load(oid: string): GitObject | undefined {
     if (oid.length !== this.hashBytes * 2) return undefined;
     const data = readOrNull(join(this.objectsDir, oid.slice(0, 2), oid.slice(2)));
@@ -241,24 +257,6 @@ class LooseReader {
     if (!header || Number(header[2]) !== raw.length - nul - 1) return undefined;
     return { oid, type: header[1] as ObjectType, content: raw.subarray(nul + 1) };
   }
-}
-
-/**
- * Compressed bytes a process inflates in JavaScript before it loads node:zlib: uncompressed
- * objects (forge writes small ones so) cost next to nothing there, but JavaScript not yet
- * optimised decodes Huffman codes slower than zlib, whose load (2.5 ms) then pays.
- */
-let jsBudget = 4 * 1024;
-
-/** A loose object's bytes, inflated; throws when they are not exactly one zlib stream. */
-function inflateObject(data: Buffer): Buffer {
-  // The first block's type: 0 is stored (uncompressed).
-  const stored = data.length > 2 && ((data[2]! >> 1) & 3) === 0;
-  if (stored || data.length <= jsBudget) {
-    if (!stored) jsBudget -= data.length;
-    return inflate(data);
-  }
-  return (process.getBuiltinModule('node:zlib') as typeof import('node:zlib')).inflateSync(data);
 }
 
 function readOrNull(path: string): Buffer | null {
