@@ -1,5 +1,5 @@
 // A ref's compare-and-swap by git's own lock-file protocol, without a git process, where the repository is a plain one; anything else is left to `git update-ref`.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { locateDirectly } from './repo';
 
@@ -16,9 +16,9 @@ export type DirectUpdate = 'updated' | 'moved' | 'locked';
  * (loose, else packed-refs) while holding it, write the new value into the lock and rename it over
  * the ref. Undefined — nothing done, git must do it — for anything else: a repository that is not
  * plain (lib/git/repo.ts locateDirectly: reftable or other extensions, GIT_* environment, moved
- * dirs), sha256, a config that sets hooks, reflogs, shared permissions or includes, a
- * reference-transaction hook, a reflog for the ref, a symbolic or malformed ref, a file where a
- * directory should be, or any error on the way.
+ * dirs), sha256, a config that sets hooks, reflogs, shared permissions, fsync or includes, a
+ * reference-transaction hook, a reflog for the ref, a symbolic (or symlinked) or malformed ref, a
+ * file where a directory should be, or any error on the way.
  */
 export function updateRefDirectly({ cwd, ref, next, expected }: { cwd: string; ref: string; next: string; expected: string | null }): DirectUpdate | undefined {
   if (!/^refs\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)+$/.test(ref) || !/^[0-9a-f]{40}$/.test(next) || (expected !== null && !/^[0-9a-f]{40}$/.test(expected))) return undefined;
@@ -70,10 +70,16 @@ export function updateRefDirectly({ cwd, ref, next, expected }: { cwd: string; r
 function currentValue(commonDir: string, ref: string): string | null | undefined {
   let loose: string | null;
   try {
-    loose = readFileSync(join(commonDir, ref), 'utf8');
+    // Not through a symbolic link: git reads one as a symbolic ref.
+    const fd = openSync(join(commonDir, ref), constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      loose = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    // EISDIR: refs under this name (a directory/file conflict) — git's to report.
+    // EISDIR: refs under this name (a directory/file conflict) — git's to report; ELOOP: a link.
     if (code !== 'ENOENT') return undefined;
     loose = null;
   }
@@ -97,8 +103,8 @@ function currentValue(commonDir: string, ref: string): string | null | undefined
 /**
  * Whether the configs git reads for this repository (system, global, the repository's) leave a
  * ref update plain: no hooks path (a reference-transaction hook could refuse it), no
- * logAllRefUpdates=always (it would log refs/forge/*), no shared-repository permissions, no
- * includes (they could set any of those). Sections are matched loosely: a false alarm only means
+ * logAllRefUpdates=always (it would log refs/forge/*), no shared-repository permissions, no fsync
+ * settings, no includes (they could set any of those). Sections are matched loosely: a false alarm only means
  * git does the update.
  */
 function configsArePlain(commonDir: string): boolean {
@@ -115,7 +121,7 @@ function configsArePlain(commonDir: string): boolean {
       return false;
     }
     // git init sets logAllRefUpdates=true, which logs branches, not refs/forge/*: only 'always' does.
-    if (/\[\s*include|hookspath|sharedrepository|logallrefupdates\s*=\s*"?\s*always/i.test(text)) return false;
+    if (/\[\s*include|hookspath|sharedrepository|fsync|logallrefupdates\s*=\s*"?\s*always/i.test(text)) return false;
   }
   return true;
 }

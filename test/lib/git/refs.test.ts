@@ -1,6 +1,6 @@
 // The state ref's compare-and-swap without git: what git update-ref writes, a true CAS against racing processes (forge's and git's own), a lock never taken over, and git doing it whenever the repository is not plain.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -90,7 +90,7 @@ test('a .lock left by a crashed git is never taken over: the direct update and g
   assert.is(direct(dir, b, a), 'updated');
 });
 
-test('git updates the ref instead when the repository is not plain: a hook, reflogs asked for, an include, a clashing packed ref, sha256, GIT_DIR', async () => {
+test('git updates the ref instead when the repository is not plain: a hook, reflogs asked for, an include, fsync settings, a clashing packed ref, a symlinked ref, sha256, GIT_DIR', async () => {
   // A reference-transaction hook runs (git ran), and may refuse.
   const hooked = tempRepo();
   const [a] = twoCommits(hooked);
@@ -129,6 +129,19 @@ test('git updates the ref instead when the repository is not plain: a hook, refl
   git(clash, 'pack-refs', '--all');
   assert.is(direct(clash, ca, null), undefined);
   assert.throws(() => git(clash, 'update-ref', STATE_REF, ca, '0'.repeat(40)));
+
+  const fsynced = tempRepo();
+  git(fsynced, 'config', 'core.fsync', 'reference');
+  assert.is(direct(fsynced, twoCommits(fsynced)[0], null), undefined);
+
+  // A ref that is a symbolic link is a symbolic ref to git: not written through.
+  const linked = tempRepo();
+  const [sa, sb] = twoCommits(linked);
+  git(linked, 'update-ref', 'refs/forge/target', sa);
+  symlinkSync('target', join(linked, '.git', STATE_REF));
+  assert.is(direct(linked, sb, sa), undefined);
+  assert.ok(lstatSync(join(linked, '.git', STATE_REF)).isSymbolicLink());
+  assert.not.ok(existsSync(join(linked, '.git', `${STATE_REF}.lock`)));
 
   const sha256 = tempDir();
   execFileSync('git', ['init', '-q', '--object-format=sha256', sha256]);
