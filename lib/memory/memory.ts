@@ -1,4 +1,5 @@
 // Learned-pattern memory: compact lessons in JSONL buckets, project scope on the state ref, global scope in the user's data dir.
+import { statSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidInputError } from '../errors';
@@ -194,6 +195,8 @@ export async function saveGlobalMemory({ dataHome, entry }: { dataHome: string; 
 
 export async function readGlobalMemory({ dataHome }: { dataHome: string }): Promise<MemoryEntry[]> {
   const { dir, legacy } = globalMemory(dataHome);
+  // Most users keep no global memory: a stat that does not throw is all that costs (a failed read makes an error and starts libuv's threads).
+  if (!statSync(dir, { throwIfNoEntry: false }) && !statSync(legacy, { throwIfNoEntry: false })) return [];
   const names = bucketsOf((await readdir(dir, { withFileTypes: true }).catch(() => [])).map((e) => ({ name: e.name, mode: e.isFile() ? '100644' : '40000' })));
   const texts = await Promise.all([legacy, ...names.map((n) => join(dir, n))].map((f) => readFile(f, 'utf8').catch(() => '')));
   return parseEntries(...texts);
