@@ -1,8 +1,11 @@
 // Runs a CommonJS bundle with V8's code cache: the code compiled by an earlier run, kept in the user's cache directory and used only when it is provably this bundle's, intact and this Node's.
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
+import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
+
+/** CommonJS's function wrapper (Module.wrapper): a default import of node:module would copy its forty exports onto a wrapper object in every call. */
+const WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n});'] as const;
 
 /** A cache file: this magic, the checksum of the data, then V8's code cache data. */
 const MAGIC = Buffer.from('FGC1');
@@ -138,7 +141,7 @@ export function loadBundle({ file, cacheDir, atExit }: { file: string; cacheDir:
   const prefix = `${basename(file, '.js')}-${hashText(dirname(file))}-`;
   const name = `${prefix}${identity}.v8`;
   const cachedData = usable ? readCache(join(cacheDir, name), uid) : undefined;
-  const script = new Script(Module.wrap(source), { filename: file, cachedData });
+  const script = new Script(`${WRAPPER[0]}${source}${WRAPPER[1]}`, { filename: file, cachedData });
   if (usable && (cachedData === undefined || script.cachedDataRejected)) {
     // At exit the functions this run compiled are in the cache too, not just the top level.
     atExit(() => {

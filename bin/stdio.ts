@@ -1,6 +1,6 @@
 // stdout and stderr for a run: a pipe, socket or file is written with write(2), as Node's own stream for them does on Linux (synchronously), without loading the net and stream modules that stream costs every call; a terminal gets Node's own stream.
 import { EventEmitter } from 'node:events';
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync, statSync, writeSync } from 'node:fs';
 import type { Stream } from '../lib/cli/output';
 
 /**
@@ -42,7 +42,17 @@ class FdWriter extends EventEmitter {
   }
 }
 
-/** The stream for fd 1 or 2: a write(2) writer for a pipe, socket or file; Node's (made on first use otherwise) for a terminal or anything else. */
+/** Whether a character device is /dev/null (Node writes it with write(2) too, through a stream that loads the stream module). */
+function isDevNull(kind: { rdev: number }): boolean {
+  try {
+    const devNull = statSync('/dev/null');
+    return devNull.isCharacterDevice() && devNull.rdev === kind.rdev;
+  } catch {
+    return false;
+  }
+}
+
+/** The stream for fd 1 or 2: a write(2) writer for a pipe, socket, file or /dev/null; Node's (made on first use otherwise) for a terminal or anything else. */
 export function outputStream(fd: 1 | 2, nodeStream: () => Stream): Stream {
   let kind;
   try {
@@ -50,5 +60,6 @@ export function outputStream(fd: 1 | 2, nodeStream: () => Stream): Stream {
   } catch {
     return nodeStream();
   }
-  return kind.isFIFO() || kind.isSocket() || kind.isFile() ? (new FdWriter(fd, nodeStream) as unknown as Stream) : nodeStream();
+  const plain = kind.isFIFO() || kind.isSocket() || kind.isFile() || (kind.isCharacterDevice() && isDevNull(kind));
+  return plain ? (new FdWriter(fd, nodeStream) as unknown as Stream) : nodeStream();
 }

@@ -12,6 +12,8 @@ const VENDOR = {
   'gpt-tokenizer/encoding/o200k_base': 'o200k-base',
   './lib/mcp/sdk.ts': 'mcp-server',
   './lib/agent/mcp-sdk.ts': 'mcp-client',
+  'fast-glob': 'fast-glob',
+  chalk: 'chalk',
 };
 /** Each vendored module by the path its imports resolve to. */
 const vendorPaths = new Map();
@@ -40,7 +42,8 @@ const common = {
   // The tree-sitter runtime finds its .wasm grammars beside itself in node_modules.
   external: ['@vscode/tree-sitter-wasm'],
   define: { 'import.meta.url': '__forgeImportMetaUrl' },
-  banner: { js: "var __forgeImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // A path of plain characters is its own file URL: pathToFileURL (0.2 ms, every call) only for the others.
+  banner: { js: "var __forgeImportMetaUrl = /^[\\w\\/.-]+$/.test(__filename) ? 'file://' + __filename : require('node:url').pathToFileURL(__filename).href;" },
   // jsonc-parser's main build is UMD, whose require('./impl/…') a bundle cannot follow: its ESM build bundles whole.
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   logLevel: 'warning',

@@ -1,29 +1,39 @@
 // node:fs/promises for the built executable (scripts/build.mjs aliases it here): the same functions on the callback API, so a call does not load what Node's fs/promises loads with it (readline, watchers, streams: about a millisecond of every call).
-import * as fs from 'node:fs';
-import { promisify } from 'node:util';
+import type { PathOrFileDescriptor, WriteFileOptions } from 'node:fs';
+import { access as accessCb, appendFile as appendFileCb, chmod as chmodCb, constants as fsConstants, copyFile as copyFileCb, lstat as lstatCb, mkdir as mkdirCb, promises as fsPromises, readdir as readdirCb, readFile as readFileCb, readlink as readlinkCb, realpath as realpathCb, rename as renameCb, rm as rmCb, rmdir as rmdirCb, stat as statCb, unlink as unlinkCb, writeFile as writeFileCb } from 'node:fs';
 
-export const constants = fs.constants;
-export const access = promisify(fs.access);
-export const chmod = promisify(fs.chmod);
-export const copyFile = promisify(fs.copyFile);
-export const lstat = promisify(fs.lstat) as typeof import('node:fs/promises').lstat;
-export const mkdir = promisify(fs.mkdir) as typeof import('node:fs/promises').mkdir;
-export const readdir = promisify(fs.readdir) as typeof import('node:fs/promises').readdir;
-export const readFile = promisify(fs.readFile) as typeof import('node:fs/promises').readFile;
-export const readlink = promisify(fs.readlink) as typeof import('node:fs/promises').readlink;
-export const realpath = promisify(fs.realpath.native) as typeof import('node:fs/promises').realpath;
-export const rename = promisify(fs.rename);
-export const rm = promisify(fs.rm);
-export const rmdir = promisify(fs.rmdir);
-export const stat = promisify(fs.stat) as typeof import('node:fs/promises').stat;
-export const unlink = promisify(fs.unlink);
-const writeWhole = promisify(fs.writeFile);
-const appendWhole = promisify(fs.appendFile);
-type Written = Parameters<typeof import('node:fs/promises').writeFile>[1];
+/**
+ * A callback function as a promise-returning one, as util.promisify makes it for these (none has
+ * a custom promisified form), at a fraction of its cost: this module's top level runs in every call.
+ * The callback APIs' overloads are typed by the casts below.
+ */
+function promised(fn: (...args: any[]) => void): (...args: any[]) => Promise<any> {
+  return (...args) => new Promise((resolve, reject) => fn(...args, (err: NodeJS.ErrnoException | null, value: unknown) => (err ? reject(err) : resolve(value))));
+}
+
+type P = typeof import('node:fs/promises');
+export const constants = fsConstants;
+export const access = promised(accessCb) as P['access'];
+export const chmod = promised(chmodCb) as P['chmod'];
+export const copyFile = promised(copyFileCb) as P['copyFile'];
+export const lstat = promised(lstatCb) as P['lstat'];
+export const mkdir = promised(mkdirCb) as P['mkdir'];
+export const readdir = promised(readdirCb) as P['readdir'];
+export const readFile = promised(readFileCb) as P['readFile'];
+export const readlink = promised(readlinkCb) as P['readlink'];
+export const realpath = promised(realpathCb.native) as P['realpath'];
+export const rename = promised(renameCb) as P['rename'];
+export const rm = promised(rmCb) as P['rm'];
+export const rmdir = promised(rmdirCb) as P['rmdir'];
+export const stat = promised(statCb) as P['stat'];
+export const unlink = promised(unlinkCb) as P['unlink'];
+const writeWhole = promised(writeFileCb);
+const appendWhole = promised(appendFileCb);
+type Written = Parameters<P['writeFile']>[1];
 /** A string or a buffer on the callback API; an iterable or stream of pieces (which only fs/promises takes) on Node's own. */
 const whole = (data: Written): data is string | NodeJS.ArrayBufferView => typeof data === 'string' || ArrayBuffer.isView(data);
-export const writeFile: typeof import('node:fs/promises').writeFile = (path, data, options) => (whole(data) ? writeWhole(path as fs.PathOrFileDescriptor, data, options as fs.WriteFileOptions) : fs.promises.writeFile(path, data, options));
-export const appendFile: typeof import('node:fs/promises').appendFile = (path, data, options) => (whole(data) ? appendWhole(path as fs.PathOrFileDescriptor, data, options as fs.WriteFileOptions) : fs.promises.appendFile(path, data, options));
+export const writeFile: P['writeFile'] = (path, data, options) => (whole(data) ? writeWhole(path as PathOrFileDescriptor, data, options as WriteFileOptions) : fsPromises.writeFile(path, data, options));
+export const appendFile: P['appendFile'] = (path, data, options) => (whole(data) ? appendWhole(path as PathOrFileDescriptor, data, options as WriteFileOptions) : fsPromises.appendFile(path, data, options));
 
 /** A FileHandle needs Node's own fs/promises: loaded by the few commands that open one. */
-export const open: typeof import('node:fs/promises').open = (...args) => fs.promises.open(...args);
+export const open: P['open'] = (...args) => fsPromises.open(...args);

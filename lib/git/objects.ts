@@ -1,12 +1,15 @@
-// Reads git objects through one `git cat-file --batch` process and writes loose objects atomically.
+// Reads git objects through one `git cat-file --batch` process (or from loose objects directly) and writes loose objects atomically.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { exists } from '../fs/stat';
+import { randomHex } from '../random';
+import { sha1Hex } from '../sha1';
 import { gitEnv } from './exec';
 import { locateDirectly } from './repo';
+import { deflateStored, inflate } from './zlib';
 
 export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
@@ -117,6 +120,9 @@ export class ObjectReader {
   }
 }
 
+/** Commits and trees a reader keeps (forge mcp reads for as long as it runs). */
+const KEPT_MAX = 1024;
+
 /** Refs git keeps per worktree, not in the common dir. */
 const PER_WORKTREE_REFS = /^refs\/(bisect|worktree|rewritten)\//;
 
@@ -128,11 +134,19 @@ const PER_WORKTREE_REFS = /^refs\/(bisect|worktree|rewritten)\//;
  * any other spec, an object not loose (packed, in an alternate) or one it cannot inflate.
  */
 class LooseReader {
+  private readonly kept = new Map<string, GitObject>();
+  private readonly parsed = new Map<string, Map<string, TreeEntry>>();
+  /**
+   * Compressed bytes this reader inflates in JavaScript before it loads node:zlib: uncompressed
+   * objects (forge writes small ones so) cost next to nothing there, but JavaScript not yet
+   * optimised decodes Huffman codes slower than zlib, whose load (2.5 ms) then pays.
+   */
+  private jsBudget = 4 * 1024;
+
   private constructor(
     private readonly commonDir: string,
     private readonly objectsDir: string,
     private readonly hashBytes: number,
-    private readonly inflate: (data: Buffer) => Buffer,
   ) {}
 
   static open(cwd: string): LooseReader | null {
@@ -140,9 +154,7 @@ class LooseReader {
     if (!repo) return null;
     // Replace refs change what cat-file returns for an oid.
     if (readdirOrEmpty(join(repo.commonDir, 'refs', 'replace')).length || /^[0-9a-f]+ refs\/replace\//m.test(readOrNull(join(repo.commonDir, 'packed-refs'))?.toString('utf8') ?? '')) return null;
-    // zlib only when there is something to inflate; getBuiltinModule keeps it out of start-up otherwise.
-    const { inflateSync } = process.getBuiltinModule('node:zlib') as typeof import('node:zlib');
-    return new LooseReader(repo.commonDir, repo.objectsDir, repo.objectFormat === 'sha256' ? 32 : 20, (data) => inflateSync(data));
+    return new LooseReader(repo.commonDir, repo.objectsDir, repo.objectFormat === 'sha256' ? 32 : 20);
   }
 
   read(spec: string): GitObject | null | undefined {
@@ -160,7 +172,7 @@ class LooseReader {
     for (const name of path.split('/')) {
       if (!obj) return obj;
       if (obj.type !== 'tree') return null;
-      const entry = parseTree(obj.content, this.hashBytes).find((e) => e.name === name);
+      const entry = this.entries(obj).get(name);
       if (!entry) return null;
       // A submodule's commit is not in this repository.
       if (entry.mode === '160000') return undefined;
@@ -193,8 +205,44 @@ class LooseReader {
     return /^tree ([0-9a-f]+)\n/.exec(commit.content.toString('latin1', 0, 100))?.[1] ?? '';
   }
 
+  /** A tree's entries by name, parsed once: reading many files of one directory walks the same trees. */
+  private entries(tree: GitObject): Map<string, TreeEntry> {
+    let byName = this.parsed.get(tree.oid);
+    if (!byName) {
+      byName = new Map(parseTree(tree.content, this.hashBytes).map((e) => [e.name, e]));
+      this.parsed.set(tree.oid, byName);
+    }
+    return byName;
+  }
+
   /** The loose object, or undefined when it is not loose here (git finds it in a pack) or cannot be read. */
   private object(oid: string): GitObject | undefined {
+    // Objects never change: commits and trees, small and read again on every path under them, are kept.
+    const kept = this.kept.get(oid);
+    if (kept) return kept;
+    const obj = this.load(oid);
+    if (obj && obj.type !== 'blob') {
+      if (this.kept.size >= KEPT_MAX) {
+        this.kept.clear();
+        this.parsed.clear();
+      }
+      this.kept.set(oid, obj);
+    }
+    return obj;
+  }
+
+  /** A loose object's bytes, inflated; throws when they are not exactly one zlib stream. */
+  private inflate(data: Buffer): Buffer {
+    // The first block's type: 0 is stored (uncompressed).
+    const stored = data.length > 2 && ((data[2]! >> 1) & 3) === 0;
+    if (stored || data.length <= this.jsBudget) {
+      if (!stored) this.jsBudget -= data.length;
+      return inflate(data);
+    }
+    return (process.getBuiltinModule('node:zlib') as typeof import('node:zlib')).inflateSync(data);
+  }
+
+  private load(oid: string): GitObject | undefined {
     if (oid.length !== this.hashBytes * 2) return undefined;
     const data = readOrNull(join(this.objectsDir, oid.slice(0, 2), oid.slice(2)));
     if (!data) return undefined;
@@ -269,19 +317,19 @@ export class ObjectWriter {
   }
 
   async write(type: ObjectType, content: Buffer): Promise<string> {
-    // Only writers pay for loading crypto and zlib.
-    const [{ createHash, randomBytes }, { deflate }] = await Promise.all([import('node:crypto'), import('node:zlib')]);
     const raw = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
-    const oid = createHash(this.format).update(raw).digest('hex');
+    // SHA-1 and small objects' zlib framing in JavaScript: a state write does not load crypto or zlib.
+    const oid = this.format === 'sha1' ? sha1Hex(raw) : (await import('node:crypto')).createHash(this.format).update(raw).digest('hex');
     const dir = join(this.objectsDir, oid.slice(0, 2));
     const path = join(dir, oid.slice(2));
     if (await exists(path)) return oid;
-    // Level 1 is git's own default for loose objects (core.looseCompression).
-    const data = await promisify(deflate)(raw, { level: 1 });
+    // Level 1 is git's own default for loose objects (core.looseCompression); an object that fits
+    // in a file system block takes that block compressed or not, so it is stored as it is.
+    const data = raw.length <= STORED_MAX ? deflateStored(raw) : await promisify((await import('node:zlib')).deflate)(raw, { level: 1 });
     await mkdir(dir, { recursive: true });
-    const tmp = join(dir, `tmp_obj_forge_${randomBytes(8).toString("hex")}`);
+    const tmp = join(dir, `tmp_obj_forge_${randomHex()}`);
     try {
-      await writeFile(tmp, data, { mode: 0o444 });
+      await writeFile(tmp, data, { mode: 0o444, flag: 'wx' });
       await rename(tmp, path);
     } catch (err) {
       await unlink(tmp).catch(() => {});
@@ -291,6 +339,8 @@ export class ObjectWriter {
   }
 }
 
+/** Objects up to this size are written uncompressed (zlib stored blocks): with the zlib framing they fit a 4 KiB block. */
+const STORED_MAX = 4096 - 64;
 
 /**
  * Streams the lines of many blobs, in order, through one `git cat-file --batch`, holding a line at

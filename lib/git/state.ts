@@ -5,6 +5,7 @@ import { withLock } from '../fs/lock';
 import { redactJsonText, redactSecrets } from '../redact';
 import { runGit } from './exec';
 import { ObjectReader, ObjectWriter, parseTree, serializeTree, streamBlobLines, type TreeEntry } from './objects';
+import { updateRefDirectly } from './refs';
 import type { Repo } from './repo';
 
 export const STATE_REF = 'refs/forge/state';
@@ -131,6 +132,8 @@ export interface UpdateResult<T> {
 
 const ZERO = (bytes: number) => '0'.repeat(bytes * 2);
 const CAS_DEADLINE_MS = 60_000;
+/** How long a ref's lock file may stand before a write reports it (git itself waits 100 ms: core.filesRefLockTimeout). */
+const REF_LOCK_WAIT_MS = 2_000;
 
 export class StateStore {
   readonly reader: ObjectReader;
@@ -225,12 +228,38 @@ export class StateStore {
     }
   }
 
-  /** Moves the state ref from `expected` (null: must not exist) to `next`; false when it lost the race. */
+  /**
+   * Moves the state ref from `expected` (null: must not exist) to `next`; false when it lost the
+   * race. In a plain repository by git's lock-file protocol without a git process (lib/git/refs.ts),
+   * else `git update-ref`. A `.lock` on the ref is never taken over: it is waited for as a writer
+   * finishing, and after REF_LOCK_WAIT_MS reported — a crashed git may have left it.
+   */
   async compareAndSwap(next: string, expected: string | null): Promise<boolean> {
-    const r = await runGit({ cwd: this.repo.cwd, args: ['update-ref', STATE_REF, next, expected ?? ZERO(this.writer.hashBytes)] });
-    if (r.code === 0) return true;
-    if (/cannot lock ref|unable to create .*\.lock|reference already exists|but expected|is at/i.test(r.stderr)) return false;
-    throw new ForgeError('GIT_FAILED', `git update-ref failed: ${r.stderr.trim()}`, { fix: `git fsck`, exitCode: 1 });
+    const started = Date.now();
+    for (;;) {
+      const direct = updateRefDirectly({ cwd: this.repo.cwd, ref: STATE_REF, next, expected });
+      if (direct === 'updated') return true;
+      if (direct === 'moved') return false;
+      let locked = direct === 'locked';
+      if (!locked) {
+        const r = await runGit({ cwd: this.repo.cwd, args: ['update-ref', STATE_REF, next, expected ?? ZERO(this.writer.hashBytes)] });
+        if (r.code === 0) return true;
+        locked = /unable to create .*\.lock.*file exists/is.test(r.stderr);
+        if (!locked) {
+          if (/cannot lock ref|reference already exists|but expected|is at/i.test(r.stderr)) return false;
+          throw new ForgeError('GIT_FAILED', `git update-ref failed: ${r.stderr.trim()}`, { fix: `git fsck`, exitCode: 1 });
+        }
+      }
+      if (Date.now() - started > REF_LOCK_WAIT_MS) {
+        const lock = join(this.repo.commonDir, `${STATE_REF}.lock`);
+        throw new ForgeError('LOCKED', `cannot update ${STATE_REF}: '${lock}' exists — another git process is updating it, or one crashed and left it; remove it if no git process is running`, {
+          fix: `rm -f ${lock}`,
+          data: { lock },
+          exitCode: 1,
+        });
+      }
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * 10));
+    }
   }
 
   async treeOf(commit: string): Promise<string> {

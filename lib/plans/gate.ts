@@ -76,9 +76,39 @@ export function durationSeconds(value: number | string): number {
 
 type Matcher = (path: string) => boolean;
 
-async function matcher(globs: string[]): Promise<Matcher> {
+async function matcher(globs: string[], paths: string[]): Promise<Matcher> {
+  const plain = plainMatcher(globs, paths);
+  if (plain) return plain;
   const { default: picomatch } = await import('picomatch');
   return picomatch(globs, { dot: true });
+}
+
+/** A path segment with nothing a glob or a path resolution reads specially. */
+const PLAIN_SEGMENT = /^[A-Za-z0-9_.-]+$/;
+const plainSegment = (s: string) => PLAIN_SEGMENT.test(s) && s !== '.' && s !== '..';
+
+/**
+ * The matcher picomatch(globs, { dot: true }) is on these paths, without picomatch, when every
+ * glob is literal segments alone or followed by `/**`, or `**` alone, and every path is plain
+ * segments — contracts' usual `src/**`; null otherwise. Loading and compiling picomatch cost a
+ * gated call 1.5 ms. test/lib/plans/gate-globs.test.ts holds the two equal on that domain.
+ */
+export function plainMatcher(globs: string[], paths: string[]): Matcher | null {
+  if (!paths.every((p) => p.split('/').every(plainSegment))) return null;
+  const exact = new Set<string>();
+  const under: string[] = [];
+  for (const g of globs) {
+    if (g === '**') return () => true;
+    const parts = g.split('/');
+    const tree = parts[parts.length - 1] === '**';
+    if (tree) parts.pop();
+    if (!parts.length || !parts.every(plainSegment)) return null;
+    // `dir/**` matches dir itself too, as picomatch's globstar does.
+    const literal = parts.join('/');
+    exact.add(literal);
+    if (tree) under.push(literal);
+  }
+  return (p) => exact.has(p) || under.some((dir) => p.startsWith(`${dir}/`));
 }
 
 /**
@@ -86,7 +116,7 @@ async function matcher(globs: string[]): Promise<Matcher> {
  * ('./' the repository root): it passes only when the globs cover everything under it.
  */
 async function outside(paths: string[], globs: string[]): Promise<string | null> {
-  const isMatch = await matcher(globs);
+  const isMatch = await matcher(globs, paths.filter((p) => !p.endsWith('/') && !p.startsWith('../') && p !== '..'));
   for (const p of paths) {
     if (p.startsWith('../') || p === '..') return p;
     const within = p.endsWith('/') ? await someCovers(globs, p === './' ? '**' : `${p}**`) : isMatch(p);

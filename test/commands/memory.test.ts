@@ -115,6 +115,20 @@ test('an entry over 1 KB is refused with exit 2 and the ref does not move', asyn
   assert.is(git(dir, 'rev-parse', 'refs/forge/state'), ref);
 });
 
+test("a ref lock a crashed git left is not taken over: exit 1, the error names it and says why, nothing saved, the lock kept", async () => {
+  const dir = tempRepo();
+  assert.is((await forge(['memory', 'save', 'first lesson'], { cwd: dir })).code, 0);
+  const head = git(dir, 'rev-parse', 'refs/forge/state');
+  const lock = join(dir, '.git', 'refs', 'forge', 'state.lock');
+  writeFileSync(lock, '');
+  const r = await forge(['memory', 'save', 'second lesson'], { cwd: dir });
+  assert.is(r.code, 1);
+  assert.match(r.stderr, `'${lock}' exists`);
+  assert.match(r.stderr, /crashed/);
+  assert.is(git(dir, 'rev-parse', 'refs/forge/state'), head);
+  assert.is(readFileSync(lock, 'utf8'), '');
+});
+
 test('a save reads and extends one bucket: the one commit changes one file', async () => {
   const dir = tempRepo();
   await forge(['memory', 'save'], { cwd: dir, input: Array.from({ length: 40 }, (_, i) => JSON.stringify({ pattern: `lesson ${i}` })).join('\n') });

@@ -1,7 +1,9 @@
 // The executable's code cache: used when it is this bundle's and intact, never when it is stale, corrupt, foreign or somewhere unsafe — and the output is the same either way.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, cpSync, openSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checksum } from '../../bin/code-cache';
@@ -117,6 +119,36 @@ test('a read-only install, and a cache home that is unusable or unsafe, leave ou
   }
   assert.equal(readdirSync(byVersion), [], 'nothing written where others may write');
   assert.equal(readdirSync(join(linked, 'forge', 'code-cache', `node-${process.version}-${process.arch}`)), [], 'nothing written through a symlink');
+});
+
+test('stdout to /dev/null, a pipe or a file is written with write(2), without loading the stream modules', () => {
+  const home = tempDir();
+  // Reports, on exit, whether the stream module was loaded: which writer the executable took.
+  const probe = join(tempDir(), 'probe.cjs');
+  writeFileSync(probe, "process.on('exit', () => require('node:fs').writeSync(2, `stream:${process.moduleLoadList.includes('NativeModule stream')}\\n`));\n");
+  const run = (stdout: number | 'pipe') => spawnSync(process.execPath, ['-r', probe, FORGE, 'read', 'a.txt'], { cwd: repo, env: userEnv(home), encoding: 'utf8', stdio: ['ignore', stdout, 'pipe'] });
+  const devNull = openSync('/dev/null', 'w');
+  const file = join(tempDir(), 'out.txt');
+  const fileFd = openSync(file, 'w');
+  try {
+    for (const [name, r] of [['/dev/null', run(devNull)], ['pipe', run('pipe')], ['file', run(fileFd)]] as const) {
+      assert.is(r.status, 0, name);
+      assert.is(r.stderr, 'stream:false\n', name);
+    }
+  } finally {
+    closeSync(devNull);
+    closeSync(fileFd);
+  }
+  assert.is(readFileSync(file, 'utf8'), expected.stdout);
+});
+
+test("each bundle's import.meta.url is pathToFileURL's, for plain paths and for those it encodes", () => {
+  const banner = readFileSync(join(FORGE, '..', 'commands', 'read.js'), 'utf8').split('\n')[0]!;
+  assert.match(banner, /^var __forgeImportMetaUrl = /);
+  const urlOf = new Function('__filename', 'require', `${banner}\nreturn __forgeImportMetaUrl;`);
+  for (const path of ['/usr/lib/node_modules/forge-cli/dist/commands/read.js', '/home/a b/forge/dist/x.js', '/tmp/100%/#?/x.js', '/opt/é/x.js', '/a/b\\c/x.js', '/a/[x]/x.js']) {
+    assert.is(urlOf(path, createRequire(import.meta.url)), pathToFileURL(path).href, path);
+  }
 });
 
 test('forge mcp loads the code of each command it is asked to run, once, caching each; stderr stays quiet', async () => {

@@ -81,6 +81,24 @@ test('a state ref (loose or packed), its commits, trees and blobs by oid, ref an
   assert.equal(callsAgain, []);
 });
 
+test('loose objects git wrote compressed, small and big, more than JavaScript inflates before zlib takes over: what git cat-file gives, without a git process', async () => {
+  const dir = tempRepo();
+  const oids: string[] = [];
+  for (let i = 0; i < 50; i++) {
+    // Text that compresses, from 30 bytes to 400 kB.
+    const content = Array.from({ length: Math.floor(1.2 ** i) }, (_, n) => `line ${n} of object ${i}: ${'x'.repeat(n % 37)}`).join('\n');
+    oids.push(execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: dir, input: content, encoding: 'utf8' }).trim());
+  }
+  const reader = new ObjectReader(dir);
+  const got: Array<Buffer | undefined> = [];
+  const calls = await countingGit(async () => {
+    for (const oid of oids) got.push((await reader.read(oid))?.content);
+  });
+  reader.close();
+  assert.equal(calls, []);
+  oids.forEach((oid, i) => assert.ok(got[i]?.equals(execFileSync('git', ['cat-file', 'blob', oid], { cwd: dir, maxBuffer: 1 << 26 })), `object ${i}`));
+});
+
 test('packed refs and objects (git gc), HEAD and replace refs go to git, with the same answers', async () => {
   const dir = tempRepo();
   const store = await seeded(dir);

@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ForgeError } from '../../../lib/errors';
 import { buildEntry, keywords, MAX_ENTRY_BYTES, rankEntries, type MemoryEntry } from '../../../lib/memory/memory';
+import { seeded } from '../../helpers/seeded';
 
 const now = new Date('2026-01-01T00:00:00Z');
 
@@ -37,6 +38,17 @@ test('ranks matches by confidence, then keyword hits; matches category words and
   assert.equal(rankEntries({ entries, words: [] }).length, 4);
   assert.equal(rankEntries({ entries, words: [], category: 'convention' }).map((x) => x.id), ['tabs not spaces']);
   assert.equal(rankEntries({ entries, words: keywords('kubernetes') }), []);
+});
+
+test('keywords: the words a Unicode-aware split finds, ASCII or not (Kelvin sign, accents, digits, underscores)', () => {
+  const unicode = (q: string) => [...new Set(q.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean))];
+  const random = seeded(7);
+  const alphabet = 'aZ9_ -./:;!?\t\n\u212a\u00e9\u0130\u0663';
+  for (let t = 0; t < 500; t++) {
+    const q = Array.from({ length: Math.floor(random() * 20) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    assert.equal(keywords(q), unicode(q), JSON.stringify(q));
+  }
+  assert.equal(keywords('pnpm vitest --run'), ['pnpm', 'vitest', 'run']);
 });
 
 test.run();
