@@ -2,16 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { scanPaths } from '../../../lib/init/conventions';
-
-/** A small seeded generator (mulberry32): the same listings on every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from '../../helpers/seeded';
 
 const PARTS = ['src', 'test', 'tests', 'spec', '__tests__', 'lib', '.github', 'a.test.ts', 'b_test.go', 'test_c.py', 'd.spec.jsx', 'e.ts', 'README.md', 'testing', 'specs', 'x'];
 
@@ -33,7 +24,7 @@ function obvious(paths: string[]) {
 }
 
 test('scanPaths finds the top-level files, the files under each directory and every path naming test or spec, in listing order', () => {
-  const rand = random(17);
+  const rand = seeded(17);
   for (let round = 0; round < 200; round++) {
     const paths = listing(rand, 1 + Math.floor(rand() * 40));
     if (round % 2) paths.sort();
