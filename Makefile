@@ -43,8 +43,12 @@ man completions docs: deps
 hints: build
 	$(TSX) scripts/hints.ts
 
+# A copy, not a link to this clone (npm install -g . links it): deleting the clone leaves forge working.
 install: build
-	npm install -g .
+	rm -rf .pack && mkdir .pack
+	npm pack --silent --pack-destination .pack > /dev/null
+	npm install -g .pack/*.tgz
+	rm -rf .pack
 
 clean:
-	rm -rf dist coverage node_modules/.deps-stamp
+	rm -rf dist coverage .pack node_modules/.deps-stamp
