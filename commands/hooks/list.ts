@@ -52,8 +52,8 @@ export default defineCommand({
     if (disabled) text = `hooks_disabled is true in profiles.${name} of ${path}: none of these runs and nothing is detected`;
     else if (configured) text = `hooks of profile '${name}', from ${key} in ${path}`;
     else if (foreign) text = `${key} in ${path} were detected from ${settings.hooksDetectedFrom!.join(', ') || 'no build file'}; this repository differs, so forge agent runs these (${from}) and leaves the profile as it is`;
-    else if (!fileExists) text = `no ${path} yet: forge agent will create it with a profile '${name}' holding these hooks (${from})`;
-    else text = `profile '${name}' has no hooks yet: forge agent will write these into ${key} of ${path}, every event present (${from})`;
+    else if (!fileExists) text = `no ${path} yet: forge agent runs these hooks (${from}); forge agent --save-hooks creates it with a profile '${name}' holding them`;
+    else text = `profile '${name}' has no hooks yet: forge agent runs these (${from}); forge agent --save-hooks writes them into ${key} of ${path}, every event present`;
     return {
       data: { profile: settings.profile?.value ?? null, configPath: path, disabled, toBeDetected: configured === null && !disabled && !foreign, markers: detection?.markers ?? [], commands: HOOK_EVENTS.reduce((n, e) => n + hooks[e].length, 0) },
       text,

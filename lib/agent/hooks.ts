@@ -91,9 +91,10 @@ export interface EnsuredHooks {
  * with a profile named "default" holding only the hooks, which resolveModelConfig still treats as a
  * first run (it sets no endpoint or model). `profile` null picks as resolveModelConfig does (the
  * file's default, else its only profile); with several profiles and no default nothing is written
- * and the detected hooks serve this run only. hooks_disabled: nothing is detected, written or run.
+ * and the detected hooks serve this run only, as they do when `mayWrite` says no (the user's file
+ * is written only when they asked). hooks_disabled: nothing is detected, written or run.
  */
-export async function ensureHooks({ configPath, profile, root, env = process.env }: { configPath: string; profile: string | null; root: string; env?: NodeJS.ProcessEnv }): Promise<EnsuredHooks> {
+export async function ensureHooks({ configPath, profile, root, env = process.env, mayWrite = async () => true }: { configPath: string; profile: string | null; root: string; env?: NodeJS.ProcessEnv; /** Asked before the user's config file is written; false: the hooks serve this run only. */ mayWrite?: (found: { profile: string; markers: string[] }) => Promise<boolean> }): Promise<EnsuredHooks> {
   const text = await readConfigText(configPath);
   const file = text === null ? null : parseConfigFile({ text, path: configPath });
   const name = profile ?? profileToWrite(file);
@@ -106,7 +107,7 @@ export async function ensureHooks({ configPath, profile, root, env = process.env
   // Hooks detected from another project's build files (the profile serves every repository): this
   // one's own serve the run, and the profile keeps what it had.
   if (settings?.hooks) return { ...base, hooks, markers, disabled: false, origin: 'detected', warning: `profiles.${name}.hooks were detected from ${settings.hooks_detected_from!.join(', ') || 'no build file'}, which this repository does not match; hooks detected here (${markers.join(', ') || 'none'}) serve this run` };
-  if (!name) return { ...base, hooks, markers, disabled: false, origin: 'detected' };
+  if (!name || !(await mayWrite({ profile: name, markers }))) return { ...base, hooks, markers, disabled: false, origin: 'detected' };
   try {
     await writeHooks({ configPath, text, profile: name, hooks, markers });
   } catch (err) {

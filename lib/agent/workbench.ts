@@ -41,15 +41,18 @@ function mcpTools(mcp: McpServers): AgentTools {
 }
 
 /**
- * Sets up a run: detects hooks once (written into the profile), starts the profile's MCP servers
+ * Sets up a run: detects hooks (written into the profile only when `saveHooks` says so), starts the profile's MCP servers
  * (a broken one is skipped with one notice), and puts the contract gate and on_edit hooks around
  * every tool call. `close()` must follow, even on failure: it stops the servers.
  */
-export async function openWorkbench({ entries, config, root, cwd, env, inRepo, notice }: { entries: readonly Entry[]; config: ModelConfig; root: string; cwd: string; env: NodeJS.ProcessEnv; inRepo: boolean; notice: (n: Notice) => Promise<void> }): Promise<Workbench> {
+export async function openWorkbench({ entries, config, root, cwd, env, inRepo, notice, saveHooks }: { entries: readonly Entry[]; config: ModelConfig; root: string; cwd: string; env: NodeJS.ProcessEnv; inRepo: boolean; notice: (n: Notice) => Promise<void>; /** Whether detected hooks may go into the user's config file (asked, or --save-hooks). */ saveHooks: (found: { profile: string; markers: string[]; configPath: string }) => Promise<boolean> }): Promise<Workbench> {
   let hooks: HookConfig | null = null;
   if (!config.hooksDisabled.value) {
-    const ensured = await ensureHooks({ configPath: config.configPath, profile: config.profile?.value ?? null, root, env });
+    const ensured = await ensureHooks({ configPath: config.configPath, profile: config.profile?.value ?? null, root, env, mayWrite: (found) => saveHooks({ ...found, configPath: config.configPath }) });
     if (ensured.warning) await notice({ kind: 'warning', text: ensured.warning });
+    if (ensured.origin === 'detected' && ensured.profile && !config.hooks.value) {
+      await notice({ kind: 'hooks', text: `hooks detected from ${ensured.markers.join(', ') || 'no build file'} serve this run only; forge agent --save-hooks writes them into profiles.${ensured.profile}.hooks of ${ensured.configPath} (forge hooks list shows them)` });
+    }
     if (ensured.origin === 'written') {
       const found = ensured.markers.length ? `hooks detected from ${ensured.markers.join(', ')}` : 'no build file to detect hooks from (Cargo.toml, tsconfig.json, go.mod, pyproject.toml); the five events, empty,';
       await notice({ kind: 'hooks', text: `${found} written to profiles.${ensured.profile}.hooks in ${ensured.configPath} (forge hooks list)` });

@@ -126,12 +126,17 @@ test("an on_edit hook's compiler error lands in the edit's result, and the model
   }
 });
 
-test('hooks are detected once from tsconfig.json and written into the profile with all five events', async () => {
+test('hooks detected from tsconfig.json serve the run; they go into the profile, all five events, only with --save-hooks', async () => {
   const dir = repoWith({ 'tsconfig.json': '{}\n' });
   const home = tempDir('forge-config-');
-  const server = await startOpenAIServer({ script: [reply({ text: 'nothing to do' })] });
+  const server = await startOpenAIServer({ script: [reply({ text: 'nothing to do' }), reply({ text: 'nothing to do' })] });
   try {
-    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', 'look around'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
+    const unasked = await forge(['agent', '--endpoint', server.url, '--model', 'm', 'look around'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
+    assert.is(unasked.code, 0, unasked.stderr);
+    assert.match(unasked.stdout, /hooks detected from tsconfig\.json serve this run only; forge agent --save-hooks writes them into profiles\.default\.hooks of \S+/);
+    assert.match(unasked.stdout, /⚙ hooks {2}on_edit: .*tsc --noEmit/);
+    assert.not.ok(existsSync(join(home, 'forge', 'config.json')), 'the config file is not written unasked');
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--save-hooks', 'look around'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /hooks detected from tsconfig\.json written to profiles\.default\.hooks in \S+ \(forge hooks list\)/);
     const written = JSON.parse(readFileSync(join(home, 'forge', 'config.json'), 'utf8'));

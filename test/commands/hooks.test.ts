@@ -97,7 +97,7 @@ test('hooks list with no config file shows what detection would pick, and writes
       'on_step_done      -',
       'on_session_start  -',
       'on_session_end    -',
-      `no ${path} yet: forge agent will create it with a profile 'default' holding these hooks (detected from tsconfig.json)`,
+      `no ${path} yet: forge agent runs these hooks (detected from tsconfig.json); forge agent --save-hooks creates it with a profile 'default' holding them`,
       `Next: "\${EDITOR:-vi}" ${path}`,
       '',
     ].join('\n'),
@@ -145,7 +145,7 @@ test("hooks list shows the profile's configured hooks; --profile and FORGE_PROFI
   assert.equal(cloud.records.map((x) => x.commands).slice(0, 5), [['cargo check -q'], ['cargo test -q'], [], [], []], 'detection looks at the top of the repository');
   assert.equal([cloud.records[5]!.profile, cloud.records[5]!.toBeDetected, cloud.records[5]!.markers], ['cloud', true, ['Cargo.toml']]);
   const viaEnv = await forge(['hooks', 'list'], { cwd: dir, env: { ...env, FORGE_PROFILE: 'cloud' } });
-  assert.match(viaEnv.stdout, new RegExp(`profile 'cloud' has no hooks yet: forge agent will write these into profiles\\.cloud\\.hooks of ${path}, every event present \\(detected from Cargo\\.toml\\)\\n`));
+  assert.match(viaEnv.stdout, new RegExp(`profile 'cloud' has no hooks yet: forge agent runs these \\(detected from Cargo\\.toml\\); forge agent --save-hooks writes them into profiles\\.cloud\\.hooks of ${path}, every event present\\n`));
   assert.equal(EVENTS.map((e) => cloud.records.find((x) => x.event === e)?.type), EVENTS.map(() => 'hook'));
 });
 
