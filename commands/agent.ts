@@ -37,7 +37,7 @@ export default defineCommand({
     resume: { type: 'boolean', tool: 'Resume the plan', description: 'Go on with the newest plan that paused (a failed step, or one saved without approval): that step again, then the rest.' },
     yes: { type: 'boolean', alias: 'y', tool: 'Approve every step', description: 'Approve every step of the plan without asking.' },
     'planner-model': { type: 'string', placeholder: 'NAME', tool: '', description: 'The model that writes the plan (default: the profile\'s planner_model, else the model).' },
-    'save-hooks': { type: 'boolean', tool: '', description: 'Write the hooks detected in this repository into the profile of the config file (all five events), so later runs find them there; without it they serve this run only, unless a person at a terminal says yes when asked.' },
+    'save-hooks': { type: 'boolean', personOnly: true, description: 'Write the hooks detected in this repository into the profile of the config file (all five events), so later runs find them there; without it they serve this run only, unless a person at a terminal says yes when asked.' },
     mechanical: { type: 'boolean', tool: '', description: 'A plain replacement ("replace X with Y in src/"), done by forge replace with no model call.' },
   },
   examples: [

@@ -12,6 +12,8 @@ export interface ArgSpec {
   description: string;
   /** The description a model gets in a tool schema when the CLI's names flags or stdin; '' for none (the name says it). */
   tool?: string;
+  /** A choice for the person at the command line, never offered to a model: left out of the tool schema (forge agent --save-hooks writes the user's config). */
+  personOnly?: boolean;
   /** Taken from positional words, in declaration order; still accepted as a flag and NDJSON key. */
   positional?: boolean;
   /** A string positional that takes every remaining word, joined by spaces (`recall test command`). */

@@ -45,6 +45,7 @@ export function toolSchema(spec: CommandSpec<any>): ToolSchema {
   const properties: Record<string, Record<string, unknown>> = {};
   const required: string[] = [];
   for (const [name, arg] of Object.entries(spec.args as ArgsSpec)) {
+    if (arg.personOnly) continue;
     properties[name] = property(arg);
     if (arg.required) required.push(name);
   }
