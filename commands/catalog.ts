@@ -1,5 +1,5 @@
 // Where each command's module is (under commands/): the build makes one bundle of each, and the executable loads only the one it runs.
-// A test keeps it equal to the registry in index.ts.
+// Generated from the registry (commands/index.ts) by `make docs`; do not edit. A test keeps it current.
 
 export const catalog: Readonly<Record<string, string | Readonly<Record<string, string>>>> = {
   agent: 'agent',

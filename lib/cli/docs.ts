@@ -1,4 +1,4 @@
-// Every file derived from the declarations (man pages, completions, the bin map), for `make docs` and the drift test.
+// Every file derived from the declarations (man pages, completions, the catalog, the bin map), for `make docs` and the drift test.
 import { bashCompletion, fishCompletion, programs, zshCompletion } from './completions';
 import { isGroup, type Entry } from './declare';
 import { manPage, overviewPage } from './man';
@@ -11,8 +11,33 @@ export function generatedFiles(entries: readonly Entry[], version: string): Map<
   files.set('completions/forge.bash', bashCompletion(entries));
   files.set('completions/_forge', zshCompletion(entries));
   files.set('completions/forge.fish', fishCompletion(entries));
+  files.set('commands/catalog.ts', catalogSource(entries));
   return files;
 }
+
+/**
+ * commands/catalog.ts: where each command's module is, by the one convention of the tree — `forge x`
+ * in commands/x.ts, `forge g s` in commands/g/s.ts — so adding a command is its file and one line
+ * in the registry (commands/index.ts, or its group's index.ts); `make docs` writes the rest.
+ */
+export function catalogSource(entries: readonly Entry[]): string {
+  const lines = entries.map((e) =>
+    isGroup(e)
+      ? `  ${key(e.name)}: {\n${e.commands.map((c) => { const sub = c.name.split(' ')[1]!; return `    ${key(sub)}: '${e.name}/${sub}',\n`; }).join('')}  },`
+      : `  ${key(e.name)}: '${e.name}',`,
+  );
+  return [
+    "// Where each command's module is (under commands/): the build makes one bundle of each, and the executable loads only the one it runs.",
+    '// Generated from the registry (commands/index.ts) by `make docs`; do not edit. A test keeps it current.',
+    '',
+    'export const catalog: Readonly<Record<string, string | Readonly<Record<string, string>>>> = {',
+    ...lines,
+    '};',
+    '',
+  ].join('\n');
+}
+
+const key = (name: string) => (/^[a-z]+$/.test(name) ? name : `'${name}'`);
 
 /** package.json "man": every page, so `npm install -g` makes `man forge-memory` work. */
 export function manList(entries: readonly Entry[]): string[] {
