@@ -4,7 +4,7 @@ SHELL := /bin/bash
 TSX := node --import tsx
 SOURCES := $(shell find bin lib commands -name '*.ts' 2>/dev/null) package.json scripts/build.mjs
 
-.PHONY: build deps typecheck test demo bench man completions docs hints install clean
+.PHONY: build deps typecheck lint format test demo bench man completions docs hints install clean
 
 node_modules/.deps-stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
@@ -20,7 +20,15 @@ build: dist/forge.js
 typecheck: deps
 	node_modules/.bin/tsc -p .
 
-test: build typecheck
+# Biome: the formatter's layout and the linter's rules (biome.json says which are off, and why in
+# ARCHITECTURE.md's style notes); `make format` applies both.
+lint: deps
+	node_modules/.bin/biome check
+
+format: deps
+	node_modules/.bin/biome check --write
+
+test: build typecheck lint
 	$(TSX) scripts/test.ts
 
 demo: build

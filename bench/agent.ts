@@ -13,16 +13,31 @@ import { repoWith } from '../test/helpers/repo';
 /** Three modules of ~120 lines each: one function in each is to change. */
 const MODULES = ['billing', 'shipping', 'invoices'];
 const source = (name: string) =>
-  Array.from({ length: 40 }, (_, i) => `export function ${name}Helper${i}(value: number): number {\n  return value * ${i + 1};\n}\n`).join('') + `export function ${name}Total(items: number[]): number {\n  return items.length;\n}\n`;
+  Array.from({ length: 40 }, (_, i) => `export function ${name}Helper${i}(value: number): number {\n  return value * ${i + 1};\n}\n`).join(
+    '',
+  ) + `export function ${name}Total(items: number[]): number {\n  return items.length;\n}\n`;
 const files = Object.fromEntries(MODULES.map((m) => [`src/${m}.ts`, source(m)]));
 const fix = (m: string) => {
   const text = files[`src/${m}.ts`]!;
   const lines = text.split('\n');
   const n = lines.indexOf('  return items.length;') + 1;
-  return { name: 'edit', arguments: { path: `src/${m}.ts`, lines: anchorOf(n, lines[n - 1]!), new: '  return items.reduce((a, b) => a + b, 0);' } };
+  return {
+    name: 'edit',
+    arguments: { path: `src/${m}.ts`, lines: anchorOf(n, lines[n - 1]!), new: '  return items.reduce((a, b) => a + b, 0);' },
+  };
 };
 const verify = (m: string) => `grep -q "items.reduce" src/${m}.ts`;
-const plan = { modules: MODULES.map((m, i) => ({ id: `M${i + 1}`, title: `Fix ${m}Total`, objective: `${m}Total must sum the items.`, files: [`src/${m}.ts`], symbols: [`${m}Total`], verify: [verify(m)], doneWhen: `${m}Total sums` })) };
+const plan = {
+  modules: MODULES.map((m, i) => ({
+    id: `M${i + 1}`,
+    title: `Fix ${m}Total`,
+    objective: `${m}Total must sum the items.`,
+    files: [`src/${m}.ts`],
+    symbols: [`${m}Total`],
+    verify: [verify(m)],
+    doneWhen: `${m}Total sums`,
+  })),
+};
 
 const tokensOf = (b: ChatRequestBody) => countTokens(JSON.stringify({ messages: b.messages, tools: b.tools }));
 
@@ -33,7 +48,8 @@ async function run(script: ScriptStep[], args: string[]): Promise<number[]> {
     // Asynchronously: the scripted server answers from this same process.
     const r = await forge(['agent', '--endpoint', server.url, '--model', 'bench', ...args], { cwd: dir });
     if (r.code !== 0) throw new Error(`forge agent ${args.join(' ')}: exit ${r.code}\n${r.stdout}${r.stderr}`);
-    for (const m of MODULES) if (!readFileSync(join(dir, `src/${m}.ts`), 'utf8').includes('items.reduce')) throw new Error(`${m} was not fixed`);
+    for (const m of MODULES)
+      if (!readFileSync(join(dir, `src/${m}.ts`), 'utf8').includes('items.reduce')) throw new Error(`${m} was not fixed`);
     return server.chatBodies().map(tokensOf);
   } finally {
     await server.close();
@@ -41,17 +57,35 @@ async function run(script: ScriptStep[], args: string[]): Promise<number[]> {
 }
 
 // Plan mode: the planner, then per step the edit (the step starts with the symbol's definition) and an answer.
-const planned = await run([reply({ text: JSON.stringify(plan) }), ...MODULES.flatMap((m) => [reply({ toolCalls: [fix(m)] }), reply({ text: `Fixed ${m}Total.` })])], ['--plan', '--yes', 'make every *Total function sum its items']);
+const planned = await run(
+  [reply({ text: JSON.stringify(plan) }), ...MODULES.flatMap((m) => [reply({ toolCalls: [fix(m)] }), reply({ text: `Fixed ${m}Total.` })])],
+  ['--plan', '--yes', 'make every *Total function sum its items'],
+);
 // One conversation: the model reads each file, edits it, and answers at the end.
-const single = await run([...MODULES.flatMap((m) => [reply({ toolCalls: [{ name: 'read', arguments: { path: `src/${m}.ts` } }] }), reply({ toolCalls: [fix(m)] })]), reply({ text: 'Fixed all three.' })], ['make every *Total function sum its items']);
+const single = await run(
+  [
+    ...MODULES.flatMap((m) => [
+      reply({ toolCalls: [{ name: 'read', arguments: { path: `src/${m}.ts` } }] }),
+      reply({ toolCalls: [fix(m)] }),
+    ]),
+    reply({ text: 'Fixed all three.' }),
+  ],
+  ['make every *Total function sum its items'],
+);
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 console.log('\nforge agent, tokens sent for a scripted 3-step task (o200k_base, counted in the requests)');
 console.log(`  plan mode   planner ${planned[0]}`);
-MODULES.forEach((m, i) => console.log(`              step ${i + 1} (${m})  ${sum(planned.slice(1 + 2 * i, 3 + 2 * i))} over 2 calls (first request ${planned[1 + 2 * i]})`));
+MODULES.forEach((m, i) =>
+  console.log(
+    `              step ${i + 1} (${m})  ${sum(planned.slice(1 + 2 * i, 3 + 2 * i))} over 2 calls (first request ${planned[1 + 2 * i]})`,
+  ),
+);
 console.log(`              total ${sum(planned)} over ${planned.length} calls; largest request ${Math.max(...planned)}`);
 console.log(`  one context total ${sum(single)} over ${single.length} calls; largest request ${Math.max(...single)}`);
-console.log(`  plan mode / one context: ${(sum(planned) / sum(single)).toFixed(2)}× the tokens, largest request ${(Math.max(...planned) / Math.max(...single)).toFixed(2)}×`);
+console.log(
+  `  plan mode / one context: ${(sum(planned) / sum(single)).toFixed(2)}× the tokens, largest request ${(Math.max(...planned) / Math.max(...single)).toFixed(2)}×`,
+);
 
 // Two everyday tasks on a fixture repository, each driven twice through the scripted server: by a
 // model that makes one call per turn, as small models do, and by one that batches. Counted on the
@@ -62,7 +96,10 @@ const service = (name: string) =>
   [
     `import { formatPrice } from './format';`,
     '',
-    ...Array.from({ length: 12 }, (_, i) => `export function ${name}Step${i}(total: number): string {\n  return formatPrice(total * ${i + 1});\n}\n`),
+    ...Array.from(
+      { length: 12 },
+      (_, i) => `export function ${name}Step${i}(total: number): string {\n  return formatPrice(total * ${i + 1});\n}\n`,
+    ),
     `export function ${name}Summary(items: number[]): string {`,
     `  console.log('${name} summary', items.length);`,
     '  const total = items.reduce((a, b) => a + b, 0);',
@@ -70,7 +107,10 @@ const service = (name: string) =>
     '}',
     '',
   ].join('\n');
-const taskFiles: Record<string, string> = { 'src/format.ts': 'export function formatPrice(value: number): string {\n  return `$${value.toFixed(2)}`;\n}\n', ...Object.fromEntries(SERVICES.map((s) => [`src/${s}.ts`, service(s)])) };
+const taskFiles: Record<string, string> = {
+  'src/format.ts': 'export function formatPrice(value: number): string {\n  return `$${value.toFixed(2)}`;\n}\n',
+  ...Object.fromEntries(SERVICES.map((s) => [`src/${s}.ts`, service(s)])),
+};
 const lineOf = (path: string, text: string) => taskFiles[path]!.split('\n').findIndex((l) => l.includes(text)) + 1;
 const anchorIn = (path: string, text: string) => anchorOf(lineOf(path, text), taskFiles[path]!.split('\n')[lineOf(path, text) - 1]!);
 
@@ -89,22 +129,41 @@ const TASKS: TaskScript[] = [
     done: (dir) => SERVICES.every((s) => !readFileSync(join(dir, `src/${s}.ts`), 'utf8').includes('console.log')),
     oneByOne: [
       reply({ toolCalls: [{ name: 'search', arguments: { pattern: 'console.log', paths: ['src'] } }] }),
-      ...SERVICES.map((s) => reply({ toolCalls: [{ name: 'edit', arguments: { path: `src/${s}.ts`, lines: anchorIn(`src/${s}.ts`, 'console.log'), new: '' } }] })),
+      ...SERVICES.map((s) =>
+        reply({
+          toolCalls: [{ name: 'edit', arguments: { path: `src/${s}.ts`, lines: anchorIn(`src/${s}.ts`, 'console.log'), new: '' } }],
+        }),
+      ),
       reply({ text: 'Removed the 5 console.log calls.' }),
     ],
-    batched: [reply({ toolCalls: [{ name: 'replace', arguments: { old: '^\\s*console\\.log\\(.*\\);\\n', new: '', regex: true, glob: 'src/**' } }] }), reply({ text: 'Removed every console.log call in src/.' })],
+    batched: [
+      reply({
+        toolCalls: [{ name: 'replace', arguments: { old: '^\\s*console\\.log\\(.*\\);\\n', new: '', regex: true, glob: 'src/**' } }],
+      }),
+      reply({ text: 'Removed every console.log call in src/.' }),
+    ],
   },
   {
     name: 'rename formatPrice to formatAmount (used in 5 files)',
     task: 'rename the function formatPrice to formatAmount everywhere',
-    done: (dir) => ['src/format.ts', ...SERVICES.map((s) => `src/${s}.ts`)].every((p) => !readFileSync(join(dir, p), 'utf8').includes('formatPrice')),
+    done: (dir) =>
+      ['src/format.ts', ...SERVICES.map((s) => `src/${s}.ts`)].every((p) => !readFileSync(join(dir, p), 'utf8').includes('formatPrice')),
     oneByOne: [
       reply({ toolCalls: [{ name: 'search', arguments: { pattern: 'formatPrice', paths: ['src'] } }] }),
-      reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/format.ts', old: 'function formatPrice(', new: 'function formatAmount(' } }] }),
-      ...SERVICES.map((s) => reply({ toolCalls: [{ name: 'bash', arguments: { command: `sed -i 's/\\bformatPrice\\b/formatAmount/g' src/${s}.ts` } }] })),
+      reply({
+        toolCalls: [{ name: 'edit', arguments: { path: 'src/format.ts', old: 'function formatPrice(', new: 'function formatAmount(' } }],
+      }),
+      ...SERVICES.map((s) =>
+        reply({ toolCalls: [{ name: 'bash', arguments: { command: `sed -i 's/\\bformatPrice\\b/formatAmount/g' src/${s}.ts` } }] }),
+      ),
       reply({ text: 'Renamed formatPrice to formatAmount in 6 files.' }),
     ],
-    batched: [reply({ toolCalls: [{ name: 'replace', arguments: { old: '\\bformatPrice\\b', new: 'formatAmount', regex: true, glob: 'src/**' } }] }), reply({ text: 'Renamed it everywhere.' })],
+    batched: [
+      reply({
+        toolCalls: [{ name: 'replace', arguments: { old: '\\bformatPrice\\b', new: 'formatAmount', regex: true, glob: 'src/**' } }],
+      }),
+      reply({ text: 'Renamed it everywhere.' }),
+    ],
   },
 ];
 
@@ -119,15 +178,25 @@ function uncached(bodies: ChatRequestBody[]): number[] {
   });
 }
 
-async function taskRun(t: TaskScript, script: ScriptStep[]): Promise<{ requests: number; prompt: number; uncached: number; largest: number; toolCalls: number }> {
+async function taskRun(
+  t: TaskScript,
+  script: ScriptStep[],
+): Promise<{ requests: number; prompt: number; uncached: number; largest: number; toolCalls: number }> {
   const dir = repoWith(taskFiles);
   const server = await startOpenAIServer({ script });
   try {
     const r = await forge(['agent', '--endpoint', server.url, '--model', 'bench', '--json', t.task], { cwd: dir });
-    if (r.code !== 0 || !t.done(dir)) throw new Error(`${t.name}: exit ${r.code}, done ${t.done(dir)}\n${r.stdout.slice(-2000)}${r.stderr}`);
+    if (r.code !== 0 || !t.done(dir))
+      throw new Error(`${t.name}: exit ${r.code}, done ${t.done(dir)}\n${r.stdout.slice(-2000)}${r.stderr}`);
     const bodies = server.chatBodies();
     const sizes = bodies.map(tokensOf);
-    return { requests: bodies.length, prompt: sum(sizes), uncached: sum(uncached(bodies)), largest: Math.max(...sizes), toolCalls: r.records.at(-1)!.toolCalls as number };
+    return {
+      requests: bodies.length,
+      prompt: sum(sizes),
+      uncached: sum(uncached(bodies)),
+      largest: Math.max(...sizes),
+      toolCalls: r.records.at(-1)!.toolCalls as number,
+    };
   } finally {
     await server.close();
   }
@@ -136,9 +205,14 @@ async function taskRun(t: TaskScript, script: ScriptStep[]): Promise<{ requests:
 console.log('\nforge agent, two tasks on a fixture repository (o200k_base, counted in the requests; goals from seed 004 and issue 15)');
 console.log(`  ${'task / model'.padEnd(78)} requests  Σ prompt  Σ uncached  largest  tool calls`);
 for (const t of TASKS) {
-  for (const [how, script] of [['one call per turn', t.oneByOne], ['batching', t.batched]] as const) {
+  for (const [how, script] of [
+    ['one call per turn', t.oneByOne],
+    ['batching', t.batched],
+  ] as const) {
     const m = await taskRun(t, script);
-    console.log(`  ${`${t.name}, ${how}`.padEnd(78)} ${String(m.requests).padStart(8)}  ${String(m.prompt).padStart(8)}  ${String(m.uncached).padStart(10)}  ${String(m.largest).padStart(7)}  ${String(m.toolCalls).padStart(10)}`);
+    console.log(
+      `  ${`${t.name}, ${how}`.padEnd(78)} ${String(m.requests).padStart(8)}  ${String(m.prompt).padStart(8)}  ${String(m.uncached).padStart(10)}  ${String(m.largest).padStart(7)}  ${String(m.toolCalls).padStart(10)}`,
+    );
   }
 }
 console.log('  goals: console.log task batching ≤ 5 tool calls and < 5k tokens summed; one call per turn ≤ 15k summed and ≤ 6k uncached');

@@ -39,17 +39,28 @@ const times = cases.map(() => [] as number[]);
 for (let i = 0; i < RUNS; i++) cases.forEach((c, k) => times[k]!.push(timed(c.args)));
 const ms = times.map(median);
 console.log(`\nforge read, first window of a big file vs a small one (a process each, median of ${RUNS}, interleaved; goal ≤ 1.5×)`);
-cases.forEach((c, k) => console.log(`  ${c.label.padEnd(44)} ${ms[k]!.toFixed(1).padStart(8)} ms   ${(ms[k]! / ms[1]!).toFixed(2)}× the small read`));
+cases.forEach((c, k) =>
+  console.log(`  ${c.label.padEnd(44)} ${ms[k]!.toFixed(1).padStart(8)} ms   ${(ms[k]! / ms[1]!).toFixed(2)}× the small read`),
+);
 
 // Peak memory: the child's maximum resident set, less node's own at start-up.
 const peak = (args: string[], input?: string): number => {
-  const r = spawnSync('python3', ['-c', 'import resource,subprocess,sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)', process.execPath, ...args], {
-    cwd: dir,
-    env,
-    input,
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  });
+  const r = spawnSync(
+    'python3',
+    [
+      '-c',
+      'import resource,subprocess,sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)',
+      process.execPath,
+      ...args,
+    ],
+    {
+      cwd: dir,
+      env,
+      input,
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+    },
+  );
   if (r.status !== 0) throw new Error(`peak of node ${args.join(' ').slice(0, 200)}: ${r.stderr}`);
   return Number(r.stdout.trim()) * 1024;
 };
@@ -77,7 +88,9 @@ const memCases: Array<{ label: string; measure: () => number }> = [
     measure: () => peak([FORGE, 'write', 'written.txt', '--overwrite'], body(1_000_000)),
   },
 ];
-console.log(`\npeak memory on a ${(bigBytes / MiB).toFixed(0)} MiB file: the child's max RSS less node -e 0's (${(nodePeak / MiB).toFixed(0)} MiB), as a multiple of the file size (goal for the edit ≤ 3×)`);
+console.log(
+  `\npeak memory on a ${(bigBytes / MiB).toFixed(0)} MiB file: the child's max RSS less node -e 0's (${(nodePeak / MiB).toFixed(0)} MiB), as a multiple of the file size (goal for the edit ≤ 3×)`,
+);
 for (const c of memCases) {
   const extra = median(Array.from({ length: 3 }, c.measure)) - nodePeak;
   console.log(`  ${c.label.padEnd(44)} ${(extra / MiB).toFixed(0).padStart(6)} MiB   ${(extra / bigBytes).toFixed(2)}× the file`);

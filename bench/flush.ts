@@ -8,7 +8,21 @@ const repo = await openRepo({ cwd: dir });
 const store = new StateStore(repo);
 // One spool file per event, as a command run with a run id leaves them.
 for (let i = 0; i < count; i++) {
-  await spoolEvents({ repo, runId, events: [newEvent({ timestamp: new Date().toISOString(), runId, phase: 'tool_call', moduleId: null, event: 'memory recall', severity: 'info', data: { exitCode: 0, durationMs: 12 } })] });
+  await spoolEvents({
+    repo,
+    runId,
+    events: [
+      newEvent({
+        timestamp: new Date().toISOString(),
+        runId,
+        phase: 'tool_call',
+        moduleId: null,
+        event: 'memory recall',
+        severity: 'info',
+        data: { exitCode: 0, durationMs: 12 },
+      }),
+    ],
+  });
 }
 const start = process.hrtime.bigint();
 const flushed = await flushEvents({ repo, store });

@@ -40,14 +40,41 @@ console.log(`  forge plan check    ${c.toFixed(1).padStart(8)} ms   ${(c / n).to
 const gated = tempRepo();
 mkdirSync(join(gated, 'docs', 'plans'), { recursive: true });
 writeFileSync(join(gated, 'docs', 'plans', 'p.md'), planTemplate({ slug: 'bench', date: '2026-01-01' }));
-const activated = spawnSync(process.execPath, [FORGE, 'plan', 'activate', '--path', 'docs/plans/p.md'], { cwd: gated, env, encoding: 'utf8' });
+const activated = spawnSync(process.execPath, [FORGE, 'plan', 'activate', '--path', 'docs/plans/p.md'], {
+  cwd: gated,
+  env,
+  encoding: 'utf8',
+});
 if (activated.status !== 0) throw new Error(`plan activate failed: ${activated.stderr}`);
 const payload = JSON.stringify({ session_id: 'bench', tool_name: 'Read', tool_input: { file_path: join(gated, 'src/a.ts') } });
 // Codex's documented PreToolUse payload for apply_patch (U1 allows patch on src/; its shell, Bash, waits for U2).
-const codexPayload = JSON.stringify({ session_id: 'bench', turn_id: 't1', cwd: gated, hook_event_name: 'PreToolUse', model: 'gpt-5-codex', tool_name: 'apply_patch', tool_use_id: 'u1', tool_input: { command: '*** Begin Patch\n*** Update File: src/a.ts\n@@\n-a\n+b\n*** End Patch\n' } });
+const codexPayload = JSON.stringify({
+  session_id: 'bench',
+  turn_id: 't1',
+  cwd: gated,
+  hook_event_name: 'PreToolUse',
+  model: 'gpt-5-codex',
+  tool_name: 'apply_patch',
+  tool_use_id: 'u1',
+  tool_input: { command: '*** Begin Patch\n*** Update File: src/a.ts\n@@\n-a\n+b\n*** End Patch\n' },
+});
 // Gemini CLI's documented BeforeTool payload, and what forge's OpenCode plugin sends for tool.execute.before.
-const geminiPayload = JSON.stringify({ session_id: 'bench', transcript_path: '/tmp/t.json', cwd: gated, hook_event_name: 'BeforeTool', timestamp: '2026-01-01T00:00:00.000Z', tool_name: 'read_file', tool_input: { file_path: join(gated, 'src/a.ts') } });
-const openCodePayload = JSON.stringify({ tool: 'read', sessionID: 'bench', callID: 'c1', args: { filePath: join(gated, 'src/a.ts') }, directory: gated });
+const geminiPayload = JSON.stringify({
+  session_id: 'bench',
+  transcript_path: '/tmp/t.json',
+  cwd: gated,
+  hook_event_name: 'BeforeTool',
+  timestamp: '2026-01-01T00:00:00.000Z',
+  tool_name: 'read_file',
+  tool_input: { file_path: join(gated, 'src/a.ts') },
+});
+const openCodePayload = JSON.stringify({
+  tool: 'read',
+  sessionID: 'bench',
+  callID: 'c1',
+  args: { filePath: join(gated, 'src/a.ts') },
+  directory: gated,
+});
 const cases: Array<[string, string[], number, string?]> = [
   ['node -e 0', ['-e', '0'], 0],
   ['allowed, nothing to record', [FORGE, 'plan', 'preflight', '--tool', 'read', '--path', 'src/a.ts'], 0],

@@ -19,7 +19,6 @@ function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-
 interface Case {
   label: string;
   cmd: string;
@@ -80,7 +79,9 @@ const forge = (...args: string[]) => [FORGE, ...args];
 /** forge with its peak RSS reported on stderr. */
 const forgeRss = (...args: string[]) => ['--require', resolve('bench/maxrss.cjs'), FORGE, ...args];
 
-console.log(`forge bench — node ${process.version}, ${cpus().length} cores; medians of ${RUNS} interleaved runs; ratios against the first row`);
+console.log(
+  `forge bench — node ${process.version}, ${cpus().length} cores; medians of ${RUNS} interleaved runs; ratios against the first row`,
+);
 console.log('(NODE_EXTRA_CA_CERTS is unset for every run: it adds ~100 ms to any node start-up here and would flatter the ratios)');
 
 // 1. Start-up.
@@ -100,19 +101,43 @@ const bigLog = tempRepo();
   const now = new Date(Date.UTC(2026, 0, 1));
   const categories = ['convention', 'failure_pattern', 'success_pattern', 'test_command'] as const;
   for (let i = 0; i < ENTRIES; i++) {
-    const entry = await buildEntry({ pattern: `lesson ${i}: run the ${i % 7 === 0 ? 'integration' : 'unit'} tests of module ${i % 211} before touching its schema`, category: categories[i % 4]!, confidence: 0.7, tags: [`m${i % 211}`], now });
+    const entry = await buildEntry({
+      pattern: `lesson ${i}: run the ${i % 7 === 0 ? 'integration' : 'unit'} tests of module ${i % 211} before touching its schema`,
+      category: categories[i % 4]!,
+      confidence: 0.7,
+      tags: [`m${i % 211}`],
+      now,
+    });
     lines.push(JSON.stringify(entry));
   }
-  await store.update({ message: 'bench: seed 100k memory entries', apply: async (tx) => tx.write('.forge/memory/project.jsonl', `${lines.join('\n')}\n`) });
+  await store.update({
+    message: 'bench: seed 100k memory entries',
+    apply: async (tx) => tx.write('.forge/memory/project.jsonl', `${lines.join('\n')}\n`),
+  });
   store.close();
 }
 {
   const store = new StateStore(await openRepo({ cwd: bigLog }));
   const lines: string[] = [];
   for (let i = 0; i < ENTRIES; i++) {
-    lines.push(JSON.stringify(newEvent({ timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), runId: 'big', phase: 'tool_call', moduleId: null, event: 'memory recall', severity: 'info', data: { exitCode: 0, durationMs: 12 } })));
+    lines.push(
+      JSON.stringify(
+        newEvent({
+          timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+          runId: 'big',
+          phase: 'tool_call',
+          moduleId: null,
+          event: 'memory recall',
+          severity: 'info',
+          data: { exitCode: 0, durationMs: 12 },
+        }),
+      ),
+    );
   }
-  await store.update({ message: 'bench: seed 100k events', apply: async (tx) => tx.write('.forge/logs/big.jsonl', `${lines.join('\n')}\n`) });
+  await store.update({
+    message: 'bench: seed 100k events',
+    apply: async (tx) => tx.write('.forge/logs/big.jsonl', `${lines.join('\n')}\n`),
+  });
   store.close();
 }
 const memoryBytes = Number(git(bigMemory, 'cat-file', '-s', 'refs/forge/state:.forge/memory/project.jsonl'));
@@ -123,15 +148,26 @@ const flush = (runId: string) => (dir: string) => ['--import', 'tsx', resolve('b
 const memorySave: Case = { label: '', cmd: node, args: save, cwd: bigMemory };
 const logFlush: Case = { label: '', cmd: node, args: flush('big'), cwd: bigLog, selfTimed: true, spawnCwd: process.cwd() };
 const first = [timeOnce(memorySave), timeOnce(logFlush)];
-console.log(`\nthe first write into each store an earlier forge wrote (converts it, once): memory save ${first[0]!.ms.toFixed(0)} ms (peak RSS ${mib(first[0]!.rssKb!)}), log flush ${first[1]!.ms.toFixed(0)} ms (peak RSS ${mib(first[1]!.rssKb!)})`);
+console.log(
+  `\nthe first write into each store an earlier forge wrote (converts it, once): memory save ${first[0]!.ms.toFixed(0)} ms (peak RSS ${mib(first[0]!.rssKb!)}), log flush ${first[1]!.ms.toFixed(0)} ms (peak RSS ${mib(first[1]!.rssKb!)})`,
+);
 sideBySide(`memory save: empty store vs ${ENTRIES / 1000}k entries (${(memoryBytes / 1e6).toFixed(1)} MB as one file before conversion)`, [
   { ...memorySave, label: 'memory save, empty store', cwd: '', before: () => tempRepo({ commit: false }) },
   { ...memorySave, label: `memory save, ${ENTRIES / 1000}k-entry store` },
 ]);
-sideBySide(`log flush of ${FLUSH_THRESHOLD} pending events: empty log vs ${ENTRIES / 1000}k events (${(logBytes / 1e6).toFixed(1)} MB as one file before conversion); time of the flush alone`, [
-  { ...logFlush, label: `log flush of ${FLUSH_THRESHOLD} events, empty log`, args: flush('fresh'), cwd: '', before: () => tempRepo({ commit: false }) },
-  { ...logFlush, label: `log flush of ${FLUSH_THRESHOLD} events, ${ENTRIES / 1000}k-event log` },
-]);
+sideBySide(
+  `log flush of ${FLUSH_THRESHOLD} pending events: empty log vs ${ENTRIES / 1000}k events (${(logBytes / 1e6).toFixed(1)} MB as one file before conversion); time of the flush alone`,
+  [
+    {
+      ...logFlush,
+      label: `log flush of ${FLUSH_THRESHOLD} events, empty log`,
+      args: flush('fresh'),
+      cwd: '',
+      before: () => tempRepo({ commit: false }),
+    },
+    { ...logFlush, label: `log flush of ${FLUSH_THRESHOLD} events, ${ENTRIES / 1000}k-event log` },
+  ],
+);
 
 // 3. Concurrent writers: 8 processes × 50 saves each vs 1 process × 400.
 function runSaves(dir: string, writers: number, each: number): Promise<number> {
@@ -160,13 +196,23 @@ function runSaves(dir: string, writers: number, each: number): Promise<number> {
     return entries;
   };
   console.log('\nconcurrent writers (400 saves, each its own state commit)');
-  console.log(`  1 process  × 400: ${t1.toFixed(0).padStart(6)} ms  ${(400 / (t1 / 1000)).toFixed(0).padStart(4)} saves/s  entries ${await count(one)}`);
-  console.log(`  8 processes × 50: ${t8.toFixed(0).padStart(6)} ms  ${(400 / (t8 / 1000)).toFixed(0).padStart(4)} saves/s  entries ${await count(eight)}  (${(t1 / t8).toFixed(2)}× the single writer's throughput)`);
+  console.log(
+    `  1 process  × 400: ${t1.toFixed(0).padStart(6)} ms  ${(400 / (t1 / 1000)).toFixed(0).padStart(4)} saves/s  entries ${await count(one)}`,
+  );
+  console.log(
+    `  8 processes × 50: ${t8.toFixed(0).padStart(6)} ms  ${(400 / (t8 / 1000)).toFixed(0).padStart(4)} saves/s  entries ${await count(eight)}  (${(t1 / t8).toFixed(2)}× the single writer's throughput)`,
+  );
   console.log(`  git fsck: ${spawnSync('git', ['fsck', '--no-dangling'], { cwd: eight }).status === 0 ? 'clean' : 'ERRORS'}`);
 }
 
 // 4. Logging overhead on a read-only command.
 sideBySide('logging overhead on a read-only command (memory recall)', [
   { label: 'no run id', cmd: node, args: forge('memory', 'recall', 'pnpm'), cwd: small },
-  { label: 'FORGE_RUN_ID set (tool_call recorded)', cmd: node, args: forge('memory', 'recall', 'pnpm'), cwd: small, env: { ...env, FORGE_RUN_ID: 'bench' } },
+  {
+    label: 'FORGE_RUN_ID set (tool_call recorded)',
+    cmd: node,
+    args: forge('memory', 'recall', 'pnpm'),
+    cwd: small,
+    env: { ...env, FORGE_RUN_ID: 'bench' },
+  },
 ]);

@@ -73,12 +73,22 @@ function mcpFirstList(cwd: string, env: NodeJS.ProcessEnv): Promise<{ ms: number
     });
     child.on('error', fail);
     child.on('close', (code) => code !== 0 && fail(new Error(`forge mcp exited ${code}`)));
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'forge-bench', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'forge-bench', version: '1' } },
+    });
   });
 }
 
 const MCP_SESSION = [
-  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'forge-bench', version: '1' } } },
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'forge-bench', version: '1' } },
+  },
   { jsonrpc: '2.0', method: 'notifications/initialized' },
   { jsonrpc: '2.0', id: 2, method: 'tools/list' },
 ]
@@ -88,7 +98,10 @@ const MCP_SESSION = [
 export async function startupBench({ runs, env }: { runs: number; env: NodeJS.ProcessEnv }): Promise<void> {
   const small = tempRepo();
   writeFileSync(join(small, 'small.txt'), Array.from({ length: 40 }, (_, i) => `line ${i + 1} of a small file`).join('\n') + '\n');
-  spawnSync(process.execPath, [FORGE, 'memory', 'save', 'pnpm vitest --run; watch mode hangs in CI', '--category', 'test_command'], { cwd: small, env });
+  spawnSync(process.execPath, [FORGE, 'memory', 'save', 'pnpm vitest --run; watch mode hangs in CI', '--category', 'test_command'], {
+    cwd: small,
+    env,
+  });
   // A repository with an active plan: the gate reads its contract from the state ref on every call.
   const gated = tempRepo();
   mkdirSync(join(gated, 'docs', 'plans'), { recursive: true });
@@ -97,7 +110,11 @@ export async function startupBench({ runs, env }: { runs: number; env: NodeJS.Pr
   writeFileSync(join(gated, 'docs', 'plans', 'p.md'), planTemplate({ slug: 'bench', date: '2026-01-01' }));
   git(gated, 'add', '-A');
   git(gated, 'commit', '-q', '-m', 'plan');
-  const activated = spawnSync(process.execPath, [FORGE, 'plan', 'activate', '--path', 'docs/plans/p.md'], { cwd: gated, env, encoding: 'utf8' });
+  const activated = spawnSync(process.execPath, [FORGE, 'plan', 'activate', '--path', 'docs/plans/p.md'], {
+    cwd: gated,
+    env,
+    encoding: 'utf8',
+  });
   if (activated.status !== 0) throw new Error(`plan activate failed: ${activated.stderr}`);
 
   // forge init reads a whole repository: 100,000 files in 500 directories.
@@ -115,9 +132,24 @@ export async function startupBench({ runs, env }: { runs: number; env: NodeJS.Pr
     { label: 'forge --version', args: [FORGE, '--version'], cwd: small, goal: 1.5 },
     { label: 'forge read small.txt', args: [FORGE, 'read', 'small.txt'], cwd: small, goal: 1.5 },
     { label: 'forge memory recall pnpm', args: [FORGE, 'memory', 'recall', 'pnpm'], cwd: small, goal: 1.5 },
-    { label: 'forge plan preflight, no plan', args: [FORGE, 'plan', 'preflight', '--tool', 'read', '--path', 'small.txt'], cwd: small, goal: 1.5 },
-    { label: 'forge plan preflight, plan active', args: [FORGE, 'plan', 'preflight', '--tool', 'read', '--path', 'src/a.ts'], cwd: gated, goal: 1.5 },
-    { label: 'forge memory save (a state write)', args: () => [FORGE, 'memory', 'save', `start-up lesson ${lesson++}`], cwd: small, goal: 2 },
+    {
+      label: 'forge plan preflight, no plan',
+      args: [FORGE, 'plan', 'preflight', '--tool', 'read', '--path', 'small.txt'],
+      cwd: small,
+      goal: 1.5,
+    },
+    {
+      label: 'forge plan preflight, plan active',
+      args: [FORGE, 'plan', 'preflight', '--tool', 'read', '--path', 'src/a.ts'],
+      cwd: gated,
+      goal: 1.5,
+    },
+    {
+      label: 'forge memory save (a state write)',
+      args: () => [FORGE, 'memory', 'save', `start-up lesson ${lesson++}`],
+      cwd: small,
+      goal: 2,
+    },
     { label: 'forge init --print, 100k files', args: [FORGE, 'init', '--print'], cwd: huge, goal: 3 },
     { label: 'forge mcp: initialize + tools/list', args: [FORGE, 'mcp'], cwd: small, input: `${MCP_SESSION}\n` },
   ];
@@ -139,15 +171,21 @@ export async function startupBench({ runs, env }: { runs: number; env: NodeJS.Pr
 
   const wall = samples.map((s) => median(s.map((x) => x.wall)));
   const cpu = samples.map((s) => median(s.map((x) => x.cpu)));
-  console.log(`\nstart-up, a process per call (medians of ${runs} interleaved runs; CPU = user+sys of node and the git processes it starts; peak RSS: median of 3)`);
+  console.log(
+    `\nstart-up, a process per call (medians of ${runs} interleaved runs; CPU = user+sys of node and the git processes it starts; peak RSS: median of 3)`,
+  );
   const width = Math.max(...cases.map((c) => c.label.length));
-  console.log(`  ${''.padEnd(width)}  ${'wall ms'.padStart(8)}  ${'CPU ms'.padStart(7)}  ${'CPU ×'.padStart(6)}  ${'goal'.padStart(5)}  ${'RSS MB'.padStart(6)}  ${'RSS ×'.padStart(5)}  git`);
+  console.log(
+    `  ${''.padEnd(width)}  ${'wall ms'.padStart(8)}  ${'CPU ms'.padStart(7)}  ${'CPU ×'.padStart(6)}  ${'goal'.padStart(5)}  ${'RSS MB'.padStart(6)}  ${'RSS ×'.padStart(5)}  git`,
+  );
   cases.forEach((c, j) => {
     const ratio = cpu[j]! / cpu[0]!;
     const goal = c.goal === undefined ? '' : `≤${c.goal}${ratio <= c.goal ? '' : ' ✗'}`;
     const mem = rss[j] === null ? '   n/a' : rss[j]!.toFixed(1).padStart(6);
     const memRatio = rss[j] === null ? '  n/a' : (rss[j]! / rss[0]!).toFixed(2).padStart(5);
-    console.log(`  ${c.label.padEnd(width)}  ${wall[j]!.toFixed(1).padStart(8)}  ${cpu[j]!.toFixed(1).padStart(7)}  ${ratio.toFixed(2).padStart(5)}×  ${goal.padStart(5)}  ${mem}  ${memRatio}  ${String(gits[j]).padStart(3)}`);
+    console.log(
+      `  ${c.label.padEnd(width)}  ${wall[j]!.toFixed(1).padStart(8)}  ${cpu[j]!.toFixed(1).padStart(7)}  ${ratio.toFixed(2).padStart(5)}×  ${goal.padStart(5)}  ${mem}  ${memRatio}  ${String(gits[j]).padStart(3)}`,
+    );
   });
 
   const firstList: number[] = [];
@@ -158,7 +196,9 @@ export async function startupBench({ runs, env }: { runs: number; env: NodeJS.Pr
     tools = r.tools;
   }
   const m = median(firstList);
-  console.log(`  forge mcp, spawn to the first tools/list answer (${tools} tools, wall, median of ${firstList.length}): ${m.toFixed(1)} ms (goal ≤ 300 ms${m <= 300 ? '' : ' ✗'}); node -e 0: ${wall[0]!.toFixed(1)} ms`);
+  console.log(
+    `  forge mcp, spawn to the first tools/list answer (${tools} tools, wall, median of ${firstList.length}): ${m.toFixed(1)} ms (goal ≤ 300 ms${m <= 300 ? '' : ' ✗'}); node -e 0: ${wall[0]!.toFixed(1)} ms`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -25,7 +25,8 @@ export interface Run {
 export function timeRun(r: Run): { wall: number; cpu: number } {
   const script = 'TIMEFORMAT="%3R %3U %3S"; { time "$@" >/dev/null 2>&4; } 4>&2 2>&1';
   const p = spawnSync('bash', ['-c', script, 'bash', r.cmd, ...r.args], { cwd: r.cwd, env: r.env, input: r.input ?? '', encoding: 'utf8' });
-  if (p.status !== 0 && !(r.okCodes ?? []).includes(p.status ?? -1)) throw new Error(`${r.cmd} ${r.args.join(' ')} failed (${p.status}): ${p.stderr}`);
+  if (p.status !== 0 && !(r.okCodes ?? []).includes(p.status ?? -1))
+    throw new Error(`${r.cmd} ${r.args.join(' ')} failed (${p.status}): ${p.stderr}`);
   const [wall, user, sys] = p.stdout.trim().split('\n').pop()!.split(' ').map(Number);
   return { wall: wall! * 1000, cpu: (user! + sys!) * 1000 };
 }
@@ -33,7 +34,14 @@ export function timeRun(r: Run): { wall: number; cpu: number } {
 /** Peak RSS in MiB (GNU time's %M: the largest of the process and the children it waited for); null without /usr/bin/time. */
 export function peakRssMiB(r: Run): number | null {
   if (!existsSync('/usr/bin/time')) return null;
-  const p = spawnSync('/usr/bin/time', ['-f', '%M', r.cmd, ...r.args], { cwd: r.cwd, env: r.env, input: r.input ?? '', encoding: 'utf8', stdio: ['pipe', 'ignore', 'pipe'] });
-  if (p.status !== 0 && !(r.okCodes ?? []).includes(p.status ?? -1)) throw new Error(`${r.cmd} ${r.args.join(' ')} failed (${p.status}): ${p.stderr}`);
+  const p = spawnSync('/usr/bin/time', ['-f', '%M', r.cmd, ...r.args], {
+    cwd: r.cwd,
+    env: r.env,
+    input: r.input ?? '',
+    encoding: 'utf8',
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+  if (p.status !== 0 && !(r.okCodes ?? []).includes(p.status ?? -1))
+    throw new Error(`${r.cmd} ${r.args.join(' ')} failed (${p.status}): ${p.stderr}`);
   return Number(p.stderr.trim().split('\n').pop()) / 1024;
 }

@@ -11,7 +11,11 @@ const RUNS = 11;
 const env = forgeEnv();
 const dir = tempRepo();
 // A 2,000-line TypeScript module: the size of a large hand-written source file.
-const body = Array.from({ length: 1000 }, (_, i) => `export interface Shape${i} { id: number; name: string }\nexport function make${i}(id: number): Shape${i} { return { id, name: \`shape-\${id}\` }; }\n`).join('');
+const body = Array.from(
+  { length: 1000 },
+  (_, i) =>
+    `export interface Shape${i} { id: number; name: string }\nexport function make${i}(id: number): Shape${i} { return { id, name: \`shape-\${id}\` }; }\n`,
+).join('');
 writeFileSync(join(dir, 'big.ts'), body);
 
 const spawn = (cmd: string, args: string[]) => {
@@ -24,10 +28,23 @@ const timed = (...steps: Array<() => void>) => {
   return Number(process.hrtime.bigint() - s) / 1e6;
 };
 const cases: Array<{ label: string; time: () => number }> = [
-  { label: 'sh -c true; sh -c "node -e 0"', time: () => timed(() => spawn('sh', ['-c', 'true']), () => spawn('sh', ['-c', 'node -e 0'])) },
-  { label: "forge validate --cmd true --cmd 'node -e 0'", time: () => timed(() => spawn(process.execPath, [FORGE, 'validate', 'm', '--cmd', 'true', '--cmd', 'node -e 0'])) },
+  {
+    label: 'sh -c true; sh -c "node -e 0"',
+    time: () =>
+      timed(
+        () => spawn('sh', ['-c', 'true']),
+        () => spawn('sh', ['-c', 'node -e 0']),
+      ),
+  },
+  {
+    label: "forge validate --cmd true --cmd 'node -e 0'",
+    time: () => timed(() => spawn(process.execPath, [FORGE, 'validate', 'm', '--cmd', 'true', '--cmd', 'node -e 0'])),
+  },
   { label: 'forge validate --cmd true', time: () => timed(() => spawn(process.execPath, [FORGE, 'validate', 'small', '--cmd', 'true'])) },
-  { label: 'forge validate --cmd true --file big.ts', time: () => timed(() => spawn(process.execPath, [FORGE, 'validate', 'big', '--cmd', 'true', '--file', 'big.ts'])) },
+  {
+    label: 'forge validate --cmd true --file big.ts',
+    time: () => timed(() => spawn(process.execPath, [FORGE, 'validate', 'big', '--cmd', 'true', '--file', 'big.ts'])),
+  },
 ];
 const runs = cases.map(() => [] as number[]);
 for (let i = 0; i < RUNS; i++) cases.forEach((c, k) => runs[k]!.push(c.time()));

@@ -24,7 +24,12 @@ const cpuOnce = (c: Case, cwd: string) => timeRun(asRun(c, cwd)).cpu;
 const peakMiB = (c: Case, cwd: string) => peakRssMiB(asRun(c, cwd));
 
 /** Runs the cases interleaved (a b c a b c …) and prints medians as ratios against the baseline row. */
-function sideBySide(title: string, cwd: string, cases: Case[], { baseline = 1, memory = false }: { baseline?: number; memory?: boolean } = {}): Map<string, number> {
+function sideBySide(
+  title: string,
+  cwd: string,
+  cases: Case[],
+  { baseline = 1, memory = false }: { baseline?: number; memory?: boolean } = {},
+): Map<string, number> {
   const times = cases.map(() => [] as number[]);
   for (const c of cases) cpuOnce(c, cwd); // warm the page cache
   for (let i = 0; i < RUNS; i++) cases.forEach((c, j) => times[j]!.push(cpuOnce(c, cwd)));
@@ -35,7 +40,9 @@ function sideBySide(title: string, cwd: string, cases: Case[], { baseline = 1, m
   for (const c of cases) {
     const m = medians.get(c.label)!;
     const rss = memory ? peakMiB(c, cwd) : null;
-    console.log(`  ${c.label.padEnd(width)}  ${m.toFixed(0).padStart(6)} ms cpu  ${(m / base).toFixed(2).padStart(5)}×${rss === null ? '' : `  ${rss.toFixed(0).padStart(4)} MiB peak`}`);
+    console.log(
+      `  ${c.label.padEnd(width)}  ${m.toFixed(0).padStart(6)} ms cpu  ${(m / base).toFixed(2).padStart(5)}×${rss === null ? '' : `  ${rss.toFixed(0).padStart(4)} MiB peak`}`,
+    );
   }
   return medians;
 }
@@ -51,7 +58,10 @@ function hundredThousandFiles(): string {
   for (let i = 0; i < 100_000; i++) {
     const sub = join(dir, `pkg${i % 100}`, `mod${Math.floor(i / 100) % 10}`);
     if (i < 1000) mkdirSync(sub, { recursive: true });
-    const lines = Array.from({ length: 20 }, (_, j) => `export const ${words[(i + j) % 8]}${j} = ${(i * 31 + j) % 1000}; // ${words[(i * 7 + j) % 8]}`);
+    const lines = Array.from(
+      { length: 20 },
+      (_, j) => `export const ${words[(i + j) % 8]}${j} = ${(i * 31 + j) % 1000}; // ${words[(i * 7 + j) % 8]}`,
+    );
     if (i % 1000 === 0) lines.push('// NEEDLE here');
     writeFileSync(join(sub, `file${i}.ts`), `${lines.join('\n')}\n`);
   }
@@ -76,14 +86,17 @@ const forge = (...args: string[]): Case => ({ label: `forge ${args.join(' ')}`, 
 const tool = (cmd: string, ...args: string[]): Case => ({ label: `${cmd === node ? 'node' : cmd} ${args.join(' ')}`, cmd, args });
 const hasRg = spawnSync('rg', ['--version']).status === 0;
 
-console.log(`\nsearch and listing at scale — ${BIN === FORGE ? 'this build' : BIN}; CPU of the process and its children (git's included), medians of ${RUNS} interleaved runs`);
+console.log(
+  `\nsearch and listing at scale — ${BIN === FORGE ? 'this build' : BIN}; CPU of the process and its children (git's included), medians of ${RUNS} interleaved runs`,
+);
 if (!hasRg) console.log('(rg is not installed: apt-get install ripgrep adds it to the comparison)');
 
 const started = Date.now();
 const big = hundredThousandFiles();
 const own = ownTree();
-console.log(`(repositories ready in ${((Date.now() - started) / 1000).toFixed(0)} s: ${big} with 100,000 files, ${own} with ${git(own, 'ls-files').split('\n').length})`);
-
+console.log(
+  `(repositories ready in ${((Date.now() - started) / 1000).toFixed(0)} s: ${big} with 100,000 files, ${own} with ${git(own, 'ls-files').split('\n').length})`,
+);
 
 for (const [name, dir, patterns] of [
   ['100k files', big, [['NEEDLE'], ['NEEDLE\\s+here'], ['delta1[0-9] = 99\\d'], ['\\d{3}; // zeta']]],
@@ -91,10 +104,23 @@ for (const [name, dir, patterns] of [
 ] as const) {
   for (const [pattern] of patterns) {
     // The same answer in each: every line matching, tracked and untracked files, .gitignore respected (rg: hidden files too, .git left out; a path, or it reads stdin).
-    const cases = [forge('search', pattern), tool('git', 'grep', '-n', '--untracked', '-P', pattern), tool('git', 'grep', '-n', '-P', pattern), ...(hasRg ? [tool('rg', '-n', '--hidden', '--glob', '!.git', pattern, '.')] : []), tool(node, '-e', '0')];
+    const cases = [
+      forge('search', pattern),
+      tool('git', 'grep', '-n', '--untracked', '-P', pattern),
+      tool('git', 'grep', '-n', '-P', pattern),
+      ...(hasRg ? [tool('rg', '-n', '--hidden', '--glob', '!.git', pattern, '.')] : []),
+      tool(node, '-e', '0'),
+    ];
     sideBySide(`search /${pattern}/, ${name} (ratios against git grep --untracked)`, dir, cases, { memory: dir === big });
   }
-  const ls = sideBySide(`listing, ${name} (ratios against git ls-files -co --exclude-standard, the same list before forge's checks)`, dir, [forge('ls'), tool('git', 'ls-files', '-co', '--exclude-standard'), tool('git', 'ls-files'), tool(node, '-e', '0')], { memory: dir === big });
+  const ls = sideBySide(
+    `listing, ${name} (ratios against git ls-files -co --exclude-standard, the same list before forge's checks)`,
+    dir,
+    [forge('ls'), tool('git', 'ls-files', '-co', '--exclude-standard'), tool('git', 'ls-files'), tool(node, '-e', '0')],
+    { memory: dir === big },
+  );
   const goal = 1.5 * ls.get('git ls-files -co --exclude-standard')! + ls.get('node -e 0')!;
-  console.log(`  goal for forge ls: ≤ 1.5 × git ls-files -co + node -e 0 = ${goal.toFixed(0)} ms cpu: ${ls.get('forge ls')! <= goal ? 'met' : 'not met'}`);
+  console.log(
+    `  goal for forge ls: ≤ 1.5 × git ls-files -co + node -e 0 = ${goal.toFixed(0)} ms cpu: ${ls.get('forge ls')! <= goal ? 'met' : 'not met'}`,
+  );
 }

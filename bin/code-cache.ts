@@ -1,5 +1,17 @@
 // Runs a CommonJS bundle with V8's code cache: the code compiled by an earlier run, kept in the user's cache directory and used only when it is provably this bundle's, intact and this Node's.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
@@ -17,7 +29,7 @@ const HEADER = 8;
  */
 export function codeCacheDir({ env, home }: { env: NodeJS.ProcessEnv; home: string | null }): string | null {
   const root = env.XDG_CACHE_HOME || (home ? join(home, '.cache') : '');
-  if (!root || !root.startsWith('/')) return null;
+  if (!root?.startsWith('/')) return null;
   return join(root, 'forge', 'code-cache', `node-${process.version}-${process.arch}`);
 }
 
@@ -123,7 +135,15 @@ const loadedFiles = new Map<string, unknown>();
  * of a new one when there was none (or V8 refused it). Any problem with the cache falls back to
  * compiling, with the same result.
  */
-export function loadBundle({ file, cacheDir, atExit }: { file: string; cacheDir: string | null; atExit: (write: () => void) => void }): unknown {
+export function loadBundle({
+  file,
+  cacheDir,
+  atExit,
+}: {
+  file: string;
+  cacheDir: string | null;
+  atExit: (write: () => void) => void;
+}): unknown {
   if (loadedFiles.has(file)) return loadedFiles.get(file);
   const fd = openSync(file, 'r');
   let source: string;
@@ -155,8 +175,15 @@ export function loadBundle({ file, cacheDir, atExit }: { file: string; cacheDir:
   const module = { exports: {} as unknown };
   loadedFiles.set(file, module.exports);
   const real = createRequire(file);
-  const vendored = (id: string) => (id.startsWith('../vendor/') ? loadBundle({ file: resolve(dirname(file), id), cacheDir, atExit }) : real(id));
-  const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
+  const vendored = (id: string) =>
+    id.startsWith('../vendor/') ? loadBundle({ file: resolve(dirname(file), id), cacheDir, atExit }) : real(id);
+  const run = script.runInThisContext() as (
+    exports: unknown,
+    require: NodeJS.Require,
+    module: { exports: unknown },
+    filename: string,
+    dirname: string,
+  ) => void;
   run.call(module.exports, module.exports, Object.assign(vendored, real), module, file, dirname(file));
   loadedFiles.set(file, module.exports);
   return module.exports;

@@ -33,7 +33,9 @@ function load(path: string): CommandBundle {
   let bundle = loaded.get(path);
   if (!bundle) {
     const file = join(__dirname, 'commands', `${path.replace(/\//g, '.')}.js`);
-    bundle = ((coverage ? require(file) : loadBundle({ file, cacheDir, atExit: (write) => atExit.push(write) })) as { default: CommandBundle }).default;
+    bundle = (
+      (coverage ? require(file) : loadBundle({ file, cacheDir, atExit: (write) => atExit.push(write) })) as { default: CommandBundle }
+    ).default;
     loaded.set(path, bundle);
   }
   return bundle;

@@ -1,6 +1,6 @@
 // stdout and stderr for a run: a pipe, socket or file is written with write(2), as Node's own stream for them does on Linux (synchronously), without loading the net and stream modules that stream costs every call; a terminal gets Node's own stream.
 import { EventEmitter } from 'node:events';
-import { fstatSync, statSync, writeSync } from 'node:fs';
+import { fstatSync, statSync, writeSync, type Stats } from 'node:fs';
 import type { Stream } from '../lib/cli/output';
 
 /**
@@ -54,7 +54,7 @@ function isDevNull(kind: { rdev: number }): boolean {
 
 /** The stream for fd 1 or 2: a write(2) writer for a pipe, socket, file or /dev/null; Node's (made on first use otherwise) for a terminal or anything else. */
 export function outputStream(fd: 1 | 2, nodeStream: () => Stream): Stream {
-  let kind;
+  let kind: Stats;
   try {
     kind = fstatSync(fd);
   } catch {

@@ -8,46 +8,166 @@ import { CONFINEMENT_ERRORS } from '../lib/files/workspace';
 
 export default defineCommand({
   name: 'agent',
-  summary: 'Run a task with a model and forge\'s commands as tools',
+  summary: "Run a task with a model and forge's commands as tools",
   description: [
     'Sends the task to an OpenAI-compatible chat endpoint (streaming; Ollama, OpenAI, OpenRouter, vLLM…) with forge\'s own commands as tools — read, edit, patch, write, search, ls, replace, validate, memory (lean views of their declarations, described for the model; a near-miss argument name such as file_path is taken as path and the result says so) — plus bash (120 s timeout; long output keeps its head, tail and error lines). Each call the model makes runs exactly as the command would on the command line; its hints come back written as tool calls (Next: read {"path":"a.ts","start":151}). --mechanical does a plain replacement task (replace|rename|change OLD with|to NEW [in PATH, …]) with forge replace and no model call at all. The conventions of AGENTS.md, CLAUDE.md or .forge/conventions.md (forge init) go into the system prompt. A tool call identical to an earlier one (argument order aside), with no write, edit, patch or bash in between, does not run again: the model gets a one-line note naming the turn of the first, and a third identical call ends the run (LOOP_DETECTED); so does an edit that puts a file back as it was earlier in the task for the second time (the first time, the result says so). A re-read of a file unchanged since it was read (same size and mtime) is served from cache. Replies are read for what they are: tool calls an open model writes as text (Hermes/Qwen <tool_call>{"name":…,"arguments":…}</tool_call> tags, or a fenced JSON object naming a tool) run as calls, and a <tool_call> that cannot be read is neither run nor taken as the answer: the model is asked once to send it again, then the run fails (MODEL_UNREADABLE_CALL); arguments that are not valid JSON are repaired (trailing commas, single quotes, unquoted keys — jsonrepair) and the result says how they were read, while a cut-off object is refused with the reason and the tool\'s schema; <think> blocks are shown but never sent back. A reply cut off by the length limit is never used — the model is asked once to send it again, shorter, then the run fails (MODEL_TRUNCATED); an empty reply (Ollama sends one when it drops streamed tool calls) gets one nudge, then fails (MODEL_EMPTY_REPLY). A run that did not finish its task never exits 0. The budget defaults to 12000 tokens, lowered to fit the model\'s context with room for the reply (a quarter of it, at most 4096): the profile\'s context_window, else, for an endpoint that needs no API key, what Ollama says (POST /api/show, GET /api/ps: a loaded model\'s context, else the Modelfile\'s num_ctx, else Ollama\'s default of 4096 tokens below 24 GiB of VRAM, which it cuts longer requests to silently). A --budget that cannot fit gets one warning saying how to raise the context (OLLAMA_CONTEXT_LENGTH=N ollama serve) or which budget fits. Before every model call the whole request — messages with their framing (roles, tool call ids and arguments) and the tool schemas, counted as JSON in o200k_base — is brought under --budget tokens, never touching the system prompt or the task: older tool results become one-line stubs, oldest first, in one block down to 75% of the budget (so the next calls only append and a prefix cache stays valid); then long arguments of earlier calls are shortened; then the latest results are cut, saying so; then the oldest turns are dropped. The recall tool gives a compressed result back whole. A budget that cannot hold the system prompt, the task and the schemas (or the latest turn) fails with BUDGET_TOO_SMALL before anything is sent. When the server reports no usage, the tokens are counted here and marked estimated (in the summary, telemetry and forge stats).',
     'The model and endpoint come from --endpoint / --model / --profile / --api-key-env, then FORGE_ENDPOINT / FORGE_MODEL / FORGE_PROFILE, then a profile of ~/.config/forge/config.json, then detection (Ollama on localhost, OPENAI_API_KEY, OPENROUTER_API_KEY); the text output says what was chosen and how to change it. 429, 5xx and stalled streams (no byte for --stall-seconds) are retried with backoff. --quick makes one call without tools. With --json the events stream as NDJSON items — config, text, tool_call, tool_result, compressed, usage, done — before the summary record. --dry-run prints the first request exactly as it would be sent and its size in tokens (o200k_base), without calling the model.',
-    'Each task appends a line to the telemetry on the state ref (.forge/telemetry/, segments of at most 256 KiB; the task\'s first 200 characters, model, endpoint, tokens, tool calls, cache hits, duration, cost when the profile has rates); forge stats sums it up. Each task is saved as a turn of a session on the state ref (.forge/agent/sessions/<id>.json: task, answer, files changed); --continue (or --session ID) starts the next task with a summary of the earlier turns of the session, capped at 1,500 characters, newest kept; --list shows the sessions. The text output says what is recorded. Outside a git repository nothing is.',
+    "Each task appends a line to the telemetry on the state ref (.forge/telemetry/, segments of at most 256 KiB; the task's first 200 characters, model, endpoint, tokens, tool calls, cache hits, duration, cost when the profile has rates); forge stats sums it up. Each task is saved as a turn of a session on the state ref (.forge/agent/sessions/<id>.json: task, answer, files changed); --continue (or --session ID) starts the next task with a summary of the earlier turns of the session, capped at 1,500 characters, newest kept; --list shows the sessions. The text output says what is recorded. Outside a git repository nothing is.",
     'What is recorded is shared with every clone that runs forge state sync, so no secret goes in: the endpoint is recorded (and shown) without user, password, query string or fragment, and every file forge writes on the state ref — telemetry, sessions, agent plans, memory, logs — passes through a redactor that replaces API keys (sk-…, sk-proj-…, sk-ant-…, ghp_…, gho_…, github_pat_…, xoxb-…, AKIA…), Bearer tokens, passwords in URLs, private key blocks and the values of *_KEY=, *_TOKEN=, *SECRET=, *PASSWORD= (or key: value) with a marker such as [REDACTED:openai-key]; the model itself still gets the task as typed. Turn recording off with FORGE_NO_TELEMETRY=1 (or DO_NOT_TRACK=1) and FORGE_NO_SESSIONS=1, or in the profile with "telemetry_disabled": true and "sessions_disabled": true; off wins wherever it is said. A plan (--plan) is always kept on the state ref, redacted: --resume needs it.',
-    'With --plan the task is planned first: one call to the planner model (planner_model of the profile, or --planner-model; else the model) returns a JSON module plan — steps with an objective, files, optional symbols, verify commands, doneWhen and dependsOn — checked exactly as forge plan check checks .forge/plans/*.json; a plan with errors goes back to the planner once with the findings, a second bad plan is refused (PLAN_INVALID). The plan is shown with an estimate: each step\'s first request counted in tokens (o200k_base) times the 3 to 6 calls a step usually takes, plus the planning tokens, and dollars when the profile has cost_per_mtok. On a terminal each step is reviewed: a approves it, e adds a note to its instruction, c cancels the plan. --yes approves every step; without a terminal and without --yes the plan is saved as proposed and not run (forge agent --resume --yes runs it).',
-    'Each step then runs with a fresh context holding only its instruction, its files as anchored windows (for symbols the planner named, their definitions, found through the symbol index) and the carry-forward summary of the steps done — the files each changed and their top symbols, computed from the files without a model call — and is verified with forge validate (its verify commands and its files) under the plan\'s run id. A step that fails its check, or whose run hits --max-turns, pauses the plan there; forge agent --resume runs that step again with its failure in the instruction, then the rest. The plan and its progress are on the state ref: .forge/agent/plans/<id>.json, and .forge/plan.md for people (git show refs/forge/state:.forge/plan.md). Every call of the plan — tool calls, preflights, validations — is logged under the plan\'s id as its run id (or --run-id): forge logs --run-id <plan id>.',
+    "With --plan the task is planned first: one call to the planner model (planner_model of the profile, or --planner-model; else the model) returns a JSON module plan — steps with an objective, files, optional symbols, verify commands, doneWhen and dependsOn — checked exactly as forge plan check checks .forge/plans/*.json; a plan with errors goes back to the planner once with the findings, a second bad plan is refused (PLAN_INVALID). The plan is shown with an estimate: each step's first request counted in tokens (o200k_base) times the 3 to 6 calls a step usually takes, plus the planning tokens, and dollars when the profile has cost_per_mtok. On a terminal each step is reviewed: a approves it, e adds a note to its instruction, c cancels the plan. --yes approves every step; without a terminal and without --yes the plan is saved as proposed and not run (forge agent --resume --yes runs it).",
+    "Each step then runs with a fresh context holding only its instruction, its files as anchored windows (for symbols the planner named, their definitions, found through the symbol index) and the carry-forward summary of the steps done — the files each changed and their top symbols, computed from the files without a model call — and is verified with forge validate (its verify commands and its files) under the plan's run id. A step that fails its check, or whose run hits --max-turns, pauses the plan there; forge agent --resume runs that step again with its failure in the instruction, then the rest. The plan and its progress are on the state ref: .forge/agent/plans/<id>.json, and .forge/plan.md for people (git show refs/forge/state:.forge/plan.md). Every call of the plan — tool calls, preflights, validations — is logged under the plan's id as its run id (or --run-id): forge logs --run-id <plan id>.",
     'Around every run: a checkpoint of the work tree (untracked files included, ignored ones not) on refs/forge/checkpoints before the task and before each plan step — HEAD, the index and the branches untouched; forge undo restores it, forge diff shows what changed since. After the task come the files changed since the checkpoint and a change-impact sweep: symbols whose signature changed or that went away, with their references in files the task did not touch, as warnings. When a plan contract is active (forge plan activate), every tool call passes forge plan preflight first: a hard refusal is reported to the model and the call does not run; a soft one tells the model it may run forge plan ack through bash and repeat the call.',
-    'The profile\'s hooks run: on_edit after each write, edit or patch that landed — its output (50 lines at most, 30 s timeout) is appended to that tool result, so the model sees a compiler error at once — and on_step_done, on_task_done, on_session_start, on_session_end. A profile without hooks gets them detected from Cargo.toml, tsconfig.json, go.mod or pyproject.toml/setup.py for the run; they are written into it (all five events, and hooks_detected_from) only with --save-hooks or when the person at a terminal says yes — forge never changes the user\'s config unasked (in a repository with other build files, its own detected hooks serve the run); a hook command the shell cannot find is reported once and not run again in the session; hooks_disabled turns them off; forge hooks list shows them. The profile\'s mcp_servers are started over stdio and their tools offered as <server>__<tool> (forge shows <server>.<tool>; OpenAI and Anthropic refuse dots in tool names); a server that fails to start is skipped with one warning; all are stopped at exit. auto_commit commits the result: "task", a commit per task and per plan step; "plan", a commit per task and one per plan; auto_commit_prefix starts the message.',
+    'The profile\'s hooks run: on_edit after each write, edit or patch that landed — its output (50 lines at most, 30 s timeout) is appended to that tool result, so the model sees a compiler error at once — and on_step_done, on_task_done, on_session_start, on_session_end. A profile without hooks gets them detected from Cargo.toml, tsconfig.json, go.mod or pyproject.toml/setup.py for the run; they are written into it (all five events, and hooks_detected_from) only with --save-hooks — forge never changes the user\'s config unasked (in a repository with other build files, its own detected hooks serve the run); a hook command the shell cannot find is reported once and not run again in the session; hooks_disabled turns them off; forge hooks list shows them. The profile\'s mcp_servers are started over stdio and their tools offered as <server>__<tool> (forge shows <server>.<tool>; OpenAI and Anthropic refuse dots in tool names); a server that fails to start is skipped with one warning; all are stopped at exit. auto_commit commits the result: "task", a commit per task and per plan step; "plan", a commit per task and one per plan; auto_commit_prefix starts the message.',
   ].join('\n\n'),
   args: {
-    task: { type: 'string', tool: '', positional: true, rest: true, placeholder: 'TASK', description: 'What the model is to do, in plain words (the words after the options are joined: quoting is optional).' },
-    endpoint: { type: 'string', placeholder: 'URL', tool: 'API URL', description: 'The OpenAI-compatible API base URL, e.g. http://localhost:11434/v1.' },
-    model: { type: 'string', placeholder: 'NAME', tool: '', description: 'The model, as the endpoint names it (ollama list, or the provider\'s model id); else FORGE_MODEL, the profile\'s model, or one detected.' },
-    profile: { type: 'string', placeholder: 'NAME', tool: '', description: 'A profile of ~/.config/forge/config.json (endpoint, model, budget, hooks, MCP servers…); else FORGE_PROFILE, else the default one.' },
-    'api-key-env': { type: 'string', placeholder: 'VAR', tool: 'Key env var', description: 'The environment variable that holds the API key (its name, never the key itself), e.g. OPENROUTER_API_KEY.' },
-    'max-turns': { type: 'integer', min: 1, max: 500, default: 30, placeholder: 'N', tool: 'Max model calls', description: 'Stop after N model calls (per plan step with --plan); a run stopped by it did not finish and exits 1.' },
-    quick: { type: 'boolean', alias: 'q', tool: 'One call, no tools', description: 'Ask the model once, without tools: for a question, not a change.' },
-    'stall-seconds': { type: 'integer', min: 1, default: 120, placeholder: 'S', tool: 'Stall timeout', description: 'A streamed reply that sends no byte for S seconds is given up and retried, with backoff.' },
-    budget: { type: 'integer', min: 500, placeholder: 'TOKENS', tool: 'Token budget', description: 'The most tokens one request may hold, schemas and framing included (default 12000, lowered to fit the model\'s context); older tool results are compressed to stay under it.' },
-    'dry-run': { type: 'boolean', tool: 'Print the request only', description: 'Print the first request exactly as it would be sent, and its size in tokens, without calling the model.' },
-    continue: { type: 'boolean', alias: 'c', tool: 'Continue last session', description: 'Start with a summary of the most recent session\'s turns (on the state ref), and add this task to it.' },
+    task: {
+      type: 'string',
+      tool: '',
+      positional: true,
+      rest: true,
+      placeholder: 'TASK',
+      description: 'What the model is to do, in plain words (the words after the options are joined: quoting is optional).',
+    },
+    endpoint: {
+      type: 'string',
+      placeholder: 'URL',
+      tool: 'API URL',
+      description: 'The OpenAI-compatible API base URL, e.g. http://localhost:11434/v1.',
+    },
+    model: {
+      type: 'string',
+      placeholder: 'NAME',
+      tool: '',
+      description:
+        "The model, as the endpoint names it (ollama list, or the provider's model id); else FORGE_MODEL, the profile's model, or one detected.",
+    },
+    profile: {
+      type: 'string',
+      placeholder: 'NAME',
+      tool: '',
+      description:
+        'A profile of ~/.config/forge/config.json (endpoint, model, budget, hooks, MCP servers…); else FORGE_PROFILE, else the default one.',
+    },
+    'api-key-env': {
+      type: 'string',
+      placeholder: 'VAR',
+      tool: 'Key env var',
+      description: 'The environment variable that holds the API key (its name, never the key itself), e.g. OPENROUTER_API_KEY.',
+    },
+    'max-turns': {
+      type: 'integer',
+      min: 1,
+      max: 500,
+      default: 30,
+      placeholder: 'N',
+      tool: 'Max model calls',
+      description: 'Stop after N model calls (per plan step with --plan); a run stopped by it did not finish and exits 1.',
+    },
+    quick: {
+      type: 'boolean',
+      alias: 'q',
+      tool: 'One call, no tools',
+      description: 'Ask the model once, without tools: for a question, not a change.',
+    },
+    'stall-seconds': {
+      type: 'integer',
+      min: 1,
+      default: 120,
+      placeholder: 'S',
+      tool: 'Stall timeout',
+      description: 'A streamed reply that sends no byte for S seconds is given up and retried, with backoff.',
+    },
+    budget: {
+      type: 'integer',
+      min: 500,
+      placeholder: 'TOKENS',
+      tool: 'Token budget',
+      description:
+        "The most tokens one request may hold, schemas and framing included (default 12000, lowered to fit the model's context); older tool results are compressed to stay under it.",
+    },
+    'dry-run': {
+      type: 'boolean',
+      tool: 'Print the request only',
+      description: 'Print the first request exactly as it would be sent, and its size in tokens, without calling the model.',
+    },
+    continue: {
+      type: 'boolean',
+      alias: 'c',
+      tool: 'Continue last session',
+      description: "Start with a summary of the most recent session's turns (on the state ref), and add this task to it.",
+    },
     session: { type: 'string', placeholder: 'ID', tool: '', description: 'Continue this session (an id from --list).' },
     list: { type: 'boolean', tool: '', description: 'List the sessions on the state ref.' },
-    plan: { type: 'boolean', alias: 'p', tool: 'Plan first', description: 'Have the planner model write a module plan first, review it, then run each step in a fresh context, verified by forge validate.' },
-    resume: { type: 'boolean', tool: 'Resume the plan', description: 'Go on with the newest plan that paused (a failed step, or one saved without approval): that step again, then the rest.' },
+    plan: {
+      type: 'boolean',
+      alias: 'p',
+      tool: 'Plan first',
+      description:
+        'Have the planner model write a module plan first, review it, then run each step in a fresh context, verified by forge validate.',
+    },
+    resume: {
+      type: 'boolean',
+      tool: 'Resume the plan',
+      description: 'Go on with the newest plan that paused (a failed step, or one saved without approval): that step again, then the rest.',
+    },
     yes: { type: 'boolean', alias: 'y', tool: 'Approve every step', description: 'Approve every step of the plan without asking.' },
-    'planner-model': { type: 'string', placeholder: 'NAME', tool: '', description: 'The model that writes the plan (default: the profile\'s planner_model, else the model).' },
-    'save-hooks': { type: 'boolean', personOnly: true, description: 'Write the hooks detected in this repository into the profile of the config file (all five events), so later runs find them there; without it they serve this run only, unless a person at a terminal says yes when asked.' },
-    mechanical: { type: 'boolean', tool: '', description: 'A plain replacement ("replace X with Y in src/"), done by forge replace with no model call.' },
+    'planner-model': {
+      type: 'string',
+      placeholder: 'NAME',
+      tool: '',
+      description: "The model that writes the plan (default: the profile's planner_model, else the model).",
+    },
+    'save-hooks': {
+      type: 'boolean',
+      personOnly: true,
+      description:
+        'Write the hooks detected in this repository into the profile of the config file (all five events), so later runs find them there; without it they serve this run only.',
+    },
+    mechanical: {
+      type: 'boolean',
+      tool: '',
+      description: 'A plain replacement ("replace X with Y in src/"), done by forge replace with no model call.',
+    },
   },
   examples: [
     { command: 'forge agent --dry-run "add a --verbose flag"', description: 'The exact first request and its token count.' },
-    { command: 'forge agent --dry-run --json "fix the failing test" | jq .fixedTokens', description: 'How many tokens every call starts with.' },
+    {
+      command: 'forge agent --dry-run --json "fix the failing test" | jq .fixedTokens',
+      description: 'How many tokens every call starts with.',
+    },
     { command: 'forge agent --plan --dry-run "add a --verbose flag"', description: 'The request the planner would get.' },
     { command: 'forge agent --resume', description: 'Go on with a plan that paused at a failed step.' },
   ],
-  errors: { NO_SESSION: 'nothing to continue, or no session with that id', INVALID_ID: 'a --session id or run id that is not 1-128 letters, digits, _ . -', MODEL_UNREACHABLE: 'the endpoint does not answer', MODEL_NOT_FOUND: 'the endpoint has no such model', MODEL_AUTH: 'the API key is missing or refused', MODEL_RATE_LIMITED: 'still rate-limited after the retries', MODEL_SERVER_ERROR: 'the endpoint kept failing', MODEL_STALLED: 'the stream stopped sending', NO_MODEL: 'no endpoint configured or detected', EMPTY_TASK: 'a blank task', BUDGET_TOO_SMALL: 'a --budget that cannot hold the system prompt, the task and the tool schemas, or the latest turn', NO_PLAN: 'nothing to resume: no plan, or the plan is done or cancelled', PLAN_INVALID: 'the planner\'s plan failed forge plan check twice', CONFLICTING_FLAGS: 'flags that do not go together (--plan with --resume, --quick or --continue; --mechanical with any of them)', NOT_MECHANICAL: 'a --mechanical task that is not a plain replacement', NO_MATCH: 'with --mechanical: the text to replace is in no file (nothing was written)', ...CONFINEMENT_ERRORS, NOT_A_GIT_REPO: 'plan mode outside a git repository', MODEL_EMPTY_REPLY: 'the model sent an empty reply twice in a row (after one nudge)', MODEL_TRUNCATED: 'the model\'s reply was cut off by the length limit twice in a row (a cut reply is never used)', MODEL_UNREADABLE_CALL: 'the model wrote a <tool_call> forge could not read (cut short, or naming no tool) twice in a row; nothing of it ran', LOOP_DETECTED: 'the same tool call a third time with nothing changed in between, or edits that put a file back as it was a second time' },
-  exits: { 0: 'the model answered; with --plan, every step passed its check, or the plan was saved for approval', 1: 'the turn limit ended the run, or the run failed (MODEL_EMPTY_REPLY, MODEL_TRUNCATED, MODEL_UNREADABLE_CALL, LOOP_DETECTED); with --plan, a step failed its check (the plan is paused), the plan was cancelled, or the planner\'s plan was invalid twice', 2: 'invalid input, or model settings that do not work (unreachable endpoint, unknown model, missing key)' },
+  errors: {
+    NO_SESSION: 'nothing to continue, or no session with that id',
+    INVALID_ID: 'a --session id or run id that is not 1-128 letters, digits, _ . -',
+    MODEL_UNREACHABLE: 'the endpoint does not answer',
+    MODEL_NOT_FOUND: 'the endpoint has no such model',
+    MODEL_AUTH: 'the API key is missing or refused',
+    MODEL_RATE_LIMITED: 'still rate-limited after the retries',
+    MODEL_SERVER_ERROR: 'the endpoint kept failing',
+    MODEL_STALLED: 'the stream stopped sending',
+    NO_MODEL: 'no endpoint configured or detected',
+    EMPTY_TASK: 'a blank task',
+    BUDGET_TOO_SMALL: 'a --budget that cannot hold the system prompt, the task and the tool schemas, or the latest turn',
+    NO_PLAN: 'nothing to resume: no plan, or the plan is done or cancelled',
+    PLAN_INVALID: "the planner's plan failed forge plan check twice",
+    CONFLICTING_FLAGS: 'flags that do not go together (--plan with --resume, --quick or --continue; --mechanical with any of them)',
+    NOT_MECHANICAL: 'a --mechanical task that is not a plain replacement',
+    NO_MATCH: 'with --mechanical: the text to replace is in no file (nothing was written)',
+    ...CONFINEMENT_ERRORS,
+    NOT_A_GIT_REPO: 'plan mode outside a git repository',
+    MODEL_EMPTY_REPLY: 'the model sent an empty reply twice in a row (after one nudge)',
+    MODEL_TRUNCATED: "the model's reply was cut off by the length limit twice in a row (a cut reply is never used)",
+    MODEL_UNREADABLE_CALL:
+      'the model wrote a <tool_call> forge could not read (cut short, or naming no tool) twice in a row; nothing of it ran',
+    LOOP_DETECTED: 'the same tool call a third time with nothing changed in between, or edits that put a file back as it was a second time',
+  },
+  exits: {
+    0: 'the model answered; with --plan, every step passed its check, or the plan was saved for approval',
+    1: "the turn limit ended the run, or the run failed (MODEL_EMPTY_REPLY, MODEL_TRUNCATED, MODEL_UNREADABLE_CALL, LOOP_DETECTED); with --plan, a step failed its check (the plan is paused), the plan was cancelled, or the planner's plan was invalid twice",
+    2: 'invalid input, or model settings that do not work (unreachable endpoint, unknown model, missing key)',
+  },
   env: {
     FORGE_ENDPOINT: 'The endpoint when --endpoint is not given.',
     FORGE_MODEL: 'The model when --model is not given.',
@@ -63,28 +183,68 @@ export default defineCommand({
     const { findSession, listSessions, saveTurn, sessionSummary, SESSIONS_DIR } = await import('../lib/agent/sessions');
     if (args.list) {
       const sessions = await listSessions({ store: await ctx.store() });
-      for (const x of sessions) await ctx.emit({ type: 'session', id: x.id, updatedAt: x.updatedAt, turns: x.turns.length, first: x.turns[0]?.task ?? '' }, `${x.id}  ${x.updatedAt}  ${x.turns.length} turn${x.turns.length === 1 ? '' : 's'}  ${(x.turns[0]?.task ?? '').slice(0, 60)}`);
-      return { data: { sessions: sessions.length }, text: sessions.length ? `${sessions.length} session${sessions.length === 1 ? '' : 's'}` : 'no forge agent sessions yet', next: sessions.length ? ctx.cmd('state', 'show', `${SESSIONS_DIR}/${sessions[0]!.id}.json`) : null };
+      for (const x of sessions)
+        await ctx.emit(
+          { type: 'session', id: x.id, updatedAt: x.updatedAt, turns: x.turns.length, first: x.turns[0]?.task ?? '' },
+          `${x.id}  ${x.updatedAt}  ${x.turns.length} turn${x.turns.length === 1 ? '' : 's'}  ${(x.turns[0]?.task ?? '').slice(0, 60)}`,
+        );
+      return {
+        data: { sessions: sessions.length },
+        text: sessions.length ? `${sessions.length} session${sessions.length === 1 ? '' : 's'}` : 'no forge agent sessions yet',
+        next: sessions.length ? ctx.cmd('state', 'show', `${SESSIONS_DIR}/${sessions[0]!.id}.json`) : null,
+      };
     }
     if (args.mechanical) {
       // Seed 004's mechanical mode: no model, no checkpoint of its own — forge replace writes all files or none.
-      if (args.plan || args.resume || args.quick || args.continue || args.session !== undefined) throw new InvalidInputError('CONFLICTING_FLAGS', '--mechanical runs no model: it goes with no --plan, --resume, --quick, --continue or --session', { fix: args.task?.trim() ? ctx.cmd('agent', '--mechanical', args.task) : 'forge agent --help' });
+      if (args.plan || args.resume || args.quick || args.continue || args.session !== undefined)
+        throw new InvalidInputError(
+          'CONFLICTING_FLAGS',
+          '--mechanical runs no model: it goes with no --plan, --resume, --quick, --continue or --session',
+          { fix: args.task?.trim() ? ctx.cmd('agent', '--mechanical', args.task) : 'forge agent --help' },
+        );
       const { parseMechanical } = await import('../lib/agent/mechanical');
       const m = parseMechanical(args.task ?? '');
-      if (!m) throw new InvalidInputError('NOT_MECHANICAL', `'${(args.task ?? '').slice(0, 80)}' is not a plain replacement: --mechanical reads "replace|rename|change OLD with|to NEW [in PATH, …]"`, { fix: args.task?.trim() ? ctx.cmd('agent', args.task) : 'forge agent --help' });
+      if (!m)
+        throw new InvalidInputError(
+          'NOT_MECHANICAL',
+          `'${(args.task ?? '').slice(0, 80)}' is not a plain replacement: --mechanical reads "replace|rename|change OLD with|to NEW [in PATH, …]"`,
+          { fix: args.task?.trim() ? ctx.cmd('agent', args.task) : 'forge agent --help' },
+        );
       const { default: replace } = await import('./replace');
-      return replace.run({ old: m.old, new: m.replacement, paths: m.paths, glob: m.glob, regex: false, 'ignore-case': false, check: false }, ctx);
+      return replace.run(
+        { old: m.old, new: m.replacement, paths: m.paths, glob: m.glob, regex: false, 'ignore-case': false, check: false },
+        ctx,
+      );
     }
-    const conflict = args.plan && args.resume ? '--plan and --resume' : (args.plan || args.resume) && args.quick ? '--quick with a plan' : (args.plan || args.resume) && (args.continue || args.session !== undefined) ? '--continue/--session with a plan' : null;
-    if (conflict) throw new InvalidInputError('CONFLICTING_FLAGS', `${conflict} do not go together`, { fix: args.resume ? ctx.cmd('agent', '--resume') : args.task?.trim() ? ctx.cmd('agent', '--plan', args.task) : 'forge agent --help' });
+    const conflict =
+      args.plan && args.resume
+        ? '--plan and --resume'
+        : (args.plan || args.resume) && args.quick
+          ? '--quick with a plan'
+          : (args.plan || args.resume) && (args.continue || args.session !== undefined)
+            ? '--continue/--session with a plan'
+            : null;
+    if (conflict)
+      throw new InvalidInputError('CONFLICTING_FLAGS', `${conflict} do not go together`, {
+        fix: args.resume ? ctx.cmd('agent', '--resume') : args.task?.trim() ? ctx.cmd('agent', '--plan', args.task) : 'forge agent --help',
+      });
     const task = args.task ?? '';
-    if (!args.resume && !task.trim()) throw new InvalidInputError('EMPTY_TASK', 'which task? give it as the argument', { fix: 'forge agent --help' });
-    const resumed = args.continue || args.session !== undefined ? await findSession({ store: await ctx.store(), id: args.session ?? null }) : null;
+    if (!args.resume && !task.trim())
+      throw new InvalidInputError('EMPTY_TASK', 'which task? give it as the argument', { fix: 'forge agent --help' });
+    const resumed =
+      args.continue || args.session !== undefined ? await findSession({ store: await ctx.store(), id: args.session ?? null }) : null;
     const history = resumed ? sessionSummary(resumed) : undefined;
-    const [{ firstRequest, fixedPromptTokens, runAgent }, { describeModelConfig, describeRecording, modelContext, resolveModelConfig }, { entries }] = await Promise.all([import('../lib/agent/agent'), import('../lib/agent/config'), import('./index')]);
+    const [
+      { firstRequest, fixedPromptTokens, runAgent },
+      { describeModelConfig, describeRecording, modelContext, resolveModelConfig },
+      { entries },
+    ] = await Promise.all([import('../lib/agent/agent'), import('../lib/agent/config'), import('./index')]);
     const top = await workTreeRoot({ cwd: ctx.cwd });
     const root = top?.root ?? ctx.cwd;
-    if ((args.plan || args.resume) && !top && !args['dry-run']) throw new InvalidInputError('NOT_A_GIT_REPO', 'plan mode keeps its plan on the state ref: it needs a git repository', { fix: 'git init' });
+    if ((args.plan || args.resume) && !top && !args['dry-run'])
+      throw new InvalidInputError('NOT_A_GIT_REPO', 'plan mode keeps its plan on the state ref: it needs a git repository', {
+        fix: 'git init',
+      });
     // A plan to resume is looked up before the model settings, so "nothing to resume" is the answer.
     const { newPlanId, resumablePlan } = await import('../lib/agent/plan');
     const resumedPlan = args.resume && top ? await resumablePlan({ store: await ctx.store() }) : null;
@@ -99,15 +259,36 @@ export default defineCommand({
         const { plannerMessages } = await import('../lib/agent/planner');
         const messages = await plannerMessages({ task, root });
         const tokens = await requestTokens({ messages });
-        return { data: { request: { messages }, tokens }, text: `${JSON.stringify({ messages }, null, 2)}\n${tokens} tokens (o200k_base): the planner's request`, next: ctx.cmd('agent', '--plan', task) };
+        return {
+          data: { request: { messages }, tokens },
+          text: `${JSON.stringify({ messages }, null, 2)}\n${tokens} tokens (o200k_base): the planner's request`,
+          next: ctx.cmd('agent', '--plan', task),
+        };
       }
       const request = await firstRequest({ entries, task, root, cwd: ctx.cwd, env, history });
       const fixed = await fixedPromptTokens(request.tools);
       const tokens = await requestTokens(request);
-      return { data: { request, tokens, fixedTokens: fixed }, text: `${JSON.stringify(request, null, 2)}\n${tokens} tokens (o200k_base), ${fixed} of them the fixed prompt (system prompt and tool schemas, without conventions)`, next: ctx.cmd('agent', task) };
+      return {
+        data: { request, tokens, fixedTokens: fixed },
+        text: `${JSON.stringify(request, null, 2)}\n${tokens} tokens (o200k_base), ${fixed} of them the fixed prompt (system prompt and tool schemas, without conventions)`,
+        next: ctx.cmd('agent', task),
+      };
     }
-    const config = await resolveModelConfig({ flags: { endpoint: args.endpoint, model: args.model, profile: args.profile, apiKeyEnv: args['api-key-env'], plannerModel: args['planner-model'] }, env });
-    if (config.firstRun) await ctx.emit({ type: 'config', line: 'first run: no model chosen by a profile, flag or FORGE_* setting' }, `first run: no profile in ${config.configPath} sets a model, so forge chose for you; set endpoint and model in a profile there, or pass --endpoint/--model, to choose`);
+    const config = await resolveModelConfig({
+      flags: {
+        endpoint: args.endpoint,
+        model: args.model,
+        profile: args.profile,
+        apiKeyEnv: args['api-key-env'],
+        plannerModel: args['planner-model'],
+      },
+      env,
+    });
+    if (config.firstRun)
+      await ctx.emit(
+        { type: 'config', line: 'first run: no model chosen by a profile, flag or FORGE_* setting' },
+        `first run: no profile in ${config.configPath} sets a model, so forge chose for you; set endpoint and model in a profile there, or pass --endpoint/--model, to choose`,
+      );
     for (const line of describeModelConfig(config)) await ctx.emit({ type: 'config', line }, `using ${line}`);
     if (top) {
       const recording = describeRecording(config, args.plan || args.resume ? ['telemetry'] : undefined);
@@ -154,18 +335,32 @@ export default defineCommand({
         await ctx.emit({ type: 'text', text: e.text }, '');
         return;
       }
-      if (e.type === 'tool_call') await ctx.emit({ type: 'tool_call', name: e.name, arguments: e.arguments, cached: e.cached }, `→ ${e.name} ${e.arguments}${e.cached ? ' (repeated: answered from the earlier result)' : ''}`);
-      else if (e.type === 'tool_result') await ctx.emit({ type: 'tool_result', name: e.name, ok: e.ok, chars: e.chars }, `  ${e.ok ? 'ok' : 'failed'} (${e.chars} chars)`);
-      else if (e.type === 'compressed') await ctx.emit({ type: 'compressed', results: e.results, before: e.before, after: e.after }, `  (context ${e.before} → ${e.after} tokens: ${e.results} older result${e.results === 1 ? '' : 's'} compressed)`);
+      if (e.type === 'tool_call')
+        await ctx.emit(
+          { type: 'tool_call', name: e.name, arguments: e.arguments, cached: e.cached },
+          `→ ${e.name} ${e.arguments}${e.cached ? ' (repeated: answered from the earlier result)' : ''}`,
+        );
+      else if (e.type === 'tool_result')
+        await ctx.emit({ type: 'tool_result', name: e.name, ok: e.ok, chars: e.chars }, `  ${e.ok ? 'ok' : 'failed'} (${e.chars} chars)`);
+      else if (e.type === 'compressed')
+        await ctx.emit(
+          { type: 'compressed', results: e.results, before: e.before, after: e.after },
+          `  (context ${e.before} → ${e.after} tokens: ${e.results} older result${e.results === 1 ? '' : 's'} compressed)`,
+        );
       else if (e.type === 'text') await ctx.emit({ type: 'text', text: e.text }, e.text.trim());
       else if (e.type === 'thinking') {
         // Reasoning is for a person watching (dimmed on a terminal's stderr); with --json, a record.
         await ctx.emit({ type: 'thinking', text: e.text }, '');
         await ctx.progress(`(thinking) ${e.text.replace(/\s+/g, ' ').slice(0, 300)}${e.text.length > 300 ? '…' : ''}`);
-      }
-      else if (e.type === 'reply_note') await ctx.emit({ type: 'reply_note', text: e.text }, `  (${e.text})`);
+      } else if (e.type === 'reply_note') await ctx.emit({ type: 'reply_note', text: e.text }, `  (${e.text})`);
       else if (e.type === 'done') await ctx.emit({ type: 'done', turns: e.turns }, '');
-      else if (e.type === 'usage') await ctx.emit({ type: 'usage', input: e.input, output: e.output, ...(e.estimated ? { estimated: true } : {}) }, e.estimated ? `  (~${e.input} tokens in, ~${e.output} out: counted here, the server sent no usage)` : `  (${e.input} tokens in, ${e.output} out)`);
+      else if (e.type === 'usage')
+        await ctx.emit(
+          { type: 'usage', input: e.input, output: e.output, ...(e.estimated ? { estimated: true } : {}) },
+          e.estimated
+            ? `  (~${e.input} tokens in, ~${e.output} out: counted here, the server sent no usage)`
+            : `  (${e.input} tokens in, ${e.output} out)`,
+        );
     };
     const { openWorkbench } = await import('../lib/agent/workbench');
     const bench = await openWorkbench({
@@ -176,8 +371,9 @@ export default defineCommand({
       env,
       inRepo: top !== null,
       notice: (n) => ctx.emit({ type: 'notice', kind: n.kind, text: n.text }, n.text),
-      // The user's config file is theirs: written when they asked for it, or said yes at a terminal.
-      saveHooks: async ({ profile, markers, configPath }) => args['save-hooks'] || (await ctx.confirm(`Save the hooks detected from ${markers.join(', ') || 'no build file'} into profiles.${profile} of ${configPath}, for later runs?`)) === true,
+      // The user's config file is theirs: written only when they asked for it (a question at the
+      // start of a run would stand in front of the plan review and of anything scripted on a terminal).
+      saveHooks: async () => args['save-hooks'] === true,
     });
     const showHooks = async (report: string) => {
       if (report) await ctx.emit({ type: 'hooks', text: report }, report);
@@ -185,13 +381,40 @@ export default defineCommand({
     try {
       if (args.plan || args.resume) {
         const { runPlanMode } = await import('../lib/agent/plan-mode');
-        return await runPlanMode({ args: { task, resume: resumedPlan, planId, runId: runId!, yes: args.yes, maxTurns: args['max-turns'], budget }, ctx, entries, config, root, env, bench, retry, onEvent });
+        return await runPlanMode({
+          args: { task, resume: resumedPlan, planId, runId: runId!, yes: args.yes, maxTurns: args['max-turns'], budget },
+          ctx,
+          entries,
+          config,
+          root,
+          env,
+          bench,
+          retry,
+          onEvent,
+        });
       }
       const started = Date.now();
       // --quick answers from the prompt alone and changes no file: no checkpoint to take.
       const checkpoint = args.quick ? null : await bench.checkpoint(task, 'task');
-      if (checkpoint) await ctx.emit({ type: 'checkpoint', commit: checkpoint }, `checkpoint ${checkpoint.slice(0, 10)} (forge undo restores it)`);
-      const run = await runAgent({ entries, config, task, root, cwd: ctx.cwd, env, maxTurns: args['quick'] ? 1 : args['max-turns'], budget, quick: args.quick, retry, history, onEvent, onDelta, tools: bench.tools, guards: bench.guards }).finally(quiet);
+      if (checkpoint)
+        await ctx.emit({ type: 'checkpoint', commit: checkpoint }, `checkpoint ${checkpoint.slice(0, 10)} (forge undo restores it)`);
+      const run = await runAgent({
+        entries,
+        config,
+        task,
+        root,
+        cwd: ctx.cwd,
+        env,
+        maxTurns: args['quick'] ? 1 : args['max-turns'],
+        budget,
+        quick: args.quick,
+        retry,
+        history,
+        onEvent,
+        onDelta,
+        tools: bench.tools,
+        guards: bench.guards,
+      }).finally(quiet);
       // Telemetry needs a repository to live in; outside one the run is simply not recorded.
       if (top) {
         const { recordTelemetry } = await import('../lib/agent/telemetry');
@@ -203,19 +426,59 @@ export default defineCommand({
         const commit = await bench.commit('task', task.split('\n')[0]!.slice(0, 72));
         if (commit) await ctx.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
       }
-      const session = top && config.recording.sessions.value ? await saveTurn({ store: await ctx.store(), id: resumed?.id ?? null, turn: { timestamp: ctx.now().toISOString(), task, answer: run.answer, files: run.files, toolCalls: run.toolCalls, model: config.model.value } }) : null;
-      const data = { session: session?.id ?? null, answer: run.answer, turns: run.turns, toolCalls: run.toolCalls, cacheHits: run.cacheHits, refused: run.refused, usage: run.usage, ...(run.estimatedCalls ? { usageEstimated: true } : {}), uncachedTokens: run.uncachedTokens, model: config.model.value, exhausted: run.exhausted };
+      const session =
+        top && config.recording.sessions.value
+          ? await saveTurn({
+              store: await ctx.store(),
+              id: resumed?.id ?? null,
+              turn: {
+                timestamp: ctx.now().toISOString(),
+                task,
+                answer: run.answer,
+                files: run.files,
+                toolCalls: run.toolCalls,
+                model: config.model.value,
+              },
+            })
+          : null;
+      const data = {
+        session: session?.id ?? null,
+        answer: run.answer,
+        turns: run.turns,
+        toolCalls: run.toolCalls,
+        cacheHits: run.cacheHits,
+        refused: run.refused,
+        usage: run.usage,
+        ...(run.estimatedCalls ? { usageEstimated: true } : {}),
+        uncachedTokens: run.uncachedTokens,
+        model: config.model.value,
+        exhausted: run.exhausted,
+      };
       const tally = `${run.turns} model call${run.turns === 1 ? '' : 's'}, ${run.toolCalls} tool call${run.toolCalls === 1 ? '' : 's'}${run.refused ? ` (${run.refused} refused by the plan contract)` : ''}, ${run.usage.input} tokens in / ${run.usage.output} out${run.estimatedCalls ? ' (estimated: the server sent no usage)' : ''}`;
       // A run that did not finish its task never exits 0: what changed is shown, the task can go on.
       if (run.stopped) {
         const again = session ? ctx.cmd('agent', '--continue', task) : ctx.cmd('agent', task);
-        throw new RefusedError(run.stopped.code, `${run.stopped.message}; the task is not done (${tally})`, { fix: run.files.length && checkpoint ? ctx.cmd('diff', '--stat') : again, data });
+        throw new RefusedError(run.stopped.code, `${run.stopped.message}; the task is not done (${tally})`, {
+          fix: run.files.length && checkpoint ? ctx.cmd('diff', '--stat') : again,
+          data,
+        });
       }
-      if (run.exhausted) return { data, text: `stopped after ${tally}: the model had not answered`, exitCode: 1, next: ctx.cmd('agent', '--max-turns', args['max-turns'] * 2, task) };
+      if (run.exhausted)
+        return {
+          data,
+          text: `stopped after ${tally}: the model had not answered`,
+          exitCode: 1,
+          next: ctx.cmd('agent', '--max-turns', args['max-turns'] * 2, task),
+        };
       // With a checkpoint, forge diff shows the task's changes, untracked files included.
       // --quick changes no file: nothing to look at but the answer. The session's record is the other way on.
       const next = checkpoint ? ctx.cmd('diff', '--stat') : top && !args.quick ? 'git diff --stat' : null;
-      return { data, text: `(${tally}${session ? `; session ${session.id}` : ''})`, next, ...(session && next ? { or: ctx.cmd('state', 'show', `${SESSIONS_DIR}/${session.id}.json`) } : {}) };
+      return {
+        data,
+        text: `(${tally}${session ? `; session ${session.id}` : ''})`,
+        next,
+        ...(session && next ? { or: ctx.cmd('state', 'show', `${SESSIONS_DIR}/${session.id}.json`) } : {}),
+      };
     } finally {
       await showHooks(await bench.close());
     }

@@ -15,7 +15,11 @@ export default defineCommand({
     { command: 'forge checkpoint rename the config loader', description: 'Before a change you may want to take back.' },
     { command: 'forge checkpoint --json', description: 'One without a message, as NDJSON.' },
   ],
-  errors: { NOT_A_GIT_REPO: 'outside a git repository', NO_WORK_TREE: 'in a bare repository or inside the git dir: nothing to snapshot', GIT_FAILED: 'git could not snapshot a file (unreadable?)' },
+  errors: {
+    NOT_A_GIT_REPO: 'outside a git repository',
+    NO_WORK_TREE: 'in a bare repository or inside the git dir: nothing to snapshot',
+    GIT_FAILED: 'git could not snapshot a file (unreadable?)',
+  },
   exits: { 0: 'saved', 1: 'git failed', 2: 'invalid input, not a git repository, or no work tree' },
   mutates: true,
   async run(args, ctx) {

@@ -17,7 +17,14 @@ export default defineCommand({
     `To load it in the current shell: eval "$(forge completion bash)" (zsh: source <(forge completion zsh); fish: forge completion fish | source). To install it for every new shell: ${INSTALL.bash}; ${INSTALL.zsh} (a directory on $fpath, before compinit runs); ${INSTALL.fish}.`,
   ].join('\n\n'),
   args: {
-    shell: { type: 'string', positional: true, required: true, choices: ['bash', 'zsh', 'fish'], placeholder: 'SHELL', description: 'The shell: bash, zsh or fish.' },
+    shell: {
+      type: 'string',
+      positional: true,
+      required: true,
+      choices: ['bash', 'zsh', 'fish'],
+      placeholder: 'SHELL',
+      description: 'The shell: bash, zsh or fish.',
+    },
   },
   examples: [
     { command: 'eval "$(forge completion bash)"', description: 'Completion in this bash session.' },

@@ -12,11 +12,18 @@ export default defineCommand({
   summary: 'Show the changes of the work tree since the newest checkpoint (untracked files included)',
   tool: 'Changes since the newest checkpoint',
   description: [
-    'Compares the work tree — tracked, staged and untracked files alike, ignored ones left out — with checkpoint N (default 1, the newest, numbered as forge undo --list numbers them): exactly what forge undo N would take back. The text is git\'s own diff (or with --stat its summary) with renames shown as a deletion and an addition, as undo sees them; the hint goes to stderr, so forge diff | git apply -R works. Nothing is written but git objects for the snapshot: HEAD, the index, branches and files are untouched.',
+    "Compares the work tree — tracked, staged and untracked files alike, ignored ones left out — with checkpoint N (default 1, the newest, numbered as forge undo --list numbers them): exactly what forge undo N would take back. The text is git's own diff (or with --stat its summary) with renames shown as a deletion and an addition, as undo sees them; the hint goes to stderr, so forge diff | git apply -R works. Nothing is written but git objects for the snapshot: HEAD, the index, branches and files are untouched.",
     'With --json each changed file is a record {"type":"file", path, status (added, deleted, modified, type-changed), insertions, deletions (null for a binary file), patch (its part of the diff; left out with --stat)}, then a summary with the checkpoint and the totals.',
   ].join('\n\n'),
   args: {
-    checkpoint: { type: 'integer', tool: '1 = newest', positional: true, min: 1, placeholder: 'N', description: 'Compare with checkpoint N: 1 is the newest (default).' },
+    checkpoint: {
+      type: 'integer',
+      tool: '1 = newest',
+      positional: true,
+      min: 1,
+      placeholder: 'N',
+      description: 'Compare with checkpoint N: 1 is the newest (default).',
+    },
     stat: { type: 'boolean', tool: '--stat summary', description: "git's --stat summary instead of the patch." },
   },
   examples: [
@@ -24,8 +31,17 @@ export default defineCommand({
     { command: 'forge diff --stat', description: 'Which files changed, and how much.' },
     { command: 'forge diff --json | jq -r \'select(.type=="file") | .path\'', description: 'The changed paths.' },
   ],
-  errors: { NO_CHECKPOINT: 'there is no checkpoint yet', NO_SUCH_CHECKPOINT: 'N is larger than the number of checkpoints', NOT_A_GIT_REPO: 'outside a git repository', NO_WORK_TREE: 'in a bare repository or inside the git dir' },
-  exits: { 0: 'shown (changes or none)', 1: 'no checkpoint yet', 2: 'invalid input, no such checkpoint, not a git repository, or no work tree' },
+  errors: {
+    NO_CHECKPOINT: 'there is no checkpoint yet',
+    NO_SUCH_CHECKPOINT: 'N is larger than the number of checkpoints',
+    NOT_A_GIT_REPO: 'outside a git repository',
+    NO_WORK_TREE: 'in a bare repository or inside the git dir',
+  },
+  exits: {
+    0: 'shown (changes or none)',
+    1: 'no checkpoint yet',
+    2: 'invalid input, no such checkpoint, not a git repository, or no work tree',
+  },
   mutates: false,
   pager: true,
   async run(args, ctx) {

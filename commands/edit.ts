@@ -14,7 +14,7 @@ export default defineCommand({
   description: [
     'Two ways to edit a text file; either way every anchor is checked first, nothing is written unless the whole request applies, and the write is atomic, keeping the encoding, BOM, line endings and final newline.',
     'Replace: --old TEXT --new TEXT. With --anchor N#HASH (from forge read) the line must still have that hash — a stale anchor is refused with fresh lines ±15 — and the match must cover that line. The cascade: the old text exactly (line endings aside: a CRLF file matches LF text); else whole lines compared with whitespace folded, then with Unicode quotes, dashes and spaces folded to ASCII; else as the model probably meant it, without line-number prefixes copied from a read (12#a3f0: , 12 | ) and without a blank first or last line the file lacks. A forgiving match applies only when it finds exactly one place; several are refused naming their lines (unless --all); none is refused with the nearest region and its anchors.',
-    'The inference rule (the same as forge patch): the lines a line diff of old and new leaves unchanged keep the file\'s own bytes; when the place was found only with whitespace folded, the one indentation transform that maps every old line onto the file\'s (tabs and spaces at a width of 2, 4 or 8, space levels re-scaled when old lines at two depths prove it, a constant dedent or over-indent, a literal prefix) is applied to the new lines, keeping their depth relative to the old lines; a new line led by a character only the file uses (a tab where the model indents with spaces) was copied from the file and stays. When no transform explains every old line, or several fit and place the new lines differently, the edit is refused (INDENTATION_UNCLEAR) rather than written by a guess. A changed line keeps its line ending, added lines take that of the line they replace; the final-newline state is kept unless the old text itself ended the file differently. A self-check re-derives the edit from the result before writing (SELF_CHECK_FAILED).',
+    "The inference rule (the same as forge patch): the lines a line diff of old and new leaves unchanged keep the file's own bytes; when the place was found only with whitespace folded, the one indentation transform that maps every old line onto the file's (tabs and spaces at a width of 2, 4 or 8, space levels re-scaled when old lines at two depths prove it, a constant dedent or over-indent, a literal prefix) is applied to the new lines, keeping their depth relative to the old lines; a new line led by a character only the file uses (a tab where the model indents with spaces) was copied from the file and stays. When no transform explains every old line, or several fit and place the new lines differently, the edit is refused (INDENTATION_UNCLEAR) rather than written by a guess. A changed line keeps its line ending, added lines take that of the line they replace; the final-newline state is kept unless the old text itself ended the file differently. A self-check re-derives the edit from the result before writing (SELF_CHECK_FAILED).",
     'Anchored line edits: --lines A#H[..B#H] --new TEXT replaces lines A to B; --lines … --delete removes them; --after A#H / --before A#H --new TEXT inserts. --edits JSON takes several at once, e.g. [{"lines":"3#ab12","new":"x"},{"after":"9#cd34","new":"y"}]; overlapping edits are refused.',
     CONFINEMENT_RULE,
     AFTER_A_CRASH,
@@ -23,24 +23,49 @@ export default defineCommand({
     path: { type: 'string', tool: '', positional: true, required: true, description: 'The file to edit.' },
     old: { type: 'string', tool: '', placeholder: 'TEXT', description: 'Text to replace.' },
     new: { type: 'string', tool: '', placeholder: 'TEXT', description: 'Replacement text, or the lines to insert.' },
-    anchor: { type: 'string', tool: 'N#HASH of a line old covers', placeholder: 'N#HASH', description: 'A line the old text covers, as forge read printed it.' },
+    anchor: {
+      type: 'string',
+      tool: 'N#HASH of a line old covers',
+      placeholder: 'N#HASH',
+      description: 'A line the old text covers, as forge read printed it.',
+    },
     all: { type: 'boolean', tool: 'Every match of old', description: 'Replace every place the old text matches.' },
-    lines: { type: 'string', tool: 'A#H or A#H..B#H to replace with new', placeholder: 'A#H[..B#H]', description: 'Lines to replace (with --new) or --delete.' },
+    lines: {
+      type: 'string',
+      tool: 'A#H or A#H..B#H to replace with new',
+      placeholder: 'A#H[..B#H]',
+      description: 'Lines to replace (with --new) or --delete.',
+    },
     after: { type: 'string', tool: 'N#HASH to insert new after', placeholder: 'N#HASH', description: 'Insert --new after this line.' },
     before: { type: 'string', tool: 'N#HASH to insert new before', placeholder: 'N#HASH', description: 'Insert --new before this line.' },
     delete: { type: 'boolean', tool: 'Delete lines', description: 'Delete the --lines range.' },
-    edits: { type: 'objects', tool: 'Anchored edits: [{lines|after|before, new|delete}]', placeholder: 'JSON', description: 'Several anchored edits: [{lines|after|before, new|delete}].' },
+    edits: {
+      type: 'objects',
+      tool: 'Anchored edits: [{lines|after|before, new|delete}]',
+      placeholder: 'JSON',
+      description: 'Several anchored edits: [{lines|after|before, new|delete}].',
+    },
   },
   examples: [
-    { command: "forge edit README.md --old 'line 3 of the fixture README' --new 'line three'", description: 'Replace a unique piece of text.' },
-    { command: "forge edit README.md --old '  line 4 of the fixture README' --new 'line four'", description: 'Indented differently: the cascade finds the one line anyway.' },
-    { command: "forge edit README.md --after 1#7ac8 --new 'inserted after line 1'", description: 'Insert after line 1, by the anchor forge read printed for it.' },
+    {
+      command: "forge edit README.md --old 'line 3 of the fixture README' --new 'line three'",
+      description: 'Replace a unique piece of text.',
+    },
+    {
+      command: "forge edit README.md --old '  line 4 of the fixture README' --new 'line four'",
+      description: 'Indented differently: the cascade finds the one line anyway.',
+    },
+    {
+      command: "forge edit README.md --after 1#7ac8 --new 'inserted after line 1'",
+      description: 'Insert after line 1, by the anchor forge read printed for it.',
+    },
   ],
   errors: {
     ANCHOR_MISMATCH: 'an anchor is stale: the line changed since it was read (fresh lines ±15 are in the message)',
     NO_MATCH: 'the old text is not in the file (the nearest region is in the message)',
     AMBIGUOUS_MATCH: 'the old text matches several places (their lines are named)',
-    INDENTATION_UNCLEAR: 'the old text matches one place but for whitespace, and its lines prove no one indentation change to write the new lines by (the region is in the message)',
+    INDENTATION_UNCLEAR:
+      'the old text matches one place but for whitespace, and its lines prove no one indentation change to write the new lines by (the region is in the message)',
     SELF_CHECK_FAILED: "forge's own check found the result differs from what was asked; nothing was written",
     INVALID_ANCHOR: 'an anchor not written <line>#<hash>',
     OVERLAPPING_EDITS: 'two line edits touch the same lines',
@@ -50,29 +75,56 @@ export default defineCommand({
     ...CONFINEMENT_ERRORS,
   },
   env: {
-    FORGE_TEST_CRASH_AT: 'Tests only: a fraction F (0 < F ≤ 1); the process kills itself (SIGKILL) after that fraction of the steps of writing the edit (the journal, the write, the cleanup), to prove that a crash at any step is recovered.',
+    FORGE_TEST_CRASH_AT:
+      'Tests only: a fraction F (0 < F ≤ 1); the process kills itself (SIGKILL) after that fraction of the steps of writing the edit (the journal, the write, the cleanup), to prove that a crash at any step is recovered.',
   },
-  exits: { 0: 'edited', 1: "refused: stale anchor, no match, ambiguous, no such file, or in git's own files", 2: 'invalid input or a path outside the repository' },
+  exits: {
+    0: 'edited',
+    1: "refused: stale anchor, no match, ambiguous, no such file, or in git's own files",
+    2: 'invalid input or a path outside the repository',
+  },
   mutates: true,
   async run(args, ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     const lineMode = args.lines !== undefined || args.after !== undefined || args.before !== undefined || args.edits !== undefined;
     if (lineMode && (args.old !== undefined || args.anchor !== undefined || args.all)) {
-      throw new InvalidInputError('INVALID_ARGUMENT', 'use --old/--new (with --anchor, --all) or anchored line edits (--lines, --after, --before, --edits), not both', { fix: 'forge edit --help' });
+      throw new InvalidInputError(
+        'INVALID_ARGUMENT',
+        'use --old/--new (with --anchor, --all) or anchored line edits (--lines, --after, --before, --edits), not both',
+        { fix: 'forge edit --help' },
+      );
     }
     const onStep = crashAt(process.env.FORGE_TEST_CRASH_AT);
     let r: EditResult;
     if (lineMode) {
       const single = args.lines !== undefined || args.after !== undefined || args.before !== undefined;
-      if (single && args.edits) throw new InvalidInputError('INVALID_ARGUMENT', 'give one edit with --lines/--after/--before or several with --edits, not both', { fix: 'forge edit --help' });
-      const raw = single ? [{ lines: args.lines, after: args.after, before: args.before, new: args.new, delete: args.delete }] : args.edits!;
+      if (single && args.edits)
+        throw new InvalidInputError('INVALID_ARGUMENT', 'give one edit with --lines/--after/--before or several with --edits, not both', {
+          fix: 'forge edit --help',
+        });
+      const raw = single
+        ? [{ lines: args.lines, after: args.after, before: args.before, new: args.new, delete: args.delete }]
+        : args.edits!;
       r = await applyLineOps({ ws, path: args.path, ops: raw.map(parseLineOp), onStep });
     } else {
-      if (args.old === undefined) throw new InvalidInputError('MISSING_ARGUMENT', 'give --old and --new, or an anchored line edit (--lines, --after, --before, --edits)', { fix: 'forge edit --help' });
-      if (args.new === undefined) throw new InvalidInputError('MISSING_ARGUMENT', "missing --new (use --new '' to delete the old text)", { fix: 'forge edit --help' });
+      if (args.old === undefined)
+        throw new InvalidInputError(
+          'MISSING_ARGUMENT',
+          'give --old and --new, or an anchored line edit (--lines, --after, --before, --edits)',
+          { fix: 'forge edit --help' },
+        );
+      if (args.new === undefined)
+        throw new InvalidInputError('MISSING_ARGUMENT', "missing --new (use --new '' to delete the old text)", {
+          fix: 'forge edit --help',
+        });
       r = await replaceText({ ws, path: args.path, old: args.old, replacement: args.new, anchor: args.anchor, all: args.all, onStep });
     }
-    const what = r.replacements > 1 ? `${r.replacements} ${r.strategy === 'anchored' ? 'edits' : 'places'}` : r.startLine === r.endLine ? `line ${r.startLine}` : `lines ${r.startLine}–${r.endLine}`;
+    const what =
+      r.replacements > 1
+        ? `${r.replacements} ${r.strategy === 'anchored' ? 'edits' : 'places'}`
+        : r.startLine === r.endLine
+          ? `line ${r.startLine}`
+          : `lines ${r.startLine}–${r.endLine}`;
     const how = r.strategy === 'exact' || r.strategy === 'anchored' ? '' : ` (matched by ${r.strategy})`;
     return {
       data: { ...r },

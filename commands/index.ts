@@ -26,4 +26,30 @@ import undo from './undo';
 import validate from './validate';
 import write from './write';
 
-export const entries: readonly Entry[] = [agent, checkpoint, completion, diff, edit, hooks, init, iter, logs, loop, ls, mcp, memory, patch, plan, read, replace, schema, search, session, state, stats, undo, validate, write];
+export const entries: readonly Entry[] = [
+  agent,
+  checkpoint,
+  completion,
+  diff,
+  edit,
+  hooks,
+  init,
+  iter,
+  logs,
+  loop,
+  ls,
+  mcp,
+  memory,
+  patch,
+  plan,
+  read,
+  replace,
+  schema,
+  search,
+  session,
+  state,
+  stats,
+  undo,
+  validate,
+  write,
+];

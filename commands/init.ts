@@ -13,18 +13,27 @@ export default defineCommand({
   name: 'init',
   summary: 'Write .forge/conventions.md from the README, manifests, lint configs and test layout',
   description:
-    'Reads the repository (the top of the work tree holding the working directory) and writes a short conventions file that agents get in their prompt: a summary from the README\'s first paragraph; languages and package manager (package.json and its lockfile, go.mod, Cargo.toml, pyproject.toml / requirements.txt); the build, test, lint, format and typecheck commands (Makefile targets first, then package scripts, then each language\'s own); test files, how they are named, where they live and the framework; lint and format tooling by its config file (eslint, prettier, biome, ruff, mypy, golangci-lint, rustfmt, pre-commit); strict TypeScript, ES modules, the Node engine, .editorconfig indentation; the top-level layout. No model is called: every line comes from a file. An existing file is kept unless --force; --print shows the file without writing it.',
+    "Reads the repository (the top of the work tree holding the working directory) and writes a short conventions file that agents get in their prompt: a summary from the README's first paragraph; languages and package manager (package.json and its lockfile, go.mod, Cargo.toml, pyproject.toml / requirements.txt); the build, test, lint, format and typecheck commands (Makefile targets first, then package scripts, then each language's own); test files, how they are named, where they live and the framework; lint and format tooling by its config file (eslint, prettier, biome, ruff, mypy, golangci-lint, rustfmt, pre-commit); strict TypeScript, ES modules, the Node engine, .editorconfig indentation; the top-level layout. No model is called: every line comes from a file. An existing file is kept unless --force; --print shows the file without writing it.",
   args: {
     force: { type: 'boolean', tool: 'Replace an existing file', description: 'Replace an existing .forge/conventions.md.' },
     print: { type: 'boolean', tool: 'Print, do not write', description: 'Print the file instead of writing it.' },
-    'agents-md': { type: 'boolean', tool: 'Write AGENTS.md instead', description: "Write the same facts into forge's marked section of AGENTS.md (read natively by Codex, Gemini CLI, OpenCode…) instead: created, or updated in place between its markers, the rest of the file left as it is." },
+    'agents-md': {
+      type: 'boolean',
+      tool: 'Write AGENTS.md instead',
+      description:
+        "Write the same facts into forge's marked section of AGENTS.md (read natively by Codex, Gemini CLI, OpenCode…) instead: created, or updated in place between its markers, the rest of the file left as it is.",
+    },
   },
   examples: [
     { command: 'forge init --print', description: 'See what forge would write.' },
     { command: 'forge init --json', description: 'Write it (once); the facts as one record.' },
     { command: 'forge init --agents-md', description: "Put the same facts in forge's section of AGENTS.md." },
   ],
-  errors: { CONVENTIONS_EXIST: '.forge/conventions.md exists (use --force)', AGENTS_MD_MARKERS: "with --agents-md: AGENTS.md has forge's start or end marker without the other, or twice (nothing is written)", NOT_A_REGULAR_FILE: 'with --agents-md: AGENTS.md is a directory, a FIFO, a socket or a device (nothing is written)' },
+  errors: {
+    CONVENTIONS_EXIST: '.forge/conventions.md exists (use --force)',
+    AGENTS_MD_MARKERS: "with --agents-md: AGENTS.md has forge's start or end marker without the other, or twice (nothing is written)",
+    NOT_A_REGULAR_FILE: 'with --agents-md: AGENTS.md is a directory, a FIFO, a socket or a device (nothing is written)',
+  },
   exits: { 0: 'written (or printed)', 1: 'refused: the file exists, or AGENTS.md is not a file forge can merge into', 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {
@@ -38,18 +47,42 @@ export default defineCommand({
       const abs = target.abs;
       // A FIFO there would hang the read, a directory fail it: refused before it is opened.
       const info = await statTarget(target);
-      if (info?.isDirectory()) throw new RefusedError('NOT_A_REGULAR_FILE', `'${AGENTS_MD}' is a directory, not a file forge can merge its section into`, { fix: ctx.cmd('ls', AGENTS_MD) });
+      if (info?.isDirectory())
+        throw new RefusedError('NOT_A_REGULAR_FILE', `'${AGENTS_MD}' is a directory, not a file forge can merge its section into`, {
+          fix: ctx.cmd('ls', AGENTS_MD),
+        });
       const existing = info ? await readFile(abs, 'utf8') : null;
       // The conventions file invites edits; this section is regenerated, so its own marker says where edits go.
       const merged = mergeAgentsSection(existing, content.replace(/^<!-- Written by forge init.*-->\n\n?/m, ''));
-      if (merged === null) throw new RefusedError('AGENTS_MD_MARKERS', `${AGENTS_MD}'s forge init markers are not one start line then one end line: forge will not guess which text is its own`, { fix: ctx.cmd('read', abs) });
-      if (args.print) return { data: { path: AGENTS_MD, written: false, content: merged, ...facts }, text: merged.trimEnd(), next: ctx.cmd('init', '--agents-md') };
+      if (merged === null)
+        throw new RefusedError(
+          'AGENTS_MD_MARKERS',
+          `${AGENTS_MD}'s forge init markers are not one start line then one end line: forge will not guess which text is its own`,
+          { fix: ctx.cmd('read', abs) },
+        );
+      if (args.print)
+        return {
+          data: { path: AGENTS_MD, written: false, content: merged, ...facts },
+          text: merged.trimEnd(),
+          next: ctx.cmd('init', '--agents-md'),
+        };
       const r = await writeWhole({ ws, path: AGENTS_MD, content: merged, overwrite: true });
-      return { data: { path: abs, written: true, lines: r.lines, updated: existing !== null, ...facts }, text: `${existing === null ? 'wrote' : 'updated forge\'s section of'} ${abs} (${r.lines} lines)`, next: ctx.cmd('read', abs) };
+      return {
+        data: { path: abs, written: true, lines: r.lines, updated: existing !== null, ...facts },
+        text: `${existing === null ? 'wrote' : "updated forge's section of"} ${abs} (${r.lines} lines)`,
+        next: ctx.cmd('read', abs),
+      };
     }
-    if (args.print) return { data: { path: CONVENTIONS_PATH, written: false, content, ...facts }, text: content.trimEnd(), next: ctx.cmd('init') };
-    const exists = await stat(join(root, CONVENTIONS_PATH)).then(() => true, () => false);
-    if (exists && !args.force) throw new RefusedError('CONVENTIONS_EXIST', `${CONVENTIONS_PATH} exists; it may hold your own edits`, { fix: ctx.cmd('init', '--force') });
+    if (args.print)
+      return { data: { path: CONVENTIONS_PATH, written: false, content, ...facts }, text: content.trimEnd(), next: ctx.cmd('init') };
+    const exists = await stat(join(root, CONVENTIONS_PATH)).then(
+      () => true,
+      () => false,
+    );
+    if (exists && !args.force)
+      throw new RefusedError('CONVENTIONS_EXIST', `${CONVENTIONS_PATH} exists; it may hold your own edits`, {
+        fix: ctx.cmd('init', '--force'),
+      });
     const r = await writeWhole({ ws, path: CONVENTIONS_PATH, content, overwrite: true });
     return {
       data: { path: join(root, CONVENTIONS_PATH), written: true, lines: r.lines, ...facts },

@@ -13,12 +13,22 @@ export default defineCommand({
     module: { type: 'string', tool: '', placeholder: 'ID', description: 'Only events of this module.' },
     phase: { type: 'string', tool: '', choices: PHASES, description: 'Only events of this phase.' },
     severity: { type: 'string', tool: '', choices: SEVERITIES, description: 'Only events of this severity.' },
-    limit: { type: 'integer', tool: 'Newest N (0: all)', min: 0, default: 100, placeholder: 'N', description: 'Print the newest N matches (0: all).' },
+    limit: {
+      type: 'integer',
+      tool: 'Newest N (0: all)',
+      min: 0,
+      default: 100,
+      placeholder: 'N',
+      description: 'Print the newest N matches (0: all).',
+    },
   },
   examples: [
     { command: 'forge logs', description: 'The newest run, its last 100 events.' },
     { command: 'forge logs --run-id demo --phase tool_call --json', description: 'Every tool call of run demo, as NDJSON.' },
-    { command: "forge logs --run-id demo --severity error --json | jq 'select(.type==\"event\")'", description: 'Only the events, without the summary record.' },
+    {
+      command: 'forge logs --run-id demo --severity error --json | jq \'select(.type=="event")\'',
+      description: 'Only the events, without the summary record.',
+    },
   ],
   errors: { NOT_A_GIT_REPO: 'outside a git repository', INVALID_ID: 'a module id that is not a plain name' },
   exits: { 0: 'queried (with or without matches)', 2: 'invalid input or not a git repository' },
@@ -31,7 +41,11 @@ export default defineCommand({
     const store = await ctx.store();
     const runId = ctx.runId ?? (await newestRun({ repo, store }));
     if (!runId) {
-      return { data: { runId: null, total: 0, shown: 0, skipped: 0 }, text: 'no logs yet: run a forge command with --run-id ID (or FORGE_RUN_ID) to record one', next: null };
+      return {
+        data: { runId: null, total: 0, shown: 0, skipped: 0 },
+        text: 'no logs yet: run a forge command with --run-id ID (or FORGE_RUN_ID) to record one',
+        next: null,
+      };
     }
     const stats: QueryStats = { matched: 0, skipped: 0 };
     let shown = 0;
@@ -47,7 +61,16 @@ export default defineCommand({
       data: { runId, total: stats.matched, shown, skipped: stats.skipped },
       text: `run ${runId}: ${shown} of ${stats.matched} matching event${stats.matched === 1 ? '' : 's'}${stats.skipped ? `, ${stats.skipped} corrupt line${stats.skipped === 1 ? '' : 's'} skipped` : ''}`,
       next: more
-        ? ctx.cmd('logs', '--run-id', runId, ...(args.module ? ['--module', args.module] : []), ...(args.phase ? ['--phase', args.phase] : []), ...(args.severity ? ['--severity', args.severity] : []), '--limit', '0')
+        ? ctx.cmd(
+            'logs',
+            '--run-id',
+            runId,
+            ...(args.module ? ['--module', args.module] : []),
+            ...(args.phase ? ['--phase', args.phase] : []),
+            ...(args.severity ? ['--severity', args.severity] : []),
+            '--limit',
+            '0',
+          )
         : null,
     };
   },

@@ -14,14 +14,29 @@ export default defineCommand({
   ].join('\n\n'),
   args: {
     glob: { type: 'string', tool: '', positional: true, placeholder: 'GLOB', description: 'Only paths matching this glob.' },
-    limit: { type: 'integer', tool: 'Max paths (0: all)', min: 0, default: 200, placeholder: 'N', description: 'Print at most N paths (0: all of them).' },
+    limit: {
+      type: 'integer',
+      tool: 'Max paths (0: all)',
+      min: 0,
+      default: 200,
+      placeholder: 'N',
+      description: 'Print at most N paths (0: all of them).',
+    },
   },
   examples: [
     { command: 'forge ls', description: 'Every file, up to 200.' },
     { command: "forge ls '*.md' --json", description: 'Markdown files, one record each.' },
   ],
-  errors: { PATH_ABOVE_CWD: 'the glob starts above the working directory (ls lists only what is under it)', NOT_A_REGULAR_FILE: 'the path is a FIFO, socket or device', ...CONFINEMENT_ERRORS },
-  exits: { 0: 'listed (with or without matches)', 1: "refused: the listing would start in git's own files, or the path is not a regular file", 2: 'invalid input, or a path outside the repository or above the working directory' },
+  errors: {
+    PATH_ABOVE_CWD: 'the glob starts above the working directory (ls lists only what is under it)',
+    NOT_A_REGULAR_FILE: 'the path is a FIFO, socket or device',
+    ...CONFINEMENT_ERRORS,
+  },
+  exits: {
+    0: 'listed (with or without matches)',
+    1: "refused: the listing would start in git's own files, or the path is not a regular file",
+    2: 'invalid input, or a path outside the repository or above the working directory',
+  },
   mutates: false,
   async run(args, ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
@@ -31,7 +46,11 @@ export default defineCommand({
     const base = scan?.base ? await resolveWalkPath({ ws, path: scan.base }) : null;
     const underDir = base?.isDirectory && !scan!.isGlob;
     const listed = await listFiles({ ws });
-    const files = underDir ? underPaths({ ws, files: listed, paths: [base.path] }) : args.glob ? listed.filter(await globMatcher(args.glob)) : listed;
+    const files = underDir
+      ? underPaths({ ws, files: listed, paths: [base.path] })
+      : args.glob
+        ? listed.filter(await globMatcher(args.glob))
+        : listed;
     const shown = args.limit === 0 ? files : files.slice(0, args.limit);
     for (const path of shown) await ctx.emit({ type: 'file', path }, path);
     const cutByDir = new Map<string, number>();
@@ -50,7 +69,11 @@ export default defineCommand({
         : cut
           ? `${shown.length} of ${files.length} files${what}; cut ${cut}: ${[...cutByDir].map(([d, n]) => `${d} ${n}`).join(', ')}`
           : `${files.length} file${files.length === 1 ? '' : 's'}${what}`,
-      next: !cut ? null : biggest && biggest[0] !== './' ? ctx.cmd('ls', `${biggest[0]}**`) : ctx.cmd('ls', ...(args.glob ? [args.glob] : []), '--limit', files.length),
+      next: !cut
+        ? null
+        : biggest && biggest[0] !== './'
+          ? ctx.cmd('ls', `${biggest[0]}**`)
+          : ctx.cmd('ls', ...(args.glob ? [args.glob] : []), '--limit', files.length),
     };
   },
 });

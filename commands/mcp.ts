@@ -10,28 +10,46 @@ import { catalog } from './catalog';
 /** Every command's tool, derived by the build (scripts/build.mjs) from the declarations; undefined when the sources run unbuilt. */
 declare const FORGE_MCP_TOOLS: ReadonlyArray<{ command: string; tool: McpTool }> | undefined;
 
-const toolsetLines = Object.entries(TOOLSETS).map(([name, t]) => `${name}${(DEFAULT_TOOLSETS as readonly string[]).includes(name) ? ' (default)' : ''}: ${Object.keys(t.commands).map((c) => c.replace(/[ -]/g, '_')).join(', ')} — ${t.description}.`);
+const toolsetLines = Object.entries(TOOLSETS).map(
+  ([name, t]) =>
+    `${name}${(DEFAULT_TOOLSETS as readonly string[]).includes(name) ? ' (default)' : ''}: ${Object.keys(t.commands)
+      .map((c) => c.replace(/[ -]/g, '_'))
+      .join(', ')} — ${t.description}.`,
+);
 
 export default defineCommand({
   name: 'mcp',
   summary: 'Serve forge commands, by toolset, as MCP tools over stdio',
   description: [
-    'Starts a Model Context Protocol server on stdin/stdout (the official MCP SDK) whose tools are forge commands, generated from the same declarations as --help, the man pages and forge schema. Each tool\'s inputSchema is the command\'s arguments; its annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) are declared per command in lib/mcp/toolsets.ts.',
+    "Starts a Model Context Protocol server on stdin/stdout (the official MCP SDK) whose tools are forge commands, generated from the same declarations as --help, the man pages and forge schema. Each tool's inputSchema is the command's arguments; its annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) are declared per command in lib/mcp/toolsets.ts.",
     `By default it serves what an agent needs to work — the ${DEFAULT_TOOLSETS.join(', ')} toolsets — and not remote pushes, undo, the agent itself or installers. --toolsets picks toolsets (comma-separated or repeated; 'default' is the default ones, 'all' every one), --tools adds single tools (alone, it serves just those). The toolsets:`,
     toolsetLines.join('\n\n'),
-    'A call runs exactly as `echo \'<arguments>\' | forge <command> --json` would, in the directory the server was started in (or the call\'s cwd argument): the result is the command\'s NDJSON records, each ending with _next_action. An argument of the wrong JSON type ({"path": 5}) is refused before anything runs. A refusal or an invalid call is an isError result that still carries _next_action, the command that fixes it. Nothing but protocol is written to stdout; the server ends when the client closes stdin.',
+    "A call runs exactly as `echo '<arguments>' | forge <command> --json` would, in the directory the server was started in (or the call's cwd argument): the result is the command's NDJSON records, each ending with _next_action. An argument of the wrong JSON type ({\"path\": 5}) is refused before anything runs. A refusal or an invalid call is an isError result that still carries _next_action, the command that fixes it. Nothing but protocol is written to stdout; the server ends when the client closes stdin.",
     'Claude Code: claude mcp add forge -- forge mcp. Other clients: command "forge", args ["mcp"] (or ["mcp", "--toolsets", "all"]).',
   ].join('\n\n'),
   args: {
-    toolsets: { type: 'array', placeholder: 'LIST', description: `Toolsets to serve, comma-separated: default, all, ${Object.keys(TOOLSETS).join(', ')} (default: ${DEFAULT_TOOLSETS.join(',')}).` },
-    tools: { type: 'array', placeholder: 'LIST', description: 'Single tools to serve, comma-separated (read, plan_check, state_sync…); added to --toolsets.' },
+    toolsets: {
+      type: 'array',
+      placeholder: 'LIST',
+      description: `Toolsets to serve, comma-separated: default, all, ${Object.keys(TOOLSETS).join(', ')} (default: ${DEFAULT_TOOLSETS.join(',')}).`,
+    },
+    tools: {
+      type: 'array',
+      placeholder: 'LIST',
+      description: 'Single tools to serve, comma-separated (read, plan_check, state_sync…); added to --toolsets.',
+    },
   },
   examples: [
-    { command: 'forge mcp', description: 'Serve the default toolsets to the MCP client that started it (here: stdin is empty, so it ends at once).' },
+    {
+      command: 'forge mcp',
+      description: 'Serve the default toolsets to the MCP client that started it (here: stdin is empty, so it ends at once).',
+    },
     { command: 'forge mcp --toolsets files,memory --tools plan_status', description: 'Serve the file and memory tools and plan_status.' },
     { command: 'forge mcp --toolsets all', description: 'Serve every forge command.' },
   ],
-  errors: { INVALID_ARGUMENT: 'an unknown toolset or tool name (the message lists the valid ones); over MCP, an argument of the wrong JSON type' },
+  errors: {
+    INVALID_ARGUMENT: 'an unknown toolset or tool name (the message lists the valid ones); over MCP, an argument of the wrong JSON type',
+  },
   exits: { 0: 'the client closed the session', 2: 'invalid input' },
   mutates: false,
   ownsStdin: true,
@@ -40,7 +58,8 @@ export default defineCommand({
     // Before the server starts: a misspelt toolset is an error the user sees, not a silently smaller server.
     const selected = selectCommands({ toolsets: args.toolsets, tools: args.tools });
     const load = commandLoader();
-    if (!load || typeof FORGE_MCP_TOOLS === 'undefined') throw new Error('forge mcp serves the commands of the built executable (make build)');
+    if (!load || typeof FORGE_MCP_TOOLS === 'undefined')
+      throw new Error('forge mcp serves the commands of the built executable (make build)');
     const { callTool, serveMcp } = await import('../lib/mcp/server');
     const cwd = ctx.cwd;
     const env = process.env;

@@ -7,7 +7,13 @@ import { AFTER_A_CRASH } from '../lib/files/journal';
 import { CONFINEMENT_ERRORS, CONFINEMENT_RULE, openWorkspace } from '../lib/files/workspace';
 
 function age(seconds: number): string {
-  const units: Array<[number, string]> = [[31536000, 'year'], [2592000, 'month'], [86400, 'day'], [3600, 'hour'], [60, 'minute']];
+  const units: Array<[number, string]> = [
+    [31536000, 'year'],
+    [2592000, 'month'],
+    [86400, 'day'],
+    [3600, 'hour'],
+    [60, 'minute'],
+  ];
   for (const [size, name] of units) {
     const n = Math.floor(seconds / size);
     if (n >= 1) return `${n} ${name}${n === 1 ? '' : 's'} ago`;
@@ -23,15 +29,32 @@ export default defineCommand({
   args: {
     path: { type: 'string', tool: '', positional: true, required: true, description: 'The file, relative to the working directory.' },
     start: { type: 'integer', tool: '', min: 1, default: 1, placeholder: 'N', description: 'First line to show.' },
-    end: { type: 'integer', tool: '', min: 1, placeholder: 'N', description: `Last line to show (default: start + ${DEFAULT_WINDOW - 1}).` },
-    blame: { type: 'boolean', tool: "Each line's last commit: age, author", description: "Annotate each line with its last commit's age and author." },
-    symbols: { type: 'boolean', tool: 'List functions and classes with anchors instead', description: 'Print the symbol index instead: functions, classes, methods, types… with their line anchors.' },
+    end: {
+      type: 'integer',
+      tool: '',
+      min: 1,
+      placeholder: 'N',
+      description: `Last line to show (default: start + ${DEFAULT_WINDOW - 1}).`,
+    },
+    blame: {
+      type: 'boolean',
+      tool: "Each line's last commit: age, author",
+      description: "Annotate each line with its last commit's age and author.",
+    },
+    symbols: {
+      type: 'boolean',
+      tool: 'List functions and classes with anchors instead',
+      description: 'Print the symbol index instead: functions, classes, methods, types… with their line anchors.',
+    },
   },
   examples: [
     { command: 'forge read README.md', description: 'The first 150 lines with anchors.' },
     { command: 'forge read README.md --start 20 --end 40 --json', description: 'Lines 20-40 as one record with a lines array.' },
     { command: 'forge read README.md --end 5 --blame', description: 'Who last touched the first five lines, and when.' },
-    { command: 'forge read README.md --symbols', description: 'The symbol index of a file (for a .ts, .py, .go, .rs, .c/.cpp or .java file, from its grammar).' },
+    {
+      command: 'forge read README.md --symbols',
+      description: 'The symbol index of a file (for a .ts, .py, .go, .rs, .c/.cpp or .java file, from its grammar).',
+    },
   ],
   errors: {
     FILE_NOT_FOUND: 'no such file (the message suggests similar paths)',
@@ -48,22 +71,33 @@ export default defineCommand({
     const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     if (args.symbols) {
       const s = await readSymbols({ ws, path: args.path });
-      const lines = s.symbols.map((x) => `${x.container ? '  ' : ''}${x.line}#${x.hash}: ${x.kind} ${x.name}${x.container ? ` (in ${x.container})` : ''}`);
+      const lines = s.symbols.map(
+        (x) => `${x.container ? '  ' : ''}${x.line}#${x.hash}: ${x.kind} ${x.name}${x.container ? ` (in ${x.container})` : ''}`,
+      );
       return {
         data: { ...s },
-        text: [`${s.path}: ${s.symbols.length} symbol${s.symbols.length === 1 ? '' : 's'} in ${s.total} lines (${s.language}, ${s.parser})`, ...lines].join('\n'),
+        text: [
+          `${s.path}: ${s.symbols.length} symbol${s.symbols.length === 1 ? '' : 's'} in ${s.total} lines (${s.language}, ${s.parser})`,
+          ...lines,
+        ].join('\n'),
         next: s.symbols[0] ? ctx.cmd('read', s.path, '--start', Math.max(1, s.symbols[0].line)) : null,
       };
     }
     const r = await readWindow({ ws, path: args.path, start: args.start, end: args.end });
     if (r.kind === 'binary') {
-      return { data: { ...r }, text: `${r.path}: binary file, ${r.bytes.toLocaleString('en-US')} bytes (${r.description}) — not shown`, next: null };
+      return {
+        data: { ...r },
+        text: `${r.path}: binary file, ${r.bytes.toLocaleString('en-US')} bytes (${r.description}) — not shown`,
+        next: null,
+      };
     }
     if (r.kind === 'empty') return { data: { ...r }, text: `${r.path}: empty file`, next: null };
-    const blame = args.blame ? await (async () => {
-      if (!ws.inRepo) throw new NotAGitRepoError(ctx.cwd);
-      return blameLines({ cwd: ctx.cwd, path: r.path, start: r.start, end: r.end });
-    })() : null;
+    const blame = args.blame
+      ? await (async () => {
+          if (!ws.inRepo) throw new NotAGitRepoError(ctx.cwd);
+          return blameLines({ cwd: ctx.cwd, path: r.path, start: r.start, end: r.end });
+        })()
+      : null;
     const now = ctx.now().getTime() / 1000;
     const lines = r.lines.map((l) => {
       const b = blame?.get(l.n);
@@ -77,7 +111,9 @@ export default defineCommand({
       r.capped ? `window ended at ${MAX_READ_BYTES / 1024} KB` : '',
     ].filter(Boolean);
     const header = `${r.path}: lines ${r.start}–${r.end} of ${r.total}${notes.length ? ` (${notes.join('; ')})` : ''}`;
-    const body = lines.map((l) => `${l.blame ? `(${l.blame}) ` : ''}${linePrefix(l.n, l.hash)}${l.text}${l.cut ? ` … [${l.cut} more chars]` : ''}`);
+    const body = lines.map(
+      (l) => `${l.blame ? `(${l.blame}) ` : ''}${linePrefix(l.n, l.hash)}${l.text}${l.cut ? ` … [${l.cut} more chars]` : ''}`,
+    );
     return {
       data: { ...r, lines },
       text: [header, ...body].join('\n'),

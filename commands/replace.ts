@@ -18,7 +18,8 @@ function render(f: ReplacedFile): string {
 }
 
 /** OLD and NEW as words of a command: positional, unless one would read as a flag. */
-const texts = (old: string, replacement: string) => (old.startsWith('-') || replacement.startsWith('-') ? ['--old', old, '--new', replacement] : [old, replacement]);
+const texts = (old: string, replacement: string) =>
+  old.startsWith('-') || replacement.startsWith('-') ? ['--old', old, '--new', replacement] : [old, replacement];
 
 export default defineCommand({
   name: 'replace',
@@ -32,40 +33,92 @@ export default defineCommand({
     AFTER_A_CRASH,
   ].join('\n\n'),
   args: {
-    old: { type: 'string', tool: 'Text, or a regex if regex', positional: true, required: true, placeholder: 'OLD', description: 'The text to replace (a regex with --regex).' },
-    new: { type: 'string', tool: "'' deletes", positional: true, required: true, placeholder: 'NEW', description: "What replaces it ('' deletes it)." },
-    paths: { type: 'array', tool: '', positional: true, placeholder: 'PATH', description: 'Files or directories to change (default: the working directory).' },
-    glob: { type: 'string', tool: "e.g. '*.ts'", placeholder: 'GLOB', description: "Only files matching this glob ('*.ts' matches names anywhere)." },
-    regex: { type: 'boolean', tool: 'new may use $1', alias: 'E', description: 'OLD is a regular expression; NEW may use $1, $<name>, $&.' },
+    old: {
+      type: 'string',
+      tool: 'Text, or a regex if regex',
+      positional: true,
+      required: true,
+      placeholder: 'OLD',
+      description: 'The text to replace (a regex with --regex).',
+    },
+    new: {
+      type: 'string',
+      tool: "'' deletes",
+      positional: true,
+      required: true,
+      placeholder: 'NEW',
+      description: "What replaces it ('' deletes it).",
+    },
+    paths: {
+      type: 'array',
+      tool: '',
+      positional: true,
+      placeholder: 'PATH',
+      description: 'Files or directories to change (default: the working directory).',
+    },
+    glob: {
+      type: 'string',
+      tool: "e.g. '*.ts'",
+      placeholder: 'GLOB',
+      description: "Only files matching this glob ('*.ts' matches names anywhere).",
+    },
+    regex: {
+      type: 'boolean',
+      tool: 'new may use $1',
+      alias: 'E',
+      description: 'OLD is a regular expression; NEW may use $1, $<name>, $&.',
+    },
     'ignore-case': { type: 'boolean', tool: '', alias: 'i', description: 'Match regardless of case.' },
     check: { type: 'boolean', tool: 'Dry run', description: 'Dry run: show what would change, write nothing.' },
   },
   env: {
-    FORGE_TEST_CRASH_AT: 'Tests only: a fraction F (0 < F ≤ 1); the process kills itself (SIGKILL) after that fraction of the steps of writing the files, to prove that a crash at any step is recovered.',
+    FORGE_TEST_CRASH_AT:
+      'Tests only: a fraction F (0 < F ≤ 1); the process kills itself (SIGKILL) after that fraction of the steps of writing the files, to prove that a crash at any step is recovered.',
   },
   examples: [
     { command: "forge replace 'fixture README' 'sample README' --check", description: 'What would change, without writing.' },
-    { command: "forge replace --regex 'line (\\d+) of' 'line $1 in' --glob '*.md'", description: 'A regex with a group, in Markdown files only.' },
+    {
+      command: "forge replace --regex 'line (\\d+) of' 'line $1 in' --glob '*.md'",
+      description: 'A regex with a group, in Markdown files only.',
+    },
   ],
   errors: {
     NO_MATCH: 'OLD matches nothing in the files searched: nothing was written',
     INVALID_REGEX: 'OLD is not a valid regular expression (with --regex)',
     INVALID_ARGUMENT: 'OLD is empty',
-    SPLIT_LINE_ENDING: "a regex match starts or ends inside a CRLF line ending (JavaScript's ^ and $ match between \\r and \\n): nothing was written",
+    SPLIT_LINE_ENDING:
+      "a regex match starts or ends inside a CRLF line ending (JavaScript's ^ and $ match between \\r and \\n): nothing was written",
     PATH_ABOVE_CWD: 'a path is above the working directory (the walk lists only what is under it)',
     NOT_A_REGULAR_FILE: 'a path is a FIFO, socket or device',
     ...CONFINEMENT_ERRORS,
   },
-  exits: { 0: 'replaced (or would replace, with --check)', 1: "refused: no match anywhere, a match splits a CRLF line ending, or a path is in git's own files; nothing was written", 2: 'invalid input: an empty or invalid OLD, a path outside the repository or above the working directory' },
+  exits: {
+    0: 'replaced (or would replace, with --check)',
+    1: "refused: no match anywhere, a match splits a CRLF line ending, or a path is in git's own files; nothing was written",
+    2: 'invalid input: an empty or invalid OLD, a path outside the repository or above the working directory',
+  },
   mutates: true,
   async run(args, ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     assertWalkable({ ws });
     const paths: string[] = [];
     for (const p of args.paths) paths.push((await resolveWalkPath({ ws, path: p })).path);
-    const plan = await planReplace({ ws, old: args.old, replacement: args.new, regex: args.regex, ignoreCase: args['ignore-case'], paths, glob: args.glob, engine: searchEngineOf(process.env) });
+    const plan = await planReplace({
+      ws,
+      old: args.old,
+      replacement: args.new,
+      regex: args.regex,
+      ignoreCase: args['ignore-case'],
+      paths,
+      glob: args.glob,
+      engine: searchEngineOf(process.env),
+    });
     if (!args.check) {
-      await commitChanges({ root: ws.journalRoot, changes: plan.files.map((f) => ({ abs: f.abs, data: f.data })), onStep: crashAt(process.env.FORGE_TEST_CRASH_AT) });
+      await commitChanges({
+        root: ws.journalRoot,
+        changes: plan.files.map((f) => ({ abs: f.abs, data: f.data })),
+        onStep: crashAt(process.env.FORGE_TEST_CRASH_AT),
+      });
     }
     const n = plan.files.length;
     const summary = `${args.check ? 'would replace' : 'replaced'} ${plan.replacements} occurrence${plan.replacements === 1 ? '' : 's'} in ${n} file${n === 1 ? '' : 's'} (${plan.searched} searched)`;

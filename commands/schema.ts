@@ -10,11 +10,17 @@ export default defineCommand({
   description:
     'Prints, for each command, the lean JSON Schema a model is given as a tool: name (words joined by _), one-line description and parameters — derived from the same declaration as the flags, so they cannot drift. With names, only those commands.',
   args: {
-    command: { type: 'array', tool: 'Default: all', positional: true, placeholder: 'NAME', description: "Commands to show ('memory save' or memory_save); default all." },
+    command: {
+      type: 'array',
+      tool: 'Default: all',
+      positional: true,
+      placeholder: 'NAME',
+      description: "Commands to show ('memory save' or memory_save); default all.",
+    },
   },
   examples: [
     { command: 'forge schema memory_save', description: 'The tool schema of forge memory save.' },
-    { command: "forge schema --json | jq -c 'select(.type==\"tool\")'", description: 'Every tool schema, one per line.' },
+    { command: 'forge schema --json | jq -c \'select(.type=="tool")\'', description: 'Every tool schema, one per line.' },
   ],
   errors: { UNKNOWN_COMMAND: 'a name that is not a command' },
   exits: { 0: 'printed', 2: 'unknown command' },

@@ -12,23 +12,50 @@ export default defineCommand({
   tool: 'Regex search; matches show N#HASH anchors edit takes',
   description: [
     'Searches every file git would consider (tracked, and untracked ones .gitignore does not exclude; outside a repository, all but .git and node_modules) under the given paths, skipping binary files, git\'s own files, and symlinks that resolve outside the repository or into git\'s files (the files forge read refuses). Each match prints as "<n>#<hash>: line", ready for forge edit, as soon as it is found. At most --limit matches are shown (--limit 0: all); the summary says how many were cut and the hint narrows to where most of them are. "N files searched" counts every file under the paths, binary ones included. "no matches" is a definite, terminal answer: a replacement that leaves no matches is finished.',
-    'Patterns are JavaScript regular expressions in Unicode mode (\\d, \\w, \\b, lookarounds, named groups, \\p{…}), matched one line at a time, or plain text with --literal. They are never handed to git as regexes: in a repository, the plain text every match must contain (console.log in console\\.log, TODO and FIXME in TODO|FIXME) goes to one threaded git grep -F, which picks the files worth reading, and forge matches the lines itself, so git\'s regex dialects never change an answer. A pattern with no such text of 3 characters or more (\\d+, a.*b) reads every file. FORGE_SEARCH_ENGINE=js reads every file without git grep (the answer is the same).',
+    "Patterns are JavaScript regular expressions in Unicode mode (\\d, \\w, \\b, lookarounds, named groups, \\p{…}), matched one line at a time, or plain text with --literal. They are never handed to git as regexes: in a repository, the plain text every match must contain (console.log in console\\.log, TODO and FIXME in TODO|FIXME) goes to one threaded git grep -F, which picks the files worth reading, and forge matches the lines itself, so git's regex dialects never change an answer. A pattern with no such text of 3 characters or more (\\d+, a.*b) reads every file. FORGE_SEARCH_ENGINE=js reads every file without git grep (the answer is the same).",
     AFTER_A_CRASH,
   ].join('\n\n'),
   args: {
     pattern: { type: 'string', tool: '', positional: true, required: true, placeholder: 'REGEX', description: 'What to look for.' },
-    paths: { type: 'array', tool: '', positional: true, placeholder: 'PATH', description: 'Files or directories to search (default: the working directory).' },
-    glob: { type: 'string', tool: "e.g. '*.ts'", placeholder: 'GLOB', description: "Only files matching this glob ('*.ts' matches names anywhere)." },
+    paths: {
+      type: 'array',
+      tool: '',
+      positional: true,
+      placeholder: 'PATH',
+      description: 'Files or directories to search (default: the working directory).',
+    },
+    glob: {
+      type: 'string',
+      tool: "e.g. '*.ts'",
+      placeholder: 'GLOB',
+      description: "Only files matching this glob ('*.ts' matches names anywhere).",
+    },
     'ignore-case': { type: 'boolean', tool: '', alias: 'i', description: 'Match regardless of case.' },
     literal: { type: 'boolean', tool: 'Pattern is plain text', alias: 'F', description: 'Treat the pattern as plain text.' },
-    limit: { type: 'integer', tool: 'Max matches (0: all)', min: 0, default: 50, placeholder: 'N', description: 'Show at most N matches (0: all of them).' },
+    limit: {
+      type: 'integer',
+      tool: 'Max matches (0: all)',
+      min: 0,
+      default: 50,
+      placeholder: 'N',
+      description: 'Show at most N matches (0: all of them).',
+    },
   },
   examples: [
     { command: "forge search 'console\\.log' src", description: 'Every console.log under src/.' },
     { command: "forge search TODO --glob '*.md' --json", description: 'TODOs in Markdown files, one record per match.' },
   ],
-  errors: { INVALID_REGEX: 'the pattern is not a valid regular expression', PATH_ABOVE_CWD: 'a path is above the working directory (the walk lists only what is under it)', NOT_A_REGULAR_FILE: 'a path is a FIFO, socket or device', ...CONFINEMENT_ERRORS },
-  exits: { 0: 'searched (with or without matches)', 1: "refused: a path is in git's own files, or not a regular file", 2: 'invalid pattern, or a path outside the repository or above the working directory' },
+  errors: {
+    INVALID_REGEX: 'the pattern is not a valid regular expression',
+    PATH_ABOVE_CWD: 'a path is above the working directory (the walk lists only what is under it)',
+    NOT_A_REGULAR_FILE: 'a path is a FIFO, socket or device',
+    ...CONFINEMENT_ERRORS,
+  },
+  exits: {
+    0: 'searched (with or without matches)',
+    1: "refused: a path is in git's own files, or not a regular file",
+    2: 'invalid pattern, or a path outside the repository or above the working directory',
+  },
   mutates: false,
   async run(args, ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
@@ -56,7 +83,11 @@ export default defineCommand({
     });
     await ctx.status(null);
     const cut = r.total - r.matches.length;
-    const flags = [...(args.glob ? ['--glob', args.glob] : []), ...(args['ignore-case'] ? ['-i'] : []), ...(args.literal ? ['--literal'] : [])];
+    const flags = [
+      ...(args.glob ? ['--glob', args.glob] : []),
+      ...(args['ignore-case'] ? ['-i'] : []),
+      ...(args.literal ? ['--literal'] : []),
+    ];
     let next: string | null = null;
     if (cut > 0) {
       // Narrow to the directory (or file) holding most of what was cut.
@@ -70,9 +101,10 @@ export default defineCommand({
     const where = `${r.searched} file${r.searched === 1 ? '' : 's'}`;
     return {
       data: { pattern: args.pattern, matches: r.total, files: r.files, shown: r.matches.length, cut, searched: r.searched },
-      text: r.total === 0
-        ? `no matches for /${args.pattern}/ in ${where}`
-        : `${r.total} match${r.total === 1 ? '' : 'es'} in ${r.files} file${r.files === 1 ? '' : 's'} (${where} searched)${cut ? `; showing ${r.matches.length}, ${cut} cut — narrow the paths or the pattern` : ''}`,
+      text:
+        r.total === 0
+          ? `no matches for /${args.pattern}/ in ${where}`
+          : `${r.total} match${r.total === 1 ? '' : 'es'} in ${r.files} file${r.files === 1 ? '' : 's'} (${where} searched)${cut ? `; showing ${r.matches.length}, ${cut} cut — narrow the paths or the pattern` : ''}`,
       next,
     };
   },
@@ -81,6 +113,6 @@ export default defineCommand({
 /** The line with what the pattern matched in it painted (the first match: the one the snippet is cut around). */
 function highlight(text: string, regex: RegExp, paint: Palette): string {
   const m = regex.exec(text);
-  if (!m || !m[0]) return text;
+  if (!m?.[0]) return text;
   return `${text.slice(0, m.index)}${paint.match(m[0])}${text.slice(m.index + m[0].length)}`;
 }

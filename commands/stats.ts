@@ -27,7 +27,9 @@ export default defineCommand({
     const tokens = entries.reduce((n, e) => n + e.inputTokens + e.outputTokens, 0);
     return {
       data: { tasks: entries.length, tokens, models: rows.length, corrupt },
-      text: entries.length ? `${entries.length} task${entries.length === 1 ? '' : 's'}, ${tokens} tokens in all${corrupt ? ` (${corrupt} unreadable lines skipped)` : ''}` : 'no forge agent tasks recorded yet',
+      text: entries.length
+        ? `${entries.length} task${entries.length === 1 ? '' : 's'}, ${tokens} tokens in all${corrupt ? ` (${corrupt} unreadable lines skipped)` : ''}`
+        : 'no forge agent tasks recorded yet',
       next: null,
     };
   },

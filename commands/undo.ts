@@ -23,13 +23,18 @@ async function list(ctx: RunContext) {
   const all = await listCheckpoints({ cwd: ctx.cwd });
   for (const c of all) {
     const counts = `${c.files} file${c.files === 1 ? '' : 's'}, ${c.uncommitted} uncommitted`;
-    await ctx.emit({ type: 'checkpoint', ...c }, `${String(c.n ?? '-').padStart(3)}  ${when(c)}  ${c.kind.padEnd(6)}  ${counts}  ${c.message}`);
+    await ctx.emit(
+      { type: 'checkpoint', ...c },
+      `${String(c.n ?? '-').padStart(3)}  ${when(c)}  ${c.kind.padEnd(6)}  ${counts}  ${c.message}`,
+    );
   }
   const numbered = all.filter((c) => c.n !== null).length;
   const copies = all.length - numbered;
   return {
     data: { count: all.length, numbered, undoCopies: copies },
-    text: all.length ? `${numbered} checkpoint${numbered === 1 ? '' : 's'}${copies ? ` and ${copies} undo cop${copies === 1 ? 'y' : 'ies'} (not numbered)` : ''}, newest first` : 'no checkpoints yet',
+    text: all.length
+      ? `${numbered} checkpoint${numbered === 1 ? '' : 's'}${copies ? ` and ${copies} undo cop${copies === 1 ? 'y' : 'ies'} (not numbered)` : ''}, newest first`
+      : 'no checkpoints yet',
     next: numbered ? ctx.cmd('diff') : ctx.cmd('checkpoint'),
     ...(numbered ? { or: ctx.cmd('undo') } : {}),
   };
@@ -51,7 +56,10 @@ function restored(r: RestoreResult, ctx: RunContext) {
   if (!r.saved) {
     return {
       data: { restored: true, checkpoint: r.checkpoint, saved: null, changes: [], resumed: r.resumed },
-      text: [...resumed, `the work tree ${r.resumed ? 'now matches' : 'already matches'} ${what} (${describe(r.checkpoint)}): nothing ${r.resumed ? 'more ' : ''}to do`].join('\n'),
+      text: [
+        ...resumed,
+        `the work tree ${r.resumed ? 'now matches' : 'already matches'} ${what} (${describe(r.checkpoint)}): nothing ${r.resumed ? 'more ' : ''}to do`,
+      ].join('\n'),
       next: r.resumed ? 'git status' : ctx.cmd('undo', '--list'),
       ...(r.resumed ? { or: ctx.cmd('undo', '--redo') } : {}),
     };
@@ -82,7 +90,14 @@ export default defineCommand({
     `Checkpoints are commits on refs/forge/checkpoints/<id> (a linked worktree's on refs/forge/checkpoints/worktrees/<name>/<id>, so each worktree undoes only its own), parented on the HEAD of their moment; the newest ${CHECKPOINT_LIMIT} per worktree are kept. Plain git reads them: git for-each-ref refs/forge/checkpoints, git diff <ref>. A submodule is captured as its commit, not its files.`,
   ].join('\n\n'),
   args: {
-    checkpoint: { type: 'integer', tool: '1 = newest', positional: true, min: 1, placeholder: 'N', description: 'The checkpoint to restore, as --list numbers them: 1 is the newest (default).' },
+    checkpoint: {
+      type: 'integer',
+      tool: '1 = newest',
+      positional: true,
+      min: 1,
+      placeholder: 'N',
+      description: 'The checkpoint to restore, as --list numbers them: 1 is the newest (default).',
+    },
     list: { type: 'boolean', tool: 'List instead', description: 'List the checkpoints, newest first, instead of restoring one.' },
     redo: { type: 'boolean', tool: 'Undo the last undo', description: 'Put back the work tree the last undo replaced.' },
     yes: { type: 'boolean', tool: '', alias: 'y', description: 'Do not ask first (undo only asks on a terminal).' },
@@ -104,19 +119,28 @@ export default defineCommand({
     NO_WORK_TREE: 'in a bare repository or inside the git dir',
   },
   env: {
-    FORGE_TEST_CRASH_AT: 'Tests only: a fraction F (0 < F ≤ 1); the process kills itself (SIGKILL) after that fraction of the steps of a restore (replaced tree saved, marked in progress, files restored, mark removed), to prove that an interrupted undo is finished by the next one.',
+    FORGE_TEST_CRASH_AT:
+      'Tests only: a fraction F (0 < F ≤ 1); the process kills itself (SIGKILL) after that fraction of the steps of a restore (replaced tree saved, marked in progress, files restored, mark removed), to prove that an interrupted undo is finished by the next one.',
   },
-  exits: { 0: 'restored, already there, or listed', 1: 'nothing to restore, the question answered no, another undo under way, or git failed', 2: 'invalid input, no such checkpoint, or not a git repository' },
+  exits: {
+    0: 'restored, already there, or listed',
+    1: 'nothing to restore, the question answered no, another undo under way, or git failed',
+    2: 'invalid input, no such checkpoint, or not a git repository',
+  },
   mutates: true,
   async run(args, ctx) {
     if (args.list) return list(ctx);
-    if (args.redo && args.checkpoint !== undefined) throw new InvalidInputError('INVALID_ARGUMENT', 'give N or --redo, not both', { fix: ctx.cmd('undo', '--redo') });
+    if (args.redo && args.checkpoint !== undefined)
+      throw new InvalidInputError('INVALID_ARGUMENT', 'give N or --redo, not both', { fix: ctx.cmd('undo', '--redo') });
     const all = await listCheckpoints({ cwd: ctx.cwd });
     let ref: string | undefined;
     let question: string;
     if (args.redo) {
       const copy = all.find((c) => c.kind === 'undo');
-      if (!copy) throw new RefusedError('NOTHING_TO_REDO', 'no undo to take back: undo saves the tree it replaces, and none is saved', { fix: ctx.cmd('undo', '--list') });
+      if (!copy)
+        throw new RefusedError('NOTHING_TO_REDO', 'no undo to take back: undo saves the tree it replaces, and none is saved', {
+          fix: ctx.cmd('undo', '--list'),
+        });
       ref = copy.ref;
       question = `Put back the work tree the last undo replaced (saved ${when(copy)})?`;
     } else {
@@ -131,6 +155,13 @@ export default defineCommand({
         return { data: { restored: false }, text: 'not restored: the work tree is unchanged', next: ctx.cmd('diff'), exitCode: 1 as const };
       }
     }
-    return restored(await restoreCheckpoint({ cwd: ctx.cwd, ...(ref ? { ref } : { n: args.checkpoint ?? 1 }), onStep: crashAt(process.env.FORGE_TEST_CRASH_AT) }), ctx);
+    return restored(
+      await restoreCheckpoint({
+        cwd: ctx.cwd,
+        ...(ref ? { ref } : { n: args.checkpoint ?? 1 }),
+        onStep: crashAt(process.env.FORGE_TEST_CRASH_AT),
+      }),
+      ctx,
+    );
   },
 });

@@ -19,20 +19,68 @@ function render(r: CheckResult, paint: Palette): string {
   const name = r.type === 'command' ? `'${r.name}'` : r.name;
   const verdict = r.passed ? (r.skipped ? paint.dim('skip') : paint.ok('ok  ')) : paint.fail('FAIL');
   const head = `${verdict}  ${r.type} ${name}: ${r.message}`;
-  const tail = typeof r.tail === 'string' && r.tail.trim() ? r.tail.trimEnd().split('\n').slice(-TAIL_LINES).map((l) => `      > ${l}`) : [];
+  const tail =
+    typeof r.tail === 'string' && r.tail.trim()
+      ? r.tail
+          .trimEnd()
+          .split('\n')
+          .slice(-TAIL_LINES)
+          .map((l) => `      > ${l}`)
+      : [];
   return [head, ...tail].join('\n');
 }
 
 const unique = (xs: string[]) => [...new Set(xs)];
 
 const ARGS = {
-  module: { type: 'string', tool: '', positional: true, required: true, placeholder: 'ID', description: 'The module id (with --plan, the module of the plan).' },
-  cmd: { type: 'array', tool: 'Verify commands (sh)', placeholder: 'COMMAND', description: 'A verify command, run through sh; exit 0 passes.' },
-  file: { type: 'array', tool: 'Files that must exist', placeholder: 'PATH', description: 'A file that must exist; source files are also syntax-checked.' },
-  contract: { type: 'array', tool: 'EXPORTER:IMPORTER (imports must exist)', placeholder: 'EXPORTER:IMPORTER', description: 'IMPORTER may only import names EXPORTER exports.' },
-  plan: { type: 'string', tool: 'JSON module plan file: adds its files and verify commands', placeholder: 'PATH', description: "A JSON module plan: adds the module's files and verify commands." },
-  timeout: { type: 'integer', tool: 'Seconds per command', min: 1, default: DEFAULT_TIMEOUT_SECONDS, placeholder: 'SECONDS', description: 'Time allowed for each command.' },
-  'max-attempts': { type: 'integer', tool: 'Escalate at this attempt', min: 1, default: DEFAULT_MAX_ATTEMPTS, placeholder: 'N', description: 'Escalate a module still failing at this attempt.' },
+  module: {
+    type: 'string',
+    tool: '',
+    positional: true,
+    required: true,
+    placeholder: 'ID',
+    description: 'The module id (with --plan, the module of the plan).',
+  },
+  cmd: {
+    type: 'array',
+    tool: 'Verify commands (sh)',
+    placeholder: 'COMMAND',
+    description: 'A verify command, run through sh; exit 0 passes.',
+  },
+  file: {
+    type: 'array',
+    tool: 'Files that must exist',
+    placeholder: 'PATH',
+    description: 'A file that must exist; source files are also syntax-checked.',
+  },
+  contract: {
+    type: 'array',
+    tool: 'EXPORTER:IMPORTER (imports must exist)',
+    placeholder: 'EXPORTER:IMPORTER',
+    description: 'IMPORTER may only import names EXPORTER exports.',
+  },
+  plan: {
+    type: 'string',
+    tool: 'JSON module plan file: adds its files and verify commands',
+    placeholder: 'PATH',
+    description: "A JSON module plan: adds the module's files and verify commands.",
+  },
+  timeout: {
+    type: 'integer',
+    tool: 'Seconds per command',
+    min: 1,
+    default: DEFAULT_TIMEOUT_SECONDS,
+    placeholder: 'SECONDS',
+    description: 'Time allowed for each command.',
+  },
+  'max-attempts': {
+    type: 'integer',
+    tool: 'Escalate at this attempt',
+    min: 1,
+    default: DEFAULT_MAX_ATTEMPTS,
+    placeholder: 'N',
+    description: 'Escalate a module still failing at this attempt.',
+  },
 } as const satisfies ArgsSpec;
 
 type Args = ArgsOf<typeof ARGS>;
@@ -53,10 +101,27 @@ async function planStep(ctx: RunContext): Promise<string | null> {
 }
 
 /** The hint of each recommendation: the next module (or plan advance), the same call again, or the logs. */
-async function hint({ verdict, args, ctx, moduleId, runId, plan }: { verdict: Verdict; args: Args; ctx: RunContext; moduleId: string; runId: string; plan: { path: string; modules: Module[] } | undefined }): Promise<{ next: string | null; or?: string }> {
-  if (verdict.recommendation === 'ESCALATE') return { next: ctx.cmd('logs', '--run-id', runId), or: ctx.cmd('iter', 'get', moduleId, '--run-id', runId) };
+async function hint({
+  verdict,
+  args,
+  ctx,
+  moduleId,
+  runId,
+  plan,
+}: {
+  verdict: Verdict;
+  args: Args;
+  ctx: RunContext;
+  moduleId: string;
+  runId: string;
+  plan: { path: string; modules: Module[] } | undefined;
+}): Promise<{ next: string | null; or?: string }> {
+  if (verdict.recommendation === 'ESCALATE')
+    return { next: ctx.cmd('logs', '--run-id', runId), or: ctx.cmd('iter', 'get', moduleId, '--run-id', runId) };
   if (verdict.recommendation === 'PROCEED') {
-    const next = plan && nextReadyModule({ modules: plan.modules, passed: await passedModules({ store: await ctx.store(), runId, modules: plan.modules }) });
+    const next =
+      plan &&
+      nextReadyModule({ modules: plan.modules, passed: await passedModules({ store: await ctx.store(), runId, modules: plan.modules }) });
     if (next) return { next: ctx.cmd('validate', next.id, '--plan', plan.path) };
     return { next: await planStep(ctx) };
   }
@@ -84,8 +149,14 @@ export default defineCommand({
   args: ARGS,
   examples: [
     { command: "forge validate m1 --file README.md --cmd 'test -s README.md'", description: 'README.md exists and is not empty: PROCEED.' },
-    { command: "forge validate m2 --run-id demo --file src/app.ts --cmd 'npm test' --json", description: 'A missing file and a failing command: RETRY, as one record.' },
-    { command: 'forge validate m3 --contract src/auth.ts:src/server.ts --timeout 60', description: 'Every name server.ts imports from auth.ts must be exported by it.' },
+    {
+      command: "forge validate m2 --run-id demo --file src/app.ts --cmd 'npm test' --json",
+      description: 'A missing file and a failing command: RETRY, as one record.',
+    },
+    {
+      command: 'forge validate m3 --contract src/auth.ts:src/server.ts --timeout 60',
+      description: 'Every name server.ts imports from auth.ts must be exported by it.',
+    },
   ],
   errors: {
     NOTHING_TO_CHECK: 'no --cmd, --file, --contract or --plan (or a plan module with no files or verify commands)',
@@ -104,7 +175,10 @@ export default defineCommand({
     const moduleId = assertId({ kind: 'module id', value: args.module });
     const runId = ctx.runId ?? DEFAULT_RUN;
     const contracts = unique(args.contract).map(parseContract);
-    const nothing = () => new InvalidInputError('NOTHING_TO_CHECK', `nothing to check for '${moduleId}': give --cmd, --file, --contract or --plan`, { fix: 'forge validate --help' });
+    const nothing = () =>
+      new InvalidInputError('NOTHING_TO_CHECK', `nothing to check for '${moduleId}': give --cmd, --file, --contract or --plan`, {
+        fix: 'forge validate --help',
+      });
     if (!args.plan && !args.cmd.length && !args.file.length && !contracts.length) throw nothing();
     let plan: { modules: Module[]; module: Module } | undefined;
     let results: CheckResult[];
@@ -115,17 +189,38 @@ export default defineCommand({
       const files = unique([...(plan?.module.files ?? []), ...args.file]);
       const commands = unique([...(plan ? verifyCommands(plan.module) : []), ...args.cmd]);
       if (!files.length && !commands.length && !contracts.length) throw nothing();
-      results = await runChecks({ cwd: ctx.cwd, files, commands, contracts, timeoutMs: args.timeout * 1000, path: process.env.PATH ?? '', progress: ctx.progress });
+      results = await runChecks({
+        cwd: ctx.cwd,
+        files,
+        commands,
+        contracts,
+        timeoutMs: args.timeout * 1000,
+        path: process.env.PATH ?? '',
+        progress: ctx.progress,
+      });
     }
     const attempt = attemptOf({ results, timestamp: ctx.now().toISOString(), cwdMissing: ctx.cwdMissing });
     let recorded: { attempt: number | null; verdict: Verdict; note: string };
     try {
-      const { state, verdict } = await recordValidation({ repo: await ctx.repo(), store: await ctx.store(), runId, moduleId, results, attempt, cwdMissing: ctx.cwdMissing, maxAttempts: args['max-attempts'] });
+      const { state, verdict } = await recordValidation({
+        repo: await ctx.repo(),
+        store: await ctx.store(),
+        runId,
+        moduleId,
+        results,
+        attempt,
+        cwdMissing: ctx.cwdMissing,
+        maxAttempts: args['max-attempts'],
+      });
       recorded = { attempt: state.attempts.length, verdict, note: '' };
     } catch (err) {
       // A missing worktree seen from outside any repository: still the answer that explains it.
       if (!(ctx.cwdMissing && err instanceof NotAGitRepoError)) throw err;
-      recorded = { attempt: null, verdict: recommend({ attempts: [attempt], cwdMissing: true, maxAttempts: args['max-attempts'] }), note: ` (not recorded: ${err.message})` };
+      recorded = {
+        attempt: null,
+        verdict: recommend({ attempts: [attempt], cwdMissing: true, maxAttempts: args['max-attempts'] }),
+        note: ` (not recorded: ${err.message})`,
+      };
     }
     const { verdict } = recorded;
     const counted = results.filter((r) => !r.skipped);
@@ -149,7 +244,14 @@ export default defineCommand({
       },
       text: [...results.map((r) => render(r, ctx.paint)), summary].join('\n'),
       exitCode: attempt.status === 'passed' ? 0 : 1,
-      ...(await hint({ verdict, args, ctx, moduleId, runId, plan: plan && args.plan ? { path: args.plan, modules: plan.modules } : undefined })),
+      ...(await hint({
+        verdict,
+        args,
+        ctx,
+        moduleId,
+        runId,
+        plan: plan && args.plan ? { path: args.plan, modules: plan.modules } : undefined,
+      })),
     };
   },
 });

@@ -23,8 +23,19 @@ export default defineCommand({
     { command: "forge write notes/todo.md --content '# todo'", description: 'Create a file and its directory.' },
     { command: "printf 'hello\\n' | forge write notes/todo.md --overwrite", description: 'Replace it with stdin.' },
   ],
-  errors: { FILE_EXISTS: 'the file exists and --overwrite was not given', IS_A_DIRECTORY: 'the path is a directory', MISSING_ARGUMENT: 'no content on stdin or --content', NOT_A_REGULAR_FILE: 'the path is a FIFO, socket or device, not a file', NOT_A_DIRECTORY: 'a file is where a parent directory of the path must be', ...CONFINEMENT_ERRORS },
-  exits: { 0: 'written', 1: "refused: the file exists, or the path is in git's own files", 2: 'invalid input or a path outside the repository' },
+  errors: {
+    FILE_EXISTS: 'the file exists and --overwrite was not given',
+    IS_A_DIRECTORY: 'the path is a directory',
+    MISSING_ARGUMENT: 'no content on stdin or --content',
+    NOT_A_REGULAR_FILE: 'the path is a FIFO, socket or device, not a file',
+    NOT_A_DIRECTORY: 'a file is where a parent directory of the path must be',
+    ...CONFINEMENT_ERRORS,
+  },
+  exits: {
+    0: 'written',
+    1: "refused: the file exists, or the path is in git's own files",
+    2: 'invalid input or a path outside the repository',
+  },
   mutates: true,
   async run(args, ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });

@@ -68,9 +68,13 @@ export function assertId({ kind, value }: { kind: string; value: string }): stri
   if (!isValidId(value)) {
     // Control characters are shown escaped: an id with a newline must not break the message in two.
     const shown = value.replace(/[\x00-\x1f\x7f]/g, (c) => JSON.stringify(c).slice(1, -1));
-    throw new InvalidInputError('INVALID_ID', `invalid ${kind} '${shown.length > 140 ? `${shown.slice(0, 140)}…` : shown}': ids are 1-128 letters, digits, '_', '.' or '-' and not '.' or '..'`, {
-      data: { kind, value },
-    });
+    throw new InvalidInputError(
+      'INVALID_ID',
+      `invalid ${kind} '${shown.length > 140 ? `${shown.slice(0, 140)}…` : shown}': ids are 1-128 letters, digits, '_', '.' or '-' and not '.' or '..'`,
+      {
+        data: { kind, value },
+      },
+    );
   }
   return value;
 }

@@ -2,6 +2,9 @@
 
 /** 16 hex digits; unique enough for ids and file names that are also scoped by time or pid. */
 export function randomHex(): string {
-  const word = () => Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  const word = () =>
+    Math.floor(Math.random() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0');
   return word() + word();
 }

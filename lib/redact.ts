@@ -14,7 +14,10 @@ const SECRET_NAME = String.raw`(?:^|[^A-Za-z0-9])[\w.-]*(?:[_.-](?:key|token)|se
 
 export const SECRET_SHAPES = [
   // Through the END line, or to the end of the text when it was cut off before it.
-  { kind: 'private-key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g },
+  {
+    kind: 'private-key',
+    pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+  },
   { kind: 'anthropic-key', pattern: /(?<![\w-])sk-ant-[\w-]{20,}/g },
   // sk-…, sk-proj-…, sk-svcacct-…; a digit somewhere tells a key from a long kebab-case word.
   { kind: 'openai-key', pattern: /(?<![\w-])sk-(?=[\w-]*\d)[\w-]{20,}/g },
@@ -28,7 +31,11 @@ export const SECRET_SHAPES = [
   {
     kind: 'assignment',
     pattern: new RegExp(
-      [`(?<=${SECRET_NAME}")(?![$]|\\[REDACTED:)[^"\\n]+(?=")`, `(?<=${SECRET_NAME}')(?![$]|\\[REDACTED:)[^'\\n]+(?=')`, `(?<=${SECRET_NAME})(?![$=\\s"']|\\[REDACTED:)[^\\s"'\`,;&<>]+`].join('|'),
+      [
+        `(?<=${SECRET_NAME}")(?![$]|\\[REDACTED:)[^"\\n]+(?=")`,
+        `(?<=${SECRET_NAME}')(?![$]|\\[REDACTED:)[^'\\n]+(?=')`,
+        `(?<=${SECRET_NAME})(?![$=\\s"']|\\[REDACTED:)[^\\s"'\`,;&<>]+`,
+      ].join('|'),
       'gi',
     ),
   },
@@ -113,7 +120,8 @@ export function redactJsonText(text: string, { keep = [] }: { keep?: readonly st
       continue;
     }
     prevSecretKey = colon !== null && SECRET_KEY_NAME.test(value);
-    const next = afterSecretKey && !colon && value !== '' && !value.startsWith('[REDACTED:') ? redactionMarker('assignment') : redactSecrets(value);
+    const next =
+      afterSecretKey && !colon && value !== '' && !value.startsWith('[REDACTED:') ? redactionMarker('assignment') : redactSecrets(value);
     if (next === value) continue;
     parts.push(text.slice(at, start), JSON.stringify(next));
     at = end;

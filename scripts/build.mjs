@@ -43,7 +43,9 @@ const common = {
   external: ['@vscode/tree-sitter-wasm'],
   define: { 'import.meta.url': '__forgeImportMetaUrl' },
   // A path of plain characters is its own file URL: pathToFileURL (0.2 ms, every call) only for the others.
-  banner: { js: "var __forgeImportMetaUrl = /^[\\w\\/.-]+$/.test(__filename) ? 'file://' + __filename : require('node:url').pathToFileURL(__filename).href;" },
+  banner: {
+    js: "var __forgeImportMetaUrl = /^[\\w\\/.-]+$/.test(__filename) ? 'file://' + __filename : require('node:url').pathToFileURL(__filename).href;",
+  },
   // jsonc-parser's main build is UMD, whose require('./impl/…') a bundle cannot follow: its ESM build bundles whole.
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   logLevel: 'warning',
@@ -55,11 +57,17 @@ const vendorExternal = {
   setup(b) {
     b.onStart(async () => {
       if (vendorPaths.size) return;
-      for (const [spec, name] of Object.entries(VENDOR)) vendorPaths.set((await b.resolve(spec, { kind: 'import-statement', resolveDir: resolve('.') })).path, name);
+      for (const [spec, name] of Object.entries(VENDOR))
+        vendorPaths.set((await b.resolve(spec, { kind: 'import-statement', resolveDir: resolve('.') })).path, name);
     });
     b.onResolve({ filter: /.*/ }, async (args) => {
       if (args.kind !== 'dynamic-import' || args.pluginData?.vendor) return undefined;
-      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { vendor: true } });
+      const r = await b.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: { vendor: true },
+      });
       const name = vendorPaths.get(r.path);
       return name ? { path: `../vendor/${name}.js`, external: true } : undefined;
     });
@@ -71,7 +79,9 @@ const fsPromises = {
   name: 'fs-promises',
   setup(b) {
     const own = new RegExp(`^${resolve('.').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/(bin|lib|commands)/`);
-    b.onResolve({ filter: /^node:fs\/promises$/ }, (args) => (own.test(args.importer) && !args.importer.endsWith('/lib/fs/promises.ts') ? { path: resolve('lib/fs/promises.ts') } : undefined));
+    b.onResolve({ filter: /^node:fs\/promises$/ }, (args) =>
+      own.test(args.importer) && !args.importer.endsWith('/lib/fs/promises.ts') ? { path: resolve('lib/fs/promises.ts') } : undefined,
+    );
   },
 };
 
@@ -94,7 +104,11 @@ const commandEntries = {
         return { contents: contents.join('\n'), resolveDir: resolve('.'), loader: 'ts' };
       }
       const entries = group ? `[{ name: '${group}', summary: '', description: '', commands: [spec] }]` : '[spec]';
-      return { contents: `import spec from './commands/${path}';\nimport { commandBundle } from './bin/bundle';\nexport default commandBundle(${entries});\n`, resolveDir: resolve('.'), loader: 'ts' };
+      return {
+        contents: `import spec from './commands/${path}';\nimport { commandBundle } from './bin/bundle';\nexport default commandBundle(${entries});\n`,
+        resolveDir: resolve('.'),
+        loader: 'ts',
+      };
     });
   },
 };

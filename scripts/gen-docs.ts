@@ -14,4 +14,6 @@ pkg.bin = binMap(entries);
 pkg.man = manList(entries);
 writeFileSync('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
 writeFileSync('README.md', withCommandIndex(readFileSync('README.md', 'utf8'), entries));
-console.log(`wrote ${files.size} files, the bin map, the man list (${Object.keys(pkg.bin).length} programs) and the README's command index`);
+console.log(
+  `wrote ${files.size} files, the bin map, the man list (${Object.keys(pkg.bin).length} programs) and the README's command index`,
+);

@@ -12,5 +12,7 @@ for (const [command, list] of byCommand) {
   for (const c of list.filter((x) => !x.ok)) console.log(`  MISSING in ${c.case}\n${c.detail.replace(/^/gm, '    ')}`);
 }
 const total = checks.filter((c) => c.ok).length;
-console.log(`\nhint coverage: ${total}/${checks.length} responses (${((100 * total) / checks.length).toFixed(0)}%) across ${byCommand.size} commands`);
+console.log(
+  `\nhint coverage: ${total}/${checks.length} responses (${((100 * total) / checks.length).toFixed(0)}%) across ${byCommand.size} commands`,
+);
 process.exitCode = total === checks.length ? 0 : 1;

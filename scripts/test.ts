@@ -3,7 +3,18 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
-const args = ['node_modules/.bin/c8', 'node', '--import', 'tsx', 'node_modules/uvu/bin.js', 'test', '\\.test\\.ts$', '-c', 'false', ...process.argv.slice(2)];
+const args = [
+  'node_modules/.bin/c8',
+  'node',
+  '--import',
+  'tsx',
+  'node_modules/uvu/bin.js',
+  'test',
+  '\\.test\\.ts$',
+  '-c',
+  'false',
+  ...process.argv.slice(2),
+];
 // Tests spawn many short node processes; the machine's extra CA bundle would add ~100 ms to each.
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;

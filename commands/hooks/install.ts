@@ -21,7 +21,9 @@ export default defineCommand({
     const path = relative(ctx.cwd, r.path);
     return {
       data: { ...r, path },
-      text: !r.installed ? `${path} is already forge's pre-push hook` : `installed ${path}${r.chained ? ` (the hook that was there runs first, as ${relative(ctx.cwd, r.chained)})` : ''}`,
+      text: !r.installed
+        ? `${path} is already forge's pre-push hook`
+        : `installed ${path}${r.chained ? ` (the hook that was there runs first, as ${relative(ctx.cwd, r.chained)})` : ''}`,
       next: ctx.cmd('plan', 'check'),
     };
   },

@@ -25,7 +25,10 @@ export default defineCommand({
     const text = n
       ? [
           `${runId}/${moduleId}: ${n} attempt${n === 1 ? '' : 's'}, last ${state.lastStatus}${state.stagnant ? ', STAGNANT' : ''}`,
-          ...state.attempts.map((a, i) => `  ${i + 1}. ${a.timestamp} ${a.status}${a.score === null ? '' : ` score ${a.score}`}${a.issues.length ? ` — ${a.issues.join('; ')}` : ''}`),
+          ...state.attempts.map(
+            (a, i) =>
+              `  ${i + 1}. ${a.timestamp} ${a.status}${a.score === null ? '' : ` score ${a.score}`}${a.issues.length ? ` — ${a.issues.join('; ')}` : ''}`,
+          ),
           ...(state.lastRootCause ? [`  root cause: ${state.lastRootCause}`] : []),
         ].join('\n')
       : `${runId}/${moduleId}: no attempts yet`;

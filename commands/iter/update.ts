@@ -8,19 +8,33 @@ export default defineCommand({
   name: 'iter update',
   summary: 'Record an attempt of a module (status, score, issues, root cause)',
   description:
-    'Appends one attempt to the module\'s iteration state in one state commit and recomputes the score history and the stagnation flag. Stagnant means the latest attempt did not pass and either it failed with exactly the same non-empty set of issues as the attempt before, or over the last 3 scored attempts the score did not rise (velocity <= 0). forge validate records its attempts the same way.',
+    "Appends one attempt to the module's iteration state in one state commit and recomputes the score history and the stagnation flag. Stagnant means the latest attempt did not pass and either it failed with exactly the same non-empty set of issues as the attempt before, or over the last 3 scored attempts the score did not rise (velocity <= 0). forge validate records its attempts the same way.",
   args: {
     module: { type: 'string', tool: '', positional: true, required: true, placeholder: 'ID', description: 'The module id.' },
     status: { type: 'string', tool: '', choices: STATUSES, required: true, description: 'How the attempt ended.' },
-    score: { type: 'number', tool: 'Share of checks passed', min: 0, max: 1, placeholder: 'N', description: 'The share of checks that passed, from 0 to 1.' },
+    score: {
+      type: 'number',
+      tool: 'Share of checks passed',
+      min: 0,
+      max: 1,
+      placeholder: 'N',
+      description: 'The share of checks that passed, from 0 to 1.',
+    },
     issue: { type: 'array', tool: '', placeholder: 'TEXT', description: 'One problem the attempt had.' },
     'root-cause': { type: 'string', tool: '', placeholder: 'TEXT', description: 'The diagnosed root cause.' },
   },
   examples: [
-    { command: "forge iter update m3 --run-id demo --status failed --score 0.4 --issue 'auth.test fails'", description: 'Record a failed attempt.' },
+    {
+      command: "forge iter update m3 --run-id demo --status failed --score 0.4 --issue 'auth.test fails'",
+      description: 'Record a failed attempt.',
+    },
     { command: 'forge iter update m3 --run-id demo --status passed --score 1', description: 'Record the passing one.' },
   ],
-  errors: { INVALID_ID: 'a module or run id that is not a plain name', NOT_A_GIT_REPO: 'outside a git repository', STATE_CONFLICT: 'the state ref kept moving for a minute' },
+  errors: {
+    INVALID_ID: 'a module or run id that is not a plain name',
+    NOT_A_GIT_REPO: 'outside a git repository',
+    STATE_CONFLICT: 'the state ref kept moving for a minute',
+  },
   exits: { 0: 'recorded', 1: 'the state could not be updated', 2: 'invalid input or not a git repository' },
   mutates: true,
   async run(args, ctx) {

@@ -43,27 +43,61 @@ async function drivenLoop(ctx: RunContext): Promise<Driven | null> {
 }
 
 /** Records the iteration of an active hook loop and answers continue (the next prompt) or stop. */
-async function drive({ agent, p, loop, store, root, ctx }: Driven & { agent: StopAgent; p: StopPayload; ctx: RunContext }): Promise<Outcome> {
+async function drive({
+  agent,
+  p,
+  loop,
+  store,
+  root,
+  ctx,
+}: Driven & { agent: StopAgent; p: StopPayload; ctx: RunContext }): Promise<Outcome> {
   if (!p.sessionId) return letStop('the payload has no usable session id: the loop stays unbound');
-  if (loop.session !== null && loop.session !== p.sessionId) return letStop(`${loop.loop_id} belongs to session ${loop.session}, not ${p.sessionId}`);
+  if (loop.session !== null && loop.session !== p.sessionId)
+    return letStop(`${loop.loop_id} belongs to session ${loop.session}, not ${p.sessionId}`);
   // Without the agent's last words the hook cannot tell a finished task from an unfinished one.
-  if (p.lastAssistantMessage === null && p.transcriptPath === null) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the payload has neither last_assistant_message nor transcript_path');
+  if (p.lastAssistantMessage === null && p.transcriptPath === null)
+    throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the payload has neither last_assistant_message nor transcript_path');
   const text = p.lastAssistantMessage ?? (await lastAssistantText({ file: p.transcriptPath! }));
   const { cap: capped, answer } = STOP_HOOKS[agent];
-  const end = await finishIteration({ store, loop, text, session: p.sessionId, ...(capped ? { stopHookActive: p.stopHookActive } : {}), root, env: process.env, now: () => ctx.now() });
+  const end = await finishIteration({
+    store,
+    loop,
+    text,
+    session: p.sessionId,
+    ...(capped ? { stopHookActive: p.stopHookActive } : {}),
+    root,
+    env: process.env,
+    now: () => ctx.now(),
+  });
   if (!end) return letStop('the loop was taken by another session meanwhile');
   const { loop: after, outcome } = end;
-  if (outcome !== 'continue') return letStop(`${after.loop_id} ${after.status}: ${after.reason}`, `forge loop ${after.loop_id} ${after.status}: ${after.reason}`);
+  if (outcome !== 'continue')
+    return letStop(`${after.loop_id} ${after.status}: ${after.reason}`, `forge loop ${after.loop_id} ${after.status}: ${after.reason}`);
   const prompt = await iterationPrompt({ store, loop: after });
   if (!capped) {
     const systemMessage = `forge loop: iteration ${after.iteration + 1} of ${after.max}`;
-    return { data: { decision: 'block', loop_id: after.loop_id, iteration: after.iteration + 1 }, text: `continue: ${systemMessage}`, next: ctx.cmd('loop', 'status'), raw: answer({ prompt, systemMessage }) };
+    return {
+      data: { decision: 'block', loop_id: after.loop_id, iteration: after.iteration + 1 },
+      text: `continue: ${systemMessage}`,
+      next: ctx.cmd('loop', 'status'),
+      raw: answer({ prompt, systemMessage }),
+    };
   }
   const block = end.record.hookBlock ?? 1;
   const cap = stopBlockCap(process.env);
-  const capNote = block >= cap ? `; Stop-hook block ${block} of ${cap} in this turn: Claude Code ends the turn now — send any message to go on with the loop` : block >= cap - 2 ? `; Stop-hook block ${block} of ${cap} in this turn (Claude Code ends the turn at ${cap}; CLAUDE_CODE_STOP_HOOK_BLOCK_CAP raises it)` : '';
+  const capNote =
+    block >= cap
+      ? `; Stop-hook block ${block} of ${cap} in this turn: Claude Code ends the turn now — send any message to go on with the loop`
+      : block >= cap - 2
+        ? `; Stop-hook block ${block} of ${cap} in this turn (Claude Code ends the turn at ${cap}; CLAUDE_CODE_STOP_HOOK_BLOCK_CAP raises it)`
+        : '';
   const systemMessage = `forge loop: iteration ${after.iteration + 1} of ${after.max}${capNote}`;
-  return { data: { decision: 'block', loop_id: after.loop_id, iteration: after.iteration + 1, hookBlock: block, hookBlockCap: cap }, text: `continue: ${systemMessage}`, next: ctx.cmd('loop', 'status'), raw: answer({ prompt, systemMessage }) };
+  return {
+    data: { decision: 'block', loop_id: after.loop_id, iteration: after.iteration + 1, hookBlock: block, hookBlockCap: cap },
+    text: `continue: ${systemMessage}`,
+    next: ctx.cmd('loop', 'status'),
+    raw: answer({ prompt, systemMessage }),
+  };
 }
 
 export default defineCommand({
@@ -83,14 +117,22 @@ export default defineCommand({
   },
   stdinText: 'payload',
   examples: [
-    { command: `echo '{"session_id":"s1","transcript_path":"/dev/null","last_assistant_message":"FORGE_COMPLETE"}' | forge loop hook claude`, description: 'What Claude Code runs when the session stops.' },
-    { command: `echo '{"session_id":"s1","prompt":"go","prompt_response":"FORGE_COMPLETE","stop_hook_active":false}' | forge loop hook gemini`, description: 'What Gemini CLI runs after each turn.' },
+    {
+      command: `echo '{"session_id":"s1","transcript_path":"/dev/null","last_assistant_message":"FORGE_COMPLETE"}' | forge loop hook claude`,
+      description: 'What Claude Code runs when the session stops.',
+    },
+    {
+      command: `echo '{"session_id":"s1","prompt":"go","prompt_response":"FORGE_COMPLETE","stop_hook_active":false}' | forge loop hook gemini`,
+      description: 'What Gemini CLI runs after each turn.',
+    },
   ],
   errors: {
     BAD_HOOK_PAYLOAD: 'the payload is not a JSON object (the session may stop; reported on stderr)',
     TRANSCRIPT_UNREADABLE: 'the transcript is missing, not a regular file, or too slow to read (the session may stop; reported on stderr)',
   },
-  exits: { 0: 'answered: continue, or let the session stop — also when the hook itself fails, bad flags and an invalid FORGE_RUN_ID included (the error is on stderr)' },
+  exits: {
+    0: 'answered: continue, or let the session stop — also when the hook itself fails, bad flags and an invalid FORGE_RUN_ID included (the error is on stderr)',
+  },
   mutates: true,
   // A FORGE_CWD that names no directory is the hook's own failure too: the session may stop.
   allowMissingCwd: true,

@@ -18,23 +18,61 @@ export default defineCommand({
     'codex: appends [[hooks.Stop]] with the handler {type = "command", command = "forge loop hook codex"} to the project\'s .codex/config.toml (or --settings), as forge plan install-hook codex does, and fails open the same way (Codex CLI lets the turn end when a Stop hook fails; its default hook timeout is 600 seconds). gemini: merges {"hooks": [{"type": "command", "command": "forge loop hook gemini", "name": "forge-loop", "timeout": 1800000}]} (milliseconds) into hooks.AfterAgent of .gemini/settings.json (or --settings), keeping its comments. opencode is refused (NO_STOP_HOOK): OpenCode has no hook that can keep a session going, so forge loop run drives it instead, a fresh opencode run per iteration with the prompt on its stdin: forge loop run --prompt \'<task>\' -- opencode run.',
   ].join('\n\n'),
   args: {
-    agent: { type: 'string', tool: '', positional: true, required: true, choices: [...STOP_AGENTS, 'opencode'], description: 'The agent whose hook to install.' },
-    settings: { type: 'string', tool: 'Settings file', placeholder: 'FILE', description: "The agent's settings file (default, at the top of the repository: .claude/settings.json, .codex/config.toml or .gemini/settings.json)." },
+    agent: {
+      type: 'string',
+      tool: '',
+      positional: true,
+      required: true,
+      choices: [...STOP_AGENTS, 'opencode'],
+      description: 'The agent whose hook to install.',
+    },
+    settings: {
+      type: 'string',
+      tool: 'Settings file',
+      placeholder: 'FILE',
+      description:
+        "The agent's settings file (default, at the top of the repository: .claude/settings.json, .codex/config.toml or .gemini/settings.json).",
+    },
   },
   examples: [
     { command: 'forge loop install claude', description: "Drive loops from this project's Claude Code sessions." },
     { command: 'forge loop install gemini', description: "Drive loops from this project's Gemini CLI sessions." },
   ],
-  errors: { NO_STOP_HOOK: 'the agent has no stop-like hook (OpenCode): use forge loop run', SETTINGS_INVALID: 'the settings file is not a JSON object with a hooks map (for codex: not valid TOML, or its hooks are not tables), or it is a directory or a FIFO', PATH_IN_GIT_DIR: "--settings names a file in git's own files" },
-  exits: { 0: 'installed, upgraded, or already there', 1: "refused: the settings file is malformed, or in git's own files, or the agent has no stop hook", 2: 'invalid input' },
+  errors: {
+    NO_STOP_HOOK: 'the agent has no stop-like hook (OpenCode): use forge loop run',
+    SETTINGS_INVALID:
+      'the settings file is not a JSON object with a hooks map (for codex: not valid TOML, or its hooks are not tables), or it is a directory or a FIFO',
+    PATH_IN_GIT_DIR: "--settings names a file in git's own files",
+  },
+  exits: {
+    0: 'installed, upgraded, or already there',
+    1: "refused: the settings file is malformed, or in git's own files, or the agent has no stop hook",
+    2: 'invalid input',
+  },
   mutates: true,
   async run(args, ctx) {
     const install = {
-      claude: () => installProjectHook({ cwd: ctx.cwd, settings: args.settings, event: 'Stop', timeout: 1800, command: STOP_HOOK, failure: 'open' }),
-      codex: () => installCodexProjectHook({ cwd: ctx.cwd, config: args.settings, event: 'Stop', command: 'forge loop hook codex', failure: 'open' }),
-      gemini: () => installGeminiProjectHook({ cwd: ctx.cwd, settings: args.settings, event: 'AfterAgent', command: 'forge loop hook gemini', name: 'forge-loop', timeoutMs: 1_800_000, failure: 'open' }),
+      claude: () =>
+        installProjectHook({ cwd: ctx.cwd, settings: args.settings, event: 'Stop', timeout: 1800, command: STOP_HOOK, failure: 'open' }),
+      codex: () =>
+        installCodexProjectHook({ cwd: ctx.cwd, config: args.settings, event: 'Stop', command: 'forge loop hook codex', failure: 'open' }),
+      gemini: () =>
+        installGeminiProjectHook({
+          cwd: ctx.cwd,
+          settings: args.settings,
+          event: 'AfterAgent',
+          command: 'forge loop hook gemini',
+          name: 'forge-loop',
+          timeoutMs: 1_800_000,
+          failure: 'open',
+        }),
     };
-    if (args.agent === 'opencode') throw new RefusedError('NO_STOP_HOOK', 'OpenCode has no hook that can keep a session going, so forge cannot drive its loop from inside a session', { fix: 'forge loop run --help' });
+    if (args.agent === 'opencode')
+      throw new RefusedError(
+        'NO_STOP_HOOK',
+        'OpenCode has no hook that can keep a session going, so forge cannot drive its loop from inside a session',
+        { fix: 'forge loop run --help' },
+      );
     const r = await install[args.agent as keyof typeof install]();
     return { ...r, next: ctx.cmd('loop', 'status') };
   },

@@ -9,33 +9,71 @@ export default defineCommand({
   name: 'loop run',
   summary: 'Run an agent once per iteration until the loop completes, pauses or hits its limit',
   description: [
-    'Runs the agent command given after -- (no shell) once per iteration in its own process group, at the top of the repository, with the iteration\'s prompt on stdin and FORGE_RUN_ID, FORGE_LOOP_ID and FORGE_LOOP_ITERATION in its environment; its output streams to stderr. The prompt is the loop\'s prompt followed by the iteration number, the last done-when failure, the last forge validate result of the loop\'s run, up to 3 matching forge memory lessons, and how to signal completion.',
-    'After each run the agent\'s stdout is read for the control lines (FORGE_COMPLETE, FORGE_PAUSE, <promise>TEXT</promise>, each alone on a line), then --done-when runs; the loop ends as forge loop start describes. With --prompt-file or --prompt a new loop is started; without, the current loop is driven (a loop started for the Stop hook but not yet bound to a session is taken over). Ctrl-C stops the agent\'s whole process group and pauses the loop without counting the cut iteration; forge loop resume continues it. Exit 0 when the loop completed, 1 when it paused or reached its limit.',
+    "Runs the agent command given after -- (no shell) once per iteration in its own process group, at the top of the repository, with the iteration's prompt on stdin and FORGE_RUN_ID, FORGE_LOOP_ID and FORGE_LOOP_ITERATION in its environment; its output streams to stderr. The prompt is the loop's prompt followed by the iteration number, the last done-when failure, the last forge validate result of the loop's run, up to 3 matching forge memory lessons, and how to signal completion.",
+    "After each run the agent's stdout is read for the control lines (FORGE_COMPLETE, FORGE_PAUSE, <promise>TEXT</promise>, each alone on a line), then --done-when runs; the loop ends as forge loop start describes. With --prompt-file or --prompt a new loop is started; without, the current loop is driven (a loop started for the Stop hook but not yet bound to a session is taken over). Ctrl-C stops the agent's whole process group and pauses the loop without counting the cut iteration; forge loop resume continues it. Exit 0 when the loop completed, 1 when it paused or reached its limit.",
   ].join('\n\n'),
   args: {
     ...START_ARGS,
-    agent: { type: 'array', tool: 'Agent command and its arguments', afterDashes: true, required: true, placeholder: 'AGENT', description: 'The agent command and its arguments, after --.' },
+    agent: {
+      type: 'array',
+      tool: 'Agent command and its arguments',
+      afterDashes: true,
+      required: true,
+      placeholder: 'AGENT',
+      description: 'The agent command and its arguments, after --.',
+    },
   },
   examples: [
-    { command: "forge loop run --prompt 'Fix the failing test.' --max-iterations 5 --done-when 'make test' -- claude -p", description: 'Claude Code headless, until make test passes.' },
-    { command: 'forge loop run --prompt-file README.md --max-iterations 2 -- cat', description: 'Any program reading stdin is an agent (this one never finishes).' },
+    {
+      command: "forge loop run --prompt 'Fix the failing test.' --max-iterations 5 --done-when 'make test' -- claude -p",
+      description: 'Claude Code headless, until make test passes.',
+    },
+    {
+      command: 'forge loop run --prompt-file README.md --max-iterations 2 -- cat',
+      description: 'Any program reading stdin is an agent (this one never finishes).',
+    },
   ],
-  errors: { MISSING_AGENT: 'no agent command after --', LOOP_ACTIVE: 'another loop is live (with --prompt…) or bound to a session', LOOP_RUNNING: 'a forge loop run is driving the loop already', NO_LOOP: 'no prompt and no current loop', AGENT_NOT_FOUND: 'the agent command cannot start', PROMPT_NOT_FOUND: 'the prompt file cannot be read', EMPTY_PROMPT: 'the prompt is blank' },
+  errors: {
+    MISSING_AGENT: 'no agent command after --',
+    LOOP_ACTIVE: 'another loop is live (with --prompt…) or bound to a session',
+    LOOP_RUNNING: 'a forge loop run is driving the loop already',
+    NO_LOOP: 'no prompt and no current loop',
+    AGENT_NOT_FOUND: 'the agent command cannot start',
+    PROMPT_NOT_FOUND: 'the prompt file cannot be read',
+    EMPTY_PROMPT: 'the prompt is blank',
+  },
   exits: { 0: 'the loop completed', 1: 'the loop paused or reached its limit, or refused', 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {
-    if (!args.agent.length) throw new InvalidInputError('MISSING_AGENT', 'which agent? give its command after --', { fix: ctx.cmd('loop', 'run', '--', 'claude', '-p') });
+    if (!args.agent.length)
+      throw new InvalidInputError('MISSING_AGENT', 'which agent? give its command after --', {
+        fix: ctx.cmd('loop', 'run', '--', 'claude', '-p'),
+      });
     const store = await ctx.store();
     const options = await startOptions(args, ctx.cwd);
     const current = await currentLoop({ store });
     if (options) {
       await startLoop({ store, options: { ...options, driver: 'run', session: null, command: args.agent }, now: ctx.now() });
     } else {
-      if (!isLive(current)) throw new RefusedError('NO_LOOP', 'no live loop to run, and no --prompt-file or --prompt to start one', { fix: 'forge loop run --help' });
-      if (current.driver === 'run' && isDriven(current)) throw new RefusedError('LOOP_RUNNING', `forge loop run (pid ${current.runnerPid}) is driving ${current.loop_id}`, { fix: ctx.cmd('loop', 'status') });
-      if (current.driver === 'hook' && current.session) throw new RefusedError('LOOP_ACTIVE', `${current.loop_id} is bound to Claude Code session ${current.session}`, { fix: ctx.cmd('loop', 'cancel') });
-      if (current.status === 'paused') throw new RefusedError('LOOP_ACTIVE', `${current.loop_id} is paused: ${current.reason}`, { fix: ctx.cmd('loop', 'resume') });
-      await updateLoop({ store, message: `loop: ${current.loop_id} driven by forge loop run`, change: (l) => ({ loop: { ...l, driver: 'run', command: args.agent }, value: null }) });
+      if (!isLive(current))
+        throw new RefusedError('NO_LOOP', 'no live loop to run, and no --prompt-file or --prompt to start one', {
+          fix: 'forge loop run --help',
+        });
+      if (current.driver === 'run' && isDriven(current))
+        throw new RefusedError('LOOP_RUNNING', `forge loop run (pid ${current.runnerPid}) is driving ${current.loop_id}`, {
+          fix: ctx.cmd('loop', 'status'),
+        });
+      if (current.driver === 'hook' && current.session)
+        throw new RefusedError('LOOP_ACTIVE', `${current.loop_id} is bound to Claude Code session ${current.session}`, {
+          fix: ctx.cmd('loop', 'cancel'),
+        });
+      if (current.status === 'paused')
+        throw new RefusedError('LOOP_ACTIVE', `${current.loop_id} is paused: ${current.reason}`, { fix: ctx.cmd('loop', 'resume') });
+      await updateLoop({
+        store,
+        message: `loop: ${current.loop_id} driven by forge loop run`,
+        change: (l) => ({ loop: { ...l, driver: 'run', command: args.agent }, value: null }),
+      });
     }
     return driveAndAnswer({ store, ctx });
   },

@@ -9,25 +9,63 @@ import { DEFAULT_MAX_ITERATIONS, startLoop, type StartOptions } from '../../lib/
 export const START_ARGS = {
   'prompt-file': { type: 'string', tool: '', placeholder: 'FILE', description: 'The prompt every iteration repeats.' },
   prompt: { type: 'string', tool: '', placeholder: 'TEXT', description: 'The prompt, instead of a file.' },
-  'max-iterations': { type: 'integer', tool: '', min: 1, max: 10000, default: DEFAULT_MAX_ITERATIONS, placeholder: 'N', description: 'Stop after N iterations.' },
-  'completion-promise': { type: 'string', tool: 'Complete on <promise>TEXT</promise>', placeholder: 'TEXT', description: 'Also complete on a line <promise>TEXT</promise>.' },
-  'done-when': { type: 'string', tool: 'Command; exit 0 completes', placeholder: 'CMD', description: 'A check run after each iteration; exit 0 completes.' },
-  'done-when-timeout': { type: 'integer', tool: 'Seconds', min: 1, default: 120, placeholder: 'SECONDS', description: 'Time allowed for the check.' },
+  'max-iterations': {
+    type: 'integer',
+    tool: '',
+    min: 1,
+    max: 10000,
+    default: DEFAULT_MAX_ITERATIONS,
+    placeholder: 'N',
+    description: 'Stop after N iterations.',
+  },
+  'completion-promise': {
+    type: 'string',
+    tool: 'Complete on <promise>TEXT</promise>',
+    placeholder: 'TEXT',
+    description: 'Also complete on a line <promise>TEXT</promise>.',
+  },
+  'done-when': {
+    type: 'string',
+    tool: 'Command; exit 0 completes',
+    placeholder: 'CMD',
+    description: 'A check run after each iteration; exit 0 completes.',
+  },
+  'done-when-timeout': {
+    type: 'integer',
+    tool: 'Seconds',
+    min: 1,
+    default: 120,
+    placeholder: 'SECONDS',
+    description: 'Time allowed for the check.',
+  },
 } as const;
 
 /** The start options from the arguments, reading the prompt file; null when no prompt was given. */
-export async function startOptions(args: ArgsOf<typeof START_ARGS>, cwd: string): Promise<Omit<StartOptions, 'driver' | 'session' | 'command'> | null> {
+export async function startOptions(
+  args: ArgsOf<typeof START_ARGS>,
+  cwd: string,
+): Promise<Omit<StartOptions, 'driver' | 'session' | 'command'> | null> {
   if (args['prompt-file'] === undefined && args.prompt === undefined) return null;
-  if (args['prompt-file'] !== undefined && args.prompt !== undefined) throw new InvalidInputError('CONFLICTING_ARGUMENTS', 'give --prompt-file or --prompt, not both', { fix: 'forge loop start --help' });
+  if (args['prompt-file'] !== undefined && args.prompt !== undefined)
+    throw new InvalidInputError('CONFLICTING_ARGUMENTS', 'give --prompt-file or --prompt, not both', { fix: 'forge loop start --help' });
   let prompt = args.prompt ?? '';
   if (args['prompt-file'] !== undefined) {
     prompt = await readFile(resolve(cwd, args['prompt-file']), 'utf8').catch((err: NodeJS.ErrnoException) => {
-      throw new InvalidInputError('PROMPT_NOT_FOUND', `cannot read the prompt file '${args['prompt-file']}' (${err.code})`, { fix: `ls ${args['prompt-file']}` });
+      throw new InvalidInputError('PROMPT_NOT_FOUND', `cannot read the prompt file '${args['prompt-file']}' (${err.code})`, {
+        fix: `ls ${args['prompt-file']}`,
+      });
     });
   }
   if (!prompt.trim()) throw new InvalidInputError('EMPTY_PROMPT', 'the prompt is empty', { fix: 'forge loop start --help' });
   const promise = args['completion-promise']?.trim() || null;
-  return { prompt, promptFile: args['prompt-file'] ?? null, max: args['max-iterations'], promise, doneWhen: args['done-when'] ?? null, doneWhenTimeout: args['done-when-timeout'] };
+  return {
+    prompt,
+    promptFile: args['prompt-file'] ?? null,
+    max: args['max-iterations'],
+    promise,
+    doneWhen: args['done-when'] ?? null,
+    doneWhenTimeout: args['done-when-timeout'],
+  };
 }
 
 export default defineCommand({
@@ -35,28 +73,62 @@ export default defineCommand({
   summary: 'Start a loop that repeats one prompt until the agent is done',
   description: [
     'Records a loop on the state ref (.forge/loops/<id>.json, with .forge/loops/current.json naming it): the prompt, the iteration limit, the completion promise, the done-when check. One loop at a time per repository: a loop that is active or paused must be cancelled first.',
-    'A loop started here is driven by Claude Code\'s Stop hook (forge loop install claude): the first session with a real session id to stop binds the loop (or give --session), and from then on, each time that session stops, forge loop hook claude records the iteration and either feeds the prompt back or lets it stop. forge loop run -- <agent…> drives any CLI agent instead.',
-    'An iteration ends the loop when the agent\'s last response has a line FORGE_COMPLETE (or RALPH_COMPLETE), or <promise>TEXT</promise> matching --completion-promise; a line FORGE_PAUSE (or RALPH_PAUSE) pauses it. Control words count only as whole lines: a reply that just says the promise text ends nothing. After each iteration without a control line, --done-when runs through sh at the top of the repository with FORGE_RUN_ID set to the loop\'s run; exit 0 completes the loop. 3 empty or identical responses in a row (or 3 failed agent runs) pause it as stuck; --max-iterations stops it.',
+    "A loop started here is driven by Claude Code's Stop hook (forge loop install claude): the first session with a real session id to stop binds the loop (or give --session), and from then on, each time that session stops, forge loop hook claude records the iteration and either feeds the prompt back or lets it stop. forge loop run -- <agent…> drives any CLI agent instead.",
+    "An iteration ends the loop when the agent's last response has a line FORGE_COMPLETE (or RALPH_COMPLETE), or <promise>TEXT</promise> matching --completion-promise; a line FORGE_PAUSE (or RALPH_PAUSE) pauses it. Control words count only as whole lines: a reply that just says the promise text ends nothing. After each iteration without a control line, --done-when runs through sh at the top of the repository with FORGE_RUN_ID set to the loop's run; exit 0 completes the loop. 3 empty or identical responses in a row (or 3 failed agent runs) pause it as stuck; --max-iterations stops it.",
   ].join('\n\n'),
   args: {
     ...START_ARGS,
     session: { type: 'string', placeholder: 'ID', description: 'Bind to this Claude Code session now.' },
   },
   examples: [
-    { command: "forge loop start --prompt 'Make make test pass; fix one failure at a time.' --max-iterations 10 --done-when 'make test'", description: 'A loop that ends when the tests pass.' },
-    { command: 'forge loop start --prompt-file README.md --completion-promise "ALL TESTS PASS" --json', description: 'Ends on <promise>ALL TESTS PASS</promise>.' },
+    {
+      command: "forge loop start --prompt 'Make make test pass; fix one failure at a time.' --max-iterations 10 --done-when 'make test'",
+      description: 'A loop that ends when the tests pass.',
+    },
+    {
+      command: 'forge loop start --prompt-file README.md --completion-promise "ALL TESTS PASS" --json',
+      description: 'Ends on <promise>ALL TESTS PASS</promise>.',
+    },
   ],
-  errors: { MISSING_PROMPT: 'neither --prompt-file nor --prompt', PROMPT_NOT_FOUND: 'the prompt file cannot be read', EMPTY_PROMPT: 'the prompt is blank', CONFLICTING_ARGUMENTS: 'both --prompt-file and --prompt', LOOP_ACTIVE: 'another loop is active or paused', NOT_A_GIT_REPO: 'outside a git repository' },
+  errors: {
+    MISSING_PROMPT: 'neither --prompt-file nor --prompt',
+    PROMPT_NOT_FOUND: 'the prompt file cannot be read',
+    EMPTY_PROMPT: 'the prompt is blank',
+    CONFLICTING_ARGUMENTS: 'both --prompt-file and --prompt',
+    LOOP_ACTIVE: 'another loop is active or paused',
+    NOT_A_GIT_REPO: 'outside a git repository',
+  },
   exits: { 0: 'started', 1: 'refused: a loop is already live', 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {
     const options = await startOptions(args, ctx.cwd);
-    if (!options) throw new InvalidInputError('MISSING_PROMPT', 'which prompt? give --prompt-file FILE or --prompt TEXT', { fix: 'forge loop start --help' });
+    if (!options)
+      throw new InvalidInputError('MISSING_PROMPT', 'which prompt? give --prompt-file FILE or --prompt TEXT', {
+        fix: 'forge loop start --help',
+      });
     const session = args.session?.trim() || null;
-    const loop = await startLoop({ store: await ctx.store(), options: { ...options, driver: 'hook', session: session === 'null' ? null : session, command: null }, now: ctx.now() });
-    const ends = [loop.promise ? `<promise>${loop.promise}</promise>` : null, 'FORGE_COMPLETE', loop.doneWhen ? `done-when \`${loop.doneWhen}\`` : null].filter(Boolean).join(', ');
+    const loop = await startLoop({
+      store: await ctx.store(),
+      options: { ...options, driver: 'hook', session: session === 'null' ? null : session, command: null },
+      now: ctx.now(),
+    });
+    const ends = [
+      loop.promise ? `<promise>${loop.promise}</promise>` : null,
+      'FORGE_COMPLETE',
+      loop.doneWhen ? `done-when \`${loop.doneWhen}\`` : null,
+    ]
+      .filter(Boolean)
+      .join(', ');
     return {
-      data: { loop_id: loop.loop_id, status: loop.status, max: loop.max, promise: loop.promise, doneWhen: loop.doneWhen, session: loop.session, runId: loop.runId },
+      data: {
+        loop_id: loop.loop_id,
+        status: loop.status,
+        max: loop.max,
+        promise: loop.promise,
+        doneWhen: loop.doneWhen,
+        session: loop.session,
+        runId: loop.runId,
+      },
       text: `started ${loop.loop_id}: up to ${loop.max} iterations; ends on ${ends}${loop.session ? `; bound to session ${loop.session}` : '; the first Claude Code session to stop binds it'}`,
       next: ctx.cmd('loop', 'install', 'claude'),
       or: ctx.cmd('loop', 'run', '--', 'claude', '-p'),

@@ -6,7 +6,8 @@ import { currentLoop, isDriven } from '../../lib/loop/loop';
 export default defineCommand({
   name: 'loop status',
   summary: 'Show the current loop: status, iteration, driver, last iteration',
-  description: 'Reads the current loop from the state ref: active, paused (with the reason), complete, max_reached or cancelled; the iteration and the limit; the driver (the Claude Code Stop hook and the session it is bound to, or forge loop run and whether one is running); and the last iteration (response size, control line, agent exit, done-when). Read-only; no loop is an answer, not an error.',
+  description:
+    'Reads the current loop from the state ref: active, paused (with the reason), complete, max_reached or cancelled; the iteration and the limit; the driver (the Claude Code Stop hook and the session it is bound to, or forge loop run and whether one is running); and the last iteration (response size, control line, agent exit, done-when). Read-only; no loop is an answer, not an error.',
   args: {},
   examples: [{ command: 'forge loop status --json', description: 'The current loop as one record.' }],
   errors: { NOT_A_GIT_REPO: 'outside a git repository' },
@@ -19,6 +20,13 @@ export default defineCommand({
     if (loop.status === 'paused') return { ...base, next: ctx.cmd('loop', 'resume'), or: ctx.cmd('loop', 'cancel') };
     if (loop.status !== 'active') return { ...base, next: ctx.cmd('logs', '--run-id', loop.runId) };
     if (loop.driver === 'run' && !isDriven(loop)) return { ...base, next: ctx.cmd('loop', 'resume') };
-    return { ...base, next: null, wait: loop.driver === 'hook' ? 'the Claude Code session to stop: its Stop hook runs the next iteration' : `forge loop run (pid ${loop.runnerPid}) to finish its iterations` };
+    return {
+      ...base,
+      next: null,
+      wait:
+        loop.driver === 'hook'
+          ? 'the Claude Code session to stop: its Stop hook runs the next iteration'
+          : `forge loop run (pid ${loop.runnerPid}) to finish its iterations`,
+    };
   },
 });

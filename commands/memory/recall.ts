@@ -12,7 +12,14 @@ export default defineCommand({
     query: { type: 'string', tool: 'Keywords', positional: true, rest: true, description: 'Keywords to look for.' },
     category: { type: 'string', tool: '', choices: CATEGORIES, description: 'Only entries of this category.' },
     scope: { type: 'string', tool: '', choices: ['project', 'global', 'all'], default: 'all', description: 'Which memory to search.' },
-    limit: { type: 'integer', tool: 'Per scope', min: 1, default: 20, placeholder: 'N', description: 'At most this many entries per scope.' },
+    limit: {
+      type: 'integer',
+      tool: 'Per scope',
+      min: 1,
+      default: 20,
+      placeholder: 'N',
+      description: 'At most this many entries per scope.',
+    },
   },
   examples: [
     { command: "forge memory recall 'test command'", description: 'What does this project use to run tests?' },
@@ -41,7 +48,8 @@ export default defineCommand({
     let total = 0;
     for (const g of groups) {
       total += g.entries.length;
-      for (const e of g.entries) await ctx.emit({ type: 'memory', scope: g.scope, ...e }, `${g.scope.padEnd(7)} [${e.category}] ${e.confidence} — ${e.pattern}`);
+      for (const e of g.entries)
+        await ctx.emit({ type: 'memory', scope: g.scope, ...e }, `${g.scope.padEnd(7)} [${e.category}] ${e.confidence} — ${e.pattern}`);
     }
     const what = args.query ? `'${args.query}'` : 'anything';
     const counts = Object.fromEntries(groups.map((g) => [g.scope, g.entries.length]));

@@ -11,13 +11,24 @@ export default defineCommand({
   args: {
     pattern: { type: 'string', tool: 'The lesson', positional: true, required: true, description: 'The lesson, in one or two sentences.' },
     category: { type: 'string', tool: '', choices: CATEGORIES, default: 'convention', description: 'What kind of lesson it is.' },
-    confidence: { type: 'number', tool: '', min: 0, max: 1, default: 0.7, placeholder: 'N', description: 'How sure the lesson is, from 0 to 1.' },
+    confidence: {
+      type: 'number',
+      tool: '',
+      min: 0,
+      max: 1,
+      default: 0.7,
+      placeholder: 'N',
+      description: 'How sure the lesson is, from 0 to 1.',
+    },
     tag: { type: 'array', tool: 'Keyword for recall', placeholder: 'TAG', description: 'A keyword recall should match.' },
     scope: { type: 'string', tool: '', choices: ['project', 'global'], default: 'project', description: 'Where to save it.' },
   },
   examples: [
-    { command: "forge memory save 'pnpm vitest --run; watch mode hangs in CI' --category test_command --confidence 0.9", description: 'Save a test command lesson to project memory.' },
-    { command: "echo '{\"pattern\":\"use pnpm\",\"category\":\"test_command\"}' | forge memory save", description: 'The same through NDJSON.' },
+    {
+      command: "forge memory save 'pnpm vitest --run; watch mode hangs in CI' --category test_command --confidence 0.9",
+      description: 'Save a test command lesson to project memory.',
+    },
+    { command: 'echo \'{"pattern":"use pnpm","category":"test_command"}\' | forge memory save', description: 'The same through NDJSON.' },
   ],
   errors: {
     ENTRY_TOO_LARGE: 'the serialized entry exceeds 1 KB',
@@ -28,7 +39,13 @@ export default defineCommand({
   exits: { 0: 'saved, or skipped as a duplicate', 1: 'the state could not be updated', 2: 'invalid input or not a git repository' },
   mutates: true,
   async run(args, ctx) {
-    const entry = await buildEntry({ pattern: args.pattern, category: args.category, confidence: args.confidence, tags: args.tag, now: ctx.now() });
+    const entry = await buildEntry({
+      pattern: args.pattern,
+      category: args.category,
+      confidence: args.confidence,
+      tags: args.tag,
+      now: ctx.now(),
+    });
     const result =
       args.scope === 'global'
         ? await saveGlobalMemory({ dataHome: ctx.dataHome, entry })

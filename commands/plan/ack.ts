@@ -12,7 +12,14 @@ export default defineCommand({
     'plan-id': { type: 'string', tool: '', placeholder: 'ID', description: 'The plan (default: the active one).' },
   },
   examples: [{ command: 'forge plan ack', description: 'Let the call just refused run once.' }],
-  errors: { NO_SOFT_BREACH: 'no soft refusal is waiting (none, already acknowledged, or a hard one)', NO_ACTIVE_PLAN: 'no plan is active', PLAN_NOT_FOUND: 'no activated plan with that id', PLAN_ENDED: 'the plan has ended', PLAN_PAUSED: 'the kill switch is on', INVALID_ID: 'a plan id that is not a plain name' },
+  errors: {
+    NO_SOFT_BREACH: 'no soft refusal is waiting (none, already acknowledged, or a hard one)',
+    NO_ACTIVE_PLAN: 'no plan is active',
+    PLAN_NOT_FOUND: 'no activated plan with that id',
+    PLAN_ENDED: 'the plan has ended',
+    PLAN_PAUSED: 'the kill switch is on',
+    INVALID_ID: 'a plan id that is not a plain name',
+  },
   exits: { 0: 'acknowledged', 1: 'refused: nothing to acknowledge, no plan, or paused', 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {

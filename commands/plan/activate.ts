@@ -11,14 +11,31 @@ export default defineCommand({
     'Parses and validates the plan exactly as forge plan check --strict does (a legacy plan without envelopes is refused), records the contract at .forge/plans/<plan_id>.json on the state ref with the active pointer .forge/plans/active.json, and enters U1, journaling plan_unit_entered — all in one state commit. One plan gates at a time: while this plan or another is active or paused, activation is refused (PLAN_ALREADY_ACTIVE) unless --replace is given, which ends that plan (status ended, journaling plan_ended with the reason "replaced by …") and activates this one from its first unit in the same state commit — the way to take up an edited plan, or to switch plans. A complete or ended plan is activated again without --replace. Nothing is written when anything is refused.',
   args: {
     path: { type: 'string', required: true, placeholder: 'PATH', tool: '', description: 'The plan file (docs/plans/….md).' },
-    replace: { type: 'boolean', tool: '', description: 'End the active or paused plan (this one, edited, or another) and activate this one from its first unit.' },
+    replace: {
+      type: 'boolean',
+      tool: '',
+      description: 'End the active or paused plan (this one, edited, or another) and activate this one from its first unit.',
+    },
   },
   examples: [
     { command: 'forge plan activate --path docs/plans/2026-01-01-fixture-plan.md', description: 'Adopt a plan contract.' },
-    { command: 'forge plan activate --path docs/plans/2026-01-01-fixture-plan.md --replace', description: 'Take up the plan again after editing it: it restarts at U1.' },
+    {
+      command: 'forge plan activate --path docs/plans/2026-01-01-fixture-plan.md --replace',
+      description: 'Take up the plan again after editing it: it restarts at U1.',
+    },
   ],
-  errors: { PLAN_INVALID: 'the plan does not pass forge plan check', LEGACY_PLAN: 'the plan has no envelopes', PLAN_ALREADY_ACTIVE: 'this plan or another is active or paused (without --replace)', NOT_A_GIT_REPO: 'outside a git repository', ...CONFINEMENT_ERRORS },
-  exits: { 0: 'activated', 1: "refused: invalid, legacy or already active, or in git's own files", 2: 'invalid input or not a git repository' },
+  errors: {
+    PLAN_INVALID: 'the plan does not pass forge plan check',
+    LEGACY_PLAN: 'the plan has no envelopes',
+    PLAN_ALREADY_ACTIVE: 'this plan or another is active or paused (without --replace)',
+    NOT_A_GIT_REPO: 'outside a git repository',
+    ...CONFINEMENT_ERRORS,
+  },
+  exits: {
+    0: 'activated',
+    1: "refused: invalid, legacy or already active, or in git's own files",
+    2: 'invalid input or not a git repository',
+  },
   mutates: true,
   async run(args, ctx) {
     const store = await ctx.store();

@@ -13,21 +13,54 @@ export default defineCommand({
   args: {
     'plan-id': { type: 'string', tool: '', placeholder: 'ID', description: 'The plan (default: the active one).' },
     evidence: { type: 'array', placeholder: 'TEXT', description: 'A note for the journal: what shows the unit is done.' },
-    timeout: { type: 'integer', tool: 'Seconds for the verify command', min: 1, default: 600, placeholder: 'SECONDS', description: 'Time allowed for the verification command.' },
+    timeout: {
+      type: 'integer',
+      tool: 'Seconds for the verify command',
+      min: 1,
+      default: 600,
+      placeholder: 'SECONDS',
+      description: 'Time allowed for the verification command.',
+    },
   },
   examples: [
     { command: 'forge plan advance --evidence "src/app.ts handles the empty case"', description: 'U1 is done: enter U2.' },
     { command: 'forge plan advance --json', description: 'Run the verification and advance; one record.' },
   ],
-  errors: { VERIFICATION_FAILED: "the unit's verification command failed", NO_ACTIVE_PLAN: 'no plan is active', PLAN_NOT_FOUND: 'no activated plan with that id', PLAN_ENDED: 'the plan has ended', PLAN_PAUSED: 'the kill switch is on', PLAN_COMPLETE: 'every unit is done', PLAN_CHANGED: 'the plan moved while the verification ran', INVALID_ID: 'a plan id that is not a plain name' },
+  errors: {
+    VERIFICATION_FAILED: "the unit's verification command failed",
+    NO_ACTIVE_PLAN: 'no plan is active',
+    PLAN_NOT_FOUND: 'no activated plan with that id',
+    PLAN_ENDED: 'the plan has ended',
+    PLAN_PAUSED: 'the kill switch is on',
+    PLAN_COMPLETE: 'every unit is done',
+    PLAN_CHANGED: 'the plan moved while the verification ran',
+    INVALID_ID: 'a plan id that is not a plain name',
+  },
   exits: { 0: 'advanced (or completed)', 1: 'refused: verification failed, paused, complete or no plan', 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });
     const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
-    const r = await advance({ store: await ctx.store(), planId, evidence: args.evidence, now: ctx.now(), verify: (command) => runShell({ command, cwd: root, timeoutMs: args.timeout * 1000 }), cwd: ctx.cwd });
-    const verified = r.verification ? `verification passed: ${r.verification.command} (${(r.verification.durationMs / 1000).toFixed(1)} s)\n` : '';
-    const data = { plan_id: r.contract.plan_id, from: r.from.id, to: r.to?.id ?? null, status: r.to ? 'active' : 'complete', verification: r.verification ? { command: r.verification.command, exitCode: r.verification.exitCode, durationMs: r.verification.durationMs } : null };
+    const r = await advance({
+      store: await ctx.store(),
+      planId,
+      evidence: args.evidence,
+      now: ctx.now(),
+      verify: (command) => runShell({ command, cwd: root, timeoutMs: args.timeout * 1000 }),
+      cwd: ctx.cwd,
+    });
+    const verified = r.verification
+      ? `verification passed: ${r.verification.command} (${(r.verification.durationMs / 1000).toFixed(1)} s)\n`
+      : '';
+    const data = {
+      plan_id: r.contract.plan_id,
+      from: r.from.id,
+      to: r.to?.id ?? null,
+      status: r.to ? 'active' : 'complete',
+      verification: r.verification
+        ? { command: r.verification.command, exitCode: r.verification.exitCode, durationMs: r.verification.durationMs }
+        : null,
+    };
     if (!r.to) return { data, text: `${verified}${r.contract.plan_id}: ${r.from.id} done — the plan is complete`, next: null };
     return {
       data,

@@ -17,12 +17,21 @@ export default defineCommand({
     { command: "forge plan end --reason 'scope changed: replanning'", description: 'Stop gating with the active plan.' },
     { command: 'forge plan end --plan-id 2026-01-01-fixture --json', description: 'End a plan by its id; one record.' },
   ],
-  errors: { NO_ACTIVE_PLAN: 'no plan is active (and no --plan-id)', PLAN_NOT_FOUND: 'no activated plan with that id', PLAN_ENDED: 'the plan has ended already', INVALID_ID: 'a plan id that is not a plain name', MISSING_ARGUMENT: 'a blank --reason' },
+  errors: {
+    NO_ACTIVE_PLAN: 'no plan is active (and no --plan-id)',
+    PLAN_NOT_FOUND: 'no activated plan with that id',
+    PLAN_ENDED: 'the plan has ended already',
+    INVALID_ID: 'a plan id that is not a plain name',
+    MISSING_ARGUMENT: 'a blank --reason',
+  },
   exits: { 0: 'ended', 1: 'refused: no plan, no such plan, or ended already', 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });
-    if (args.reason !== undefined && !args.reason.trim()) throw new InvalidInputError('MISSING_ARGUMENT', 'the reason must not be blank: leave --reason out for the default', { fix: 'forge plan end --help' });
+    if (args.reason !== undefined && !args.reason.trim())
+      throw new InvalidInputError('MISSING_ARGUMENT', 'the reason must not be blank: leave --reason out for the default', {
+        fix: 'forge plan end --help',
+      });
     const c = await endPlan({ store: await ctx.store(), planId, reason: args.reason?.trim() ?? null, now: ctx.now(), cwd: ctx.cwd });
     const at = c.units[c.current];
     return {

@@ -27,24 +27,64 @@ export default defineCommand({
     `opencode: writes forge's plugin to the project's .opencode/plugins/forge-plan-gate.js (or --settings, e.g. ~/.config/opencode/plugins/forge-plan-gate.js), which OpenCode loads at startup. Its tool.execute.before hook pipes each call — {tool, sessionID, callID, args, directory} — into ${OPENCODE_PREFLIGHT.join(' ')} and throws forge's reason when the call is refused, which OpenCode gives the model as the tool's error. It fails closed: when forge cannot start, exits with an error, or does not answer within 60 seconds, the call is refused. Running it again changes nothing; an older forge plugin there is replaced; a file there that is not forge's is refused untouched.`,
   ].join('\n\n'),
   args: {
-    agent: { type: 'string', positional: true, required: true, choices: [...HOOK_AGENTS], tool: '', description: 'The agent whose hook to install.' },
-    settings: { type: 'string', placeholder: 'FILE', tool: "Config file (default: the agent's)", description: "The agent's file (default, at the top of the repository: .claude/settings.json, .codex/config.toml, .gemini/settings.json, or the plugin .opencode/plugins/forge-plan-gate.js)." },
+    agent: {
+      type: 'string',
+      positional: true,
+      required: true,
+      choices: [...HOOK_AGENTS],
+      tool: '',
+      description: 'The agent whose hook to install.',
+    },
+    settings: {
+      type: 'string',
+      placeholder: 'FILE',
+      tool: "Config file (default: the agent's)",
+      description:
+        "The agent's file (default, at the top of the repository: .claude/settings.json, .codex/config.toml, .gemini/settings.json, or the plugin .opencode/plugins/forge-plan-gate.js).",
+    },
   },
   examples: [
-    { command: 'forge plan install-hook claude', description: 'Gate this project\'s Claude Code sessions.' },
-    { command: 'forge plan install-hook claude --settings .claude/settings.local.json --json', description: 'Only for you, not committed.' },
+    { command: 'forge plan install-hook claude', description: "Gate this project's Claude Code sessions." },
+    {
+      command: 'forge plan install-hook claude --settings .claude/settings.local.json --json',
+      description: 'Only for you, not committed.',
+    },
     { command: 'forge plan install-hook codex', description: "Gate this project's Codex CLI sessions (.codex/config.toml)." },
     { command: 'forge plan install-hook gemini', description: "Gate this project's Gemini CLI sessions (.gemini/settings.json)." },
     { command: 'forge plan install-hook opencode', description: "Gate this project's OpenCode sessions (a plugin in .opencode/plugins/)." },
   ],
-  errors: { SETTINGS_INVALID: 'the settings file is not a JSON object with a hooks map (for codex: not valid TOML, or its hooks are not tables; for opencode: a file there that is not forge\'s plugin), or it is a directory or a FIFO', PATH_IN_GIT_DIR: "--settings names a file in git's own files" },
-  exits: { 0: 'installed, upgraded, or already there', 1: "refused: the settings file is malformed, or in git's own files", 2: 'invalid input' },
+  errors: {
+    SETTINGS_INVALID:
+      "the settings file is not a JSON object with a hooks map (for codex: not valid TOML, or its hooks are not tables; for opencode: a file there that is not forge's plugin), or it is a directory or a FIFO",
+    PATH_IN_GIT_DIR: "--settings names a file in git's own files",
+  },
+  exits: {
+    0: 'installed, upgraded, or already there',
+    1: "refused: the settings file is malformed, or in git's own files",
+    2: 'invalid input',
+  },
   mutates: true,
   async run(args, ctx) {
     const install = {
-      claude: () => installProjectHook({ cwd: ctx.cwd, settings: args.settings, event: 'PreToolUse', matcher: '*', command: PREFLIGHT_HOOK, failure: 'closed' }),
+      claude: () =>
+        installProjectHook({
+          cwd: ctx.cwd,
+          settings: args.settings,
+          event: 'PreToolUse',
+          matcher: '*',
+          command: PREFLIGHT_HOOK,
+          failure: 'closed',
+        }),
       codex: () => installCodexProjectHook({ cwd: ctx.cwd, config: args.settings, event: 'PreToolUse', command: CODEX_PREFLIGHT_HOOK }),
-      gemini: () => installGeminiProjectHook({ cwd: ctx.cwd, settings: args.settings, event: 'BeforeTool', command: GEMINI_PREFLIGHT_HOOK, name: 'forge-plan-gate', failure: 'closed' }),
+      gemini: () =>
+        installGeminiProjectHook({
+          cwd: ctx.cwd,
+          settings: args.settings,
+          event: 'BeforeTool',
+          command: GEMINI_PREFLIGHT_HOOK,
+          name: 'forge-plan-gate',
+          failure: 'closed',
+        }),
       opencode: () => installOpenCodePlugin({ cwd: ctx.cwd, file: args.settings }),
     } satisfies Record<HookAgent, unknown>;
     const r = await install[args.agent as HookAgent]();

@@ -8,10 +8,25 @@ export default defineCommand({
   summary: 'List the plan journal: units entered, refusals, acknowledgements, budget breaches',
   tool: 'The plan journal: units, refusals, acknowledgements',
   description:
-    'Streams the journal of plan contracts from the state ref, oldest first: plan_unit_entered, plan_advance, plan_completed (Decision), plan_breach_refused and plan_budget_breach (Observation), plan_breach_acknowledged (Action), plan_paused, plan_resumed and plan_ended (with the reason: forge plan end, or replaced by activate --replace) — each with timestamp, plan_id, unit, and where they apply tool, path, reason, breach and posture. --filter plans is the only journal there is today (the flag matches the seed\'s journal export). Read-only.',
+    "Streams the journal of plan contracts from the state ref, oldest first: plan_unit_entered, plan_advance, plan_completed (Decision), plan_breach_refused and plan_budget_breach (Observation), plan_breach_acknowledged (Action), plan_paused, plan_resumed and plan_ended (with the reason: forge plan end, or replaced by activate --replace) — each with timestamp, plan_id, unit, and where they apply tool, path, reason, breach and posture. --filter plans is the only journal there is today (the flag matches the seed's journal export). Read-only.",
   args: {
     'plan-id': { type: 'string', tool: '', placeholder: 'ID', description: 'Only this plan.' },
-    verb: { type: 'string', tool: '', choices: ['plan_unit_entered', 'plan_advance', 'plan_completed', 'plan_breach_refused', 'plan_budget_breach', 'plan_breach_acknowledged', 'plan_paused', 'plan_resumed', 'plan_ended'], description: 'Only this verb.' },
+    verb: {
+      type: 'string',
+      tool: '',
+      choices: [
+        'plan_unit_entered',
+        'plan_advance',
+        'plan_completed',
+        'plan_breach_refused',
+        'plan_budget_breach',
+        'plan_breach_acknowledged',
+        'plan_paused',
+        'plan_resumed',
+        'plan_ended',
+      ],
+      description: 'Only this verb.',
+    },
     filter: { type: 'string', tool: '', choices: ['plans'], default: 'plans', description: 'Which journal entries (plan contracts).' },
     limit: { type: 'integer', tool: 'Newest N', min: 1, placeholder: 'N', description: 'Only the newest N entries.' },
   },
@@ -28,12 +43,17 @@ export default defineCommand({
     const shown = args.limit === undefined ? entries : entries.slice(-args.limit);
     for (const e of shown) {
       const where = [e.tool, e.path].filter(Boolean).join(' ');
-      await ctx.emit({ type: 'entry', ...e }, `${e.timestamp}  ${e.plan_id}  ${e.unit ?? '-'}  ${e.verb}${where ? `  ${where}` : ''}${e.reason ? `  — ${e.reason}` : ''}`);
+      await ctx.emit(
+        { type: 'entry', ...e },
+        `${e.timestamp}  ${e.plan_id}  ${e.unit ?? '-'}  ${e.verb}${where ? `  ${where}` : ''}${e.reason ? `  — ${e.reason}` : ''}`,
+      );
     }
     const note = corrupt ? ` (${corrupt} unreadable line${corrupt === 1 ? '' : 's'} skipped)` : '';
     return {
       data: { entries: shown.length, total: entries.length, corrupt },
-      text: shown.length ? `${shown.length} of ${entries.length} entries${note}` : `no journal entries${planId ? ` for ${planId}` : ''}${note}`,
+      text: shown.length
+        ? `${shown.length} of ${entries.length} entries${note}`
+        : `no journal entries${planId ? ` for ${planId}` : ''}${note}`,
       next: shown.length ? null : ctx.cmd('plan', 'status'),
     };
   },

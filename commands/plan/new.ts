@@ -10,26 +10,53 @@ export default defineCommand({
   name: 'plan new',
   summary: 'Write docs/plans/<date>-<slug>-plan.md from a template with envelope stubs',
   tool: 'Start a plan from a template',
-  description: 'Creates a Markdown plan contract at the top of the repository: frontmatter with an envelope (parent rails, blast radius, budget caps, requirements) and two units with ```envelope blocks, ready to edit. The template passes forge plan check as written. An existing file is never replaced.',
+  description:
+    'Creates a Markdown plan contract at the top of the repository: frontmatter with an envelope (parent rails, blast radius, budget caps, requirements) and two units with ```envelope blocks, ready to edit. The template passes forge plan check as written. An existing file is never replaced.',
   args: {
-    slug: { type: 'string', positional: true, required: true, placeholder: 'SLUG', tool: 'Lowercase words joined by dashes', description: 'Lowercase words joined by dashes, e.g. add-oauth-login.' },
-    date: { type: 'string', placeholder: 'YYYY-MM-DD', tool: 'YYYY-MM-DD', description: "The plan's date, which starts its file name and plan_id (default: today, UTC)." },
+    slug: {
+      type: 'string',
+      positional: true,
+      required: true,
+      placeholder: 'SLUG',
+      tool: 'Lowercase words joined by dashes',
+      description: 'Lowercase words joined by dashes, e.g. add-oauth-login.',
+    },
+    date: {
+      type: 'string',
+      placeholder: 'YYYY-MM-DD',
+      tool: 'YYYY-MM-DD',
+      description: "The plan's date, which starts its file name and plan_id (default: today, UTC).",
+    },
   },
   examples: [
     { command: 'forge plan new add-oauth-login', description: 'Start a plan, then edit its envelopes and run forge plan check.' },
-    { command: 'forge plan new login --date 2026-11-22', description: 'A plan dated the day the work starts: docs/plans/2026-11-22-login-plan.md.' },
+    {
+      command: 'forge plan new login --date 2026-11-22',
+      description: 'A plan dated the day the work starts: docs/plans/2026-11-22-login-plan.md.',
+    },
   ],
-  errors: { INVALID_ARGUMENT: 'a slug that is not lowercase words joined by dashes, or a --date that is not a real YYYY-MM-DD date', FILE_EXISTS: 'a plan with that name exists already' },
+  errors: {
+    INVALID_ARGUMENT: 'a slug that is not lowercase words joined by dashes, or a --date that is not a real YYYY-MM-DD date',
+    FILE_EXISTS: 'a plan with that name exists already',
+  },
   exits: { 0: 'written', 1: 'the file exists', 2: 'invalid slug or date' },
   mutates: true,
   async run(args, ctx) {
     if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(args.slug) || args.slug.length > 80) {
-      throw new InvalidInputError('INVALID_ARGUMENT', `slug '${args.slug}' must be lowercase letters and digits joined by dashes`, { fix: 'forge plan new --help' });
+      throw new InvalidInputError('INVALID_ARGUMENT', `slug '${args.slug}' must be lowercase letters and digits joined by dashes`, {
+        fix: 'forge plan new --help',
+      });
     }
     const date = args.date ?? ctx.now().toISOString().slice(0, 10);
     // A real calendar day: 2026-02-30 does not survive the round trip through Date.
-    if (!/^\d{4}-\d\d-\d\d$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)) || new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) !== date) {
-      throw new InvalidInputError('INVALID_ARGUMENT', `date '${date}' is not a day written YYYY-MM-DD`, { fix: ctx.cmd('plan', 'new', args.slug, '--date', ctx.now().toISOString().slice(0, 10)) });
+    if (
+      !/^\d{4}-\d\d-\d\d$/.test(date) ||
+      Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ||
+      new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) !== date
+    ) {
+      throw new InvalidInputError('INVALID_ARGUMENT', `date '${date}' is not a day written YYYY-MM-DD`, {
+        fix: ctx.cmd('plan', 'new', args.slug, '--date', ctx.now().toISOString().slice(0, 10)),
+      });
     }
     const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     const path = relative(ctx.cwd, join(ws.root, 'docs', 'plans', `${date}-${args.slug}-plan.md`));

@@ -7,7 +7,8 @@ export default defineCommand({
   name: 'plan pause',
   summary: "Engage a plan's kill switch (the reason is mandatory)",
   tool: "Engage a plan's kill switch",
-  description: 'Pauses a plan contract (default: the active one): every tool call gated by it is refused until forge plan resume, and each refusal shows the reason. Journals plan_paused. The reason must not be blank.',
+  description:
+    'Pauses a plan contract (default: the active one): every tool call gated by it is refused until forge plan resume, and each refusal shows the reason. Journals plan_paused. The reason must not be blank.',
   args: {
     'plan-id': { type: 'string', tool: '', placeholder: 'ID', description: 'The plan to pause (default: the active one).' },
     reason: { type: 'string', required: true, placeholder: 'TEXT', description: 'Why: shown on every refusal while paused.' },
@@ -16,13 +17,27 @@ export default defineCommand({
     { command: "forge plan pause --reason 'waiting for review'", description: 'Stop the agent at the next tool call.' },
     { command: "forge plan pause --plan-id 2026-01-01-fixture --reason 'waiting for review'", description: 'Pause a plan by its id.' },
   ],
-  errors: { NO_ACTIVE_PLAN: 'no plan is active (and no --plan-id)', PLAN_NOT_FOUND: 'no activated plan with that id', PLAN_ENDED: 'the plan has ended', PLAN_COMPLETE: 'the plan is complete', INVALID_ID: 'a plan id that is not a plain name', MISSING_ARGUMENT: 'a blank reason' },
+  errors: {
+    NO_ACTIVE_PLAN: 'no plan is active (and no --plan-id)',
+    PLAN_NOT_FOUND: 'no activated plan with that id',
+    PLAN_ENDED: 'the plan has ended',
+    PLAN_COMPLETE: 'the plan is complete',
+    INVALID_ID: 'a plan id that is not a plain name',
+    MISSING_ARGUMENT: 'a blank reason',
+  },
   exits: { 0: 'paused', 1: 'refused: no plan, no such plan, ended or complete', 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });
-    if (!args.reason.trim()) throw new InvalidInputError('MISSING_ARGUMENT', 'the reason must not be blank: it is shown on every refusal', { fix: 'forge plan pause --help' });
+    if (!args.reason.trim())
+      throw new InvalidInputError('MISSING_ARGUMENT', 'the reason must not be blank: it is shown on every refusal', {
+        fix: 'forge plan pause --help',
+      });
     const c = await setPaused({ store: await ctx.store(), planId, reason: args.reason.trim(), now: ctx.now(), cwd: ctx.cwd });
-    return { data: { plan_id: c.plan_id, status: c.status, reason: c.pausedReason }, text: `paused ${c.plan_id}: ${c.pausedReason}`, next: ctx.cmd('plan', 'resume', ...(planId === undefined ? [] : ['--plan-id', c.plan_id])) };
+    return {
+      data: { plan_id: c.plan_id, status: c.status, reason: c.pausedReason },
+      text: `paused ${c.plan_id}: ${c.pausedReason}`,
+      next: ctx.cmd('plan', 'resume', ...(planId === undefined ? [] : ['--plan-id', c.plan_id])),
+    };
   },
 });

@@ -17,8 +17,14 @@ import { SURFACES } from '../../lib/plans/markdown';
 
 /** The refusal codes, by the rule broken. */
 const CODES: Record<NonNullable<Decision['breach']>, string> = {
-  kill_switch: 'PLAN_PAUSED', budget_cap: 'BUDGET_CAP_REACHED', rails: 'PLAN_BREACH_RAILS', surface: 'PLAN_BREACH_SURFACE',
-  blast_radius: 'PLAN_BREACH_BLAST_RADIUS', later_unit: 'PLAN_BREACH_UNIT', tools: 'PLAN_BREACH_TOOLS', paths: 'PLAN_BREACH_PATHS',
+  kill_switch: 'PLAN_PAUSED',
+  budget_cap: 'BUDGET_CAP_REACHED',
+  rails: 'PLAN_BREACH_RAILS',
+  surface: 'PLAN_BREACH_SURFACE',
+  blast_radius: 'PLAN_BREACH_BLAST_RADIUS',
+  later_unit: 'PLAN_BREACH_UNIT',
+  tools: 'PLAN_BREACH_TOOLS',
+  paths: 'PLAN_BREACH_PATHS',
 };
 
 /**
@@ -46,14 +52,31 @@ async function hookDeny(agent: HookAgent, err: unknown, ctx: RunContext, what: s
   const f = hookFailure(err);
   await ctx.warn(`forge plan preflight: ${f.message} [${f.code}]; the call is refused`);
   const fix = f.fix ?? ctx.cmd('plan', 'status');
-  return { data: { allowed: false, error: f.code, reason: f.message }, text: `refused: ${f.message}`, next: fix, raw: HOOKS[agent].deny(`${what} (${f.message}). Fix: ${fix}`) };
+  return {
+    data: { allowed: false, error: f.code, reason: f.message },
+    text: `refused: ${f.message}`,
+    next: fix,
+    raw: HOOKS[agent].deny(`${what} (${f.message}). Fix: ${fix}`),
+  };
 }
 
 /**
  * The call's paths relative to the repository root. A search or listing reads its directories whole
  * (marked with a trailing '/', the root as './'), and with no path it reads the directory it runs in.
  */
-async function callPaths({ tool, agent, paths, base, root }: { tool: string; agent: ToolAgent | undefined; paths: string[]; base: string; root: string }): Promise<string[]> {
+async function callPaths({
+  tool,
+  agent,
+  paths,
+  base,
+  root,
+}: {
+  tool: string;
+  agent: ToolAgent | undefined;
+  paths: string[];
+  base: string;
+  root: string;
+}): Promise<string[]> {
   const scope = toolInfo(tool, agent).scope;
   const out: string[] = [];
   for (const p of scope && !paths.length ? ['.'] : paths) {
@@ -81,7 +104,7 @@ export default defineCommand({
   name: 'plan preflight',
   summary: "Gate one tool call against the active plan contract (also an agent's pre-tool hook)",
   description: [
-    'Decides whether a tool call may run under the active plan contract, in this order: the kill switch (a paused plan refuses everything, with its reason); the hard budget caps (tokens, runs, files_changed, wall_time since activation); the parent rails (allowed_tools, allowed_paths); the surface the call reaches (artifacts_only < local_branch < remote_branch_pr; a bash --command is read for git commit, git push, gh pr create…); the blast radius (for calls that change their paths) — all hard refusals that nothing overrides. Then an acknowledged retry passes once. Then the current unit: a call a later unit allows is refused until forge plan advance; a call outside the unit\'s allowed_tools or allowed_paths is a soft refusal (plan breach: tools / plan breach: paths) that forge plan ack lets through once. An allowed call past the unit\'s context_tokens_expected proceeds and journals plan_budget_breach.',
+    "Decides whether a tool call may run under the active plan contract, in this order: the kill switch (a paused plan refuses everything, with its reason); the hard budget caps (tokens, runs, files_changed, wall_time since activation); the parent rails (allowed_tools, allowed_paths); the surface the call reaches (artifacts_only < local_branch < remote_branch_pr; a bash --command is read for git commit, git push, gh pr create…); the blast radius (for calls that change their paths) — all hard refusals that nothing overrides. Then an acknowledged retry passes once. Then the current unit: a call a later unit allows is refused until forge plan advance; a call outside the unit's allowed_tools or allowed_paths is a soft refusal (plan breach: tools / plan breach: paths) that forge plan ack lets through once. An allowed call past the unit's context_tokens_expected proceeds and journals plan_budget_breach.",
     "Every refusal journals plan_breach_refused and exits 1. An allowed call records the budgets it uses (its run, the files it changes, --tokens) on the state ref; with nothing to record it writes nothing. With no active plan every call is allowed. The plan's own lifecycle commands (forge plan ack|advance|status|journal|check) are never gated.",
     `The tool map: each agent's tool names in the plan's words, which allowed_tools lists (an entry is a word, mcp:<server>, or one tool's exact name). A tool the map does not know — another MCP server's, a new one — is never a hard refusal: outside the current unit it is a soft refusal (plan breach: tools) that forge plan ack lets through once, and the plan allows it by naming it (allowed_tools: [mcp:github, WebFetch]). A search or listing reads whole directories: its path, or with none the directory it runs in (the payload's cwd), must lie within the allowed paths, so a path-less Grep cannot read what a Read may not.\n${toolMapText()}`,
     '--hook claude reads a Claude Code PreToolUse payload on stdin (tool_name, tool_input.file_path / notebook_path / path / command, session_id as the run) and answers in that hook\'s JSON: nothing for an allowed call, {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": …}} for a refused one, exit 0 both ways so Claude Code shows the reason to the model. Install it with forge plan install-hook claude.',
@@ -97,25 +120,55 @@ export default defineCommand({
     command: { type: 'string', placeholder: 'CMD', description: "A bash call's command line (its surface is read from it)." },
     surface: { type: 'string', choices: SURFACES, description: 'The surface the call reaches (default artifacts_only).' },
     writes: { type: 'boolean', description: 'The call changes its paths (implied for edit, write, patch).' },
-    hook: { type: 'string', choices: [...HOOK_AGENTS], tool: "Read that agent's hook payload on stdin, answer in its format", description: "Read that agent's pre-tool hook payload on stdin and answer in its JSON." },
+    hook: {
+      type: 'string',
+      choices: [...HOOK_AGENTS],
+      tool: "Read that agent's hook payload on stdin, answer in its format",
+      description: "Read that agent's pre-tool hook payload on stdin and answer in its JSON.",
+    },
     payload: { type: 'string', placeholder: 'JSON', anyText: true, description: 'The hook payload, instead of stdin.' },
   },
   stdinText: 'payload',
   stdinAlternatives: ['tool'],
   examples: [
     { command: 'forge plan preflight --tool edit --path src/app.ts', description: 'May the agent edit src/app.ts now?' },
-    { command: 'forge plan preflight --tool bash --command "git push origin HEAD" --json', description: 'A push, checked against the surface.' },
-    { command: `echo '{"tool_name":"Write","tool_input":{"file_path":"src/new.ts"},"session_id":"s1"}' | forge plan preflight --hook claude`, description: 'What Claude Code runs before each tool call.' },
-    { command: `echo '{"tool_name":"Bash","tool_input":{"command":"git push"},"session_id":"s1","cwd":"."}' | forge plan preflight --hook codex`, description: 'What Codex CLI runs before each tool call.' },
-    { command: `echo '{"tool_name":"replace","tool_input":{"file_path":"src/a.ts"},"session_id":"s1","cwd":"."}' | forge plan preflight --hook gemini`, description: 'What Gemini CLI runs before each tool call.' },
+    {
+      command: 'forge plan preflight --tool bash --command "git push origin HEAD" --json',
+      description: 'A push, checked against the surface.',
+    },
+    {
+      command: `echo '{"tool_name":"Write","tool_input":{"file_path":"src/new.ts"},"session_id":"s1"}' | forge plan preflight --hook claude`,
+      description: 'What Claude Code runs before each tool call.',
+    },
+    {
+      command: `echo '{"tool_name":"Bash","tool_input":{"command":"git push"},"session_id":"s1","cwd":"."}' | forge plan preflight --hook codex`,
+      description: 'What Codex CLI runs before each tool call.',
+    },
+    {
+      command: `echo '{"tool_name":"replace","tool_input":{"file_path":"src/a.ts"},"session_id":"s1","cwd":"."}' | forge plan preflight --hook gemini`,
+      description: 'What Gemini CLI runs before each tool call.',
+    },
   ],
   errors: {
-    PLAN_PAUSED: 'the kill switch is on', BUDGET_CAP_REACHED: 'a hard budget cap is reached', PLAN_BREACH_RAILS: "outside the plan's rails (hard)",
-    PLAN_BREACH_SURFACE: 'the call reaches a wider surface (hard)', PLAN_BREACH_BLAST_RADIUS: 'a change outside the blast radius (hard)', PLAN_BREACH_UNIT: 'the call belongs to a later unit: advance first',
-    PLAN_BREACH_TOOLS: 'a tool the current unit does not allow (soft: forge plan ack)', PLAN_BREACH_PATHS: 'a path outside the current unit (soft: forge plan ack)',
-    MISSING_TOOL: 'neither --tool nor --hook', BAD_HOOK_PAYLOAD: 'the hook payload is not a PreToolUse payload of the --hook agent (with --hook: allowed with no active plan, denied with one)', PLAN_UNREADABLE: 'a plan is active but its contract cannot be read from the state ref (refused: the gate fails closed)', NOT_A_GIT_REPO: 'outside a git repository (without --hook)',
+    PLAN_PAUSED: 'the kill switch is on',
+    BUDGET_CAP_REACHED: 'a hard budget cap is reached',
+    PLAN_BREACH_RAILS: "outside the plan's rails (hard)",
+    PLAN_BREACH_SURFACE: 'the call reaches a wider surface (hard)',
+    PLAN_BREACH_BLAST_RADIUS: 'a change outside the blast radius (hard)',
+    PLAN_BREACH_UNIT: 'the call belongs to a later unit: advance first',
+    PLAN_BREACH_TOOLS: 'a tool the current unit does not allow (soft: forge plan ack)',
+    PLAN_BREACH_PATHS: 'a path outside the current unit (soft: forge plan ack)',
+    MISSING_TOOL: 'neither --tool nor --hook',
+    BAD_HOOK_PAYLOAD:
+      'the hook payload is not a PreToolUse payload of the --hook agent (with --hook: allowed with no active plan, denied with one)',
+    PLAN_UNREADABLE: 'a plan is active but its contract cannot be read from the state ref (refused: the gate fails closed)',
+    NOT_A_GIT_REPO: 'outside a git repository (without --hook)',
   },
-  exits: { 0: 'allowed; with --hook, every answer (a refusal is the deny in the answer)', 1: 'refused', 2: 'invalid input (with --hook: only an invalid invocation, before the payload is read)' },
+  exits: {
+    0: 'allowed; with --hook, every answer (a refusal is the deny in the answer)',
+    1: 'refused',
+    2: 'invalid input (with --hook: only an invalid invocation, before the payload is read)',
+  },
   mutates: true,
   async run(args, ctx) {
     let tool = args.tool;
@@ -132,50 +185,113 @@ export default defineCommand({
       } catch (err) {
         // With no plan active every call is allowed, whatever the payload; with one, a call forge cannot read is refused.
         if (!(await planMayBeActive(ctx))) return hookAllow('allowed: no active plan (the hook payload was not read)', { tool: null });
-        return hookDeny(agent!, err, ctx, 'forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused');
+        return hookDeny(
+          agent!,
+          err,
+          ctx,
+          'forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused',
+        );
       }
       ({ tool, paths, command } = p);
       // A call that changes files it does not name (a forge patch read from a file, an edit with no path) cannot be checked against the blast radius.
       // (A search or replace with no path works on its whole working directory, which callPaths checks.)
-      if (!paths.length && (p.writes || mutatesByName(tool, agent)) && !toolInfo(tool, agent).scope && !isExempt(tool, command, agent) && (await planMayBeActive(ctx))) {
-        return hookDeny(agent!, new InvalidInputError('BAD_HOOK_PAYLOAD', `the ${tool} call changes files but names none the gate can see`, { fix: 'forge plan preflight --help' }), ctx, 'forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused');
+      if (
+        !paths.length &&
+        (p.writes || mutatesByName(tool, agent)) &&
+        !toolInfo(tool, agent).scope &&
+        !isExempt(tool, command, agent) &&
+        (await planMayBeActive(ctx))
+      ) {
+        return hookDeny(
+          agent!,
+          new InvalidInputError('BAD_HOOK_PAYLOAD', `the ${tool} call changes files but names none the gate can see`, {
+            fix: 'forge plan preflight --help',
+          }),
+          ctx,
+          'forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused',
+        );
       }
       writes ||= p.writes === true;
       runId = runId ?? p.sessionId;
       base = p.cwd ?? ctx.cwd;
     }
-    if (!tool) throw new InvalidInputError('MISSING_TOOL', `which tool call? give --tool (or --hook ${HOOK_AGENTS.join('|')} with a payload on stdin)`, { fix: ctx.cmd('plan', 'preflight', '--tool', 'edit', '--path', 'src/app.ts') });
-    const allow = (text: string, data: Record<string, unknown> = {}) => (args.hook ? hookAllow(text, { tool, ...data }) : { data: { allowed: true, tool, ...data }, text, next: null });
+    if (!tool)
+      throw new InvalidInputError(
+        'MISSING_TOOL',
+        `which tool call? give --tool (or --hook ${HOOK_AGENTS.join('|')} with a payload on stdin)`,
+        { fix: ctx.cmd('plan', 'preflight', '--tool', 'edit', '--path', 'src/app.ts') },
+      );
+    const allow = (text: string, data: Record<string, unknown> = {}) =>
+      args.hook ? hookAllow(text, { tool, ...data }) : { data: { allowed: true, tool, ...data }, text, next: null };
     if (isExempt(tool, command, agent)) return allow(`allowed: ${tool} is never gated`, { exempt: true });
 
+    // biome-ignore lint/suspicious/noImplicitAnyLet: assigned once in the try below; TypeScript types it from that assignment
     let result;
     try {
       const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root;
       // Claude Code may run outside any repository: no repository, no contract to enforce.
       if (!root && args.hook) return allow('allowed: not in a git repository, so no plan is active');
       const rel = await callPaths({ tool, agent, paths, base, root: root ?? ctx.cwd });
-      const surface = args.surface ?? (command !== undefined && canonicalTool(tool, agent) === 'bash' ? surfaceOfCommand(command) : 'artifacts_only');
-      const call = { tool, ...(agent ? { agent } : {}), paths: rel, tokens: args.tokens, mutates: writes || mutatesByName(tool, agent), surface, runId };
+      const surface =
+        args.surface ?? (command !== undefined && canonicalTool(tool, agent) === 'bash' ? surfaceOfCommand(command) : 'artifacts_only');
+      const call = {
+        tool,
+        ...(agent ? { agent } : {}),
+        paths: rel,
+        tokens: args.tokens,
+        mutates: writes || mutatesByName(tool, agent),
+        surface,
+        runId,
+      };
       result = { call, ...(await preflight({ store: await ctx.store(), call, now: ctx.now() })) };
     } catch (err) {
       // A gate that cannot read its contract must not wave calls through: deny, saying why.
       if (!args.hook) throw err;
       return hookDeny(agent!, err, ctx, 'forge could not check this call against the plan contract');
     }
-    const { call: { paths: rel, surface }, contract, decision } = result;
+    const {
+      call: { paths: rel, surface },
+      contract,
+      decision,
+    } = result;
     const unit = contract?.units[contract.current]?.id ?? null;
-    const facts = { plan_id: contract?.plan_id ?? null, unit, paths: rel, surface, posture: decision.posture, breach: decision.breach, reason: decision.reason, acked: decision.acked, budgetBreaches: decision.budgetBreaches };
+    const facts = {
+      plan_id: contract?.plan_id ?? null,
+      unit,
+      paths: rel,
+      surface,
+      posture: decision.posture,
+      breach: decision.breach,
+      reason: decision.reason,
+      acked: decision.acked,
+      budgetBreaches: decision.budgetBreaches,
+    };
     if (decision.allowed) {
       const note = decision.budgetBreaches.length ? ` (journaled plan_budget_breach: ${decision.budgetBreaches.join('; ')})` : '';
-      return allow(contract ? `allowed: ${tool}${rel.length ? ` on ${rel.join(', ')}` : ''} — ${decision.reason}${note}` : 'allowed: no active plan', facts);
+      return allow(
+        contract ? `allowed: ${tool}${rel.length ? ` on ${rel.join(', ')}` : ''} — ${decision.reason}${note}` : 'allowed: no active plan',
+        facts,
+      );
     }
-    const fix = decision.posture === 'soft' ? ctx.cmd('plan', 'ack') : decision.breach === 'later_unit' ? ctx.cmd('plan', 'advance') : ctx.cmd('plan', 'status');
-    const then = decision.posture === 'soft'
-      ? 'Run `forge plan ack`, then retry this exact call once; it will run under the parent rails.'
-      : decision.breach === 'later_unit'
-        ? `Finish ${unit} first, then run \`forge plan advance\`.`
-        : 'A hard refusal: no acknowledgement applies. Stay within the plan (`forge plan status`).';
-    if (args.hook) return { data: { allowed: false, tool, ...facts }, text: `refused: ${decision.reason}`, next: fix, raw: HOOKS[agent!].deny(`${decision.reason}. ${then}`) };
+    const fix =
+      decision.posture === 'soft'
+        ? ctx.cmd('plan', 'ack')
+        : decision.breach === 'later_unit'
+          ? ctx.cmd('plan', 'advance')
+          : ctx.cmd('plan', 'status');
+    const then =
+      decision.posture === 'soft'
+        ? 'Run `forge plan ack`, then retry this exact call once; it will run under the parent rails.'
+        : decision.breach === 'later_unit'
+          ? `Finish ${unit} first, then run \`forge plan advance\`.`
+          : 'A hard refusal: no acknowledgement applies. Stay within the plan (`forge plan status`).';
+    if (args.hook)
+      return {
+        data: { allowed: false, tool, ...facts },
+        text: `refused: ${decision.reason}`,
+        next: fix,
+        raw: HOOKS[agent!].deny(`${decision.reason}. ${then}`),
+      };
     throw new RefusedError(CODES[decision.breach!], decision.reason, { fix, data: { allowed: false, tool, ...facts } });
   },
 });

@@ -14,7 +14,14 @@ export default defineCommand({
     { command: 'forge plan resume', description: 'Let the agent go on.' },
     { command: 'forge plan resume --plan-id 2026-01-01-fixture', description: 'Resume a plan by its id.' },
   ],
-  errors: { NO_ACTIVE_PLAN: 'no plan is active (and no --plan-id)', PLAN_NOT_FOUND: 'no activated plan with that id', PLAN_ENDED: 'the plan has ended', NOT_PAUSED: 'the plan is not paused', PLAN_COMPLETE: 'the plan is complete', INVALID_ID: 'a plan id that is not a plain name' },
+  errors: {
+    NO_ACTIVE_PLAN: 'no plan is active (and no --plan-id)',
+    PLAN_NOT_FOUND: 'no activated plan with that id',
+    PLAN_ENDED: 'the plan has ended',
+    NOT_PAUSED: 'the plan is not paused',
+    PLAN_COMPLETE: 'the plan is complete',
+    INVALID_ID: 'a plan id that is not a plain name',
+  },
   exits: { 0: 'resumed', 1: 'refused: no plan, no such plan, ended, not paused, or complete', 2: 'invalid input' },
   mutates: true,
   async run(args, ctx) {

@@ -8,6 +8,6 @@ export default defineGroup({
   name: 'session',
   summary: 'Resumable snapshots of a run',
   description:
-    'A session snapshot records where a run is — its phase and each module\'s status — so a crashed, restarted or paused orchestrator picks up exactly where it left off. Snapshots live at .forge/sessions/<runId>.json on the state ref.',
+    "A session snapshot records where a run is — its phase and each module's status — so a crashed, restarted or paused orchestrator picks up exactly where it left off. Snapshots live at .forge/sessions/<runId>.json on the state ref.",
   commands: [list, load, save],
 });

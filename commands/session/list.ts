@@ -5,7 +5,8 @@ import { listSessions } from '../../lib/session/session';
 export default defineCommand({
   name: 'session list',
   summary: 'List saved sessions, most recently updated first',
-  description: 'Lists every snapshot under .forge/sessions/ with its phase and progress, newest lastUpdatedAt first, so a new session can find the run to resume. Read-only.',
+  description:
+    'Lists every snapshot under .forge/sessions/ with its phase and progress, newest lastUpdatedAt first, so a new session can find the run to resume. Read-only.',
   args: {},
   examples: [{ command: 'forge session list --json', description: 'Every session as NDJSON, then a summary.' }],
   errors: { NOT_A_GIT_REPO: 'outside a git repository' },
@@ -14,7 +15,10 @@ export default defineCommand({
   async run(_args, ctx) {
     const sessions = await listSessions({ store: await ctx.store() });
     for (const s of sessions) {
-      await ctx.emit({ type: 'session', ...s }, `${s.runId}  ${s.lastUpdatedAt}  ${s.currentPhase ?? '-'}  ${s.completedCount}/${s.totalCount}`);
+      await ctx.emit(
+        { type: 'session', ...s },
+        `${s.runId}  ${s.lastUpdatedAt}  ${s.currentPhase ?? '-'}  ${s.completedCount}/${s.totalCount}`,
+      );
     }
     const resumable = sessions.find((s) => s.completedCount < s.totalCount) ?? sessions[0];
     return {

@@ -6,7 +6,8 @@ import { DEFAULT_RUN } from '../iter/get';
 export default defineCommand({
   name: 'session load',
   summary: "Load a run's saved snapshot to resume it",
-  description: "Reads .forge/sessions/<runId>.json from the state ref. A run with no snapshot answers found: false (not an error) and points at the list. The run id defaults to 'default'. Read-only.",
+  description:
+    "Reads .forge/sessions/<runId>.json from the state ref. A run with no snapshot answers found: false (not an error) and points at the list. The run id defaults to 'default'. Read-only.",
   args: {},
   examples: [{ command: 'forge session load --run-id demo', description: 'Where did run demo stop?' }],
   errors: { INVALID_ID: 'a run id that is not a plain name', NOT_A_GIT_REPO: 'outside a git repository' },
@@ -21,7 +22,10 @@ export default defineCommand({
     const modules = Object.entries(state.moduleStatuses ?? {}).map(([m, s]) => `  ${m}: ${s}`);
     return {
       data: { found: true, ...state },
-      text: [`session ${runId}: phase ${state.currentPhase ?? '-'}, ${state.completedCount}/${state.totalCount} modules complete, saved ${state.lastUpdatedAt}`, ...modules].join('\n'),
+      text: [
+        `session ${runId}: phase ${state.currentPhase ?? '-'}, ${state.completedCount}/${state.totalCount} modules complete, saved ${state.lastUpdatedAt}`,
+        ...modules,
+      ].join('\n'),
       next: null,
     };
   },

@@ -14,13 +14,28 @@ export default defineCommand({
     'module-status': { type: 'array', tool: 'ID=STATUS', placeholder: 'ID=STATUS', description: 'A module and its status, e.g. m1=done.' },
     completed: { type: 'integer', tool: '', min: 0, placeholder: 'N', description: 'Modules completed (default: derived).' },
     total: { type: 'integer', tool: '', min: 0, placeholder: 'N', description: 'Modules in the run (default: derived).' },
-    state: { type: 'object', tool: 'Extra fields', placeholder: 'JSON', description: 'More fields to keep in the snapshot, as a JSON object.' },
+    state: {
+      type: 'object',
+      tool: 'Extra fields',
+      placeholder: 'JSON',
+      description: 'More fields to keep in the snapshot, as a JSON object.',
+    },
   },
   examples: [
-    { command: 'forge session save --run-id demo --phase execute --module-status m1=done --module-status m2=running', description: 'Save progress after m1.' },
-    { command: 'echo \'{"run-id":"demo","phase":"validate","state":{"startedAt":"2026-04-15T10:00:00Z"}}\' | forge session save', description: 'The same through NDJSON, with an extra field.' },
+    {
+      command: 'forge session save --run-id demo --phase execute --module-status m1=done --module-status m2=running',
+      description: 'Save progress after m1.',
+    },
+    {
+      command: 'echo \'{"run-id":"demo","phase":"validate","state":{"startedAt":"2026-04-15T10:00:00Z"}}\' | forge session save',
+      description: 'The same through NDJSON, with an extra field.',
+    },
   ],
-  errors: { INVALID_ARGUMENT: 'a module status not written ID=STATUS, or state that is not an object', INVALID_ID: 'a run or module id that is not a plain name', NOT_A_GIT_REPO: 'outside a git repository' },
+  errors: {
+    INVALID_ARGUMENT: 'a module status not written ID=STATUS, or state that is not an object',
+    INVALID_ID: 'a run or module id that is not a plain name',
+    NOT_A_GIT_REPO: 'outside a git repository',
+  },
   exits: { 0: 'saved', 1: 'the state could not be updated', 2: 'invalid input or not a git repository' },
   mutates: true,
   async run(args, ctx) {
@@ -28,7 +43,8 @@ export default defineCommand({
     const moduleStatuses: Record<string, string> = {};
     for (const pair of args['module-status']) {
       const m = /^([^=]+)=(.+)$/.exec(pair);
-      if (!m) throw new InvalidInputError('INVALID_ARGUMENT', `module status '${pair}' is not ID=STATUS`, { fix: 'forge session save --help' });
+      if (!m)
+        throw new InvalidInputError('INVALID_ARGUMENT', `module status '${pair}' is not ID=STATUS`, { fix: 'forge session save --help' });
       moduleStatuses[assertId({ kind: 'module id', value: m[1]! })] = m[2]!;
     }
     const state = await saveSession({

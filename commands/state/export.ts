@@ -7,7 +7,8 @@ import { exportFiles } from '../../lib/state/files';
 export default defineCommand({
   name: 'state export',
   summary: 'Write the state tree into an empty directory',
-  description: 'Writes every file of the state ref, as .forge/…, under DIR (relative to the working directory), for tools that want plain files. DIR must be new or empty. Pending log events are committed first.',
+  description:
+    'Writes every file of the state ref, as .forge/…, under DIR (relative to the working directory), for tools that want plain files. DIR must be new or empty. Pending log events are committed first.',
   args: {
     dir: { type: 'string', tool: '', positional: true, required: true, placeholder: 'DIR', description: 'The directory to write into.' },
   },

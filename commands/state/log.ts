@@ -23,7 +23,9 @@ export default defineCommand({
     for (const c of commits) await ctx.emit({ type: 'commit', ...c }, `${c.oid.slice(0, 12)} ${c.date} ${c.message}`);
     return {
       data: { ref: STATE_REF, count: commits.length },
-      text: commits.length ? `${commits.length} commit${commits.length === 1 ? '' : 's'} on ${STATE_REF}` : `no state yet: ${STATE_REF} does not exist`,
+      text: commits.length
+        ? `${commits.length} commit${commits.length === 1 ? '' : 's'} on ${STATE_REF}`
+        : `no state yet: ${STATE_REF} does not exist`,
       next: commits[0] ? ctx.cmd('state', 'show') : null,
     };
   },

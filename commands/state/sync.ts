@@ -7,7 +7,10 @@ import { flushEvents } from '../../lib/logs/events';
 /** `memory 3 entries, logs 40 entries in 2 files, …`. */
 function describeShared(kinds: SharedKind[]): string {
   return kinds
-    .map((k) => `${k.kind} ${k.entries} entr${k.entries === 1 ? 'y' : 'ies'}${k.files > 1 && k.files !== k.entries ? ` in ${k.files} files` : ''}`)
+    .map(
+      (k) =>
+        `${k.kind} ${k.entries} entr${k.entries === 1 ? 'y' : 'ies'}${k.files > 1 && k.files !== k.entries ? ` in ${k.files} files` : ''}`,
+    )
     .join(', ');
 }
 
@@ -19,7 +22,13 @@ export default defineCommand({
     `A push shares the whole state with everyone who can read the remote, and the output says what that is, by kind with counts of entries: ${STATE_KINDS.map((k) => k.kind).join(', ')}. What forge stores from tasks, answers, tool output and logs went through its secret redactor when it was written (API keys such as sk-…, ghp_…, xox…-, AKIA…, Bearer tokens, private key blocks, *_KEY=/*_TOKEN=/*SECRET=/*PASSWORD= values become [REDACTED:<kind>]; endpoints are kept without user, password or query string); kept exactly are what forge runs or compares later: activated plan contracts, and a loop's prompt, completion promise, done-when check and agent command. forge agent's telemetry and saved sessions can be turned off before they are recorded (FORGE_NO_TELEMETRY=1 or DO_NOT_TRACK=1, FORGE_NO_SESSIONS=1; see forge-agent(1)). --dry-run says what a sync would share and fetches and pushes nothing: it only asks the remote for its refs (git ls-remote), so a remote a sync could not reach fails the dry run too (SYNC_FAILED).`,
   ].join('\n\n'),
   args: {
-    remote: { type: 'string', tool: 'Remote name, URL or path', positional: true, default: 'origin', description: 'A configured remote, or a URL or path.' },
+    remote: {
+      type: 'string',
+      tool: 'Remote name, URL or path',
+      positional: true,
+      default: 'origin',
+      description: 'A configured remote, or a URL or path.',
+    },
     'dry-run': { type: 'boolean', tool: 'Fetch and push nothing', description: 'Say what a sync would share; fetch and push nothing.' },
   },
   examples: [
@@ -27,8 +36,17 @@ export default defineCommand({
     { command: 'forge state sync backup', description: 'Through another remote.' },
     { command: 'forge state sync --dry-run', description: 'What a sync with origin would share, by kind; nothing is fetched or pushed.' },
   ],
-  errors: { REMOTE_NOT_FOUND: 'no such remote', SYNC_FAILED: 'fetch or push failed (network, permissions)', STATE_CONFLICT: 'the remote kept moving for 5 rounds', NOT_A_GIT_REPO: 'outside a git repository' },
-  exits: { 0: 'in sync (with --dry-run: the remote answers)', 1: 'fetch or push failed', 2: 'invalid input, no such remote, or not a git repository' },
+  errors: {
+    REMOTE_NOT_FOUND: 'no such remote',
+    SYNC_FAILED: 'fetch or push failed (network, permissions)',
+    STATE_CONFLICT: 'the remote kept moving for 5 rounds',
+    NOT_A_GIT_REPO: 'outside a git repository',
+  },
+  exits: {
+    0: 'in sync (with --dry-run: the remote answers)',
+    1: 'fetch or push failed',
+    2: 'invalid input, no such remote, or not a git repository',
+  },
   mutates: true,
   async run(args, ctx) {
     const repo = await ctx.repo();

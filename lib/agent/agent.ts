@@ -3,7 +3,16 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Entry } from '../cli/declare';
-import { chat, type AssistantMessage, type ChatMessage, type ChatResult, type RetryPolicy, type ToolCall, type ToolSchema, type Usage } from './chat';
+import {
+  chat,
+  type AssistantMessage,
+  type ChatMessage,
+  type ChatResult,
+  type RetryPolicy,
+  type ToolCall,
+  type ToolSchema,
+  type Usage,
+} from './chat';
 import type { ModelConfig } from './config';
 import { enforceBudget, newBudgetState, RECALL_TOOL, replyTokens, requestTokens } from './context';
 import { parseArguments, splitThinking, toolCallsInText, VisibleStream } from './replies';
@@ -95,9 +104,28 @@ export interface ToolCallGuards {
 }
 
 /** The first request exactly as it would be sent: for --dry-run. */
-export async function firstRequest({ entries, task, root, cwd, env, history, tools = agentTools({ entries, cwd, root, env }) }: { entries: readonly Entry[]; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; history?: string; tools?: AgentTools }): Promise<{ messages: ChatMessage[]; tools: ToolSchema[] }> {
+export async function firstRequest({
+  entries,
+  task,
+  root,
+  cwd,
+  env,
+  history,
+  tools = agentTools({ entries, cwd, root, env }),
+}: {
+  entries: readonly Entry[];
+  task: string;
+  root: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  history?: string;
+  tools?: AgentTools;
+}): Promise<{ messages: ChatMessage[]; tools: ToolSchema[] }> {
   const system = [SYSTEM_PROMPT, await conventions(root), history ?? null].filter(Boolean).join('\n\n');
-  const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: task }];
+  const messages: ChatMessage[] = [
+    { role: 'system', content: system },
+    { role: 'user', content: task },
+  ];
   return { messages, tools: [...tools.schemas, RECALL_TOOL] };
 }
 
@@ -110,7 +138,16 @@ export async function fixedPromptTokens(tools: readonly ToolSchema[]): Promise<n
 function callKey(name: string, raw: string): string {
   const parsed = parseArguments(raw);
   if (!parsed.ok) return `${name} ${raw}`;
-  const sorted = (v: unknown): unknown => (Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sorted(x)])) : v);
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([k, x]) => [k, sorted(x)]),
+          )
+        : v;
   return `${name} ${JSON.stringify(sorted(parsed.value))}`;
 }
 
@@ -122,7 +159,8 @@ async function contentHash(path: string): Promise<string | null> {
 const NUDGE = {
   empty: 'Your reply was empty. Call a tool, or if the task is done answer with a short summary.',
   cut: 'Your reply was cut off by the length limit and was not used (no tool call in it ran). Send it again, shorter: one tool call, or a brief answer.',
-  unreadable: (why: string) => `Your <tool_call> could not be read, so nothing ran: ${why}. Send the call again as one JSON object {"name": …, "arguments": {…}} naming one of the tools.`,
+  unreadable: (why: string) =>
+    `Your <tool_call> could not be read, so nothing ran: ${why}. Send the call again as one JSON object {"name": …, "arguments": {…}} naming one of the tools.`,
 };
 
 /**
@@ -132,7 +170,41 @@ const NUDGE = {
  * that keep putting a file back as it was. Tool calls written as text (Hermes `<tool_call>` tags, a
  * fenced JSON object naming a tool) are run as calls; `<think>` blocks are shown, never sent back.
  */
-export async function runAgent({ entries, config, task, root, cwd, env, maxTurns, budget, quick = false, retry, onEvent, onDelta, signal, history, tools = agentTools({ entries, cwd, root, env }), guards = {} }: { entries: readonly Entry[]; config: ModelConfig; task: string; root: string; cwd: string; env: NodeJS.ProcessEnv; maxTurns: number; budget: number; quick?: boolean; retry?: Partial<RetryPolicy>; onEvent: (e: AgentEvent) => Promise<void>; /** The reply's visible text as it streams in (reasoning left out). */ onDelta?: (text: string) => void; signal?: AbortSignal; history?: string; tools?: AgentTools; guards?: ToolCallGuards }): Promise<AgentRun> {
+export async function runAgent({
+  entries,
+  config,
+  task,
+  root,
+  cwd,
+  env,
+  maxTurns,
+  budget,
+  quick = false,
+  retry,
+  onEvent,
+  onDelta,
+  signal,
+  history,
+  tools = agentTools({ entries, cwd, root, env }),
+  guards = {},
+}: {
+  entries: readonly Entry[];
+  config: ModelConfig;
+  task: string;
+  root: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  maxTurns: number;
+  budget: number;
+  quick?: boolean;
+  retry?: Partial<RetryPolicy>;
+  onEvent: (e: AgentEvent) => Promise<void> /** The reply's visible text as it streams in (reasoning left out). */;
+  onDelta?: (text: string) => void;
+  signal?: AbortSignal;
+  history?: string;
+  tools?: AgentTools;
+  guards?: ToolCallGuards;
+}): Promise<AgentRun> {
   const { messages, tools: schemas } = await firstRequest({ entries, task, root, cwd, env, history, tools });
   const known = new Set(schemas.map((s) => s.function.name));
   const budgetState = newBudgetState();
@@ -146,7 +218,20 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
   const versions = new Map<string, Array<{ hash: string; turn: number }>>();
   let undone = 0;
   let nudged: 'empty' | 'cut' | 'unreadable' | null = null;
-  const run: AgentRun = { answer: '', turns: 0, toolCalls: 0, cacheHits: 0, usage: { input: 0, output: 0 }, estimatedCalls: 0, uncachedTokens: 0, compression: { before: 0, after: 0 }, files: [], exhausted: false, stopped: null, refused: 0 };
+  const run: AgentRun = {
+    answer: '',
+    turns: 0,
+    toolCalls: 0,
+    cacheHits: 0,
+    usage: { input: 0, output: 0 },
+    estimatedCalls: 0,
+    uncachedTokens: 0,
+    compression: { before: 0, after: 0 },
+    files: [],
+    exhausted: false,
+    stopped: null,
+    refused: 0,
+  };
   const stop = (code: AgentStop['code'], message: string): AgentRun => {
     run.stopped = { code, message };
     return run;
@@ -158,16 +243,33 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
     if (fit.after < fit.before) {
       run.compression.before += fit.before;
       run.compression.after += fit.after;
-      await onEvent({ type: 'compressed', results: fit.compressed + fit.shortened + fit.cut + fit.dropped, before: fit.before, after: fit.after });
+      await onEvent({
+        type: 'compressed',
+        results: fit.compressed + fit.shortened + fit.cut + fit.dropped,
+        before: fit.before,
+        after: fit.after,
+      });
     }
     await onEvent({ type: 'request', turn: run.turns });
     const shown = new VisibleStream();
-    const live = onDelta && ((piece: string) => {
-      const visible = shown.feed(piece);
-      if (visible) onDelta(visible);
-    });
+    const live =
+      onDelta &&
+      ((piece: string) => {
+        const visible = shown.feed(piece);
+        if (visible) onDelta(visible);
+      });
     // --quick: one call, no tools — an answer from what the prompt holds.
-    const r: ChatResult = await chat({ endpoint: config.endpoint.value, model: config.model.value, apiKey: config.apiKey, apiKeyEnv: config.apiKeyEnv.value ?? undefined, messages, ...(quick ? {} : { tools: schemas }), signal, retry, ...(live ? { onDelta: live } : {}) });
+    const r: ChatResult = await chat({
+      endpoint: config.endpoint.value,
+      model: config.model.value,
+      apiKey: config.apiKey,
+      apiKeyEnv: config.apiKeyEnv.value ?? undefined,
+      messages,
+      ...(quick ? {} : { tools: schemas }),
+      signal,
+      retry,
+      ...(live ? { onDelta: live } : {}),
+    });
     // Without usage from the server, the request as counted for the budget and the reply counted locally.
     const usage: Usage = r.usage ?? { promptTokens: fit.after, completionTokens: await replyTokens(r.message) };
     if (!r.usage) run.estimatedCalls++;
@@ -185,15 +287,24 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
       if (written.calls.length) {
         calls = written.calls.map((c, i) => ({ id: `text_${run.turns}_${i + 1}`, type: 'function', function: c }));
         text = written.rest;
-        await onEvent({ type: 'reply_note', text: `${calls.length} tool call${calls.length === 1 ? '' : 's'} written as text, run as calls` });
+        await onEvent({
+          type: 'reply_note',
+          text: `${calls.length} tool call${calls.length === 1 ? '' : 's'} written as text, run as calls`,
+        });
       }
     }
     // A tagged call that cannot be read (cut short, no known tool) is neither run nor the answer.
     if (!calls.length && unreadable.length && r.finishReason !== 'length') {
-      if (nudged === 'unreadable') return stop('MODEL_UNREADABLE_CALL', `the model's <tool_call> could not be read twice in a row (turn ${run.turns}); nothing of it ran`);
+      if (nudged === 'unreadable')
+        return stop(
+          'MODEL_UNREADABLE_CALL',
+          `the model's <tool_call> could not be read twice in a row (turn ${run.turns}); nothing of it ran`,
+        );
       nudged = 'unreadable';
       const parsed = parseArguments(unreadable[0]!);
-      const why = parsed.ok ? `it names no tool forge has (tools: ${[...known].join(', ')})` : `its JSON could not be read (${parsed.reason})`;
+      const why = parsed.ok
+        ? `it names no tool forge has (tools: ${[...known].join(', ')})`
+        : `its JSON could not be read (${parsed.reason})`;
       await onEvent({ type: 'reply_note', text: `a <tool_call> that could not be read (${why}): not run; asked again` });
       messages.push({ role: 'assistant', content: text });
       messages.push({ role: 'user', content: NUDGE.unreadable(why) });
@@ -201,7 +312,11 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
     }
     // A reply the length limit cut is not the model's answer, and its calls may be cut too: none runs.
     if (r.finishReason === 'length') {
-      if (nudged === 'cut') return stop('MODEL_TRUNCATED', `the model's reply was cut off by the length limit twice in a row (turn ${run.turns}); nothing of it was used`);
+      if (nudged === 'cut')
+        return stop(
+          'MODEL_TRUNCATED',
+          `the model's reply was cut off by the length limit twice in a row (turn ${run.turns}); nothing of it was used`,
+        );
       nudged = 'cut';
       await onEvent({ type: 'reply_note', text: 'reply cut off by the length limit: not used; asked again, shorter' });
       if (text) messages.push({ role: 'assistant', content: text });
@@ -210,7 +325,8 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
     }
     // Nothing at all (what Ollama sends when it drops streamed tool calls): one nudge, then a failure.
     if (!calls.length && !text) {
-      if (nudged === 'empty') return stop('MODEL_EMPTY_REPLY', `the model sent an empty reply twice in a row (turn ${run.turns}): no answer and no tool call`);
+      if (nudged === 'empty')
+        return stop('MODEL_EMPTY_REPLY', `the model sent an empty reply twice in a row (turn ${run.turns}): no answer and no tool call`);
       nudged = 'empty';
       await onEvent({ type: 'reply_note', text: 'empty reply: asked again' });
       messages.push({ role: 'user', content: NUDGE.empty });
@@ -233,10 +349,18 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
       const repeat = repeats.get(key);
       if (repeat && repeat.count >= 2) {
         await onEvent({ type: 'tool_call', name, arguments: call.function.arguments, cached: true });
-        return stop('LOOP_DETECTED', `the model made the same call a third time with nothing changed since turn ${repeat.turn}: ${name} ${call.function.arguments.slice(0, 200)}`);
+        return stop(
+          'LOOP_DETECTED',
+          `the model made the same call a third time with nothing changed since turn ${repeat.turn}: ${name} ${call.function.arguments.slice(0, 200)}`,
+        );
       }
       const cachedRead = repeat ? undefined : version ? reads.get(`${key} ${version}`) : undefined;
-      await onEvent({ type: 'tool_call', name, arguments: call.function.arguments, cached: repeat !== undefined || cachedRead !== undefined });
+      await onEvent({
+        type: 'tool_call',
+        name,
+        arguments: call.function.arguments,
+        cached: repeat !== undefined || cachedRead !== undefined,
+      });
       run.toolCalls++;
       let content: string;
       let ok = true;
@@ -262,14 +386,25 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
           versions.set(path, hash ? [{ hash, turn: 0 }] : []);
         }
         const result = !parsed.ok
-          ? { ok: false, text: `Error: the arguments of ${name} are not a JSON object: ${parsed.reason}. Sent: ${call.function.arguments.slice(0, 200)}${schema ? `\nThe arguments ${name} takes: ${JSON.stringify(schema.function.parameters)}` : ''}` }
+          ? {
+              ok: false,
+              text: `Error: the arguments of ${name} are not a JSON object: ${parsed.reason}. Sent: ${call.function.arguments.slice(0, 200)}${schema ? `\nThe arguments ${name} takes: ${JSON.stringify(schema.function.parameters)}` : ''}`,
+            }
           : refusal !== null
             ? { ok: false, text: refusal }
             : name === 'recall'
-              ? recalled ? { ok: true, text: recalled.text } : { ok: false, text: `Error: no compressed result '${String(args.id)}' (ids: ${[...archive.keys()].join(', ') || 'none yet'})` }
+              ? recalled
+                ? { ok: true, text: recalled.text }
+                : {
+                    ok: false,
+                    text: `Error: no compressed result '${String(args.id)}' (ids: ${[...archive.keys()].join(', ') || 'none yet'})`,
+                  }
               : await tools.run(name, args);
         ok = result.ok;
-        content = parsed.ok && parsed.repaired ? `[The arguments were not valid JSON; read them as ${JSON.stringify(args).slice(0, 200)}.]\n${result.text}` : result.text;
+        content =
+          parsed.ok && parsed.repaired
+            ? `[The arguments were not valid JSON; read them as ${JSON.stringify(args).slice(0, 200)}.]\n${result.text}`
+            : result.text;
         if (refusal !== null) run.refused++;
         if (ok && EDITS_FILES.has(name) && typeof args.path === 'string' && !run.files.includes(args.path)) run.files.push(args.path);
         if (ok && path) {
@@ -277,7 +412,11 @@ export async function runAgent({ entries, config, task, root, cwd, env, maxTurns
           const seen = versions.get(path)!;
           const earlier = hash ? seen.slice(0, -1).find((v) => v.hash === hash) : undefined;
           if (earlier) {
-            if (++undone >= 2) return stop('LOOP_DETECTED', `the model's edits keep undoing each other: '${String(args.path)}' went back to an earlier content again (turn ${run.turns})`);
+            if (++undone >= 2)
+              return stop(
+                'LOOP_DETECTED',
+                `the model's edits keep undoing each other: '${String(args.path)}' went back to an earlier content again (turn ${run.turns})`,
+              );
             content += `\n[This put '${String(args.path)}' back as it was ${earlier.turn ? `after turn ${earlier.turn}` : 'before the task'}: it undoes your own edit. Do not go back and forth; a second time ends the run.]`;
           }
           if (hash) seen.push({ hash, turn: run.turns });

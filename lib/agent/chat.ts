@@ -91,8 +91,17 @@ export type ModelSetting = 'endpoint' | 'model' | 'api_key_env';
 
 /** Every failure to talk to a model: a stable code, the setting to change, and a fix naming it. */
 export class ModelError extends ForgeError {
-  constructor(code: string, message: string, options: { fix: string; setting: ModelSetting; exitCode: ExitCode; data?: Record<string, unknown>; cause?: unknown }) {
-    super(code, message, { fix: options.fix, exitCode: options.exitCode, data: { setting: options.setting, ...options.data }, cause: options.cause });
+  constructor(
+    code: string,
+    message: string,
+    options: { fix: string; setting: ModelSetting; exitCode: ExitCode; data?: Record<string, unknown>; cause?: unknown },
+  ) {
+    super(code, message, {
+      fix: options.fix,
+      exitCode: options.exitCode,
+      data: { setting: options.setting, ...options.data },
+      cause: options.cause,
+    });
     this.name = 'ModelError';
   }
 }
@@ -145,7 +154,12 @@ interface Target {
  */
 export async function chat(options: ChatOptions): Promise<ChatResult> {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
-  const target: Target = { endpoint: apiBase(options.endpoint), model: options.model, apiKey: options.apiKey, apiKeyEnv: options.apiKeyEnv };
+  const target: Target = {
+    endpoint: apiBase(options.endpoint),
+    model: options.model,
+    apiKey: options.apiKey,
+    apiKeyEnv: options.apiKeyEnv,
+  };
   const body = JSON.stringify({
     model: options.model,
     messages: options.messages,
@@ -165,7 +179,12 @@ export async function chat(options: ChatOptions): Promise<ChatResult> {
     const { retryAfterMs } = failure.extra;
     if (!failure.retryable || attempt >= policy.attempts) throw await finalError({ failure, target, attempts: attempt });
     if (retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) {
-      const wait = new AttemptFailure(failure.code, `${failure.message}; it asks to retry after ${Math.ceil(retryAfterMs / 1000)} s`, false, failure.extra);
+      const wait = new AttemptFailure(
+        failure.code,
+        `${failure.message}; it asks to retry after ${Math.ceil(retryAfterMs / 1000)} s`,
+        false,
+        failure.extra,
+      );
       throw await finalError({ failure: wait, target, attempts: attempt });
     }
     const delayMs = retryAfterMs ?? backoff(policy, attempt);
@@ -184,7 +203,19 @@ function backoff(policy: RetryPolicy, attempt: number): number {
   return Math.round(full / 2 + (Math.random() * full) / 2);
 }
 
-async function attemptChat({ target, body, policy, signal, onDelta }: { target: Target; body: string; policy: RetryPolicy; signal?: AbortSignal; onDelta?: (text: string) => void }): Promise<ChatResult> {
+async function attemptChat({
+  target,
+  body,
+  policy,
+  signal,
+  onDelta,
+}: {
+  target: Target;
+  body: string;
+  policy: RetryPolicy;
+  signal?: AbortSignal;
+  onDelta?: (text: string) => void;
+}): Promise<ChatResult> {
   let res: Awaited<ReturnType<typeof request>>;
   try {
     res = await request(apiUrl(target.endpoint, '/chat/completions'), {
@@ -228,7 +259,11 @@ function completionFromJson({ text, target, onDelta }: { text: string; target: T
   try {
     completion = JSON.parse(text);
   } catch {
-    throw new AttemptFailure('MODEL_BAD_ENDPOINT', `'${target.endpoint}/chat/completions' answered with malformed JSON: ${excerpt(text)}`, false);
+    throw new AttemptFailure(
+      'MODEL_BAD_ENDPOINT',
+      `'${target.endpoint}/chat/completions' answered with malformed JSON: ${excerpt(text)}`,
+      false,
+    );
   }
   const stream = new ChatStream({ onDelta });
   stream.event(completion);
@@ -288,7 +323,8 @@ export class ChatStream {
     this.events++;
     if (!isRecord(chunk)) return;
     // OpenRouter and Ollama report failures after a 200 as an event carrying `error`.
-    if (chunk.error !== undefined) throw new AttemptFailure('MODEL_SERVER_ERROR', `the stream reported an error: ${errorText(chunk.error)}`, true);
+    if (chunk.error !== undefined)
+      throw new AttemptFailure('MODEL_SERVER_ERROR', `the stream reported an error: ${errorText(chunk.error)}`, true);
     if (isRecord(chunk.usage)) {
       this.usage = { promptTokens: Number(chunk.usage.prompt_tokens) || 0, completionTokens: Number(chunk.usage.completion_tokens) || 0 };
     }
@@ -330,12 +366,20 @@ export class ChatStream {
     this.feed(this.decoder.decode());
     this.parser.reset({ consume: true });
     if (this.events === 0 && !this.done && !eventStream) {
-      throw new AttemptFailure('MODEL_BAD_ENDPOINT', `'${endpoint}/chat/completions' did not answer with an event stream; is '${endpoint}' the API base (usually ending in /v1)?`, false);
+      throw new AttemptFailure(
+        'MODEL_BAD_ENDPOINT',
+        `'${endpoint}/chat/completions' did not answer with an event stream; is '${endpoint}' the API base (usually ending in /v1)?`,
+        false,
+      );
     }
     if (!complete && !this.done && this.finishReason === null) {
       throw new AttemptFailure('MODEL_SERVER_ERROR', `the stream from '${endpoint}' ended before the reply was complete`, true);
     }
-    const toolCalls: ToolCall[] = this.calls.map((c) => ({ id: c.id || `call_${randomHex()}`, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+    const toolCalls: ToolCall[] = this.calls.map((c) => ({
+      id: c.id || `call_${randomHex()}`,
+      type: 'function',
+      function: { name: c.name, arguments: c.arguments },
+    }));
     return {
       message: { role: 'assistant', content: this.content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
       usage: this.usage,
@@ -345,21 +389,53 @@ export class ChatStream {
 }
 
 /** Network codes after which the same request may well succeed a moment later. */
-const TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const TRANSIENT = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
 
-function networkFailure({ err, target, policy, midStream }: { err: unknown; target: Target; policy: RetryPolicy; midStream: boolean }): unknown {
+function networkFailure({
+  err,
+  target,
+  policy,
+  midStream,
+}: {
+  err: unknown;
+  target: Target;
+  policy: RetryPolicy;
+  midStream: boolean;
+}): unknown {
   const code = errorCode(err);
   if (code === undefined) return err;
   const cause = { cause: err };
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return new AttemptFailure('MODEL_STALLED', `'${target.endpoint}' sent nothing for ${policy.stallMs} ms ${midStream ? 'in the middle of its reply' : 'after the request'}`, true, cause);
+    return new AttemptFailure(
+      'MODEL_STALLED',
+      `'${target.endpoint}' sent nothing for ${policy.stallMs} ms ${midStream ? 'in the middle of its reply' : 'after the request'}`,
+      true,
+      cause,
+    );
   }
   if (code === 'UND_ERR_INVALID_ARG' || code === 'ERR_INVALID_URL') {
     return new AttemptFailure('MODEL_BAD_ENDPOINT', `'${target.endpoint}' is not a usable endpoint URL: ${messageOf(err)}`, false, cause);
   }
-  if (midStream) return new AttemptFailure('MODEL_SERVER_ERROR', `the stream from '${target.endpoint}' broke off (${code})`, TRANSIENT.has(code), cause);
+  if (midStream)
+    return new AttemptFailure('MODEL_SERVER_ERROR', `the stream from '${target.endpoint}' broke off (${code})`, TRANSIENT.has(code), cause);
   const hint = new URL(target.endpoint).port === OLLAMA_PORT ? '; is Ollama running (ollama serve)?' : '';
-  return new AttemptFailure('MODEL_UNREACHABLE', `cannot reach '${target.endpoint}': ${describeNetworkCode(code, err)}${hint}`, TRANSIENT.has(code), cause);
+  return new AttemptFailure(
+    'MODEL_UNREACHABLE',
+    `cannot reach '${target.endpoint}': ${describeNetworkCode(code, err)}${hint}`,
+    TRANSIENT.has(code),
+    cause,
+  );
 }
 
 function describeNetworkCode(code: string, err: unknown): string {
@@ -377,11 +453,22 @@ function errorCode(err: unknown): string | undefined {
   return undefined;
 }
 
-const MODEL_MISSING = /model.{0,80}(not found|does not exist|not a valid|is invalid|unknown)|(no such|unknown|invalid) model|not a valid model/i;
+const MODEL_MISSING =
+  /model.{0,80}(not found|does not exist|not a valid|is invalid|unknown)|(no such|unknown|invalid) model|not a valid model/i;
 const CONTEXT_TOO_LONG = /context.(length|window)|maximum context|too many tokens|prompt is too long/i;
 const OUT_OF_QUOTA = /insufficient_quota|exceeded your current quota|billing|insufficient credits/i;
 
-function httpFailure({ status, headers, text, target }: { status: number; headers: IncomingHttpHeaders; text: string; target: Target }): AttemptFailure {
+function httpFailure({
+  status,
+  headers,
+  text,
+  target,
+}: {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  target: Target;
+}): AttemptFailure {
   const said = serverMessage(text);
   const url = apiUrl(target.endpoint, '/chat/completions');
   const extra = { status };
@@ -390,17 +477,45 @@ function httpFailure({ status, headers, text, target }: { status: number; header
     return new AttemptFailure('MODEL_AUTH', `'${target.endpoint}' ${what} (${status}): ${said}`, false, extra);
   }
   if (status === 429) {
-    if (OUT_OF_QUOTA.test(text)) return new AttemptFailure('MODEL_QUOTA', `'${target.endpoint}' says the account is out of quota (429): ${said}`, false, extra);
-    return new AttemptFailure('MODEL_RATE_LIMITED', `'${target.endpoint}' is rate limiting requests (429): ${said}`, true, { ...extra, retryAfterMs: retryAfterMs(headers) });
+    if (OUT_OF_QUOTA.test(text))
+      return new AttemptFailure('MODEL_QUOTA', `'${target.endpoint}' says the account is out of quota (429): ${said}`, false, extra);
+    return new AttemptFailure('MODEL_RATE_LIMITED', `'${target.endpoint}' is rate limiting requests (429): ${said}`, true, {
+      ...extra,
+      retryAfterMs: retryAfterMs(headers),
+    });
   }
-  if (status >= 500 || status === 408) return new AttemptFailure('MODEL_SERVER_ERROR', `'${target.endpoint}' failed with ${status}: ${said}`, true, extra);
+  if (status >= 500 || status === 408)
+    return new AttemptFailure('MODEL_SERVER_ERROR', `'${target.endpoint}' failed with ${status}: ${said}`, true, extra);
   if (status >= 300 && status < 400) {
     const location = header(headers, 'location');
-    return new AttemptFailure('MODEL_BAD_ENDPOINT', `'${url}' redirects${location ? ` to '${location}'` : ''} (${status}); use the final API base as the endpoint`, false, extra);
+    return new AttemptFailure(
+      'MODEL_BAD_ENDPOINT',
+      `'${url}' redirects${location ? ` to '${location}'` : ''} (${status}); use the final API base as the endpoint`,
+      false,
+      extra,
+    );
   }
-  if (MODEL_MISSING.test(said)) return new AttemptFailure('MODEL_NOT_FOUND', `model '${target.model}' is not available at '${target.endpoint}' (${status}): ${said}`, false, extra);
-  if (status === 404) return new AttemptFailure('MODEL_BAD_ENDPOINT', `'${url}' does not exist (404); is '${target.endpoint}' the API base (usually ending in /v1)?`, false, extra);
-  if (CONTEXT_TOO_LONG.test(said)) return new AttemptFailure('MODEL_CONTEXT_EXCEEDED', `the conversation is longer than model '${target.model}' accepts (${status}): ${said}`, false, extra);
+  if (MODEL_MISSING.test(said))
+    return new AttemptFailure(
+      'MODEL_NOT_FOUND',
+      `model '${target.model}' is not available at '${target.endpoint}' (${status}): ${said}`,
+      false,
+      extra,
+    );
+  if (status === 404)
+    return new AttemptFailure(
+      'MODEL_BAD_ENDPOINT',
+      `'${url}' does not exist (404); is '${target.endpoint}' the API base (usually ending in /v1)?`,
+      false,
+      extra,
+    );
+  if (CONTEXT_TOO_LONG.test(said))
+    return new AttemptFailure(
+      'MODEL_CONTEXT_EXCEEDED',
+      `the conversation is longer than model '${target.model}' accepts (${status}): ${said}`,
+      false,
+      extra,
+    );
   return new AttemptFailure('MODEL_REQUEST_REJECTED', `'${target.endpoint}' rejected the request (${status}): ${said}`, false, extra);
 }
 
@@ -416,7 +531,15 @@ function retryAfterMs(headers: IncomingHttpHeaders): number | undefined {
 }
 
 /** Turns the last attempt's failure into the error the user sees, with a fix naming the setting. */
-async function finalError({ failure, target, attempts }: { failure: AttemptFailure; target: Target; attempts: number }): Promise<ModelError> {
+async function finalError({
+  failure,
+  target,
+  attempts,
+}: {
+  failure: AttemptFailure;
+  target: Target;
+  attempts: number;
+}): Promise<ModelError> {
   const { setting, exitCode } = FAILURES[failure.code];
   const message = attempts > 1 ? `${failure.message} (gave up after ${attempts} attempts)` : failure.message;
   const fix = failure.code === 'MODEL_NOT_FOUND' ? await missingModelFix({ failure, target }) : fixFor({ setting, target });
@@ -424,7 +547,12 @@ async function finalError({ failure, target, attempts }: { failure: AttemptFailu
     fix,
     setting,
     exitCode,
-    data: { endpoint: target.endpoint, model: target.model, attempts, ...(failure.extra.status === undefined ? {} : { status: failure.extra.status }) },
+    data: {
+      endpoint: target.endpoint,
+      model: target.model,
+      attempts,
+      ...(failure.extra.status === undefined ? {} : { status: failure.extra.status }),
+    },
     cause: failure.extra.cause,
   });
 }
@@ -447,12 +575,28 @@ async function missingModelFix({ failure, target }: { failure: AttemptFailure; t
  * The model ids an endpoint serves (`GET /models`), for first-run probing and for suggesting a
  * model when one is missing. The whole exchange is bounded by `timeoutMs`, connecting included.
  */
-export async function listModels({ endpoint, apiKey, timeoutMs = 5000, signal }: { endpoint: string; apiKey?: string; timeoutMs?: number; signal?: AbortSignal }): Promise<string[]> {
+export async function listModels({
+  endpoint,
+  apiKey,
+  timeoutMs = 5000,
+  signal,
+}: {
+  endpoint: string;
+  apiKey?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}): Promise<string[]> {
   const base = apiBase(endpoint);
   const target: Target = { endpoint: base, model: '' };
   const deadline = AbortSignal.timeout(timeoutMs);
   const fail = (code: FailureCode, message: string, cause?: unknown) =>
-    new ModelError(code, message, { fix: fixFor({ setting: FAILURES[code].setting, target }), setting: FAILURES[code].setting, exitCode: FAILURES[code].exitCode, data: { endpoint: base }, cause });
+    new ModelError(code, message, {
+      fix: fixFor({ setting: FAILURES[code].setting, target }),
+      setting: FAILURES[code].setting,
+      exitCode: FAILURES[code].exitCode,
+      data: { endpoint: base },
+      cause,
+    });
   try {
     const res = await request(apiUrl(base, '/models'), {
       method: 'GET',
@@ -462,8 +606,10 @@ export async function listModels({ endpoint, apiKey, timeoutMs = 5000, signal }:
       bodyTimeout: timeoutMs,
     });
     const text = await res.body.text();
-    if (res.statusCode === 401 || res.statusCode === 403) throw fail('MODEL_AUTH', `'${base}' wants a valid API key to list models (${res.statusCode}): ${serverMessage(text)}`);
-    if (res.statusCode < 200 || res.statusCode > 299) throw fail('MODEL_BAD_ENDPOINT', `'${base}/models' answered ${res.statusCode}: ${serverMessage(text)}`);
+    if (res.statusCode === 401 || res.statusCode === 403)
+      throw fail('MODEL_AUTH', `'${base}' wants a valid API key to list models (${res.statusCode}): ${serverMessage(text)}`);
+    if (res.statusCode < 200 || res.statusCode > 299)
+      throw fail('MODEL_BAD_ENDPOINT', `'${base}/models' answered ${res.statusCode}: ${serverMessage(text)}`);
     const ids = modelIds(text);
     if (!ids) throw fail('MODEL_BAD_ENDPOINT', `'${base}/models' did not answer with a list of models: ${excerpt(text)}`);
     return ids;
@@ -499,12 +645,29 @@ export const OLLAMA_DEFAULT_CONTEXT = 4096;
  * context of a loaded model (set by OLLAMA_CONTEXT_LENGTH or the app's slider). Null when the
  * endpoint is not Ollama, or does not answer within `timeoutMs`.
  */
-export async function ollamaContext({ endpoint, model, timeoutMs = 2000, signal }: { endpoint: string; model: string; timeoutMs?: number; signal?: AbortSignal }): Promise<OllamaContext | null> {
-  const origin = apiBase(endpoint).replace(/[?#].*$/, '').replace(/\/v1$/, '');
+export async function ollamaContext({
+  endpoint,
+  model,
+  timeoutMs = 2000,
+  signal,
+}: {
+  endpoint: string;
+  model: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}): Promise<OllamaContext | null> {
+  const origin = apiBase(endpoint)
+    .replace(/[?#].*$/, '')
+    .replace(/\/v1$/, '');
   const deadline = AbortSignal.timeout(timeoutMs);
   const ask = async (path: string, body?: unknown): Promise<Record<string, unknown> | null> => {
     try {
-      const res = await request(`${origin}${path}`, { method: body ? 'POST' : 'GET', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: body ? JSON.stringify(body) : undefined, signal: signal ? AbortSignal.any([signal, deadline]) : deadline });
+      const res = await request(`${origin}${path}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+      });
       const text = await res.body.text();
       if (res.statusCode !== 200) return null;
       const parsed: unknown = JSON.parse(text);
@@ -522,7 +685,9 @@ export async function ollamaContext({ endpoint, model, timeoutMs = 2000, signal 
   const trained = Number.isInteger(trainedValue) && trainedValue > 0 ? trainedValue : null;
   const numCtx = Number(/^num_ctx\s+(\d+)/m.exec(typeof shown.parameters === 'string' ? shown.parameters : '')?.[1]);
   const running = await ask('/api/ps');
-  const loaded = (Array.isArray(running?.models) ? running.models : []).find((m): m is Record<string, unknown> => isRecord(m) && (m.name === model || m.model === model));
+  const loaded = (Array.isArray(running?.models) ? running.models : []).find(
+    (m): m is Record<string, unknown> => isRecord(m) && (m.name === model || m.model === model),
+  );
   const loadedContext = Number(loaded?.context_length);
   if (Number.isInteger(loadedContext) && loadedContext > 0) return { tokens: loadedContext, trained, from: 'loaded' };
   if (Number.isInteger(numCtx) && numCtx > 0) return { tokens: numCtx, trained, from: 'num_ctx' };
@@ -540,7 +705,9 @@ function modelIds(text: string): string[] | undefined {
   if (!isRecord(parsed)) return undefined;
   const list = Array.isArray(parsed.data) ? parsed.data : Array.isArray(parsed.models) ? parsed.models : undefined;
   if (!list) return undefined;
-  return list.map((m) => (isRecord(m) ? (typeof m.id === 'string' ? m.id : m.name) : undefined)).filter((id): id is string => typeof id === 'string');
+  return list
+    .map((m) => (isRecord(m) ? (typeof m.id === 'string' ? m.id : m.name) : undefined))
+    .filter((id): id is string => typeof id === 'string');
 }
 
 /** The endpoint without trailing slashes; an unusable URL fails before any request. */
@@ -552,7 +719,12 @@ function apiBase(endpoint: string): string {
     url = new URL('invalid:');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ModelError('MODEL_BAD_ENDPOINT', `'${endpoint}' is not an http(s) URL`, { fix: 'forge agent --endpoint URL', setting: 'endpoint', exitCode: 2, data: { endpoint } });
+    throw new ModelError('MODEL_BAD_ENDPOINT', `'${endpoint}' is not an http(s) URL`, {
+      fix: 'forge agent --endpoint URL',
+      setting: 'endpoint',
+      exitCode: 2,
+      data: { endpoint },
+    });
   }
   return endpoint.replace(/\/+$/, '');
 }

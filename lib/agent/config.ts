@@ -180,7 +180,17 @@ export function configPath({ env, homeDir = homedir() }: { env: Record<string, s
  * http://localhost:11434/v1) within 300 ms, else OpenAI if OPENAI_API_KEY is set, else OpenRouter
  * if OPENROUTER_API_KEY is set. With none of these it fails and says how to configure one.
  */
-export async function resolveModelConfig({ flags = {}, env, homeDir = homedir(), signal }: { flags?: AgentFlags; env: Record<string, string | undefined>; homeDir?: string; signal?: AbortSignal }): Promise<ModelConfig> {
+export async function resolveModelConfig({
+  flags = {},
+  env,
+  homeDir = homedir(),
+  signal,
+}: {
+  flags?: AgentFlags;
+  env: Record<string, string | undefined>;
+  homeDir?: string;
+  signal?: AbortSignal;
+}): Promise<ModelConfig> {
   const path = configPath({ env, homeDir });
   const file = await loadConfigFile(path);
   const profile = chooseProfile({ flags, env, file, path });
@@ -204,21 +214,29 @@ export async function resolveModelConfig({ flags = {}, env, homeDir = homedir(),
   const profileModelInUse = profileEndpointInUse && (settings.model === undefined || model?.value === settings.model);
   if (flags.apiKeyEnv !== undefined && !ENV_NAME.test(flags.apiKeyEnv)) {
     // The value is not echoed: someone who passed the key itself should not see it in logs.
-    throw new InvalidInputError('INVALID_API_KEY_ENV', '--api-key-env takes the name of the variable that holds the key, not the key', { fix: 'forge agent --api-key-env OPENAI_API_KEY' });
+    throw new InvalidInputError('INVALID_API_KEY_ENV', '--api-key-env takes the name of the variable that holds the key, not the key', {
+      fix: 'forge agent --api-key-env OPENAI_API_KEY',
+    });
   }
   let apiKeyEnv = first<string>([
     [flags.apiKeyEnv, { kind: 'flag', flag: '--api-key-env' }],
     [profileEndpointInUse ? settings.api_key_env : undefined, fromConfig('api_key_env')],
   ]);
   // A file that only holds what forge wrote (detected hooks) has not chosen a model either.
-  const firstRun = endpoint === undefined && (file === null || Object.values(file.profiles).every((p) => p.endpoint === undefined && p.model === undefined));
+  const firstRun =
+    endpoint === undefined &&
+    (file === null || Object.values(file.profiles).every((p) => p.endpoint === undefined && p.model === undefined));
   const profileNames = file ? Object.keys(file.profiles) : [];
   if (endpoint === undefined && !profile && profileNames.length > 1) {
     // Detection would silently ignore every profile the user wrote.
-    throw new InvalidInputError('PROFILE_NOT_CHOSEN', `'${path}' has profiles ${profileNames.map((n) => `'${n}'`).join(', ')} and no "default"`, {
-      fix: `forge agent --profile ${shellQuote(profileNames[0]!)}`,
-      data: { profiles: profileNames },
-    });
+    throw new InvalidInputError(
+      'PROFILE_NOT_CHOSEN',
+      `'${path}' has profiles ${profileNames.map((n) => `'${n}'`).join(', ')} and no "default"`,
+      {
+        fix: `forge agent --profile ${shellQuote(profileNames[0]!)}`,
+        data: { profiles: profileNames },
+      },
+    );
   }
 
   if (endpoint === undefined) {
@@ -230,13 +248,18 @@ export async function resolveModelConfig({ flags = {}, env, homeDir = homedir(),
     assertHttpUrl(endpoint);
   }
   const known = knownHost(endpoint.value);
-  if (apiKeyEnv === undefined && known && env[known.env]) apiKeyEnv = { value: known.env, source: { kind: 'default', detail: `the usual key variable for ${known.host}` } };
+  if (apiKeyEnv === undefined && known && env[known.env])
+    apiKeyEnv = { value: known.env, source: { kind: 'default', detail: `the usual key variable for ${known.host}` } };
   const apiKey = apiKeyEnv ? env[apiKeyEnv.value] || undefined : undefined;
   if (apiKeyEnv && !apiKey) {
-    throw new InvalidInputError('API_KEY_MISSING', `the API key variable '${apiKeyEnv.value}' (${describeSource(apiKeyEnv.source)}) is not set`, {
-      fix: `export ${apiKeyEnv.value}=…`,
-      data: { apiKeyEnv: apiKeyEnv.value },
-    });
+    throw new InvalidInputError(
+      'API_KEY_MISSING',
+      `the API key variable '${apiKeyEnv.value}' (${describeSource(apiKeyEnv.source)}) is not set`,
+      {
+        fix: `export ${apiKeyEnv.value}=…`,
+        data: { apiKeyEnv: apiKeyEnv.value },
+      },
+    );
   }
   model ??= await defaultModel({ endpoint: endpoint.value, apiKey, signal });
 
@@ -249,8 +272,14 @@ export async function resolveModelConfig({ flags = {}, env, homeDir = homedir(),
       [flags.plannerModel, { kind: 'flag', flag: '--planner-model' }],
       [settings.planner_model, fromConfig('planner_model')],
     ]) ?? { value: null, source: { kind: 'default', detail: 'the main model plans' } },
-    cost: settings.cost_per_mtok && profileModelInUse ? { value: settings.cost_per_mtok, source: fromConfig('cost_per_mtok') } : { value: null, source: { kind: 'default', detail: 'no cost per Mtok configured' } },
-    contextWindow: settings.context_window && profileModelInUse ? { value: settings.context_window, source: fromConfig('context_window') } : { value: null, source: { kind: 'default', detail: 'no context_window configured' } },
+    cost:
+      settings.cost_per_mtok && profileModelInUse
+        ? { value: settings.cost_per_mtok, source: fromConfig('cost_per_mtok') }
+        : { value: null, source: { kind: 'default', detail: 'no cost per Mtok configured' } },
+    contextWindow:
+      settings.context_window && profileModelInUse
+        ? { value: settings.context_window, source: fromConfig('context_window') }
+        : { value: null, source: { kind: 'default', detail: 'no context_window configured' } },
     ...profileSettings({ file, profile, path, env }),
     firstRun,
   };
@@ -261,7 +290,17 @@ export async function resolveModelConfig({ flags = {}, env, homeDir = homedir(),
  * profile (--profile, FORGE_PROFILE, the file's default, its only profile) but without resolving
  * a model, so it never probes the network. `command` names the command in the fixes of errors.
  */
-export async function resolveAgentSettings({ flags = {}, env, homeDir = homedir(), command = 'forge agent' }: { flags?: Pick<AgentFlags, 'profile'>; env: Record<string, string | undefined>; homeDir?: string; command?: string }): Promise<AgentSettings> {
+export async function resolveAgentSettings({
+  flags = {},
+  env,
+  homeDir = homedir(),
+  command = 'forge agent',
+}: {
+  flags?: Pick<AgentFlags, 'profile'>;
+  env: Record<string, string | undefined>;
+  homeDir?: string;
+  command?: string;
+}): Promise<AgentSettings> {
   const path = configPath({ env, homeDir });
   const file = await loadConfigFile(path);
   const profile = chooseProfile({ flags, env, file, path, command });
@@ -276,7 +315,17 @@ export async function resolveAgentSettings({ flags = {}, env, homeDir = homedir(
   return profileSettings({ file, profile, path, env });
 }
 
-function profileSettings({ file, profile, path, env }: { file: ConfigFile | null; profile: Sourced<string> | null; path: string; env: Record<string, string | undefined> }): AgentSettings {
+function profileSettings({
+  file,
+  profile,
+  path,
+  env,
+}: {
+  file: ConfigFile | null;
+  profile: Sourced<string> | null;
+  path: string;
+  env: Record<string, string | undefined>;
+}): AgentSettings {
   const p: ConfigProfile = profile ? (file?.profiles[profile.value] ?? {}) : {};
   const from = (key: keyof ConfigProfile): Source => ({ kind: 'config', path, key: `profiles.${profile?.value}.${key}` });
   const unset = (detail: string): Source => ({ kind: 'default', detail });
@@ -285,12 +334,30 @@ function profileSettings({ file, profile, path, env }: { file: ConfigFile | null
     configPath: path,
     hooks: p.hooks
       ? { value: Object.fromEntries(HOOK_EVENTS.map((e) => [e, p.hooks![e] ?? []])) as HookConfig, source: from('hooks') }
-      : { value: null, source: unset(profile ? `profiles.${profile.value} has no hooks yet: forge agent detects them and writes them there` : 'no profile: forge agent detects hooks and writes them into a new profile') },
-    hooksDisabled: p.hooks_disabled !== undefined ? { value: p.hooks_disabled, source: from('hooks_disabled') } : { value: false, source: unset('hooks run unless hooks_disabled is true') },
+      : {
+          value: null,
+          source: unset(
+            profile
+              ? `profiles.${profile.value} has no hooks yet: forge agent detects them and writes them there`
+              : 'no profile: forge agent detects hooks and writes them into a new profile',
+          ),
+        },
+    hooksDisabled:
+      p.hooks_disabled !== undefined
+        ? { value: p.hooks_disabled, source: from('hooks_disabled') }
+        : { value: false, source: unset('hooks run unless hooks_disabled is true') },
     hooksDetectedFrom: p.hooks_detected_from ?? null,
-    mcpServers: p.mcp_servers ? { value: p.mcp_servers, source: from('mcp_servers') } : { value: [], source: unset('no MCP servers configured') },
-    autoCommit: p.auto_commit !== undefined ? { value: p.auto_commit || null, source: from('auto_commit') } : { value: null, source: unset('auto-commit is off') },
-    autoCommitPrefix: p.auto_commit_prefix !== undefined ? { value: p.auto_commit_prefix, source: from('auto_commit_prefix') } : { value: DEFAULT_AUTO_COMMIT_PREFIX, source: unset(`commit messages start with '${DEFAULT_AUTO_COMMIT_PREFIX}'`) },
+    mcpServers: p.mcp_servers
+      ? { value: p.mcp_servers, source: from('mcp_servers') }
+      : { value: [], source: unset('no MCP servers configured') },
+    autoCommit:
+      p.auto_commit !== undefined
+        ? { value: p.auto_commit || null, source: from('auto_commit') }
+        : { value: null, source: unset('auto-commit is off') },
+    autoCommitPrefix:
+      p.auto_commit_prefix !== undefined
+        ? { value: p.auto_commit_prefix, source: from('auto_commit_prefix') }
+        : { value: DEFAULT_AUTO_COMMIT_PREFIX, source: unset(`commit messages start with '${DEFAULT_AUTO_COMMIT_PREFIX}'`) },
     recording: Object.fromEntries(
       (Object.keys(RECORDINGS) as Recording[]).map((kind) => {
         const { key, envs } = RECORDINGS[kind];
@@ -310,9 +377,14 @@ function profileSettings({ file, profile, path, env }: { file: ConfigFile | null
  * The line forge agent prints about what it records: where each kind goes or what turned it off,
  * and how to turn it off. `kinds`: what this run can record (a plan saves no session turns).
  */
-export function describeRecording(settings: Pick<AgentSettings, 'recording'>, kinds: readonly Recording[] = Object.keys(RECORDINGS) as Recording[]): string {
+export function describeRecording(
+  settings: Pick<AgentSettings, 'recording'>,
+  kinds: readonly Recording[] = Object.keys(RECORDINGS) as Recording[],
+): string {
   const on = kinds.filter((k) => settings.recording[k].value);
-  const off = kinds.filter((k) => !settings.recording[k].value).map((k) => `${RECORDINGS[k].what} (off ${describeSource(settings.recording[k].source)})`);
+  const off = kinds
+    .filter((k) => !settings.recording[k].value)
+    .map((k) => `${RECORDINGS[k].what} (off ${describeSource(settings.recording[k].source)})`);
   if (!on.length) return `not recording ${off.join(' or ')}`;
   const what = on.map((k) => `${RECORDINGS[k].what} (${RECORDINGS[k].path})`).join(' and ');
   const how = `${on.map((k) => `${RECORDINGS[k].envs[0]}=1`).join(', ')} (or ${on.map((k) => RECORDINGS[k].key).join(', ')} in a profile) ${on.length === 1 ? 'turns it' : 'turn them'} off`;
@@ -325,7 +397,19 @@ function first<T>(candidates: Array<[T | undefined, Source]>): Sourced<T> | unde
 }
 
 /** The profile named by flag or env, else the file's default, else its only profile. */
-function chooseProfile({ flags, env, file, path, command = 'forge agent' }: { flags: Pick<AgentFlags, 'profile'>; env: Record<string, string | undefined>; file: ConfigFile | null; path: string; command?: string }): Sourced<string> | null {
+function chooseProfile({
+  flags,
+  env,
+  file,
+  path,
+  command = 'forge agent',
+}: {
+  flags: Pick<AgentFlags, 'profile'>;
+  env: Record<string, string | undefined>;
+  file: ConfigFile | null;
+  path: string;
+  command?: string;
+}): Sourced<string> | null {
   const named = first<string>([
     [flags.profile, { kind: 'flag', flag: '--profile' }],
     [env.FORGE_PROFILE, { kind: 'env', name: 'FORGE_PROFILE' }],
@@ -333,10 +417,14 @@ function chooseProfile({ flags, env, file, path, command = 'forge agent' }: { fl
   const names = file ? Object.keys(file.profiles) : [];
   if (named) {
     if (file?.profiles[named.value]) return named;
-    throw new InvalidInputError('PROFILE_NOT_FOUND', `no profile '${named.value}' in '${path}'${names.length ? `; it has ${names.map((n) => `'${n}'`).join(', ')}` : ''}`, {
-      fix: names[0] !== undefined ? `${command} --profile ${shellQuote(names[0])}` : editFix(path),
-      data: { profile: named.value, profiles: names },
-    });
+    throw new InvalidInputError(
+      'PROFILE_NOT_FOUND',
+      `no profile '${named.value}' in '${path}'${names.length ? `; it has ${names.map((n) => `'${n}'`).join(', ')}` : ''}`,
+      {
+        fix: names[0] !== undefined ? `${command} --profile ${shellQuote(names[0])}` : editFix(path),
+        data: { profile: named.value, profiles: names },
+      },
+    );
   }
   if (!file) return null;
   if (file.default !== undefined) return { value: file.default, source: { kind: 'config', path, key: 'default' } };
@@ -359,7 +447,10 @@ export async function readConfigText(path: string): Promise<string | null> {
     return await readFile(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new InvalidInputError('CONFIG_UNREADABLE', `cannot read '${path}': ${(err as Error).message}`, { fix: `ls -l ${shellQuote(path)}`, data: { path } });
+    throw new InvalidInputError('CONFIG_UNREADABLE', `cannot read '${path}': ${(err as Error).message}`, {
+      fix: `ls -l ${shellQuote(path)}`,
+      data: { path },
+    });
   }
 }
 
@@ -387,27 +478,50 @@ export function parseConfigFile({ text, path }: { text: string; path: string }):
       if (p[key] !== undefined && (typeof p[key] !== 'string' || p[key] === '')) throw invalid(`${at}.${key} must be a non-empty string`);
     }
     if (typeof p.endpoint === 'string' && !isHttpUrl(p.endpoint)) throw invalid(`${at}.endpoint '${p.endpoint}' is not an http(s) URL`);
-    if (typeof p.api_key_env === 'string' && !ENV_NAME.test(p.api_key_env)) throw invalid(`${at}.api_key_env must name an environment variable, not hold the key`);
+    if (typeof p.api_key_env === 'string' && !ENV_NAME.test(p.api_key_env))
+      throw invalid(`${at}.api_key_env must name an environment variable, not hold the key`);
     let cost: CostPerMtok | undefined;
     if (p.cost_per_mtok !== undefined) {
       const c = p.cost_per_mtok;
       const ok = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-      if (!isRecord(c) || !ok(c.input) || !ok(c.output)) throw invalid(`${at}.cost_per_mtok must be {"input": dollars, "output": dollars}, both numbers ≥ 0`);
+      if (!isRecord(c) || !ok(c.input) || !ok(c.output))
+        throw invalid(`${at}.cost_per_mtok must be {"input": dollars, "output": dollars}, both numbers ≥ 0`);
       cost = { input: c.input as number, output: c.output as number };
     }
-    if (p.context_window !== undefined && (typeof p.context_window !== 'number' || !Number.isInteger(p.context_window) || p.context_window < 1024)) throw invalid(`${at}.context_window must be the model's context in tokens, an integer ≥ 1024 (like 32768)`);
+    if (
+      p.context_window !== undefined &&
+      (typeof p.context_window !== 'number' || !Number.isInteger(p.context_window) || p.context_window < 1024)
+    )
+      throw invalid(`${at}.context_window must be the model's context in tokens, an integer ≥ 1024 (like 32768)`);
     const hooks = p.hooks === undefined ? undefined : checkHooks(p.hooks, `${at}.hooks`, invalid);
-    if (p.hooks_disabled !== undefined && typeof p.hooks_disabled !== 'boolean') throw invalid(`${at}.hooks_disabled must be true or false`);
-    if (p.hooks_detected_from !== undefined && (!Array.isArray(p.hooks_detected_from) || !p.hooks_detected_from.every((m) => typeof m === 'string'))) throw invalid(`${at}.hooks_detected_from must be a list of file names (forge writes it with detected hooks; delete it to use the hooks in every project)`);
+    if (p.hooks_disabled !== undefined && typeof p.hooks_disabled !== 'boolean')
+      throw invalid(`${at}.hooks_disabled must be true or false`);
+    if (
+      p.hooks_detected_from !== undefined &&
+      (!Array.isArray(p.hooks_detected_from) || !p.hooks_detected_from.every((m) => typeof m === 'string'))
+    )
+      throw invalid(
+        `${at}.hooks_detected_from must be a list of file names (forge writes it with detected hooks; delete it to use the hooks in every project)`,
+      );
     const mcpServers = p.mcp_servers === undefined ? undefined : checkMcpServers(p.mcp_servers, `${at}.mcp_servers`, invalid);
-    if (p.auto_commit !== undefined && p.auto_commit !== false && p.auto_commit !== true && p.auto_commit !== 'task' && p.auto_commit !== 'plan') {
+    if (
+      p.auto_commit !== undefined &&
+      p.auto_commit !== false &&
+      p.auto_commit !== true &&
+      p.auto_commit !== 'task' &&
+      p.auto_commit !== 'plan'
+    ) {
       throw invalid(`${at}.auto_commit must be false, "task" (one commit per task; true means the same) or "plan" (one commit per plan)`);
     }
-    if (p.auto_commit_prefix !== undefined && (typeof p.auto_commit_prefix !== 'string' || /[\r\n]/.test(p.auto_commit_prefix) || p.auto_commit_prefix.length > 50)) {
+    if (
+      p.auto_commit_prefix !== undefined &&
+      (typeof p.auto_commit_prefix !== 'string' || /[\r\n]/.test(p.auto_commit_prefix) || p.auto_commit_prefix.length > 50)
+    ) {
       throw invalid(`${at}.auto_commit_prefix must be a string of one line, at most 50 characters (like "forge: ")`);
     }
     for (const { key, path: where } of Object.values(RECORDINGS)) {
-      if (p[key] !== undefined && typeof p[key] !== 'boolean') throw invalid(`${at}.${key} must be true (forge agent records nothing in ${where}) or false`);
+      if (p[key] !== undefined && typeof p[key] !== 'boolean')
+        throw invalid(`${at}.${key} must be true (forge agent records nothing in ${where}) or false`);
     }
     checked[name] = {
       ...(typeof p.endpoint === 'string' ? { endpoint: p.endpoint } : {}),
@@ -423,7 +537,11 @@ export function parseConfigFile({ text, path }: { text: string; path: string }):
       // One commit per task is the smaller, easier-to-revert unit: what a bare `true` asks for.
       ...(p.auto_commit !== undefined ? { auto_commit: p.auto_commit === true ? 'task' : (p.auto_commit as AutoCommit | false) } : {}),
       ...(typeof p.auto_commit_prefix === 'string' ? { auto_commit_prefix: p.auto_commit_prefix } : {}),
-      ...Object.fromEntries(Object.values(RECORDINGS).filter(({ key }) => typeof p[key] === 'boolean').map(({ key }) => [key, p[key]])),
+      ...Object.fromEntries(
+        Object.values(RECORDINGS)
+          .filter(({ key }) => typeof p[key] === 'boolean')
+          .map(({ key }) => [key, p[key]]),
+      ),
     };
   }
   if (parsed.default !== undefined) {
@@ -438,33 +556,42 @@ function checkHooks(value: unknown, at: string, invalid: (why: string) => Invali
   if (!isRecord(value)) throw invalid(`${at} must be an object of events (${HOOK_EVENTS.join(', ')}), each a list of shell commands`);
   const hooks: Partial<HookConfig> = {};
   for (const [event, commands] of Object.entries(value)) {
-    if (!(HOOK_EVENTS as readonly string[]).includes(event)) throw invalid(`${at} has an unknown event '${event}'; the events are ${HOOK_EVENTS.join(', ')}`);
-    if (!Array.isArray(commands) || commands.some((c) => typeof c !== 'string' || !c.trim())) throw invalid(`${at}.${event} must be a list of shell commands (non-empty strings)`);
+    if (!(HOOK_EVENTS as readonly string[]).includes(event))
+      throw invalid(`${at} has an unknown event '${event}'; the events are ${HOOK_EVENTS.join(', ')}`);
+    if (!Array.isArray(commands) || commands.some((c) => typeof c !== 'string' || !c.trim()))
+      throw invalid(`${at}.${event} must be a list of shell commands (non-empty strings)`);
     hooks[event as HookEvent] = commands as string[];
   }
   return hooks;
 }
 
 function checkMcpServers(value: unknown, at: string, invalid: (why: string) => InvalidInputError): McpServerConfig[] {
-  if (!Array.isArray(value)) throw invalid(`${at} must be a list of servers like {"name": "docs", "command": ["npx", "-y", "some-mcp-server"]}`);
+  if (!Array.isArray(value))
+    throw invalid(`${at} must be a list of servers like {"name": "docs", "command": ["npx", "-y", "some-mcp-server"]}`);
   const seen = new Set<string>();
   return value.map((s, i) => {
     const here = `${at}[${i}]`;
     if (!isRecord(s)) throw invalid(`${here} must be an object with "name" and "command"`);
     for (const key of Object.keys(s)) {
-      if (key === 'args') throw invalid(`${here} has "args": put the program and its arguments together in "command", like ["npx", "-y", "some-mcp-server"]`);
-      if (!['name', 'command', 'env', 'cwd'].includes(key)) throw invalid(`${here} has an unknown key '${key}'; a server has name, command, env and cwd`);
+      if (key === 'args')
+        throw invalid(`${here} has "args": put the program and its arguments together in "command", like ["npx", "-y", "some-mcp-server"]`);
+      if (!['name', 'command', 'env', 'cwd'].includes(key))
+        throw invalid(`${here} has an unknown key '${key}'; a server has name, command, env and cwd`);
     }
-    if (typeof s.name !== 'string' || !MCP_SERVER_NAME.test(s.name)) throw invalid(`${here}.name must be 1 to 32 letters, digits, '_' or '-' (it prefixes the server's tool names)`);
+    if (typeof s.name !== 'string' || !MCP_SERVER_NAME.test(s.name))
+      throw invalid(`${here}.name must be 1 to 32 letters, digits, '_' or '-' (it prefixes the server's tool names)`);
     if (seen.has(s.name)) throw invalid(`${here}.name '${s.name}' is already the name of another server`);
     seen.add(s.name);
     if (!Array.isArray(s.command) || !s.command.length || s.command.some((w) => typeof w !== 'string') || !(s.command[0] as string)) {
-      throw invalid(`${here}.command must be a non-empty list: the program and its arguments, like ["npx", "-y", "some-mcp-server"] (no shell)`);
+      throw invalid(
+        `${here}.command must be a non-empty list: the program and its arguments, like ["npx", "-y", "some-mcp-server"] (no shell)`,
+      );
     }
     if (s.env !== undefined && (!isRecord(s.env) || Object.entries(s.env).some(([k, v]) => !ENV_NAME.test(k) || typeof v !== 'string'))) {
       throw invalid(`${here}.env must be an object of variable names to string values`);
     }
-    if (s.cwd !== undefined && (typeof s.cwd !== 'string' || !s.cwd)) throw invalid(`${here}.cwd must be a non-empty path (relative to the repository top)`);
+    if (s.cwd !== undefined && (typeof s.cwd !== 'string' || !s.cwd))
+      throw invalid(`${here}.cwd must be a non-empty path (relative to the repository top)`);
     return {
       name: s.name,
       command: s.command as string[],
@@ -480,7 +607,15 @@ interface Detected {
   apiKeyEnv?: Sourced<string>;
 }
 
-async function detectEndpoint({ env, signal, modelChosen }: { env: Record<string, string | undefined>; signal?: AbortSignal; modelChosen: boolean }): Promise<Detected> {
+async function detectEndpoint({
+  env,
+  signal,
+  modelChosen,
+}: {
+  env: Record<string, string | undefined>;
+  signal?: AbortSignal;
+  modelChosen: boolean;
+}): Promise<Detected> {
   const ollama = trimSlashes(env.FORGE_OLLAMA_URL || OLLAMA_ENDPOINT);
   const models = await listModels({ endpoint: ollama, timeoutMs: OLLAMA_PROBE_MS, signal }).catch(() => {
     if (signal?.aborted) throw signal.reason;
@@ -490,9 +625,15 @@ async function detectEndpoint({ env, signal, modelChosen }: { env: Record<string
     const endpoint: Sourced<string> = { value: ollama, source: { kind: 'detected', detail: `Ollama answered at ${ollama}` } };
     if (modelChosen) return { endpoint };
     if (!models.length) {
-      throw new InvalidInputError('NO_MODEL', `Ollama runs at '${ollama}' but has no models`, { fix: `ollama pull ${SUGGESTED_OLLAMA_MODEL}`, data: { endpoint: ollama } });
+      throw new InvalidInputError('NO_MODEL', `Ollama runs at '${ollama}' but has no models`, {
+        fix: `ollama pull ${SUGGESTED_OLLAMA_MODEL}`,
+        data: { endpoint: ollama },
+      });
     }
-    return { endpoint, model: { value: models[0]!, source: { kind: 'detected', detail: `the first of the ${models.length} models Ollama lists` } } };
+    return {
+      endpoint,
+      model: { value: models[0]!, source: { kind: 'detected', detail: `the first of the ${models.length} models Ollama lists` } },
+    };
   }
   for (const { host, endpoint, env: keyEnv, model } of KNOWN_KEY_ENVS) {
     if (!env[keyEnv]) continue;
@@ -510,7 +651,15 @@ async function detectEndpoint({ env, signal, modelChosen }: { env: Record<string
 }
 
 /** A model for an endpoint that was given without one: the host's usual model, else the first it lists. */
-async function defaultModel({ endpoint, apiKey, signal }: { endpoint: string; apiKey: string | undefined; signal?: AbortSignal }): Promise<Sourced<string>> {
+async function defaultModel({
+  endpoint,
+  apiKey,
+  signal,
+}: {
+  endpoint: string;
+  apiKey: string | undefined;
+  signal?: AbortSignal;
+}): Promise<Sourced<string>> {
   const known = knownHost(endpoint);
   if (known) return { value: known.model, source: { kind: 'default', detail: `forge's default model for ${known.host}` } };
   const models = await listModels({ endpoint, apiKey, timeoutMs: MODEL_LIST_MS, signal }).catch(() => {
@@ -518,7 +667,10 @@ async function defaultModel({ endpoint, apiKey, signal }: { endpoint: string; ap
     return [] as string[];
   });
   if (!models.length) {
-    throw new InvalidInputError('NO_MODEL', `no model is configured for '${endpoint}' and it lists none`, { fix: 'forge agent --model NAME', data: { endpoint } });
+    throw new InvalidInputError('NO_MODEL', `no model is configured for '${endpoint}' and it lists none`, {
+      fix: 'forge agent --model NAME',
+      data: { endpoint },
+    });
   }
   return { value: models[0]!, source: { kind: 'detected', detail: `the first of the ${models.length} models '${endpoint}' lists` } };
 }
@@ -535,10 +687,14 @@ function knownHost(endpoint: string): (typeof KNOWN_KEY_ENVS)[number] | undefine
 
 function assertHttpUrl(endpoint: Sourced<string>): void {
   if (isHttpUrl(endpoint.value)) return;
-  throw new InvalidInputError('INVALID_ENDPOINT', `endpoint '${endpoint.value}' (${describeSource(endpoint.source)}) is not an http(s) URL`, {
-    fix: changeCommand('endpoint', endpoint.source),
-    data: { endpoint: endpoint.value },
-  });
+  throw new InvalidInputError(
+    'INVALID_ENDPOINT',
+    `endpoint '${endpoint.value}' (${describeSource(endpoint.source)}) is not an http(s) URL`,
+    {
+      fix: changeCommand('endpoint', endpoint.source),
+      data: { endpoint: endpoint.value },
+    },
+  );
 }
 
 function isHttpUrl(value: string): boolean {
@@ -593,11 +749,18 @@ export function describeModelConfig(config: ModelConfig): string[] {
   // The endpoint as it is recorded: a URL with credentials or a key in its query is not echoed.
   const shown = { endpoint: recordableEndpoint(config.endpoint.value), model: config.model.value };
   const lines = (['endpoint', 'model'] as const).map(
-    (field) => `${field} ${shown[field]} (${describeSource(config[field].source)}); change it with ${FLAGS[field]}, $${ENVS[field]} or a profile in ${config.configPath}`,
+    (field) =>
+      `${field} ${shown[field]} (${describeSource(config[field].source)}); change it with ${FLAGS[field]}, $${ENVS[field]} or a profile in ${config.configPath}`,
   );
-  if (config.apiKeyEnv.value) lines.push(`API key from $${config.apiKeyEnv.value} (${describeSource(config.apiKeyEnv.source)}); change it with --api-key-env NAME or api_key_env in a profile`);
+  if (config.apiKeyEnv.value)
+    lines.push(
+      `API key from $${config.apiKeyEnv.value} (${describeSource(config.apiKeyEnv.source)}); change it with --api-key-env NAME or api_key_env in a profile`,
+    );
   if (config.plannerModel.value) lines.push(`planner model ${config.plannerModel.value} (${describeSource(config.plannerModel.source)})`);
-  if (config.profile) lines.push(`profile ${config.profile.value} (${describeSource(config.profile.source)}); change it with --profile NAME or $FORGE_PROFILE`);
+  if (config.profile)
+    lines.push(
+      `profile ${config.profile.value} (${describeSource(config.profile.source)}); change it with --profile NAME or $FORGE_PROFILE`,
+    );
   return lines;
 }
 
@@ -609,15 +772,38 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * The model's context: the profile's context_window, else what Ollama says when the endpoint is an
  * Ollama (asked only of endpoints that need no key: hosted APIs do), else unknown (null).
  */
-export async function modelContext({ config, signal }: { config: Pick<ModelConfig, 'contextWindow' | 'endpoint' | 'model' | 'apiKey' | 'configPath'>; signal?: AbortSignal }): Promise<ModelContext | null> {
+export async function modelContext({
+  config,
+  signal,
+}: {
+  config: Pick<ModelConfig, 'contextWindow' | 'endpoint' | 'model' | 'apiKey' | 'configPath'>;
+  signal?: AbortSignal;
+}): Promise<ModelContext | null> {
   const configured = config.contextWindow.value;
-  if (configured !== null) return { tokens: configured, what: `the context is ${configured} tokens (${describeSource(config.contextWindow.source)})`, raise: null };
+  if (configured !== null)
+    return {
+      tokens: configured,
+      what: `the context is ${configured} tokens (${describeSource(config.contextWindow.source)})`,
+      raise: null,
+    };
   if (config.apiKey) return null;
   const model = config.model.value;
   const ollama = await ollamaContext({ endpoint: config.endpoint.value, model, signal });
   if (!ollama) return null;
   const upTo = (n: number) => Math.min(n, ollama.trained ?? n);
-  if (ollama.from === 'num_ctx') return { tokens: ollama.tokens, what: `the Modelfile of '${model}' sets num_ctx ${ollama.tokens} at Ollama, which cuts longer requests silently`, raise: (n) => `PARAMETER num_ctx ${upTo(n)} in its Modelfile (ollama show --modelfile ${shellQuote(model)}, then ollama create)` };
-  const what = ollama.from === 'loaded' ? `Ollama runs '${model}' with a context of ${ollama.tokens} tokens` : `Ollama gives '${model}' ${ollama.tokens} tokens of context by default (below 24 GiB of VRAM)`;
-  return { tokens: ollama.tokens, what: `${what} and cuts longer requests silently`, raise: (n) => `OLLAMA_CONTEXT_LENGTH=${upTo(n)} ollama serve` };
+  if (ollama.from === 'num_ctx')
+    return {
+      tokens: ollama.tokens,
+      what: `the Modelfile of '${model}' sets num_ctx ${ollama.tokens} at Ollama, which cuts longer requests silently`,
+      raise: (n) => `PARAMETER num_ctx ${upTo(n)} in its Modelfile (ollama show --modelfile ${shellQuote(model)}, then ollama create)`,
+    };
+  const what =
+    ollama.from === 'loaded'
+      ? `Ollama runs '${model}' with a context of ${ollama.tokens} tokens`
+      : `Ollama gives '${model}' ${ollama.tokens} tokens of context by default (below 24 GiB of VRAM)`;
+  return {
+    tokens: ollama.tokens,
+    what: `${what} and cuts longer requests silently`,
+    raise: (n) => `OLLAMA_CONTEXT_LENGTH=${upTo(n)} ollama serve`,
+  };
 }

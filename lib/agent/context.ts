@@ -107,7 +107,17 @@ export interface Fit {
  * When the system prompt, task and schemas alone do not fit, or nothing more can go, it fails with
  * BUDGET_TOO_SMALL rather than send a request larger than the budget. `messages` is changed in place.
  */
-export async function enforceBudget({ messages, tools, budget, state }: { messages: ChatMessage[]; tools: readonly ToolSchema[]; budget: number; state: BudgetState }): Promise<Fit> {
+export async function enforceBudget({
+  messages,
+  tools,
+  budget,
+  state,
+}: {
+  messages: ChatMessage[];
+  tools: readonly ToolSchema[];
+  budget: number;
+  state: BudgetState;
+}): Promise<Fit> {
   const count = await tokenizer();
   const before = count(wireText({ messages, tools }));
   const fit: Fit = { before, after: before, compressed: 0, shortened: 0, cut: 0, dropped: 0, uncached: 0 };
@@ -115,7 +125,8 @@ export async function enforceBudget({ messages, tools, budget, state }: { messag
   const fixedText = wireText({ messages: messages.slice(0, 2), tools });
   if (state.fixed?.text !== fixedText) state.fixed = { text: fixedText, tokens: count(fixedText) };
   const fixed = state.fixed.tokens;
-  if (fixed > budget) throw budgetTooSmall({ budget, needed: fixed, task, what: 'the system prompt, the task and the tool schemas alone are' });
+  if (fixed > budget)
+    throw budgetTooSmall({ budget, needed: fixed, task, what: 'the system prompt, the task and the tool schemas alone are' });
   if (before > budget) {
     // Per-message costs (JSON plus the comma between them) are summed as an estimate; the
     // exact count of the whole request then decides, and any overshoot is taken off the limit.
@@ -135,7 +146,23 @@ export async function enforceBudget({ messages, tools, budget, state }: { messag
   return fit;
 }
 
-function fitUnder({ messages, tools, limit, lowWater, state, count, fit }: { messages: ChatMessage[]; tools: readonly ToolSchema[]; limit: number; lowWater: number; state: BudgetState; count: Count; fit: Fit }): void {
+function fitUnder({
+  messages,
+  tools,
+  limit,
+  lowWater,
+  state,
+  count,
+  fit,
+}: {
+  messages: ChatMessage[];
+  tools: readonly ToolSchema[];
+  limit: number;
+  lowWater: number;
+  state: BudgetState;
+  count: Count;
+  fit: Fit;
+}): void {
   const cost = (m: ChatMessage) => count(JSON.stringify(m)) + 1;
   const costs = messages.map(cost);
   let total = count(wireText({ messages: [], tools })) + costs.reduce((a, b) => a + b, 0);
@@ -156,7 +183,10 @@ function fitUnder({ messages, tools, limit, lowWater, state, count, fit }: { mes
       const tool = state.toolNames.get(m.tool_call_id) ?? 'tool';
       state.archive.set(id, { id, tool, text: m.content });
       const firstLine = m.content.split('\n')[0]!.slice(0, 120);
-      replace(i, { ...m, content: `[compressed ${tool} result, ${m.content.length} chars: "${firstLine}" — recall {"id":"${id}"} returns it whole]` });
+      replace(i, {
+        ...m,
+        content: `[compressed ${tool} result, ${m.content.length} chars: "${firstLine}" — recall {"id":"${id}"} returns it whole]`,
+      });
       fit.compressed++;
     }
   }
@@ -172,7 +202,10 @@ function fitUnder({ messages, tools, limit, lowWater, state, count, fit }: { mes
   }
   // 3. The latest results, largest first, cut to what is left.
   const from = latest() + 1;
-  const order = messages.map((_, i) => i).filter((i) => i >= from && messages[i]!.role === 'tool').sort((a, b) => costs[b]! - costs[a]!);
+  const order = messages
+    .map((_, i) => i)
+    .filter((i) => i >= from && messages[i]!.role === 'tool')
+    .sort((a, b) => costs[b]! - costs[a]!);
   for (const i of order) {
     if (total <= limit) break;
     const m = messages[i] as Extract<ChatMessage, { role: 'tool' }>;
@@ -210,7 +243,9 @@ function shortenAssistant(m: AssistantMessage): AssistantMessage | null {
       args = JSON.parse(c.function.arguments);
     } catch {
       // Not JSON: shortened as text, kept a valid JSON object for servers that parse it.
-      return c.function.arguments.length > LONG_VALUE ? { ...c, function: { ...c.function, arguments: JSON.stringify({ arguments: short(c.function.arguments) }) } } : c;
+      return c.function.arguments.length > LONG_VALUE
+        ? { ...c, function: { ...c.function, arguments: JSON.stringify({ arguments: short(c.function.arguments) }) } }
+        : c;
     }
     if (typeof args !== 'object' || args === null || Array.isArray(args)) return c;
     const shortened = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? short(v) : v]));
@@ -241,7 +276,11 @@ function budgetTooSmall({ budget, needed, task, what }: { budget: number; needed
 
 export const RECALL_TOOL = {
   type: 'function' as const,
-  function: { name: 'recall', description: 'The full text of a compressed tool result', parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+  function: {
+    name: 'recall',
+    description: 'The full text of a compressed tool result',
+    parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+  },
 };
 
 /** The budget when neither --budget nor a small context says otherwise. */
@@ -266,12 +305,18 @@ export function replyRoom(context: number): number {
  * context with room for the reply. A given budget that cannot fit gets a warning saying how to
  * raise the context (or which budget fits); it is kept, since the user asked for it.
  */
-export function chooseBudget({ flag, context }: { flag: number | undefined; context: ModelContext | null }): { budget: number; warning: string | null } {
+export function chooseBudget({ flag, context }: { flag: number | undefined; context: ModelContext | null }): {
+  budget: number;
+  warning: string | null;
+} {
   const fits = context ? context.tokens - replyRoom(context.tokens) : Infinity;
   if (flag === undefined) return { budget: Math.min(DEFAULT_BUDGET, fits), warning: null };
   if (!context || flag <= fits) return { budget: flag, warning: null };
   // The next power of two that holds the budget and the reply.
   const needed = 2 ** Math.ceil(Math.log2(flag + replyRoom(flag * 1.34)));
   const raise = context.raise ? `raise it with ${context.raise(needed)}, or ` : '';
-  return { budget: flag, warning: `--budget ${flag} does not fit: ${context.what}; with room for the reply, requests can hold ${fits}; ${raise}pass --budget ${fits}` };
+  return {
+    budget: flag,
+    warning: `--budget ${flag} does not fit: ${context.what}; with room for the reply, requests can hold ${fits}; ${raise}pass --budget ${fits}`,
+  };
 }

@@ -8,9 +8,23 @@ import { preflightArgs } from '../plans/calls';
  * or path outside the current unit) say how to go ahead once — `forge plan ack` through bash, which
  * is never gated — and hard ones say the call cannot run under this plan.
  */
-export function contractGate({ entries, cwd, env }: { entries: readonly Entry[]; cwd: string; env: NodeJS.ProcessEnv }): (name: string, args: Record<string, unknown>) => Promise<string | null> {
+export function contractGate({
+  entries,
+  cwd,
+  env,
+}: {
+  entries: readonly Entry[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}): (name: string, args: Record<string, unknown>) => Promise<string | null> {
   return async (name, args) => {
-    const r = await invokeForRecord<{ error?: { code?: string; message?: string; data?: { posture?: string } } }>({ entries, name: 'plan preflight', args: preflightArgs(name, args), cwd, env });
+    const r = await invokeForRecord<{ error?: { code?: string; message?: string; data?: { posture?: string } } }>({
+      entries,
+      name: 'plan preflight',
+      args: preflightArgs(name, args),
+      cwd,
+      env,
+    });
     if (r.code === 0) return null;
     // Without a refusal record (a crash) the call is refused anyway, with what was printed.
     const error = r.record?.error ?? {};

@@ -94,7 +94,19 @@ export interface EnsuredHooks {
  * and the detected hooks serve this run only, as they do when `mayWrite` says no (the user's file
  * is written only when they asked). hooks_disabled: nothing is detected, written or run.
  */
-export async function ensureHooks({ configPath, profile, root, env = process.env, mayWrite = async () => true }: { configPath: string; profile: string | null; root: string; env?: NodeJS.ProcessEnv; /** Asked before the user's config file is written; false: the hooks serve this run only. */ mayWrite?: (found: { profile: string; markers: string[] }) => Promise<boolean> }): Promise<EnsuredHooks> {
+export async function ensureHooks({
+  configPath,
+  profile,
+  root,
+  env = process.env,
+  mayWrite = async () => true,
+}: {
+  configPath: string;
+  profile: string | null;
+  root: string;
+  env?: NodeJS.ProcessEnv /** Asked before the user's config file is written; false: the hooks serve this run only. */;
+  mayWrite?: (found: { profile: string; markers: string[] }) => Promise<boolean>;
+}): Promise<EnsuredHooks> {
   const text = await readConfigText(configPath);
   const file = text === null ? null : parseConfigFile({ text, path: configPath });
   const name = profile ?? profileToWrite(file);
@@ -102,16 +114,32 @@ export async function ensureHooks({ configPath, profile, root, env = process.env
   const base = { profile: name, configPath, markers: [] as string[] };
   if (settings?.hooks_disabled) return { ...base, hooks: emptyHooks(), disabled: true, origin: 'disabled' };
   const detected = settings?.hooks && !settings.hooks_detected_from ? null : await detectHooks({ root, env });
-  if (settings?.hooks && (!detected || sameMarkers(detected.markers, settings.hooks_detected_from ?? []))) return { ...base, hooks: { ...emptyHooks(), ...settings.hooks }, disabled: false, origin: 'config' };
+  if (settings?.hooks && (!detected || sameMarkers(detected.markers, settings.hooks_detected_from ?? [])))
+    return { ...base, hooks: { ...emptyHooks(), ...settings.hooks }, disabled: false, origin: 'config' };
   const { hooks, markers } = detected!;
   // Hooks detected from another project's build files (the profile serves every repository): this
   // one's own serve the run, and the profile keeps what it had.
-  if (settings?.hooks) return { ...base, hooks, markers, disabled: false, origin: 'detected', warning: `profiles.${name}.hooks were detected from ${settings.hooks_detected_from!.join(', ') || 'no build file'}, which this repository does not match; hooks detected here (${markers.join(', ') || 'none'}) serve this run` };
+  if (settings?.hooks)
+    return {
+      ...base,
+      hooks,
+      markers,
+      disabled: false,
+      origin: 'detected',
+      warning: `profiles.${name}.hooks were detected from ${settings.hooks_detected_from!.join(', ') || 'no build file'}, which this repository does not match; hooks detected here (${markers.join(', ') || 'none'}) serve this run`,
+    };
   if (!name || !(await mayWrite({ profile: name, markers }))) return { ...base, hooks, markers, disabled: false, origin: 'detected' };
   try {
     await writeHooks({ configPath, text, profile: name, hooks, markers });
   } catch (err) {
-    return { ...base, hooks, markers, disabled: false, origin: 'detected', warning: `cannot write the detected hooks to '${configPath}' (${(err as Error).message}); they serve this run only` };
+    return {
+      ...base,
+      hooks,
+      markers,
+      disabled: false,
+      origin: 'detected',
+      warning: `cannot write the detected hooks to '${configPath}' (${(err as Error).message}); they serve this run only`,
+    };
   }
   return { ...base, hooks, markers, disabled: false, origin: 'written' };
 }
@@ -130,7 +158,19 @@ export function sameMarkers(a: readonly string[], b: readonly string[]): boolean
   return a.length === b.length && a.every((m) => b.includes(m));
 }
 
-async function writeHooks({ configPath, text, profile, hooks, markers }: { configPath: string; text: string | null; profile: string; hooks: HookConfig; markers: string[] }): Promise<void> {
+async function writeHooks({
+  configPath,
+  text,
+  profile,
+  hooks,
+  markers,
+}: {
+  configPath: string;
+  text: string | null;
+  profile: string;
+  hooks: HookConfig;
+  markers: string[];
+}): Promise<void> {
   // The raw object, not the checked one: keys forge does not know are the user's and stay.
   const raw = (text === null ? {} : JSON.parse(text)) as { profiles?: Record<string, Record<string, unknown>> };
   raw.profiles ??= {};
@@ -145,7 +185,10 @@ async function writeHooks({ configPath, text, profile, hooks, markers }: { confi
 /** Write a temp file beside it and rename it over: a reader sees the old file or the new one, never half of it. */
 async function writeAtomically(path: string, content: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const mode = await stat(path).then((s) => s.mode & 0o777, () => 0o644);
+  const mode = await stat(path).then(
+    (s) => s.mode & 0o777,
+    () => 0o644,
+  );
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
   try {
     await writeFile(temp, content, { mode });
@@ -172,13 +215,34 @@ export interface HookResult {
  * whole process group killed (a compiler's workers too) and the next one runs; `signal` stops the
  * running one. Every command runs even after one fails: each says something different.
  */
-export async function runHooks({ commands, cwd, env = process.env, timeoutMs = HOOK_TIMEOUT_MS, maxLines = HOOK_MAX_LINES, signal }: { commands: readonly string[]; cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; maxLines?: number; signal?: AbortSignal }): Promise<HookResult[]> {
+export async function runHooks({
+  commands,
+  cwd,
+  env = process.env,
+  timeoutMs = HOOK_TIMEOUT_MS,
+  maxLines = HOOK_MAX_LINES,
+  signal,
+}: {
+  commands: readonly string[];
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  maxLines?: number;
+  signal?: AbortSignal;
+}): Promise<HookResult[]> {
   const results: HookResult[] = [];
   for (const command of commands) {
     if (signal?.aborted) break;
     // A large tail, since the head is what matters: runShell keeps the end of what it saw.
     const r = await runShell({ command, cwd, env, timeoutMs, tailBytes: 1 << 20, signal });
-    results.push({ command, exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, output: capLines(stripAnsi(r.tail).trimEnd(), maxLines), durationMs: r.durationMs });
+    results.push({
+      command,
+      exitCode: r.exitCode,
+      signal: r.signal,
+      timedOut: r.timedOut,
+      output: capLines(stripAnsi(r.tail).trimEnd(), maxLines),
+      durationMs: r.durationMs,
+    });
   }
   return results;
 }
@@ -208,7 +272,13 @@ export function formatHookResults(results: readonly HookResult[], event: HookEve
     .map((r) => {
       const head = `⚙ ${event} \`${r.command}\``;
       if (r.exitCode === 0 && !r.timedOut) return `${head} ✓`;
-      const status = r.timedOut ? `timed out after ${seconds(r.durationMs)}; its processes were killed` : r.exitCode !== null ? `exit ${r.exitCode}` : r.signal ? `killed by ${r.signal}` : 'could not run';
+      const status = r.timedOut
+        ? `timed out after ${seconds(r.durationMs)}; its processes were killed`
+        : r.exitCode !== null
+          ? `exit ${r.exitCode}`
+          : r.signal
+            ? `killed by ${r.signal}`
+            : 'could not run';
       return `${head} (${status}):\n${r.output || '(no output)'}`;
     })
     .join('\n');
@@ -223,4 +293,3 @@ function stripAnsi(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
 }
-

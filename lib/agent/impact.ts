@@ -63,7 +63,10 @@ export function declarationHead({ lines, symbol, language }: { lines: string[]; 
     if (!/^\s*(async\b\s*)?(function\b|\(|<|[A-Za-z_$][\w$]*\s*=>)/.test(value)) return text.slice(0, eq);
     const arrow = value.indexOf('=>');
     const body = indexOutside(value, stops, language);
-    return text.slice(0, eq + 1) + (arrow >= 0 && (body < 0 || arrow < body) ? value.slice(0, arrow + 2) : body < 0 ? value : value.slice(0, body));
+    return (
+      text.slice(0, eq + 1) +
+      (arrow >= 0 && (body < 0 || arrow < body) ? value.slice(0, arrow + 2) : body < 0 ? value : value.slice(0, body))
+    );
   }
   return cutAtBody(text, stops, language);
 }
@@ -104,7 +107,10 @@ function display(head: string): string {
 
 /** What two heads are compared by: no whitespace at all, no trailing commas — reformatting is not a change. */
 function shape(head: string): string {
-  return head.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, '').replace(/\s+/g, '').replace(/,([)\]}>])/g, '$1');
+  return head
+    .replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, '')
+    .replace(/,([)\]}>])/g, '$1');
 }
 
 interface Declared {
@@ -125,7 +131,13 @@ async function declarations(path: string, text: string): Promise<Declared[]> {
     const ctor = s.kind === 'constructor' || s.name === 'constructor' || s.name === '__init__';
     const word = ctor && s.container ? s.container : s.name;
     if (!WORD.test(word)) continue;
-    out.push({ key: `${s.container ?? ''}#${s.name}`, word, kind: s.kind, line: s.line, head: declarationHead({ lines, symbol: s, language }) });
+    out.push({
+      key: `${s.container ?? ''}#${s.name}`,
+      word,
+      kind: s.kind,
+      line: s.line,
+      head: declarationHead({ lines, symbol: s, language }),
+    });
   }
   return out;
 }
@@ -151,7 +163,17 @@ export function formatWarning(w: Pick<ImpactWarning, 'symbol' | 'file' | 'change
  * bounded: at most maxFiles changed files, maxReferences listed per warning. A word match is a
  * heuristic — a same-named local elsewhere is reported too; a reference through an alias is not.
  */
-export async function impactSweep({ cwd, base, maxFiles = 100, maxReferences = 10 }: { cwd: string; base: string; maxFiles?: number; maxReferences?: number }): Promise<ImpactResult> {
+export async function impactSweep({
+  cwd,
+  base,
+  maxFiles = 100,
+  maxReferences = 10,
+}: {
+  cwd: string;
+  base: string;
+  maxFiles?: number;
+  maxReferences?: number;
+}): Promise<ImpactResult> {
   const { root, files } = await workTreeChanges({ cwd, base });
   const changed = new Set(files.map((f) => f.path));
   const sources = files.filter((f) => languageOf(f.path) && f.status !== 'added').sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -192,7 +214,15 @@ export async function impactSweep({ cwd, base, maxFiles = 100, maxReferences = 1
       const lost = decls.find((d) => !shapes.has(shape(d.head)));
       if (!lost) continue;
       if (!next.length && everywhere.has(`${lost.word}\0${shape(lost.head)}`)) continue;
-      found.push({ symbol: lost.word, kind: lost.kind, file, line: lost.line, change: next.length ? 'signature' : 'removed', before: display(lost.head), after: next.length ? display(next[0]!.head) : null });
+      found.push({
+        symbol: lost.word,
+        kind: lost.kind,
+        file,
+        line: lost.line,
+        change: next.length ? 'signature' : 'removed',
+        before: display(lost.head),
+        after: next.length ? display(next[0]!.head) : null,
+      });
     }
   }
 

@@ -94,7 +94,13 @@ export async function startMcpServers({
   configKey?: string;
   configPath?: string;
 }): Promise<McpServers> {
-  const warn = (server: string, reason: string, key: string) => onWarning({ server, reason, key, message: `MCP server '${server}' skipped: ${reason}; fix ${key}${configPath ? ` in ${configPath}` : ''}` });
+  const warn = (server: string, reason: string, key: string) =>
+    onWarning({
+      server,
+      reason,
+      key,
+      message: `MCP server '${server}' skipped: ${reason}; fix ${key}${configPath ? ` in ${configPath}` : ''}`,
+    });
   if (!servers.length) return session([], []);
   // Loaded only when a profile has servers: most runs never pay for the SDK.
   const { Client, StdioClientTransport } = await import('./mcp-sdk');
@@ -106,7 +112,13 @@ export async function startMcpServers({
         warn(config.name, `its cwd '${dir}' is not a directory`, `${key}.cwd`);
         return null;
       }
-      const transport = new StdioClientTransport({ command: config.command[0]!, args: config.command.slice(1), env: { ...definedOnly(env), ...config.env }, cwd: dir, stderr: 'pipe' });
+      const transport = new StdioClientTransport({
+        command: config.command[0]!,
+        args: config.command.slice(1),
+        env: { ...definedOnly(env), ...config.env },
+        cwd: dir,
+        stderr: 'pipe',
+      });
       let stderr = '';
       // Drained so a chatty server never blocks on a full pipe; the end explains a crash.
       transport.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP)));
@@ -141,11 +153,20 @@ export async function startMcpServers({
   const ok = started.filter((s) => s !== null);
   for (const { running } of ok) {
     running.client.onclose = () => {
-      if (!running.closing) onWarning({ server: running.config.name, reason: `it exited${stderrLine(running.stderr())}`, key: `${configKey}[${servers.indexOf(running.config)}]`, message: `MCP server '${running.config.name}' exited during the session${stderrLine(running.stderr())}; its tools now fail` });
+      if (!running.closing)
+        onWarning({
+          server: running.config.name,
+          reason: `it exited${stderrLine(running.stderr())}`,
+          key: `${configKey}[${servers.indexOf(running.config)}]`,
+          message: `MCP server '${running.config.name}' exited during the session${stderrLine(running.stderr())}; its tools now fail`,
+        });
     };
   }
   const tools = nameTools(ok.map(({ running, tools: listed }) => ({ server: running.config.name, listed })));
-  return session(ok.map((s) => s.running), tools);
+  return session(
+    ok.map((s) => s.running),
+    tools,
+  );
 }
 
 function session(running: Running[], tools: McpTool[]): McpServers {
@@ -155,13 +176,19 @@ function session(running: Running[], tools: McpTool[]): McpServers {
   return {
     tools,
     get servers() {
-      return running.map((r) => ({ name: r.config.name, pid: r.transport.pid, tools: tools.filter((t) => t.server === r.config.name).length }));
+      return running.map((r) => ({
+        name: r.config.name,
+        pid: r.transport.pid,
+        tools: tools.filter((t) => t.server === r.config.name).length,
+      }));
     },
-    schemas: () => tools.map((t) => ({ type: 'function', function: { name: t.wireName, description: t.description, parameters: t.parameters } })),
+    schemas: () =>
+      tools.map((t) => ({ type: 'function', function: { name: t.wireName, description: t.description, parameters: t.parameters } })),
     has: (name) => byName.has(name),
     async call(name, args, { signal, timeoutMs = MCP_CALL_TIMEOUT_MS } = {}) {
       const tool = byName.get(name);
-      if (!tool) return { ok: false, text: `Error: no MCP tool '${name}'. MCP tools: ${tools.map((t) => t.wireName).join(', ') || 'none'}` };
+      if (!tool)
+        return { ok: false, text: `Error: no MCP tool '${name}'. MCP tools: ${tools.map((t) => t.wireName).join(', ') || 'none'}` };
       const r = clients.get(tool.server)!;
       try {
         const result = await r.client.callTool({ name: tool.tool, arguments: args }, undefined, { signal, timeout: timeoutMs });
@@ -181,7 +208,9 @@ function session(running: Running[], tools: McpTool[]): McpServers {
   };
 }
 
-async function listTools(client: Client): Promise<Array<{ name: string; description?: string; title?: string; inputSchema: Record<string, unknown> }>> {
+async function listTools(
+  client: Client,
+): Promise<Array<{ name: string; description?: string; title?: string; inputSchema: Record<string, unknown> }>> {
   const tools = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -205,7 +234,14 @@ function nameTools(servers: Array<{ server: string; listed: Awaited<ReturnType<t
       taken.add(wireName);
       // `$schema` says nothing to a model, and some OpenAI-compatible servers refuse it.
       const { $schema: _ignored, ...parameters } = t.inputSchema;
-      out.push({ name: `${server}.${t.name}`, wireName, server, tool: t.name, description: lean(t.description ?? t.title ?? ''), parameters });
+      out.push({
+        name: `${server}.${t.name}`,
+        wireName,
+        server,
+        tool: t.name,
+        description: lean(t.description ?? t.title ?? ''),
+        parameters,
+      });
     }
   }
   return out;
@@ -216,7 +252,15 @@ function lean(description: string): string {
   return one.length > MCP_DESCRIPTION_CHARS ? `${one.slice(0, MCP_DESCRIPTION_CHARS - 1)}…` : one;
 }
 
-type Content = { type: string; text?: string; mimeType?: string; data?: string; uri?: string; name?: string; resource?: { uri: string; mimeType?: string; text?: string; blob?: string } };
+type Content = {
+  type: string;
+  text?: string;
+  mimeType?: string;
+  data?: string;
+  uri?: string;
+  name?: string;
+  resource?: { uri: string; mimeType?: string; text?: string; blob?: string };
+};
 
 /** Text parts joined; other parts as a one-line summary, since the model cannot see an image through a tool result. */
 function resultText(result: Record<string, unknown>): string {
@@ -229,7 +273,10 @@ function resultText(result: Record<string, unknown>): string {
       case 'audio':
         return `[${c.type} ${c.mimeType ?? ''}, ${base64Bytes(c.data ?? '')} bytes]`;
       case 'resource':
-        return c.resource?.text ?? `[resource ${c.resource?.uri ?? ''}${c.resource?.mimeType ? ` ${c.resource.mimeType}` : ''}, ${base64Bytes(c.resource?.blob ?? '')} bytes]`;
+        return (
+          c.resource?.text ??
+          `[resource ${c.resource?.uri ?? ''}${c.resource?.mimeType ? ` ${c.resource.mimeType}` : ''}, ${base64Bytes(c.resource?.blob ?? '')} bytes]`
+        );
       case 'resource_link':
         return `[resource link ${c.uri ?? ''}${c.name ? ` (${c.name})` : ''}]`;
       default:
@@ -247,9 +294,22 @@ function base64Bytes(data: string): number {
 
 class StartTimeout extends Error {}
 
-function failure({ err, phase, command, stderr, timeoutMs }: { err: unknown; phase: string; command: string; stderr: string; timeoutMs: number }): { text: string; command: boolean } {
+function failure({
+  err,
+  phase,
+  command,
+  stderr,
+  timeoutMs,
+}: {
+  err: unknown;
+  phase: string;
+  command: string;
+  stderr: string;
+  timeoutMs: number;
+}): { text: string; command: boolean } {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return { text: `cannot start '${command}': ${command.includes('/') ? 'no such file' : 'not found on PATH'}`, command: true };
+  if (code === 'ENOENT')
+    return { text: `cannot start '${command}': ${command.includes('/') ? 'no such file' : 'not found on PATH'}`, command: true };
   if (code === 'EACCES') return { text: `cannot start '${command}': not executable`, command: true };
   const said = stderrLine(stderr);
   if (err instanceof StartTimeout) return { text: `no answer to ${phase} within ${timeoutMs / 1000} s${said}`, command: false };

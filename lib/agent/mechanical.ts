@@ -9,7 +9,10 @@ export interface MechanicalTask {
 
 /** A word, or a quoted text ('…', "…", `…`). */
 const TEXT = String.raw`"([^"]*)"|'([^']*)'|\x60([^\x60]*)\x60|(\S+)`;
-const TASK = new RegExp(String.raw`^\s*(?:replace|rename|change|swap)\s+(?:all\s+|every\s+)?(?:${TEXT})\s+(?:with|to|into|by|->|→)\s+(?:${TEXT})(?:\s+(?:in|under|across|within|throughout)\s+(.+?)|\s+everywhere)?\s*\.?\s*$`, 'is');
+const TASK = new RegExp(
+  String.raw`^\s*(?:replace|rename|change|swap)\s+(?:all\s+|every\s+)?(?:${TEXT})\s+(?:with|to|into|by|->|→)\s+(?:${TEXT})(?:\s+(?:in|under|across|within|throughout)\s+(.+?)|\s+everywhere)?\s*\.?\s*$`,
+  'is',
+);
 const EVERYWHERE = /^(?:all files|every file|everywhere|the (?:repo|repository|project)|\.\/?)$/i;
 
 /**

@@ -70,14 +70,52 @@ export function newPlanId(now: Date): string {
   return `plan-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${randomHex().slice(0, 8)}`;
 }
 
-export function newPlan({ id = newPlanId(new Date()), runId = id, task, modules, model, planner, plannerTokens, now }: { id?: string; runId?: string; task: string; modules: Module[]; model: string; planner: string; plannerTokens: { input: number; output: number }; now: Date }): AgentPlan {
+export function newPlan({
+  id = newPlanId(new Date()),
+  runId = id,
+  task,
+  modules,
+  model,
+  planner,
+  plannerTokens,
+  now,
+}: {
+  id?: string;
+  runId?: string;
+  task: string;
+  modules: Module[];
+  model: string;
+  planner: string;
+  plannerTokens: { input: number; output: number };
+  now: Date;
+}): AgentPlan {
   const steps: PlanStep[] = modules.map((m) => ({
-    id: m.id, title: m.title, objective: m.objective, files: m.files, symbols: m.symbols ?? [],
-    verify: verifyCommands(m), doneWhen: Array.isArray(m.doneWhen) ? m.doneWhen.join('; ') : m.doneWhen, dependsOn: m.dependsOn ?? [],
-    status: 'pending', attempts: 0, tokens: { input: 0, output: 0 },
+    id: m.id,
+    title: m.title,
+    objective: m.objective,
+    files: m.files,
+    symbols: m.symbols ?? [],
+    verify: verifyCommands(m),
+    doneWhen: Array.isArray(m.doneWhen) ? m.doneWhen.join('; ') : m.doneWhen,
+    dependsOn: m.dependsOn ?? [],
+    status: 'pending',
+    attempts: 0,
+    tokens: { input: 0, output: 0 },
   }));
   const at = now.toISOString();
-  return { id, task, status: 'proposed', createdAt: at, updatedAt: at, model, planner, runId, plannerTokens, estimate: { low: 0, high: 0, usdLow: null, usdHigh: null }, steps: orderSteps(steps) };
+  return {
+    id,
+    task,
+    status: 'proposed',
+    createdAt: at,
+    updatedAt: at,
+    model,
+    planner,
+    runId,
+    plannerTokens,
+    estimate: { low: 0, high: 0, usdLow: null, usdHigh: null },
+    steps: orderSteps(steps),
+  };
 }
 
 /** Dependencies first, the planner's order otherwise (plan check has already refused cycles). */
@@ -103,7 +141,15 @@ export const TURNS_HIGH = 6;
  * o200k_base): every model call of a step resends its context, and a step usually makes 3 to 6 calls.
  * Output is guessed at a tenth of the input, for the money figure only.
  */
-export function estimatePlan({ firstRequests, plannerTokens, cost }: { firstRequests: number[]; plannerTokens: number; cost: CostPerMtok | null }): PlanEstimate {
+export function estimatePlan({
+  firstRequests,
+  plannerTokens,
+  cost,
+}: {
+  firstRequests: number[];
+  plannerTokens: number;
+  cost: CostPerMtok | null;
+}): PlanEstimate {
   const base = firstRequests.reduce((a, b) => a + b, 0);
   const low = plannerTokens + base * TURNS_LOW;
   const high = plannerTokens + base * TURNS_HIGH;
@@ -124,7 +170,12 @@ const MARK: Record<StepStatus, string> = { pending: ' ', done: 'x', failed: '!' 
 
 /** The plan as Markdown: the task, the estimate, each step with its status, files, checks and summary. */
 export function planMarkdown(plan: AgentPlan): string {
-  const lines = [`# Plan: ${plan.task}`, '', `${plan.id} · ${plan.status}${plan.reason ? ` (${plan.reason})` : ''} · ${plan.steps.length} steps · ${describeEstimate(plan.estimate)} · model ${plan.model}${plan.planner !== plan.model ? `, planned by ${plan.planner}` : ''}`, ''];
+  const lines = [
+    `# Plan: ${plan.task}`,
+    '',
+    `${plan.id} · ${plan.status}${plan.reason ? ` (${plan.reason})` : ''} · ${plan.steps.length} steps · ${describeEstimate(plan.estimate)} · model ${plan.model}${plan.planner !== plan.model ? `, planned by ${plan.planner}` : ''}`,
+    '',
+  ];
   plan.steps.forEach((s, i) => {
     lines.push(`- [${MARK[s.status]}] **Step ${i + 1} (${s.id}): ${s.title}**`, `  ${s.objective}`);
     if (s.files.length) lines.push(`  Files: ${s.files.join(', ')}${s.symbols.length ? ` (symbols: ${s.symbols.join(', ')})` : ''}`);
@@ -157,7 +208,10 @@ export async function resumablePlan({ store }: { store: StateStore }): Promise<A
   const raw = await store.read(`${PLANS_DIR}/${id}.json`);
   if (!raw) throw none();
   const plan = JSON.parse(raw.toString('utf8')) as AgentPlan;
-  if (plan.status === 'done' || plan.status === 'cancelled') throw new RefusedError('NO_PLAN', `plan ${plan.id} is ${plan.status}: nothing to resume`, { fix: `git show refs/forge/state:${PLAN_MARKDOWN}` });
+  if (plan.status === 'done' || plan.status === 'cancelled')
+    throw new RefusedError('NO_PLAN', `plan ${plan.id} is ${plan.status}: nothing to resume`, {
+      fix: `git show refs/forge/state:${PLAN_MARKDOWN}`,
+    });
   return plan;
 }
 

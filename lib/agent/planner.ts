@@ -30,7 +30,9 @@ export function describeFindings(findings: Finding[]): string {
 /** The planner's request: its instructions, the task, and the repository's file list. */
 export async function plannerMessages({ task, root }: { task: string; root: string }): Promise<ChatMessage[]> {
   const files = (await listWorkTreeFiles({ cwd: root })) ?? [];
-  const listing = files.length ? `Files in the repository${files.length > FILES_SHOWN ? ` (first ${FILES_SHOWN} of ${files.length})` : ''}:\n${files.slice(0, FILES_SHOWN).join('\n')}` : 'The repository has no files yet.';
+  const listing = files.length
+    ? `Files in the repository${files.length > FILES_SHOWN ? ` (first ${FILES_SHOWN} of ${files.length})` : ''}:\n${files.slice(0, FILES_SHOWN).join('\n')}`
+    : 'The repository has no files yet.';
   return [
     { role: 'system', content: PLANNER_PROMPT },
     { role: 'user', content: `Task: ${task}\n\n${listing}` },
@@ -52,24 +54,56 @@ export interface PlannerResult {
  * (fields, ids, dependencies, verify commands on PATH). Errors go back to the planner once; a
  * second bad plan is refused with the findings.
  */
-export async function makePlan({ config, task, root, env, retry, signal }: { config: ModelConfig; task: string; root: string; env: NodeJS.ProcessEnv; retry?: Partial<RetryPolicy>; signal?: AbortSignal }): Promise<PlannerResult> {
+export async function makePlan({
+  config,
+  task,
+  root,
+  env,
+  retry,
+  signal,
+}: {
+  config: ModelConfig;
+  task: string;
+  root: string;
+  env: NodeJS.ProcessEnv;
+  retry?: Partial<RetryPolicy>;
+  signal?: AbortSignal;
+}): Promise<PlannerResult> {
   const messages = await plannerMessages({ task, root });
   const model = config.plannerModel.value ?? config.model.value;
   const usage = { input: 0, output: 0 };
   let corrected: Finding[] | null = null;
   for (let attempt = 1; ; attempt++) {
-    const r = await chat({ endpoint: config.endpoint.value, model, apiKey: config.apiKey, apiKeyEnv: config.apiKeyEnv.value ?? undefined, messages, signal, retry });
+    const r = await chat({
+      endpoint: config.endpoint.value,
+      model,
+      apiKey: config.apiKey,
+      apiKeyEnv: config.apiKeyEnv.value ?? undefined,
+      messages,
+      signal,
+      retry,
+    });
     usage.input += r.usage?.promptTokens ?? 0;
     usage.output += r.usage?.completionTokens ?? 0;
     const text = extractJson(r.message.content);
     const { modules, findings } = await checkModulePlan({ file: 'plan.json', text, cwd: root, path: env.PATH ?? '' });
     const errors = findings.filter((f) => f.severity === 'error');
-    if (!errors.length && !modules.length) errors.push({ file: 'plan.json', line: 1, col: 1, severity: 'error', code: 'EMPTY_PLAN', message: 'the plan has no modules' });
+    if (!errors.length && !modules.length)
+      errors.push({ file: 'plan.json', line: 1, col: 1, severity: 'error', code: 'EMPTY_PLAN', message: 'the plan has no modules' });
     if (!errors.length) return { modules, text, usage, corrected, warnings: findings.filter((f) => f.severity === 'warning') };
     if (attempt === 2) {
-      throw new RefusedError('PLAN_INVALID', `the planner's plan failed forge plan check twice:\n${describeFindings(errors)}`, { fix: shellJoin(['forge', 'agent', '--plan', '--planner-model', 'NAME', task]), data: { findings: errors, plan: text.slice(0, 4000) } });
+      throw new RefusedError('PLAN_INVALID', `the planner's plan failed forge plan check twice:\n${describeFindings(errors)}`, {
+        fix: shellJoin(['forge', 'agent', '--plan', '--planner-model', 'NAME', task]),
+        data: { findings: errors, plan: text.slice(0, 4000) },
+      });
     }
     corrected = errors;
-    messages.push({ role: 'assistant', content: r.message.content }, { role: 'user', content: `forge plan check refused this plan:\n${describeFindings(errors)}\nReply with the corrected JSON plan only.` });
+    messages.push(
+      { role: 'assistant', content: r.message.content },
+      {
+        role: 'user',
+        content: `forge plan check refused this plan:\n${describeFindings(errors)}\nReply with the corrected JSON plan only.`,
+      },
+    );
   }
 }

@@ -49,7 +49,12 @@ function callOf(json: string, known: ReadonlySet<string>): TextToolCall | null {
   const parsed = parseArguments(json);
   if (!parsed.ok) return null;
   const o = parsed.value;
-  const name = typeof o.name === 'string' ? o.name : typeof (o.function as { name?: unknown } | undefined)?.name === 'string' ? (o.function as { name: string }).name : null;
+  const name =
+    typeof o.name === 'string'
+      ? o.name
+      : typeof (o.function as { name?: unknown } | undefined)?.name === 'string'
+        ? (o.function as { name: string }).name
+        : null;
   if (!name || !known.has(name)) return null;
   const args = o.arguments ?? o.parameters ?? (o.function as { arguments?: unknown } | undefined)?.arguments ?? {};
   // Some models send arguments as a JSON string, as the API does.
@@ -79,7 +84,8 @@ export function parseArguments(raw: string): ParsedArguments {
     const repaired = jsonrepair(text);
     // A repair that only closes what was open at the end finishes a cut-off call by guesswork (a
     // file's content cut short would be written as if whole): refused, not repaired.
-    if (repaired.startsWith(text.replace(/[\s,]+$/, ''))) return { ok: false, reason: `they stop before the object closes (cut off after ${text.length} characters)` };
+    if (repaired.startsWith(text.replace(/[\s,]+$/, '')))
+      return { ok: false, reason: `they stop before the object closes (cut off after ${text.length} characters)` };
     const value = asObject(JSON.parse(repaired));
     if (value) return { ok: true, value, repaired: true };
   } catch {
@@ -112,7 +118,9 @@ export class VisibleStream {
         this.closing = null;
         continue;
       }
-      const hits = OPENING.map((t) => ({ t, at: buffer.indexOf(t) })).filter((h) => h.at >= 0).sort((a, b) => a.at - b.at);
+      const hits = OPENING.map((t) => ({ t, at: buffer.indexOf(t) }))
+        .filter((h) => h.at >= 0)
+        .sort((a, b) => a.at - b.at);
       if (!hits.length) {
         this.held = tailThatStarts(buffer, OPENING);
         return out + buffer.slice(0, buffer.length - this.held.length);

@@ -5,7 +5,9 @@ export function describeStep(step: PlanStep, index: number, total: number): stri
   return [
     `Step ${index + 1}/${total} (${step.id}): ${step.title}`,
     `  ${step.objective}`,
-    ...(step.files.length ? [`  files: ${step.files.join(', ')}${step.symbols.length ? ` · symbols: ${step.symbols.join(', ')}` : ''}`] : []),
+    ...(step.files.length
+      ? [`  files: ${step.files.join(', ')}${step.symbols.length ? ` · symbols: ${step.symbols.join(', ')}` : ''}`]
+      : []),
     `  verify: ${step.verify.join(' && ')}`,
     ...(step.note ? [`  note: ${step.note}`] : []),
   ].join('\n');
@@ -15,7 +17,13 @@ export function describeStep(step: PlanStep, index: number, total: number): stri
  * Walks the steps with the person: a approves the step, e adds a note that joins its instruction,
  * c cancels the plan. Null when there is no terminal to ask on.
  */
-export async function reviewPlan({ plan, ask }: { plan: AgentPlan; ask: (question: string) => Promise<string | null> }): Promise<'approved' | 'cancelled' | null> {
+export async function reviewPlan({
+  plan,
+  ask,
+}: {
+  plan: AgentPlan;
+  ask: (question: string) => Promise<string | null>;
+}): Promise<'approved' | 'cancelled' | null> {
   for (const [i, step] of plan.steps.entries()) {
     for (;;) {
       const answer = await ask(`\n${describeStep(step, i, plan.steps.length)}\n[a]pprove, [e] add a note, [c]ancel the plan? `);

@@ -32,13 +32,35 @@ export async function listSessions({ store }: { store: StateStore }): Promise<Ag
   if (!head) return [];
   const out: AgentSession[] = [];
   for (const e of await store.listAt(head, SESSIONS_DIR)) {
+    let value: unknown;
     try {
-      out.push(JSON.parse((await store.readAt(head, `${SESSIONS_DIR}/${e.name}`))?.toString('utf8') ?? '') as AgentSession);
+      value = JSON.parse((await store.readAt(head, `${SESSIONS_DIR}/${e.name}`))?.toString('utf8') ?? '');
     } catch {
-      // A session file that does not parse is not offered for resuming.
+      continue;
     }
+    // A file that does not parse, or is not a session (a sync brings state from any clone), is not offered for resuming.
+    if (isSession(value)) out.push(value);
   }
   return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+}
+
+/** Whether a parsed state file has a session's shape: what listing, summing up and continuing rely on. */
+function isSession(v: unknown): v is AgentSession {
+  if (typeof v !== 'object' || v === null) return false;
+  const s = v as Record<string, unknown>;
+  const turnOk = (t: unknown) =>
+    typeof t === 'object' &&
+    t !== null &&
+    typeof (t as AgentTurn).task === 'string' &&
+    typeof (t as AgentTurn).answer === 'string' &&
+    Array.isArray((t as AgentTurn).files);
+  return (
+    typeof s.id === 'string' &&
+    typeof s.createdAt === 'string' &&
+    typeof s.updatedAt === 'string' &&
+    Array.isArray(s.turns) &&
+    s.turns.every(turnOk)
+  );
 }
 
 /** The session to continue: the one named, or the most recent. */
@@ -46,13 +68,19 @@ export async function findSession({ store, id }: { store: StateStore; id: string
   if (id !== null) assertId({ kind: 'agent session id', value: id });
   const sessions = await listSessions({ store });
   const found = id === null ? sessions[0] : sessions.find((s) => s.id === id);
-  if (!found) throw new RefusedError('NO_SESSION', id === null ? 'no earlier forge agent session to continue' : `no forge agent session '${id}'`, { fix: 'forge agent --list' });
+  if (!found)
+    throw new RefusedError('NO_SESSION', id === null ? 'no earlier forge agent session to continue' : `no forge agent session '${id}'`, {
+      fix: 'forge agent --list',
+    });
   return found;
 }
 
 /** Earlier turns as a few lines, newest kept when the cap bites. */
 export function sessionSummary(session: AgentSession, cap = SUMMARY_CAP): string {
-  const lines = session.turns.map((t, i) => `${i + 1}. Task: ${t.task.replace(/\s+/g, ' ').slice(0, 300)}\n   Result: ${t.answer.replace(/\s+/g, ' ').slice(0, 400)}${t.files.length ? `\n   Files changed: ${t.files.join(', ')}` : ''}`);
+  const lines = session.turns.map(
+    (t, i) =>
+      `${i + 1}. Task: ${t.task.replace(/\s+/g, ' ').slice(0, 300)}\n   Result: ${t.answer.replace(/\s+/g, ' ').slice(0, 400)}${t.files.length ? `\n   Files changed: ${t.files.join(', ')}` : ''}`,
+  );
   let kept: string[] = [];
   for (const line of [...lines].reverse()) {
     if ([line, ...kept].join('\n').length > cap) break;

@@ -60,9 +60,24 @@ async function locateSymbols({ root, names, files }: { root: string; names: stri
  * The one message a step starts with: its instruction, what earlier steps left (the carry-forward
  * summary), and its files as anchored windows — the definitions of its symbols where it names some.
  */
-export async function stepPrompt({ plan, step, root, tools }: { plan: AgentPlan; step: PlanStep; root: string; tools: AgentTools }): Promise<string> {
+export async function stepPrompt({
+  plan,
+  step,
+  root,
+  tools,
+}: {
+  plan: AgentPlan;
+  step: PlanStep;
+  root: string;
+  tools: AgentTools;
+}): Promise<string> {
   const index = plan.steps.indexOf(step);
-  const parts = [`Step ${index + 1} of ${plan.steps.length}: ${step.title}`, step.objective, `Done when: ${step.doneWhen}`, `It will be checked with: ${step.verify.join(' && ')}`];
+  const parts = [
+    `Step ${index + 1} of ${plan.steps.length}: ${step.title}`,
+    step.objective,
+    `Done when: ${step.doneWhen}`,
+    `It will be checked with: ${step.verify.join(' && ')}`,
+  ];
   if (step.note) parts.push(`User note: ${step.note}`);
   if (step.failure) parts.push(`An earlier attempt at this step failed its check:\n${step.failure}`);
   const earlier = plan.steps.filter((s) => s.status === 'done' && s.summary);
@@ -95,15 +110,39 @@ export interface StepVerdict {
 }
 
 /** Runs the step's verify commands (and checks its files) through forge validate, under the run id in env. */
-export async function verifyStep({ entries, step, root, env }: { entries: readonly Entry[]; step: PlanStep; root: string; env: NodeJS.ProcessEnv }): Promise<StepVerdict> {
+export async function verifyStep({
+  entries,
+  step,
+  root,
+  env,
+}: {
+  entries: readonly Entry[];
+  step: PlanStep;
+  root: string;
+  env: NodeJS.ProcessEnv;
+}): Promise<StepVerdict> {
   const files: string[] = [];
   for (const f of step.files) if (await isFile(join(root, f))) files.push(f);
-  type Validation = { passed?: boolean; recommendation?: string; reason?: string; results?: Array<{ type: string; name: string; passed: boolean | null; message: string; tail?: string }>; error?: { message?: string } };
-  const r = await invokeForRecord<Validation>({ entries, name: 'validate', args: { module: step.id, cmd: step.verify, file: files }, cwd: root, env });
+  type Validation = {
+    passed?: boolean;
+    recommendation?: string;
+    reason?: string;
+    results?: Array<{ type: string; name: string; passed: boolean | null; message: string; tail?: string }>;
+    error?: { message?: string };
+  };
+  const r = await invokeForRecord<Validation>({
+    entries,
+    name: 'validate',
+    args: { module: step.id, cmd: step.verify, file: files },
+    cwd: root,
+    env,
+  });
   const record: Validation = r.record ?? { error: { message: r.stderr.trim() } };
   const failed = (record.results ?? []).filter((x) => x.passed === false);
   const failure = failed.length
-    ? failed.map((x) => `${x.type} ${x.name}: ${x.message}${x.tail?.trim() ? `\n${x.tail.trimEnd().split('\n').slice(-15).join('\n')}` : ''}`).join('\n')
+    ? failed
+        .map((x) => `${x.type} ${x.name}: ${x.message}${x.tail?.trim() ? `\n${x.tail.trimEnd().split('\n').slice(-15).join('\n')}` : ''}`)
+        .join('\n')
     : (record.error?.message ?? record.reason ?? '');
   return { passed: record.passed === true, recommendation: record.recommendation ?? 'ESCALATE', failure };
 }
@@ -154,7 +193,20 @@ export async function executePlan(o: PlanRunOptions): Promise<AgentPlan> {
     plan.checkpoint ??= cp ?? undefined;
     await o.onPlanEvent({ type: 'step_start', step, index, total: plan.steps.length, checkpoint: cp });
     const task = await stepPrompt({ plan, step, root: o.root, tools: o.tools });
-    const run = await runAgent({ entries: o.entries, config: o.config, task, root: o.root, cwd: o.cwd, env: o.env, maxTurns: o.maxTurns, budget: o.budget, retry: o.retry, onEvent: o.onAgentEvent, tools: o.tools, guards: o.guards });
+    const run = await runAgent({
+      entries: o.entries,
+      config: o.config,
+      task,
+      root: o.root,
+      cwd: o.cwd,
+      env: o.env,
+      maxTurns: o.maxTurns,
+      budget: o.budget,
+      retry: o.retry,
+      onEvent: o.onAgentEvent,
+      tools: o.tools,
+      guards: o.guards,
+    });
     step.attempts++;
     step.tokens = { input: step.tokens.input + run.usage.input, output: step.tokens.output + run.usage.output };
     const verdict = run.exhausted

@@ -39,7 +39,21 @@ export interface TaskTelemetry {
  * credentials or query string, and the task is redacted before it is cut, so a key is never
  * recorded half (the state store redacts what it is given again on the way in).
  */
-export async function recordTelemetry({ store, config, task, run, started, now }: { store: StateStore; config: Pick<ModelConfig, 'model' | 'endpoint' | 'cost' | 'recording'>; task: string; run: AgentRun; started: number; now: Date }): Promise<boolean> {
+export async function recordTelemetry({
+  store,
+  config,
+  task,
+  run,
+  started,
+  now,
+}: {
+  store: StateStore;
+  config: Pick<ModelConfig, 'model' | 'endpoint' | 'cost' | 'recording'>;
+  task: string;
+  run: AgentRun;
+  started: number;
+  now: Date;
+}): Promise<boolean> {
   if (!config.recording.telemetry.value) return false;
   const rates = config.cost.value;
   const entry: TaskTelemetry = {
@@ -98,7 +112,18 @@ export interface ModelStats {
 export function summarise(entries: TaskTelemetry[]): ModelStats[] {
   const by = new Map<string, ModelStats>();
   for (const e of entries) {
-    const s = by.get(e.model) ?? { model: e.model, tasks: 0, inputTokens: 0, outputTokens: 0, estimatedTasks: 0, toolCalls: 0, cacheHits: 0, exhausted: 0, durationMs: 0, cost: null };
+    const s = by.get(e.model) ?? {
+      model: e.model,
+      tasks: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      estimatedTasks: 0,
+      toolCalls: 0,
+      cacheHits: 0,
+      exhausted: 0,
+      durationMs: 0,
+      cost: null,
+    };
     s.tasks++;
     s.inputTokens += e.inputTokens;
     s.outputTokens += e.outputTokens;

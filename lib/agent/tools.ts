@@ -61,7 +61,10 @@ const fold = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
  * The arguments as the tool names them: a near miss (file_path, Path, old_string) taken as the
  * argument it means and noted; null and the key when one means nothing the tool has.
  */
-export function mapKeys(args: Record<string, unknown>, names: string[]): { args: Record<string, unknown>; notes: string[]; unknown: string | null } {
+export function mapKeys(
+  args: Record<string, unknown>,
+  names: string[],
+): { args: Record<string, unknown>; notes: string[]; unknown: string | null } {
   const out: Record<string, unknown> = {};
   const notes: string[] = [];
   const exact = Object.keys(args).filter((k) => names.includes(k));
@@ -83,7 +86,15 @@ export function mapKeys(args: Record<string, unknown>, names: string[]): { args:
 
 const BASH: ToolSchema = {
   type: 'function',
-  function: { name: 'bash', description: 'Run a shell command at the repository top', parameters: { type: 'object', properties: { command: { type: 'string' }, timeout: { type: 'integer', description: 'Seconds (default 120).' } }, required: ['command'] } },
+  function: {
+    name: 'bash',
+    description: 'Run a shell command at the repository top',
+    parameters: {
+      type: 'object',
+      properties: { command: { type: 'string' }, timeout: { type: 'integer', description: 'Seconds (default 120).' } },
+      required: ['command'],
+    },
+  },
 };
 
 /** Output a model gets from bash: the head and the tail, and every line that looks like an error in between. */
@@ -104,14 +115,31 @@ export interface AgentTools {
   run(name: string, args: Record<string, unknown>): Promise<{ text: string; ok: boolean }>;
 }
 
-export function agentTools({ entries, cwd, root, env }: { entries: readonly Entry[]; cwd: string; root: string; env: NodeJS.ProcessEnv }): AgentTools {
+export function agentTools({
+  entries,
+  cwd,
+  root,
+  env,
+}: {
+  entries: readonly Entry[];
+  cwd: string;
+  root: string;
+  env: NodeJS.ProcessEnv;
+}): AgentTools {
   const specs = new Map(leaves(entries).map((s) => [s.name, s]));
   const views = VIEWS.filter((v) => specs.has(v.command)).map((v) => {
     const spec = specs.get(v.command) as CommandSpec<any>;
     const full = toolSchema(spec).parameters;
     const properties = Object.fromEntries(v.args.filter((a) => full.properties[a]).map((a) => [a, full.properties[a]!]));
     const required = (full.required ?? []).filter((r) => v.args.includes(r));
-    const schema: ToolSchema = { type: 'function', function: { name: v.name, description: spec.tool ?? spec.summary, parameters: { type: 'object', properties, ...(required.length ? { required } : {}) } } };
+    const schema: ToolSchema = {
+      type: 'function',
+      function: {
+        name: v.name,
+        description: spec.tool ?? spec.summary,
+        parameters: { type: 'object', properties, ...(required.length ? { required } : {}) },
+      },
+    };
     return { view: v, spec, schema };
   });
   const byName = new Map(views.map((v) => [v.view.name, v]));
@@ -141,7 +169,8 @@ export function agentTools({ entries, cwd, root, env }: { entries: readonly Entr
       return command;
     }
   };
-  const hintsAsCalls = (text: string) => text.replace(/^(Next|Or|Fix): (.+)$/gm, (_, mark: string, command: string) => `${mark}: ${asCall(command)}`);
+  const hintsAsCalls = (text: string) =>
+    text.replace(/^(Next|Or|Fix): (.+)$/gm, (_, mark: string, command: string) => `${mark}: ${asCall(command)}`);
   return {
     schemas: [...views.map((v) => v.schema), BASH],
     async run(name, args) {
@@ -156,7 +185,8 @@ export function agentTools({ entries, cwd, root, env }: { entries: readonly Entr
       const tool = byName.get(name);
       if (!tool) return { ok: false, text: `Error: no tool '${name}'. Tools: ${[...byName.keys(), 'bash'].join(', ')}` };
       const mapped = mapKeys(args, tool.view.args);
-      if (mapped.unknown !== null) return { ok: false, text: `Error: ${name} has no argument '${mapped.unknown}'; it takes ${reminder(tool)}` };
+      if (mapped.unknown !== null)
+        return { ok: false, text: `Error: ${name} has no argument '${mapped.unknown}'; it takes ${reminder(tool)}` };
       const r = await invoke({ entries, spec: tool.spec, args: mapped.args, cwd, env, json: false });
       const notes = mapped.notes.length ? `[${name}: ${mapped.notes.join('; ')}]\n` : '';
       return { ok: r.code === 0, text: notes + hintsAsCalls(`${r.stdout}${r.stderr}`.trimEnd()) };

@@ -45,27 +45,75 @@ function mcpTools(mcp: McpServers): AgentTools {
  * (a broken one is skipped with one notice), and puts the contract gate and on_edit hooks around
  * every tool call. `close()` must follow, even on failure: it stops the servers.
  */
-export async function openWorkbench({ entries, config, root, cwd, env, inRepo, notice, saveHooks }: { entries: readonly Entry[]; config: ModelConfig; root: string; cwd: string; env: NodeJS.ProcessEnv; inRepo: boolean; notice: (n: Notice) => Promise<void>; /** Whether detected hooks may go into the user's config file (asked, or --save-hooks). */ saveHooks: (found: { profile: string; markers: string[]; configPath: string }) => Promise<boolean> }): Promise<Workbench> {
+export async function openWorkbench({
+  entries,
+  config,
+  root,
+  cwd,
+  env,
+  inRepo,
+  notice,
+  saveHooks,
+}: {
+  entries: readonly Entry[];
+  config: ModelConfig;
+  root: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  inRepo: boolean;
+  notice: (n: Notice) => Promise<void> /** Whether detected hooks may go into the user's config file (asked, or --save-hooks). */;
+  saveHooks: (found: { profile: string; markers: string[]; configPath: string }) => Promise<boolean>;
+}): Promise<Workbench> {
   let hooks: HookConfig | null = null;
   if (!config.hooksDisabled.value) {
-    const ensured = await ensureHooks({ configPath: config.configPath, profile: config.profile?.value ?? null, root, env, mayWrite: (found) => saveHooks({ ...found, configPath: config.configPath }) });
+    const ensured = await ensureHooks({
+      configPath: config.configPath,
+      profile: config.profile?.value ?? null,
+      root,
+      env,
+      mayWrite: (found) => saveHooks({ ...found, configPath: config.configPath }),
+    });
     if (ensured.warning) await notice({ kind: 'warning', text: ensured.warning });
-    if (ensured.origin === 'detected' && ensured.profile && !config.hooks.value) {
-      await notice({ kind: 'hooks', text: `hooks detected from ${ensured.markers.join(', ') || 'no build file'} serve this run only; forge agent --save-hooks writes them into profiles.${ensured.profile}.hooks of ${ensured.configPath} (forge hooks list shows them)` });
+    // Said only when something was found: a repository without build files has nothing to keep.
+    if (ensured.origin === 'detected' && ensured.profile && !config.hooks.value && ensured.markers.length) {
+      await notice({
+        kind: 'hooks',
+        text: `hooks detected from ${ensured.markers.join(', ')} serve this run only; forge agent --save-hooks writes them into profiles.${ensured.profile}.hooks of ${ensured.configPath} (forge hooks list shows them)`,
+      });
     }
     if (ensured.origin === 'written') {
-      const found = ensured.markers.length ? `hooks detected from ${ensured.markers.join(', ')}` : 'no build file to detect hooks from (Cargo.toml, tsconfig.json, go.mod, pyproject.toml); the five events, empty,';
-      await notice({ kind: 'hooks', text: `${found} written to profiles.${ensured.profile}.hooks in ${ensured.configPath} (forge hooks list)` });
+      const found = ensured.markers.length
+        ? `hooks detected from ${ensured.markers.join(', ')}`
+        : 'no build file to detect hooks from (Cargo.toml, tsconfig.json, go.mod, pyproject.toml); the five events, empty,';
+      await notice({
+        kind: 'hooks',
+        text: `${found} written to profiles.${ensured.profile}.hooks in ${ensured.configPath} (forge hooks list)`,
+      });
     }
     hooks = ensured.disabled ? null : ensured.hooks;
     const active = hooks ? Object.entries(hooks).filter(([, c]) => c.length) : [];
-    if (active.length) await notice({ kind: 'hooks', text: `⚙ hooks  ${active.map(([e, c]) => `${e}: ${c.join(' && ')}`).join('  ·  ')}  (forge hooks list)` });
+    if (active.length)
+      await notice({
+        kind: 'hooks',
+        text: `⚙ hooks  ${active.map(([e, c]) => `${e}: ${c.join(' && ')}`).join('  ·  ')}  (forge hooks list)`,
+      });
   }
   const profile = config.profile?.value;
   const warnings: string[] = [];
-  const mcp = await startMcpServers({ servers: config.mcpServers.value, cwd: root, env, onWarning: (w) => warnings.push(w.message), configKey: profile ? `profiles.${profile}.mcp_servers` : 'mcp_servers', configPath: config.configPath });
+  const mcp = await startMcpServers({
+    servers: config.mcpServers.value,
+    cwd: root,
+    env,
+    onWarning: (w) => warnings.push(w.message),
+    configKey: profile ? `profiles.${profile}.mcp_servers` : 'mcp_servers',
+    configPath: config.configPath,
+  });
   for (const w of warnings) await notice({ kind: 'warning', text: w });
-  if (mcp.servers.length) await notice({ kind: 'mcp', text: `MCP: ${mcp.servers.map((s) => `${s.name} (${s.tools} tool${s.tools === 1 ? '' : 's'})`).join(', ')}` });
+  if (mcp.servers.length)
+    await notice({
+      kind: 'mcp',
+      text: `MCP: ${mcp.servers.map((s) => `${s.name} (${s.tools} tool${s.tools === 1 ? '' : 's'})`).join(', ')}`,
+    });
 
   const tools = mergeTools(agentTools({ entries, cwd, root, env }), mcpTools(mcp));
   // A contract names MCP tools as `<server>.<tool>`, the way forge shows them, not by wire name.
@@ -81,7 +129,9 @@ export async function openWorkbench({ entries, config, root, cwd, env, inRepo, n
     const notFound = results.filter((r) => r.exitCode === 127).map((r) => r.command);
     for (const c of notFound) missing.add(c);
     const report = formatHookResults(results, event);
-    return notFound.length ? `${report}\n(not found, so not run again in this session: ${notFound.join(', ')}; forge hooks list shows the profile's hooks)` : report;
+    return notFound.length
+      ? `${report}\n(not found, so not run again in this session: ${notFound.join(', ')}; forge hooks list shows the profile's hooks)`
+      : report;
   };
   const guards: ToolCallGuards = {
     ...(gate ? { gate: (name: string, args: Record<string, unknown>) => gate(shown.get(name) ?? name, args) } : {}),
@@ -98,7 +148,11 @@ export async function openWorkbench({ entries, config, root, cwd, env, inRepo, n
     changedSince: async (checkpoint) => (await workTreeChanges({ cwd: root, base: checkpoint })).files.map((f) => f.path),
     sweep: async (checkpoint) => {
       const { impactSweep } = await import('./impact');
-      const [{ files }, impact, list] = await Promise.all([workTreeChanges({ cwd: root, base: checkpoint }), impactSweep({ cwd: root, base: checkpoint }), listCheckpoints({ cwd: root })]);
+      const [{ files }, impact, list] = await Promise.all([
+        workTreeChanges({ cwd: root, base: checkpoint }),
+        impactSweep({ cwd: root, base: checkpoint }),
+        listCheckpoints({ cwd: root }),
+      ]);
       return { changes: files, number: list.find((c) => c.oid === checkpoint)?.n ?? null, warnings: impact.warnings };
     },
     hook: runEvent,

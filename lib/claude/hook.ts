@@ -10,9 +10,14 @@ export function parseHookPayload(text: string, fix: string, agent = 'Claude Code
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new InvalidInputError('BAD_HOOK_PAYLOAD', `the ${agent} hook payload on stdin is not JSON (${(err as Error).message.slice(0, 200)})`, { fix });
+    throw new InvalidInputError(
+      'BAD_HOOK_PAYLOAD',
+      `the ${agent} hook payload on stdin is not JSON (${(err as Error).message.slice(0, 200)})`,
+      { fix },
+    );
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidInputError('BAD_HOOK_PAYLOAD', `the ${agent} hook payload must be a JSON object`, { fix });
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new InvalidInputError('BAD_HOOK_PAYLOAD', `the ${agent} hook payload must be a JSON object`, { fix });
   return value as Record<string, unknown>;
 }
 

@@ -22,7 +22,10 @@ const PATH_KEYS = ['file_path', 'notebook_path', 'path'];
 
 export function parsePreToolUse(text: string): PreToolUsePayload {
   const p = parseHookPayload(text, 'forge plan preflight --help');
-  if (typeof p.tool_name !== 'string' || !p.tool_name) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the hook payload has no tool_name: is this hook installed on PreToolUse?', { fix: 'forge plan install-hook claude' });
+  if (typeof p.tool_name !== 'string' || !p.tool_name)
+    throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the hook payload has no tool_name: is this hook installed on PreToolUse?', {
+      fix: 'forge plan install-hook claude',
+    });
   const input = isObject(p.tool_input) ? p.tool_input : {};
   let paths = PATH_KEYS.map((k) => input[k]).filter((v): v is string => typeof v === 'string' && v !== '');
   // Glob lists only under its pattern's literal directory: `src/**/*.ts` from the project root reads src.
@@ -33,5 +36,7 @@ export function parsePreToolUse(text: string): PreToolUsePayload {
 
 /** The hook's answer to a refused call: deny, with the reason Claude is shown. */
 export function denyAnswer(reason: string): string {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
+  return JSON.stringify({
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
+  });
 }

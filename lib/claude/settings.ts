@@ -66,25 +66,56 @@ const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' 
  * in place; its timeout and other keys stay as the user left them). A settings file that is not a
  * JSON object (or whose hooks are malformed) is refused untouched.
  */
-export async function installJsonHook({ file, event, matcher, command, extra = {}, failure, comments = false }: { file: string; event: string; matcher?: string; command: string; extra?: Record<string, unknown>; failure?: FailureMode; comments?: boolean }): Promise<HookInstall> {
-  const text = (await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return null;
-    throw err;
-  })) ?? '';
+export async function installJsonHook({
+  file,
+  event,
+  matcher,
+  command,
+  extra = {},
+  failure,
+  comments = false,
+}: {
+  file: string;
+  event: string;
+  matcher?: string;
+  command: string;
+  extra?: Record<string, unknown>;
+  failure?: FailureMode;
+  comments?: boolean;
+}): Promise<HookInstall> {
+  const text =
+    (await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    })) ?? '';
   let settings: Record<string, unknown> = {};
   if (text.trim()) {
     const errors: ParseError[] = [];
     const parsed: unknown = parse(text, errors, { disallowComments: !comments, allowTrailingComma: comments, allowEmptyContent: false });
     const first = errors[0];
-    if (first) throw new RefusedError('SETTINGS_INVALID', `${file} is not valid JSON${comments ? ' (comments allowed)' : ''} (${printParseErrorCode(first.error)} at offset ${first.offset}); it was left as it is`, { fix: `jq . ${file}` });
-    if (!isObject(parsed)) throw new RefusedError('SETTINGS_INVALID', `${file} is not a JSON object; it was left as it is`, { fix: `jq . ${file}` });
+    if (first)
+      throw new RefusedError(
+        'SETTINGS_INVALID',
+        `${file} is not valid JSON${comments ? ' (comments allowed)' : ''} (${printParseErrorCode(first.error)} at offset ${first.offset}); it was left as it is`,
+        { fix: `jq . ${file}` },
+      );
+    if (!isObject(parsed))
+      throw new RefusedError('SETTINGS_INVALID', `${file} is not a JSON object; it was left as it is`, { fix: `jq . ${file}` });
     settings = parsed;
   }
   const hooks = settings.hooks ?? {};
-  if (!isObject(hooks)) throw new RefusedError('SETTINGS_INVALID', `${file}: "hooks" is not an object; it was left as it is`, { fix: `jq .hooks ${file}` });
+  if (!isObject(hooks))
+    throw new RefusedError('SETTINGS_INVALID', `${file}: "hooks" is not an object; it was left as it is`, { fix: `jq .hooks ${file}` });
   const entries = hooks[event] ?? [];
-  if (!Array.isArray(entries) || !entries.every(isObject)) throw new RefusedError('SETTINGS_INVALID', `${file}: "hooks.${event}" is not a list of matcher entries; it was left as it is`, { fix: `jq .hooks.${event} ${file}` });
-  const ours = (entries as MatcherEntry[]).flatMap((e, i) => (Array.isArray(e.hooks) ? e.hooks.flatMap((h, j) => (isObject(h) && h.command === command ? [{ hook: h, path: ['hooks', event, i, 'hooks', j] }] : [])) : []));
+  if (!Array.isArray(entries) || !entries.every(isObject))
+    throw new RefusedError('SETTINGS_INVALID', `${file}: "hooks.${event}" is not a list of matcher entries; it was left as it is`, {
+      fix: `jq .hooks.${event} ${file}`,
+    });
+  const ours = (entries as MatcherEntry[]).flatMap((e, i) =>
+    Array.isArray(e.hooks)
+      ? e.hooks.flatMap((h, j) => (isObject(h) && h.command === command ? [{ hook: h, path: ['hooks', event, i, 'hooks', j] }] : []))
+      : [],
+  );
   if (ours.length) {
     let out = text;
     const upgraded = new Set<string>();
@@ -101,7 +132,11 @@ export async function installJsonHook({ file, event, matcher, command, extra = {
   if (failure) enforce(hook, failure);
   const entry: MatcherEntry = { ...(matcher === undefined ? {} : { matcher }), hooks: [hook] };
   // A missing or null "hooks" (or event list) is written whole; an existing list gets the entry appended.
-  const at = !isObject(settings.hooks) ? { path: ['hooks'], value: { [event]: [entry] } } : !Array.isArray(hooks[event]) ? { path: ['hooks', event], value: [entry] } : { path: ['hooks', event, entries.length], value: entry };
+  const at = !isObject(settings.hooks)
+    ? { path: ['hooks'], value: { [event]: [entry] } }
+    : !Array.isArray(hooks[event])
+      ? { path: ['hooks', event], value: [entry] }
+      : { path: ['hooks', event, entries.length], value: entry };
   const out = applyEdits(text, modify(text, at.path, at.value, { ...FORMAT, isArrayInsertion: at.path.length === 3 }));
   await atomicWrite(file, out.endsWith('\n') ? out : `${out}\n`);
   return { file, added: true, upgraded: [] };
@@ -111,18 +146,45 @@ export async function installJsonHook({ file, event, matcher, command, extra = {
  * Installs a forge hook for this project: into `settings` (relative to cwd) or the repository's
  * .claude/settings.json, with a warning when `forge` is not on the PATH Claude Code will search.
  */
-export async function installProjectHook({ cwd, settings, event, matcher, command, timeout, failure }: { cwd: string; settings: string | undefined; event: string; matcher?: string; command: string; timeout?: number; failure: FailureMode }): Promise<{ data: Record<string, unknown>; text: string }> {
+export async function installProjectHook({
+  cwd,
+  settings,
+  event,
+  matcher,
+  command,
+  timeout,
+  failure,
+}: {
+  cwd: string;
+  settings: string | undefined;
+  event: string;
+  matcher?: string;
+  command: string;
+  timeout?: number;
+  failure: FailureMode;
+}): Promise<{ data: Record<string, unknown>; text: string }> {
   const file = await agentConfigFile({ cwd, given: settings, inRepo: ['.claude', 'settings.json'] });
   const r = await installJsonHook({ file, event, matcher, command, extra: timeout ? { timeout } : {}, failure });
   const reachable = await onPath({ program: 'forge', cwd, path: process.env.PATH ?? '' });
-  const warning = reachable ? '' : '\nwarning: forge is not on PATH here; Claude Code will not find the hook command until it is (npm install -g .)';
+  const warning = reachable
+    ? ''
+    : '\nwarning: forge is not on PATH here; Claude Code will not find the hook command until it is (npm install -g .)';
   const how =
     failure === 'closed'
       ? `\nfails closed: with "onFailure": "block" (Claude Code ${ON_FAILURE_SINCE} or later) a tool call is refused when the hook cannot run, crashes or times out; earlier Claude Code releases ignore the key and let the call through`
       : '\nfails open: when the hook cannot run, crashes or times out, Claude Code lets the session stop';
   const what = r.added ? 'installed' : r.upgraded.length ? `upgraded (${r.upgraded.join(', ')})` : 'already installed';
   return {
-    data: { file: r.file, added: r.added, upgraded: r.upgraded, event, command, failure, ...(failure === 'closed' ? { onFailureSince: ON_FAILURE_SINCE } : {}), forgeOnPath: reachable },
+    data: {
+      file: r.file,
+      added: r.added,
+      upgraded: r.upgraded,
+      event,
+      command,
+      failure,
+      ...(failure === 'closed' ? { onFailureSince: ON_FAILURE_SINCE } : {}),
+      forgeOnPath: reachable,
+    },
     text: `${what}: ${event} → ${command} in ${r.file}${how}${warning}`,
   };
 }

@@ -20,7 +20,11 @@ interface Entry {
 function texts(content: unknown): string[] {
   if (typeof content === 'string') return [content];
   if (!Array.isArray(content)) return [];
-  return content.filter((b): b is { type: 'text'; text: string } => typeof b === 'object' && b !== null && b.type === 'text' && typeof b.text === 'string').map((b) => b.text);
+  return content
+    .filter(
+      (b): b is { type: 'text'; text: string } => typeof b === 'object' && b !== null && b.type === 'text' && typeof b.text === 'string',
+    )
+    .map((b) => b.text);
 }
 
 /** A prompt from the person (not a tool result fed back, not a meta or side-chain entry). */
@@ -93,7 +97,17 @@ function within<T>(ms: number, file: string, work: Promise<T>): Promise<T> {
  * few short waits to complete first. A transcript that cannot be read (missing, not a regular file,
  * too slow) is refused as TRANSCRIPT_UNREADABLE.
  */
-export async function lastAssistantText({ file, waits = 5, waitMs = 60, deadlineMs = DEADLINE_MS }: { file: string; waits?: number; waitMs?: number; deadlineMs?: number }): Promise<string> {
+export async function lastAssistantText({
+  file,
+  waits = 5,
+  waitMs = 60,
+  deadlineMs = DEADLINE_MS,
+}: {
+  file: string;
+  waits?: number;
+  waitMs?: number;
+  deadlineMs?: number;
+}): Promise<string> {
   const until = Date.now() + deadlineMs;
   let text = '';
   for (let attempt = 0; ; attempt++) {

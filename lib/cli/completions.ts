@@ -20,9 +20,15 @@ export function bashCompletion(entries: readonly Entry[]): string {
   // Keys are command paths from the program name: "forge", "forge memory", "forge memory save".
   const subs = [`  ["forge"]="${entries.map((e) => e.name).join(' ')}"`];
   for (const e of entries) if (isGroup(e)) subs.push(`  ["forge ${e.name}"]="${e.commands.map((c) => c.name.split(' ')[1]).join(' ')}"`);
-  const opts = leaves(entries).map((c) => `  ["forge ${c.name}"]="${allArgs(c).map(([n]) => `--${n}`).join(' ')}"`);
+  const opts = leaves(entries).map(
+    (c) =>
+      `  ["forge ${c.name}"]="${allArgs(c)
+        .map(([n]) => `--${n}`)
+        .join(' ')}"`,
+  );
   const choices: string[] = [];
-  for (const c of leaves(entries)) for (const [n, s] of allArgs(c)) if (s.choices) choices.push(`  ["forge ${c.name} --${n}"]="${s.choices.join(' ')}"`);
+  for (const c of leaves(entries))
+    for (const [n, s] of allArgs(c)) if (s.choices) choices.push(`  ["forge ${c.name} --${n}"]="${s.choices.join(' ')}"`);
   return `# bash completion for forge — ${HEADER}
 declare -gA _forge_subs=(
 ${subs.join('\n')}
@@ -90,8 +96,19 @@ complete -F _forge ${programs(entries).join(' ')}
 export function zshCompletion(entries: readonly Entry[]): string {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const subs = [`    forge ${q(entries.map((e) => `${e.name}:${e.summary.replace(/:/g, '\\:')}`).join('\n'))}`];
-  for (const e of entries) if (isGroup(e)) subs.push(`    ${q(`forge ${e.name}`)} ${q(e.commands.map((c) => `${c.name.split(' ')[1]}:${c.summary.replace(/:/g, '\\:')}`).join('\n'))}`);
-  const opts = leaves(entries).map((c) => `    ${q(`forge ${c.name}`)} ${q(allArgs(c).map(([n, s]) => `--${n}${s.choices ? `:(${s.choices.join(' ')})` : ''}`).join('\n'))}`);
+  for (const e of entries)
+    if (isGroup(e))
+      subs.push(
+        `    ${q(`forge ${e.name}`)} ${q(e.commands.map((c) => `${c.name.split(' ')[1]}:${c.summary.replace(/:/g, '\\:')}`).join('\n'))}`,
+      );
+  const opts = leaves(entries).map(
+    (c) =>
+      `    ${q(`forge ${c.name}`)} ${q(
+        allArgs(c)
+          .map(([n, s]) => `--${n}${s.choices ? `:(${s.choices.join(' ')})` : ''}`)
+          .join('\n'),
+      )}`,
+  );
   return `#compdef ${programs(entries).join(' ')}
 # zsh completion for forge — ${HEADER}
 _forge() {
@@ -156,11 +173,15 @@ export function fishCompletion(entries: readonly Entry[]): string {
     const scoped = own ? entries.filter((e) => e.name === own) : entries;
     lines.push(`complete -c ${prog} -f`);
     if (!own) {
-      lines.push(`complete -c ${prog} -n '__fish_use_subcommand' -s C -l cwd -xa '(__fish_complete_directories)' -d ${q(COMMON_ARGS.cwd.description)}`);
+      lines.push(
+        `complete -c ${prog} -n '__fish_use_subcommand' -s C -l cwd -xa '(__fish_complete_directories)' -d ${q(COMMON_ARGS.cwd.description)}`,
+      );
       for (const [n, s] of Object.entries(COMMON_ARGS as ArgsSpec)) {
         if (n === 'cwd') continue;
         const value = s.type === 'boolean' ? '' : s.choices ? ` -x -a ${q(s.choices.join(' '))}` : ' -x';
-        lines.push(`complete -c ${prog} -n '__fish_use_subcommand' -l ${n}${s.alias ? ` -s ${s.alias}` : ''}${value} -d ${q(s.description)}`);
+        lines.push(
+          `complete -c ${prog} -n '__fish_use_subcommand' -l ${n}${s.alias ? ` -s ${s.alias}` : ''}${value} -d ${q(s.description)}`,
+        );
       }
       lines.push(`complete -c ${prog} -n '__fish_use_subcommand' -l version -d 'Print the version.'`);
     }
@@ -175,12 +196,21 @@ export function fishCompletion(entries: readonly Entry[]): string {
         if (top) conds.push(`__fish_seen_subcommand_from ${top}`);
         if (sub) {
           const names = subNames.join(' ');
-          lines.push(`complete -c ${prog} -n ${q([...conds, `not __fish_seen_subcommand_from ${names}`].join('; and '))} -a ${sub} -d ${q(c.summary)}`);
+          lines.push(
+            `complete -c ${prog} -n ${q([...conds, `not __fish_seen_subcommand_from ${names}`].join('; and '))} -a ${sub} -d ${q(c.summary)}`,
+          );
           conds.push(`__fish_seen_subcommand_from ${sub}`);
         }
         const cond = conds.length ? ` -n ${q(conds.join('; and '))}` : '';
         for (const [n, s] of allArgs(c)) {
-          const value = s.type === 'boolean' ? '' : s.choices ? ` -x -a ${q(s.choices.join(' '))}` : n === 'cwd' ? ` -xa '(__fish_complete_directories)'` : ' -r';
+          const value =
+            s.type === 'boolean'
+              ? ''
+              : s.choices
+                ? ` -x -a ${q(s.choices.join(' '))}`
+                : n === 'cwd'
+                  ? ` -xa '(__fish_complete_directories)'`
+                  : ' -r';
           lines.push(`complete -c ${prog}${cond} -l ${n}${s.alias ? ` -s ${s.alias}` : ''}${value} -d ${q(s.description)}`);
         }
         // A command that takes words (a path, a pattern, a task) gets file names offered for them.

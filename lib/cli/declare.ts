@@ -39,7 +39,9 @@ export interface ArgSpec {
 export type ArgsSpec = Record<string, ArgSpec>;
 
 type ValueOf<S extends ArgSpec> = S['type'] extends 'string'
-  ? S['choices'] extends readonly (infer C)[] ? C : string
+  ? S['choices'] extends readonly (infer C)[]
+    ? C
+    : string
   : S['type'] extends 'number' | 'integer'
     ? number
     : S['type'] extends 'boolean'
@@ -205,10 +207,27 @@ export function defineGroup(spec: GroupSpec): GroupSpec {
 
 /** Options every command takes; declared once here, rendered in every help and man page. */
 export const COMMON_ARGS = {
-  cwd: { type: 'string', alias: 'C', placeholder: 'DIR', description: 'Run as if started in DIR (precedence: flag > FORGE_CWD > current directory); -C DIR as in git. Like the other common options it may come before the command: forge -C DIR memory recall x.' },
-  'run-id': { type: 'string', placeholder: 'ID', description: 'The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run\'s log, and the hint carries it as --run-id.' },
+  cwd: {
+    type: 'string',
+    alias: 'C',
+    placeholder: 'DIR',
+    description:
+      'Run as if started in DIR (precedence: flag > FORGE_CWD > current directory); -C DIR as in git. Like the other common options it may come before the command: forge -C DIR memory recall x.',
+  },
+  'run-id': {
+    type: 'string',
+    placeholder: 'ID',
+    description:
+      "The run this call belongs to (flag > FORGE_RUN_ID); when set, the call is recorded in that run's log, and the hint carries it as --run-id.",
+  },
   json: { type: 'boolean', description: 'Print NDJSON records instead of text (also FORGE_JSON=1 or NDJSON input).' },
-  color: { type: 'string', choices: ['auto', 'always', 'never'], placeholder: 'WHEN', description: 'Colour the text output: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always (a bare --color), never (--no-color). NDJSON is never coloured.' },
+  color: {
+    type: 'string',
+    choices: ['auto', 'always', 'never'],
+    placeholder: 'WHEN',
+    description:
+      'Colour the text output: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always (a bare --color), never (--no-color). NDJSON is never coloured.',
+  },
   help: { type: 'boolean', alias: 'h', description: 'Show this help.' },
 } as const satisfies ArgsSpec;
 
@@ -219,5 +238,6 @@ export const COMMON_ENV: Record<string, string> = {
   FORGE_DEBUG: 'Set to 1 to print stack traces of errors.',
   NO_COLOR: 'Disable colour (colour is only used on a terminal); --color=always overrides it.',
   FORCE_COLOR: 'Colour the text output even when it is not a terminal (0 or false: never); --color overrides it.',
-  FORGE_PAGER: 'The pager for long text on a terminal (forge diff, logs, state log), as git pages: else PAGER, else less with LESS=FRX; cat or empty means none. Never used off a terminal or with --json.',
+  FORGE_PAGER:
+    'The pager for long text on a terminal (forge diff, logs, state log), as git pages: else PAGER, else less with LESS=FRX; cat or empty means none. Never used off a terminal or with --json.',
 };

@@ -23,7 +23,12 @@ export function generatedFiles(entries: readonly Entry[], version: string): Map<
 export function catalogSource(entries: readonly Entry[]): string {
   const lines = entries.map((e) =>
     isGroup(e)
-      ? `  ${key(e.name)}: {\n${e.commands.map((c) => { const sub = c.name.split(' ')[1]!; return `    ${key(sub)}: '${e.name}/${sub}',\n`; }).join('')}  },`
+      ? `  ${key(e.name)}: {\n${e.commands
+          .map((c) => {
+            const sub = c.name.split(' ')[1]!;
+            return `    ${key(sub)}: '${e.name}/${sub}',\n`;
+          })
+          .join('')}  },`
       : `  ${key(e.name)}: '${e.name}',`,
   );
   return [
@@ -57,8 +62,11 @@ export function commandIndex(entries: readonly Entry[]): string {
   const rows: string[] = [];
   for (const e of entries) {
     const page = `[forge-${e.name}(1)](man/forge-${e.name}.1)`;
-    const leaves = isGroup(e) ? e.commands.map((c) => ({ name: c.name, source: `commands/${e.name}/${c.name.split(' ')[1]}.ts` })) : [{ name: e.name, source: `commands/${e.name}.ts` }];
-    for (const l of [...leaves].sort((a, b) => a.name.localeCompare(b.name))) rows.push(`| \`forge ${l.name}\` | [${l.source}](${l.source}) | ${page} |`);
+    const leaves = isGroup(e)
+      ? e.commands.map((c) => ({ name: c.name, source: `commands/${e.name}/${c.name.split(' ')[1]}.ts` }))
+      : [{ name: e.name, source: `commands/${e.name}.ts` }];
+    for (const l of [...leaves].sort((a, b) => a.name.localeCompare(b.name)))
+      rows.push(`| \`forge ${l.name}\` | [${l.source}](${l.source}) | ${page} |`);
   }
   return [INDEX_START, '| command | source | man page |', '|---|---|---|', ...rows, INDEX_END].join('\n');
 }

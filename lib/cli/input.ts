@@ -1,10 +1,7 @@
 // Reads stdin: NDJSON requests line by line (first non-blank byte `{`), or raw text for text-input commands; bytes that are not UTF-8 are kept apart for validation to refuse.
 import type { Readable } from 'node:stream';
 
-export type StdinInput =
-  | { kind: 'empty' }
-  | { kind: 'ndjson'; lines: AsyncIterable<string> }
-  | { kind: 'text'; text: string };
+export type StdinInput = { kind: 'empty' } | { kind: 'ndjson'; lines: AsyncIterable<string> } | { kind: 'text'; text: string };
 
 /**
  * Peeks until the first non-blank byte decides the kind, then hands the stream — with what was
@@ -102,8 +99,21 @@ function sequenceLength(bytes: Uint8Array, i: number): number {
   if (b < 0x80) return 1;
   // The lead byte decides the length and the range of the second byte (no overlongs, no surrogates, nothing past U+10FFFF).
   const [n, lo, hi] =
-    b >= 0xc2 && b <= 0xdf ? [2, 0x80, 0xbf] : b === 0xe0 ? [3, 0xa0, 0xbf] : b === 0xed ? [3, 0x80, 0x9f] : b >= 0xe1 && b <= 0xef ? [3, 0x80, 0xbf]
-    : b === 0xf0 ? [4, 0x90, 0xbf] : b >= 0xf1 && b <= 0xf3 ? [4, 0x80, 0xbf] : b === 0xf4 ? [4, 0x80, 0x8f] : [0, 0, 0];
+    b >= 0xc2 && b <= 0xdf
+      ? [2, 0x80, 0xbf]
+      : b === 0xe0
+        ? [3, 0xa0, 0xbf]
+        : b === 0xed
+          ? [3, 0x80, 0x9f]
+          : b >= 0xe1 && b <= 0xef
+            ? [3, 0x80, 0xbf]
+            : b === 0xf0
+              ? [4, 0x90, 0xbf]
+              : b >= 0xf1 && b <= 0xf3
+                ? [4, 0x80, 0xbf]
+                : b === 0xf4
+                  ? [4, 0x80, 0x8f]
+                  : [0, 0, 0];
   if (!n || i + n > bytes.length || bytes[i + 1]! < lo || bytes[i + 1]! > hi) return 0;
   for (let k = 2; k < n; k++) if (bytes[i + k]! < 0x80 || bytes[i + k]! > 0xbf) return 0;
   return n;

@@ -42,12 +42,36 @@ function argvOf(spec: CommandSpec<any>, args: Record<string, unknown>): string[]
  * `json`: the arguments go in as one NDJSON request and NDJSON comes out (`echo '{…}' | forge cmd`);
  * otherwise as flags, and the text rendering with its hint lines comes out — leaner for a model.
  */
-export async function invoke({ entries, spec, args, cwd, env, json }: { entries: readonly Entry[]; spec: CommandSpec<any>; args: Record<string, unknown>; cwd: string; env: NodeJS.ProcessEnv; json: boolean }): Promise<Invocation> {
+export async function invoke({
+  entries,
+  spec,
+  args,
+  cwd,
+  env,
+  json,
+}: {
+  entries: readonly Entry[];
+  spec: CommandSpec<any>;
+  args: Record<string, unknown>;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  json: boolean;
+}): Promise<Invocation> {
   const { Readable } = await import('node:stream');
   const [stdout, stderr] = [await collector(), await collector()];
-  const stdin = json ? Readable.from([Buffer.from(`${JSON.stringify(args)}\n`)], { objectMode: false }) : Readable.from([], { objectMode: false });
+  const stdin = json
+    ? Readable.from([Buffer.from(`${JSON.stringify(args)}\n`)], { objectMode: false })
+    : Readable.from([], { objectMode: false });
   const words = json ? ['--json'] : argvOf(spec, args);
-  const code = await main({ entries, argv: ['node', 'forge', ...spec.name.split(' '), ...words], env: json ? { ...env, FORGE_JSON: '1' } : { ...env, FORGE_JSON: undefined, NO_COLOR: '1' }, cwd, stdin, stdout, stderr });
+  const code = await main({
+    entries,
+    argv: ['node', 'forge', ...spec.name.split(' '), ...words],
+    env: json ? { ...env, FORGE_JSON: '1' } : { ...env, FORGE_JSON: undefined, NO_COLOR: '1' },
+    cwd,
+    stdin,
+    stdout,
+    stderr,
+  });
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 
@@ -55,7 +79,19 @@ export async function invoke({ entries, spec, args, cwd, env, json }: { entries:
  * A command by name, its arguments as an NDJSON request, and its last record parsed (the summary,
  * or the error record) — null when it printed none (a crash): for callers that act on the answer.
  */
-export async function invokeForRecord<T>({ entries, name, args, cwd, env }: { entries: readonly Entry[]; name: string; args: Record<string, unknown>; cwd: string; env: NodeJS.ProcessEnv }): Promise<Invocation & { record: T | null }> {
+export async function invokeForRecord<T>({
+  entries,
+  name,
+  args,
+  cwd,
+  env,
+}: {
+  entries: readonly Entry[];
+  name: string;
+  args: Record<string, unknown>;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}): Promise<Invocation & { record: T | null }> {
   const spec = leaves(entries).find((s) => s.name === name);
   if (!spec) throw new Error(`no command '${name}' in the registry`);
   const r = await invoke({ entries, spec, args, cwd, env, json: true });

@@ -24,7 +24,10 @@ export function normalizeWords(words: readonly string[]): string[] {
   let i = 0;
   for (; i < words.length; i++) {
     const word = words[i]!;
-    const [name, value] = word.startsWith('--') && word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word, undefined];
+    const [name, value] =
+      word.startsWith('--') && word.includes('=')
+        ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]
+        : [word, undefined];
     if (/^-C./.test(word)) moved.push('--cwd', word.slice(2));
     else if (!Object.hasOwn(LEADING, name)) break;
     else if (LEADING[name] === 'value' && value === undefined) {

@@ -83,7 +83,8 @@ interface HintContext {
  */
 function withContext(command: string | null | undefined, context: HintContext): string | null {
   if (!command) return command ?? null;
-  if (command.startsWith('git ') && context.cwd !== undefined && !command.startsWith('git -C ')) return `git -C ${shellJoin([context.cwd])} ${command.slice(4)}`;
+  if (command.startsWith('git ') && context.cwd !== undefined && !command.startsWith('git -C '))
+    return `git -C ${shellJoin([context.cwd])} ${command.slice(4)}`;
   if (!command.startsWith('forge ') || command.includes(' -- ') || command.endsWith(' --help')) return command;
   const extra: string[] = [];
   if (context.cwd !== undefined && !command.includes(' --cwd ')) extra.push('--cwd', context.cwd);
@@ -98,7 +99,12 @@ function helpWidth({ stdout, env }: MainOptions): number {
 }
 
 /** The --cwd / FORGE_CWD directory, absolute; missing is CWD_NOT_FOUND unless the command reports it itself. */
-function resolveCwd(base: string, flag: string | undefined, env: NodeJS.ProcessEnv, allowMissing: boolean): { dir: string; exists: boolean } {
+function resolveCwd(
+  base: string,
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  allowMissing: boolean,
+): { dir: string; exists: boolean } {
   const chosen = flag ?? env.FORGE_CWD ?? base;
   const dir = isAbsolute(chosen) ? chosen : resolvePath(base, chosen);
   let exists = false;
@@ -108,7 +114,10 @@ function resolveCwd(base: string, flag: string | undefined, env: NodeJS.ProcessE
     exists = false;
   }
   if (!exists && !allowMissing) {
-    throw new InvalidInputError('CWD_NOT_FOUND', `working directory '${dir}' does not exist`, { fix: `mkdir -p ${shellJoin([dir])}`, data: { cwd: dir } });
+    throw new InvalidInputError('CWD_NOT_FOUND', `working directory '${dir}' does not exist`, {
+      fix: `mkdir -p ${shellJoin([dir])}`,
+      data: { cwd: dir },
+    });
   }
   return { dir, exists };
 }
@@ -129,7 +138,12 @@ export async function main(opts: MainOptions): Promise<ExitCode> {
     return err.exitCode;
   };
   if (!COLORS.includes(color)) {
-    return fail(new InvalidInputError('INVALID_ARGUMENT', `'--color' must be one of ${COLORS.join(', ')}, not '${color}'`, { fix: shellJoin(['forge', ...words.filter((w) => !w.startsWith('--color')), '--color=auto']), data: { field: 'color' } }));
+    return fail(
+      new InvalidInputError('INVALID_ARGUMENT', `'--color' must be one of ${COLORS.join(', ')}, not '${color}'`, {
+        fix: shellJoin(['forge', ...words.filter((w) => !w.startsWith('--color')), '--color=auto']),
+        data: { field: 'color' },
+      }),
+    );
   }
 
   if (words[0] === '--version' || words[0] === '-V') {
@@ -151,9 +165,13 @@ export async function main(opts: MainOptions): Promise<ExitCode> {
     const guess = suggest(r.word, names);
     const prefix = r.parent ? `forge ${r.parent.name}` : 'forge';
     return fail(
-      new InvalidInputError('UNKNOWN_COMMAND', `unknown command '${r.parent ? `${r.parent.name} ` : ''}${r.word}'${guess ? `; did you mean '${guess}'?` : ''}`, {
-        fix: guess ? `${prefix} ${guess} --help` : `${prefix} --help`,
-      }),
+      new InvalidInputError(
+        'UNKNOWN_COMMAND',
+        `unknown command '${r.parent ? `${r.parent.name} ` : ''}${r.word}'${guess ? `; did you mean '${guess}'?` : ''}`,
+        {
+          fix: guess ? `${prefix} ${guess} --help` : `${prefix} --help`,
+        },
+      ),
     );
   }
   if (r.kind === 'group') {
@@ -162,7 +180,13 @@ export async function main(opts: MainOptions): Promise<ExitCode> {
       await out.write(opts.stdout, groupHelp(r.group, helpWidth(opts)));
       return 0;
     }
-    return fail(new InvalidInputError('MISSING_SUBCOMMAND', `'forge ${r.group.name}' needs a subcommand: ${r.group.commands.map((c) => c.name.split(' ')[1]).join(', ')}`, { fix: `forge ${r.group.name} --help` }));
+    return fail(
+      new InvalidInputError(
+        'MISSING_SUBCOMMAND',
+        `'forge ${r.group.name}' needs a subcommand: ${r.group.commands.map((c) => c.name.split(' ')[1]).join(', ')}`,
+        { fix: `forge ${r.group.name} --help` },
+      ),
+    );
   }
   return runCommand(r.spec, r.rest, opts, out);
 }
@@ -198,7 +222,9 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
     } else if (input.kind === 'text' && textArg) {
       requests = [{ raw: { ...parsed.raw, [textArg]: input.text } }];
     } else if (input.kind === 'text') {
-      const e = new InvalidInputError('BAD_INPUT', "stdin is not NDJSON: each request is one JSON object per line, starting with '{'", { fix: helpFix });
+      const e = new InvalidInputError('BAD_INPUT', "stdin is not NDJSON: each request is one JSON object per line, starting with '{'", {
+        fix: helpFix,
+      });
       await renderError(out, e, { json, env, id: undefined, line: undefined });
       return e.exitCode;
     }
@@ -265,7 +291,11 @@ async function runRequest({
   // A request's id is echoed in every record it gets: only a string or a finite number is, as in
   // JSON-RPC (an id of any other shape — a deep array, say — is refused, not copied back).
   const rawId = req.raw.id;
-  const badId = rawId !== undefined && rawId !== null && !(typeof rawId === 'string' && rawId.length <= 1024) && !(typeof rawId === 'number' && Number.isFinite(rawId));
+  const badId =
+    rawId !== undefined &&
+    rawId !== null &&
+    !(typeof rawId === 'string' && rawId.length <= 1024) &&
+    !(typeof rawId === 'number' && Number.isFinite(rawId));
   const id = badId ? undefined : rawId;
   const context: HintContext = {};
   let cwd: string | undefined;
@@ -275,7 +305,12 @@ async function runRequest({
   let errorCode: string | undefined;
   try {
     if (req.error) throw new InvalidInputError('BAD_NDJSON', req.error, { fix: helpFix, data: { line: req.line } });
-    if (badId) throw new InvalidInputError('INVALID_ARGUMENT', `"id" must be a string (at most 1024 characters) or a number, got ${Array.isArray(rawId) ? 'an array' : typeof rawId === 'string' ? `a string of ${rawId.length} characters` : typeof rawId}`, { fix: helpFix });
+    if (badId)
+      throw new InvalidInputError(
+        'INVALID_ARGUMENT',
+        `"id" must be a string (at most 1024 characters) or a number, got ${Array.isArray(rawId) ? 'an array' : typeof rawId === 'string' ? `a string of ${rawId.length} characters` : typeof rawId}`,
+        { fix: helpFix },
+      );
     const { args, common } = validateRequest({ spec: spec.args, raw: req.raw, fix: helpFix });
     const cwdFlag = common.cwd ?? parsed.cwd;
     const target = resolveCwd(opts.cwd, cwdFlag, env, spec.allowMissingCwd === true);
@@ -346,7 +381,13 @@ async function runRequest({
       if (outcome.raw) await out.out(outcome.raw);
       await out.err(hintLines(hint, out.errPalette).join('\n'));
     } else if (json) {
-      await out.record({ ...(id === undefined ? {} : { id }), ok: code === 0, ...(streamed ? { type: 'summary' } : {}), ...outcome.data, ...hintFields(hint) });
+      await out.record({
+        ...(id === undefined ? {} : { id }),
+        ok: code === 0,
+        ...(streamed ? { type: 'summary' } : {}),
+        ...outcome.data,
+        ...hintFields(hint),
+      });
     } else {
       if (outcome.text) await out.out(outcome.text);
       const lines = hintLines(hint, outcome.hintOnStderr ? out.errPalette : out.outPalette).join('\n');
@@ -354,12 +395,14 @@ async function runRequest({
     }
   } catch (err) {
     const e = toForgeError(err, helpFix, env, opts.argv);
-    e.fix = e.code === 'NOT_A_GIT_REPO' && cwd && cwd !== opts.cwd ? shellJoin(['git', 'init', cwd]) : (withContext(e.fix, context) ?? undefined);
+    e.fix =
+      e.code === 'NOT_A_GIT_REPO' && cwd && cwd !== opts.cwd ? shellJoin(['git', 'init', cwd]) : (withContext(e.fix, context) ?? undefined);
     code = spec.failsOpen ? 0 : e.exitCode;
     errorCode = e.code;
     await renderError(out, e, { json, env, id, line: req.line });
   }
-  if (runId !== undefined && cwd !== undefined && spec.recordsToolCall !== false) await recordToolCall({ repos, cwd, runId, spec, code, errorCode, started, out, env });
+  if (runId !== undefined && cwd !== undefined && spec.recordsToolCall !== false)
+    await recordToolCall({ repos, cwd, runId, spec, code, errorCode, started, out, env });
   return code;
 }
 
@@ -416,7 +459,11 @@ function toForgeError(err: unknown, helpFix: string, env: NodeJS.ProcessEnv = {}
   return e;
 }
 
-async function renderError(out: Output, err: ForgeError, { json, env, id, line }: { json: boolean; env: NodeJS.ProcessEnv; id: unknown; line: number | undefined }): Promise<void> {
+async function renderError(
+  out: Output,
+  err: ForgeError,
+  { json, env, id, line }: { json: boolean; env: NodeJS.ProcessEnv; id: unknown; line: number | undefined },
+): Promise<void> {
   const fix = err.fix ?? 'forge --help';
   if (json) {
     await out.record({

@@ -19,7 +19,11 @@ export function unroff(text: string): string {
 }
 
 function options(args: ArgsSpec): string[] {
-  return Object.entries(args).flatMap(([name, spec]) => ['.TP', `.B ${roff(optionLabel(name, spec as ArgSpec))}`, roff(optionText(spec as ArgSpec))]);
+  return Object.entries(args).flatMap(([name, spec]) => [
+    '.TP',
+    `.B ${roff(optionLabel(name, spec as ArgSpec))}`,
+    roff(optionText(spec as ArgSpec)),
+  ]);
 }
 
 function header(page: string, version: string): string[] {
@@ -41,7 +45,8 @@ export function manPage(entry: Entry, version: string): string {
     '.SH DESCRIPTION',
     roff(entry.description),
   ];
-  if (isGroup(entry)) for (const c of commands) lines.push(`.SS ${roff(`forge ${c.name}`)}`, roff(c.summary + '.'), '.PP', roff(c.description));
+  if (isGroup(entry))
+    for (const c of commands) lines.push(`.SS ${roff(`forge ${c.name}`)}`, roff(c.summary + '.'), '.PP', roff(c.description));
   lines.push('.SH OPTIONS');
   for (const c of commands) {
     if (!Object.keys(c.args).length) continue;
@@ -53,10 +58,17 @@ export function manPage(entry: Entry, version: string): string {
   for (const c of commands) for (const ex of c.examples) lines.push('.TP', roff(ex.command), roff(ex.description));
   lines.push('.SH EXIT STATUS');
   const exits = new Map<string, string[]>();
-  for (const c of commands) for (const [code, text] of Object.entries(c.exits)) exits.set(code, [...(exits.get(code) ?? []), isGroup(entry) ? `${c.name.split(' ')[1]}: ${text}` : text]);
+  for (const c of commands)
+    for (const [code, text] of Object.entries(c.exits))
+      exits.set(code, [...(exits.get(code) ?? []), isGroup(entry) ? `${c.name.split(' ')[1]}: ${text}` : text]);
   for (const [code, texts] of [...exits].sort()) lines.push('.TP', `.B ${code}`, roff(texts.join('; ')));
   lines.push('.PP', roff('For NDJSON input, the highest exit status of all requests.'));
-  lines.push('.SH ERRORS', roff('Errors carry a stable code: in text, "Error: <message>" then "Fix: <command>" on stderr; in JSON, {"ok":false,"error":{"code":...,"message":...},"_next_action":"<fix>"}.'));
+  lines.push(
+    '.SH ERRORS',
+    roff(
+      'Errors carry a stable code: in text, "Error: <message>" then "Fix: <command>" on stderr; in JSON, {"ok":false,"error":{"code":...,"message":...},"_next_action":"<fix>"}.',
+    ),
+  );
   const codes = new Map<string, string>();
   for (const c of commands) for (const [code, when] of Object.entries(c.errors)) if (!codes.has(code)) codes.set(code, when);
   for (const [code, when] of [
@@ -99,12 +111,23 @@ export function overviewPage(entries: readonly Entry[], version: string): string
     ),
     '.PP',
     roff(
-      'The common options (-C/--cwd, --json, --run-id, --color) may come before the command or after it, as git\'s and gh\'s do; after -- every word is an argument (forge search -- --verbose). forge help <command> is forge <command> --help, and a group alone (forge plan) lists its commands. Help wraps to the terminal\'s width ($COLUMNS when it is not a terminal).',
+      "The common options (-C/--cwd, --json, --run-id, --color) may come before the command or after it, as git's and gh's do; after -- every word is an argument (forge search -- --verbose). forge help <command> is forge <command> --help, and a group alone (forge plan) lists its commands. Help wraps to the terminal's width ($COLUMNS when it is not a terminal).",
     ),
     '.SH COMMANDS',
   ];
   for (const e of entries) lines.push('.TP', `.B ${roff(`forge ${e.name}`)}`, `${roff(e.summary)} \\- see ${roff(`forge-${e.name}`)}(1)`);
-  lines.push('.SH EXIT STATUS', '.TP', '.B 0', 'success', '.TP', '.B 1', roff('a check failed or an action was refused'), '.TP', '.B 2', roff('invocation error: bad flags or input, not a git repository'));
+  lines.push(
+    '.SH EXIT STATUS',
+    '.TP',
+    '.B 0',
+    'success',
+    '.TP',
+    '.B 1',
+    roff('a check failed or an action was refused'),
+    '.TP',
+    '.B 2',
+    roff('invocation error: bad flags or input, not a git repository'),
+  );
   lines.push('.SH ENVIRONMENT');
   for (const [name, text] of Object.entries(COMMON_ENV)) lines.push('.TP', `.B ${name}`, roff(text));
   return `${lines.join('\n')}\n`;

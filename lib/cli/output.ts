@@ -59,7 +59,17 @@ export class Output {
    * false: never; anything else: always), then NO_COLOR, then whether the stream is a terminal that
    * is not dumb. Chalk is loaded only when a stream gets colour.
    */
-  static async create({ stdout, stderr, env, color = 'auto' }: { stdout: Stream; stderr: Stream; env: NodeJS.ProcessEnv; color?: string }): Promise<Output> {
+  static async create({
+    stdout,
+    stderr,
+    env,
+    color = 'auto',
+  }: {
+    stdout: Stream;
+    stderr: Stream;
+    env: NodeJS.ProcessEnv;
+    color?: string;
+  }): Promise<Output> {
     const forced = env.FORCE_COLOR === undefined ? null : !/^(0|false)$/i.test(env.FORCE_COLOR);
     const wants = (s: Stream) =>
       color === 'always' || (color !== 'never' && (forced ?? (Boolean(s.isTTY) && !env.NO_COLOR && env.TERM !== 'dumb')));
@@ -67,7 +77,15 @@ export class Output {
       if (!wants(s)) return PLAIN;
       const { Chalk } = await import('chalk');
       const c = new Chalk({ level: 1 });
-      return { error: (t) => c.red.bold(t), label: (t) => c.bold(t), dim: (t) => c.dim(t), path: (t) => c.magenta(t), match: (t) => c.red.bold(t), ok: (t) => c.green(t), fail: (t) => c.red.bold(t) };
+      return {
+        error: (t) => c.red.bold(t),
+        label: (t) => c.bold(t),
+        dim: (t) => c.dim(t),
+        path: (t) => c.magenta(t),
+        match: (t) => c.red.bold(t),
+        ok: (t) => c.green(t),
+        fail: (t) => c.red.bold(t),
+      };
     };
     return new Output(stdout, stderr, await palette(stdout), await palette(stderr));
   }

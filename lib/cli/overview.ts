@@ -23,14 +23,20 @@ function table(rows: Array<[string, string]>, width: number): string[] {
   const left = Math.max(...rows.map(([l]) => l.length));
   const pad = ' '.repeat(left + 4);
   // A column too narrow to read puts each summary under its name instead.
-  return rows.flatMap(([l, r]) => (width - left - 4 >= 30 ? wrapText(r, width - left - 4, pad).map((t, i) => (i ? t : `  ${l.padEnd(left)}  ${t}`)) : [`  ${l}`, ...wrapText(r, width - 6, '      ').map((t, i) => (i ? t : `      ${t}`))]));
+  return rows.flatMap(([l, r]) =>
+    width - left - 4 >= 30
+      ? wrapText(r, width - left - 4, pad).map((t, i) => (i ? t : `  ${l.padEnd(left)}  ${t}`))
+      : [`  ${l}`, ...wrapText(r, width - 6, '      ').map((t, i) => (i ? t : `      ${t}`))],
+  );
 }
 
 const paragraph = (text: string, width: number) => wrapText(text, width);
 
 /** The overview: every command with its summary, at `width` columns (the terminal's; Infinity: unwrapped). */
 export function topHelp(entries: readonly Entry[], width = Infinity): string {
-  const rows: Array<[string, string]> = entries.flatMap((e) => (isGroup(e) ? e.commands.map((c): [string, string] => [c.name, c.summary]) : [[e.name, e.summary]]));
+  const rows: Array<[string, string]> = entries.flatMap((e) =>
+    isGroup(e) ? e.commands.map((c): [string, string] => [c.name, c.summary]) : [[e.name, e.summary]],
+  );
   return [
     ...paragraph(`forge — ${TAGLINE}`, width),
     '',
@@ -41,7 +47,10 @@ export function topHelp(entries: readonly Entry[], width = Infinity): string {
     'Commands:',
     ...table(rows, width),
     '',
-    ...paragraph('Input is flags, or NDJSON requests on stdin (one JSON object per line, keys are the long flag names). Output is text, or NDJSON with --json, FORGE_JSON=1 or NDJSON input; every response ends with a hint (Next:, Or:, Wait:, Done. or Error:/Fix:), and JSON records carry _next_action. Common options go before or after the command; after -- every word is an argument.', width),
+    ...paragraph(
+      'Input is flags, or NDJSON requests on stdin (one JSON object per line, keys are the long flag names). Output is text, or NDJSON with --json, FORGE_JSON=1 or NDJSON input; every response ends with a hint (Next:, Or:, Wait:, Done. or Error:/Fix:), and JSON records carry _next_action. Common options go before or after the command; after -- every word is an argument.',
+      width,
+    ),
     '',
     ...paragraph("Run 'forge help <command>' or 'man forge-<command>' for details.", width),
     '',
@@ -57,7 +66,10 @@ export function groupHelp(group: GroupSpec, width = Infinity): string {
     ...group.commands.flatMap((c) => wrapText(synopsis(c), width - 2, '      ').map((t, i) => (i ? t : `  ${t}`))),
     '',
     'Commands:',
-    ...table(group.commands.map((c) => [c.name, c.summary]), width),
+    ...table(
+      group.commands.map((c) => [c.name, c.summary]),
+      width,
+    ),
     '',
     ...paragraph(`Run 'forge help ${group.name} <command>' or 'man forge-${group.name}' for details.`, width),
     '',

@@ -35,10 +35,21 @@ export interface Pager {
  * raw colours, no screen clearing) and LV=-c unless set, as git does. A pager the person quits
  * before the text ends calls `onQuit` (the caller stops, as git does on SIGPIPE).
  */
-export async function startPager({ command, env, onQuit }: { command: string; env: NodeJS.ProcessEnv; onQuit: () => void }): Promise<Pager> {
+export async function startPager({
+  command,
+  env,
+  onQuit,
+}: {
+  command: string;
+  env: NodeJS.ProcessEnv;
+  onQuit: () => void;
+}): Promise<Pager> {
   // Loaded here: most calls never page, and start-up is counted per call.
   const { spawn } = await import('node:child_process');
-  const child = spawn('sh', ['-c', command], { stdio: ['pipe', 'inherit', 'inherit'], env: { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' } });
+  const child = spawn('sh', ['-c', command], {
+    stdio: ['pipe', 'inherit', 'inherit'],
+    env: { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' },
+  });
   let ended = false;
   const exited = new Promise<void>((done) => child.once('close', () => done()));
   child.stdin!.on('error', () => {

@@ -51,7 +51,9 @@ function usageBlock(spec: CommandSpec<any>, width: number): string {
 function exitEpilogue(spec: CommandSpec<any>): string {
   const exits = Object.entries(spec.exits).map(([code, text]) => `  ${code}  ${text}`);
   const page = `forge-${spec.name.split(' ')[0]}`;
-  return ['Exit status:', ...exits, '', `Error codes: ${Object.keys(spec.errors).join(', ') || 'none'}`, `See also: man ${page}`].join('\n');
+  return ['Exit status:', ...exits, '', `Error codes: ${Object.keys(spec.errors).join(', ') || 'none'}`, `See also: man ${page}`].join(
+    '\n',
+  );
 }
 
 /** yargs-parser settings shared by parsing and help: git-like, no surprises. */
@@ -74,7 +76,14 @@ function allArgs(spec: CommandSpec<any>): Array<[string, ArgSpec]> {
  * dependency builds an emoji regex and an Intl.Segmenter at import, ~35 ms of every start-up.
  */
 function parserOptions(spec: CommandSpec<any>): yargsParser.Options {
-  const o = { string: [] as string[], number: [] as string[], boolean: [] as string[], array: [] as string[], alias: {} as Record<string, string>, narg: {} as Record<string, number> };
+  const o = {
+    string: [] as string[],
+    number: [] as string[],
+    boolean: [] as string[],
+    array: [] as string[],
+    alias: {} as Record<string, string>,
+    narg: {} as Record<string, number>,
+  };
   for (const [name, s] of allArgs(spec)) {
     o[yargsType(s)].push(name);
     if (s.type === 'array') o.array.push(name);
@@ -102,7 +111,11 @@ async function helpParser(spec: CommandSpec<any>, width: number): Promise<Argv> 
 
 function usageError(spec: CommandSpec<any>, message: string): InvalidInputError {
   const fix = `forge ${spec.name} --help`;
-  return new InvalidInputError('INVALID_ARGUMENT', message.replace(/^Not enough arguments following: (.*)$/, "option '--$1' needs a value"), { fix });
+  return new InvalidInputError(
+    'INVALID_ARGUMENT',
+    message.replace(/^Not enough arguments following: (.*)$/, "option '--$1' needs a value"),
+    { fix },
+  );
 }
 
 /**
@@ -111,7 +124,11 @@ function usageError(spec: CommandSpec<any>, message: string): InvalidInputError 
  * Bound here as `--old=-y`, which the parser keeps verbatim; nothing after `--` is touched.
  */
 function bindValues(spec: CommandSpec<any>, argv: string[]): string[] {
-  const takesValue = new Set(allArgs(spec).filter(([, s]) => s.type !== 'boolean').flatMap(([n, s]) => [`--${n}`, ...(s.alias ? [s.alias.length === 1 ? `-${s.alias}` : `--${s.alias}`] : [])]));
+  const takesValue = new Set(
+    allArgs(spec)
+      .filter(([, s]) => s.type !== 'boolean')
+      .flatMap(([n, s]) => [`--${n}`, ...(s.alias ? [s.alias.length === 1 ? `-${s.alias}` : `--${s.alias}`] : [])]),
+  );
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;

@@ -49,5 +49,9 @@ export function toolSchema(spec: CommandSpec<any>): ToolSchema {
     properties[name] = property(arg);
     if (arg.required) required.push(name);
   }
-  return { name: toolName(spec), description: spec.tool ?? spec.summary, parameters: { type: 'object', properties, ...(required.length ? { required } : {}) } };
+  return {
+    name: toolName(spec),
+    description: spec.tool ?? spec.summary,
+    parameters: { type: 'object', properties, ...(required.length ? { required } : {}) },
+  };
 }

@@ -49,12 +49,17 @@ function checkValue(name: string, value: unknown, fix: string, depth = 0): void 
     const at = value.search(LONE_SURROGATE);
     if (at >= 0) {
       const line = value.slice(0, at).split('\n').length;
-      throw new InvalidInputError('INVALID_ARGUMENT', `'${name}' is not UTF-8 text: line ${line} holds a byte that is not UTF-8, or half of a surrogate pair (a lone \\ud800-\\udfff escape)`, { fix, data: { field: name } });
+      throw new InvalidInputError(
+        'INVALID_ARGUMENT',
+        `'${name}' is not UTF-8 text: line ${line} holds a byte that is not UTF-8, or half of a surrogate pair (a lone \\ud800-\\udfff escape)`,
+        { fix, data: { field: name } },
+      );
     }
     return;
   }
   if (typeof value !== 'object' || value === null) return;
-  if (depth >= MAX_DEPTH) throw new InvalidInputError('INVALID_ARGUMENT', `'${name}' is nested deeper than ${MAX_DEPTH} levels`, { fix, data: { field: name } });
+  if (depth >= MAX_DEPTH)
+    throw new InvalidInputError('INVALID_ARGUMENT', `'${name}' is nested deeper than ${MAX_DEPTH} levels`, { fix, data: { field: name } });
   for (const [key, v] of Object.entries(value)) {
     checkValue(name, key, fix, depth + 1);
     checkValue(name, v, fix, depth + 1);
@@ -73,13 +78,19 @@ function fromJson(value: unknown, bad: () => Error): unknown {
 
 function coerce(name: string, spec: ArgSpec, value: unknown, fix: string): unknown {
   const bad = (expected: string) =>
-    new InvalidInputError('INVALID_ARGUMENT', `'${name}' must be ${expected}, got ${typeName(value)} ${shown(value)}`, { fix, data: { field: name } });
+    new InvalidInputError('INVALID_ARGUMENT', `'${name}' must be ${expected}, got ${typeName(value)} ${shown(value)}`, {
+      fix,
+      data: { field: name },
+    });
   switch (spec.type) {
     case 'string': {
       if (typeof value === 'number') value = String(value);
       if (typeof value !== 'string') throw bad('a string');
       if (spec.choices && !spec.choices.includes(value)) {
-        throw new InvalidInputError('INVALID_ARGUMENT', `'${name}' must be one of ${spec.choices.join(', ')}, got '${cut(value)}'`, { fix, data: { field: name } });
+        throw new InvalidInputError('INVALID_ARGUMENT', `'${name}' must be one of ${spec.choices.join(', ')}, got '${cut(value)}'`, {
+          fix,
+          data: { field: name },
+        });
       }
       return value;
     }
@@ -89,7 +100,11 @@ function coerce(name: string, spec: ArgSpec, value: unknown, fix: string): unkno
       if (typeof n !== 'number' || !Number.isFinite(n)) throw bad(spec.type === 'integer' ? 'an integer' : 'a number');
       if (spec.type === 'integer' && !Number.isInteger(n)) throw bad('an integer');
       if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
-        throw new InvalidInputError('INVALID_ARGUMENT', `'${name}' must be between ${spec.min ?? '-inf'} and ${spec.max ?? 'inf'}, got ${n}`, { fix, data: { field: name } });
+        throw new InvalidInputError(
+          'INVALID_ARGUMENT',
+          `'${name}' must be between ${spec.min ?? '-inf'} and ${spec.max ?? 'inf'}, got ${n}`,
+          { fix, data: { field: name } },
+        );
       }
       return n;
     }
@@ -140,7 +155,8 @@ export function validateRequest({ spec, raw, fix }: { spec: ArgsSpec; raw: Recor
     const key = kebab(rawKey);
     if (COMMON_KEYS.has(key)) {
       if (key === 'cwd' || key === 'run-id') {
-        if (typeof value !== 'string') throw new InvalidInputError('INVALID_ARGUMENT', `'${key}' must be a string`, { fix, data: { field: key } });
+        if (typeof value !== 'string')
+          throw new InvalidInputError('INVALID_ARGUMENT', `'${key}' must be a string`, { fix, data: { field: key } });
         checkValue(key, value, fix);
         common[key] = value;
       }

@@ -23,11 +23,13 @@ function entriesOf(config: Record<string, unknown>, file: string, event: string)
   const hooks = config.hooks ?? {};
   if (!isObject(hooks)) throw invalid(file, 'has a "hooks" key that is not a table');
   const entries = hooks[event] ?? [];
-  if (!Array.isArray(entries) || !entries.every(isObject)) throw invalid(file, `has "hooks.${event}" that is not an array of tables ([[hooks.${event}]])`);
+  if (!Array.isArray(entries) || !entries.every(isObject))
+    throw invalid(file, `has "hooks.${event}" that is not an array of tables ([[hooks.${event}]])`);
   return entries;
 }
 
-const runs = (entries: Record<string, unknown>[], command: string) => entries.some((e) => Array.isArray(e.hooks) && e.hooks.some((h) => isObject(h) && h.command === command));
+const runs = (entries: Record<string, unknown>[], command: string) =>
+  entries.some((e) => Array.isArray(e.hooks) && e.hooks.some((h) => isObject(h) && h.command === command));
 
 /**
  * Adds `[[hooks.<event>]]` (matcher) with one `[[hooks.<event>.hooks]]` command handler. The new
@@ -36,7 +38,17 @@ const runs = (entries: Record<string, unknown>[], command: string) => entries.so
  * inline `hooks = {…}` table, say) is refused with the file untouched. Idempotent: a handler already
  * running `command` is left alone. A file that is not valid TOML is refused untouched.
  */
-export async function installCodexHook({ file, event, matcher, command }: { file: string; event: string; matcher?: string; command: string }): Promise<{ file: string; added: boolean }> {
+export async function installCodexHook({
+  file,
+  event,
+  matcher,
+  command,
+}: {
+  file: string;
+  event: string;
+  matcher?: string;
+  command: string;
+}): Promise<{ file: string; added: boolean }> {
   const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return '';
     throw err;
@@ -69,12 +81,29 @@ export async function installCodexHook({ file, event, matcher, command }: { file
  * ~/.codex/config.toml for every project) or the repository's .codex/config.toml, with a warning when
  * `forge` is not on the PATH Codex will search.
  */
-export async function installCodexProjectHook({ cwd, config, event, command, failure = 'closed' }: { cwd: string; config: string | undefined; event: string; command: string; failure?: 'closed' | 'open' }): Promise<{ data: Record<string, unknown>; text: string }> {
+export async function installCodexProjectHook({
+  cwd,
+  config,
+  event,
+  command,
+  failure = 'closed',
+}: {
+  cwd: string;
+  config: string | undefined;
+  event: string;
+  command: string;
+  failure?: 'closed' | 'open';
+}): Promise<{ data: Record<string, unknown>; text: string }> {
   const file = await agentConfigFile({ cwd, given: config, inRepo: ['.codex', 'config.toml'] });
   const r = await installCodexHook({ file, event, command });
   const reachable = await onPath({ program: 'forge', cwd, path: process.env.PATH ?? '' });
-  const warning = reachable ? '' : `\nwarning: forge is not on PATH here; Codex will not find the hook command until it is (npm install -g .)${failure === 'closed' ? ', and until then every tool call is refused' : ''}`;
-  const how = failure === 'closed' ? `fails closed: when forge cannot run or crashes, "|| exit 2" makes Codex (${CODEX_HOOKS_SINCE} or later) block the call` : `fails open: when the hook cannot run, crashes or times out, Codex (${CODEX_HOOKS_SINCE} or later) lets the turn end`;
+  const warning = reachable
+    ? ''
+    : `\nwarning: forge is not on PATH here; Codex will not find the hook command until it is (npm install -g .)${failure === 'closed' ? ', and until then every tool call is refused' : ''}`;
+  const how =
+    failure === 'closed'
+      ? `fails closed: when forge cannot run or crashes, "|| exit 2" makes Codex (${CODEX_HOOKS_SINCE} or later) block the call`
+      : `fails open: when the hook cannot run, crashes or times out, Codex (${CODEX_HOOKS_SINCE} or later) lets the turn end`;
   const text = `${r.added ? 'installed' : 'already installed'}: ${event} → ${command} in ${r.file}\n${how}; a project's .codex/config.toml is read only once the project is trusted in Codex${warning}`;
   return { data: { file: r.file, added: r.added, event, command, failure, codexSince: CODEX_HOOKS_SINCE, forgeOnPath: reachable }, text };
 }

@@ -29,15 +29,26 @@ export function patchPaths(patch: string): string[] {
  */
 export function parseCodexPreToolUse(text: string): PreToolUsePayload {
   const p = parseHookPayload(text, 'forge plan preflight --help', 'Codex');
-  if (typeof p.tool_name !== 'string' || !p.tool_name) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the hook payload has no tool_name: is this hook installed on PreToolUse?', { fix: 'forge plan install-hook codex' });
+  if (typeof p.tool_name !== 'string' || !p.tool_name)
+    throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the hook payload has no tool_name: is this hook installed on PreToolUse?', {
+      fix: 'forge plan install-hook codex',
+    });
   const input = isObject(p.tool_input) ? p.tool_input : {};
   const command = typeof input.command === 'string' ? input.command : undefined;
   const base = { sessionId: hookSessionId(p), cwd: typeof p.cwd === 'string' && p.cwd ? p.cwd : null, tool: p.tool_name };
   if (p.tool_name === 'apply_patch') {
-    if (command === undefined) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the apply_patch payload has no tool_input.command (the patch)', { fix: 'forge plan preflight --help' });
+    if (command === undefined)
+      throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the apply_patch payload has no tool_input.command (the patch)', {
+        fix: 'forge plan preflight --help',
+      });
     const paths = patchPaths(command);
     // A patch whose files the gate cannot see is refused: were Codex to read it otherwise, it would pass unchecked.
-    if (!paths.length) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the apply_patch patch names no file (no *** Add File / Update File / Delete File header)', { fix: 'forge plan preflight --help' });
+    if (!paths.length)
+      throw new InvalidInputError(
+        'BAD_HOOK_PAYLOAD',
+        'the apply_patch patch names no file (no *** Add File / Update File / Delete File header)',
+        { fix: 'forge plan preflight --help' },
+      );
     return { ...base, paths, command: undefined };
   }
   // apply_patch run through the shell (apply_patch <<'EOF' … EOF, as Codex's models often call it):
@@ -45,5 +56,10 @@ export function parseCodexPreToolUse(text: string): PreToolUsePayload {
   if (command !== undefined && /^\s*\*\*\* Begin Patch\s*$/m.test(command)) {
     return { ...base, paths: patchPaths(command), command, writes: true };
   }
-  return { ...base, paths: PATH_KEYS.map((k) => input[k]).filter((v): v is string => typeof v === 'string' && v !== ''), command, ...forgeMcpCall(p.tool_name, input) };
+  return {
+    ...base,
+    paths: PATH_KEYS.map((k) => input[k]).filter((v): v is string => typeof v === 'string' && v !== ''),
+    command,
+    ...forgeMcpCall(p.tool_name, input),
+  };
 }

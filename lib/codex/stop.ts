@@ -10,7 +10,10 @@ import type { StopPayload } from '../claude/stop';
  */
 export function parseCodexStop(text: string): StopPayload {
   const p = parseHookPayload(text, 'forge loop hook --help', 'Codex');
-  if (!('last_assistant_message' in p)) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the payload has no last_assistant_message: is this hook installed on Stop?', { fix: 'forge loop install codex' });
+  if (!('last_assistant_message' in p))
+    throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the payload has no last_assistant_message: is this hook installed on Stop?', {
+      fix: 'forge loop install codex',
+    });
   return {
     sessionId: hookSessionId(p),
     transcriptPath: null,

@@ -48,11 +48,18 @@ async function loadBytes(ws: Workspace, path: string): Promise<{ abs: string; di
   const { abs, display } = await resolveInside({ ws, path });
   await statTarget({ abs, display });
   const buf = await readFile(abs).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') throw new RefusedError('FILE_NOT_FOUND', `no such file '${display}'`, { fix: shellJoin(['forge', 'write', display, '--content', '']) });
-    if (err.code === 'EISDIR') throw new InvalidInputError('IS_A_DIRECTORY', `'${display}' is a directory`, { fix: shellJoin(['forge', 'ls', `${display}/**`]) });
+    if (err.code === 'ENOENT')
+      throw new RefusedError('FILE_NOT_FOUND', `no such file '${display}'`, {
+        fix: shellJoin(['forge', 'write', display, '--content', '']),
+      });
+    if (err.code === 'EISDIR')
+      throw new InvalidInputError('IS_A_DIRECTORY', `'${display}' is a directory`, { fix: shellJoin(['forge', 'ls', `${display}/**`]) });
     throw err;
   });
-  if (isBinary(buf)) throw new RefusedError('BINARY_FILE', `'${display}' is a binary file; forge edit changes text files`, { fix: shellJoin(['forge', 'read', display]) });
+  if (isBinary(buf))
+    throw new RefusedError('BINARY_FILE', `'${display}' is a binary file; forge edit changes text files`, {
+      fix: shellJoin(['forge', 'read', display]),
+    });
   return { abs, display, buf };
 }
 
@@ -106,7 +113,8 @@ function checkAnchor(file: TextFile, display: string, anchor: Anchor, label: str
   const line = file.lines[anchor.line - 1];
   if (line !== undefined && lineHash(line) === anchor.hash) return;
   const region = regionAround(file, Math.min(Math.max(anchor.line, 1), Math.max(file.lines.length, 1)));
-  const now = line === undefined ? `the file has ${file.lines.length} lines` : `line ${anchor.line} is now ${anchor.line}#${lineHash(line)}`;
+  const now =
+    line === undefined ? `the file has ${file.lines.length} lines` : `line ${anchor.line} is now ${anchor.line}#${lineHash(line)}`;
   throw new RefusedError(
     'ANCHOR_MISMATCH',
     `${label} ${anchor.line}#${anchor.hash} is stale: ${now} — the file changed since it was read. Fresh lines ${region.lines[0]?.n ?? 0}–${region.lines.at(-1)?.n ?? 0}:\n${renderRegion(region.lines)}`,
@@ -116,16 +124,43 @@ function checkAnchor(file: TextFile, display: string, anchor: Anchor, label: str
 
 function anchorArg(text: string, field: string): Anchor {
   const a = parseAnchor(text);
-  if (!a) throw new InvalidInputError('INVALID_ANCHOR', `'${field}' must be an anchor <line>#<hash> as forge read prints it (like 42#a3f0), got '${text}'`, { fix: 'forge edit --help' });
+  if (!a)
+    throw new InvalidInputError(
+      'INVALID_ANCHOR',
+      `'${field}' must be an anchor <line>#<hash> as forge read prints it (like 42#a3f0), got '${text}'`,
+      { fix: 'forge edit --help' },
+    );
   return a;
 }
 
 /** Replaces `old` with `new`, found by the cascade; refuses stale anchors, ambiguity and no match. */
-export async function replaceText({ ws, path, old, replacement, anchor, all, onStep }: { ws: Workspace; path: string; old: string; replacement: string; anchor?: string; all: boolean; onStep?: StepHook }): Promise<EditResult> {
-  if (old === '') throw new InvalidInputError('INVALID_ARGUMENT', "'old' is empty: to insert lines use --after/--before with an anchor, to create a file forge write", { fix: 'forge edit --help' });
+export async function replaceText({
+  ws,
+  path,
+  old,
+  replacement,
+  anchor,
+  all,
+  onStep,
+}: {
+  ws: Workspace;
+  path: string;
+  old: string;
+  replacement: string;
+  anchor?: string;
+  all: boolean;
+  onStep?: StepHook;
+}): Promise<EditResult> {
+  if (old === '')
+    throw new InvalidInputError(
+      'INVALID_ARGUMENT',
+      "'old' is empty: to insert lines use --after/--before with an anchor, to create a file forge write",
+      { fix: 'forge edit --help' },
+    );
   const oldLf = old.replace(/\r\n?/g, '\n');
   const newLf = replacement.replace(/\r\n?/g, '\n');
-  if (oldLf === newLf) throw new InvalidInputError('INVALID_ARGUMENT', "'old' and 'new' are the same: nothing to change", { fix: 'forge edit --help' });
+  if (oldLf === newLf)
+    throw new InvalidInputError('INVALID_ARGUMENT', "'old' and 'new' are the same: nothing to change", { fix: 'forge edit --help' });
   const { abs, display, buf } = await loadBytes(ws, path);
   const at = anchor !== undefined ? anchorArg(anchor, 'anchor') : undefined;
   // Found exactly (the common case): spliced in the bytes, without the copies the cascade makes of a big file.
@@ -143,7 +178,12 @@ export async function replaceText({ ws, path, old, replacement, anchor, all, onS
   let matches = exactMatches({ text: view, old: oldLf });
   if (at) matches = matches.filter((m) => m.startLine <= at.line && at.line <= m.endLine);
   if (!matches.length) return replaceLines({ abs, display, file, index, ws, oldLf, newLf, at, all, onStep });
-  if (matches.length > 1 && !all) throw ambiguous(display, oldLf, matches.map((m) => m.startLine));
+  if (matches.length > 1 && !all)
+    throw ambiguous(
+      display,
+      oldLf,
+      matches.map((m) => m.startLine),
+    );
 
   // Replace from the end so earlier offsets stay valid.
   let next = view;
@@ -156,15 +196,26 @@ export async function replaceText({ ws, path, old, replacement, anchor, all, onS
   const addedLines = newLf.split('\n').length - oldLf.split('\n').length;
   const startLine = first.startLine;
   const endLine = matches.length === 1 ? Math.max(startLine, first.endLine + addedLines) : startLine;
-  return { path: display, strategy: index.text.includes(old) ? 'exact' : 'line-endings', replacements: matches.length, startLine, endLine, ...resultRegion(edited, startLine, endLine) };
+  return {
+    path: display,
+    strategy: index.text.includes(old) ? 'exact' : 'line-endings',
+    replacements: matches.length,
+    startLine,
+    endLine,
+    ...resultRegion(edited, startLine, endLine),
+  };
 }
 
 function ambiguous(display: string, oldLf: string, lines: number[]): RefusedError {
   const firstLine = oldLf.split('\n').find((l) => l.trim()) ?? oldLf;
-  return new RefusedError('AMBIGUOUS_MATCH', `the old text matches ${lines.length} places in '${display}' (lines ${lines.join(', ')}); pass --anchor with the anchor of the one you mean, add context to make it unique, or --all`, {
-    fix: shellJoin(['forge', 'search', firstLine.trim(), display, '--literal']),
-    data: { path: display, lines },
-  });
+  return new RefusedError(
+    'AMBIGUOUS_MATCH',
+    `the old text matches ${lines.length} places in '${display}' (lines ${lines.join(', ')}); pass --anchor with the anchor of the one you mean, add context to make it unique, or --all`,
+    {
+      fix: shellJoin(['forge', 'search', firstLine.trim(), display, '--literal']),
+      data: { path: display, lines },
+    },
+  );
 }
 
 /**
@@ -173,7 +224,29 @@ function ambiguous(display: string, oldLf: string, lines: number[]): RefusedErro
  * dropped), by the same locating and placing rules as forge patch — one place only, the new lines
  * re-indented by the transform every old line proves, context lines left as the file has them.
  */
-async function replaceLines({ ws, abs, display, file, index, oldLf, newLf, at, all, onStep }: { ws: Workspace; abs: string; display: string; file: TextFile; index: LineIndex; oldLf: string; newLf: string; at: Anchor | undefined; all: boolean; onStep?: StepHook }): Promise<EditResult> {
+async function replaceLines({
+  ws,
+  abs,
+  display,
+  file,
+  index,
+  oldLf,
+  newLf,
+  at,
+  all,
+  onStep,
+}: {
+  ws: Workspace;
+  abs: string;
+  display: string;
+  file: TextFile;
+  index: LineIndex;
+  oldLf: string;
+  newLf: string;
+  at: Anchor | undefined;
+  all: boolean;
+  onStep?: StepHook;
+}): Promise<EditResult> {
   const asWritten = hunkFromEdit(oldLf.replace(/\n$/, '').split('\n'), newLf === '' ? [] : newLf.replace(/\n$/, '').split('\n'));
   const lookup = LineLookup.of(index);
   let found: Found = { kind: 'none' };
@@ -189,12 +262,21 @@ async function replaceLines({ ws, abs, display, file, index, oldLf, newLf, at, a
     const near = at ? at.line : nearestLine({ fileLines: file.lines, old: oldLf });
     const region = regionAround(file, near);
     const where = at ? ` at line ${at.line}` : '';
-    throw new RefusedError('NO_MATCH', `the old text was not found in '${display}'${where}; the nearest region, lines ${region.lines[0]?.n ?? 0}–${region.lines.at(-1)?.n ?? 0}:\n${renderRegion(region.lines)}`, {
-      fix: readFix(display, region.lines),
-      data: { path: display, region: region.lines },
-    });
+    throw new RefusedError(
+      'NO_MATCH',
+      `the old text was not found in '${display}'${where}; the nearest region, lines ${region.lines[0]?.n ?? 0}–${region.lines.at(-1)?.n ?? 0}:\n${renderRegion(region.lines)}`,
+      {
+        fix: readFix(display, region.lines),
+        data: { path: display, region: region.lines },
+      },
+    );
   }
-  if (found.kind === 'ambiguous' && !all) throw ambiguous(display, oldLf, found.at.map((h) => h + 1));
+  if (found.kind === 'ambiguous' && !all)
+    throw ambiguous(
+      display,
+      oldLf,
+      found.at.map((h) => h + 1),
+    );
   const size = oldSide(hunk).length;
   const starts = found.kind === 'found' ? [found.at] : found.at.filter((h, i, list) => i === 0 || h >= list[i - 1]! + size);
   const placements: Placement[] = starts.map((start) => ({ at: start, lines: hunk, strategy: found.strategy }));
@@ -202,20 +284,36 @@ async function replaceLines({ ws, abs, display, file, index, oldLf, newLf, at, a
     const r = placeHunk({ index, placement, fileText: () => index.text.slice(0, 256 * 1024) });
     if (r.kind === 'ok') return { placement, out: r.out };
     const region = regionAround(file, placement.at + 1, size + 2);
-    throw new RefusedError('INDENTATION_UNCLEAR', `the old text matches lines ${placement.at + 1}–${placement.at + size} of '${display}' but for whitespace, and ${r.reason}; write the old and new text indented as the file is:\n${renderRegion(region.lines)}`, {
-      fix: readFix(display, region.lines),
-      data: { path: display, region: region.lines },
-    });
+    throw new RefusedError(
+      'INDENTATION_UNCLEAR',
+      `the old text matches lines ${placement.at + 1}–${placement.at + size} of '${display}' but for whitespace, and ${r.reason}; write the old and new text indented as the file is:\n${renderRegion(region.lines)}`,
+      {
+        fix: readFix(display, region.lines),
+        data: { path: display, region: region.lines },
+      },
+    );
   });
   const result = assemble({ index, placed, finalNewline: file.ends.at(-1) !== '' });
   const wrong = verifyPlaced({ index, result, placements });
-  if (wrong) throw new RefusedError('SELF_CHECK_FAILED', `forge's self-check refused the edit of '${display}' (${wrong}): it would have written something other than what was asked. Nothing was changed; please report this with the edit`, { fix: shellJoin(['forge', 'read', display]) });
+  if (wrong)
+    throw new RefusedError(
+      'SELF_CHECK_FAILED',
+      `forge's self-check refused the edit of '${display}' (${wrong}): it would have written something other than what was asked. Nothing was changed; please report this with the edit`,
+      { fix: shellJoin(['forge', 'read', display]) },
+    );
   const edited = result.text;
   await replaceFile({ ws, abs, data: encodeString(edited, file), onStep });
   const startLine = starts[0]! + 1;
   const added = hunk.filter((l) => l.op !== '-').length;
   const endLine = starts.length === 1 ? Math.max(startLine, startLine + added - 1) : startLine;
-  return { path: display, strategy: found.strategy, replacements: starts.length, startLine, endLine, ...resultRegion(edited, startLine, endLine) };
+  return {
+    path: display,
+    strategy: found.strategy,
+    replacements: starts.length,
+    startLine,
+    endLine,
+    ...resultRegion(edited, startLine, endLine),
+  };
 }
 
 /** One anchored line edit: replace or delete lines A..B, or insert after/before line A. */
@@ -232,18 +330,27 @@ export function parseLineOp(raw: Record<string, unknown>): LineOp {
   const text = str('new');
   const del = raw.delete === true;
   const modes = ['lines', 'after', 'before'].filter((k) => str(k) !== undefined);
-  if (modes.length !== 1) throw new InvalidInputError('INVALID_ARGUMENT', 'each line edit needs exactly one of lines, after, before', { fix: 'forge edit --help' });
+  if (modes.length !== 1)
+    throw new InvalidInputError('INVALID_ARGUMENT', 'each line edit needs exactly one of lines, after, before', {
+      fix: 'forge edit --help',
+    });
   const mode = modes[0]!;
   if (mode === 'lines') {
     const [a, b] = str('lines')!.split('..');
     const from = anchorArg(a!, 'lines');
     const to = b === undefined ? from : anchorArg(b, 'lines');
-    if (to.line < from.line) throw new InvalidInputError('INVALID_ARGUMENT', `the range ${str('lines')} ends before it starts`, { fix: 'forge edit --help' });
-    if (del && text !== undefined) throw new InvalidInputError('INVALID_ARGUMENT', 'give new text or delete, not both', { fix: 'forge edit --help' });
-    if (!del && text === undefined) throw new InvalidInputError('MISSING_ARGUMENT', `replacing lines ${str('lines')} needs new text (or delete)`, { fix: 'forge edit --help' });
+    if (to.line < from.line)
+      throw new InvalidInputError('INVALID_ARGUMENT', `the range ${str('lines')} ends before it starts`, { fix: 'forge edit --help' });
+    if (del && text !== undefined)
+      throw new InvalidInputError('INVALID_ARGUMENT', 'give new text or delete, not both', { fix: 'forge edit --help' });
+    if (!del && text === undefined)
+      throw new InvalidInputError('MISSING_ARGUMENT', `replacing lines ${str('lines')} needs new text (or delete)`, {
+        fix: 'forge edit --help',
+      });
     return { kind: del ? 'delete' : 'replace', from, to, text: text ?? '' };
   }
-  if (text === undefined) throw new InvalidInputError('MISSING_ARGUMENT', `inserting ${mode} ${str(mode)} needs new text`, { fix: 'forge edit --help' });
+  if (text === undefined)
+    throw new InvalidInputError('MISSING_ARGUMENT', `inserting ${mode} ${str(mode)} needs new text`, { fix: 'forge edit --help' });
   if (del) throw new InvalidInputError('INVALID_ARGUMENT', `delete goes with lines, not ${mode}`, { fix: 'forge edit --help' });
   const at = anchorArg(str(mode)!, mode);
   return { kind: mode as 'after' | 'before', from: at, to: at, text };
@@ -258,7 +365,17 @@ function textLines(text: string): string[] {
  * Applies anchored line edits. Every anchor is checked before anything changes; overlapping edits
  * are refused; then the edits apply bottom-up so line numbers stay those of the read.
  */
-export async function applyLineOps({ ws, path, ops, onStep }: { ws: Workspace; path: string; ops: LineOp[]; onStep?: StepHook }): Promise<EditResult> {
+export async function applyLineOps({
+  ws,
+  path,
+  ops,
+  onStep,
+}: {
+  ws: Workspace;
+  path: string;
+  ops: LineOp[];
+  onStep?: StepHook;
+}): Promise<EditResult> {
   if (!ops.length) throw new InvalidInputError('MISSING_ARGUMENT', 'no edits given', { fix: 'forge edit --help' });
   const { abs, display, file } = await load(ws, path);
   for (const op of ops) {
@@ -267,11 +384,17 @@ export async function applyLineOps({ ws, path, ops, onStep }: { ws: Workspace; p
   }
   // Each op claims a span of "slots": line ranges for replace/delete, the gap between lines for inserts.
   const span = (op: LineOp): [number, number] =>
-    op.kind === 'after' ? [op.from.line + 0.5, op.from.line + 0.5] : op.kind === 'before' ? [op.from.line - 0.5, op.from.line - 0.5] : [op.from.line, op.to.line];
+    op.kind === 'after'
+      ? [op.from.line + 0.5, op.from.line + 0.5]
+      : op.kind === 'before'
+        ? [op.from.line - 0.5, op.from.line - 0.5]
+        : [op.from.line, op.to.line];
   const sorted = [...ops].sort((a, b) => span(a)[0] - span(b)[0]);
   for (let i = 1; i < sorted.length; i++) {
     if (span(sorted[i]!)[0] <= span(sorted[i - 1]!)[1]) {
-      throw new InvalidInputError('OVERLAPPING_EDITS', `edits at lines ${sorted[i - 1]!.from.line} and ${sorted[i]!.from.line} overlap`, { fix: 'forge edit --help' });
+      throw new InvalidInputError('OVERLAPPING_EDITS', `edits at lines ${sorted[i - 1]!.from.line} and ${sorted[i]!.from.line} overlap`, {
+        fix: 'forge edit --help',
+      });
     }
   }
   const lines = [...file.lines];
@@ -293,8 +416,18 @@ export async function applyLineOps({ ws, path, ops, onStep }: { ws: Workspace; p
 
   const firstOp = sorted[0]!;
   const startLine = firstOp.kind === 'after' ? firstOp.from.line + 1 : firstOp.from.line;
-  const delta = sorted.reduce((n, op) => n + textLines(op.text).length - (op.kind === 'replace' || op.kind === 'delete' ? op.to.line - op.from.line + 1 : 0), 0);
+  const delta = sorted.reduce(
+    (n, op) => n + textLines(op.text).length - (op.kind === 'replace' || op.kind === 'delete' ? op.to.line - op.from.line + 1 : 0),
+    0,
+  );
   const lastOp = sorted.at(-1)!;
   const endLine = Math.max(startLine, (lastOp.kind === 'after' ? lastOp.from.line : lastOp.to.line) + delta);
-  return { path: display, strategy: 'anchored', replacements: ops.length, startLine, endLine: Math.min(endLine, Math.max(1, lines.length)), ...resultRegion(edited.lines.map((l, i) => l + edited.ends[i]).join(''), startLine, endLine) };
+  return {
+    path: display,
+    strategy: 'anchored',
+    replacements: ops.length,
+    startLine,
+    endLine: Math.min(endLine, Math.max(1, lines.length)),
+    ...resultRegion(edited.lines.map((l, i) => l + edited.ends[i]).join(''), startLine, endLine),
+  };
 }

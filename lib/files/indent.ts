@@ -80,10 +80,18 @@ function consistentTransforms(pairs: IndentPair[], model: ReturnType<typeof unit
         // One model level becomes one file tab; one model tab one file level; the units' ratio is the ratio.
         const modelUnit = modelTabs ? mt : model.spaces;
         const fileUnit = ft ?? file.spaces;
-        const units = (ft !== null && model.spaces === ft ? 1 : 0) + (modelTabs && file.spaces === mt ? 1 : 0) + (modelUnit && fileUnit && ratio !== 1 && ratio === fileUnit / modelUnit ? 1 : 0);
+        const units =
+          (ft !== null && model.spaces === ft ? 1 : 0) +
+          (modelTabs && file.spaces === mt ? 1 : 0) +
+          (modelUnit && fileUnit && ratio !== 1 && ratio === fileUnit / modelUnit ? 1 : 0);
         // Then the simplest explanation: no shift, no re-scaling.
         const evidence = 10 * units + (shift === 0 ? 1 : 0) + (ratio === 1 ? 1 : 0);
-        const how = [modelTabs ? `tabs read as ${mt} columns` : '', ratio !== 1 ? `${ratio > 1 ? ratio : `1/${1 / ratio}`} the columns` : '', shift ? `${shift > 0 ? 'indented' : 'dedented'} ${Math.abs(shift)} columns` : '', ft ? `written with tabs of ${ft}` : 'written with spaces'];
+        const how = [
+          modelTabs ? `tabs read as ${mt} columns` : '',
+          ratio !== 1 ? `${ratio > 1 ? ratio : `1/${1 / ratio}`} the columns` : '',
+          shift ? `${shift > 0 ? 'indented' : 'dedented'} ${Math.abs(shift)} columns` : '',
+          ft ? `written with tabs of ${ft}` : 'written with spaces',
+        ];
         out.push({ describe: how.filter(Boolean).join(', '), map, evidence });
       }
     }
@@ -110,20 +118,40 @@ function consistentTransforms(pairs: IndentPair[], model: ReturnType<typeof unit
  * the file show (`modelText`, `fileText`) choose, then the simplest (no shift, no re-scaling);
  * still more than one, or none, is a refusal.
  */
-export function inferIndent({ pairs, added, modelText, fileText }: { pairs: IndentPair[]; added: string[]; modelText: string; fileText: string }): InferResult {
+export function inferIndent({
+  pairs,
+  added,
+  modelText,
+  fileText,
+}: {
+  pairs: IndentPair[];
+  added: string[];
+  modelText: string;
+  fileText: string;
+}): InferResult {
   if (pairs.every((p) => p.model === p.file)) return { kind: 'ok', map: (s) => s, describe: 'indentation as written' };
   const candidates = consistentTransforms(pairs, unitOf(modelText), unitOf(fileText));
   if (!candidates.length) {
-    const shown = pairs.slice(0, 4).map((p) => `${JSON.stringify(p.model)} → ${JSON.stringify(p.file)}`).join(', ');
-    return { kind: 'refused', reason: `no single indentation change maps the old lines onto the file's (${shown}${pairs.length > 4 ? ', …' : ''})` };
+    const shown = pairs
+      .slice(0, 4)
+      .map((p) => `${JSON.stringify(p.model)} → ${JSON.stringify(p.file)}`)
+      .join(', ');
+    return {
+      kind: 'refused',
+      reason: `no single indentation change maps the old lines onto the file's (${shown}${pairs.length > 4 ? ', …' : ''})`,
+    };
   }
   const outcome = (c: Candidate) => added.map(c.map);
   const placing = candidates.filter((c) => outcome(c).every((s) => s !== null));
-  if (!placing.length) return { kind: 'refused', reason: `the new lines are indented less than the old lines allow (${candidates[0]!.describe})` };
+  if (!placing.length)
+    return { kind: 'refused', reason: `the new lines are indented less than the old lines allow (${candidates[0]!.describe})` };
   const agree = (list: Candidate[]) => new Set(list.map((c) => JSON.stringify(outcome(c)))).size === 1;
   if (agree(placing)) return { kind: 'ok', map: placing[0]!.map, describe: placing[0]!.describe };
   const best = Math.max(...placing.map((c) => c.evidence));
   const preferred = placing.filter((c) => c.evidence === best);
   if (agree(preferred)) return { kind: 'ok', map: preferred[0]!.map, describe: preferred[0]!.describe };
-  return { kind: 'refused', reason: `the old lines fit several indentation changes that place the new lines differently (${preferred.map((c) => c.describe).join('; ')})` };
+  return {
+    kind: 'refused',
+    reason: `the old lines fit several indentation changes that place the new lines differently (${preferred.map((c) => c.describe).join('; ')})`,
+  };
 }

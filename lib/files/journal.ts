@@ -68,15 +68,33 @@ function fitName(name: string, bytes: number): string {
 }
 
 /** Writes `data` to `temp` with `abs`'s current permission bits (or `mode`), ready to be renamed over it. */
-export async function writeTemp({ abs, temp, data, mode }: { abs: string; temp: string; data: FileData; mode?: number | null }): Promise<void> {
+export async function writeTemp({
+  abs,
+  temp,
+  data,
+  mode,
+}: {
+  abs: string;
+  temp: string;
+  data: FileData;
+  mode?: number | null;
+}): Promise<void> {
   await mkdir(dirname(abs), { recursive: true }).catch((err: NodeJS.ErrnoException) => {
     // A file where a parent directory must be: the path asks for something that cannot exist.
     if (err.code === 'EEXIST' || err.code === 'ENOTDIR') {
-      throw new RefusedError('NOT_A_DIRECTORY', `cannot create '${abs}': a file is in the way of its directory '${dirname(abs)}'`, { fix: 'forge ls', data: { path: abs } });
+      throw new RefusedError('NOT_A_DIRECTORY', `cannot create '${abs}': a file is in the way of its directory '${dirname(abs)}'`, {
+        fix: 'forge ls',
+        data: { path: abs },
+      });
     }
     throw err;
   });
-  const keep = mode ?? (await stat(abs).then((s) => s.mode & 0o7777, () => null));
+  const keep =
+    mode ??
+    (await stat(abs).then(
+      (s) => s.mode & 0o7777,
+      () => null,
+    ));
   await writeFile(temp, data);
   if (keep !== null) await chmod(temp, keep);
 }
@@ -103,10 +121,7 @@ export async function commitChanges({ root, changes, onStep }: { root: string; c
   // One rename or one unlink is atomic by itself: only a change of several needs its originals.
   const rollback = changes.reduce((n, c) => n + (c.abs && c.data !== null ? 1 : 0) + (c.removeAbs ? 1 : 0), 0) > 1;
   const dir = join(root, `${Date.now()}-${process.pid}-${randomHex()}`);
-  const prepare: Step[] = [
-    () => makeJournal(root, dir),
-    () => writeFile(join(dir, TEMPS), JSON.stringify(entries.map((e) => e.temp))),
-  ];
+  const prepare: Step[] = [() => makeJournal(root, dir), () => writeFile(join(dir, TEMPS), JSON.stringify(entries.map((e) => e.temp)))];
   if (rollback) {
     for (const [i, e] of entries.entries()) prepare.push(() => saveOriginal(e, join(dir, `${i}.orig`)));
     prepare.push(
@@ -117,7 +132,11 @@ export async function commitChanges({ root, changes, onStep }: { root: string; c
   const apply: Step[] = [];
   for (const c of changes) {
     const { abs, data, removeAbs } = c;
-    if (abs && data !== null) apply.push(() => writeTemp({ abs, temp: temp.get(abs)!, data }), () => rename(temp.get(abs)!, abs));
+    if (abs && data !== null)
+      apply.push(
+        () => writeTemp({ abs, temp: temp.get(abs)!, data }),
+        () => rename(temp.get(abs)!, abs),
+      );
     if (removeAbs) apply.push(() => unlink(removeAbs));
   }
   if (rollback) apply.push(() => unlink(join(dir, MANIFEST)));
@@ -178,7 +197,7 @@ async function saveOriginal(e: ManifestEntry, backup: string): Promise<void> {
 
 /** For the man pages of the file tools: what they do after a crash. */
 export const AFTER_A_CRASH =
-  'After a crash: every file tool (read, ls, search, edit, write, patch) first recovers what a killed forge command left in this work tree — a patch cut short is rolled back, so each of its files is all old or all new, and forge\'s temp files (.NAME.forge-*.tmp) are removed — and says so on stderr (warning: …), terminal or not. A recovery it cannot do is kept for the next command and reported the same way, never an error.';
+  "After a crash: every file tool (read, ls, search, edit, write, patch) first recovers what a killed forge command left in this work tree — a patch cut short is rolled back, so each of its files is all old or all new, and forge's temp files (.NAME.forge-*.tmp) are removed — and says so on stderr (warning: …), terminal or not. A recovery it cannot do is kept for the next command and reported the same way, never an error.";
 
 /** What recovery found in one crashed process's journal. */
 export interface Recovery {
@@ -206,13 +225,21 @@ export interface Recovery {
  * written by forge and is discarded untouched. Never throws: what
  * it could not do is a 'failed' entry, and the command that asked goes on.
  */
-export async function recoverJournals({ root, mayTouch }: { root: string; mayTouch: (abs: string) => Promise<boolean> }): Promise<Recovery[]> {
+export async function recoverJournals({
+  root,
+  mayTouch,
+}: {
+  root: string;
+  mayTouch: (abs: string) => Promise<boolean>;
+}): Promise<Recovery[]> {
   let names: string[];
   try {
     names = await readdir(root);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? [] : [{ pid: null, outcome: 'failed', files: [], reason: `cannot read '${root}': ${(err as Error).message}` }];
+    return code === 'ENOENT' || code === 'ENOTDIR'
+      ? []
+      : [{ pid: null, outcome: 'failed', files: [], reason: `cannot read '${root}': ${(err as Error).message}` }];
   }
   const found: Recovery[] = [];
   // Newest first: when two crashed changes touched one file, the older original is put back last.
@@ -267,7 +294,14 @@ async function readJson(file: string): Promise<{ absent: true } | { absent: fals
 function manifestEntries(value: unknown): ManifestEntry[] | null {
   if (!Array.isArray(value)) return null;
   const ok = value.every((e) => e && typeof e.path === 'string' && (e.backup === null || typeof e.backup === 'string'));
-  return ok ? value.map((e) => ({ path: e.path, backup: e.backup === null ? null : basename(e.backup), mode: typeof e.mode === 'number' ? e.mode : null, temp: typeof e.temp === 'string' ? e.temp : tempPathFor(e.path) })) : null;
+  return ok
+    ? value.map((e) => ({
+        path: e.path,
+        backup: e.backup === null ? null : basename(e.backup),
+        mode: typeof e.mode === 'number' ? e.mode : null,
+        temp: typeof e.temp === 'string' ? e.temp : tempPathFor(e.path),
+      }))
+    : null;
 }
 
 const TEMP_NAME = /^\..*\.forge-\w+\.tmp$/;
@@ -287,8 +321,16 @@ async function recoverJournal(dir: string, mayTouch: ((abs: string) => Promise<b
   const tempNames = [...listed, ...(entries ?? []).map((e) => e.temp)];
   const paths = [...tempNames, ...(entries ?? []).map((e) => e.path)];
   let result: Omit<Recovery, 'pid'>;
-  if (mayTouch !== null && (!tempNames.every((t) => TEMP_NAME.test(basename(t))) || !(await Promise.all(paths.map((p) => isAbsolute(p) && mayTouch(p)))).every(Boolean))) {
-    result = { outcome: 'discarded', files: [], reason: 'it names a file outside the work tree or in git\'s own files, or a temp file forge would not name so' };
+  if (
+    mayTouch !== null &&
+    (!tempNames.every((t) => TEMP_NAME.test(basename(t))) ||
+      !(await Promise.all(paths.map((p) => isAbsolute(p) && mayTouch(p)))).every(Boolean))
+  ) {
+    result = {
+      outcome: 'discarded',
+      files: [],
+      reason: "it names a file outside the work tree or in git's own files, or a temp file forge would not name so",
+    };
   } else {
     // Before a rollback, which writes through the same temp names.
     await Promise.all(listed.map(removeFile));
@@ -302,9 +344,28 @@ async function recoverJournal(dir: string, mayTouch: ((abs: string) => Promise<b
 
 /** Puts back every original a complete manifest names; a torn or unreadable one is discarded, no file touched. */
 async function rollBack(dir: string, entries: ManifestEntry[] | null): Promise<Omit<Recovery, 'pid'>> {
-  const missing = entries && (await Promise.all(entries.map(async (e) => (e.backup && !(await stat(join(dir, e.backup)).then(() => true, () => false)) ? e.backup : null)))).find(Boolean);
+  const missing =
+    entries &&
+    (
+      await Promise.all(
+        entries.map(async (e) =>
+          e.backup &&
+          !(await stat(join(dir, e.backup)).then(
+            () => true,
+            () => false,
+          ))
+            ? e.backup
+            : null,
+        ),
+      )
+    ).find(Boolean);
   // Only a forge older than this protocol, or a hand, leaves this: putting back some files and not others would be worse than neither.
-  if (!entries || missing) return { outcome: 'discarded', files: [], reason: entries ? `its copy '${missing}' of an original is gone` : 'its manifest is unreadable' };
+  if (!entries || missing)
+    return {
+      outcome: 'discarded',
+      files: [],
+      reason: entries ? `its copy '${missing}' of an original is gone` : 'its manifest is unreadable',
+    };
   for (const e of entries) {
     if (!e.backup) {
       await removeFile(e.path);

@@ -22,7 +22,14 @@ export async function listWorkspace({ ws }: { ws: Workspace }): Promise<Walkable
     walk = walkableFiles({ ws }); // what a failed git listing handed on is dropped
     const { default: glob } = await import('fast-glob');
     // Symlinks are listed, not followed: each is judged by where it points, like any other.
-    const entries = await glob('**/*', { cwd: ws.cwd, dot: true, onlyFiles: false, objectMode: true, ignore: ALWAYS_IGNORED, followSymbolicLinks: false });
+    const entries = await glob('**/*', {
+      cwd: ws.cwd,
+      dot: true,
+      onlyFiles: false,
+      objectMode: true,
+      ignore: ALWAYS_IGNORED,
+      followSymbolicLinks: false,
+    });
     for (const e of entries) if (e.dirent.isFile() || e.dirent.isSymbolicLink()) walk.accept(e.path, e.dirent.isFile() ? 'file' : 'link');
   }
   walk.result.files.sort();

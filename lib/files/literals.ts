@@ -45,7 +45,8 @@ function literalRuns(node: Node, ignoreCase: boolean): string[] {
     if (n.type === 'value' && keepable(n.codePoint, ignoreCase)) run += String.fromCodePoint(n.codePoint);
     else if (n.type === 'alternative') n.body.forEach(walk);
     // A plain group without alternatives matches its body once: its characters join the run.
-    else if (n.type === 'group' && (n.behavior === 'normal' || n.behavior === 'ignore') && !n.body.some((b) => b.type === 'disjunction')) n.body.forEach(walk);
+    else if (n.type === 'group' && (n.behavior === 'normal' || n.behavior === 'ignore') && !n.body.some((b) => b.type === 'disjunction'))
+      n.body.forEach(walk);
     else cut(); // classes, dots, quantifiers, lookarounds, anchors, references: no known text here
   };
   walk(node);

@@ -167,13 +167,25 @@ export function locate(lookup: LineLookup, want: Want): Found {
   let seekMarks: number[] | null = null;
   for (const [i, line] of (want.seek ?? []).entries()) {
     const hits = linesLike(lookup, line, from);
-    if (!hits.length) return { kind: 'none', reason: `its @@ line ${JSON.stringify(line.trim())} is not in the file${i ? ' after the one before it' : ''}` };
+    if (!hits.length)
+      return {
+        kind: 'none',
+        reason: `its @@ line ${JSON.stringify(line.trim())} is not in the file${i ? ' after the one before it' : ''}`,
+      };
     if (i < want.seek!.length - 1) from = hits[0]! + 1;
     else seekMarks = hits;
   }
   // Exactly at its stated line: the nearest place there can be (git apply's first probe), found without an index.
   // (Not for a hunk that prefers the end: git anchors it there even when its stated line fits.)
-  if (want.hint !== undefined && !want.seek?.length && !want.atEnd && !want.preferEnd && want.cover === undefined && want.hint >= from && lookup.exactAt(want.old, want.hint)) {
+  if (
+    want.hint !== undefined &&
+    !want.seek?.length &&
+    !want.atEnd &&
+    !want.preferEnd &&
+    want.cover === undefined &&
+    want.hint >= from &&
+    lookup.exactAt(want.old, want.hint)
+  ) {
     return { kind: 'found', at: want.hint, strategy: 'exact' };
   }
   const sectionMarks = want.section ? linesLike(lookup, want.section, 0, true) : [];
@@ -196,7 +208,13 @@ export function locate(lookup: LineLookup, want: Want): Found {
     // Nearest to where the hunk says it is, as git apply searches outward; two equally near tie.
     const distance = (h: number) => Math.abs(h - want.hint!);
     const sorted = [...hits].sort((a, b) => distance(a) - distance(b));
-    if (distance(sorted[0]!) === distance(sorted[1]!)) return { kind: 'ambiguous', at: sorted.filter((h) => distance(h) === distance(sorted[0]!)).sort((a, b) => a - b), strategy, near: want.hint };
+    if (distance(sorted[0]!) === distance(sorted[1]!))
+      return {
+        kind: 'ambiguous',
+        at: sorted.filter((h) => distance(h) === distance(sorted[0]!)).sort((a, b) => a - b),
+        strategy,
+        near: want.hint,
+      };
     return { kind: 'found', at: sorted[0]!, strategy: strategyAt(lookup, want.old, sorted[0]!, stage) };
   }
   return { kind: 'none' };

@@ -12,10 +12,29 @@ export interface Match {
 
 /** Typographic characters models and editors substitute for ASCII, each mapped 1:1 so offsets survive. */
 const UNICODE_FOLD: Record<string, string> = {
-  '\u2018': "'", '\u2019': "'", '\u201a': "'", '\u201b': "'", '\u2032': "'",
-  '\u201c': '"', '\u201d': '"', '\u201e': '"', '\u201f': '"', '\u2033': '"',
-  '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-', '\u2014': '-', '\u2015': '-', '\u2212': '-',
-  '\u00a0': ' ', '\u2007': ' ', '\u2009': ' ', '\u200a': ' ', '\u202f': ' ', '\u3000': ' ',
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201a': "'",
+  '\u201b': "'",
+  '\u2032': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u201e': '"',
+  '\u201f': '"',
+  '\u2033': '"',
+  '\u2010': '-',
+  '\u2011': '-',
+  '\u2012': '-',
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u2015': '-',
+  '\u2212': '-',
+  '\u00a0': ' ',
+  '\u2007': ' ',
+  '\u2009': ' ',
+  '\u200a': ' ',
+  '\u202f': ' ',
+  '\u3000': ' ',
   '\u2026': '.',
 };
 
@@ -25,7 +44,10 @@ export function looseKey(line: string): string {
 }
 
 function foldUnicode(text: string): string {
-  return text.replace(/[\u2018\u2019\u201a\u201b\u2032\u201c\u201d\u201e\u201f\u2033\u2010-\u2015\u2212\u00a0\u2007\u2009\u200a\u202f\u3000\u2026]/g, (c) => UNICODE_FOLD[c]!);
+  return text.replace(
+    /[\u2018\u2019\u201a\u201b\u2032\u201c\u201d\u201e\u201f\u2033\u2010-\u2015\u2212\u00a0\u2007\u2009\u200a\u202f\u3000\u2026]/g,
+    (c) => UNICODE_FOLD[c]!,
+  );
 }
 
 function lineStarts(text: string): number[] {
@@ -78,7 +100,10 @@ export function nearestLine({ fileLines, old }: { fileLines: string[]; old: stri
   const oldLines = old.split('\n').map((l) => l.trim());
   const first = oldLines.findIndex((l) => l);
   if (first < 0) return 1;
-  const scored = fileLines.map((l, i) => ({ i, s: similarity(l.trim(), oldLines[first]!) })).sort((a, b) => b.s - a.s).slice(0, 20);
+  const scored = fileLines
+    .map((l, i) => ({ i, s: similarity(l.trim(), oldLines[first]!) }))
+    .sort((a, b) => b.s - a.s)
+    .slice(0, 20);
   let best = { i: 0, s: -1 };
   for (const { i } of scored) {
     const top = i - first;

@@ -27,11 +27,18 @@ export interface PlannedFile {
   strategies: Array<Strategy | 'position'>;
 }
 
-function conflict(display: string, message: string, region: Array<{ n: number; text: string }>, data: Record<string, unknown> = {}): RefusedError {
+function conflict(
+  display: string,
+  message: string,
+  region: Array<{ n: number; text: string }>,
+  data: Record<string, unknown> = {},
+): RefusedError {
   const shown = region.map((l) => `${l.n}#${lineHash(l.text)}: ${l.text}`).join('\n');
   const first = region[0]?.n;
   return new RefusedError('PATCH_CONFLICT', `${message}${shown ? `\n${shown}` : ''}`, {
-    fix: first ? shellJoin(['forge', 'read', display, '--start', String(first), '--end', String(region.at(-1)!.n)]) : shellJoin(['forge', 'read', display]),
+    fix: first
+      ? shellJoin(['forge', 'read', display, '--start', String(first), '--end', String(region.at(-1)!.n)])
+      : shellJoin(['forge', 'read', display]),
     data: { path: display, ...data, region: region.map((l) => ({ n: l.n, hash: lineHash(l.text), text: l.text })) },
   });
 }
@@ -50,15 +57,28 @@ function notFound(display: string, index: LineIndex, hunk: HunkLine[], hunkNumbe
   if (found.kind === 'ambiguous') {
     const lines = found.at.map((h) => h + 1);
     const why = found.near !== undefined ? `equally near its stated line ${found.near + 1}` : 'and nothing in it tells them apart';
-    return conflict(display, `hunk ${hunkNumber} matches ${lines.length} places in '${display}' (lines ${lines.join(', ')}) ${why}; give it more context, an @@ line above it, or its right line number`, [], { hunk: hunkNumber, lines });
+    return conflict(
+      display,
+      `hunk ${hunkNumber} matches ${lines.length} places in '${display}' (lines ${lines.join(', ')}) ${why}; give it more context, an @@ line above it, or its right line number`,
+      [],
+      { hunk: hunkNumber, lines },
+    );
   }
   const old = oldTexts(hunk);
   const all = splitLines(index.text).lines;
   const near = nearestLine({ fileLines: all, old: old.join('\n') });
   const region = all.slice(Math.max(0, near - 4), near + old.length + 3).map((text, k) => ({ n: Math.max(0, near - 4) + k + 1, text }));
-  const expected = hunk.filter((l) => l.op !== '+').map((l) => `${l.op}${l.text}`).join('\n');
+  const expected = hunk
+    .filter((l) => l.op !== '+')
+    .map((l) => `${l.op}${l.text}`)
+    .join('\n');
   const why = found.kind === 'none' && found.reason ? found.reason : 'its context is not in the file';
-  return conflict(display, `hunk ${hunkNumber} does not apply to '${display}': ${why}. The hunk expects:\n${expected}\nThe nearest region of the file:`, region, { hunk: hunkNumber });
+  return conflict(
+    display,
+    `hunk ${hunkNumber} does not apply to '${display}': ${why}. The hunk expects:\n${expected}\nThe nearest region of the file:`,
+    region,
+    { hunk: hunkNumber },
+  );
 }
 
 /** Where a hunk with no old lines goes: after its seek line, at the end, or at its stated line. */
@@ -67,12 +87,18 @@ function insertionPoint(lookup: LineLookup, hunk: Hunk, from: number, drift: num
   if (hunk.atEnd) return { kind: 'found', at: n, strategy: 'exact' };
   if (hunk.seek?.length) {
     const found = locate(lookup, { old: [hunk.seek.at(-1)!], from, seek: hunk.seek.slice(0, -1) });
-    return found.kind === 'found' ? { ...found, at: found.at + 1 } : found.kind === 'none' ? { kind: 'none', reason: `its @@ line ${JSON.stringify(hunk.seek.at(-1)!.trim())} is not in the file` } : found;
+    return found.kind === 'found'
+      ? { ...found, at: found.at + 1 }
+      : found.kind === 'none'
+        ? { kind: 'none', reason: `its @@ line ${JSON.stringify(hunk.seek.at(-1)!.trim())} is not in the file` }
+        : found;
   }
   // `@@ -N,0 +M,k @@` adds after old line N — a line the file must have.
   if (hunk.oldStart !== undefined) {
     const at = Math.max(0, hunk.oldStart + drift);
-    return at <= n ? { kind: 'found', at, strategy: 'exact' } : { kind: 'none', reason: `it adds after line ${at}, past the end of the file (${n} lines)` };
+    return at <= n
+      ? { kind: 'found', at, strategy: 'exact' }
+      : { kind: 'none', reason: `it adds after line ${at}, past the end of the file (${n} lines)` };
   }
   if (!n) return { kind: 'found', at: 0, strategy: 'exact' };
   return { kind: 'none', reason: 'it adds lines without context, an @@ line or a line number: where they go is unknown' };
@@ -85,7 +111,13 @@ function find(lookup: LineLookup, hunk: Hunk, dialect: FilePatch['dialect'], wan
   // (a unified hunk with its numbers); a model writing bare @@ hunks often gives no context after a
   // change anywhere, and an envelope says *** End of File instead.
   const preferEnd = dialect === 'unified' && hunk.oldStart !== undefined && leading > 0 && trailing < leading;
-  const base: Omit<Want, 'old'> = { ...want, atEnd: want.atEnd || hunk.atEnd || hunk.oldNoEol, preferEnd, ...(hunk.seek ? { seek: hunk.seek } : {}), ...(hunk.section ? { section: hunk.section } : {}) };
+  const base: Omit<Want, 'old'> = {
+    ...want,
+    atEnd: want.atEnd || hunk.atEnd || hunk.oldNoEol,
+    preferEnd,
+    ...(hunk.seek ? { seek: hunk.seek } : {}),
+    ...(hunk.section ? { section: hunk.section } : {}),
+  };
   const first = locate(lookup, { ...base, old: oldTexts(hunk.lines) });
   if (first.kind !== 'none') return { found: first, lines: hunk.lines };
   for (const lines of relaxations(hunk.lines)) {
@@ -103,7 +135,10 @@ function find(lookup: LineLookup, hunk: Hunk, dialect: FilePatch['dialect'], wan
  * each in the whole file. The result keeps every line ending and the final-newline state unless a
  * hunk says otherwise (`\ No newline at end of file`).
  */
-export function applyHunks({ text, patch, display }: { text: string; patch: FilePatch; display: string }): { text: string; strategies: PlannedFile['strategies'] } {
+export function applyHunks({ text, patch, display }: { text: string; patch: FilePatch; display: string }): {
+  text: string;
+  strategies: PlannedFile['strategies'];
+} {
   const strategies: PlannedFile['strategies'] = [];
   const sample = (index: LineIndex) => () => index.text.slice(0, 256 * 1024);
   let modelText: string | undefined;
@@ -112,15 +147,29 @@ export function applyHunks({ text, patch, display }: { text: string; patch: File
     const placed = placeHunk({ index, placement, fileText: sample(index), modelText: allHunks });
     if (placed.kind === 'ok') return placed.out;
     const at = placement.at;
-    const region = Array.from({ length: Math.min(oldTexts(placement.lines).length + 1, index.total - at) }, (_, k) => ({ n: at + k + 1, text: lineWithEnd(index, at + k).text }));
-    throw conflict(display, `hunk ${hunkNumber} was found at line ${at + 1} of '${display}' by ${placement.strategy}, but ${placed.reason}; write its lines as the file has them`, region, { hunk: hunkNumber });
+    const region = Array.from({ length: Math.min(oldTexts(placement.lines).length + 1, index.total - at) }, (_, k) => ({
+      n: at + k + 1,
+      text: lineWithEnd(index, at + k).text,
+    }));
+    throw conflict(
+      display,
+      `hunk ${hunkNumber} was found at line ${at + 1} of '${display}' by ${placement.strategy}, but ${placed.reason}; write its lines as the file has them`,
+      region,
+      { hunk: hunkNumber },
+    );
   };
   // The final-newline state: the file's own, unless the hunk that reaches the end says otherwise.
-  const finalNewline = (index: LineIndex, endHunk: Hunk | null) => (endHunk?.newNoEol ? false : endHunk?.oldNoEol ? true : index.total === 0 || /[\r\n]$/.test(index.text));
+  const finalNewline = (index: LineIndex, endHunk: Hunk | null) =>
+    endHunk?.newNoEol ? false : endHunk?.oldNoEol ? true : index.total === 0 || /[\r\n]$/.test(index.text);
   const write = (index: LineIndex, placed: Array<{ placement: Placement; out: Line[] }>, endHunk: Hunk | null): string => {
     const result = assemble({ index, placed, finalNewline: finalNewline(index, endHunk) });
     const wrong = verifyPlaced({ index, result, placements: placed.map((p) => p.placement) });
-    if (wrong) throw new RefusedError('SELF_CHECK_FAILED', `the patch to '${display}' was refused by forge's self-check (${wrong}): forge would have written something other than what the patch says. Nothing was changed; please report this with the patch`, { fix: shellJoin(['forge', 'read', display]), data: { path: display } });
+    if (wrong)
+      throw new RefusedError(
+        'SELF_CHECK_FAILED',
+        `the patch to '${display}' was refused by forge's self-check (${wrong}): forge would have written something other than what the patch says. Nothing was changed; please report this with the patch`,
+        { fix: shellJoin(['forge', 'read', display]), data: { path: display } },
+      );
     return result.text;
   };
   const reachesEnd = (index: LineIndex, at: number, hunkLines: HunkLine[]) => at + oldTexts(hunkLines).length === index.total;
@@ -147,7 +196,9 @@ export function applyHunks({ text, patch, display }: { text: string; patch: File
   let drift = 0;
   patch.hunks.forEach((hunk, i) => {
     const hint = hunk.oldStart !== undefined ? Math.max(0, hunk.oldStart - 1 + drift) : undefined;
-    const { found, lines } = oldTexts(hunk.lines).length ? find(lookup, hunk, patch.dialect, { from, ...(hint !== undefined ? { hint } : {}) }) : { found: insertionPoint(lookup, hunk, from, drift), lines: hunk.lines };
+    const { found, lines } = oldTexts(hunk.lines).length
+      ? find(lookup, hunk, patch.dialect, { from, ...(hint !== undefined ? { hint } : {}) })
+      : { found: insertionPoint(lookup, hunk, from, drift), lines: hunk.lines };
     if (found.kind !== 'found') throw notFound(display, index, hunk.lines, i + 1, found);
     const size = oldTexts(lines).length;
     const placement: Placement = { at: found.at, lines, strategy: size ? found.strategy : 'position' };
@@ -172,7 +223,6 @@ async function patchPath(ws: Workspace, p: FilePatch, path: string): Promise<str
   return path;
 }
 
-
 /** Computes every file's new content; throws before anything is written if any part does not apply. */
 export async function planPatch({ ws, patches }: { ws: Workspace; patches: FilePatch[] }): Promise<PlannedFile[]> {
   const planned: PlannedFile[] = [];
@@ -182,20 +232,39 @@ export async function planPatch({ ws, patches }: { ws: Workspace; patches: FileP
     const source = p.oldPath ? await resolveInside({ ws, path: await patchPath(ws, p, p.oldPath) }) : null;
     const display = (target ?? source)!.display;
     for (const r of [target, source]) {
-      if (r && claimed.has(r.abs)) throw new RefusedError('PATCH_CONFLICT', `'${r.display}' appears twice in the patch`, { fix: 'forge patch --help' });
+      if (r && claimed.has(r.abs))
+        throw new RefusedError('PATCH_CONFLICT', `'${r.display}' appears twice in the patch`, { fix: 'forge patch --help' });
     }
     if (p.kind === 'create') {
-      if (await exists(target!.abs)) throw new RefusedError('PATCH_CONFLICT', `'${display}' already exists; the patch creates it`, { fix: shellJoin(['forge', 'read', display]), data: { path: display } });
+      if (await exists(target!.abs))
+        throw new RefusedError('PATCH_CONFLICT', `'${display}' already exists; the patch creates it`, {
+          fix: shellJoin(['forge', 'read', display]),
+          data: { path: display },
+        });
       const body = p.hunks.flatMap((h) => h.lines.filter((l) => l.op !== '-').map((l) => l.text));
       const noEol = p.hunks.at(-1)?.newNoEol;
-      planned.push({ abs: target!.abs, display, data: Buffer.from(body.join('\n') + (body.length && !noEol ? '\n' : ''), 'utf8'), kind: 'create', hunks: p.hunks.length, strategies: [] });
+      planned.push({
+        abs: target!.abs,
+        display,
+        data: Buffer.from(body.join('\n') + (body.length && !noEol ? '\n' : ''), 'utf8'),
+        kind: 'create',
+        hunks: p.hunks.length,
+        strategies: [],
+      });
       claimed.add(target!.abs);
       continue;
     }
     await statTarget(source!);
     const buf = await readFile(source!.abs).catch(() => null);
-    if (!buf) throw new RefusedError('PATCH_CONFLICT', `'${source!.display}' does not exist; the patch changes it`, { fix: shellJoin(['forge', 'ls']), data: { path: source!.display } });
-    if (isBinary(buf)) throw new RefusedError('PATCH_CONFLICT', `'${source!.display}' is a binary file`, { fix: shellJoin(['forge', 'read', source!.display]) });
+    if (!buf)
+      throw new RefusedError('PATCH_CONFLICT', `'${source!.display}' does not exist; the patch changes it`, {
+        fix: shellJoin(['forge', 'ls']),
+        data: { path: source!.display },
+      });
+    if (isBinary(buf))
+      throw new RefusedError('PATCH_CONFLICT', `'${source!.display}' is a binary file`, {
+        fix: shellJoin(['forge', 'read', source!.display]),
+      });
     const decoded = decodeString(buf);
     if (p.kind === 'delete') {
       const expected = p.hunks.flatMap((h) => h.lines.filter((l) => l.op !== '+').map((l) => l.text));
@@ -203,17 +272,36 @@ export async function planPatch({ ws, patches }: { ws: Workspace; patches: FileP
       if (expected.length && (expected.length !== lines.length || expected.some((t, i) => looseKey(t) !== looseKey(lines[i]!)))) {
         throw conflict(source!.display, `'${source!.display}' differs from what the patch deletes`, [], {});
       }
-      planned.push({ abs: null, display: source!.display, removeAbs: source!.abs, removeDisplay: source!.display, data: null, kind: 'delete', hunks: p.hunks.length, strategies: [] });
+      planned.push({
+        abs: null,
+        display: source!.display,
+        removeAbs: source!.abs,
+        removeDisplay: source!.display,
+        data: null,
+        kind: 'delete',
+        hunks: p.hunks.length,
+        strategies: [],
+      });
       claimed.add(source!.abs);
       continue;
     }
     if (p.kind === 'rename' && target!.abs !== source!.abs && (await exists(target!.abs))) {
-      throw new RefusedError('PATCH_CONFLICT', `'${target!.display}' already exists; the patch moves '${source!.display}' there`, { fix: shellJoin(['forge', 'read', target!.display]) });
+      throw new RefusedError('PATCH_CONFLICT', `'${target!.display}' already exists; the patch moves '${source!.display}' there`, {
+        fix: shellJoin(['forge', 'read', target!.display]),
+      });
     }
     const { text, strategies } = applyHunks({ text: decoded.text, patch: p, display: source!.display });
     const data = encodeString(text, decoded);
     const moved = p.kind === 'rename' && target!.abs !== source!.abs;
-    planned.push({ abs: target!.abs, display, ...(moved ? { removeAbs: source!.abs, removeDisplay: source!.display } : {}), data, kind: moved ? 'rename' : 'modify', hunks: p.hunks.length, strategies });
+    planned.push({
+      abs: target!.abs,
+      display,
+      ...(moved ? { removeAbs: source!.abs, removeDisplay: source!.display } : {}),
+      data,
+      kind: moved ? 'rename' : 'modify',
+      hunks: p.hunks.length,
+      strategies,
+    });
     claimed.add(target!.abs);
     claimed.add(source!.abs);
   }

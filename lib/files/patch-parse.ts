@@ -135,7 +135,8 @@ function gitHeaderPaths(rest: string, line: number): { paths: [string, string]; 
   if (rest.indexOf(' ', space + 1) < 0) return pair(rest.slice(0, space), rest.slice(space + 1), true);
   const mid = (rest.length - 1) / 2;
   const tail = (p: string) => p.slice(p.indexOf('/') + 1);
-  if (Number.isInteger(mid) && rest[mid] === ' ' && tail(rest.slice(0, mid)) === tail(rest.slice(mid + 1))) return pair(rest.slice(0, mid), rest.slice(mid + 1), true);
+  if (Number.isInteger(mid) && rest[mid] === ' ' && tail(rest.slice(0, mid)) === tail(rest.slice(mid + 1)))
+    return pair(rest.slice(0, mid), rest.slice(mid + 1), true);
   const split = rest.indexOf(' b/');
   return split > 0 ? pair(rest.slice(0, split), rest.slice(split + 1), false) : undefined;
 }
@@ -144,7 +145,10 @@ function gitHeaderPaths(rest: string, line: number): { paths: [string, string]; 
 function diffPath(path: string, strip: boolean, line: number): string | null {
   if (path === '/dev/null') return null;
   const p = strip && /^[ab]\//.test(path) ? path.slice(2) : path;
-  if (!p) throw bad(`a file header without a path (line ${line}): write '--- a/<path>' and '+++ b/<path>', or /dev/null for a new or deleted file`);
+  if (!p)
+    throw bad(
+      `a file header without a path (line ${line}): write '--- a/<path>' and '+++ b/<path>', or /dev/null for a new or deleted file`,
+    );
   return p;
 }
 
@@ -152,7 +156,11 @@ const SEARCH_START = /^(?:<{5,9}|-{5,9}) SEARCH>?$/;
 const DIVIDER = /^={5,9}$/;
 const REPLACE_END = /^(?:>{5,9}|\+{5,9}) REPLACE>?$/;
 const SECTION = /^\*\*\* (Update|Add|Delete) File:(.*)$/;
-const DIALECT_NAMES: Record<Dialect, string> = { unified: 'a unified diff', envelope: 'a *** Begin Patch envelope', 'search-replace': 'a SEARCH/REPLACE block' };
+const DIALECT_NAMES: Record<Dialect, string> = {
+  unified: 'a unified diff',
+  envelope: 'a *** Begin Patch envelope',
+  'search-replace': 'a SEARCH/REPLACE block',
+};
 
 /** `*** Begin Patch`, `*** End Patch` or a file section's first line, with or without leading whitespace. */
 function isDirective(trimmed: string): boolean {
@@ -176,7 +184,10 @@ function startsDialect(lines: string[], i: number): Dialect | undefined {
 /** A line read as prose must not start another dialect: its changes would be dropped without a word. */
 function refuseMixed(lines: string[], i: number, dialect: Dialect): void {
   const other = startsDialect(lines, i);
-  if (other && other !== dialect) throw bad(`the patch mixes formats: line ${i + 1}, ${quoted(lines[i]!)}, starts ${DIALECT_NAMES[other]} after ${DIALECT_NAMES[dialect]}; send one format per patch`);
+  if (other && other !== dialect)
+    throw bad(
+      `the patch mixes formats: line ${i + 1}, ${quoted(lines[i]!)}, starts ${DIALECT_NAMES[other]} after ${DIALECT_NAMES[dialect]}; send one format per patch`,
+    );
 }
 
 /** Detects the format by its first marker line and parses it. */
@@ -198,7 +209,11 @@ function checkPaths(patches: FilePatch[]): FilePatch[] {
     const needed = p.kind === 'create' ? [p.newPath] : p.kind === 'delete' ? [p.oldPath] : [p.oldPath, p.newPath];
     const named = p.newPath ?? p.oldPath;
     if (needed.some((path) => !path?.trim())) {
-      throw bad(named ? `the change to '${named}' does not name both its old and its new path` : 'a file change that names no file: give each file a header (--- a/<path> and +++ b/<path>)');
+      throw bad(
+        named
+          ? `the change to '${named}' does not name both its old and its new path`
+          : 'a file change that names no file: give each file a header (--- a/<path> and +++ b/<path>)',
+      );
     }
   }
   return patches;
@@ -224,10 +239,16 @@ function hunkHeader(line: string, at: number): HunkHeader | undefined {
   const numbered = NUMBERED_HEADER.exec(line);
   if (numbered) {
     const section = numbered[4]?.trim();
-    return { oldStart: Number(numbered[1]), oldCount: numbered[2] === undefined ? 1 : Number(numbered[2]), newCount: numbered[3] === undefined ? 1 : Number(numbered[3]), ...(section ? { section } : {}) };
+    return {
+      oldStart: Number(numbered[1]),
+      oldCount: numbered[2] === undefined ? 1 : Number(numbered[2]),
+      newCount: numbered[3] === undefined ? 1 : Number(numbered[3]),
+      ...(section ? { section } : {}),
+    };
   }
   let rest = line.slice(2);
-  if (/^@?\s*-\d/.test(rest)) throw bad(`a malformed hunk header (line ${at}): ${quoted(line)}; write '@@ -<line>,<count> +<line>,<count> @@', or a bare '@@'`);
+  if (/^@?\s*-\d/.test(rest))
+    throw bad(`a malformed hunk header (line ${at}): ${quoted(line)}; write '@@ -<line>,<count> +<line>,<count> @@', or a bare '@@'`);
   if (rest.trimStart().startsWith('@@')) {
     const section = rest.trimStart().slice(2).trim();
     return section ? { section } : {};
@@ -254,7 +275,9 @@ function markNoEol(hunk: Hunk): void {
 const isChange = (line: string): boolean => line[0] === ' ' || line[0] === '-' || line[0] === '+';
 
 function corrupt(lines: string[], i: number): InvalidInputError {
-  return bad(`corrupt patch at line ${i + 1}: ${quoted(lines[i]!)} is inside a hunk, where every line starts with ' ' (context), '-' (removed) or '+' (added)`);
+  return bad(
+    `corrupt patch at line ${i + 1}: ${quoted(lines[i]!)} is inside a hunk, where every line starts with ' ' (context), '-' (removed) or '+' (added)`,
+  );
 }
 
 /**
@@ -292,7 +315,8 @@ function readUnifiedHunks(lines: string[], start: number): { hunks: Hunk[]; next
       hunks.push((hunk = { lines: [] }));
     }
     if (line[0] === '\\') markNoEol(hunk);
-    else if (line === '-- ' && unread?.old === 0 && unread.new === 0) break; // git format-patch's signature under the last hunk
+    else if (line === '-- ' && unread?.old === 0 && unread.new === 0)
+      break; // git format-patch's signature under the last hunk
     else if (isChange(line)) take(line[0] as HunkLine['op'], line.slice(1));
     else if (line === '') {
       // Blank context lines whose leading space was dropped — if the hunk goes on after them. The
@@ -310,7 +334,9 @@ function readUnifiedHunks(lines: string[], start: number): { hunks: Hunk[]; next
     // stripped of their space make it up (the final newline's empty piece aside), else the reply was cut.
     const blanks = lines.length - i - (lines.at(-1) === '' ? 1 : 0);
     if (unread.old !== unread.new || unread.old > blanks) {
-      throw bad(`the patch is truncated: its last hunk (line ${i}) promises ${unread.old} more old and ${unread.new} more new lines than the input holds; send the whole patch`);
+      throw bad(
+        `the patch is truncated: its last hunk (line ${i}) promises ${unread.old} more old and ${unread.new} more new lines than the input holds; send the whole patch`,
+      );
     }
     for (; unread.old > 0; i++) take(' ', '');
   }
@@ -343,7 +369,8 @@ function parseUnified(lines: string[]): FilePatch[] {
         else if (ext.startsWith('deleted file mode')) kind = 'delete';
         else if (ext.startsWith('rename from ')) [kind, oldPath, renamed] = ['rename', headerPath(ext.slice(12), i + 1), true];
         else if (ext.startsWith('rename to ')) [kind, newPath, renamed] = ['rename', headerPath(ext.slice(10), i + 1), true];
-        else if (/^(?:copy from |copy to |GIT binary patch|Binary files )/.test(ext)) throw bad(`binary or copy patches are not supported (line ${i + 1}): ${quoted(ext)}`);
+        else if (/^(?:copy from |copy to |GIT binary patch|Binary files )/.test(ext))
+          throw bad(`binary or copy patches are not supported (line ${i + 1}): ${quoted(ext)}`);
         else if (GIT_EXTENDED.test(ext)) modeChanged ||= ext.startsWith('new mode');
         else break;
       }
@@ -375,10 +402,16 @@ function parseUnified(lines: string[]): FilePatch[] {
       i++;
       continue;
     }
-    if (guessed && !renamed && !headed) throw bad(`the 'diff --git' line at line ${at} does not say where its first path ends: ${quoted(line)}; put '--- a/<path>' and '+++ b/<path>' lines under it`);
+    if (guessed && !renamed && !headed)
+      throw bad(
+        `the 'diff --git' line at line ${at} does not say where its first path ends: ${quoted(line)}; put '--- a/<path>' and '+++ b/<path>' lines under it`,
+      );
     const { hunks, next } = readUnifiedHunks(lines, i);
     const named = newPath ?? oldPath;
-    if (!hunks.length && (headed || (kind === 'modify' && !modeChanged))) throw bad(`the change to '${named}' (line ${at}) has no hunk: put its '@@' hunks, lines starting with ' ', '-' or '+', under its header`);
+    if (!hunks.length && (headed || (kind === 'modify' && !modeChanged)))
+      throw bad(
+        `the change to '${named}' (line ${at}) has no hunk: put its '@@' hunks, lines starting with ' ', '-' or '+', under its header`,
+      );
     i = next;
     patches.push({ dialect: 'unified', kind, oldPath: oldPath ?? null, newPath: newPath ?? null, hunks, ...(rooted ? { rooted } : {}) });
   }
@@ -437,7 +470,8 @@ function readEnvelopeHunks(lines: string[], start: number, strict: boolean): { h
     }
     if (isChange(line)) {
       if (!hunk) hunks.push((hunk = { lines: [] }));
-      else if (hunk.atEnd) throw bad(`a hunk line after '*** End of File' (line ${i + 1}): ${quoted(line)}; start the next hunk with an '@@' line`);
+      else if (hunk.atEnd)
+        throw bad(`a hunk line after '*** End of File' (line ${i + 1}): ${quoted(line)}; start the next hunk with an '@@' line`);
       hunk.lines.push({ op: line[0] as HunkLine['op'], text: line.slice(1) });
       continue;
     }
@@ -448,11 +482,17 @@ function readEnvelopeHunks(lines: string[], start: number, strict: boolean): { h
     if (line === '') {
       // Blank context lines whose leading space was dropped, if the hunk goes on; else a separator.
       const k = blankRunEnd(lines, i);
-      if (hunk?.lines.length && !hunk.atEnd && k < lines.length && isEnvelopeChange(lines[k]!)) for (; i < k; i++) hunk.lines.push({ op: ' ', text: '' });
+      if (hunk?.lines.length && !hunk.atEnd && k < lines.length && isEnvelopeChange(lines[k]!))
+        for (; i < k; i++) hunk.lines.push({ op: ' ', text: '' });
       i = k - 1;
       continue;
     }
-    const stray = strayLine(lines, i, strict, "a hunk line: in a *** Begin Patch hunk every line starts with ' ' (context), '-' (removed) or '+' (added)");
+    const stray = strayLine(
+      lines,
+      i,
+      strict,
+      "a hunk line: in a *** Begin Patch hunk every line starts with ' ' (context), '-' (removed) or '+' (added)",
+    );
     if (stray) throw stray;
     break;
   }
@@ -485,7 +525,9 @@ function readAddedLines(lines: string[], start: number, strict: boolean): { hunk
 }
 
 function truncatedEnvelope(begin: number): InvalidInputError {
-  return bad(`the patch is truncated: the '*** Begin Patch' at line ${begin + 1} has no '*** End Patch' after it; send the whole patch again`);
+  return bad(
+    `the patch is truncated: the '*** Begin Patch' at line ${begin + 1} has no '*** End Patch' after it; send the whole patch again`,
+  );
 }
 
 /**
@@ -514,13 +556,22 @@ function parseEnvelope(lines: string[]): FilePatch[] {
     }
     const section = SECTION.exec(t);
     if (!section) {
-      if (begin >= 0 && t) throw bad(`line ${i + 1} of the patch, ${quoted(line)}, is not in a file section: inside '*** Begin Patch' each change starts with '*** Update File: <path>', '*** Add File: <path>' or '*** Delete File: <path>'`);
-      if (begin < 0 && (hunkHeader(line, i + 1) || t === '*** End of File' || t.startsWith('*** Move to:'))) throw bad(`line ${i + 1} of the patch, ${quoted(line)}, is outside any file section: put it under its '*** Update File: <path>' line`);
+      if (begin >= 0 && t)
+        throw bad(
+          `line ${i + 1} of the patch, ${quoted(line)}, is not in a file section: inside '*** Begin Patch' each change starts with '*** Update File: <path>', '*** Add File: <path>' or '*** Delete File: <path>'`,
+        );
+      if (begin < 0 && (hunkHeader(line, i + 1) || t === '*** End of File' || t.startsWith('*** Move to:')))
+        throw bad(
+          `line ${i + 1} of the patch, ${quoted(line)}, is outside any file section: put it under its '*** Update File: <path>' line`,
+        );
       if (begin < 0) refuseMixed(lines, i, 'envelope');
       i++;
       continue;
     }
-    if (enveloped && begin < 0) throw bad(`a file section outside '*** Begin Patch' … '*** End Patch' (line ${i + 1}): ${quoted(line)}; put every section inside the envelope`);
+    if (enveloped && begin < 0)
+      throw bad(
+        `a file section outside '*** Begin Patch' … '*** End Patch' (line ${i + 1}): ${quoted(line)}; put every section inside the envelope`,
+      );
     const [, verb, rest] = section;
     const path = rest!.trim();
     const strict = begin >= 0;
@@ -535,7 +586,10 @@ function parseEnvelope(lines: string[]): FilePatch[] {
       const move = /^\*\*\* Move to:(.*)$/.exec(lines[i + 1]?.trim() ?? '');
       const newPath = move ? move[1]!.trim() : path;
       const { hunks, next } = readEnvelopeHunks(lines, i + (move ? 2 : 1), strict);
-      if (!hunks.length && !move) throw bad(`'*** Update File: ${path}' (line ${i + 1}) has no hunk: put the lines to change under it, each starting with ' ', '-' or '+', after an '@@' line`);
+      if (!hunks.length && !move)
+        throw bad(
+          `'*** Update File: ${path}' (line ${i + 1}) has no hunk: put the lines to change under it, each starting with ' ', '-' or '+', after an '@@' line`,
+        );
       patches.push({ dialect: 'envelope', kind: move && newPath !== path ? 'rename' : 'modify', oldPath: path, newPath, hunks });
       i = next;
     }
@@ -578,7 +632,10 @@ function fileName(trimmed: string): string | undefined {
   const heading = trimmed.startsWith('#');
   const core = stripEnds(trimmed, '#* \t', '*: \t');
   const label = core.length < stripEnds(trimmed, '#* \t', '* \t').length;
-  const inner = core.length > 2 && core.startsWith('`') && core.endsWith('`') && !core.slice(1, -1).includes('`') ? core.slice(1, -1).trim() : undefined;
+  const inner =
+    core.length > 2 && core.startsWith('`') && core.endsWith('`') && !core.slice(1, -1).includes('`')
+      ? core.slice(1, -1).trim()
+      : undefined;
   const name = inner ?? stripEnds(core, '`', '`');
   if (!name || (inner === undefined && /\s/.test(name)) || /[.,;!?]$/.test(name)) return undefined;
   return (heading || label) && !/[./]/.test(name) ? undefined : name;
@@ -624,12 +681,18 @@ function parseSearchReplace(lines: string[]): FilePatch[] {
   for (let i = 0; i < lines.length; i++) {
     const t = lines[i]!.trim();
     if (!SEARCH_START.test(t)) {
-      if (REPLACE_END.test(t)) throw bad(`${quoted(t)} without a SEARCH block above it (line ${i + 1}): each block is '<<<<<<< SEARCH', the old lines, '=======', the new lines, '>>>>>>> REPLACE'`);
+      if (REPLACE_END.test(t))
+        throw bad(
+          `${quoted(t)} without a SEARCH block above it (line ${i + 1}): each block is '<<<<<<< SEARCH', the old lines, '=======', the new lines, '>>>>>>> REPLACE'`,
+        );
       refuseMixed(lines, i, 'search-replace');
       continue;
     }
     const path = fileNameAbove(lines, i, floor) ?? previous;
-    if (!path) throw bad(`a SEARCH block without a file name (line ${i + 1}): put the file's path alone on the line above it, or above its opening fence`);
+    if (!path)
+      throw bad(
+        `a SEARCH block without a file name (line ${i + 1}): put the file's path alone on the line above it, or above its opening fence`,
+      );
     let j = i + 1;
     let oldStart: number | undefined;
     let hinted = false;
@@ -647,7 +710,10 @@ function parseSearchReplace(lines: string[]): FilePatch[] {
       if (j >= lines.length) throw truncatedBlock(i, "'=======' and '>>>>>>> REPLACE'");
       const m = lines[j]!.trim();
       if (DIVIDER.test(m)) break;
-      if (SEARCH_START.test(m) || REPLACE_END.test(m)) throw bad(`${quoted(m)} (line ${j + 1}) before the '=======' of the SEARCH block at line ${i + 1}: each block is '<<<<<<< SEARCH', the old lines, '=======', the new lines, '>>>>>>> REPLACE'`);
+      if (SEARCH_START.test(m) || REPLACE_END.test(m))
+        throw bad(
+          `${quoted(m)} (line ${j + 1}) before the '=======' of the SEARCH block at line ${i + 1}: each block is '<<<<<<< SEARCH', the old lines, '=======', the new lines, '>>>>>>> REPLACE'`,
+        );
       search.push(unescapeMarker(lines[j]!));
     }
     const replace: string[] = [];
@@ -655,9 +721,16 @@ function parseSearchReplace(lines: string[]): FilePatch[] {
       if (j >= lines.length) throw truncatedBlock(i, "'>>>>>>> REPLACE'");
       const m = lines[j]!.trim();
       if (REPLACE_END.test(m)) break;
-      if (DIVIDER.test(m)) throw bad(`a second '=======' (line ${j + 1}) in the SEARCH block at line ${i + 1}: a block has one, between the old and the new lines; escape a '=======' line of the file as '\\======='`);
-      if (SEARCH_START.test(m)) throw bad(`${quoted(m)} (line ${j + 1}) inside the SEARCH block at line ${i + 1}: close each block with '>>>>>>> REPLACE'`);
-      if (/^:(?:start|end)_line:/.test(m)) throw bad(`${quoted(m)} (line ${j + 1}) in the REPLACE part of the block at line ${i + 1}: it belongs right under '<<<<<<< SEARCH'`);
+      if (DIVIDER.test(m))
+        throw bad(
+          `a second '=======' (line ${j + 1}) in the SEARCH block at line ${i + 1}: a block has one, between the old and the new lines; escape a '=======' line of the file as '\\======='`,
+        );
+      if (SEARCH_START.test(m))
+        throw bad(`${quoted(m)} (line ${j + 1}) inside the SEARCH block at line ${i + 1}: close each block with '>>>>>>> REPLACE'`);
+      if (/^:(?:start|end)_line:/.test(m))
+        throw bad(
+          `${quoted(m)} (line ${j + 1}) in the REPLACE part of the block at line ${i + 1}: it belongs right under '<<<<<<< SEARCH'`,
+        );
       replace.push(unescapeMarker(lines[j]!));
     }
     // Roo's separator without its hints is one only when the new lines do not start with the same line.
@@ -673,7 +746,10 @@ function parseSearchReplace(lines: string[]): FilePatch[] {
     }
     // An empty SEARCH creates the file (or appends, handled when applying).
     if (!search.length && !fp.hunks.length) fp.kind = 'create';
-    fp.hunks.push({ ...(oldStart !== undefined ? { oldStart } : {}), lines: [...search.map((text) => ({ op: '-' as const, text })), ...replace.map((text) => ({ op: '+' as const, text }))] });
+    fp.hunks.push({
+      ...(oldStart !== undefined ? { oldStart } : {}),
+      lines: [...search.map((text) => ({ op: '-' as const, text })), ...replace.map((text) => ({ op: '+' as const, text }))],
+    });
   }
   for (const fp of order) if (fp.kind === 'create') fp.oldPath = null;
   return order;

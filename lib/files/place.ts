@@ -53,14 +53,26 @@ function endings(lines: HunkLine[], window: Line[], before: Line | undefined, af
  * every old line agrees on, and refuse when there is none. `modelText`: all the model wrote for the
  * file (its unit shows better in a whole patch than in one hunk); the hunk's own lines by default.
  */
-export function placeHunk({ index, placement, fileText, modelText }: { index: LineIndex; placement: Placement; fileText: () => string; modelText?: () => string }): Placed {
+export function placeHunk({
+  index,
+  placement,
+  fileText,
+  modelText,
+}: {
+  index: LineIndex;
+  placement: Placement;
+  fileText: () => string;
+  modelText?: () => string;
+}): Placed {
   const { at, lines, strategy } = placement;
   const old = oldSide(lines);
   const window = old.map((_, j) => lineWithEnd(index, at + j));
   const eol = index.eol;
   let map = (indent: string): string | null => indent;
   if (strategy !== 'exact' && strategy !== 'line-endings' && strategy !== 'position' && lines.some((l) => l.op === '+' && l.text.trim())) {
-    const pairs = old.map((l, j) => ({ model: indentOf(l.text), file: indentOf(window[j]!.text), blank: !l.text.trim() })).filter((p) => !p.blank);
+    const pairs = old
+      .map((l, j) => ({ model: indentOf(l.text), file: indentOf(window[j]!.text), blank: !l.text.trim() }))
+      .filter((p) => !p.blank);
     const modelChars = new Set(pairs.flatMap((p) => [...p.model]));
     const fileChars = new Set(pairs.flatMap((p) => [...p.file]));
     // An indentation led by a character only the file uses (tabs where the model indented with
@@ -69,12 +81,23 @@ export function placeHunk({ index, placement, fileText, modelText }: { index: Li
     const copied = (indent: string) => modelChars.size > 0 && indent.length > 0 && !modelChars.has(indent[0]!) && fileChars.has(indent[0]!);
     const toMap = lines.filter((l) => l.op === '+' && l.text.trim() && !copied(indentOf(l.text))).map((l) => indentOf(l.text));
     if (toMap.length) {
-      const inferred = inferIndent({ pairs, added: toMap, modelText: modelText?.() ?? lines.map((l) => l.text).join('\n'), fileText: fileText() });
+      const inferred = inferIndent({
+        pairs,
+        added: toMap,
+        modelText: modelText?.() ?? lines.map((l) => l.text).join('\n'),
+        fileText: fileText(),
+      });
       if (inferred.kind === 'refused') return { kind: 'refused', reason: inferred.reason };
       map = (indent) => (copied(indent) ? indent : inferred.map(indent));
     }
   }
-  const ends = endings(lines, window, at > 0 ? lineWithEnd(index, at - 1) : undefined, at + old.length < index.total ? lineWithEnd(index, at + old.length) : undefined, eol);
+  const ends = endings(
+    lines,
+    window,
+    at > 0 ? lineWithEnd(index, at - 1) : undefined,
+    at + old.length < index.total ? lineWithEnd(index, at + old.length) : undefined,
+    eol,
+  );
   const out: Line[] = [];
   let k = 0;
   let a = 0;
@@ -84,7 +107,8 @@ export function placeHunk({ index, placement, fileText, modelText }: { index: Li
     else {
       const indent = indentOf(l.text);
       const mapped = l.text.trim() ? map(indent) : indent;
-      if (mapped === null) return { kind: 'refused', reason: `the added line ${JSON.stringify(l.text)} is indented less than the old lines allow` };
+      if (mapped === null)
+        return { kind: 'refused', reason: `the added line ${JSON.stringify(l.text)} is indented less than the old lines allow` };
       out.push({ text: mapped + l.text.slice(indent.length), end: ends[a++]! });
     }
   }
@@ -104,7 +128,15 @@ const offsetOf = (index: LineIndex, line: number) => (line < index.total ? index
  * hunk's placed lines in its place. Every line but the last ends with a terminator; the last one
  * has one as `finalNewline` says, when a hunk reached the end (else it is the file's own).
  */
-export function assemble({ index, placed, finalNewline }: { index: LineIndex; placed: Array<{ placement: Placement; out: Line[] }>; finalNewline: boolean }): { text: string; starts: number[] } {
+export function assemble({
+  index,
+  placed,
+  finalNewline,
+}: {
+  index: LineIndex;
+  placed: Array<{ placement: Placement; out: Line[] }>;
+  finalNewline: boolean;
+}): { text: string; starts: number[] } {
   const { text } = index;
   const pieces: string[] = [];
   const starts: number[] = [];
@@ -137,13 +169,20 @@ export function assemble({ index, placed, finalNewline }: { index: LineIndex; pl
   return { text: result, starts };
 }
 
-
 /**
  * The self-check: re-derives each hunk from the new text itself — its context the file's own
  * lines, each added line the model's text (but for indentation) with the model's relative depth.
  * A mismatch names the hunk; the caller writes nothing.
  */
-export function verifyPlaced({ index, result, placements }: { index: LineIndex; result: { text: string; starts: number[] }; placements: Placement[] }): string | null {
+export function verifyPlaced({
+  index,
+  result,
+  placements,
+}: {
+  index: LineIndex;
+  result: { text: string; starts: number[] };
+  placements: Placement[];
+}): string | null {
   const sorted = [...placements].sort((a, b) => a.at - b.at);
   for (const [i, p] of sorted.entries()) {
     const derived = linesFrom(result.text, result.starts[i]!, p.lines.length);
@@ -164,7 +203,8 @@ export function verifyPlaced({ index, result, placements }: { index: LineIndex; 
       if (looseKey(got) !== looseKey(l.text)) return `hunk ${i + 1}: an added line is not what was asked`;
       if (!l.text.trim()) continue;
       const depth = (s: string) => columns(indentOf(s), 4);
-      if (prev && Math.sign(depth(l.text) - depth(prev.model)) !== Math.sign(depth(got) - depth(prev.out))) return `hunk ${i + 1}: the added lines lost their relative indentation`;
+      if (prev && Math.sign(depth(l.text) - depth(prev.model)) !== Math.sign(depth(got) - depth(prev.out)))
+        return `hunk ${i + 1}: the added lines lost their relative indentation`;
       prev = { model: l.text, out: got };
     }
   }
@@ -189,6 +229,7 @@ function linesFrom(text: string, from: number, count: number): string[] {
  * they keep the file's bytes, as a patch's context does), the rest removed and added.
  */
 export function hunkFromEdit(oldLines: string[], newLines: string[]): HunkLine[] {
-  return diffArrays(oldLines, newLines).flatMap((part) => part.value.map((text) => ({ op: part.added ? '+' : part.removed ? '-' : ' ', text }) as HunkLine));
+  return diffArrays(oldLines, newLines).flatMap((part) =>
+    part.value.map((text) => ({ op: part.added ? '+' : part.removed ? '-' : ' ', text }) as HunkLine),
+  );
 }
-

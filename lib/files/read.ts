@@ -57,10 +57,13 @@ export function linePrefix(n: number, hash: string): string {
 type Lines = { file: TextFile } | { index: LineIndex } | { part: LineIndex; first: number; total: number; minified: boolean };
 
 /** Picks lines start..end, cutting long lines and stopping at the byte cap. */
-export function windowOf(src: Lines & { start: number; end?: number }): Pick<ReadResult, 'start' | 'end' | 'lines' | 'more' | 'capped' | 'minified' | 'total'> {
+export function windowOf(
+  src: Lines & { start: number; end?: number },
+): Pick<ReadResult, 'start' | 'end' | 'lines' | 'more' | 'capped' | 'minified' | 'total'> {
   const { start, end } = src;
   const total = 'file' in src ? src.file.lines.length : 'index' in src ? src.index.total : src.total;
-  const get = (n: number) => ('file' in src ? src.file.lines[n - 1]! : 'index' in src ? lineAt(src.index, n) : lineAt(src.part, n - src.first + 1));
+  const get = (n: number) =>
+    'file' in src ? src.file.lines[n - 1]! : 'index' in src ? lineAt(src.index, n) : lineAt(src.part, n - src.first + 1);
   const last = Math.min(total, end ?? start + DEFAULT_WINDOW - 1);
   const lines: WindowLine[] = [];
   let bytes = 0;
@@ -78,7 +81,12 @@ export function windowOf(src: Lines & { start: number; end?: number }): Pick<Rea
     lines.push(full.length > MAX_LINE_CHARS ? { n, hash, text, cut: full.length - MAX_LINE_CHARS } : { n, hash, text });
   }
   const shownEnd = lines.length ? lines[lines.length - 1]!.n : start - 1;
-  const minified = 'file' in src ? src.file.lines.some((l) => l.length > MINIFIED_LINE_CHARS) : 'index' in src ? src.index.longest > MINIFIED_LINE_CHARS : src.minified;
+  const minified =
+    'file' in src
+      ? src.file.lines.some((l) => l.length > MINIFIED_LINE_CHARS)
+      : 'index' in src
+        ? src.index.longest > MINIFIED_LINE_CHARS
+        : src.minified;
   return { start, end: shownEnd, lines, more: shownEnd < total, capped, minified, total };
 }
 
@@ -88,22 +96,40 @@ async function openForRead(ws: Workspace, path: string): Promise<{ abs: string; 
   const info = await statTarget({ abs, display });
   if (!info) {
     const suggestions = similarPaths({ wanted: display, files: await listFiles({ ws }) });
-    throw new RefusedError('FILE_NOT_FOUND', `no such file '${display}'${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`, {
-      fix: suggestions.length ? shellJoin(['forge', 'read', suggestions[0]!]) : 'forge ls',
-      data: { path: display, suggestions },
-    });
+    throw new RefusedError(
+      'FILE_NOT_FOUND',
+      `no such file '${display}'${suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''}`,
+      {
+        fix: suggestions.length ? shellJoin(['forge', 'read', suggestions[0]!]) : 'forge ls',
+        data: { path: display, suggestions },
+      },
+    );
   }
   if (info.isDirectory()) {
-    throw new InvalidInputError('IS_A_DIRECTORY', `'${display}' is a directory`, { fix: shellJoin(['forge', 'ls', display === '.' ? '**' : `${display}/**`]) });
+    throw new InvalidInputError('IS_A_DIRECTORY', `'${display}' is a directory`, {
+      fix: shellJoin(['forge', 'ls', display === '.' ? '**' : `${display}/**`]),
+    });
   }
   return { abs, display };
 }
 
 /** Reads a window of a file inside the workspace; a missing file suggests similar paths. */
-export async function readWindow({ ws, path, start = 1, end }: { ws: Workspace; path: string; start?: number; end?: number }): Promise<ReadResult> {
+export async function readWindow({
+  ws,
+  path,
+  start = 1,
+  end,
+}: {
+  ws: Workspace;
+  path: string;
+  start?: number;
+  end?: number;
+}): Promise<ReadResult> {
   const { abs, display } = await openForRead(ws, path);
   if (end !== undefined && end < start) {
-    throw new InvalidInputError('INVALID_RANGE', `--end ${end} is before --start ${start}`, { fix: shellJoin(['forge', 'read', display, '--start', String(start)]) });
+    throw new InvalidInputError('INVALID_RANGE', `--end ${end} is before --start ${start}`, {
+      fix: shellJoin(['forge', 'read', display, '--start', String(start)]),
+    });
   }
   // One pass in chunks, keeping only the lines the window can show; the whole file for what that cannot describe.
   const scan = scanFile({ abs, first: start, last: Math.min(end ?? start + DEFAULT_WINDOW - 1, start + MAX_WINDOW_LINES - 1) });
@@ -113,11 +139,27 @@ export async function readWindow({ ws, path, start = 1, end }: { ws: Workspace; 
   const base = { path: display, bytes: scan.bytes, encoding: scan.encoding, eol: scan.eol, bom: scan.bom };
   if (total === 0) return emptyResult(base);
   if (start > total) throw pastTheEnd(display, total, start);
-  return { ...base, kind: 'text', ...windowOf({ part: indexLines(scan.window), first: start, total, minified: scan.minified, start, end }) };
+  return {
+    ...base,
+    kind: 'text',
+    ...windowOf({ part: indexLines(scan.window), first: start, total, minified: scan.minified, start, end }),
+  };
 }
 
 function binaryResult({ path, bytes, head }: { path: string; bytes: number; head: Buffer }): ReadResult {
-  return { path, bytes, kind: 'binary', total: 0, start: 0, end: 0, lines: [], more: false, capped: false, minified: false, description: describeBinary(head) };
+  return {
+    path,
+    bytes,
+    kind: 'binary',
+    total: 0,
+    start: 0,
+    end: 0,
+    lines: [],
+    more: false,
+    capped: false,
+    minified: false,
+    description: describeBinary(head),
+  };
 }
 
 function emptyResult(base: Pick<ReadResult, 'path' | 'bytes' | 'encoding' | 'eol' | 'bom'>): ReadResult {
@@ -126,7 +168,9 @@ function emptyResult(base: Pick<ReadResult, 'path' | 'bytes' | 'encoding' | 'eol
 
 function pastTheEnd(display: string, total: number, start: number): InvalidInputError {
   const lastStart = Math.max(1, total - DEFAULT_WINDOW + 1);
-  return new InvalidInputError('LINE_OUT_OF_RANGE', `'${display}' has ${total} lines; --start ${start} is past the end`, { fix: shellJoin(['forge', 'read', display, '--start', String(lastStart)]) });
+  return new InvalidInputError('LINE_OUT_OF_RANGE', `'${display}' has ${total} lines; --start ${start} is past the end`, {
+    fix: shellJoin(['forge', 'read', display, '--start', String(lastStart)]),
+  });
 }
 
 /** The window of a file decoded whole: UTF-16, lone CR line endings and the like (and what tests hold the scan to). */
@@ -150,9 +194,17 @@ export interface SymbolsResult extends SymbolIndex {
 export async function readSymbols({ ws, path }: { ws: Workspace; path: string }): Promise<SymbolsResult> {
   const { abs, display } = await openForRead(ws, path);
   const buf = await readFile(abs);
-  if (isBinary(buf)) throw new RefusedError('BINARY_FILE', `'${display}' is a binary file (${describeBinary(buf)}): it has no symbols`, { fix: shellJoin(['forge', 'read', display]) });
+  if (isBinary(buf))
+    throw new RefusedError('BINARY_FILE', `'${display}' is a binary file (${describeBinary(buf)}): it has no symbols`, {
+      fix: shellJoin(['forge', 'read', display]),
+    });
   const { text } = decodeString(buf);
   const index = indexLines(text);
   const found = await extractSymbols({ path: display, text });
-  return { ...found, path: display, total: index.total, symbols: found.symbols.map((s) => ({ ...s, hash: lineHash(lineAt(index, s.line)) })) };
+  return {
+    ...found,
+    path: display,
+    total: index.total,
+    symbols: found.symbols.map((s) => ({ ...s, hash: lineHash(lineAt(index, s.line)) })),
+  };
 }

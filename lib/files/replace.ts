@@ -90,7 +90,19 @@ interface Replaced {
 }
 
 /** Every match of `regex` (global) in `text` replaced; null when there is none. */
-function replaceIn({ text, index, regex, replacement, literal }: { text: string; index: LineIndex; regex: RegExp; replacement: string; literal: boolean }): Replaced | null {
+function replaceIn({
+  text,
+  index,
+  regex,
+  replacement,
+  literal,
+}: {
+  text: string;
+  index: LineIndex;
+  regex: RegExp;
+  replacement: string;
+  literal: boolean;
+}): Replaced | null {
   const out: string[] = [];
   const regions: Replaced['regions'] = [];
   let last = 0;
@@ -140,7 +152,25 @@ const finalDelta = (before: LineIndex, after: LineIndex) => after.text.length - 
  * respected, binary files skipped). Throws NO_MATCH, before anything is written, when nothing
  * would change.
  */
-export async function planReplace({ ws, old, replacement, regex: isRegex, ignoreCase, paths, glob, engine = 'git' }: { ws: Workspace; old: string; replacement: string; regex: boolean; ignoreCase: boolean; paths: string[]; glob?: string; engine?: SearchEngine }): Promise<ReplacePlan> {
+export async function planReplace({
+  ws,
+  old,
+  replacement,
+  regex: isRegex,
+  ignoreCase,
+  paths,
+  glob,
+  engine = 'git',
+}: {
+  ws: Workspace;
+  old: string;
+  replacement: string;
+  regex: boolean;
+  ignoreCase: boolean;
+  paths: string[];
+  glob?: string;
+  engine?: SearchEngine;
+}): Promise<ReplacePlan> {
   if (old === '') throw new InvalidInputError('INVALID_ARGUMENT', 'the text to replace is empty', { fix: 'forge replace --help' });
   const base = compilePattern({ pattern: old, literal: !isRegex, ignoreCase });
   // Multiline: ^ and $ are line starts and ends, as in an editor's replace.
@@ -159,24 +189,47 @@ export async function planReplace({ ws, old, replacement, regex: isRegex, ignore
     if (!r) continue;
     // JavaScript's ^ and $ also match between a CRLF's \r and \n: a match there leaves a lone \r.
     if (/\r(?!\n)/.test(r.text) && !/\r(?!\n)/.test(decoded.text)) {
-      throw new RefusedError('SPLIT_LINE_ENDING', `the replacement would split a CRLF line ending in '${path}' (a match starting or ending between its \\r and \\n); nothing was changed`, {
-        fix: shellJoin(['forge', 'search', old, path]),
-        data: { path },
-      });
+      throw new RefusedError(
+        'SPLIT_LINE_ENDING',
+        `the replacement would split a CRLF line ending in '${path}' (a match starting or ending between its \\r and \\n); nothing was changed`,
+        {
+          fix: shellJoin(['forge', 'search', old, path]),
+          data: { path },
+        },
+      );
     }
     const after = indexLines(r.text);
     const hunks = hunksOf(before, after, r.regions, Math.min(SHOWN_PER_FILE, budget));
     budget -= hunks.length;
-    plan.files.push({ abs: join(ws.cwd, path), display: path, data: encodeString(r.text, decoded), replacements: r.count, hunks, cut: r.regions.length - hunks.length });
+    plan.files.push({
+      abs: join(ws.cwd, path),
+      display: path,
+      data: encodeString(r.text, decoded),
+      replacements: r.count,
+      hunks,
+      cut: r.regions.length - hunks.length,
+    });
     plan.replacements += r.count;
   }
   if (!plan.files.length) {
     const what = isRegex ? `/${old}/` : `'${old}'`;
     const where = [...(paths.length ? [`under ${paths.join(', ')}`] : []), ...(glob ? [`matching '${glob}'`] : [])].join(' ');
-    throw new RefusedError('NO_MATCH', `no match for ${what} in ${plan.searched} file${plan.searched === 1 ? '' : 's'}${where ? ` ${where}` : ''} (.gitignored and binary files are not searched); nothing was changed`, {
-      fix: shellJoin(['forge', 'search', old, ...paths, ...(glob ? ['--glob', glob] : []), ...(isRegex ? [] : ['--literal']), ...(ignoreCase ? ['-i'] : [])]),
-      data: { searched: plan.searched },
-    });
+    throw new RefusedError(
+      'NO_MATCH',
+      `no match for ${what} in ${plan.searched} file${plan.searched === 1 ? '' : 's'}${where ? ` ${where}` : ''} (.gitignored and binary files are not searched); nothing was changed`,
+      {
+        fix: shellJoin([
+          'forge',
+          'search',
+          old,
+          ...paths,
+          ...(glob ? ['--glob', glob] : []),
+          ...(isRegex ? [] : ['--literal']),
+          ...(ignoreCase ? ['-i'] : []),
+        ]),
+        data: { searched: plan.searched },
+      },
+    );
   }
   return plan;
 }

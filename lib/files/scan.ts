@@ -103,11 +103,23 @@ export function scanFile({ abs, first, last }: { abs: string; first: number; las
     const total = newlines + (bytes > lineStart && bytes > bomBytes ? 1 : 0);
     // Line lengths above counted a CRLF's CR: take it off the bounds below only when it cannot matter.
     // Latin-1 is a byte a character; UTF-8 takes 1 to 3 bytes per UTF-16 code unit.
-    const chars = { low: encoding === 'latin1' ? longest - (crlf ? 1 : 0) : Math.ceil((longest - bomBytes - (crlf ? 1 : 0)) / 3), high: longest };
+    const chars = {
+      low: encoding === 'latin1' ? longest - (crlf ? 1 : 0) : Math.ceil((longest - bomBytes - (crlf ? 1 : 0)) / 3),
+      high: longest,
+    };
     if (chars.low <= MINIFIED_LINE_CHARS && chars.high > MINIFIED_LINE_CHARS) return { kind: 'whole' };
     const raw = Buffer.concat(parts);
     const window = encoding === 'latin1' ? raw.toString('latin1') : raw.subarray(from === 0 ? bomBytes : 0).toString('utf8');
-    return { kind: 'text', bytes, encoding, bom, total, eol: crlf > newlines - crlf ? '\r\n' : '\n', minified: chars.low > MINIFIED_LINE_CHARS, window };
+    return {
+      kind: 'text',
+      bytes,
+      encoding,
+      bom,
+      total,
+      eol: crlf > newlines - crlf ? '\r\n' : '\n',
+      minified: chars.low > MINIFIED_LINE_CHARS,
+      window,
+    };
   } finally {
     closeSync(fd);
   }

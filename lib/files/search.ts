@@ -44,9 +44,13 @@ export function compilePattern({ pattern, literal, ignoreCase }: { pattern: stri
     const why = (err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
     const tooLarge = err instanceof RangeError || /too large|stack/i.test(why);
     const shown = pattern.length > 200 ? `${pattern.slice(0, 200)}…` : pattern;
-    throw new InvalidInputError('INVALID_REGEX', `invalid regular expression /${shown}/: ${tooLarge ? `too large to compile (${pattern.length} characters)` : why}`, {
-      fix: tooLarge || literal ? shellJoin(['forge', 'search', '--help']) : shellJoin(['forge', 'search', pattern, '--literal']),
-    });
+    throw new InvalidInputError(
+      'INVALID_REGEX',
+      `invalid regular expression /${shown}/: ${tooLarge ? `too large to compile (${pattern.length} characters)` : why}`,
+      {
+        fix: tooLarge || literal ? shellJoin(['forge', 'search', '--help']) : shellJoin(['forge', 'search', pattern, '--literal']),
+      },
+    );
   }
 }
 
@@ -68,7 +72,16 @@ export const searchEngineOf = (env: NodeJS.ProcessEnv): SearchEngine => (env.FOR
  * filesToSearch picks are read, and their lines are matched here, so both engines give the same
  * matches, anchors and counts.
  */
-export async function searchWorkspace({ ws, regex, paths, glob, limit, engine = 'git', onMatch, onProgress }: {
+export async function searchWorkspace({
+  ws,
+  regex,
+  paths,
+  glob,
+  limit,
+  engine = 'git',
+  onMatch,
+  onProgress,
+}: {
   ws: Workspace;
   regex: RegExp;
   paths: string[];
@@ -117,7 +130,19 @@ export async function searchWorkspace({ ws, regex, paths, glob, limit, engine = 
  * split: its text must hold a literal or (with no lookaround, which could see past a line's ends)
  * match the pattern across lines; null when no such test is sound.
  */
-export async function filesToSearch({ ws, regex, paths, glob, engine }: { ws: Workspace; regex: RegExp; paths: string[]; glob?: string; engine: SearchEngine }): Promise<{ files: string[]; toRead: string[]; links: Set<string>; mayHold: RegExp | null }> {
+export async function filesToSearch({
+  ws,
+  regex,
+  paths,
+  glob,
+  engine,
+}: {
+  ws: Workspace;
+  regex: RegExp;
+  paths: string[];
+  glob?: string;
+  engine: SearchEngine;
+}): Promise<{ files: string[]; toRead: string[]; links: Set<string>; mayHold: RegExp | null }> {
   const ignoreCase = regex.flags.includes('i');
   const literals = requiredLiterals({ pattern: regex.source, ignoreCase });
   const [match, listing, holders] = await Promise.all([

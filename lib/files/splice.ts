@@ -23,7 +23,23 @@ export interface Splice {
  * (no match, several without `all`, a stale anchor): replaceText then decides as before. The
  * region shows `context` lines around the change.
  */
-export function spliceExact({ buf, old, oldLf, newLf, anchor, all, context }: { buf: Buffer; old: string; oldLf: string; newLf: string; anchor?: Anchor; all: boolean; context: number }): Splice | null {
+export function spliceExact({
+  buf,
+  old,
+  oldLf,
+  newLf,
+  anchor,
+  all,
+  context,
+}: {
+  buf: Buffer;
+  old: string;
+  oldLf: string;
+  newLf: string;
+  anchor?: Anchor;
+  all: boolean;
+  context: number;
+}): Splice | null {
   if ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff)) return null; // UTF-16
   const encoding = isUtf8(buf) ? 'utf8' : 'latin1';
   const bom = encoding === 'utf8' && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
@@ -67,7 +83,16 @@ export function spliceExact({ buf, old, oldLf, newLf, anchor, all, context }: { 
   // The old text as given (CRs and all) in the file's bytes: what replaceText calls an exact match.
   const exact = Buffer.from(old, encoding);
   const strategy = exact.equals(needle) || body.includes(exact) ? 'exact' : 'line-endings';
-  return { chunks: chunks.filter((c) => c.length), edit: { strategy, replacements: matches.length, startLine, endLine, ...region({ body, chunks, matches, startLine, endLine, encoding, context }) } };
+  return {
+    chunks: chunks.filter((c) => c.length),
+    edit: {
+      strategy,
+      replacements: matches.length,
+      startLine,
+      endLine,
+      ...region({ body, chunks, matches, startLine, endLine, encoding, context }),
+    },
+  };
 }
 
 /** False: every line ends with LF; true: every one with CRLF; null: mixed, or a lone CR. */
@@ -114,7 +139,23 @@ function lineText(body: Buffer, n: number, encoding: 'utf8' | 'latin1'): string 
  * The edited lines and their context with fresh anchors, as replaceText shows them: taken from the
  * new file's pieces, from the start of the first line shown to the end of the last.
  */
-function region({ body, chunks, matches, startLine, endLine, encoding, context }: { body: Buffer; chunks: Buffer[]; matches: Array<{ from: number }>; startLine: number; endLine: number; encoding: 'utf8' | 'latin1'; context: number }): { regionStart: number; region: WindowLine[] } {
+function region({
+  body,
+  chunks,
+  matches,
+  startLine,
+  endLine,
+  encoding,
+  context,
+}: {
+  body: Buffer;
+  chunks: Buffer[];
+  matches: Array<{ from: number }>;
+  startLine: number;
+  endLine: number;
+  encoding: 'utf8' | 'latin1';
+  context: number;
+}): { regionStart: number; region: WindowLine[] } {
   // chunks[0] is the BOM, chunks[1] the bytes before the first match.
   if (chunks.slice(1).every((c) => !c.length)) return { regionStart: 0, region: [] };
   const regionStart = Math.max(1, startLine - context);
@@ -139,5 +180,9 @@ function region({ body, chunks, matches, startLine, endLine, encoding, context }
     if (breaks >= wanted) break;
   }
   const part = indexLines(Buffer.concat(taken).toString(encoding));
-  return { regionStart, region: windowOf({ part, first: regionStart, total: regionStart + part.total - 1, minified: false, start: regionStart, end: regionEnd }).lines };
+  return {
+    regionStart,
+    region: windowOf({ part, first: regionStart, total: regionStart + part.total - 1, minified: false, start: regionStart, end: regionEnd })
+      .lines,
+  };
 }

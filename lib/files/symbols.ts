@@ -41,10 +41,18 @@ const JS = `
 
 /** Grammar file and tags query per language. */
 const LANGUAGES: Record<string, { grammar: string; query: string; containers: string[] }> = {
-  typescript: { grammar: 'typescript', query: TS, containers: ['class_declaration', 'abstract_class_declaration', 'interface_declaration'] },
+  typescript: {
+    grammar: 'typescript',
+    query: TS,
+    containers: ['class_declaration', 'abstract_class_declaration', 'interface_declaration'],
+  },
   tsx: { grammar: 'tsx', query: TS, containers: ['class_declaration', 'abstract_class_declaration', 'interface_declaration'] },
   javascript: { grammar: 'javascript', query: JS, containers: ['class_declaration'] },
-  python: { grammar: 'python', query: '(function_definition name: (identifier) @name) @function\n(class_definition name: (identifier) @name) @class', containers: ['class_definition'] },
+  python: {
+    grammar: 'python',
+    query: '(function_definition name: (identifier) @name) @function\n(class_definition name: (identifier) @name) @class',
+    containers: ['class_definition'],
+  },
   go: {
     grammar: 'go',
     query: `(function_declaration name: (identifier) @name) @function
@@ -95,10 +103,27 @@ const LANGUAGES: Record<string, { grammar: string; query: string; containers: st
 };
 
 const EXTENSIONS: Record<string, string> = {
-  '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript', '.tsx': 'tsx',
-  '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascript',
-  '.py': 'python', '.pyi': 'python', '.go': 'go', '.rs': 'rust', '.java': 'java',
-  '.c': 'cpp', '.h': 'cpp', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hh': 'cpp', '.hpp': 'cpp', '.hxx': 'cpp',
+  '.ts': 'typescript',
+  '.mts': 'typescript',
+  '.cts': 'typescript',
+  '.tsx': 'tsx',
+  '.js': 'javascript',
+  '.mjs': 'javascript',
+  '.cjs': 'javascript',
+  '.jsx': 'javascript',
+  '.py': 'python',
+  '.pyi': 'python',
+  '.go': 'go',
+  '.rs': 'rust',
+  '.java': 'java',
+  '.c': 'cpp',
+  '.h': 'cpp',
+  '.cc': 'cpp',
+  '.cpp': 'cpp',
+  '.cxx': 'cpp',
+  '.hh': 'cpp',
+  '.hpp': 'cpp',
+  '.hxx': 'cpp',
 };
 
 export function languageOf(path: string): string | undefined {
@@ -148,7 +173,13 @@ async function withTreeSitter(language: string, text: string): Promise<SymbolEnt
       }
     }
     const kind = container && METHOD_LIKE.has(decl.name) ? 'method' : decl.name;
-    out.push({ kind, name: name.node.text, line: decl.node.startPosition.row + 1, endLine: decl.node.endPosition.row + 1, ...(container ? { container } : {}) });
+    out.push({
+      kind,
+      name: name.node.text,
+      line: decl.node.startPosition.row + 1,
+      endLine: decl.node.endPosition.row + 1,
+      ...(container ? { container } : {}),
+    });
   }
   tree.delete();
   parser.delete();

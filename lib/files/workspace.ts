@@ -27,7 +27,8 @@ export interface Workspace {
 /** What the confinement errors mean, for the errors table of every file tool. */
 export const CONFINEMENT_ERRORS = {
   PATH_OUTSIDE_REPO: 'the path leaves the repository (by .., an absolute path, or a symlink pointing out)',
-  PATH_IN_GIT_DIR: "the path is inside git's own files (.git in any case, a worktree's or submodule's git dir, $GIT_DIR): never a file tool's to touch",
+  PATH_IN_GIT_DIR:
+    "the path is inside git's own files (.git in any case, a worktree's or submodule's git dir, $GIT_DIR): never a file tool's to touch",
 } as const;
 
 /** What every file tool's page says of the rule. */
@@ -54,7 +55,9 @@ export async function locateWorkspace({ cwd }: { cwd: string }): Promise<Workspa
   // and, being git's own, every path under it is refused.
   const root = git?.root ?? cwd;
   const journalRoot = git ? join(git.gitDir, 'forge', 'journal') : join(cwd, '.forge-journal');
-  const [realRoot, ...controlDirs] = await Promise.all([root, ...(git ? [git.gitDir, git.commonDir] : [journalRoot])].map((p) => realpath(p).catch(() => p)));
+  const [realRoot, ...controlDirs] = await Promise.all(
+    [root, ...(git ? [git.gitDir, git.commonDir] : [journalRoot])].map((p) => realpath(p).catch(() => p)),
+  );
   return { cwd, root, inRepo: git?.root != null, journalRoot, realRoot: realRoot!, controlDirs: [...new Set(controlDirs)] };
 }
 
@@ -81,7 +84,11 @@ const HFS_IGNORED_ANY = new RegExp(HFS_IGNORED.source);
  */
 export function isGitName(name: string): boolean {
   if (!/g/i.test(name)) return false;
-  const n = name.replace(HFS_IGNORED, '').toLowerCase().replace(/:.*$/s, '').replace(/[. ]+$/, '');
+  const n = name
+    .replace(HFS_IGNORED, '')
+    .toLowerCase()
+    .replace(/:.*$/s, '')
+    .replace(/[. ]+$/, '');
   return n === '.git' || n === 'git~1';
 }
 
@@ -98,7 +105,12 @@ function hasGitComponent(rel: string): boolean {
  * touched, or null. Git's files are named first: a worktree's git dir is also outside it.
  */
 function refusal(ws: Workspace, abs: string, real: string): 'git' | 'outside' | null {
-  if (ws.controlDirs.some((g) => inside(g, real) || inside(g, abs)) || hasGitComponent(relative(ws.root, abs)) || hasGitComponent(relative(ws.realRoot, real))) return 'git';
+  if (
+    ws.controlDirs.some((g) => inside(g, real) || inside(g, abs)) ||
+    hasGitComponent(relative(ws.root, abs)) ||
+    hasGitComponent(relative(ws.realRoot, real))
+  )
+    return 'git';
   if (!inside(ws.root, abs) || !inside(ws.realRoot, real)) return 'outside';
   return null;
 }
@@ -127,10 +139,16 @@ async function realTarget(abs: string, hops = 0): Promise<string> {
 function confinementError(ws: Workspace, path: string, why: 'git' | 'outside') {
   if (why === 'git') {
     const whose = inside(ws.journalRoot, resolve(ws.cwd, path)) ? "forge's recovery journal" : "git's own files";
-    return new RefusedError('PATH_IN_GIT_DIR', `'${path}' is inside ${whose}: file tools never read or change them`, { fix: 'forge ls', data: { path } });
+    return new RefusedError('PATH_IN_GIT_DIR', `'${path}' is inside ${whose}: file tools never read or change them`, {
+      fix: 'forge ls',
+      data: { path },
+    });
   }
   const where = ws.inRepo ? 'the repository' : 'the working directory';
-  return new InvalidInputError('PATH_OUTSIDE_REPO', `'${path}' is outside ${where} (${ws.root})`, { fix: 'forge ls', data: { path, root: ws.root } });
+  return new InvalidInputError('PATH_OUTSIDE_REPO', `'${path}' is outside ${where} (${ws.root})`, {
+    fix: 'forge ls',
+    data: { path, root: ws.root },
+  });
 }
 
 /**
@@ -138,7 +156,15 @@ function confinementError(ws: Workspace, path: string, why: 'git' | 'outside') {
  * absolute path elsewhere, or a symlink pointing out — or that reaches git's own files. With
  * `outside: 'allow'` (a settings file of the user's, say) only git's files are refused.
  */
-export async function resolveInside({ ws, path, outside = 'refuse' }: { ws: Workspace; path: string; outside?: 'refuse' | 'allow' }): Promise<ResolvedPath> {
+export async function resolveInside({
+  ws,
+  path,
+  outside = 'refuse',
+}: {
+  ws: Workspace;
+  path: string;
+  outside?: 'refuse' | 'allow';
+}): Promise<ResolvedPath> {
   if (path === '' || path.includes('\0')) {
     throw new InvalidInputError('INVALID_PATH', `invalid path '${path.replace(/\0/g, '\\0')}'`, { fix: 'forge ls' });
   }
@@ -153,10 +179,14 @@ export function assertWalkable({ ws }: { ws: Workspace }): void {
   if (refusal(ws, ws.cwd, ws.realRoot) !== 'git') return;
   // In a .git beside a work tree the fix is to walk the work tree; a bare repository has none.
   const workTree = ws.controlDirs.map((g) => dirname(g)).find((d, i) => isGitName(ws.controlDirs[i]!.slice(d.length + 1)));
-  throw new RefusedError('PATH_IN_GIT_DIR', `'${ws.cwd}' is inside git's own files (a bare repository or a git dir): there is no work tree to walk`, {
-    fix: workTree ? shellJoin(['forge', 'ls', '--cwd', workTree]) : 'git worktree list',
-    data: { path: ws.cwd },
-  });
+  throw new RefusedError(
+    'PATH_IN_GIT_DIR',
+    `'${ws.cwd}' is inside git's own files (a bare repository or a git dir): there is no work tree to walk`,
+    {
+      fix: workTree ? shellJoin(['forge', 'ls', '--cwd', workTree]) : 'git worktree list',
+      data: { path: ws.cwd },
+    },
+  );
 }
 
 /** What a walk may list and read, of the paths it found: regular files, and symlinks to files the rule allows. */
@@ -264,13 +294,19 @@ export async function resolveWalkPath({ ws, path }: { ws: Workspace; path: strin
 export async function statTarget({ abs, display }: ResolvedPath): Promise<Stats | null> {
   const info = await stat(abs).catch(() => null);
   if (info && !info.isFile() && !info.isDirectory()) {
-    throw new RefusedError('NOT_A_REGULAR_FILE', `'${display}' is not a regular file (a FIFO, socket or device)`, { fix: 'forge ls', data: { path: display } });
+    throw new RefusedError('NOT_A_REGULAR_FILE', `'${display}' is not a regular file (a FIFO, socket or device)`, {
+      fix: 'forge ls',
+      data: { path: display },
+    });
   }
   return info;
 }
 
 export async function isDirectory(abs: string): Promise<boolean> {
-  return stat(abs).then((s) => s.isDirectory(), () => false);
+  return stat(abs).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
 /**
@@ -278,11 +314,24 @@ export async function isDirectory(abs: string): Promise<boolean> {
  * outside the repository), else `inRepo` under the repository's top. Never one of git's files; and
  * a directory or a FIFO there — which a read would fail on or wait on forever — is refused untouched.
  */
-export async function agentConfigFile({ cwd, given, inRepo }: { cwd: string; given: string | undefined; inRepo: string[] }): Promise<string> {
+export async function agentConfigFile({
+  cwd,
+  given,
+  inRepo,
+}: {
+  cwd: string;
+  given: string | undefined;
+  inRepo: string[];
+}): Promise<string> {
   const ws = await locateWorkspace({ cwd });
   const file = given === undefined ? join(ws.root, ...inRepo) : resolve(cwd, given);
   const target = await resolveInside({ ws, path: file, outside: 'allow' });
   const info = await stat(target.abs).catch(() => null);
-  if (info && !info.isFile()) throw new RefusedError('SETTINGS_INVALID', `${file} is not a regular file (${info.isDirectory() ? 'a directory' : 'a FIFO, socket or device'}); it was left as it is`, { fix: shellJoin(['ls', '-ld', file]) });
+  if (info && !info.isFile())
+    throw new RefusedError(
+      'SETTINGS_INVALID',
+      `${file} is not a regular file (${info.isDirectory() ? 'a directory' : 'a FIFO, socket or device'}); it was left as it is`,
+      { fix: shellJoin(['ls', '-ld', file]) },
+    );
   return file;
 }

@@ -26,7 +26,17 @@ export async function atomicWrite(abs: string, data: FileData): Promise<void> {
  * Writes a file of the workspace as atomicWrite does, with its temp file named in a journal: a
  * process killed at any instant leaves no temp file once the next forge file command has run.
  */
-export async function replaceFile({ ws, abs, data, onStep }: { ws: Workspace; abs: string; data: FileData; onStep?: StepHook }): Promise<void> {
+export async function replaceFile({
+  ws,
+  abs,
+  data,
+  onStep,
+}: {
+  ws: Workspace;
+  abs: string;
+  data: FileData;
+  onStep?: StepHook;
+}): Promise<void> {
   await commitChanges({ root: ws.journalRoot, changes: [{ abs, data }], onStep });
 }
 
@@ -37,15 +47,31 @@ export interface WriteResult {
   lines: number;
 }
 
-export async function writeWhole({ ws, path, content, overwrite }: { ws: Workspace; path: string; content: string | undefined; overwrite: boolean }): Promise<WriteResult> {
+export async function writeWhole({
+  ws,
+  path,
+  content,
+  overwrite,
+}: {
+  ws: Workspace;
+  path: string;
+  content: string | undefined;
+  overwrite: boolean;
+}): Promise<WriteResult> {
   const { abs, display } = await resolveInside({ ws, path });
   if (content === undefined) {
-    throw new InvalidInputError('MISSING_ARGUMENT', 'no content: pass --content TEXT or pipe the content on stdin', { fix: shellJoin(['forge', 'write', '--help']) });
+    throw new InvalidInputError('MISSING_ARGUMENT', 'no content: pass --content TEXT or pipe the content on stdin', {
+      fix: shellJoin(['forge', 'write', '--help']),
+    });
   }
   const existing = await statTarget({ abs, display });
-  if (existing?.isDirectory()) throw new InvalidInputError('IS_A_DIRECTORY', `'${display}' is a directory`, { fix: shellJoin(['forge', 'ls', `${display}/**`]) });
+  if (existing?.isDirectory())
+    throw new InvalidInputError('IS_A_DIRECTORY', `'${display}' is a directory`, { fix: shellJoin(['forge', 'ls', `${display}/**`]) });
   if (existing && !overwrite) {
-    throw new RefusedError('FILE_EXISTS', `'${display}' exists; pass --overwrite to replace it, or edit it instead`, { fix: shellJoin(['forge', 'read', display]), data: { path: display } });
+    throw new RefusedError('FILE_EXISTS', `'${display}' exists; pass --overwrite to replace it, or edit it instead`, {
+      fix: shellJoin(['forge', 'read', display]),
+      data: { path: display },
+    });
   }
   await replaceFile({ ws, abs, data: content });
   const lines = content === '' ? 0 : countBreaks(content) + (/[\r\n]$/.test(content) ? 0 : 1);

@@ -18,7 +18,15 @@ async function stale(lock: string): Promise<boolean> {
 }
 
 /** Runs `fn` while holding `lockPath`; waits (polling) up to `waitMs` for other holders. */
-export async function withLock<T>({ lockPath, waitMs = 60_000, fn }: { lockPath: string; waitMs?: number; fn: () => Promise<T> }): Promise<T> {
+export async function withLock<T>({
+  lockPath,
+  waitMs = 60_000,
+  fn,
+}: {
+  lockPath: string;
+  waitMs?: number;
+  fn: () => Promise<T>;
+}): Promise<T> {
   await mkdir(dirname(lockPath), { recursive: true });
   const deadline = Date.now() + waitMs;
   // Checking for a stale lock reads and stats it; on a busy machine that steals CPU from the

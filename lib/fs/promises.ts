@@ -1,6 +1,25 @@
 // node:fs/promises for the built executable (scripts/build.mjs aliases it here): the same functions on the callback API, so a call does not load what Node's fs/promises loads with it (readline, watchers, streams: about a millisecond of every call).
 import type { PathOrFileDescriptor, WriteFileOptions } from 'node:fs';
-import { access as accessCb, appendFile as appendFileCb, chmod as chmodCb, constants as fsConstants, copyFile as copyFileCb, lstat as lstatCb, mkdir as mkdirCb, promises as fsPromises, readdir as readdirCb, readFile as readFileCb, readlink as readlinkCb, realpath as realpathCb, rename as renameCb, rm as rmCb, rmdir as rmdirCb, stat as statCb, unlink as unlinkCb, writeFile as writeFileCb } from 'node:fs';
+import {
+  access as accessCb,
+  appendFile as appendFileCb,
+  chmod as chmodCb,
+  constants as fsConstants,
+  copyFile as copyFileCb,
+  lstat as lstatCb,
+  mkdir as mkdirCb,
+  promises as fsPromises,
+  readdir as readdirCb,
+  readFile as readFileCb,
+  readlink as readlinkCb,
+  realpath as realpathCb,
+  rename as renameCb,
+  rm as rmCb,
+  rmdir as rmdirCb,
+  stat as statCb,
+  unlink as unlinkCb,
+  writeFile as writeFileCb,
+} from 'node:fs';
 
 /**
  * A callback function as a promise-returning one, as util.promisify makes it for these (none has
@@ -8,7 +27,10 @@ import { access as accessCb, appendFile as appendFileCb, chmod as chmodCb, const
  * The callback APIs' overloads are typed by the casts below.
  */
 function promised(fn: (...args: any[]) => void): (...args: any[]) => Promise<any> {
-  return (...args) => new Promise((resolve, reject) => fn(...args, (err: NodeJS.ErrnoException | null, value: unknown) => (err ? reject(err) : resolve(value))));
+  return (...args) =>
+    new Promise((resolve, reject) =>
+      fn(...args, (err: NodeJS.ErrnoException | null, value: unknown) => (err ? reject(err) : resolve(value))),
+    );
 }
 
 type P = typeof import('node:fs/promises');
@@ -32,8 +54,10 @@ const appendWhole = promised(appendFileCb);
 type Written = Parameters<P['writeFile']>[1];
 /** A string or a buffer on the callback API; an iterable or stream of pieces (which only fs/promises takes) on Node's own. */
 const whole = (data: Written): data is string | NodeJS.ArrayBufferView => typeof data === 'string' || ArrayBuffer.isView(data);
-export const writeFile: P['writeFile'] = (path, data, options) => (whole(data) ? writeWhole(path as PathOrFileDescriptor, data, options as WriteFileOptions) : fsPromises.writeFile(path, data, options));
-export const appendFile: P['appendFile'] = (path, data, options) => (whole(data) ? appendWhole(path as PathOrFileDescriptor, data, options as WriteFileOptions) : fsPromises.appendFile(path, data, options));
+export const writeFile: P['writeFile'] = (path, data, options) =>
+  whole(data) ? writeWhole(path as PathOrFileDescriptor, data, options as WriteFileOptions) : fsPromises.writeFile(path, data, options);
+export const appendFile: P['appendFile'] = (path, data, options) =>
+  whole(data) ? appendWhole(path as PathOrFileDescriptor, data, options as WriteFileOptions) : fsPromises.appendFile(path, data, options);
 
 /** A FileHandle needs Node's own fs/promises: loaded by the few commands that open one. */
 export const open: P['open'] = (...args) => fsPromises.open(...args);

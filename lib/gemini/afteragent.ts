@@ -12,7 +12,10 @@ const NO_RESPONSE = '[no response text]';
  */
 export function parseAfterAgent(text: string): StopPayload {
   const p = parseHookPayload(text, 'forge loop hook --help', 'Gemini CLI');
-  if (typeof p.prompt_response !== 'string') throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the payload has no prompt_response: is this hook installed on AfterAgent?', { fix: 'forge loop install gemini' });
+  if (typeof p.prompt_response !== 'string')
+    throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the payload has no prompt_response: is this hook installed on AfterAgent?', {
+      fix: 'forge loop install gemini',
+    });
   return {
     sessionId: hookSessionId(p),
     transcriptPath: null,

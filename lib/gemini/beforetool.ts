@@ -18,10 +18,16 @@ const PATH_KEYS = ['file_path', 'absolute_path', 'dir_path', 'path'];
  */
 export function parseGeminiBeforeTool(text: string): PreToolUsePayload {
   const p = parseHookPayload(text, 'forge plan preflight --help', 'Gemini CLI');
-  if (!isText(p.tool_name)) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the hook payload has no tool_name: is this hook installed on BeforeTool?', { fix: 'forge plan install-hook gemini' });
+  if (!isText(p.tool_name))
+    throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the hook payload has no tool_name: is this hook installed on BeforeTool?', {
+      fix: 'forge plan install-hook gemini',
+    });
   const input = isObject(p.tool_input) ? p.tool_input : {};
   // Only an MCP tool's context names it: a built-in tool carrying one (run_shell_command as "forge's read") keeps its own name.
-  const mcp = p.tool_name.startsWith('mcp_') && isObject(p.mcp_context) && isText(p.mcp_context.server_name) && isText(p.mcp_context.tool_name) ? p.mcp_context : null;
+  const mcp =
+    p.tool_name.startsWith('mcp_') && isObject(p.mcp_context) && isText(p.mcp_context.server_name) && isText(p.mcp_context.tool_name)
+      ? p.mcp_context
+      : null;
   const tool = mcp ? `mcp__${mcp.server_name as string}__${mcp.tool_name as string}` : p.tool_name;
   const command = isText(input.command) ? input.command : undefined;
   const base = { sessionId: hookSessionId(p), cwd: isText(p.cwd) ? p.cwd : null, tool, command };
@@ -33,7 +39,10 @@ export function parseGeminiBeforeTool(text: string): PreToolUsePayload {
   if (p.tool_name === 'read_many_files') {
     const include = Array.isArray(input.include) ? input.include.filter(isText) : [];
     // Files the gate cannot see are refused: read otherwise, they would pass unchecked.
-    if (!include.length) throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the read_many_files call names no include pattern', { fix: 'forge plan preflight --help' });
+    if (!include.length)
+      throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the read_many_files call names no include pattern', {
+        fix: 'forge plan preflight --help',
+      });
     paths = include.map((pattern) => globDir(pattern, paths[0]));
   }
   return { ...base, paths };

@@ -8,11 +8,29 @@ import { onPath } from '../plans/modules';
  * ~/.gemini/settings.json for every project) or the repository's .gemini/settings.json. `name` is what
  * Gemini CLI's /hooks panel shows and `/hooks disable <name>` takes.
  */
-export async function installGeminiProjectHook({ cwd, settings, event, command, name, timeoutMs, failure }: { cwd: string; settings: string | undefined; event: string; command: string; name: string; timeoutMs?: number; failure: 'closed' | 'open' }): Promise<{ data: Record<string, unknown>; text: string }> {
+export async function installGeminiProjectHook({
+  cwd,
+  settings,
+  event,
+  command,
+  name,
+  timeoutMs,
+  failure,
+}: {
+  cwd: string;
+  settings: string | undefined;
+  event: string;
+  command: string;
+  name: string;
+  timeoutMs?: number;
+  failure: 'closed' | 'open';
+}): Promise<{ data: Record<string, unknown>; text: string }> {
   const file = await agentConfigFile({ cwd, given: settings, inRepo: ['.gemini', 'settings.json'] });
   const r = await installJsonHook({ file, event, command, extra: { name, ...(timeoutMs ? { timeout: timeoutMs } : {}) }, comments: true });
   const reachable = await onPath({ program: 'forge', cwd, path: process.env.PATH ?? '' });
-  const warning = reachable ? '' : `\nwarning: forge is not on PATH here; Gemini CLI will not find the hook command until it is (npm install -g .)${failure === 'closed' ? ', and until then every tool call is refused' : ''}`;
+  const warning = reachable
+    ? ''
+    : `\nwarning: forge is not on PATH here; Gemini CLI will not find the hook command until it is (npm install -g .)${failure === 'closed' ? ', and until then every tool call is refused' : ''}`;
   const how =
     failure === 'closed'
       ? '\nfails closed: Gemini CLI blocks a call when the hook exits 2, so "|| exit 2" blocks it when forge cannot run or crashes; a hook that times out (60 seconds by default) lets the call through'

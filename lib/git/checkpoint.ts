@@ -97,7 +97,12 @@ const ID = /^\d{8}-\d{6}-\d{3}$/;
 /** Locks are not needed on the real index for anything forge runs: no opportunistic refresh writes. */
 const QUIET = { GIT_OPTIONAL_LOCKS: '0' };
 /** Checkpoints are forge's bookkeeping, committed under its name: a repository without user.name still gets them. */
-const IDENTITY = { GIT_AUTHOR_NAME: 'forge', GIT_AUTHOR_EMAIL: 'forge@localhost', GIT_COMMITTER_NAME: 'forge', GIT_COMMITTER_EMAIL: 'forge@localhost' };
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'forge',
+  GIT_AUTHOR_EMAIL: 'forge@localhost',
+  GIT_COMMITTER_NAME: 'forge',
+  GIT_COMMITTER_EMAIL: 'forge@localhost',
+};
 
 async function run(cwd: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<GitResult> {
   return runGit({ cwd, args, env: { ...QUIET, ...env }, ...(input === undefined ? {} : { input }) });
@@ -106,15 +111,30 @@ async function run(cwd: string, args: string[], env: Record<string, string> = {}
 /** Like run, but a failure is a GIT_FAILED error naming the command. */
 async function must(cwd: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<string> {
   const r = await run(cwd, args, env, input);
-  if (r.code !== 0) throw new ForgeError('GIT_FAILED', `git ${args[0]} failed: ${r.stderr.trim() || `exit ${r.code}`}`, { fix: 'git status', exitCode: 1 });
+  if (r.code !== 0)
+    throw new ForgeError('GIT_FAILED', `git ${args[0]} failed: ${r.stderr.trim() || `exit ${r.code}`}`, { fix: 'git status', exitCode: 1 });
   return r.stdout.toString('utf8');
 }
 
 /** The work tree holding cwd; null outside one (no repository, or a bare one). */
 async function locate(cwd: string): Promise<WorkTree | null> {
   // One process: on an unborn branch --verify prints the paths and fails quietly on HEAD alone.
-  const r = await run(cwd, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-dir', '--git-common-dir', '--git-path', 'index', '--verify', '-q', 'HEAD^{commit}']);
-  if (/dubious ownership/i.test(r.stderr)) throw new ForgeError('UNSAFE_REPOSITORY', `git refuses the repository at '${cwd}': dubious ownership`, { fix: `git config --global --add safe.directory ${cwd}` });
+  const r = await run(cwd, [
+    'rev-parse',
+    '--path-format=absolute',
+    '--show-toplevel',
+    '--git-dir',
+    '--git-common-dir',
+    '--git-path',
+    'index',
+    '--verify',
+    '-q',
+    'HEAD^{commit}',
+  ]);
+  if (/dubious ownership/i.test(r.stderr))
+    throw new ForgeError('UNSAFE_REPOSITORY', `git refuses the repository at '${cwd}': dubious ownership`, {
+      fix: `git config --global --add safe.directory ${cwd}`,
+    });
   const [root, gitDir, commonDir, index, head] = r.stdout.toString('utf8').trim().split('\n');
   if (!root || !gitDir || !commonDir || !index) return null;
   const prefix = gitDir === commonDir ? `${CHECKPOINT_PREFIX}/` : `${CHECKPOINT_PREFIX}/worktrees/${basename(gitDir)}/`;
@@ -139,7 +159,13 @@ async function removeDeadIndexes(gitDir: string): Promise<void> {
   await Promise.all(
     names.map(async (name) => {
       const m = TEMP_INDEX.exec(name);
-      const dead = m ? Number(m[1]) !== process.pid && !processAlive(Number(m[1])) : OLD_TEMP_INDEX.test(name) && (await lstat(join(gitDir, name)).then((s) => Date.now() - s.mtimeMs > OLD_TEMP_INDEX_MS, () => false));
+      const dead = m
+        ? Number(m[1]) !== process.pid && !processAlive(Number(m[1]))
+        : OLD_TEMP_INDEX.test(name) &&
+          (await lstat(join(gitDir, name)).then(
+            (s) => Date.now() - s.mtimeMs > OLD_TEMP_INDEX_MS,
+            () => false,
+          ));
       if (dead) await rm(join(gitDir, name), { force: true });
     }),
   );
@@ -186,7 +212,9 @@ function formatId(ms: number): string {
 }
 
 function parseId(id: string): number {
-  return Date.parse(`${id.slice(0, 4)}-${id.slice(4, 6)}-${id.slice(6, 8)}T${id.slice(9, 11)}:${id.slice(11, 13)}:${id.slice(13, 15)}.${id.slice(16, 19)}Z`);
+  return Date.parse(
+    `${id.slice(0, 4)}-${id.slice(4, 6)}-${id.slice(6, 8)}T${id.slice(9, 11)}:${id.slice(11, 13)}:${id.slice(13, 15)}.${id.slice(16, 19)}Z`,
+  );
 }
 
 /** `forge: checkpoint before "…"` — one line, quotes kept readable. */
@@ -197,7 +225,21 @@ export function checkpointSubject(summary: string | undefined): string {
 }
 
 /** Commits a snapshot tree held in the temp index as a checkpoint, on a new ref; prunes old ones. */
-async function commitCheckpoint({ wt, env, tree, kind, subject, now }: { wt: WorkTree; env: Record<string, string>; tree: string; kind: CheckpointKind; subject: string; now: Date }): Promise<Checkpoint> {
+async function commitCheckpoint({
+  wt,
+  env,
+  tree,
+  kind,
+  subject,
+  now,
+}: {
+  wt: WorkTree;
+  env: Record<string, string>;
+  tree: string;
+  kind: CheckpointKind;
+  subject: string;
+  now: Date;
+}): Promise<Checkpoint> {
   // Independent reads run side by side: each git process costs ~10 ms to start.
   const [listed, changed, refs] = await Promise.all([
     must(wt.root, ['ls-files', '-z'], env),
@@ -209,7 +251,14 @@ async function commitCheckpoint({ wt, env, tree, kind, subject, now }: { wt: Wor
   const seconds = Math.floor(now.getTime() / 1000);
   const message = `${subject}\n\nForge-Kind: ${kind}\nForge-Files: ${files}\nForge-Uncommitted: ${uncommitted}\n`;
   const date = `@${seconds} +0000`;
-  const oid = (await must(wt.root, ['commit-tree', tree, ...(wt.head ? ['-p', wt.head] : []), '-F', '-'], { ...IDENTITY, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date }, message)).trim();
+  const oid = (
+    await must(
+      wt.root,
+      ['commit-tree', tree, ...(wt.head ? ['-p', wt.head] : []), '-F', '-'],
+      { ...IDENTITY, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+      message,
+    )
+  ).trim();
   // Ids only grow, so name order is creation order even when the clock steps back or two
   // checkpoints share a millisecond; creating with an all-zero old value makes a clash fail, not overwrite.
   let ms = Math.max(now.getTime(), refs[0] ? parseId(refs[0].id) + 1 : 0);
@@ -218,12 +267,27 @@ async function commitCheckpoint({ wt, env, tree, kind, subject, now }: { wt: Wor
     ref = `${wt.prefix}${formatId(ms)}`;
     const r = await run(wt.root, ['update-ref', '-m', subject, ref, oid, '0'.repeat(oid.length)]);
     if (r.code === 0) break;
-    if (attempt >= 20) throw new ForgeError('GIT_FAILED', `could not create ${ref}: ${r.stderr.trim()}`, { fix: `git for-each-ref ${wt.prefix}`, exitCode: 1 });
+    if (attempt >= 20)
+      throw new ForgeError('GIT_FAILED', `could not create ${ref}: ${r.stderr.trim()}`, {
+        fix: `git for-each-ref ${wt.prefix}`,
+        exitCode: 1,
+      });
   }
   // Best effort: a ref another writer moved meanwhile makes the whole deletion fail, and is pruned next time.
   const old = refs.slice(CHECKPOINT_LIMIT - 1);
   if (old.length) await run(wt.root, ['update-ref', '--stdin'], {}, old.map((r) => `delete ${r.ref} ${r.oid}\n`).join(''));
-  return { n: kind === 'undo' ? null : 1, ref, oid, tree, head: wt.head, kind, message: subject, createdAt: new Date(seconds * 1000).toISOString(), files, uncommitted };
+  return {
+    n: kind === 'undo' ? null : 1,
+    ref,
+    oid,
+    tree,
+    head: wt.head,
+    kind,
+    message: subject,
+    createdAt: new Date(seconds * 1000).toISOString(),
+    files,
+    uncommitted,
+  };
 }
 
 /** This worktree's checkpoint refs, newest first. */
@@ -246,10 +310,22 @@ async function checkpointRefs(wt: WorkTree): Promise<Array<{ ref: string; id: st
  * commit subject is `forge: checkpoint before "<message>"`. Null outside a git work tree: projects
  * without git simply get no checkpoints.
  */
-export async function createCheckpoint({ cwd, message, kind = 'task', now = new Date() }: { cwd: string; message?: string; kind?: CheckpointKind; now?: Date }): Promise<Checkpoint | null> {
+export async function createCheckpoint({
+  cwd,
+  message,
+  kind = 'task',
+  now = new Date(),
+}: {
+  cwd: string;
+  message?: string;
+  kind?: CheckpointKind;
+  now?: Date;
+}): Promise<Checkpoint | null> {
   const wt = await locate(cwd);
   if (!wt) return null;
-  return withTempIndex(wt, async (env) => commitCheckpoint({ wt, env, tree: await snapshot(wt, env), kind, subject: checkpointSubject(message), now }));
+  return withTempIndex(wt, async (env) =>
+    commitCheckpoint({ wt, env, tree: await snapshot(wt, env), kind, subject: checkpointSubject(message), now }),
+  );
 }
 
 /** This worktree's checkpoints, newest first, numbered as `forge undo N` counts them. */
@@ -259,7 +335,9 @@ export async function listCheckpoints({ cwd }: { cwd: string }): Promise<Checkpo
 }
 
 async function readCheckpoints(wt: WorkTree): Promise<Checkpoint[]> {
-  const format = ['%(refname)', '%(objectname)', '%(tree)', '%(parent)', '%(committerdate:iso-strict)', '%(subject)', '%(contents:body)'].join('%00') + '%01';
+  const format =
+    ['%(refname)', '%(objectname)', '%(tree)', '%(parent)', '%(committerdate:iso-strict)', '%(subject)', '%(contents:body)'].join('%00') +
+    '%01';
   const out = await must(wt.root, ['for-each-ref', '--sort=-refname', `--format=${format}`, wt.prefix]);
   const list: Checkpoint[] = [];
   let n = 0;
@@ -296,15 +374,30 @@ async function pick(wt: WorkTree, { n, ref }: { n?: number; ref?: string }): Pro
   const numbered = all.filter((c) => c.n !== null);
   if (!numbered.length) throw new RefusedError('NO_CHECKPOINT', 'no checkpoint yet: nothing to go back to', { fix: 'forge checkpoint' });
   const want = n ?? 1;
-  if (!Number.isInteger(want) || want < 1) throw new InvalidInputError('INVALID_ARGUMENT', `checkpoint numbers start at 1, got ${want}`, { fix: 'forge undo --list' });
+  if (!Number.isInteger(want) || want < 1)
+    throw new InvalidInputError('INVALID_ARGUMENT', `checkpoint numbers start at 1, got ${want}`, { fix: 'forge undo --list' });
   const hit = numbered[want - 1];
-  if (!hit) throw new InvalidInputError('NO_SUCH_CHECKPOINT', `there is no checkpoint ${want}: there ${numbered.length === 1 ? 'is 1' : `are ${numbered.length}`}`, { fix: 'forge undo --list' });
+  if (!hit)
+    throw new InvalidInputError(
+      'NO_SUCH_CHECKPOINT',
+      `there is no checkpoint ${want}: there ${numbered.length === 1 ? 'is 1' : `are ${numbered.length}`}`,
+      { fix: 'forge undo --list' },
+    );
   return hit;
 }
 
 /** `git diff-tree --name-status` between two trees, as restore sees it. */
 async function treeChanges(wt: WorkTree, from: string, to: string, filter?: string): Promise<Array<Pick<FileChange, 'path' | 'status'>>> {
-  const out = await must(wt.root, ['diff-tree', '-r', '-z', '--no-renames', '--name-status', ...(filter ? [`--diff-filter=${filter}`] : []), from, to]);
+  const out = await must(wt.root, [
+    'diff-tree',
+    '-r',
+    '-z',
+    '--no-renames',
+    '--name-status',
+    ...(filter ? [`--diff-filter=${filter}`] : []),
+    from,
+    to,
+  ]);
   const parts = out.split('\0');
   const changes: Array<Pick<FileChange, 'path' | 'status'>> = [];
   for (let i = 0; i + 1 < parts.length; i += 2) changes.push({ path: parts[i + 1]!, status: STATUS[parts[i]![0]!] ?? 'modified' });
@@ -344,7 +437,12 @@ async function trackInTheWay(wt: WorkTree, env: Record<string, string>, current:
     }
   }
   if (!inTheWay.size) return current;
-  await must(wt.root, ['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], { ...env, GIT_LITERAL_PATHSPECS: '1' }, [...inTheWay].join('\0'));
+  await must(
+    wt.root,
+    ['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'],
+    { ...env, GIT_LITERAL_PATHSPECS: '1' },
+    [...inTheWay].join('\0'),
+  );
   return (await must(wt.root, ['write-tree'], env)).trim();
 }
 
@@ -368,7 +466,14 @@ function markerPath(wt: WorkTree): string {
 }
 
 /** Makes the work tree `tree` from the snapshot `current` in the temp index: git's own checkout machinery, only differing files written. */
-async function checkout(wt: WorkTree, env: Record<string, string>, current: string, tree: string, what: string, saved: string): Promise<Array<Pick<FileChange, 'path' | 'status'>>> {
+async function checkout(
+  wt: WorkTree,
+  env: Record<string, string>,
+  current: string,
+  tree: string,
+  what: string,
+  saved: string,
+): Promise<Array<Pick<FileChange, 'path' | 'status'>>> {
   const changes = await treeChanges(wt, current, tree);
   const r = await run(wt.root, ['read-tree', '-m', '-u', current, tree], env);
   if (r.code !== 0) {
@@ -392,14 +497,19 @@ async function finishInterruptedUndo(wt: WorkTree): Promise<ResumedUndo | null> 
   let marker: UndoMarker;
   try {
     marker = JSON.parse(text) as UndoMarker;
-    if (typeof marker.tree !== 'string' || typeof marker.saved !== 'string' || typeof marker.target !== 'string') throw new Error('incomplete');
+    if (typeof marker.tree !== 'string' || typeof marker.saved !== 'string' || typeof marker.target !== 'string')
+      throw new Error('incomplete');
   } catch {
     // Cut short while being written, so before the first file was restored: there is nothing to finish.
     await rm(file, { force: true });
     return null;
   }
   if (marker.pid !== process.pid && processAlive(marker.pid)) {
-    throw new RefusedError('UNDO_IN_PROGRESS', `another forge undo (process ${marker.pid}) is restoring the work tree to '${marker.target}'`, { fix: 'forge undo --list', data: { pid: marker.pid } });
+    throw new RefusedError(
+      'UNDO_IN_PROGRESS',
+      `another forge undo (process ${marker.pid}) is restoring the work tree to '${marker.target}'`,
+      { fix: 'forge undo --list', data: { pid: marker.pid } },
+    );
   }
   const changes = await withTempIndex(wt, async (env) => {
     const current = await trackInTheWay(wt, env, await snapshot(wt, env), marker.tree);
@@ -419,7 +529,19 @@ async function finishInterruptedUndo(wt: WorkTree): Promise<ResumedUndo | null> 
  * a killed process left half done is finished first (returned as `resumed`). `onStep(n, total)`
  * runs after each step (saved, marked, restored, unmarked): the test crash hook kills there.
  */
-export async function restoreCheckpoint({ cwd, n, ref, now = new Date(), onStep }: { cwd: string; n?: number; ref?: string; now?: Date; onStep?: (step: number, total: number) => void }): Promise<RestoreResult> {
+export async function restoreCheckpoint({
+  cwd,
+  n,
+  ref,
+  now = new Date(),
+  onStep,
+}: {
+  cwd: string;
+  n?: number;
+  ref?: string;
+  now?: Date;
+  onStep?: (step: number, total: number) => void;
+}): Promise<RestoreResult> {
   const wt = await need(cwd);
   const target = await pick(wt, { n, ref });
   const resumed = await finishInterruptedUndo(wt);
@@ -430,7 +552,8 @@ export async function restoreCheckpoint({ cwd, n, ref, now = new Date(), onStep 
     // Ids, not numbers, name the target: numbers move on as checkpoints are made, ids never do.
     const id = target.ref.slice(wt.prefix.length);
     const label = target.n === null ? `undo copy ${id}` : `checkpoint ${target.n}`;
-    const subject = target.n === null ? `forge: work tree before redo to undo copy ${id}` : `forge: work tree before undo to checkpoint ${id}`;
+    const subject =
+      target.n === null ? `forge: work tree before redo to undo copy ${id}` : `forge: work tree before undo to checkpoint ${id}`;
     const saved = await commitCheckpoint({ wt, env, tree: current, kind: 'undo', subject, now });
     onStep?.(1, 4);
     const marker: UndoMarker = { pid: process.pid, target: target.ref, tree: target.tree, saved: saved.ref };
@@ -455,7 +578,12 @@ async function fileChanges(wt: WorkTree, from: string, to: string): Promise<File
     const m = /^(-|\d+)\t(-|\d+)\t([\s\S]+)$/.exec(rec.replace(/^\n/, ''));
     if (!m) continue;
     const path = m[3]!;
-    files.push({ path, status: statuses.get(path) ?? 'modified', insertions: m[1] === '-' ? null : Number(m[1]), deletions: m[2] === '-' ? null : Number(m[2]) });
+    files.push({
+      path,
+      status: statuses.get(path) ?? 'modified',
+      insertions: m[1] === '-' ? null : Number(m[1]),
+      deletions: m[2] === '-' ? null : Number(m[2]),
+    });
   }
   return files;
 }
@@ -470,7 +598,17 @@ export async function diffSinceCheckpoint({ cwd, stat = false, n }: { cwd: strin
   const current = await withTempIndex(wt, (env) => snapshot(wt, env));
   const files = await fileChanges(wt, checkpoint.tree, current);
   const text = files.length
-    ? await must(wt.root, ['diff', '--no-color', '--no-ext-diff', '--no-renames', '--src-prefix=a/', '--dst-prefix=b/', ...(stat ? ['--stat'] : []), checkpoint.tree, current])
+    ? await must(wt.root, [
+        'diff',
+        '--no-color',
+        '--no-ext-diff',
+        '--no-renames',
+        '--src-prefix=a/',
+        '--dst-prefix=b/',
+        ...(stat ? ['--stat'] : []),
+        checkpoint.tree,
+        current,
+      ])
     : '';
   return {
     checkpoint,
@@ -505,14 +643,21 @@ const BUSY = ['MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'rebase-merge', '
 export async function autoCommit({ cwd, message }: { cwd: string; message: string }): Promise<string | null> {
   const wt = await locate(cwd);
   if (!wt) return null;
-  const paths = (await must(wt.root, ['rev-parse', '--path-format=absolute', ...BUSY.flatMap((b) => ['--git-path', b])])).trim().split('\n');
+  const paths = (await must(wt.root, ['rev-parse', '--path-format=absolute', ...BUSY.flatMap((b) => ['--git-path', b])]))
+    .trim()
+    .split('\n');
   for (const [i, path] of paths.entries()) {
-    if (await exists(path)) throw new RefusedError('GIT_BUSY', `not committing: a git operation is in progress (${BUSY[i]} exists)`, { fix: 'git status' });
+    if (await exists(path))
+      throw new RefusedError('GIT_BUSY', `not committing: a git operation is in progress (${BUSY[i]} exists)`, { fix: 'git status' });
   }
   await must(wt.root, ['add', '-A']);
   const staged = await run(wt.root, ['diff', '--cached', '--quiet', '--no-ext-diff']);
   if (staged.code === 0) return null;
   const r = await runGit({ cwd: wt.root, args: ['commit', '-q', '-F', '-'], input: message.endsWith('\n') ? message : `${message}\n` });
-  if (r.code !== 0) throw new ForgeError('AUTO_COMMIT_FAILED', `git commit failed: ${r.stderr.trim() || r.stdout.toString('utf8').trim()}`, { fix: 'git status', exitCode: 1 });
+  if (r.code !== 0)
+    throw new ForgeError('AUTO_COMMIT_FAILED', `git commit failed: ${r.stderr.trim() || r.stdout.toString('utf8').trim()}`, {
+      fix: 'git status',
+      exitCode: 1,
+    });
   return (await must(wt.root, ['rev-parse', 'HEAD'])).trim();
 }

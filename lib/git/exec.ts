@@ -11,7 +11,17 @@ export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs `git args…` in cwd and resolves with its exit code and output; never rejects on exit code. */
-export async function runGit({ cwd, args, input, env }: { cwd: string; args: string[]; input?: string | Buffer; env?: Record<string, string> }): Promise<GitResult> {
+export async function runGit({
+  cwd,
+  args,
+  input,
+  env,
+}: {
+  cwd: string;
+  args: string[];
+  input?: string | Buffer;
+  env?: Record<string, string>;
+}): Promise<GitResult> {
   // Loaded on first use: commands that never run git (help, schema) start without it.
   const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
@@ -31,17 +41,34 @@ export async function runGit({ cwd, args, input, env }: { cwd: string; args: str
  * as it arrives (decoded as UTF-8), so a listing of 100k paths is never held whole; resolves with
  * the exit code and stderr.
  */
-export async function streamGit({ cwd, args, input, separator, onRecord }: { cwd: string; args: string[]; input?: Buffer; separator: '\0' | '\n'; onRecord: (record: string) => void }): Promise<{ code: number; stderr: string }> {
+export async function streamGit({
+  cwd,
+  args,
+  input,
+  separator,
+  onRecord,
+}: {
+  cwd: string;
+  args: string[];
+  input?: Buffer;
+  separator: '\0' | '\n';
+  onRecord: (record: string) => void;
+}): Promise<{ code: number; stderr: string }> {
   const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env: gitEnv({ GIT_OPTIONAL_LOCKS: '0' }), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', args, {
+      cwd,
+      env: gitEnv({ GIT_OPTIONAL_LOCKS: '0' }),
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     const sep = separator.charCodeAt(0);
     let rest: Buffer | null = null;
     const err: Buffer[] = [];
     child.stdout!.on('data', (chunk: Buffer) => {
       const buf: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
       let start = 0;
-      for (let end = buf.indexOf(sep); end !== -1; start = end + 1, end = buf.indexOf(sep, start)) onRecord(buf.toString('utf8', start, end));
+      for (let end = buf.indexOf(sep); end !== -1; start = end + 1, end = buf.indexOf(sep, start))
+        onRecord(buf.toString('utf8', start, end));
       rest = start < buf.length ? Buffer.from(buf.subarray(start)) : null;
     });
     child.stderr!.on('data', (b: Buffer) => err.push(b));

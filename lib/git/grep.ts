@@ -12,10 +12,35 @@ export interface WordHit {
  * paths relative to `root`; `exclude` paths are not searched. One `git grep` for all the words; it
  * is stopped after `limit` hits, so a word like `run` in a big repository stays cheap.
  */
-export async function grepWords({ root, words, exclude = [], limit = 5000 }: { root: string; words: string[]; exclude?: string[]; limit?: number }): Promise<{ hits: WordHit[]; truncated: boolean }> {
+export async function grepWords({
+  root,
+  words,
+  exclude = [],
+  limit = 5000,
+}: {
+  root: string;
+  words: string[];
+  exclude?: string[];
+  limit?: number;
+}): Promise<{ hits: WordHit[]; truncated: boolean }> {
   if (!words.length) return { hits: [], truncated: false };
   const { spawn } = await import('node:child_process');
-  const args = ['grep', '--no-color', '--no-column', '--untracked', '-I', '-z', '-n', '-o', '-w', '-F', ...words.flatMap((w) => ['-e', w]), '--', '.', ...exclude.map((p) => `:(exclude,literal)${p}`)];
+  const args = [
+    'grep',
+    '--no-color',
+    '--no-column',
+    '--untracked',
+    '-I',
+    '-z',
+    '-n',
+    '-o',
+    '-w',
+    '-F',
+    ...words.flatMap((w) => ['-e', w]),
+    '--',
+    '.',
+    ...exclude.map((p) => `:(exclude,literal)${p}`),
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, { cwd: root, env: gitEnv({ GIT_OPTIONAL_LOCKS: '0' }), stdio: ['ignore', 'pipe', 'ignore'] });
     const hits: WordHit[] = [];
@@ -57,12 +82,37 @@ const UTF16_BOMS = [Buffer.from([0xff, 0xfe]), Buffer.from([0xfe, 0xff])];
  * searches or how it prints names (grep.fullName, submodule.recurse, color.grep=always) pinned.
  * Null when git fails.
  */
-export async function grepFilesWith({ cwd, literals, ignoreCase, paths }: { cwd: string; literals: string[]; ignoreCase: boolean; paths: string[] }): Promise<Set<string> | null> {
+export async function grepFilesWith({
+  cwd,
+  literals,
+  ignoreCase,
+  paths,
+}: {
+  cwd: string;
+  literals: string[];
+  ignoreCase: boolean;
+  paths: string[];
+}): Promise<Set<string> | null> {
   const patterns = Buffer.concat([...literals.map((l) => Buffer.from(l, 'latin1')), ...UTF16_BOMS].flatMap((b) => [b, Buffer.from('\n')]));
   const holders = new Set<string>();
   const r = await streamGit({
     cwd,
-    args: ['-c', 'grep.fullName=false', '-c', 'submodule.recurse=false', 'grep', '--no-color', '-l', '-z', '-F', ...(ignoreCase ? ['-i'] : []), '-f', '-', '--', ...paths.map((p) => (p === '.' ? '.' : `:(literal)${p}`))],
+    args: [
+      '-c',
+      'grep.fullName=false',
+      '-c',
+      'submodule.recurse=false',
+      'grep',
+      '--no-color',
+      '-l',
+      '-z',
+      '-F',
+      ...(ignoreCase ? ['-i'] : []),
+      '-f',
+      '-',
+      '--',
+      ...paths.map((p) => (p === '.' ? '.' : `:(literal)${p}`)),
+    ],
     input: patterns,
     separator: '\0',
     onRecord: (path) => holders.add(path),

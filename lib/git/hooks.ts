@@ -45,7 +45,10 @@ export async function installPrePush({ cwd, forgeBin }: { cwd: string; forgeBin:
   if (existing !== null) {
     chained = `${path}.local`;
     if ((await readFile(chained).catch(() => null)) !== null) {
-      throw new ForgeError('HOOK_CONFLICT', `both '${path}' (not forge's) and '${chained}' exist; forge will not guess which to keep`, { fix: `ls -l ${shellQuote(dir)}`, exitCode: 1 });
+      throw new ForgeError('HOOK_CONFLICT', `both '${path}' (not forge's) and '${chained}' exist; forge will not guess which to keep`, {
+        fix: `ls -l ${shellQuote(dir)}`,
+        exitCode: 1,
+      });
     }
     await rename(path, chained);
   }

@@ -153,7 +153,11 @@ class LooseReader {
     const repo = locateDirectly(cwd);
     if (!repo) return null;
     // Replace refs change what cat-file returns for an oid.
-    if (readdirOrEmpty(join(repo.commonDir, 'refs', 'replace')).length || /^[0-9a-f]+ refs\/replace\//m.test(readOrNull(join(repo.commonDir, 'packed-refs'))?.toString('utf8') ?? '')) return null;
+    if (
+      readdirOrEmpty(join(repo.commonDir, 'refs', 'replace')).length ||
+      /^[0-9a-f]+ refs\/replace\//m.test(readOrNull(join(repo.commonDir, 'packed-refs'))?.toString('utf8') ?? '')
+    )
+      return null;
     return new LooseReader(repo.commonDir, repo.objectsDir, repo.objectFormat === 'sha256' ? 32 : 20);
   }
 
@@ -185,7 +189,13 @@ class LooseReader {
   private resolve(rev: string): string | null | undefined {
     const hex = this.hashBytes * 2;
     if (rev.length === hex && /^[0-9a-f]+$/.test(rev)) return rev;
-    if (!/^refs\/[A-Za-z0-9_.\/-]+$/.test(rev) || PER_WORKTREE_REFS.test(rev) || rev.endsWith('.lock') || rev.split('/').some((p) => p === '' || p.startsWith('.'))) return undefined;
+    if (
+      !/^refs\/[A-Za-z0-9_./-]+$/.test(rev) ||
+      PER_WORKTREE_REFS.test(rev) ||
+      rev.endsWith('.lock') ||
+      rev.split('/').some((p) => p === '' || p.startsWith('.'))
+    )
+      return undefined;
     let loose: string;
     try {
       loose = readFileSync(join(this.commonDir, rev), 'utf8');

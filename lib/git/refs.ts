@@ -20,12 +20,32 @@ export type DirectUpdate = 'updated' | 'moved' | 'locked';
  * reference-transaction hook, a reflog for the ref, a symbolic (or symlinked) or malformed ref, a
  * file where a directory should be, or any error on the way.
  */
-export function updateRefDirectly({ cwd, ref, next, expected }: { cwd: string; ref: string; next: string; expected: string | null }): DirectUpdate | undefined {
-  if (!/^refs\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)+$/.test(ref) || !/^[0-9a-f]{40}$/.test(next) || (expected !== null && !/^[0-9a-f]{40}$/.test(expected))) return undefined;
+export function updateRefDirectly({
+  cwd,
+  ref,
+  next,
+  expected,
+}: {
+  cwd: string;
+  ref: string;
+  next: string;
+  expected: string | null;
+}): DirectUpdate | undefined {
+  if (
+    !/^refs\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)+$/.test(ref) ||
+    !/^[0-9a-f]{40}$/.test(next) ||
+    (expected !== null && !/^[0-9a-f]{40}$/.test(expected))
+  )
+    return undefined;
   const repo = locateDirectly(cwd);
-  if (!repo || repo.objectFormat !== 'sha1') return undefined;
+  if (repo?.objectFormat !== 'sha1') return undefined;
   const { commonDir } = repo;
-  if (!configsArePlain(commonDir) || existsSync(join(commonDir, 'hooks', 'reference-transaction')) || existsSync(join(commonDir, 'logs', ref))) return undefined;
+  if (
+    !configsArePlain(commonDir) ||
+    existsSync(join(commonDir, 'hooks', 'reference-transaction')) ||
+    existsSync(join(commonDir, 'logs', ref))
+  )
+    return undefined;
   const path = join(commonDir, ref);
   const lock = `${path}.lock`;
   let fd: number;
@@ -110,7 +130,13 @@ function currentValue(commonDir: string, ref: string): string | null | undefined
 function configsArePlain(commonDir: string): boolean {
   const env = process.env;
   const home = env.HOME;
-  const global = env.GIT_CONFIG_GLOBAL !== undefined ? [env.GIT_CONFIG_GLOBAL] : [...(env.XDG_CONFIG_HOME || home ? [join(env.XDG_CONFIG_HOME || join(home!, '.config'), 'git', 'config')] : []), ...(home ? [join(home, '.gitconfig')] : [])];
+  const global =
+    env.GIT_CONFIG_GLOBAL !== undefined
+      ? [env.GIT_CONFIG_GLOBAL]
+      : [
+          ...(env.XDG_CONFIG_HOME || home ? [join(env.XDG_CONFIG_HOME || join(home!, '.config'), 'git', 'config')] : []),
+          ...(home ? [join(home, '.gitconfig')] : []),
+        ];
   const files = [...(env.GIT_CONFIG_NOSYSTEM ? [] : [env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig']), ...global, join(commonDir, 'config')];
   for (const file of files) {
     let text: string;

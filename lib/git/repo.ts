@@ -25,10 +25,25 @@ export async function openRepo({ cwd }: { cwd: string }): Promise<Repo> {
   if (known) return { ...known };
   const direct = locateDirectly(cwd);
   if (direct === null) throw new NotAGitRepoError(cwd);
-  if (direct) return remember(opened, cwd, { cwd, commonDir: direct.commonDir, objectsDir: direct.objectsDir, objectFormat: direct.objectFormat, bare: false });
+  if (direct)
+    return remember(opened, cwd, {
+      cwd,
+      commonDir: direct.commonDir,
+      objectsDir: direct.objectsDir,
+      objectFormat: direct.objectFormat,
+      bare: false,
+    });
   const r = await runGit({
     cwd,
-    args: ['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-path', 'objects', '--show-object-format', '--is-bare-repository'],
+    args: [
+      'rev-parse',
+      '--path-format=absolute',
+      '--git-common-dir',
+      '--git-path',
+      'objects',
+      '--show-object-format',
+      '--is-bare-repository',
+    ],
   });
   if (r.code !== 0) {
     if (/not a git repository/i.test(r.stderr)) throw new NotAGitRepoError(cwd);
@@ -73,8 +88,20 @@ export async function locateGitDirs({ cwd }: { cwd: string }): Promise<GitDirs |
   const known = located.get(cwd);
   if (known) return { ...known };
   const direct = locateDirectly(cwd);
-  if (direct !== undefined) return direct && remember(located, cwd, { root: direct.root, gitDir: direct.gitDir, commonDir: direct.commonDir, bare: false });
-  const r = await runGit({ cwd, args: ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-inside-git-dir', '--is-bare-repository', '--show-toplevel'] });
+  if (direct !== undefined)
+    return direct && remember(located, cwd, { root: direct.root, gitDir: direct.gitDir, commonDir: direct.commonDir, bare: false });
+  const r = await runGit({
+    cwd,
+    args: [
+      'rev-parse',
+      '--path-format=absolute',
+      '--git-dir',
+      '--git-common-dir',
+      '--is-inside-git-dir',
+      '--is-bare-repository',
+      '--show-toplevel',
+    ],
+  });
   const [gitDir, commonDir, insideGitDir, bare, root] = r.stdout.toString('utf8').trim().split('\n');
   if (!gitDir || !commonDir || !bare) return null;
   if (r.code !== 0 && insideGitDir !== 'true') return null;
@@ -96,8 +123,19 @@ function remember<T extends object>(cache: Map<string, T>, cwd: string, value: T
  * an object read returns: with any of it set, git answers.
  */
 const GIT_LOCATION_ENV = [
-  'GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_CEILING_DIRECTORIES',
-  'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_NAMESPACE', 'GIT_CONFIG', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_REPLACE_REF_BASE', 'GIT_NO_REPLACE_OBJECTS',
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_COMMON_DIR',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_CEILING_DIRECTORIES',
+  'GIT_DISCOVERY_ACROSS_FILESYSTEM',
+  'GIT_NAMESPACE',
+  'GIT_CONFIG',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
+  'GIT_REPLACE_REF_BASE',
+  'GIT_NO_REPLACE_OBJECTS',
 ];
 
 export interface DirectLocation {
@@ -170,7 +208,19 @@ function searchUpward(cwd: string): DirectLocation | null | undefined {
 }
 
 /** The repository a work tree's .git (directory or `gitdir:` file) names, when git would take it as it is. */
-function plainRepository({ root, dotGit, entry, rootOwner, uid }: { root: string; dotGit: string; entry: Stats; rootOwner: number; uid: number }): DirectLocation | undefined {
+function plainRepository({
+  root,
+  dotGit,
+  entry,
+  rootOwner,
+  uid,
+}: {
+  root: string;
+  dotGit: string;
+  entry: Stats;
+  rootOwner: number;
+  uid: number;
+}): DirectLocation | undefined {
   let gitDir = dotGit;
   if (entry.isFile()) {
     const m = /^gitdir: (.+)$/.exec((textOf(dotGit) ?? '').replace(/\r?\n$/, ''));
@@ -222,7 +272,10 @@ function plainConfig(text: string): 'sha1' | 'sha256' | undefined {
     const m = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
     if (!m) return undefined;
     const key = m[1]!.toLowerCase();
-    const value = (m[2] ?? 'true').replace(/\s+[#;].*$/, '').trim().toLowerCase();
+    const value = (m[2] ?? 'true')
+      .replace(/\s+[#;].*$/, '')
+      .trim()
+      .toLowerCase();
     if (section === 'core') {
       if (key === 'worktree') return undefined;
       if (key === 'bare' && !['false', 'no', 'off', '0'].includes(value)) return undefined;
@@ -245,8 +298,13 @@ export async function noWorkTreeError({ cwd }: { cwd: string }): Promise<ForgeEr
   const { gitDir } = where;
   const data = { dir: cwd, gitDir };
   if (where.bare) {
-    const clone = await unusedPath(gitDir.endsWith('.git') ? gitDir.slice(0, -4).replace(/[/.]+$/, '') || `${gitDir}-work` : `${gitDir}-work`);
-    return new InvalidInputError('NO_WORK_TREE', `'${gitDir}' is a bare repository: it has no work tree`, { fix: shellJoin(['git', 'clone', gitDir, clone]), data });
+    const clone = await unusedPath(
+      gitDir.endsWith('.git') ? gitDir.slice(0, -4).replace(/[/.]+$/, '') || `${gitDir}-work` : `${gitDir}-work`,
+    );
+    return new InvalidInputError('NO_WORK_TREE', `'${gitDir}' is a bare repository: it has no work tree`, {
+      fix: shellJoin(['git', 'clone', gitDir, clone]),
+      data,
+    });
   }
   // Inside a git dir. The work tree of a repository's own .git is its parent; a linked worktree's git dir says less.
   const top = await workTreeRoot({ cwd: dirname(gitDir) });
@@ -258,7 +316,13 @@ export async function noWorkTreeError({ cwd }: { cwd: string }): Promise<ForgeEr
 async function unusedPath(path: string): Promise<string> {
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? path : `${path}-${n}`;
-    if (!(await access(candidate).then(() => true, () => false))) return candidate;
+    if (
+      !(await access(candidate).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return candidate;
   }
 }
 
@@ -268,7 +332,12 @@ async function unusedPath(path: string): Promise<string> {
  */
 export async function listWorkTreeFiles({ cwd }: { cwd: string }): Promise<string[] | null> {
   const paths: string[] = [];
-  const r = await streamGit({ cwd, args: ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'], separator: '\0', onRecord: (p) => paths.push(p) });
+  const r = await streamGit({
+    cwd,
+    args: ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'],
+    separator: '\0',
+    onRecord: (p) => paths.push(p),
+  });
   return r.code === 0 ? paths : null;
 }
 
@@ -316,7 +385,8 @@ export async function listWorkTree({ cwd, onFile }: { cwd: string; onFile: (path
       const path = record.slice(record.indexOf('\t') + 1);
       const mode = record.slice(2, 8);
       const tag = record[0]!;
-      const kind: WorkTreeKind = tag === 'H' ? (mode === '120000' ? 'link' : 'file') : tag === 'S' || tag !== tag.toUpperCase() ? 'assumed' : 'changed';
+      const kind: WorkTreeKind =
+        tag === 'H' ? (mode === '120000' ? 'link' : 'file') : tag === 'S' || tag !== tag.toUpperCase() ? 'assumed' : 'changed';
       if (pending?.path === path) {
         if (kind === 'changed' && pending.kind !== 'assumed') pending.kind = kind;
         return;
@@ -331,7 +401,17 @@ export async function listWorkTree({ cwd, onFile }: { cwd: string; onFile: (path
 }
 
 /** `git blame --porcelain` of lines start..end: author and author time of each line. */
-export async function blameLines({ cwd, path, start, end }: { cwd: string; path: string; start: number; end: number }): Promise<Map<number, { author: string; time: number; uncommitted: boolean }>> {
+export async function blameLines({
+  cwd,
+  path,
+  start,
+  end,
+}: {
+  cwd: string;
+  path: string;
+  start: number;
+  end: number;
+}): Promise<Map<number, { author: string; time: number; uncommitted: boolean }>> {
   const r = await runGit({ cwd, args: ['blame', '--porcelain', '-L', `${start},${end}`, '--', path] });
   const out = new Map<number, { author: string; time: number; uncommitted: boolean }>();
   if (r.code !== 0) return out;

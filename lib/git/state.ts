@@ -35,12 +35,14 @@ export interface CommitInfo {
 const KEPT_EXACT: ReadonlyArray<{ path: RegExp; keys?: readonly string[]; holds: string }> = [
   {
     path: /^\.forge\/plans\/[^/]+\.json$/,
-    holds: 'activated plan contracts and the active pointer: a copy of a plan a person wrote and checked, whose rails, globs and verification commands must run exactly as written',
+    holds:
+      'activated plan contracts and the active pointer: a copy of a plan a person wrote and checked, whose rails, globs and verification commands must run exactly as written',
   },
   {
     path: /^\.forge\/loops\/[^/]+\.json$/,
     keys: ['prompt', 'promise', 'doneWhen', 'command'],
-    holds: "a loop's prompt, completion promise, done-when check and agent command: what the user gave forge loop start and run, sent, compared or run again on every iteration",
+    holds:
+      "a loop's prompt, completion promise, done-when check and agent command: what the user gave forge loop start and run, sent, compared or run again on every iteration",
   },
 ];
 
@@ -65,7 +67,11 @@ function storedContent(path: string, content: Buffer, known: Buffer | undefined)
 function assertStatePath(path: string): void {
   for (const part of path.split('/')) {
     if (!isValidId(part.replace(/\.(jsonl?|md)$/, ''))) {
-      throw new InvalidInputError('INVALID_ID', `invalid state path '${path}': each part is an id (1-128 letters, digits, '_', '.' or '-', not '.' or '..') with an optional .json, .jsonl or .md`, { data: { path } });
+      throw new InvalidInputError(
+        'INVALID_ID',
+        `invalid state path '${path}': each part is an id (1-128 letters, digits, '_', '.' or '-', not '.' or '..') with an optional .json, .jsonl or .md`,
+        { data: { path } },
+      );
     }
   }
 }
@@ -186,7 +192,11 @@ export class StateStore {
    * concurrent writers never lose each other's changes. `apply` must be free of side effects
    * other than staging changes on the transaction.
    */
-  async update<T>(args: { message: string | ((value: T) => string); apply: (tx: StateTx) => Promise<T>; settle?: (result: UpdateResult<T>) => Promise<void> }): Promise<UpdateResult<T>> {
+  async update<T>(args: {
+    message: string | ((value: T) => string);
+    apply: (tx: StateTx) => Promise<T>;
+    settle?: (result: UpdateResult<T>) => Promise<void>;
+  }): Promise<UpdateResult<T>> {
     // Cooperating forge writers queue on a lock instead of racing: a loser of the CAS race throws
     // away its whole read-build-write, and under contention most attempts lose. The CAS below still
     // guarantees correctness against writers that do not take the lock.
@@ -203,7 +213,13 @@ export class StateStore {
     });
   }
 
-  private async casLoop<T>({ message, apply }: { message: string | ((value: T) => string); apply: (tx: StateTx) => Promise<T> }): Promise<UpdateResult<T>> {
+  private async casLoop<T>({
+    message,
+    apply,
+  }: {
+    message: string | ((value: T) => string);
+    apply: (tx: StateTx) => Promise<T>;
+  }): Promise<UpdateResult<T>> {
     const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       const base = await this.head();
@@ -211,7 +227,11 @@ export class StateStore {
       const value = await apply(tx);
       if (tx.changes.size === 0) return { commit: base, changed: false, value, retries: attempt };
       const baseTree = base ? await this.treeOf(base) : null;
-      const tree = (await this.writeTree(baseTree, [...tx.changes].map(([p, c]) => [p.split('/'), c]))) ?? (await this.writer.write('tree', Buffer.alloc(0)));
+      const tree =
+        (await this.writeTree(
+          baseTree,
+          [...tx.changes].map(([p, c]) => [p.split('/'), c]),
+        )) ?? (await this.writer.write('tree', Buffer.alloc(0)));
       // Commit messages are read as often as the files (git log -p refs/forge/state).
       const text = redactSecrets(typeof message === 'function' ? message(value) : message);
       const commit = await this.writeCommit({ tree, parents: base ? [base] : [], message: text });
@@ -252,11 +272,15 @@ export class StateStore {
       }
       if (Date.now() - started > REF_LOCK_WAIT_MS) {
         const lock = join(this.repo.commonDir, `${STATE_REF}.lock`);
-        throw new ForgeError('LOCKED', `cannot update ${STATE_REF}: '${lock}' exists — another git process is updating it, or one crashed and left it; remove it if no git process is running`, {
-          fix: `rm -f ${lock}`,
-          data: { lock },
-          exitCode: 1,
-        });
+        throw new ForgeError(
+          'LOCKED',
+          `cannot update ${STATE_REF}: '${lock}' exists — another git process is updating it, or one crashed and left it; remove it if no git process is running`,
+          {
+            fix: `rm -f ${lock}`,
+            data: { lock },
+            exitCode: 1,
+          },
+        );
       }
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 10));
     }

@@ -89,10 +89,24 @@ async function isAncestor(repo: Repo, a: string, b: string): Promise<boolean> {
 }
 
 /** Builds the merge commit of local and remote state (parents: local, remote). */
-async function mergeStates({ repo, store, local, remote }: { repo: Repo; store: StateStore; local: string; remote: string }): Promise<{ commit: string; combined: string[] }> {
+async function mergeStates({
+  repo,
+  store,
+  local,
+  remote,
+}: {
+  repo: Repo;
+  store: StateStore;
+  local: string;
+  remote: string;
+}): Promise<{ commit: string; combined: string[] }> {
   const mb = await runGit({ cwd: repo.cwd, args: ['merge-base', local, remote] });
   const base = mb.code === 0 ? mb.stdout.toString('utf8').trim() : null;
-  const [b, l, r] = await Promise.all([base ? flatten(repo, base) : new Map<string, string>(), flatten(repo, local), flatten(repo, remote)]);
+  const [b, l, r] = await Promise.all([
+    base ? flatten(repo, base) : new Map<string, string>(),
+    flatten(repo, local),
+    flatten(repo, remote),
+  ]);
   const changes: Array<[string[], Buffer | null]> = [];
   const combined: string[] = [];
   for (const path of new Set([...l.keys(), ...r.keys()])) {
@@ -110,7 +124,11 @@ async function mergeStates({ repo, store, local, remote }: { repo: Repo; store: 
     if (!combined.includes(logicalFile(path))) combined.push(logicalFile(path));
   }
   const tree = (await store.writeTree(await store.treeOf(local), changes)) ?? (await store.writer.write('tree', Buffer.alloc(0)));
-  const commit = await store.writeCommit({ tree, parents: [local, remote], message: `state: merge ${combined.length ? combined.join(', ') : 'remote state'}` });
+  const commit = await store.writeCommit({
+    tree,
+    parents: [local, remote],
+    message: `state: merge ${combined.length ? combined.join(', ') : 'remote state'}`,
+  });
   return { commit, combined };
 }
 
@@ -140,7 +158,14 @@ export async function remoteStateHead({ repo, remote }: { repo: Repo; remote: st
   try {
     out = await (await gitFor(repo)).listRemote([remote, STATE_REF]);
   } catch (err) {
-    throw new ForgeError('SYNC_FAILED', `cannot reach '${remote}': ${String((err as Error).message).trim().split('\n').pop()}`, { fix: `git ls-remote ${remote}`, exitCode: 1 });
+    throw new ForgeError(
+      'SYNC_FAILED',
+      `cannot reach '${remote}': ${String((err as Error).message)
+        .trim()
+        .split('\n')
+        .pop()}`,
+      { fix: `git ls-remote ${remote}`, exitCode: 1 },
+    );
   }
   return /^([0-9a-f]{40,64})\t/m.exec(out)?.[1] ?? null;
 }
@@ -163,7 +188,10 @@ export async function syncState({ repo, store, remote }: { repo: Repo; store: St
     } catch (err) {
       const text = String((err as Error).message);
       if (!/couldn't find remote ref/i.test(text)) {
-        throw new ForgeError('SYNC_FAILED', `cannot fetch state from '${remote}': ${text.trim().split('\n').pop()}`, { fix: `git fetch ${remote}`, exitCode: 1 });
+        throw new ForgeError('SYNC_FAILED', `cannot fetch state from '${remote}': ${text.trim().split('\n').pop()}`, {
+          fix: `git fetch ${remote}`,
+          exitCode: 1,
+        });
       }
     }
     const local = await store.head();
@@ -188,9 +216,15 @@ export async function syncState({ repo, store, remote }: { repo: Repo; store: St
     } catch (err) {
       const text = String((err as Error).message);
       if (!/rejected|non-fast-forward|fetch first|failed to update ref|cannot lock ref/i.test(text)) {
-        throw new ForgeError('SYNC_FAILED', `cannot push state to '${remote}': ${text.trim().split('\n').pop()}`, { fix: `git push ${remote} ${STATE_REF}:${STATE_REF}`, exitCode: 1 });
+        throw new ForgeError('SYNC_FAILED', `cannot push state to '${remote}': ${text.trim().split('\n').pop()}`, {
+          fix: `git push ${remote} ${STATE_REF}:${STATE_REF}`,
+          exitCode: 1,
+        });
       }
     }
   }
-  throw new ForgeError('STATE_CONFLICT', `'${remote}' kept moving during ${ROUNDS} sync rounds`, { fix: `forge state sync ${remote}`, exitCode: 1 });
+  throw new ForgeError('STATE_CONFLICT', `'${remote}' kept moving during ${ROUNDS} sync rounds`, {
+    fix: `forge state sync ${remote}`,
+    exitCode: 1,
+  });
 }

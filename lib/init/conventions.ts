@@ -26,7 +26,11 @@ export interface Conventions {
  * The listing is one string of NUL-ended paths, scanned without a string per path: 100k paths cost
  * a few milliseconds, not a hundred.
  */
-async function repositoryFiles({ ws }: { ws: Workspace }): Promise<{ top: Set<string>; dirs: Map<string, number>; testLike: string[]; read: (file: string) => Promise<string | null> }> {
+async function repositoryFiles({
+  ws,
+}: {
+  ws: Workspace;
+}): Promise<{ top: Set<string>; dirs: Map<string, number>; testLike: string[]; read: (file: string) => Promise<string | null> }> {
   const indexed = ws.inRepo ? await listIndexPaths({ cwd: ws.cwd }) : null;
   const text = indexed || (await listFiles({ ws })).map((f) => `${f}\0`).join('');
   const { top, dirs, testLike } = scanPaths(text);
@@ -67,7 +71,8 @@ export function scanPaths(text: string): { top: Set<string>; dirs: Map<string, n
   flush();
   const starts: number[] = [];
   for (const token of ['test', 'spec']) {
-    for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, text.indexOf('\0', at) + 1)) starts.push(text.lastIndexOf('\0', at) + 1);
+    for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, text.indexOf('\0', at) + 1))
+      starts.push(text.lastIndexOf('\0', at) + 1);
   }
   starts.sort((a, b) => a - b);
   const testLike = starts.filter((s, i) => s !== starts[i - 1]).map((s) => text.slice(s, text.indexOf('\0', s)));
@@ -86,8 +91,14 @@ function json(src: string | null): Record<string, any> | null {
 
 /** The README's first paragraph of prose (no headings, badges or code), trimmed to a sentence or two. */
 export function readmeSummary(src: string): string | null {
-  const paragraphs = src.replace(/```[\s\S]*?```/g, '').split(/\n\s*\n/).map((p) => p.trim());
-  const prose = paragraphs.find((p) => p && !p.startsWith('#') && !p.startsWith('[![') && !p.startsWith('<') && !p.startsWith('|') && !/^[-*] /.test(p) && /[a-z]/.test(p));
+  const paragraphs = src
+    .replace(/```[\s\S]*?```/g, '')
+    .split(/\n\s*\n/)
+    .map((p) => p.trim());
+  const prose = paragraphs.find(
+    (p) =>
+      p && !p.startsWith('#') && !p.startsWith('[![') && !p.startsWith('<') && !p.startsWith('|') && !/^[-*] /.test(p) && /[a-z]/.test(p),
+  );
   if (!prose) return null;
   const flat = prose.replace(/\s+/g, ' ');
   const sentences = flat.match(/[^.!?]+[.!?]+(\s|$)/g) ?? [flat];
@@ -105,7 +116,16 @@ const TEST_DIR = /(^|\/)(tests?|__tests__|spec)\//;
 /** Reads the files of the repository holding ws.cwd (its top) and returns what they say. */
 export async function detectConventions({ ws }: { ws: Workspace }): Promise<Conventions> {
   const { top, dirs, testLike, read } = await repositoryFiles({ ws });
-  const c: Conventions = { summary: null, languages: [], packageManager: null, commands: [], tooling: [], tests: { files: 0, dirs: [], patterns: [], framework: null }, layout: [], style: [] };
+  const c: Conventions = {
+    summary: null,
+    languages: [],
+    packageManager: null,
+    commands: [],
+    tooling: [],
+    tests: { files: 0, dirs: [], patterns: [], framework: null },
+    layout: [],
+    style: [],
+  };
   const readme = [...top].find((f) => /^readme(\.md|\.rst|\.txt)?$/i.test(f));
   if (readme) c.summary = readmeSummary((await read(readme)) ?? '');
 
@@ -113,28 +133,48 @@ export async function detectConventions({ ws }: { ws: Workspace }): Promise<Conv
   if (pkg) {
     const deps = { ...pkg.dependencies, ...pkg.devDependencies } as Record<string, string>;
     c.languages.push(top.has('tsconfig.json') || deps.typescript ? 'TypeScript' : 'JavaScript');
-    c.packageManager = top.has('pnpm-lock.yaml') ? 'pnpm' : top.has('yarn.lock') ? 'yarn' : top.has('bun.lockb') || top.has('bun.lock') ? 'bun' : 'npm';
+    c.packageManager = top.has('pnpm-lock.yaml')
+      ? 'pnpm'
+      : top.has('yarn.lock')
+        ? 'yarn'
+        : top.has('bun.lockb') || top.has('bun.lock')
+          ? 'bun'
+          : 'npm';
     const run = (s: string) => (c.packageManager === 'npm' ? (s === 'test' ? 'npm test' : `npm run ${s}`) : `${c.packageManager} ${s}`);
     const scripts = (pkg.scripts ?? {}) as Record<string, string>;
-    for (const [what, names] of [['build', ['build']], ['test', ['test']], ['lint', ['lint']], ['format', ['format', 'fmt']], ['typecheck', ['typecheck', 'type-check', 'tsc']]] as const) {
+    for (const [what, names] of [
+      ['build', ['build']],
+      ['test', ['test']],
+      ['lint', ['lint']],
+      ['format', ['format', 'fmt']],
+      ['typecheck', ['typecheck', 'type-check', 'tsc']],
+    ] as const) {
       const name = names.find((n) => scripts[n]);
       if (name) c.commands.push({ what, command: run(name), from: `package.json scripts.${name}: ${scripts[name]}` });
     }
     if (pkg.type === 'module') c.style.push('ES modules ("type": "module")');
     if (pkg.engines?.node) c.style.push(`Node ${pkg.engines.node}`);
     for (const fw of ['vitest', 'jest', 'mocha', 'uvu', 'ava', 'tap', '@playwright/test']) if (deps[fw]) c.tests.framework ??= fw;
-    for (const tool of ['eslint', 'prettier', '@biomejs/biome', 'typescript']) if (deps[tool]) c.tooling.push({ tool: tool === '@biomejs/biome' ? 'biome' : tool, from: 'package.json' });
+    for (const tool of ['eslint', 'prettier', '@biomejs/biome', 'typescript'])
+      if (deps[tool]) c.tooling.push({ tool: tool === '@biomejs/biome' ? 'biome' : tool, from: 'package.json' });
   }
   const tsconfig = json((await read('tsconfig.json'))?.replace(/^\s*\/\/.*$/gm, '') ?? null);
   if (tsconfig?.compilerOptions?.strict) c.style.push('TypeScript strict mode (tsconfig.json)');
   if (top.has('go.mod')) {
     c.languages.push('Go');
-    c.commands.push({ what: 'build', command: 'go build ./...', from: 'go.mod' }, { what: 'test', command: 'go test ./...', from: 'go.mod' });
+    c.commands.push(
+      { what: 'build', command: 'go build ./...', from: 'go.mod' },
+      { what: 'test', command: 'go test ./...', from: 'go.mod' },
+    );
     c.tests.framework ??= 'go test';
   }
   if (top.has('Cargo.toml')) {
     c.languages.push('Rust');
-    c.commands.push({ what: 'build', command: 'cargo build', from: 'Cargo.toml' }, { what: 'test', command: 'cargo test', from: 'Cargo.toml' }, { what: 'lint', command: 'cargo clippy', from: 'Cargo.toml' });
+    c.commands.push(
+      { what: 'build', command: 'cargo build', from: 'Cargo.toml' },
+      { what: 'test', command: 'cargo test', from: 'Cargo.toml' },
+      { what: 'lint', command: 'cargo clippy', from: 'Cargo.toml' },
+    );
     c.tests.framework ??= 'cargo test';
   }
   const pyproject = await read('pyproject.toml');
@@ -142,11 +182,17 @@ export async function detectConventions({ ws }: { ws: Workspace }): Promise<Conv
     c.languages.push('Python');
     c.packageManager ??= top.has('uv.lock') ? 'uv' : top.has('poetry.lock') ? 'poetry' : 'pip';
     if (/\[tool\.pytest|pytest/.test(pyproject ?? '') || testLike.some((f) => /(^|\/)(test_[^/]+|[^/]+_test)\.py$/.test(f))) {
-      c.commands.push({ what: 'test', command: c.packageManager === 'uv' ? 'uv run pytest' : c.packageManager === 'poetry' ? 'poetry run pytest' : 'pytest', from: pyproject !== null ? 'pyproject.toml' : 'test files' });
+      c.commands.push({
+        what: 'test',
+        command: c.packageManager === 'uv' ? 'uv run pytest' : c.packageManager === 'poetry' ? 'poetry run pytest' : 'pytest',
+        from: pyproject !== null ? 'pyproject.toml' : 'test files',
+      });
       c.tests.framework ??= 'pytest';
     }
-    if (/\[tool\.ruff/.test(pyproject ?? '') || top.has('ruff.toml')) c.tooling.push({ tool: 'ruff', from: top.has('ruff.toml') ? 'ruff.toml' : 'pyproject.toml' });
-    if (/\[tool\.mypy/.test(pyproject ?? '') || top.has('mypy.ini')) c.tooling.push({ tool: 'mypy', from: top.has('mypy.ini') ? 'mypy.ini' : 'pyproject.toml' });
+    if (/\[tool\.ruff/.test(pyproject ?? '') || top.has('ruff.toml'))
+      c.tooling.push({ tool: 'ruff', from: top.has('ruff.toml') ? 'ruff.toml' : 'pyproject.toml' });
+    if (/\[tool\.mypy/.test(pyproject ?? '') || top.has('mypy.ini'))
+      c.tooling.push({ tool: 'mypy', from: top.has('mypy.ini') ? 'mypy.ini' : 'pyproject.toml' });
   }
   const makefile = await read('Makefile');
   if (makefile) {
@@ -181,16 +227,26 @@ export async function detectConventions({ ws }: { ws: Workspace }): Promise<Conv
     const dir = f.includes('/') ? f.slice(0, f.indexOf('/')) : '.';
     dirCounts.set(dir, (dirCounts.get(dir) ?? 0) + 1);
   }
-  c.tests.dirs = [...dirCounts].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([d]) => d);
+  c.tests.dirs = [...dirCounts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([d]) => d);
   const patterns = new Map<string, number>();
   for (const f of testFiles) {
     const m = /(\.(test|spec)\.[cm]?[jt]sx?|_test\.(go|py))$|^(test_)/.exec(f.split('/').pop()!);
     const p = m ? (m[4] ? 'test_*.py' : `*${m[1]}`) : null;
     if (p) patterns.set(p, (patterns.get(p) ?? 0) + 1);
   }
-  c.tests.patterns = [...patterns].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([p]) => p);
+  c.tests.patterns = [...patterns]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 2)
+    .map(([p]) => p);
 
-  c.layout = [...dirs].filter(([dir]) => !dir.startsWith('.')).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([dir, n]) => ({ dir, files: n }));
+  c.layout = [...dirs]
+    .filter(([dir]) => !dir.startsWith('.'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([dir, n]) => ({ dir, files: n }));
   // Makefile first, then package scripts, then language defaults: keep the first command of each kind.
   const seen = new Set<string>();
   c.commands = c.commands.filter((x) => !seen.has(x.what) && seen.add(x.what));
@@ -199,11 +255,14 @@ export async function detectConventions({ ws }: { ws: Workspace }): Promise<Conv
 
 /** The conventions file: short, because it goes into every agent prompt. */
 export function renderConventions(c: Conventions): string {
-  const lines = ['# Conventions', '', '<!-- Written by forge init from this repository\'s files; edit freely: agents read it. -->', ''];
+  const lines = ['# Conventions', '', "<!-- Written by forge init from this repository's files; edit freely: agents read it. -->", ''];
   if (c.summary) lines.push(c.summary, '');
   if (c.languages.length) lines.push(`- Languages: ${c.languages.join(', ')}${c.packageManager ? `; packages: ${c.packageManager}` : ''}`);
   for (const x of c.commands) lines.push(`- ${x.what[0]!.toUpperCase()}${x.what.slice(1)}: \`${x.command}\``);
-  if (c.tests.files) lines.push(`- Tests: ${c.tests.files} file${c.tests.files === 1 ? '' : 's'}${c.tests.patterns.length ? ` named ${c.tests.patterns.join(' or ')}` : ''}${c.tests.dirs.length ? ` under ${c.tests.dirs.map((d) => (d === '.' ? 'the top' : `${d}/`)).join(', ')}` : ''}${c.tests.framework ? ` (${c.tests.framework})` : ''}`);
+  if (c.tests.files)
+    lines.push(
+      `- Tests: ${c.tests.files} file${c.tests.files === 1 ? '' : 's'}${c.tests.patterns.length ? ` named ${c.tests.patterns.join(' or ')}` : ''}${c.tests.dirs.length ? ` under ${c.tests.dirs.map((d) => (d === '.' ? 'the top' : `${d}/`)).join(', ')}` : ''}${c.tests.framework ? ` (${c.tests.framework})` : ''}`,
+    );
   if (c.tooling.length) lines.push(`- Tooling: ${c.tooling.map((t) => `${t.tool} (${t.from})`).join(', ')}`);
   for (const s of c.style) lines.push(`- ${s}`);
   if (c.layout.length) lines.push(`- Layout: ${c.layout.map((l) => `${l.dir}/ (${l.files})`).join(', ')}`);

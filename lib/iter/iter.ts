@@ -62,7 +62,10 @@ export function sameAsPrev(attempts: Attempt[]): boolean {
  * when fewer exist); null with fewer than two scores, when there is no trend to speak of yet.
  */
 export function velocity(attempts: Attempt[]): number | null {
-  const window = attempts.map((a) => a.score).filter((s): s is number => s !== null).slice(-VELOCITY_WINDOW);
+  const window = attempts
+    .map((a) => a.score)
+    .filter((s): s is number => s !== null)
+    .slice(-VELOCITY_WINDOW);
   if (window.length < 2) return null;
   return (window[window.length - 1]! - window[0]!) / (window.length - 1);
 }
@@ -116,7 +119,17 @@ export async function getIter({ store, runId, moduleId }: { store: StateStore; r
 }
 
 /** Appends one attempt and recomputes scores, stagnation and the last status in one state commit. */
-export async function recordAttempt({ store, runId, moduleId, attempt }: { store: StateStore; runId: string; moduleId: string; attempt: Attempt }): Promise<IterState> {
+export async function recordAttempt({
+  store,
+  runId,
+  moduleId,
+  attempt,
+}: {
+  store: StateStore;
+  runId: string;
+  moduleId: string;
+  attempt: Attempt;
+}): Promise<IterState> {
   const r = await store.update({
     message: `iter: ${runId}/${moduleId} attempt ${attempt.status}`,
     apply: async (tx) => {

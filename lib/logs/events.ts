@@ -7,7 +7,17 @@ import { randomHex } from '../random';
 import type { StateStore } from '../git/state';
 import { appendLines, tailLines } from '../state/streams';
 
-export const PHASES = ['planning', 'execution', 'validation', 'review', 'retry', 'memory', 'session', 'tool_call', 'plan_validation'] as const;
+export const PHASES = [
+  'planning',
+  'execution',
+  'validation',
+  'review',
+  'retry',
+  'memory',
+  'session',
+  'tool_call',
+  'plan_validation',
+] as const;
 export const SEVERITIES = ['info', 'warn', 'error'] as const;
 export type Phase = (typeof PHASES)[number];
 export type Severity = (typeof SEVERITIES)[number];
@@ -68,7 +78,17 @@ export async function spoolEvents({ repo, runId, events }: { repo: Repo; runId: 
 }
 
 /** Spools events and, once FLUSH_THRESHOLD spool files wait, commits them (the store is opened only then). */
-export async function recordEvents({ repo, store, runId, events }: { repo: Repo; store: () => Promise<StateStore>; runId: string; events: LogEvent[] }): Promise<void> {
+export async function recordEvents({
+  repo,
+  store,
+  runId,
+  events,
+}: {
+  repo: Repo;
+  store: () => Promise<StateStore>;
+  runId: string;
+  events: LogEvent[];
+}): Promise<void> {
   const pending = await spoolEvents({ repo, runId, events });
   if (pending >= FLUSH_THRESHOLD) await flushEvents({ repo, store: await store() });
 }
@@ -143,7 +163,8 @@ export async function flushEvents({ repo, store }: { repo: Repo; store: StateSto
   if (!(await spoolFiles(repo, { prune: true })).length) return 0;
   let taken: SpoolFile[] = [];
   const result = await store.update({
-    message: ({ added, runs }: { added: number; runs: string[] }) => `logs: record ${added} event${added === 1 ? '' : 's'} of ${runs.join(', ')}`,
+    message: ({ added, runs }: { added: number; runs: string[] }) =>
+      `logs: record ${added} event${added === 1 ? '' : 's'} of ${runs.join(', ')}`,
     apply: async (tx) => {
       taken = await spoolFiles(repo);
       const byRun = new Map<string, string[]>();

@@ -37,7 +37,9 @@ function parseLine(line: string): LogEvent | null {
  * (`<runId>.jsonl`), named by a valid run id; anything else under .forge/logs is not a log.
  */
 async function committedRuns(store: StateStore, head: string): Promise<string[]> {
-  const runs = (await store.listAt(head, '.forge/logs')).map((e) => (e.mode === '40000' ? e.name : /^(.+)\.jsonl$/.exec(e.name)?.[1] ?? ''));
+  const runs = (await store.listAt(head, '.forge/logs')).map((e) =>
+    e.mode === '40000' ? e.name : (/^(.+)\.jsonl$/.exec(e.name)?.[1] ?? ''),
+  );
   return [...new Set(runs.filter(isValidId))].sort();
 }
 

@@ -18,7 +18,9 @@ const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
  * a terminal), so `working…\r FORGE_COMPLETE` is one line and ends nothing.
  */
 export function findControl(text: string, promise: string | null): Control | null {
-  const lines = cleanText(text).split(/\r?\n/).map((l) => l.trim());
+  const lines = cleanText(text)
+    .split(/\r?\n/)
+    .map((l) => l.trim());
   if (lines.some((l) => l === 'FORGE_PAUSE' || l === 'RALPH_PAUSE')) return 'pause';
   if (lines.some((l) => l === 'FORGE_COMPLETE' || l === 'RALPH_COMPLETE')) return 'complete';
   if (promise !== null) {

@@ -11,7 +11,21 @@ import { iterationPrompt } from './prompt';
  * whole process group and pauses the loop, the cut iteration uncounted; `forge loop resume`
  * continues it. An agent that cannot start pauses the loop and is refused as AGENT_NOT_FOUND.
  */
-export async function driveLoop({ store, root, env, now, onOutput, onIteration }: { store: StateStore; root: string; env: NodeJS.ProcessEnv; now: () => Date; onOutput: (chunk: Buffer) => void; onIteration: (end: IterationEnd) => Promise<void> }): Promise<{ loop: Loop; interrupted: boolean }> {
+export async function driveLoop({
+  store,
+  root,
+  env,
+  now,
+  onOutput,
+  onIteration,
+}: {
+  store: StateStore;
+  root: string;
+  env: NodeJS.ProcessEnv;
+  now: () => Date;
+  onOutput: (chunk: Buffer) => void;
+  onIteration: (end: IterationEnd) => Promise<void>;
+}): Promise<{ loop: Loop; interrupted: boolean }> {
   let interrupted = false;
   let running: RunningProgram | null = null;
   const interrupt = () => {
@@ -21,12 +35,25 @@ export async function driveLoop({ store, root, env, now, onOutput, onIteration }
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
   const setRunner = (pid: number | null, extra: Partial<Loop> = {}) =>
-    updateLoop({ store, message: pid ? 'loop: run driver started' : `loop: run driver stopped${extra.reason ? ` (${extra.reason})` : ''}`, change: (l) => { const next = { ...l, runnerPid: pid, ...extra, updatedAt: now().toISOString() }; return { loop: next, value: next }; } });
+    updateLoop({
+      store,
+      message: pid ? 'loop: run driver started' : `loop: run driver stopped${extra.reason ? ` (${extra.reason})` : ''}`,
+      change: (l) => {
+        const next = { ...l, runnerPid: pid, ...extra, updatedAt: now().toISOString() };
+        return { loop: next, value: next };
+      },
+    });
   let loop = await setRunner(process.pid);
   try {
     while (loop.status === 'active' && !interrupted) {
       const prompt = await iterationPrompt({ store, loop });
-      running = startProgram({ argv: loop.command!, cwd: root, env: { ...env, FORGE_RUN_ID: loop.runId, FORGE_LOOP_ID: loop.loop_id, FORGE_LOOP_ITERATION: String(loop.iteration + 1) }, input: prompt, onOutput });
+      running = startProgram({
+        argv: loop.command!,
+        cwd: root,
+        env: { ...env, FORGE_RUN_ID: loop.runId, FORGE_LOOP_ID: loop.loop_id, FORGE_LOOP_ITERATION: String(loop.iteration + 1) },
+        input: prompt,
+        onOutput,
+      });
       const result = await running.done;
       running = null;
       if (result.spawnError) {
@@ -48,4 +75,3 @@ export async function driveLoop({ store, root, env, now, onOutput, onIteration }
     process.off('SIGTERM', interrupt);
   }
 }
-

@@ -12,7 +12,12 @@ export interface IterationEnd {
 
 /** Runs the loop's done-when check at the top of the repository, logging under the loop's run. */
 export async function runDoneWhen({ loop, root, env }: { loop: Loop; root: string; env: NodeJS.ProcessEnv }): Promise<DoneWhenResult> {
-  const r = await runShell({ command: loop.doneWhen!, cwd: root, timeoutMs: loop.doneWhenTimeout * 1000, env: { ...env, FORGE_RUN_ID: loop.runId } });
+  const r = await runShell({
+    command: loop.doneWhen!,
+    cwd: root,
+    timeoutMs: loop.doneWhenTimeout * 1000,
+    env: { ...env, FORGE_RUN_ID: loop.runId },
+  });
   return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, timedOut: r.timedOut, tail: r.tail.slice(-2000) };
 }
 
@@ -21,16 +26,45 @@ export async function runDoneWhen({ loop, root, env }: { loop: Loop; root: strin
  * driver, binds an unbound loop; a loop that another session bound meanwhile is left alone, and
  * a loop paused or cancelled while the agent worked keeps that status (the iteration is recorded).
  */
-export async function finishIteration({ store, loop, text, exitCode, session, stopHookActive, root, env, now }: { store: StateStore; loop: Loop; text: string; exitCode?: number | null; session?: string; /** The Stop payload says a Stop hook already blocked this turn. */ stopHookActive?: boolean; root: string; env: NodeJS.ProcessEnv; now: () => Date }): Promise<IterationEnd | null> {
+export async function finishIteration({
+  store,
+  loop,
+  text,
+  exitCode,
+  session,
+  stopHookActive,
+  root,
+  env,
+  now,
+}: {
+  store: StateStore;
+  loop: Loop;
+  text: string;
+  exitCode?: number | null;
+  session?: string /** The Stop payload says a Stop hook already blocked this turn. */;
+  stopHookActive?: boolean;
+  root: string;
+  env: NodeJS.ProcessEnv;
+  now: () => Date;
+}): Promise<IterationEnd | null> {
   const control = findControl(text, loop.promise);
   const doneWhen = !control && loop.doneWhen ? await runDoneWhen({ loop, root, env }) : undefined;
   const clean = cleanText(text).trim();
-  const record: IterationRecord = { n: loop.iteration + 1, endedAt: now().toISOString(), chars: clean.length, digest: await digest(clean), control, ...(exitCode !== undefined ? { exitCode } : {}), ...(doneWhen ? { doneWhen } : {}) };
+  const record: IterationRecord = {
+    n: loop.iteration + 1,
+    endedAt: now().toISOString(),
+    chars: clean.length,
+    digest: await digest(clean),
+    control,
+    ...(exitCode !== undefined ? { exitCode } : {}),
+    ...(doneWhen ? { doneWhen } : {}),
+  };
   return updateLoop<IterationEnd | null>({
     store,
     message: `loop: ${loop.loop_id} iteration ${record.n}${control ? ` (${control})` : ''}`,
     change: (current) => {
-      if (current.loop_id !== loop.loop_id || (session !== undefined && current.session !== null && current.session !== session)) return { loop: current, value: null };
+      if (current.loop_id !== loop.loop_id || (session !== undefined && current.session !== null && current.session !== session))
+        return { loop: current, value: null };
       const bound = session !== undefined && current.session === null ? { ...current, session } : current;
       const rec = { ...record, n: bound.iteration + 1 };
       if (bound.status !== 'active') {

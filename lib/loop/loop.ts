@@ -122,8 +122,24 @@ export async function startLoop({ store, options, now }: { store: StateStore; op
     message: `loop: start ${id} (${options.driver}, max ${options.max})`,
     apply: async (tx) => {
       const existing = await currentIn((p) => tx.read(p));
-      if (isLive(existing)) throw new RefusedError('LOOP_ACTIVE', `loop ${existing.loop_id} is ${existing.status} (iteration ${existing.iteration} of ${existing.max})`, { fix: 'forge loop cancel' });
-      const loop: Loop = { loop_id: id, ...options, iteration: 0, status: 'active', reason: null, runId: id, runnerPid: null, startedAt: stamp, updatedAt: stamp, iterations: [] };
+      if (isLive(existing))
+        throw new RefusedError(
+          'LOOP_ACTIVE',
+          `loop ${existing.loop_id} is ${existing.status} (iteration ${existing.iteration} of ${existing.max})`,
+          { fix: 'forge loop cancel' },
+        );
+      const loop: Loop = {
+        loop_id: id,
+        ...options,
+        iteration: 0,
+        status: 'active',
+        reason: null,
+        runId: id,
+        runnerPid: null,
+        startedAt: stamp,
+        updatedAt: stamp,
+        iterations: [],
+      };
       save(tx, loop);
       tx.write(CURRENT_PATH, `${JSON.stringify({ loop_id: id, updatedAt: stamp })}\n`);
       return loop;
@@ -133,7 +149,15 @@ export async function startLoop({ store, options, now }: { store: StateStore; op
 }
 
 /** Applies `change` to the current loop in one state commit; `change` may refuse by throwing. */
-export async function updateLoop<T>({ store, message, change }: { store: StateStore; message: string; change: (loop: Loop) => { loop: Loop; value: T } }): Promise<T> {
+export async function updateLoop<T>({
+  store,
+  message,
+  change,
+}: {
+  store: StateStore;
+  message: string;
+  change: (loop: Loop) => { loop: Loop; value: T };
+}): Promise<T> {
   const r = await store.update({
     message,
     apply: async (tx) => {
@@ -148,7 +172,17 @@ export async function updateLoop<T>({ store, message, change }: { store: StateSt
 }
 
 /** Pause, resume or cancel, each allowed only from the states where it means something. */
-export function setLoopStatus({ store, to, reason, now }: { store: StateStore; to: 'paused' | 'active' | 'cancelled'; reason: string | null; now: Date }): Promise<Loop> {
+export function setLoopStatus({
+  store,
+  to,
+  reason,
+  now,
+}: {
+  store: StateStore;
+  to: 'paused' | 'active' | 'cancelled';
+  reason: string | null;
+  now: Date;
+}): Promise<Loop> {
   const from: Record<typeof to, LoopStatus[]> = { paused: ['active'], active: ['paused'], cancelled: ['active', 'paused'] };
   return updateLoop({
     store,
@@ -156,7 +190,11 @@ export function setLoopStatus({ store, to, reason, now }: { store: StateStore; t
     change: (loop) => {
       if (!from[to].includes(loop.status)) {
         const verb = to === 'active' ? 'resume' : to === 'paused' ? 'pause' : 'cancel';
-        throw new RefusedError(loop.status === 'active' || loop.status === 'paused' ? 'LOOP_NOT_PAUSED' : 'LOOP_ENDED', `cannot ${verb} loop ${loop.loop_id}: it is ${loop.status}${loop.reason ? ` (${loop.reason})` : ''}`, { fix: 'forge loop status' });
+        throw new RefusedError(
+          loop.status === 'active' || loop.status === 'paused' ? 'LOOP_NOT_PAUSED' : 'LOOP_ENDED',
+          `cannot ${verb} loop ${loop.loop_id}: it is ${loop.status}${loop.reason ? ` (${loop.reason})` : ''}`,
+          { fix: 'forge loop status' },
+        );
       }
       const next = { ...loop, status: to, reason: to === 'active' ? null : reason, updatedAt: now.toISOString() };
       return { loop: next, value: next };
@@ -170,7 +208,8 @@ export function stuckReason(records: IterationRecord[]): string | null {
   const recent = records.slice(-STUCK_AFTER);
   if (recent.every((r) => r.chars === 0)) return `stuck: ${STUCK_AFTER} empty responses in a row`;
   if (recent.every((r) => r.digest === recent[0]!.digest)) return `stuck: ${STUCK_AFTER} identical responses in a row`;
-  if (recent.every((r) => r.exitCode !== undefined && r.exitCode !== 0)) return `stuck: the agent failed ${STUCK_AFTER} times in a row (last exit ${recent.at(-1)!.exitCode ?? 'by signal'})`;
+  if (recent.every((r) => r.exitCode !== undefined && r.exitCode !== 0))
+    return `stuck: the agent failed ${STUCK_AFTER} times in a row (last exit ${recent.at(-1)!.exitCode ?? 'by signal'})`;
   return null;
 }
 
@@ -186,11 +225,13 @@ export function concludeIteration(loop: Loop, record: IterationRecord, now: Date
   const end = (status: LoopStatus, reason: string, outcome: IterationOutcome) => ({ loop: { ...next, status, reason }, outcome });
   if (record.control === 'pause') return end('paused', `the agent asked to pause (FORGE_PAUSE) at iteration ${record.n}`, 'paused');
   if (record.control === 'complete') return end('complete', `the agent signalled FORGE_COMPLETE at iteration ${record.n}`, 'complete');
-  if (record.control === 'promise') return end('complete', `the agent kept the promise <promise>${loop.promise}</promise> at iteration ${record.n}`, 'complete');
+  if (record.control === 'promise')
+    return end('complete', `the agent kept the promise <promise>${loop.promise}</promise> at iteration ${record.n}`, 'complete');
   if (record.doneWhen?.passed) return end('complete', `done-when passed at iteration ${record.n}: ${loop.doneWhen}`, 'complete');
   const stuck = stuckReason(iterations);
   if (stuck) return end('paused', stuck, 'paused');
-  if (record.n >= loop.max) return end('max_reached', `reached the limit of ${loop.max} iteration${loop.max === 1 ? '' : 's'}`, 'max_reached');
+  if (record.n >= loop.max)
+    return end('max_reached', `reached the limit of ${loop.max} iteration${loop.max === 1 ? '' : 's'}`, 'max_reached');
   return { loop: next, outcome: 'continue' };
 }
 

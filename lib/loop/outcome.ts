@@ -15,7 +15,11 @@ export async function driveAndAnswer({ store, ctx }: { store: StateStore; ctx: R
     env: process.env,
     now: ctx.now,
     onOutput: (b) => process.stderr.write(b),
-    onIteration: async (end) => ctx.emit({ type: 'iteration', ...end.record, outcome: end.outcome }, `iteration ${end.record.n}: ${end.outcome}${end.record.doneWhen ? ` (done-when ${end.record.doneWhen.passed ? 'passed' : 'failed'})` : ''}`),
+    onIteration: async (end) =>
+      ctx.emit(
+        { type: 'iteration', ...end.record, outcome: end.outcome },
+        `iteration ${end.record.n}: ${end.outcome}${end.record.doneWhen ? ` (done-when ${end.record.doneWhen.passed ? 'passed' : 'failed'})` : ''}`,
+      ),
   });
   return drivenOutcome(loop, ctx);
 }

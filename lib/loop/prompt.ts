@@ -27,13 +27,18 @@ export async function iterationPrompt({ store, loop }: { store: StateStore; loop
   const check = loop.iterations.at(-1)?.doneWhen;
   if (check && loop.doneWhen) {
     const tail = check.tail.trimEnd().split('\n').slice(-12).join('\n');
-    lines.push(`Last check \`${loop.doneWhen}\`: ${check.timedOut ? 'timed out' : `failed (exit ${check.exitCode})`}${tail ? `\n${tail}` : ''}`);
+    lines.push(
+      `Last check \`${loop.doneWhen}\`: ${check.timedOut ? 'timed out' : `failed (exit ${check.exitCode})`}${tail ? `\n${tail}` : ''}`,
+    );
   }
   const validate = await lastValidate({ store, runId: loop.runId });
   const attempt = validate?.attempts.at(-1);
   if (validate && attempt) {
     const issues = attempt.issues.slice(0, 5).map((i) => `  - ${i}`);
-    lines.push(`Last forge validate: ${validate.moduleId} attempt ${validate.attempts.length} ${attempt.status}${attempt.score !== null ? ` (score ${attempt.score})` : ''}${validate.stagnant ? ', stagnant: change approach' : ''}`, ...issues);
+    lines.push(
+      `Last forge validate: ${validate.moduleId} attempt ${validate.attempts.length} ${attempt.status}${attempt.score !== null ? ` (score ${attempt.score})` : ''}${validate.stagnant ? ', stagnant: change approach' : ''}`,
+      ...issues,
+    );
   }
   // Long words only: "the" and "fix" would match every lesson.
   const words = keywords(loop.prompt).filter((w) => w.length >= 4);

@@ -65,7 +65,15 @@ export function typeError(spec: CommandSpec<any>, args: Record<string, unknown>)
     if (!arg || value === null || value === undefined) continue;
     const expected = wrongType(arg, value);
     if (expected) {
-      return { ok: false, error: { code: 'INVALID_ARGUMENT', message: `'${name}' must be ${expected}, got ${typeName(value)} ${shown(value)}`, data: { field: name } }, _next_action: `forge ${spec.name} --help` };
+      return {
+        ok: false,
+        error: {
+          code: 'INVALID_ARGUMENT',
+          message: `'${name}' must be ${expected}, got ${typeName(value)} ${shown(value)}`,
+          data: { field: name },
+        },
+        _next_action: `forge ${spec.name} --help`,
+      };
     }
   }
   return null;
@@ -77,7 +85,15 @@ export function typeError(spec: CommandSpec<any>, args: Record<string, unknown>)
  * result's text; a refusal or an error is an isError result whose record still carries `_next_action`.
  * `invoke` runs the command in-process (lib/cli/invoke.ts, or the invoke of the command's own bundle).
  */
-export async function callTool({ spec, args, invoke }: { spec: CommandSpec<any>; args: Record<string, unknown>; invoke: (args: Record<string, unknown>) => Promise<Invocation> }): Promise<ToolResult> {
+export async function callTool({
+  spec,
+  args,
+  invoke,
+}: {
+  spec: CommandSpec<any>;
+  args: Record<string, unknown>;
+  invoke: (args: Record<string, unknown>) => Promise<Invocation>;
+}): Promise<ToolResult> {
   const refused = typeError(spec, args);
   if (refused) return { content: [{ type: 'text', text: JSON.stringify(refused) }], isError: true };
   const { code, stdout, stderr } = await invoke(args);
@@ -89,11 +105,26 @@ export async function callTool({ spec, args, invoke }: { spec: CommandSpec<any>;
  * Serves these tools over stdio until the client closes the connection; stdout carries only
  * protocol. `call` runs the command a served tool names (loading its code then, not before).
  */
-export async function serveMcp({ tools, call, version }: { tools: ReadonlyArray<{ tool: McpTool; command: string }>; call: (command: string, args: Record<string, unknown>) => Promise<ToolResult>; version: string }): Promise<void> {
+export async function serveMcp({
+  tools,
+  call,
+  version,
+}: {
+  tools: ReadonlyArray<{ tool: McpTool; command: string }>;
+  call: (command: string, args: Record<string, unknown>) => Promise<ToolResult>;
+  version: string;
+}): Promise<void> {
   // The low-level Server: tools come from the declarations as JSON Schema, not from zod shapes.
   const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await import('./sdk');
   const byName = new Map(tools.map((t) => [t.tool.name, t.command]));
-  const server = new Server({ name: 'forge', version }, { capabilities: { tools: {} }, instructions: 'forge: git-native commands for coding agents. Every result ends with _next_action, the next command to run (null when done).' });
+  const server = new Server(
+    { name: 'forge', version },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        'forge: git-native commands for coding agents. Every result ends with _next_action, the next command to run (null when done).',
+    },
+  );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => t.tool) }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const command = byName.get(req.params.name);
@@ -101,8 +132,19 @@ export async function serveMcp({ tools, call, version }: { tools: ReadonlyArray<
       // A forge command this server was not asked to serve: the flag that serves it is the next step.
       const set = toolsetOf(req.params.name);
       const record = set
-        ? { ok: false, error: { code: 'UNKNOWN_TOOL', message: `'${req.params.name}' is not served here: it is in the '${set}' toolset (served: ${[...byName.keys()].join(', ')})` }, _next_action: `forge mcp --toolsets default,${set}` }
-        : { ok: false, error: { code: 'UNKNOWN_TOOL', message: `no tool '${req.params.name}' (served: ${[...byName.keys()].join(', ')})` }, _next_action: 'forge schema' };
+        ? {
+            ok: false,
+            error: {
+              code: 'UNKNOWN_TOOL',
+              message: `'${req.params.name}' is not served here: it is in the '${set}' toolset (served: ${[...byName.keys()].join(', ')})`,
+            },
+            _next_action: `forge mcp --toolsets default,${set}`,
+          }
+        : {
+            ok: false,
+            error: { code: 'UNKNOWN_TOOL', message: `no tool '${req.params.name}' (served: ${[...byName.keys()].join(', ')})` },
+            _next_action: 'forge schema',
+          };
       return { content: [{ type: 'text', text: JSON.stringify(record) }], isError: true };
     }
     return call(command, req.params.arguments ?? {});

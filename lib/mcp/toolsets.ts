@@ -120,9 +120,19 @@ export const TOOLSETS: Record<string, Toolset> = {
 export const DEFAULT_TOOLSETS = ['files', 'plans', 'validate', 'memory'] as const;
 
 /** MCP's annotations for a behaviour; the two hints meaningful only for a write are left out of a read. */
-export function annotations(b: Behaviour): { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean } {
+export function annotations(b: Behaviour): {
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint: boolean;
+} {
   if (b.effect === 'read') return { readOnlyHint: true, openWorldHint: b.openWorld ?? false };
-  return { readOnlyHint: false, destructiveHint: b.effect === 'destructive', idempotentHint: b.idempotent ?? false, openWorldHint: b.openWorld ?? false };
+  return {
+    readOnlyHint: false,
+    destructiveHint: b.effect === 'destructive',
+    idempotentHint: b.idempotent ?? false,
+    openWorldHint: b.openWorld ?? false,
+  };
 }
 
 /** Each command's behaviour, by command name. */
@@ -133,7 +143,10 @@ const normal = (name: string) => name.trim().replace(/[ -]/g, '_');
 
 /** Names from repeated and comma-separated flag values: `--toolsets files,plans --toolsets memory`. */
 function names(values: readonly string[]): string[] {
-  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  return values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 /** A working `forge mcp` line from the valid names of a refused one; the default when none is left. */
@@ -154,10 +167,14 @@ export function selectCommands({ toolsets, tools }: { toolsets: readonly string[
   const isTool = (t: string) => byTool.has(normal(t));
   const unknownSet = sets.find((s) => !isSet(s));
   if (unknownSet !== undefined) {
-    throw new InvalidInputError('INVALID_ARGUMENT', `unknown toolset '${unknownSet}'; toolsets: ${['default', 'all', ...Object.keys(TOOLSETS)].join(', ')}`, {
-      fix: fixOf(sets.filter(isSet), wanted.filter(isTool)),
-      data: { field: 'toolsets' },
-    });
+    throw new InvalidInputError(
+      'INVALID_ARGUMENT',
+      `unknown toolset '${unknownSet}'; toolsets: ${['default', 'all', ...Object.keys(TOOLSETS)].join(', ')}`,
+      {
+        fix: fixOf(sets.filter(isSet), wanted.filter(isTool)),
+        data: { field: 'toolsets' },
+      },
+    );
   }
   const unknownTool = wanted.find((t) => !isTool(t));
   if (unknownTool !== undefined) {
@@ -166,7 +183,9 @@ export function selectCommands({ toolsets, tools }: { toolsets: readonly string[
       data: { field: 'tools' },
     });
   }
-  const chosen = (sets.length || wanted.length ? sets : ['default']).flatMap((s) => (s === 'all' ? Object.keys(TOOLSETS) : s === 'default' ? [...DEFAULT_TOOLSETS] : [s]));
+  const chosen = (sets.length || wanted.length ? sets : ['default']).flatMap((s) =>
+    s === 'all' ? Object.keys(TOOLSETS) : s === 'default' ? [...DEFAULT_TOOLSETS] : [s],
+  );
   return new Set([...chosen.flatMap((s) => Object.keys(TOOLSETS[s]!.commands)), ...wanted.map((t) => byTool.get(normal(t))!)]);
 }
 

@@ -8,7 +8,15 @@ import type { StateStore, StateTx } from '../git/state';
 import { sha1Hex } from '../sha1';
 import { bucketName, bucketsOf, legacyFile, splitLines } from '../state/streams';
 
-export const CATEGORIES = ['convention', 'failure_pattern', 'success_pattern', 'test_command', 'architecture', 'dependency', 'tool_usage'] as const;
+export const CATEGORIES = [
+  'convention',
+  'failure_pattern',
+  'success_pattern',
+  'test_command',
+  'architecture',
+  'dependency',
+  'tool_usage',
+] as const;
 export type Category = (typeof CATEGORIES)[number];
 export type Scope = 'project' | 'global';
 
@@ -44,17 +52,40 @@ function dedupeKey(category: string, pattern: string): string {
   return `${category}\0${pattern.trim().toLowerCase()}`;
 }
 
-export async function buildEntry({ pattern, category, confidence, tags, now }: { pattern: string; category: Category; confidence: number; tags: string[]; now: Date }): Promise<MemoryEntry> {
+export async function buildEntry({
+  pattern,
+  category,
+  confidence,
+  tags,
+  now,
+}: {
+  pattern: string;
+  category: Category;
+  confidence: number;
+  tags: string[];
+  now: Date;
+}): Promise<MemoryEntry> {
   const text = pattern.trim();
   if (!text) throw new InvalidInputError('EMPTY_PATTERN', 'the pattern is empty', { fix: 'forge memory save --help' });
   const id = `mem-${sha1Hex(dedupeKey(category, text)).slice(0, 12)}`;
-  const entry: MemoryEntry = { id, category, pattern: text, confidence, tags: [...new Set(tags.map((t) => t.trim()).filter(Boolean))], timestamp: now.toISOString() };
+  const entry: MemoryEntry = {
+    id,
+    category,
+    pattern: text,
+    confidence,
+    tags: [...new Set(tags.map((t) => t.trim()).filter(Boolean))],
+    timestamp: now.toISOString(),
+  };
   const size = Buffer.byteLength(JSON.stringify(entry));
   if (size > MAX_ENTRY_BYTES) {
-    throw new InvalidInputError('ENTRY_TOO_LARGE', `memory entry is ${size} bytes; the limit is ${MAX_ENTRY_BYTES} (memory holds compact lessons, not dumps)`, {
-      fix: 'forge memory save --help',
-      data: { bytes: size, limit: MAX_ENTRY_BYTES },
-    });
+    throw new InvalidInputError(
+      'ENTRY_TOO_LARGE',
+      `memory entry is ${size} bytes; the limit is ${MAX_ENTRY_BYTES} (memory holds compact lessons, not dumps)`,
+      {
+        fix: 'forge memory save --help',
+        data: { bytes: size, limit: MAX_ENTRY_BYTES },
+      },
+    );
   }
   return entry;
 }
@@ -64,7 +95,12 @@ function parseEntry(line: string): MemoryEntry | null {
   try {
     const e = JSON.parse(line) as MemoryEntry | null;
     if (!e || typeof e !== 'object' || typeof e.pattern !== 'string' || typeof e.category !== 'string') return null;
-    return { ...e, tags: Array.isArray(e.tags) ? e.tags.filter((t) => typeof t === 'string') : [], confidence: typeof e.confidence === 'number' ? e.confidence : 0, timestamp: typeof e.timestamp === 'string' ? e.timestamp : '' };
+    return {
+      ...e,
+      tags: Array.isArray(e.tags) ? e.tags.filter((t) => typeof t === 'string') : [],
+      confidence: typeof e.confidence === 'number' ? e.confidence : 0,
+      timestamp: typeof e.timestamp === 'string' ? e.timestamp : '',
+    };
   } catch {
     return null;
   }
@@ -122,7 +158,15 @@ function appended(stored: Buffer | null, lines: Buffer[]): Buffer {
  * those a bucket holds already (an interrupted conversion, or a sync that brought both). Entries
  * and lines that are not entries alike: no line is lost. `read` and `append` are one bucket's.
  */
-async function convertToBuckets({ legacy, read, append }: { legacy: Buffer; read: (bucket: string) => Promise<Buffer | null>; append: (bucket: string, stored: Buffer | null, lines: Buffer[]) => Promise<void> }): Promise<void> {
+async function convertToBuckets({
+  legacy,
+  read,
+  append,
+}: {
+  legacy: Buffer;
+  read: (bucket: string) => Promise<Buffer | null>;
+  append: (bucket: string, stored: Buffer | null, lines: Buffer[]) => Promise<void>;
+}): Promise<void> {
   const byBucket = new Map<string, Array<{ line: Buffer; key: string }>>();
   for (const line of splitLines(legacy)) {
     const { key, bucket } = placeOf(line.toString('utf8'));
@@ -134,7 +178,12 @@ async function convertToBuckets({ legacy, read, append }: { legacy: Buffer; read
     const stored = await read(bucket);
     const held = new Set(splitLines(stored ?? Buffer.alloc(0)).map((l) => placeOf(l.toString('utf8')).key));
     const fresh = lines.filter(({ key }) => !held.has(key) && held.add(key));
-    if (fresh.length) await append(bucket, stored, fresh.map((f) => f.line));
+    if (fresh.length)
+      await append(
+        bucket,
+        stored,
+        fresh.map((f) => f.line),
+      );
   }
 }
 
@@ -153,7 +202,11 @@ export async function saveProjectMemory({ store, entry }: { store: StateStore; e
       const dup = findDuplicate([await tx.readText(path), legacy?.toString('utf8') ?? ''], entry);
       if (dup) return dup;
       if (legacy !== null) {
-        await convertToBuckets({ legacy, read: (b) => tx.read(`${PROJECT_MEMORY}/${b}`), append: async (b, stored, lines) => tx.write(`${PROJECT_MEMORY}/${b}`, appended(stored, lines)) });
+        await convertToBuckets({
+          legacy,
+          read: (b) => tx.read(`${PROJECT_MEMORY}/${b}`),
+          append: async (b, stored, lines) => tx.write(`${PROJECT_MEMORY}/${b}`, appended(stored, lines)),
+        });
         tx.remove(legacyFile(PROJECT_MEMORY));
       }
       tx.write(path, appended(await tx.read(path), [Buffer.from(JSON.stringify(entry), 'utf8')]));
@@ -167,7 +220,8 @@ export async function saveProjectMemory({ store, entry }: { store: StateStore; e
 export async function saveGlobalMemory({ dataHome, entry }: { dataHome: string; entry: MemoryEntry }): Promise<SaveResult> {
   const { dir, legacy } = globalMemory(dataHome);
   const file = join(dir, bucketName(entry.id.replace(/^mem-/, '')));
-  const readOrNull = (path: string) => readFile(path).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)));
+  const readOrNull = (path: string) =>
+    readFile(path).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)));
   // The lock an earlier forge took for global.jsonl: old and new writers still queue on one lock.
   return withLock({
     lockPath: `${legacy}.lock`,
@@ -197,7 +251,9 @@ export async function readGlobalMemory({ dataHome }: { dataHome: string }): Prom
   const { dir, legacy } = globalMemory(dataHome);
   // Most users keep no global memory: a stat that does not throw is all that costs (a failed read makes an error and starts libuv's threads).
   if (!statSync(dir, { throwIfNoEntry: false }) && !statSync(legacy, { throwIfNoEntry: false })) return [];
-  const names = bucketsOf((await readdir(dir, { withFileTypes: true }).catch(() => [])).map((e) => ({ name: e.name, mode: e.isFile() ? '100644' : '40000' })));
+  const names = bucketsOf(
+    (await readdir(dir, { withFileTypes: true }).catch(() => [])).map((e) => ({ name: e.name, mode: e.isFile() ? '100644' : '40000' })),
+  );
   const texts = await Promise.all([legacy, ...names.map((n) => join(dir, n))].map((f) => readFile(f, 'utf8').catch(() => '')));
   return parseEntries(...texts);
 }
@@ -207,7 +263,11 @@ export async function readProjectMemory({ store }: { store: StateStore }): Promi
   const head = await store.head();
   if (!head) return [];
   const names = bucketsOf(await store.listAt(head, PROJECT_MEMORY));
-  const texts = await Promise.all([legacyFile(PROJECT_MEMORY), ...names.map((n) => `${PROJECT_MEMORY}/${n}`)].map(async (p) => (await store.readAt(head, p))?.toString('utf8') ?? ''));
+  const texts = await Promise.all(
+    [legacyFile(PROJECT_MEMORY), ...names.map((n) => `${PROJECT_MEMORY}/${n}`)].map(
+      async (p) => (await store.readAt(head, p))?.toString('utf8') ?? '',
+    ),
+  );
   return parseEntries(...texts);
 }
 

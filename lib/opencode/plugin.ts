@@ -80,19 +80,38 @@ export const ForgePlanGate = async ({ directory }) => ({
  * the same plugin is left alone, an older forge plugin is replaced; a file there that is not forge's
  * is refused untouched.
  */
-export async function installOpenCodePlugin({ cwd, file: given }: { cwd: string; file: string | undefined }): Promise<{ data: Record<string, unknown>; text: string }> {
+export async function installOpenCodePlugin({
+  cwd,
+  file: given,
+}: {
+  cwd: string;
+  file: string | undefined;
+}): Promise<{ data: Record<string, unknown>; text: string }> {
   const file = await agentConfigFile({ cwd, given, inRepo: ['.opencode', 'plugins', 'forge-plan-gate.js'] });
   const before = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return null;
     throw err;
   });
-  if (before !== null && !before.startsWith(HEADER)) throw new RefusedError('SETTINGS_INVALID', `${file} is not forge's plugin; it was left as it is`, { fix: 'forge plan install-hook opencode --settings .opencode/plugins/forge-plan-gate-2.js' });
+  if (before !== null && !before.startsWith(HEADER))
+    throw new RefusedError('SETTINGS_INVALID', `${file} is not forge's plugin; it was left as it is`, {
+      fix: 'forge plan install-hook opencode --settings .opencode/plugins/forge-plan-gate-2.js',
+    });
   const status = before === PLUGIN_SOURCE ? 'already installed' : before === null ? 'installed' : 'upgraded';
   if (before !== PLUGIN_SOURCE) await atomicWrite(file, PLUGIN_SOURCE);
   const reachable = await onPath({ program: 'forge', cwd, path: process.env.PATH ?? '' });
-  const warning = reachable ? '' : '\nwarning: forge is not on PATH here; until it is (npm install -g .), the plugin refuses every tool call';
+  const warning = reachable
+    ? ''
+    : '\nwarning: forge is not on PATH here; until it is (npm install -g .), the plugin refuses every tool call';
   return {
-    data: { file, added: before === null, upgraded: status === 'upgraded' ? ['the plugin replaced by this forge\'s'] : [], event: 'tool.execute.before', command: OPENCODE_PREFLIGHT.join(' '), failure: 'closed', forgeOnPath: reachable },
+    data: {
+      file,
+      added: before === null,
+      upgraded: status === 'upgraded' ? ["the plugin replaced by this forge's"] : [],
+      event: 'tool.execute.before',
+      command: OPENCODE_PREFLIGHT.join(' '),
+      failure: 'closed',
+      forgeOnPath: reachable,
+    },
     text: `${status}: tool.execute.before → ${OPENCODE_PREFLIGHT.join(' ')} in ${file}\nfails closed: the plugin refuses a call when forge cannot run, fails, or does not answer within ${TIMEOUT_MS / 1000} seconds; OpenCode loads it at startup${warning}`,
   };
 }

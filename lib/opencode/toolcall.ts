@@ -14,15 +14,28 @@ import { isObject, isText } from '../guards';
  */
 export function parseOpenCodeToolCall(text: string): PreToolUsePayload {
   const p = parseHookPayload(text, 'forge plan preflight --help', 'OpenCode plugin');
-  if (!isText(p.tool)) throw new InvalidInputError('BAD_HOOK_PAYLOAD', "the payload has no tool: is it from forge's OpenCode plugin (tool.execute.before)?", { fix: 'forge plan install-hook opencode' });
+  if (!isText(p.tool))
+    throw new InvalidInputError('BAD_HOOK_PAYLOAD', "the payload has no tool: is it from forge's OpenCode plugin (tool.execute.before)?", {
+      fix: 'forge plan install-hook opencode',
+    });
   const args = isObject(p.args) ? p.args : {};
   const command = isText(args.command) ? args.command : undefined;
-  const base = { sessionId: hookSessionId({ session_id: p.sessionID }), cwd: isText(p.directory) ? p.directory : null, tool: p.tool, command };
+  const base = {
+    sessionId: hookSessionId({ session_id: p.sessionID }),
+    cwd: isText(p.directory) ? p.directory : null,
+    tool: p.tool,
+    command,
+  };
   if (toolInfo(p.tool, 'opencode').word === 'bash') return { ...base, paths: [] };
   if (toolInfo(p.tool, 'opencode').word === 'patch') {
     const paths = isText(args.patchText) ? patchPaths(args.patchText) : [];
     // A patch whose files the gate cannot see is refused: applied otherwise, it would pass unchecked.
-    if (!paths.length) throw new InvalidInputError('BAD_HOOK_PAYLOAD', `the ${p.tool} patchText names no file (no *** Add File / Update File / Delete File header)`, { fix: 'forge plan preflight --help' });
+    if (!paths.length)
+      throw new InvalidInputError(
+        'BAD_HOOK_PAYLOAD',
+        `the ${p.tool} patchText names no file (no *** Add File / Update File / Delete File header)`,
+        { fix: 'forge plan preflight --help' },
+      );
     return { ...base, paths, command: undefined };
   }
   let paths = ['filePath', 'path'].map((k) => args[k]).filter(isText);

@@ -4,7 +4,8 @@ import { FORGE_MCP_SERVER, literalDir, mcpParts } from './tools';
 
 /** What preflight needs to know of a call: the paths it names (and, for bash, its command line). */
 export function preflightArgs(name: string, args: Record<string, unknown>): { tool: string; path: string[]; command?: string } {
-  const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const strings = (v: unknown): string[] =>
+    typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
   if (name === 'bash') return { tool: 'bash', path: [], command: typeof args.command === 'string' ? args.command : '' };
   if (name === 'patch') {
     try {

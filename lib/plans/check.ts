@@ -23,8 +23,15 @@ export interface CheckReport {
 async function listDir(dir: string, ext: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   // The directory entry tells a regular file without a stat; only a symlink is followed to see.
-  const kept = await Promise.all(entries.filter((e) => e.name.endsWith(ext)).map(async (e) => (e.isFile() || (e.isSymbolicLink() && (await isFile(join(dir, e.name)))) ? e.name : null)));
-  return kept.filter((n): n is string => n !== null).sort().map((n) => join(dir, n));
+  const kept = await Promise.all(
+    entries
+      .filter((e) => e.name.endsWith(ext))
+      .map(async (e) => (e.isFile() || (e.isSymbolicLink() && (await isFile(join(dir, e.name)))) ? e.name : null)),
+  );
+  return kept
+    .filter((n): n is string => n !== null)
+    .sort()
+    .map((n) => join(dir, n));
 }
 
 /** How many plans are read ahead of the one being checked. */
@@ -43,7 +50,8 @@ async function readUpTo(abs: string, max: number): Promise<Buffer | number> {
 
 /** The plans to check: the given paths, or docs/plans/*.md and .forge/plans/*.json under root. */
 export async function discoverPlans({ cwd, root, paths }: { cwd: string; root: string; paths: string[] }): Promise<string[]> {
-  if (!paths.length) return [...(await listDir(join(root, 'docs', 'plans'), '.md')), ...(await listDir(join(root, '.forge', 'plans'), '.json'))];
+  if (!paths.length)
+    return [...(await listDir(join(root, 'docs', 'plans'), '.md')), ...(await listDir(join(root, '.forge', 'plans'), '.json'))];
   const out: string[] = [];
   // Plans live in the work tree: a --path out of it, or into git's files, is refused like a file tool's.
   const ws = await locateWorkspace({ cwd });
@@ -53,17 +61,35 @@ export async function discoverPlans({ cwd, root, paths }: { cwd: string; root: s
     if (!info) throw new InvalidInputError('PLAN_NOT_FOUND', `no plan at '${p}'`, { fix: 'forge plan check' });
     if (info.isDirectory()) out.push(...(await listDir(abs, '.md')), ...(await listDir(abs, '.json')));
     else if (info.isFile()) out.push(abs);
-    else throw new InvalidInputError('PLAN_NOT_FOUND', `'${p}' is neither a plan file nor a directory of plans`, { fix: 'forge plan check' });
+    else
+      throw new InvalidInputError('PLAN_NOT_FOUND', `'${p}' is neither a plan file nor a directory of plans`, { fix: 'forge plan check' });
   }
   return out;
 }
 
-export async function checkPlans({ cwd, files, strict, path }: { cwd: string; files: string[]; strict: boolean; path: string }): Promise<CheckReport> {
+export async function checkPlans({
+  cwd,
+  files,
+  strict,
+  path,
+}: {
+  cwd: string;
+  files: string[];
+  strict: boolean;
+  path: string;
+}): Promise<CheckReport> {
   const report: CheckReport = { files: [], findings: [], contracts: [], legacy: [], modulePlans: [] };
   // Reading waits on the disk and checking on the CPU: the next few plans are read while one is checked.
   const reads = new Map<number, Promise<{ buf: Buffer | number } | { err: unknown }>>();
   const readAhead = (i: number) => {
-    if (i < files.length && !reads.has(i)) reads.set(i, readUpTo(files[i]!, MAX_PLAN_BYTES).then((buf) => ({ buf }), (err: unknown) => ({ err })));
+    if (i < files.length && !reads.has(i))
+      reads.set(
+        i,
+        readUpTo(files[i]!, MAX_PLAN_BYTES).then(
+          (buf) => ({ buf }),
+          (err: unknown) => ({ err }),
+        ),
+      );
   };
   for (const [i, abs] of files.entries()) {
     const file = relative(cwd, abs) || abs;
@@ -94,7 +120,14 @@ export async function checkPlans({ cwd, files, strict, path }: { cwd: string; fi
           return true;
         }
       });
-      report.findings.push({ file, line: line + 1, col: 1, severity: 'error', code: 'INVALID_ENCODING', message: `line ${line + 1} is not valid UTF-8: plans are UTF-8 text` });
+      report.findings.push({
+        file,
+        line: line + 1,
+        col: 1,
+        severity: 'error',
+        code: 'INVALID_ENCODING',
+        message: `line ${line + 1} is not valid UTF-8: plans are UTF-8 text`,
+      });
       continue;
     }
     if (abs.endsWith('.json')) {

@@ -93,7 +93,8 @@ export async function activeContract({ store }: { store: StateStore }): Promise<
   const fix = 'forge plan status';
   const pointer = parseContract(raw) as unknown;
   const id = isObject(pointer) ? pointer.plan_id : undefined;
-  if (typeof id !== 'string' || !id) throw new RefusedError('PLAN_UNREADABLE', `the active plan pointer ${ACTIVE_PATH} on the state ref cannot be read`, { fix });
+  if (typeof id !== 'string' || !id)
+    throw new RefusedError('PLAN_UNREADABLE', `the active plan pointer ${ACTIVE_PATH} on the state ref cannot be read`, { fix });
   const c = parseContract(await store.read(contractPath(id))) as unknown;
   if (!isObject(c) || !Array.isArray(c.units) || !isObject(c.envelope) || !isObject(c.used) || typeof c.status !== 'string') {
     throw new RefusedError('PLAN_UNREADABLE', `the contract of the active plan '${id}' cannot be read from the state ref`, { fix });
@@ -110,7 +111,10 @@ export async function activeContract({ store }: { store: StateStore }): Promise<
 export async function activationCommand({ cwd }: { cwd: string }): Promise<string> {
   const root = (await workTreeRoot({ cwd }))?.root ?? cwd;
   const dir = join(root, 'docs', 'plans');
-  const names = (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name).sort();
+  const names = (await readdir(dir, { withFileTypes: true }).catch(() => []))
+    .filter((e) => e.isFile() && e.name.endsWith('.md'))
+    .map((e) => e.name)
+    .sort();
   const newest = names.at(-1);
   return newest ? shellJoin(['forge', 'plan', 'activate', '--path', relative(cwd, join(dir, newest))]) : 'forge plan new --help';
 }
@@ -121,26 +125,50 @@ async function endInTx(tx: StateTx, c: Contract, reason: string, stamp: string):
   saveContract(tx, ended);
   const pointer = parseContract(await tx.read(ACTIVE_PATH)) as { plan_id?: string } | null;
   if (pointer?.plan_id === c.plan_id) tx.remove(ACTIVE_PATH);
-  await journal(tx, [{ timestamp: stamp, plan_id: c.plan_id, verb: 'plan_ended', kind: 'Decision', unit: c.units[c.current]?.id ?? null, reason }]);
+  await journal(tx, [
+    { timestamp: stamp, plan_id: c.plan_id, verb: 'plan_ended', kind: 'Decision', unit: c.units[c.current]?.id ?? null, reason },
+  ]);
   return ended;
 }
 
 /** The contract named, or the one the active pointer names; refused when there is none, or it has ended. */
-export async function targetContract(read: (path: string) => Promise<Buffer | null>, planId: string | undefined, cwd?: string): Promise<Contract> {
+export async function targetContract(
+  read: (path: string) => Promise<Buffer | null>,
+  planId: string | undefined,
+  cwd?: string,
+): Promise<Contract> {
   let id = planId;
   if (id === undefined) {
     const pointer = parseContract(await read(ACTIVE_PATH)) as { plan_id?: string } | null;
     id = pointer?.plan_id;
-    if (!id) throw new RefusedError('NO_ACTIVE_PLAN', 'no plan contract is active', { fix: cwd === undefined ? 'forge plan status' : await activationCommand({ cwd }) });
+    if (!id)
+      throw new RefusedError('NO_ACTIVE_PLAN', 'no plan contract is active', {
+        fix: cwd === undefined ? 'forge plan status' : await activationCommand({ cwd }),
+      });
   }
   const c = parseContract(await read(contractPath(id)));
   if (!c) throw new RefusedError('PLAN_NOT_FOUND', `no activated plan '${id}'`, { fix: 'forge plan status' });
-  if (c.status === 'ended') throw new RefusedError('PLAN_ENDED', `plan ${id} has ended`, { fix: cwd === undefined ? 'forge plan status' : await activationCommand({ cwd }) });
+  if (c.status === 'ended')
+    throw new RefusedError('PLAN_ENDED', `plan ${id} has ended`, {
+      fix: cwd === undefined ? 'forge plan status' : await activationCommand({ cwd }),
+    });
   return c;
 }
 
 /** Ends the contract named (default: the active one) before its last unit: the gate stops, the journal says why. */
-export async function endPlan({ store, planId, reason, now, cwd }: { store: StateStore; planId: string | undefined; reason: string | null; now: Date; cwd?: string }): Promise<Contract> {
+export async function endPlan({
+  store,
+  planId,
+  reason,
+  now,
+  cwd,
+}: {
+  store: StateStore;
+  planId: string | undefined;
+  reason: string | null;
+  now: Date;
+  cwd?: string;
+}): Promise<Contract> {
   const stamp = now.toISOString();
   const r = await store.update({
     message: (c: Contract) => `plan: end ${c.plan_id}`,
@@ -150,22 +178,43 @@ export async function endPlan({ store, planId, reason, now, cwd }: { store: Stat
 }
 
 /** Validates a plan file and makes it the active contract, entering its first unit. */
-export async function activatePlan({ store, root, abs, relPath, now, replace = false }: { store: StateStore; root: string; abs: string; /** The path as the caller gave it, for the hint. */ relPath: string; now: Date; replace?: boolean }): Promise<{ contract: Contract; ended: Contract[] }> {
+export async function activatePlan({
+  store,
+  root,
+  abs,
+  relPath,
+  now,
+  replace = false,
+}: {
+  store: StateStore;
+  root: string;
+  abs: string /** The path as the caller gave it, for the hint. */;
+  relPath: string;
+  now: Date;
+  replace?: boolean;
+}): Promise<{ contract: Contract; ended: Contract[] }> {
   const source = relative(root, abs);
   const text = await readFile(abs, 'utf8');
   const { plan, findings } = await checkMarkdownPlan({ file: source, text, strict: true });
   const errors = findings.filter((f) => f.severity === 'error');
   if (errors.length || !plan?.envelope) {
     const legacy = errors.some((e) => e.code === 'LEGACY_PLAN');
-    throw new RefusedError(legacy ? 'LEGACY_PLAN' : 'PLAN_INVALID', legacy ? `'${source}' has no envelopes: a legacy plan cannot be activated` : `'${source}' does not pass forge plan check (${errors.length} error${errors.length === 1 ? '' : 's'}; first: ${errors[0]!.file}:${errors[0]!.line}:${errors[0]!.col} ${errors[0]!.code})`, {
-      fix: shellJoin(['forge', 'plan', 'check', '--path', source]),
-      data: { findings: errors },
-    });
+    throw new RefusedError(
+      legacy ? 'LEGACY_PLAN' : 'PLAN_INVALID',
+      legacy
+        ? `'${source}' has no envelopes: a legacy plan cannot be activated`
+        : `'${source}' does not pass forge plan check (${errors.length} error${errors.length === 1 ? '' : 's'}; first: ${errors[0]!.file}:${errors[0]!.line}:${errors[0]!.col} ${errors[0]!.code})`,
+      {
+        fix: shellJoin(['forge', 'plan', 'check', '--path', source]),
+        data: { findings: errors },
+      },
+    );
   }
   const stamp = now.toISOString();
   const planId = plan.envelope.plan_id;
   const r = await store.update({
-    message: ({ contract, ended }: { contract: Contract; ended: Contract[] }) => `plan: activate ${contract.plan_id} (enter ${contract.units[0]!.id})${ended.length ? `, ending ${ended.map((e) => e.plan_id).join(', ')}` : ''}`,
+    message: ({ contract, ended }: { contract: Contract; ended: Contract[] }) =>
+      `plan: activate ${contract.plan_id} (enter ${contract.units[0]!.id})${ended.length ? `, ending ${ended.map((e) => e.plan_id).join(', ')}` : ''}`,
     apply: async (tx) => {
       // What this activation would take the place of: the same plan still going, and the plan the
       // active pointer names, when it still gates. Only --replace ends them.
@@ -179,12 +228,30 @@ export async function activatePlan({ store, root, abs, relPath, now, replace = f
       }
       if (live.length && !replace) {
         const [first] = live;
-        const what = first!.plan_id === planId ? `plan ${planId} is already ${first!.status}` : `plan ${first!.plan_id} is ${first!.status}`;
-        throw new RefusedError('PLAN_ALREADY_ACTIVE', `${what}, at unit ${first!.units[first!.current]?.id}: --replace ends it and activates '${source}'`, { fix: shellJoin(['forge', 'plan', 'activate', '--path', relPath, '--replace']) });
+        const what =
+          first!.plan_id === planId ? `plan ${planId} is already ${first!.status}` : `plan ${first!.plan_id} is ${first!.status}`;
+        throw new RefusedError(
+          'PLAN_ALREADY_ACTIVE',
+          `${what}, at unit ${first!.units[first!.current]?.id}: --replace ends it and activates '${source}'`,
+          { fix: shellJoin(['forge', 'plan', 'activate', '--path', relPath, '--replace']) },
+        );
       }
       const ended: Contract[] = [];
       for (const c of live) ended.push(await endInTx(tx, c, `replaced by ${planId} (${source})`, stamp));
-      const contract: Contract = { plan_id: planId, source, envelope: plan.envelope!, units: plan.units, current: 0, status: 'active', pausedReason: null, activatedAt: stamp, updatedAt: stamp, used: { runs: [], tokens: 0, files: [], unitTokens: 0 }, pendingBreach: null, grant: null };
+      const contract: Contract = {
+        plan_id: planId,
+        source,
+        envelope: plan.envelope!,
+        units: plan.units,
+        current: 0,
+        status: 'active',
+        pausedReason: null,
+        activatedAt: stamp,
+        updatedAt: stamp,
+        used: { runs: [], tokens: 0, files: [], unitTokens: 0 },
+        pendingBreach: null,
+        grant: null,
+      };
       saveContract(tx, contract);
       tx.write(ACTIVE_PATH, `${JSON.stringify({ plan_id: planId, updatedAt: stamp })}\n`);
       await journal(tx, [{ timestamp: stamp, plan_id: planId, verb: 'plan_unit_entered', kind: 'Decision', unit: plan.units[0]!.id }]);
@@ -195,7 +262,19 @@ export async function activatePlan({ store, root, abs, relPath, now, replace = f
 }
 
 /** Sets or clears the kill switch of the contract named (default: the active one); a pause needs a reason, shown on every later refusal. */
-export async function setPaused({ store, planId, reason, now, cwd }: { store: StateStore; planId: string | undefined; reason: string | null; now: Date; cwd?: string }): Promise<Contract> {
+export async function setPaused({
+  store,
+  planId,
+  reason,
+  now,
+  cwd,
+}: {
+  store: StateStore;
+  planId: string | undefined;
+  reason: string | null;
+  now: Date;
+  cwd?: string;
+}): Promise<Contract> {
   const stamp = now.toISOString();
   const r = await store.update({
     message: (c: Contract) => `plan: ${reason === null ? 'resume' : 'pause'} ${c.plan_id}`,
@@ -203,10 +282,20 @@ export async function setPaused({ store, planId, reason, now, cwd }: { store: St
       const c = await targetContract((p) => tx.read(p), planId, cwd);
       const id = c.plan_id;
       if (c.status === 'complete') throw new RefusedError('PLAN_COMPLETE', `plan ${id} is complete`, { fix: 'forge plan status' });
-      if (reason === null && c.status !== 'paused') throw new RefusedError('NOT_PAUSED', `plan ${id} is not paused`, { fix: 'forge plan status' });
+      if (reason === null && c.status !== 'paused')
+        throw new RefusedError('NOT_PAUSED', `plan ${id} is not paused`, { fix: 'forge plan status' });
       const next: Contract = { ...c, status: reason === null ? 'active' : 'paused', pausedReason: reason, updatedAt: stamp };
       saveContract(tx, next);
-      await journal(tx, [{ timestamp: stamp, plan_id: id, verb: reason === null ? 'plan_resumed' : 'plan_paused', kind: 'Decision', unit: c.units[c.current]?.id ?? null, ...(reason ? { reason } : {}) }]);
+      await journal(tx, [
+        {
+          timestamp: stamp,
+          plan_id: id,
+          verb: reason === null ? 'plan_resumed' : 'plan_paused',
+          kind: 'Decision',
+          unit: c.units[c.current]?.id ?? null,
+          ...(reason ? { reason } : {}),
+        },
+      ]);
       return next;
     },
   });

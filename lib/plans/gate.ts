@@ -52,7 +52,8 @@ const ORDER: Record<Surface, number> = { artifacts_only: 0, local_branch: 1, rem
 /** The surface a shell command reaches: pushing or opening a PR > committing or moving refs > files. */
 export function surfaceOfCommand(command: string): Surface {
   if (/\bgit\s+push\b|\bgh\s+pr\s+(create|merge)\b|\bgh\s+release\s+create\b/.test(command)) return 'remote_branch_pr';
-  if (/\bgit\s+(commit|merge|rebase|reset|cherry-pick|revert|tag|branch|checkout|switch|am|stash|pull)\b/.test(command)) return 'local_branch';
+  if (/\bgit\s+(commit|merge|rebase|reset|cherry-pick|revert|tag|branch|checkout|switch|am|stash|pull)\b/.test(command))
+    return 'local_branch';
   return 'artifacts_only';
 }
 
@@ -63,7 +64,9 @@ export function isPlanLifecycleCommand(command: string): boolean {
 
 /** Whether a conversation-only tool or a lifecycle command, which the gate lets through unrecorded. */
 export function isExempt(tool: string, command: string | undefined, agent?: ToolAgent): boolean {
-  return toolInfo(tool, agent).exempt || (canonicalTool(tool, agent) === 'bash' && command !== undefined && isPlanLifecycleCommand(command));
+  return (
+    toolInfo(tool, agent).exempt || (canonicalTool(tool, agent) === 'bash' && command !== undefined && isPlanLifecycleCommand(command))
+  );
 }
 
 /** Seconds in a duration field: an integer of seconds or `90m`, `2h`, `1d`. */
@@ -116,7 +119,10 @@ export function plainMatcher(globs: string[], paths: string[]): Matcher | null {
  * ('./' the repository root): it passes only when the globs cover everything under it.
  */
 async function outside(paths: string[], globs: string[]): Promise<string | null> {
-  const isMatch = await matcher(globs, paths.filter((p) => !p.endsWith('/') && !p.startsWith('../') && p !== '..'));
+  const isMatch = await matcher(
+    globs,
+    paths.filter((p) => !p.endsWith('/') && !p.startsWith('../') && p !== '..'),
+  );
   for (const p of paths) {
     if (p.startsWith('../') || p === '..') return p;
     const within = p.endsWith('/') ? await someCovers(globs, p === './' ? '**' : `${p}**`) : isMatch(p);
@@ -137,45 +143,104 @@ export async function decide({ contract, call, now }: { contract: Contract; call
   const rails = contract.envelope.parent_rails;
   const caps = contract.envelope.parent_blast_radius.budget_caps ?? {};
   const base = { acked: false, laterUnit: null, budgetBreaches: [] as string[], path: null as string | null };
-  const refuse = (posture: 'soft' | 'hard', breach: Breach, reason: string, extra: Partial<Decision> = {}): Decision => ({ ...base, allowed: false, posture, breach, reason, ...extra });
+  const refuse = (posture: 'soft' | 'hard', breach: Breach, reason: string, extra: Partial<Decision> = {}): Decision => ({
+    ...base,
+    allowed: false,
+    posture,
+    breach,
+    reason,
+    ...extra,
+  });
 
-  if (contract.status === 'paused') return refuse('hard', 'kill_switch', `plan ${contract.plan_id} is paused (kill switch): ${contract.pausedReason}`);
+  if (contract.status === 'paused')
+    return refuse('hard', 'kill_switch', `plan ${contract.plan_id} is paused (kill switch): ${contract.pausedReason}`);
   if (!unit) return { ...base, allowed: true, posture: 'allow', breach: null, reason: 'the plan is complete' };
 
   // Hard budget caps: a cap that is reached, or that this call would pass.
   const used = contract.used;
-  if (caps.tokens !== undefined && used.tokens + call.tokens > caps.tokens) return refuse('hard', 'budget_cap', `plan budget cap reached: tokens ${used.tokens}${call.tokens ? ` + ${call.tokens}` : ''} of ${caps.tokens}`);
-  if (caps.runs !== undefined && call.runId !== null && !used.runs.includes(call.runId) && used.runs.length >= caps.runs) return refuse('hard', 'budget_cap', `plan budget cap reached: runs ${used.runs.length} of ${caps.runs}; run ${call.runId} would be one more`);
+  if (caps.tokens !== undefined && used.tokens + call.tokens > caps.tokens)
+    return refuse(
+      'hard',
+      'budget_cap',
+      `plan budget cap reached: tokens ${used.tokens}${call.tokens ? ` + ${call.tokens}` : ''} of ${caps.tokens}`,
+    );
+  if (caps.runs !== undefined && call.runId !== null && !used.runs.includes(call.runId) && used.runs.length >= caps.runs)
+    return refuse(
+      'hard',
+      'budget_cap',
+      `plan budget cap reached: runs ${used.runs.length} of ${caps.runs}; run ${call.runId} would be one more`,
+    );
   const newFiles = call.mutates ? call.paths.filter((p) => !used.files.includes(p)) : [];
-  if (caps.files_changed !== undefined && used.files.length + newFiles.length > caps.files_changed) return refuse('hard', 'budget_cap', `plan budget cap reached: files_changed ${used.files.length} of ${caps.files_changed}; ${newFiles[0]} would be one more`, { path: newFiles[0]! });
+  if (caps.files_changed !== undefined && used.files.length + newFiles.length > caps.files_changed)
+    return refuse(
+      'hard',
+      'budget_cap',
+      `plan budget cap reached: files_changed ${used.files.length} of ${caps.files_changed}; ${newFiles[0]} would be one more`,
+      { path: newFiles[0]! },
+    );
   if (caps.wall_time !== undefined) {
     const elapsed = (now.getTime() - Date.parse(contract.activatedAt)) / 1000;
-    if (elapsed > durationSeconds(caps.wall_time)) return refuse('hard', 'budget_cap', `plan budget cap reached: wall_time ${caps.wall_time} since activation at ${contract.activatedAt}`);
+    if (elapsed > durationSeconds(caps.wall_time))
+      return refuse(
+        'hard',
+        'budget_cap',
+        `plan budget cap reached: wall_time ${caps.wall_time} since activation at ${contract.activatedAt}`,
+      );
   }
 
   // The parent rails and blast radius bound every unit: no acknowledgement reaches past them.
   // A tool the tool map does not know is no breach of the rails: the plan may allow it by name, or an ack let it through once.
-  if (!toolAllowed(rails.allowed_tools, call.tool, call.agent) && toolInfo(call.tool, call.agent).known) return refuse('hard', 'rails', `plan breach: tools — '${call.tool}' is outside the plan's rails (${list(rails.allowed_tools)})`);
+  if (!toolAllowed(rails.allowed_tools, call.tool, call.agent) && toolInfo(call.tool, call.agent).known)
+    return refuse('hard', 'rails', `plan breach: tools — '${call.tool}' is outside the plan's rails (${list(rails.allowed_tools)})`);
   const offRails = await outside(call.paths, rails.allowed_paths);
-  if (offRails !== null) return refuse('hard', 'rails', `plan breach: paths — '${offRails}' is outside the plan's rails (${list(rails.allowed_paths)})`, { path: offRails });
+  if (offRails !== null)
+    return refuse('hard', 'rails', `plan breach: paths — '${offRails}' is outside the plan's rails (${list(rails.allowed_paths)})`, {
+      path: offRails,
+    });
   const surface = unit.surface ?? rails.surface;
-  if (ORDER[call.surface] > ORDER[surface]) return refuse('hard', 'surface', `plan breach: surface — this call reaches ${call.surface}; ${unit.id} allows ${surface} (${list(SURFACES.filter((s) => ORDER[s] <= ORDER[surface]))})`);
+  if (ORDER[call.surface] > ORDER[surface])
+    return refuse(
+      'hard',
+      'surface',
+      `plan breach: surface — this call reaches ${call.surface}; ${unit.id} allows ${surface} (${list(SURFACES.filter((s) => ORDER[s] <= ORDER[surface]))})`,
+    );
   if (call.mutates) {
     const blast = contract.envelope.parent_blast_radius.path_globs;
     const beyond = await outside(call.paths, blast);
-    if (beyond !== null) return refuse('hard', 'blast_radius', `plan breach: blast radius — changing '${beyond}' is outside the plan's blast radius (${list(blast)})`, { path: beyond });
+    if (beyond !== null)
+      return refuse(
+        'hard',
+        'blast_radius',
+        `plan breach: blast radius — changing '${beyond}' is outside the plan's blast radius (${list(blast)})`,
+        { path: beyond },
+      );
   }
 
   const advisory = (): string[] => {
     const expected = unit.context_tokens_expected;
     const before = used.unitTokens;
-    return expected !== undefined && before <= expected && before + call.tokens > expected ? [`context_tokens_expected: ${unit.id} has used ${before + call.tokens} tokens, ${expected} expected`] : [];
+    return expected !== undefined && before <= expected && before + call.tokens > expected
+      ? [`context_tokens_expected: ${unit.id} has used ${before + call.tokens} tokens, ${expected} expected`]
+      : [];
   };
 
   // A soft refusal the operator or agent acknowledged lets exactly that call through once.
   const grant = contract.grant;
-  if (grant && grant.unit === unit.id && canonicalTool(grant.tool, grant.agent) === canonicalTool(call.tool, call.agent) && call.paths.every((p) => grant.paths.includes(p))) {
-    return { ...base, allowed: true, posture: 'allow', breach: null, reason: `acknowledged breach of ${unit.id}: re-run under the parent rails`, acked: true, budgetBreaches: advisory() };
+  if (
+    grant &&
+    grant.unit === unit.id &&
+    canonicalTool(grant.tool, grant.agent) === canonicalTool(call.tool, call.agent) &&
+    call.paths.every((p) => grant.paths.includes(p))
+  ) {
+    return {
+      ...base,
+      allowed: true,
+      posture: 'allow',
+      breach: null,
+      reason: `acknowledged breach of ${unit.id}: re-run under the parent rails`,
+      acked: true,
+      budgetBreaches: advisory(),
+    };
   }
 
   const toolOk = toolAllowed(unit.allowed_tools, call.tool, call.agent);
@@ -183,15 +248,32 @@ export async function decide({ contract, call, now }: { contract: Contract; call
   if (!toolOk || offUnit !== null) {
     for (const later of contract.units.slice(contract.current + 1)) {
       if (toolAllowed(later.allowed_tools, call.tool, call.agent) && (await outside(call.paths, later.allowed_paths)) === null) {
-        return refuse('hard', 'later_unit', `plan breach: unit — this call belongs to ${later.id} (${later.title}); ${unit.id} is current and must advance first`, { laterUnit: later.id, path: offUnit });
+        return refuse(
+          'hard',
+          'later_unit',
+          `plan breach: unit — this call belongs to ${later.id} (${later.title}); ${unit.id} is current and must advance first`,
+          { laterUnit: later.id, path: offUnit },
+        );
       }
     }
     if (!toolOk) {
       const info = toolInfo(call.tool, call.agent);
-      const unknown = info.known ? '' : ` — a tool forge's tool map does not know; the plan allows it with allowed_tools: [${info.word === call.tool.toLowerCase() ? call.tool : `${info.word}, or ${call.tool}`}]`;
-      return refuse('soft', 'tools', `plan breach: tools — '${call.tool}' is not allowed in ${unit.id} (allowed: ${list(unit.allowed_tools)})${unknown}`, { path: call.paths[0] ?? null });
+      const unknown = info.known
+        ? ''
+        : ` — a tool forge's tool map does not know; the plan allows it with allowed_tools: [${info.word === call.tool.toLowerCase() ? call.tool : `${info.word}, or ${call.tool}`}]`;
+      return refuse(
+        'soft',
+        'tools',
+        `plan breach: tools — '${call.tool}' is not allowed in ${unit.id} (allowed: ${list(unit.allowed_tools)})${unknown}`,
+        { path: call.paths[0] ?? null },
+      );
     }
-    return refuse('soft', 'paths', `plan breach: paths — '${offUnit}' is outside ${unit.id}'s allowed_paths (${list(unit.allowed_paths)})`, { path: offUnit });
+    return refuse(
+      'soft',
+      'paths',
+      `plan breach: paths — '${offUnit}' is outside ${unit.id}'s allowed_paths (${list(unit.allowed_paths)})`,
+      { path: offUnit },
+    );
   }
   return { ...base, allowed: true, posture: 'allow', breach: null, reason: `within ${unit.id}`, budgetBreaches: advisory() };
 }

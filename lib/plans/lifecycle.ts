@@ -21,29 +21,73 @@ export interface PreflightResult {
 export async function preflight({ store, call, now }: { store: StateStore; call: ToolCall; now: Date }): Promise<PreflightResult> {
   const peek = await activeContract({ store });
   if (!peek || peek.status === 'complete') {
-    return { contract: peek, decision: { allowed: true, posture: 'allow', breach: null, reason: peek ? 'the plan is complete' : 'no active plan', path: null, acked: false, laterUnit: null, budgetBreaches: [] } };
+    return {
+      contract: peek,
+      decision: {
+        allowed: true,
+        posture: 'allow',
+        breach: null,
+        reason: peek ? 'the plan is complete' : 'no active plan',
+        path: null,
+        acked: false,
+        laterUnit: null,
+        budgetBreaches: [],
+      },
+    };
   }
   // Most allowed calls record nothing: decide without the writers' lock, and take it only to write.
   const quick = await decide({ contract: peek, call, now });
-  if (quick.allowed && !quick.acked && !quick.budgetBreaches.length && sameUsage(usageAfter(peek, call), peek.used)) return { contract: peek, decision: quick };
+  if (quick.allowed && !quick.acked && !quick.budgetBreaches.length && sameUsage(usageAfter(peek, call), peek.used))
+    return { contract: peek, decision: quick };
   const stamp = now.toISOString();
   const r = await store.update({
-    message: ({ decision, contract }: PreflightResult) => `plan: ${decision.allowed ? 'preflight' : 'refuse'} ${call.tool} in ${contract!.plan_id} ${contract!.units[contract!.current]?.id ?? ''}`.trimEnd(),
+    message: ({ decision, contract }: PreflightResult) =>
+      `plan: ${decision.allowed ? 'preflight' : 'refuse'} ${call.tool} in ${contract!.plan_id} ${contract!.units[contract!.current]?.id ?? ''}`.trimEnd(),
     apply: async (tx): Promise<PreflightResult> => {
       const c = await target((p) => tx.read(p), peek.plan_id);
       const decision = await decide({ contract: c, call, now });
       const unit = c.units[c.current]?.id ?? null;
-      const entry = { timestamp: stamp, plan_id: c.plan_id, unit, tool: call.tool, ...(decision.path ? { path: decision.path } : call.paths[0] ? { path: call.paths[0] } : {}) };
+      const entry = {
+        timestamp: stamp,
+        plan_id: c.plan_id,
+        unit,
+        tool: call.tool,
+        ...(decision.path ? { path: decision.path } : call.paths[0] ? { path: call.paths[0] } : {}),
+      };
       if (!decision.allowed) {
-        await journal(tx, [{ ...entry, verb: 'plan_breach_refused', kind: 'Observation', reason: decision.reason, breach: decision.breach!, posture: decision.posture as 'soft' | 'hard' }]);
+        await journal(tx, [
+          {
+            ...entry,
+            verb: 'plan_breach_refused',
+            kind: 'Observation',
+            reason: decision.reason,
+            breach: decision.breach!,
+            posture: decision.posture as 'soft' | 'hard',
+          },
+        ]);
         // Only the latest refusal can be acknowledged, and only when it was soft.
-        const pendingBreach = decision.posture === 'soft' ? { unit: unit!, tool: call.tool, ...(call.agent ? { agent: call.agent } : {}), paths: call.paths, breach: decision.breach!, reason: decision.reason } : null;
+        const pendingBreach =
+          decision.posture === 'soft'
+            ? {
+                unit: unit!,
+                tool: call.tool,
+                ...(call.agent ? { agent: call.agent } : {}),
+                paths: call.paths,
+                breach: decision.breach!,
+                reason: decision.reason,
+              }
+            : null;
         saveContract(tx, { ...c, pendingBreach, updatedAt: stamp });
         return { contract: c, decision };
       }
       const used = usageAfter(c, call);
-      if (decision.acked || !sameUsage(used, c.used)) saveContract(tx, { ...c, used, grant: decision.acked ? null : c.grant, updatedAt: stamp });
-      if (decision.budgetBreaches.length) await journal(tx, decision.budgetBreaches.map((reason) => ({ ...entry, verb: 'plan_budget_breach', kind: 'Observation' as const, reason })));
+      if (decision.acked || !sameUsage(used, c.used))
+        saveContract(tx, { ...c, used, grant: decision.acked ? null : c.grant, updatedAt: stamp });
+      if (decision.budgetBreaches.length)
+        await journal(
+          tx,
+          decision.budgetBreaches.map((reason) => ({ ...entry, verb: 'plan_budget_breach', kind: 'Observation' as const, reason })),
+        );
       return { contract: c, decision };
     },
   });
@@ -65,19 +109,47 @@ function sameUsage(a: Contract['used'], b: Contract['used']): boolean {
 }
 
 /** Acknowledges the last soft refusal: the same call may then pass preflight once, under the parent rails. */
-export async function acknowledge({ store, planId, now, cwd }: { store: StateStore; planId: string | undefined; now: Date; /** Where the caller runs, for the hint that activates a plan. */ cwd?: string }): Promise<{ contract: Contract; grant: NonNullable<Contract['grant']> }> {
+export async function acknowledge({
+  store,
+  planId,
+  now,
+  cwd,
+}: {
+  store: StateStore;
+  planId: string | undefined;
+  now: Date /** Where the caller runs, for the hint that activates a plan. */;
+  cwd?: string;
+}): Promise<{ contract: Contract; grant: NonNullable<Contract['grant']> }> {
   const stamp = now.toISOString();
   const r = await store.update({
-    message: ({ contract, grant }: { contract: Contract; grant: NonNullable<Contract['grant']> }) => `plan: acknowledge ${grant.breach} breach in ${contract.plan_id} ${grant.unit}`,
+    message: ({ contract, grant }: { contract: Contract; grant: NonNullable<Contract['grant']> }) =>
+      `plan: acknowledge ${grant.breach} breach in ${contract.plan_id} ${grant.unit}`,
     apply: async (tx) => {
       const c = await target((p) => tx.read(p), planId, cwd);
-      if (c.status === 'paused') throw new RefusedError('PLAN_PAUSED', `plan ${c.plan_id} is paused (kill switch): ${c.pausedReason}`, { fix: 'forge plan status' });
+      if (c.status === 'paused')
+        throw new RefusedError('PLAN_PAUSED', `plan ${c.plan_id} is paused (kill switch): ${c.pausedReason}`, { fix: 'forge plan status' });
       const pending = c.pendingBreach;
       if (!pending || pending.unit !== c.units[c.current]?.id) {
-        throw new RefusedError('NO_SOFT_BREACH', `plan ${c.plan_id} has no soft refusal to acknowledge${c.grant ? ` (the acknowledgement of ${c.grant.tool} is still unused)` : ''}: only plan breach: tools / paths refusals can be acknowledged, once each`, { fix: 'forge plan journal' });
+        throw new RefusedError(
+          'NO_SOFT_BREACH',
+          `plan ${c.plan_id} has no soft refusal to acknowledge${c.grant ? ` (the acknowledgement of ${c.grant.tool} is still unused)` : ''}: only plan breach: tools / paths refusals can be acknowledged, once each`,
+          { fix: 'forge plan journal' },
+        );
       }
       saveContract(tx, { ...c, pendingBreach: null, grant: pending, updatedAt: stamp });
-      await journal(tx, [{ timestamp: stamp, plan_id: c.plan_id, verb: 'plan_breach_acknowledged', kind: 'Action', unit: pending.unit, tool: pending.tool, ...(pending.paths[0] ? { path: pending.paths[0] } : {}), reason: pending.reason, breach: pending.breach }]);
+      await journal(tx, [
+        {
+          timestamp: stamp,
+          plan_id: c.plan_id,
+          verb: 'plan_breach_acknowledged',
+          kind: 'Action',
+          unit: pending.unit,
+          tool: pending.tool,
+          ...(pending.paths[0] ? { path: pending.paths[0] } : {}),
+          reason: pending.reason,
+          breach: pending.breach,
+        },
+      ]);
       return { contract: c, grant: pending };
     },
   });
@@ -96,20 +168,52 @@ export interface AdvanceResult {
  * unit's verification command (outside the state lock: it may take minutes) — and enters the next,
  * or completes the plan after the last.
  */
-export async function advance({ store, planId, evidence, now, verify, cwd }: { store: StateStore; planId: string | undefined; evidence: string[]; now: Date; verify: (command: string) => Promise<ShellResult>; /** Where the caller runs, for the hint that activates a plan. */ cwd?: string }): Promise<AdvanceResult> {
+export async function advance({
+  store,
+  planId,
+  evidence,
+  now,
+  verify,
+  cwd,
+}: {
+  store: StateStore;
+  planId: string | undefined;
+  evidence: string[];
+  now: Date;
+  verify: (command: string) => Promise<ShellResult> /** Where the caller runs, for the hint that activates a plan. */;
+  cwd?: string;
+}): Promise<AdvanceResult> {
   const before = await target((p) => store.read(p), planId, cwd);
   const from = before.units[before.current];
-  if (before.status === 'complete' || !from) throw new RefusedError('PLAN_COMPLETE', `plan ${before.plan_id} is complete`, { fix: 'forge plan journal' });
-  if (before.status === 'paused') throw new RefusedError('PLAN_PAUSED', `plan ${before.plan_id} is paused (kill switch): ${before.pausedReason}`, { fix: planId === undefined ? 'forge plan resume' : `forge plan resume --plan-id ${before.plan_id}` });
+  if (before.status === 'complete' || !from)
+    throw new RefusedError('PLAN_COMPLETE', `plan ${before.plan_id} is complete`, { fix: 'forge plan journal' });
+  if (before.status === 'paused')
+    throw new RefusedError('PLAN_PAUSED', `plan ${before.plan_id} is paused (kill switch): ${before.pausedReason}`, {
+      fix: planId === undefined ? 'forge plan resume' : `forge plan resume --plan-id ${before.plan_id}`,
+    });
   let verification: ShellResult | null = null;
   if (from.advance_evidence_required?.verification_pass) {
     verification = await verify(from.verification!.command);
     if (verification.exitCode !== 0) {
-      const how = verification.timedOut ? 'timed out' : verification.exitCode === null ? `was killed (${verification.signal ?? 'could not start'})` : `exited ${verification.exitCode}`;
-      throw new RefusedError('VERIFICATION_FAILED', `${from.id} needs verification_pass: '${verification.command}' ${how}\n${verification.tail.trimEnd().split('\n').slice(-15).join('\n')}`, {
-        fix: 'forge plan advance',
-        data: { unit: from.id, command: verification.command, exitCode: verification.exitCode, timedOut: verification.timedOut, tail: verification.tail },
-      });
+      const how = verification.timedOut
+        ? 'timed out'
+        : verification.exitCode === null
+          ? `was killed (${verification.signal ?? 'could not start'})`
+          : `exited ${verification.exitCode}`;
+      throw new RefusedError(
+        'VERIFICATION_FAILED',
+        `${from.id} needs verification_pass: '${verification.command}' ${how}\n${verification.tail.trimEnd().split('\n').slice(-15).join('\n')}`,
+        {
+          fix: 'forge plan advance',
+          data: {
+            unit: from.id,
+            command: verification.command,
+            exitCode: verification.exitCode,
+            timedOut: verification.timedOut,
+            tail: verification.tail,
+          },
+        },
+      );
     }
   }
   const stamp = now.toISOString();
@@ -118,12 +222,36 @@ export async function advance({ store, planId, evidence, now, verify, cwd }: { s
     apply: async (tx: StateTx): Promise<AdvanceResult> => {
       const c = await target((p) => tx.read(p), before.plan_id);
       // Another advance (or a pause) landed while the verification ran: its evidence was for another state.
-      if (c.current !== before.current || c.status !== 'active') throw new RefusedError('PLAN_CHANGED', `plan ${c.plan_id} changed while ${from.id}'s verification ran (now ${c.status}, at ${c.units[c.current]?.id ?? 'the end'})`, { fix: 'forge plan status' });
+      if (c.current !== before.current || c.status !== 'active')
+        throw new RefusedError(
+          'PLAN_CHANGED',
+          `plan ${c.plan_id} changed while ${from.id}'s verification ran (now ${c.status}, at ${c.units[c.current]?.id ?? 'the end'})`,
+          { fix: 'forge plan status' },
+        );
       const to = c.units[c.current + 1] ?? null;
-      const entries: Array<Omit<JournalEntry, 'id'>> = [{ timestamp: stamp, plan_id: c.plan_id, verb: 'plan_advance', kind: 'Decision', unit: from.id, ...(evidence.length || verification ? { evidence: [...(verification ? [`verification_pass: ${verification.command}`] : []), ...evidence] } : {}) }];
+      const entries: Array<Omit<JournalEntry, 'id'>> = [
+        {
+          timestamp: stamp,
+          plan_id: c.plan_id,
+          verb: 'plan_advance',
+          kind: 'Decision',
+          unit: from.id,
+          ...(evidence.length || verification
+            ? { evidence: [...(verification ? [`verification_pass: ${verification.command}`] : []), ...evidence] }
+            : {}),
+        },
+      ];
       if (to) entries.push({ timestamp: stamp, plan_id: c.plan_id, verb: 'plan_unit_entered', kind: 'Decision', unit: to.id });
       else entries.push({ timestamp: stamp, plan_id: c.plan_id, verb: 'plan_completed', kind: 'Decision', unit: from.id });
-      saveContract(tx, { ...c, current: c.current + 1, status: to ? 'active' : 'complete', used: { ...c.used, unitTokens: 0 }, pendingBreach: null, grant: null, updatedAt: stamp });
+      saveContract(tx, {
+        ...c,
+        current: c.current + 1,
+        status: to ? 'active' : 'complete',
+        used: { ...c.used, unitTokens: 0 },
+        pendingBreach: null,
+        grant: null,
+        updatedAt: stamp,
+      });
       await journal(tx, entries);
       return { contract: c, from, to, verification };
     },
@@ -132,7 +260,15 @@ export async function advance({ store, planId, evidence, now, verify, cwd }: { s
 }
 
 /** Journal entries, oldest first, optionally for one plan and one verb. */
-export async function readJournal({ store, planId, verb }: { store: StateStore; planId?: string; verb?: string }): Promise<{ entries: JournalEntry[]; corrupt: number }> {
+export async function readJournal({
+  store,
+  planId,
+  verb,
+}: {
+  store: StateStore;
+  planId?: string;
+  verb?: string;
+}): Promise<{ entries: JournalEntry[]; corrupt: number }> {
   const text = await readStream({ store, dir: JOURNAL_DIR });
   const entries: JournalEntry[] = [];
   let corrupt = 0;

@@ -13,9 +13,15 @@ export const ENVELOPE_SHAPE: Shape = {
   fields: {
     plan_id: 'string',
     plan_contract_version: 'integer',
-    parent_rails: { fields: { allowed_tools: STRINGS, allowed_paths: STRINGS, surface: { enum: SURFACES } }, required: ['allowed_tools', 'allowed_paths', 'surface'] },
+    parent_rails: {
+      fields: { allowed_tools: STRINGS, allowed_paths: STRINGS, surface: { enum: SURFACES } },
+      required: ['allowed_tools', 'allowed_paths', 'surface'],
+    },
     parent_blast_radius: {
-      fields: { path_globs: STRINGS, budget_caps: { fields: { files_changed: 'integer', runs: 'integer', wall_time: 'duration', tokens: 'integer' } } },
+      fields: {
+        path_globs: STRINGS,
+        budget_caps: { fields: { files_changed: 'integer', runs: 'integer', wall_time: 'duration', tokens: 'integer' } },
+      },
       required: ['path_globs'],
     },
     requirements: STRINGS,
@@ -40,7 +46,10 @@ export interface Envelope {
   plan_id: string;
   plan_contract_version: number;
   parent_rails: { allowed_tools: string[]; allowed_paths: string[]; surface: Surface };
-  parent_blast_radius: { path_globs: string[]; budget_caps?: { files_changed?: number; runs?: number; wall_time?: number | string; tokens?: number } };
+  parent_blast_radius: {
+    path_globs: string[];
+    budget_caps?: { files_changed?: number; runs?: number; wall_time?: number | string; tokens?: number };
+  };
   requirements?: string[];
 }
 
@@ -101,7 +110,11 @@ export async function someCovers(outer: string[], g: string): Promise<boolean> {
 /** allowed_tools entries are plan words, mcp:<server>, or one tool's exact name: anything else allows nothing. */
 function checkToolEntries(tools: string[], report: (index: number, message: string) => void): void {
   tools.forEach((t, i) => {
-    if (!ALLOWED_TOOL_PATTERN.test(t)) report(i, `allowed_tools entry '${t}' is not a plan word (read, edit, search, web, agent…), mcp:<server>, or a tool's name (WebFetch, mcp__github__create_pr)`);
+    if (!ALLOWED_TOOL_PATTERN.test(t))
+      report(
+        i,
+        `allowed_tools entry '${t}' is not a plan word (read, edit, search, web, agent…), mcp:<server>, or a tool's name (WebFetch, mcp__github__create_pr)`,
+      );
   });
 }
 
@@ -113,7 +126,11 @@ interface Block {
 }
 
 /** Splits a Markdown plan into its frontmatter and its ```envelope blocks with their units. */
-function scan(text: string): { front: { text: string; line: number } | null; blocks: Block[]; headings: Array<{ id: string; title: string; line: number }> } {
+function scan(text: string): {
+  front: { text: string; line: number } | null;
+  blocks: Block[];
+  headings: Array<{ id: string; title: string; line: number }>;
+} {
   const lines = text.split('\n');
   let front: { text: string; line: number } | null = null;
   let i = 0;
@@ -150,7 +167,15 @@ function scan(text: string): { front: { text: string; line: number } | null; blo
 const ORDER: Record<Surface, number> = { artifacts_only: 0, local_branch: 1, remote_branch_pr: 2 };
 
 /** Parses and checks one Markdown plan; findings carry file:line:col. */
-export async function checkMarkdownPlan({ file, text, strict }: { file: string; text: string; strict: boolean }): Promise<{ plan: MarkdownPlan | null; findings: Finding[] }> {
+export async function checkMarkdownPlan({
+  file,
+  text,
+  strict,
+}: {
+  file: string;
+  text: string;
+  strict: boolean;
+}): Promise<{ plan: MarkdownPlan | null; findings: Finding[] }> {
   const findings: Finding[] = [];
   const { front, blocks, headings } = scan(text);
   let frontDoc: Located | null = null;
@@ -167,21 +192,51 @@ export async function checkMarkdownPlan({ file, text, strict }: { file: string; 
   if (findings.length) return { plan: null, findings };
   const hasEnvelope = frontValue.envelope !== undefined;
   if (!hasEnvelope && !blocks.length) {
-    if (strict) findings.push({ file, line: 1, col: 1, severity: 'error', code: 'LEGACY_PLAN', message: 'a legacy plan: no envelope in the frontmatter and no ```envelope blocks (--strict refuses these)' });
+    if (strict)
+      findings.push({
+        file,
+        line: 1,
+        col: 1,
+        severity: 'error',
+        code: 'LEGACY_PLAN',
+        message: 'a legacy plan: no envelope in the frontmatter and no ```envelope blocks (--strict refuses these)',
+      });
     return { plan: { file, legacy: true, envelope: null, units: [] }, findings };
   }
   if (!hasEnvelope || !frontDoc) {
-    findings.push({ file, line: 1, col: 1, severity: 'error', code: 'MISSING_FIELD', message: "the plan has ```envelope blocks but no 'envelope:' in its frontmatter" });
+    findings.push({
+      file,
+      line: 1,
+      col: 1,
+      severity: 'error',
+      code: 'MISSING_FIELD',
+      message: "the plan has ```envelope blocks but no 'envelope:' in its frontmatter",
+    });
     return { plan: null, findings };
   }
   checkShape({ located: frontDoc, value: frontValue.envelope, shape: ENVELOPE_SHAPE, path: ['envelope'], findings });
   if (findings.length) return { plan: null, findings };
   const envelope = frontValue.envelope as Envelope;
   if (!ID_PATTERN.test(envelope.plan_id) || envelope.plan_id === '.' || envelope.plan_id === '..') {
-    findings.push(frontDoc.finding(['envelope', 'plan_id'], 'INVALID_ID', `plan_id '${envelope.plan_id}' must be 1-128 letters, digits, '_', '.' or '-' (it names state paths)`));
+    findings.push(
+      frontDoc.finding(
+        ['envelope', 'plan_id'],
+        'INVALID_ID',
+        `plan_id '${envelope.plan_id}' must be 1-128 letters, digits, '_', '.' or '-' (it names state paths)`,
+      ),
+    );
   }
-  checkToolEntries(envelope.parent_rails.allowed_tools, (i, message) => findings.push(frontDoc!.finding(['envelope', 'parent_rails', 'allowed_tools', i], 'INVALID_TOOL', message)));
-  if (envelope.plan_contract_version !== 1) findings.push(frontDoc.finding(['envelope', 'plan_contract_version'], 'UNSUPPORTED_VERSION', `plan_contract_version ${envelope.plan_contract_version} is not supported (this forge reads version 1)`));
+  checkToolEntries(envelope.parent_rails.allowed_tools, (i, message) =>
+    findings.push(frontDoc!.finding(['envelope', 'parent_rails', 'allowed_tools', i], 'INVALID_TOOL', message)),
+  );
+  if (envelope.plan_contract_version !== 1)
+    findings.push(
+      frontDoc.finding(
+        ['envelope', 'plan_contract_version'],
+        'UNSUPPORTED_VERSION',
+        `plan_contract_version ${envelope.plan_contract_version} is not supported (this forge reads version 1)`,
+      ),
+    );
 
   const units: Unit[] = [];
   const seen = new Map<string, number>();
@@ -189,7 +244,14 @@ export async function checkMarkdownPlan({ file, text, strict }: { file: string; 
   let unreadable = false;
   for (const block of blocks) {
     if (!block.unit) {
-      findings.push({ file, line: block.line - 1, col: 1, severity: 'error', code: 'ORPHAN_ENVELOPE', message: 'an ```envelope block outside any ### U<N> unit heading' });
+      findings.push({
+        file,
+        line: block.line - 1,
+        col: 1,
+        severity: 'error',
+        code: 'ORPHAN_ENVELOPE',
+        message: 'an ```envelope block outside any ### U<N> unit heading',
+      });
       continue;
     }
     const r = await parseLocated({ file, text: block.text, baseLine: block.line });
@@ -205,34 +267,102 @@ export async function checkMarkdownPlan({ file, text, strict }: { file: string; 
       unreadable = true;
       continue;
     }
-    checkToolEntries((value as Unit).allowed_tools, (i, message) => findings.push(r.located!.finding(['allowed_tools', i], 'INVALID_TOOL', `${block.unit!.id}: ${message}`)));
+    checkToolEntries((value as Unit).allowed_tools, (i, message) =>
+      findings.push(r.located!.finding(['allowed_tools', i], 'INVALID_TOOL', `${block.unit!.id}: ${message}`)),
+    );
     if (seen.has(block.unit.id)) {
-      findings.push({ file, line: block.unit.line, col: 1, severity: 'error', code: 'DUPLICATE_UNIT', message: `unit ${block.unit.id} is declared twice (first at line ${seen.get(block.unit.id)})` });
+      findings.push({
+        file,
+        line: block.unit.line,
+        col: 1,
+        severity: 'error',
+        code: 'DUPLICATE_UNIT',
+        message: `unit ${block.unit.id} is declared twice (first at line ${seen.get(block.unit.id)})`,
+      });
       continue;
     }
     seen.set(block.unit.id, block.unit.line);
-    const unit = { ...(value as Omit<Unit, 'id' | 'title' | 'line'>), id: block.unit.id, title: block.unit.title, line: block.unit.line } as Unit;
+    const unit = {
+      ...(value as Omit<Unit, 'id' | 'title' | 'line'>),
+      id: block.unit.id,
+      title: block.unit.title,
+      line: block.unit.line,
+    } as Unit;
     units.push(unit);
     // Narrower than or equal to the parent, field by field.
-    const wider = (field: string, message: string) => findings.push(r.located!.finding([field], field === 'surface' ? 'SURFACE_WIDER' : field === 'allowed_tools' ? 'TOOLS_WIDER' : 'PATHS_WIDER', `${unit.id}: ${message}`));
+    const wider = (field: string, message: string) =>
+      findings.push(
+        r.located!.finding(
+          [field],
+          field === 'surface' ? 'SURFACE_WIDER' : field === 'allowed_tools' ? 'TOOLS_WIDER' : 'PATHS_WIDER',
+          `${unit.id}: ${message}`,
+        ),
+      );
     const extraTools = unit.allowed_tools.filter((t) => !envelope.parent_rails.allowed_tools.includes(t));
-    if (extraTools.length) wider('allowed_tools', `allowed_tools ${extraTools.join(', ')} not in the parent rails (${envelope.parent_rails.allowed_tools.join(', ')})`);
+    if (extraTools.length)
+      wider(
+        'allowed_tools',
+        `allowed_tools ${extraTools.join(', ')} not in the parent rails (${envelope.parent_rails.allowed_tools.join(', ')})`,
+      );
     const outside = await globsCovered(envelope.parent_rails.allowed_paths, unit.allowed_paths);
-    if (outside.length) wider('allowed_paths', `allowed_paths ${outside.join(', ')} not within the parent rails (${envelope.parent_rails.allowed_paths.join(', ')})`);
-    if (unit.surface && ORDER[unit.surface] > ORDER[envelope.parent_rails.surface]) wider('surface', `surface ${unit.surface} is wider than the parent's ${envelope.parent_rails.surface}`);
+    if (outside.length)
+      wider(
+        'allowed_paths',
+        `allowed_paths ${outside.join(', ')} not within the parent rails (${envelope.parent_rails.allowed_paths.join(', ')})`,
+      );
+    if (unit.surface && ORDER[unit.surface] > ORDER[envelope.parent_rails.surface])
+      wider('surface', `surface ${unit.surface} is wider than the parent's ${envelope.parent_rails.surface}`);
     const blast = await globsCovered(envelope.parent_blast_radius.path_globs, unit.allowed_paths);
-    if (blast.length) findings.push(r.located.finding(['allowed_paths'], 'BLAST_RADIUS_WIDER', `${unit.id}: allowed_paths ${blast.join(', ')} outside the blast radius (${envelope.parent_blast_radius.path_globs.join(', ')})`));
-    if (unit.advance_evidence_required?.verification_pass && !unit.verification) findings.push(r.located.finding(['advance_evidence_required', 'verification_pass'], 'MISSING_FIELD', `${unit.id}: verification_pass is required to advance but the unit has no verification command`));
+    if (blast.length)
+      findings.push(
+        r.located.finding(
+          ['allowed_paths'],
+          'BLAST_RADIUS_WIDER',
+          `${unit.id}: allowed_paths ${blast.join(', ')} outside the blast radius (${envelope.parent_blast_radius.path_globs.join(', ')})`,
+        ),
+      );
+    if (unit.advance_evidence_required?.verification_pass && !unit.verification)
+      findings.push(
+        r.located.finding(
+          ['advance_evidence_required', 'verification_pass'],
+          'MISSING_FIELD',
+          `${unit.id}: verification_pass is required to advance but the unit has no verification command`,
+        ),
+      );
     for (const req of unit.requirements ?? []) {
-      if (envelope.requirements && !envelope.requirements.includes(req)) findings.push(r.located.finding(['requirements'], 'UNKNOWN_REQUIREMENT', `${unit.id}: requirement ${req} is not among the plan's (${envelope.requirements.join(', ')})`));
+      if (envelope.requirements && !envelope.requirements.includes(req))
+        findings.push(
+          r.located.finding(
+            ['requirements'],
+            'UNKNOWN_REQUIREMENT',
+            `${unit.id}: requirement ${req} is not among the plan's (${envelope.requirements.join(', ')})`,
+          ),
+        );
     }
   }
   for (const h of headings) {
-    if (!blocks.some((b) => b.unit?.id === h.id && b.unit.line === h.line)) findings.push({ file, line: h.line, col: 1, severity: 'error', code: 'MISSING_ENVELOPE', message: `unit ${h.id} has no \`\`\`envelope block` });
+    if (!blocks.some((b) => b.unit?.id === h.id && b.unit.line === h.line))
+      findings.push({
+        file,
+        line: h.line,
+        col: 1,
+        severity: 'error',
+        code: 'MISSING_ENVELOPE',
+        message: `unit ${h.id} has no \`\`\`envelope block`,
+      });
   }
   for (const req of unreadable ? [] : (envelope.requirements ?? [])) {
-    if (!units.some((u) => u.requirements?.includes(req))) findings.push(frontDoc.finding(['envelope', 'requirements'], 'UNCOVERED_REQUIREMENT', `requirement ${req} is covered by no unit`));
+    if (!units.some((u) => u.requirements?.includes(req)))
+      findings.push(frontDoc.finding(['envelope', 'requirements'], 'UNCOVERED_REQUIREMENT', `requirement ${req} is covered by no unit`));
   }
-  if (!headings.length && !findings.length) findings.push({ file, line: 1, col: 1, severity: 'error', code: 'NO_UNITS', message: 'the plan has an envelope but no ### U<N> units' });
+  if (!headings.length && !findings.length)
+    findings.push({
+      file,
+      line: 1,
+      col: 1,
+      severity: 'error',
+      code: 'NO_UNITS',
+      message: 'the plan has an envelope but no ### U<N> units',
+    });
   return { plan: { file, legacy: false, envelope, units }, findings };
 }

@@ -18,7 +18,16 @@ export interface Module {
 }
 
 const MODULE_SHAPE: { fields: Record<string, Shape>; required: string[] } = {
-  fields: { id: 'string', title: 'string', objective: 'string', files: 'string[]', verify: 'string[]', doneWhen: 'string', dependsOn: 'string[]', symbols: 'string[]' },
+  fields: {
+    id: 'string',
+    title: 'string',
+    objective: 'string',
+    files: 'string[]',
+    verify: 'string[]',
+    doneWhen: 'string',
+    dependsOn: 'string[]',
+    symbols: 'string[]',
+  },
   required: ['id', 'title', 'objective', 'files', 'verify', 'doneWhen'],
 };
 
@@ -36,7 +45,11 @@ export function programOf(command: string): string | null {
 
 /** Whether `program` is executable: a path as given, else found on PATH — no shell involved. */
 export async function onPath({ program, cwd, path }: { program: string; cwd: string; path: string }): Promise<boolean> {
-  const executable = (p: string) => access(p, constants.X_OK).then(() => true, () => false);
+  const executable = (p: string) =>
+    access(p, constants.X_OK).then(
+      () => true,
+      () => false,
+    );
   if (program.includes('/')) return executable(isAbsolute(program) ? program : join(cwd, program));
   for (const dir of path.split(delimiter).filter(Boolean)) if (await executable(join(dir, program))) return true;
   return false;
@@ -46,14 +59,30 @@ export async function onPath({ program, cwd, path }: { program: string; cwd: str
  * The modules of a JSON module plan and what is wrong with it. Without `path` (a PATH value) verify
  * commands are not looked up: forge validate runs them and reports what fails.
  */
-export async function checkModulePlan({ file, text, cwd, path }: { file: string; text: string; cwd: string; path?: string }): Promise<{ modules: Module[]; findings: Finding[] }> {
+export async function checkModulePlan({
+  file,
+  text,
+  cwd,
+  path,
+}: {
+  file: string;
+  text: string;
+  cwd: string;
+  path?: string;
+}): Promise<{ modules: Module[]; findings: Finding[] }> {
   const parsed = await parseLocated({ file, text, baseLine: 1 });
   const findings = [...parsed.findings];
   const located = parsed.located;
   if (!located) return { modules: [], findings };
   const value = located.value() as { modules?: unknown } | null;
   if (typeof value !== 'object' || value === null || Array.isArray(value) || !Array.isArray(value.modules)) {
-    findings.push(located.finding(['modules'], value && typeof value === 'object' && 'modules' in value ? 'INVALID_TYPE' : 'MISSING_FIELD', "a module plan is an object with a 'modules' list"));
+    findings.push(
+      located.finding(
+        ['modules'],
+        value && typeof value === 'object' && 'modules' in value ? 'INVALID_TYPE' : 'MISSING_FIELD',
+        "a module plan is an object with a 'modules' list",
+      ),
+    );
     return { modules: [], findings };
   }
   const modules: Module[] = [];
@@ -62,11 +91,21 @@ export async function checkModulePlan({ file, text, cwd, path }: { file: string;
     const before = findings.length;
     // verify and doneWhen may be one string or a list.
     const r = raw as Partial<Module> | null;
-    const shape: Shape = { ...MODULE_SHAPE, fields: { ...MODULE_SHAPE.fields, verify: typeof r?.verify === 'string' ? 'string' : 'string[]', doneWhen: Array.isArray(r?.doneWhen) ? 'string[]' : 'string' } };
+    const shape: Shape = {
+      ...MODULE_SHAPE,
+      fields: {
+        ...MODULE_SHAPE.fields,
+        verify: typeof r?.verify === 'string' ? 'string' : 'string[]',
+        doneWhen: Array.isArray(r?.doneWhen) ? 'string[]' : 'string',
+      },
+    };
     checkShape({ located, value: raw, shape, path: ['modules', i], findings });
     if (findings.length > before) continue;
     const m = raw as Module;
-    if (!ID_PATTERN.test(m.id)) findings.push(located.finding(['modules', i, 'id'], 'INVALID_ID', `module id '${m.id}' must be 1-128 letters, digits, '_', '.' or '-'`));
+    if (!ID_PATTERN.test(m.id))
+      findings.push(
+        located.finding(['modules', i, 'id'], 'INVALID_ID', `module id '${m.id}' must be 1-128 letters, digits, '_', '.' or '-'`),
+      );
     if (seen.has(m.id)) findings.push(located.finding(['modules', i, 'id'], 'DUPLICATE_MODULE', `module id '${m.id}' appears twice`));
     seen.add(m.id);
     modules.push(m);
@@ -74,7 +113,13 @@ export async function checkModulePlan({ file, text, cwd, path }: { file: string;
       for (const [k, command] of verifyCommands(m).entries()) {
         const program = programOf(command);
         if (program && !(await onPath({ program, cwd, path }))) {
-          findings.push(located.finding(['modules', i, 'verify', ...(typeof m.verify === 'string' ? [] : [k])], 'COMMAND_NOT_FOUND', `${m.id}: verify command '${program}' is not on PATH`));
+          findings.push(
+            located.finding(
+              ['modules', i, 'verify', ...(typeof m.verify === 'string' ? [] : [k])],
+              'COMMAND_NOT_FOUND',
+              `${m.id}: verify command '${program}' is not on PATH`,
+            ),
+          );
         }
       }
     }
@@ -83,7 +128,14 @@ export async function checkModulePlan({ file, text, cwd, path }: { file: string;
   modules.forEach((m) => {
     const i = (value.modules as Module[]).indexOf(m);
     (m.dependsOn ?? []).forEach((d, k) => {
-      if (!ids.has(d)) findings.push(located.finding(['modules', i, 'dependsOn', k], 'UNKNOWN_DEPENDENCY', `${m.id} depends on '${d}', which is not a module of this plan`));
+      if (!ids.has(d))
+        findings.push(
+          located.finding(
+            ['modules', i, 'dependsOn', k],
+            'UNKNOWN_DEPENDENCY',
+            `${m.id} depends on '${d}', which is not a module of this plan`,
+          ),
+        );
     });
   });
   // Cycles, by depth-first search so the cycle can be named in order.
@@ -119,7 +171,14 @@ export async function checkModulePlan({ file, text, cwd, path }: { file: string;
       const shared = ma.files.filter((f) => mb.files.includes(f));
       if (shared.length && !reaches(ma.id, mb.id) && !reaches(mb.id, ma.id)) {
         const i = (value.modules as Module[]).indexOf(mb);
-        findings.push(located.finding(['modules', i, 'files'], 'FILE_OVERLAP', `modules ${ma.id} and ${mb.id} both change ${shared.join(', ')} but could run in parallel; add a dependsOn edge`, 'warning'));
+        findings.push(
+          located.finding(
+            ['modules', i, 'files'],
+            'FILE_OVERLAP',
+            `modules ${ma.id} and ${mb.id} both change ${shared.join(', ')} but could run in parallel; add a dependsOn edge`,
+            'warning',
+          ),
+        );
       }
     }
   }

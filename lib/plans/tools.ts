@@ -30,66 +30,191 @@ export const TOOL_MAP: readonly ToolRow[] = [
   { agent: 'claude', names: ['Edit', 'MultiEdit'], word: 'edit', mutates: true, note: 'changes a file' },
   { agent: 'claude', names: ['NotebookEdit'], word: 'edit', mutates: true, note: 'changes a notebook cell' },
   { agent: 'claude', names: ['Write'], word: 'write', mutates: true, note: 'writes a whole file' },
-  { agent: 'claude', names: ['Grep'], word: 'search', scope: true, note: 'searches file contents under its path, or else its working directory' },
-  { agent: 'claude', names: ['Glob', 'LS'], word: 'ls', scope: true, note: "lists files under its pattern's directory, from its path or else its working directory" },
-  { agent: 'claude', names: ['Bash', 'PowerShell', 'Monitor'], word: 'bash', note: 'runs a shell command, whose surface is read from its command line' },
+  {
+    agent: 'claude',
+    names: ['Grep'],
+    word: 'search',
+    scope: true,
+    note: 'searches file contents under its path, or else its working directory',
+  },
+  {
+    agent: 'claude',
+    names: ['Glob', 'LS'],
+    word: 'ls',
+    scope: true,
+    note: "lists files under its pattern's directory, from its path or else its working directory",
+  },
+  {
+    agent: 'claude',
+    names: ['Bash', 'PowerShell', 'Monitor'],
+    word: 'bash',
+    note: 'runs a shell command, whose surface is read from its command line',
+  },
   { agent: 'claude', names: ['WebFetch', 'WebSearch'], word: 'web', note: 'reads the web' },
-  { agent: 'claude', names: ['Agent', 'Task', 'SendMessage'], word: 'agent', note: 'starts or messages a subagent, whose own calls are gated one by one' },
+  {
+    agent: 'claude',
+    names: ['Agent', 'Task', 'SendMessage'],
+    word: 'agent',
+    note: 'starts or messages a subagent, whose own calls are gated one by one',
+  },
   { agent: 'claude', names: ['Skill'], word: 'skill', note: 'loads a skill, whose tool calls are gated one by one' },
-  { agent: 'claude', names: ['mcp__<server>__<tool>'], word: 'mcp:<server>', note: "another MCP server's tool: what it does is unknown, so outside the plan it is a soft refusal" },
-  { agent: 'claude', names: ['TaskCreate', 'TaskUpdate', 'TaskList', 'TaskGet', 'TodoWrite', 'TodoRead'], word: null, note: "the agent's own task list" },
+  {
+    agent: 'claude',
+    names: ['mcp__<server>__<tool>'],
+    word: 'mcp:<server>',
+    note: "another MCP server's tool: what it does is unknown, so outside the plan it is a soft refusal",
+  },
+  {
+    agent: 'claude',
+    names: ['TaskCreate', 'TaskUpdate', 'TaskList', 'TaskGet', 'TodoWrite', 'TodoRead'],
+    word: null,
+    note: "the agent's own task list",
+  },
   { agent: 'claude', names: ['TaskOutput', 'TaskStop'], word: null, note: 'reads or stops a background task started by a gated call' },
   { agent: 'claude', names: ['EnterPlanMode', 'ExitPlanMode'], word: null, note: 'plan mode' },
   { agent: 'claude', names: ['AskUserQuestion'], word: null, note: 'a question to the user' },
   { agent: 'claude', names: ['ToolSearch'], word: null, note: 'loads tool definitions into the conversation' },
-  { agent: 'codex', names: ['Bash'], word: 'bash', note: 'shell and exec_command calls, which Codex sends as Bash: the surface is read from the command line' },
-  { agent: 'codex', names: ['apply_patch'], word: 'patch', mutates: true, note: 'adds, changes, moves or deletes the files its patch names' },
+  {
+    agent: 'codex',
+    names: ['Bash'],
+    word: 'bash',
+    note: 'shell and exec_command calls, which Codex sends as Bash: the surface is read from the command line',
+  },
+  {
+    agent: 'codex',
+    names: ['apply_patch'],
+    word: 'patch',
+    mutates: true,
+    note: 'adds, changes, moves or deletes the files its patch names',
+  },
   { agent: 'codex', names: ['mcp__<server>__<tool>'], word: 'mcp:<server>', note: "another MCP server's tool, as for Claude Code" },
   { agent: 'forge', names: ['read'], word: 'read', note: 'forge read' },
   { agent: 'forge', names: ['edit'], word: 'edit', mutates: true, note: 'forge edit' },
   { agent: 'forge', names: ['write'], word: 'write', mutates: true, note: 'forge write' },
   { agent: 'forge', names: ['patch'], word: 'patch', mutates: true, note: 'forge patch' },
-  { agent: 'forge', names: ['replace'], word: 'replace', mutates: true, scope: true, note: 'forge replace (every file under its paths, or else its working directory)' },
+  {
+    agent: 'forge',
+    names: ['replace'],
+    word: 'replace',
+    mutates: true,
+    scope: true,
+    note: 'forge replace (every file under its paths, or else its working directory)',
+  },
   { agent: 'forge', names: ['search'], word: 'search', scope: true, note: 'forge search' },
   { agent: 'forge', names: ['ls'], word: 'ls', scope: true, note: 'forge ls' },
   { agent: 'forge', names: ['bash'], word: 'bash', note: "forge agent's shell" },
   { agent: 'gemini', names: ['read_file'], word: 'read', note: 'reads its file_path' },
-  { agent: 'gemini', names: ['read_many_files'], word: 'read', scope: true, note: "reads the files under each include pattern's directory" },
+  {
+    agent: 'gemini',
+    names: ['read_many_files'],
+    word: 'read',
+    scope: true,
+    note: "reads the files under each include pattern's directory",
+  },
   { agent: 'gemini', names: ['write_file'], word: 'write', mutates: true, note: 'writes a whole file' },
   { agent: 'gemini', names: ['replace'], word: 'edit', mutates: true, note: 'changes its file_path, old_string → new_string' },
-  { agent: 'gemini', names: ['grep_search', 'search_file_content'], word: 'search', scope: true, note: 'searches file contents under its dir_path, or else its working directory' },
-  { agent: 'gemini', names: ['glob', 'list_directory'], word: 'ls', scope: true, note: "lists files under its dir_path and its pattern's directory, or else its working directory" },
-  { agent: 'gemini', names: ['run_shell_command'], word: 'bash', note: 'runs a shell command, whose surface is read from its command line' },
+  {
+    agent: 'gemini',
+    names: ['grep_search', 'search_file_content'],
+    word: 'search',
+    scope: true,
+    note: 'searches file contents under its dir_path, or else its working directory',
+  },
+  {
+    agent: 'gemini',
+    names: ['glob', 'list_directory'],
+    word: 'ls',
+    scope: true,
+    note: "lists files under its dir_path and its pattern's directory, or else its working directory",
+  },
+  {
+    agent: 'gemini',
+    names: ['run_shell_command'],
+    word: 'bash',
+    note: 'runs a shell command, whose surface is read from its command line',
+  },
   { agent: 'gemini', names: ['web_fetch', 'google_web_search'], word: 'web', note: 'reads the web' },
   { agent: 'gemini', names: ['invoke_agent'], word: 'agent', note: 'starts a subagent, whose own calls are gated one by one' },
   { agent: 'gemini', names: ['activate_skill'], word: 'skill', note: 'loads a skill' },
-  { agent: 'gemini', names: ['mcp_<server>_<tool>'], word: 'mcp:<server>', note: "another MCP server's tool, its server read from the payload's mcp_context" },
-  { agent: 'gemini', names: ['write_todos', 'tracker_create_task', 'tracker_update_task', 'tracker_get_task', 'tracker_list_tasks', 'tracker_add_dependency', 'tracker_visualize'], word: null, note: "the agent's own task list" },
-  { agent: 'gemini', names: ['enter_plan_mode', 'exit_plan_mode', 'ask_user', 'update_topic', 'complete_task', 'get_internal_docs'], word: null, note: "plan mode, questions to the user, the conversation's topic, Gemini CLI's own docs" },
+  {
+    agent: 'gemini',
+    names: ['mcp_<server>_<tool>'],
+    word: 'mcp:<server>',
+    note: "another MCP server's tool, its server read from the payload's mcp_context",
+  },
+  {
+    agent: 'gemini',
+    names: [
+      'write_todos',
+      'tracker_create_task',
+      'tracker_update_task',
+      'tracker_get_task',
+      'tracker_list_tasks',
+      'tracker_add_dependency',
+      'tracker_visualize',
+    ],
+    word: null,
+    note: "the agent's own task list",
+  },
+  {
+    agent: 'gemini',
+    names: ['enter_plan_mode', 'exit_plan_mode', 'ask_user', 'update_topic', 'complete_task', 'get_internal_docs'],
+    word: null,
+    note: "plan mode, questions to the user, the conversation's topic, Gemini CLI's own docs",
+  },
   { agent: 'opencode', names: ['read', 'lsp'], word: 'read', note: 'reads its filePath, or asks the language server about it' },
   { agent: 'opencode', names: ['edit'], word: 'edit', mutates: true, note: 'changes its filePath, oldString → newString' },
   { agent: 'opencode', names: ['write'], word: 'write', mutates: true, note: 'writes a whole file' },
-  { agent: 'opencode', names: ['apply_patch', 'patch'], word: 'patch', mutates: true, note: 'adds, changes, moves or deletes the files its patchText names' },
-  { agent: 'opencode', names: ['grep'], word: 'search', scope: true, note: 'searches file contents under its path, or else its working directory' },
-  { agent: 'opencode', names: ['glob', 'list'], word: 'ls', scope: true, note: "lists files under its path and its pattern's directory, or else its working directory" },
+  {
+    agent: 'opencode',
+    names: ['apply_patch', 'patch'],
+    word: 'patch',
+    mutates: true,
+    note: 'adds, changes, moves or deletes the files its patchText names',
+  },
+  {
+    agent: 'opencode',
+    names: ['grep'],
+    word: 'search',
+    scope: true,
+    note: 'searches file contents under its path, or else its working directory',
+  },
+  {
+    agent: 'opencode',
+    names: ['glob', 'list'],
+    word: 'ls',
+    scope: true,
+    note: "lists files under its path and its pattern's directory, or else its working directory",
+  },
   { agent: 'opencode', names: ['bash', 'shell'], word: 'bash', note: 'runs a shell command, whose surface is read from its command line' },
   { agent: 'opencode', names: ['webfetch', 'websearch', 'codesearch'], word: 'web', note: 'reads the web' },
   { agent: 'opencode', names: ['task'], word: 'agent', note: 'starts a subagent, whose own calls are gated one by one' },
   { agent: 'opencode', names: ['skill'], word: 'skill', note: 'loads a skill' },
-  { agent: 'opencode', names: ['todowrite', 'todoread', 'question', 'plan_enter', 'plan_exit'], word: null, note: "the agent's own task list, questions to the user, plan mode" },
+  {
+    agent: 'opencode',
+    names: ['todowrite', 'todoread', 'question', 'plan_enter', 'plan_exit'],
+    word: null,
+    note: "the agent's own task list, questions to the user, plan mode",
+  },
 ];
 
 /** The plan's own lifecycle as forge MCP tools (`forge plan ack` …): never gated, like the same commands through bash. */
 const LIFECYCLE_TOOLS = ['plan_ack', 'plan_advance', 'plan_status', 'plan_journal', 'plan_check'];
 
 /** A name with no agent given reads as the first row that has it: Claude Code's, Codex's, then forge's own (`replace`, `read`). */
-const BY_NAME = new Map<string, ToolRow>(TOOL_MAP.flatMap((row) => row.names.filter((n) => !n.includes('<')).map((n) => [n, row] as const)).reverse());
+const BY_NAME = new Map<string, ToolRow>(
+  TOOL_MAP.flatMap((row) => row.names.filter((n) => !n.includes('<')).map((n) => [n, row] as const)).reverse(),
+);
 /** The same name means different tools to different agents (Gemini CLI's `replace` edits one file): the agent's own row first. */
 const BY_AGENT = new Map<string, ToolRow>(TOOL_MAP.flatMap((row) => row.names.map((n) => [`${row.agent}:${n}`, row] as const)));
-const FORGE_ROWS = new Map<string, ToolRow>(TOOL_MAP.filter((r) => r.agent === 'forge').flatMap((r) => r.names.map((n) => [n, r] as const)));
+const FORGE_ROWS = new Map<string, ToolRow>(
+  TOOL_MAP.filter((r) => r.agent === 'forge').flatMap((r) => r.names.map((n) => [n, r] as const)),
+);
 
 /** The plan words the table knows (read, edit, …, mcp:<server> aside). */
-export const TOOL_WORDS: ReadonlySet<string> = new Set(TOOL_MAP.map((r) => r.word).filter((w): w is string => w !== null && !w.includes('<')));
+export const TOOL_WORDS: ReadonlySet<string> = new Set(
+  TOOL_MAP.map((r) => r.word).filter((w): w is string => w !== null && !w.includes('<')),
+);
 
 /** A tool name as the table reads it. */
 export interface ToolInfo {
@@ -111,7 +236,13 @@ export function mcpParts(name: string): { server: string; tool: string } | null 
 
 /** What a tool name means, as `agent` sends it (with no agent: the first row that names it). */
 export function toolInfo(name: string, agent?: ToolAgent): ToolInfo {
-  const info = (row: ToolRow): ToolInfo => ({ word: row.word ?? name, known: true, exempt: row.word === null, mutates: row.mutates === true, scope: row.scope === true });
+  const info = (row: ToolRow): ToolInfo => ({
+    word: row.word ?? name,
+    known: true,
+    exempt: row.word === null,
+    mutates: row.mutates === true,
+    scope: row.scope === true,
+  });
   const row = (agent && BY_AGENT.get(`${agent}:${name}`)) || BY_NAME.get(name);
   if (row) return info(row);
   const mcp = mcpParts(name);
@@ -124,7 +255,8 @@ export function toolInfo(name: string, agent?: ToolAgent): ToolInfo {
   if (mcp) return { word: `mcp:${mcp.server}`, known: false, exempt: false, mutates: false, scope: false };
   // A plan word given as the tool (forge plan preflight --tool read), in any case.
   const lower = name.toLowerCase();
-  if (TOOL_WORDS.has(lower)) return info(TOOL_MAP.find((r) => r.word === lower && r.agent === 'forge') ?? TOOL_MAP.find((r) => r.word === lower)!);
+  if (TOOL_WORDS.has(lower))
+    return info(TOOL_MAP.find((r) => r.word === lower && r.agent === 'forge') ?? TOOL_MAP.find((r) => r.word === lower)!);
   return { word: lower, known: false, exempt: false, mutates: false, scope: false };
 }
 

@@ -45,7 +45,9 @@ export class Located {
         node = item;
         offset = item.range?.[0] ?? offset;
       } else {
-        const pair = items.find((p) => (p as { key?: { value?: unknown } }).key?.value === key) as { key: Node; value: Node | null } | undefined;
+        const pair = items.find((p) => (p as { key?: { value?: unknown } }).key?.value === key) as
+          | { key: Node; value: Node | null }
+          | undefined;
         if (!pair) break;
         offset = pair.key.range?.[0] ?? offset;
         node = pair.value;
@@ -60,7 +62,15 @@ export class Located {
 }
 
 /** Parses YAML located at `baseLine`; syntax errors (tabs, duplicate keys…) become findings. */
-export async function parseLocated({ file, text, baseLine }: { file: string; text: string; baseLine: number }): Promise<{ located: Located | null; findings: Finding[] }> {
+export async function parseLocated({
+  file,
+  text,
+  baseLine,
+}: {
+  file: string;
+  text: string;
+  baseLine: number;
+}): Promise<{ located: Located | null; findings: Finding[] }> {
   // yaml's Node build is CommonJS: bundled, a dynamic import exposes it as the default export.
   const mod = await import('yaml');
   const yaml = ('default' in mod ? mod.default : mod) as typeof import('yaml');
@@ -85,11 +95,19 @@ export async function parseLocated({ file, text, baseLine }: { file: string; tex
     return { located: null, findings: [at(first.pos[0], plainMessage(first.message))] };
   }
   const { duplicate, aliases } = scan(doc, yaml);
-  if (duplicate) return { located: null, findings: [at(duplicate.range?.[0] ?? 0, `duplicate key '${String(duplicate.value)}': map keys must be unique`)] };
+  if (duplicate)
+    return {
+      located: null,
+      findings: [at(duplicate.range?.[0] ?? 0, `duplicate key '${String(duplicate.value)}': map keys must be unique`)],
+    };
   // Aliases are resolved here, not while parsing: an unknown anchor, an alias bomb ("billion
   // laughs") or an alias inside the node it names is a finding at the alias.
   // yaml resolves each alias by walking the whole document: thousands of them take minutes.
-  if (aliases.length > MAX_ALIASES) return { located: null, findings: [at(aliases[MAX_ALIASES]!.range?.[0] ?? 0, `${aliases.length} aliases: a plan may use at most ${MAX_ALIASES}`)] };
+  if (aliases.length > MAX_ALIASES)
+    return {
+      located: null,
+      findings: [at(aliases[MAX_ALIASES]!.range?.[0] ?? 0, `${aliases.length} aliases: a plan may use at most ${MAX_ALIASES}`)],
+    };
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -109,7 +127,11 @@ export async function parseLocated({ file, text, baseLine }: { file: string; tex
     const source = a.resolve(doc)?.range;
     return source && a.range && source[0] <= a.range[0] && a.range[1] <= source[2];
   });
-  if (inside) return { located: null, findings: [at(inside.range![0], `alias '*${inside.source}' inside the node its anchor names: the value would contain itself`)] };
+  if (inside)
+    return {
+      located: null,
+      findings: [at(inside.range![0], `alias '*${inside.source}' inside the node its anchor names: the value would contain itself`)],
+    };
   return { located: new Located(file, doc, lines, baseLine, value), findings: [] };
 }
 
@@ -146,14 +168,33 @@ function scan(doc: Document.Parsed, { visit, isScalar }: typeof import('yaml')):
 }
 
 /** A field description for `checkShape`: a type name, an enum, or a nested map of fields. */
-export type Shape = 'string' | 'integer' | 'boolean' | 'string[]' | 'duration' | { enum: readonly string[] } | { fields: Record<string, Shape>; required?: string[] };
+export type Shape =
+  | 'string'
+  | 'integer'
+  | 'boolean'
+  | 'string[]'
+  | 'duration'
+  | { enum: readonly string[] }
+  | { fields: Record<string, Shape>; required?: string[] };
 
 function typeOf(v: unknown): string {
   return v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a map' : typeof v;
 }
 
 /** Reports missing, unknown and mistyped fields of `value` against `shape`, with positions. */
-export function checkShape({ located, value, shape, path, findings }: { located: Located; value: unknown; shape: Shape; path: Path; findings: Finding[] }): void {
+export function checkShape({
+  located,
+  value,
+  shape,
+  path,
+  findings,
+}: {
+  located: Located;
+  value: unknown;
+  shape: Shape;
+  path: Path;
+  findings: Finding[];
+}): void {
   const where = path.join('.') || 'the envelope';
   if (typeof shape === 'object' && 'fields' in shape) {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -162,15 +203,31 @@ export function checkShape({ located, value, shape, path, findings }: { located:
     }
     const obj = value as Record<string, unknown>;
     for (const key of Object.keys(obj)) {
-      if (!Object.hasOwn(shape.fields, key)) findings.push(located.finding([...path, key], 'UNKNOWN_FIELD', `unknown field '${[...path, key].join('.')}' (known: ${Object.keys(shape.fields).join(', ')})`));
+      if (!Object.hasOwn(shape.fields, key))
+        findings.push(
+          located.finding(
+            [...path, key],
+            'UNKNOWN_FIELD',
+            `unknown field '${[...path, key].join('.')}' (known: ${Object.keys(shape.fields).join(', ')})`,
+          ),
+        );
     }
     for (const key of shape.required ?? []) {
-      if (obj[key] === undefined || obj[key] === null) findings.push(located.finding(path, 'MISSING_FIELD', `missing field '${[...path, key].join('.')}'`));
+      if (obj[key] === undefined || obj[key] === null)
+        findings.push(located.finding(path, 'MISSING_FIELD', `missing field '${[...path, key].join('.')}'`));
     }
-    for (const [key, sub] of Object.entries(shape.fields)) if (obj[key] !== undefined && obj[key] !== null) checkShape({ located, value: obj[key], shape: sub, path: [...path, key], findings });
+    for (const [key, sub] of Object.entries(shape.fields))
+      if (obj[key] !== undefined && obj[key] !== null) checkShape({ located, value: obj[key], shape: sub, path: [...path, key], findings });
     return;
   }
-  const bad = (expected: string) => findings.push(located.finding(path, 'INVALID_TYPE', `${where} must be ${expected}, not ${typeOf(value)}${typeof value === 'string' || typeof value === 'number' ? ` (${JSON.stringify(value)})` : ''}`));
+  const bad = (expected: string) =>
+    findings.push(
+      located.finding(
+        path,
+        'INVALID_TYPE',
+        `${where} must be ${expected}, not ${typeOf(value)}${typeof value === 'string' || typeof value === 'number' ? ` (${JSON.stringify(value)})` : ''}`,
+      ),
+    );
   if (typeof shape === 'object') {
     if (typeof value !== 'string' || !shape.enum.includes(value)) bad(`one of ${shape.enum.join(', ')}`);
   } else if (shape === 'string') {
@@ -180,6 +237,7 @@ export function checkShape({ located, value, shape, path, findings }: { located:
   } else if (shape === 'boolean') {
     if (typeof value !== 'boolean') bad('true or false');
   } else if (shape === 'duration') {
-    if (!(Number.isInteger(value) || (typeof value === 'string' && /^\d+(s|m|h|d)$/.test(value)))) bad('a duration like 90m or 2h, or seconds');
+    if (!(Number.isInteger(value) || (typeof value === 'string' && /^\d+(s|m|h|d)$/.test(value))))
+      bad('a duration like 90m or 2h, or seconds');
   } else if (!Array.isArray(value) || value.some((x) => typeof x !== 'string')) bad('a list of strings');
 }

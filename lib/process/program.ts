@@ -24,8 +24,27 @@ export interface RunningProgram {
  * `argv[0] argv[1…]` without a shell, leading its own process group so that stopping it (Ctrl-C
  * on forge, a timeout) also stops what it started; `input` goes to stdin (none: stdin is closed).
  */
-export function startProgram({ argv, cwd, env, input, onOutput, keepBytes = 1 << 20 }: { argv: string[]; cwd: string; env: NodeJS.ProcessEnv; input?: string; onOutput?: (chunk: Buffer) => void; keepBytes?: number }): RunningProgram {
-  const child = spawn(argv[0]!, argv.slice(1), { cwd, env, detached: true, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+export function startProgram({
+  argv,
+  cwd,
+  env,
+  input,
+  onOutput,
+  keepBytes = 1 << 20,
+}: {
+  argv: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  input?: string;
+  onOutput?: (chunk: Buffer) => void;
+  keepBytes?: number;
+}): RunningProgram {
+  const child = spawn(argv[0]!, argv.slice(1), {
+    cwd,
+    env,
+    detached: true,
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let output = '';
   let stopped = false;
@@ -52,8 +71,19 @@ export function startProgram({ argv, cwd, env, input, onOutput, keepBytes = 1 <<
     }
   };
   const done = new Promise<ProgramResult>((resolvePromise) => {
-    child.on('error', (err: NodeJS.ErrnoException) => resolvePromise({ exitCode: null, signal: null, stdout, output: err.message, spawnError: err.code ?? err.message, stopped }));
-    child.on('close', (code, signal) => resolvePromise({ exitCode: code, signal, stdout: stdout.slice(-keepBytes), output: output.slice(-keepBytes), spawnError: null, stopped }));
+    child.on('error', (err: NodeJS.ErrnoException) =>
+      resolvePromise({ exitCode: null, signal: null, stdout, output: err.message, spawnError: err.code ?? err.message, stopped }),
+    );
+    child.on('close', (code, signal) =>
+      resolvePromise({
+        exitCode: code,
+        signal,
+        stdout: stdout.slice(-keepBytes),
+        output: output.slice(-keepBytes),
+        spawnError: null,
+        stopped,
+      }),
+    );
   });
   return {
     done,
@@ -90,7 +120,21 @@ export interface ShellResult {
  * `sh -c command` in `cwd`, its whole process group killed after `timeoutMs` (a test runner's
  * workers too) or when `signal` aborts: the group does not get a terminal's Ctrl-C by itself.
  */
-export async function runShell({ command, cwd, timeoutMs, env = process.env, tailBytes = 4000, signal }: { command: string; cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv; tailBytes?: number; signal?: AbortSignal }): Promise<ShellResult> {
+export async function runShell({
+  command,
+  cwd,
+  timeoutMs,
+  env = process.env,
+  tailBytes = 4000,
+  signal,
+}: {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  env?: NodeJS.ProcessEnv;
+  tailBytes?: number;
+  signal?: AbortSignal;
+}): Promise<ShellResult> {
   const started = Date.now();
   const program = startProgram({ argv: ['sh', '-c', command], cwd, env, keepBytes: tailBytes });
   let timedOut = false;
@@ -104,5 +148,12 @@ export async function runShell({ command, cwd, timeoutMs, env = process.env, tai
   const r = await program.done;
   clearTimeout(timer);
   signal?.removeEventListener('abort', abort);
-  return { command, exitCode: r.exitCode, signal: r.signal, timedOut, durationMs: Date.now() - started, tail: r.spawnError ? r.output : r.output.slice(-tailBytes) };
+  return {
+    command,
+    exitCode: r.exitCode,
+    signal: r.signal,
+    timedOut,
+    durationMs: Date.now() - started,
+    tail: r.spawnError ? r.output : r.output.slice(-tailBytes),
+  };
 }

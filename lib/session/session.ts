@@ -40,7 +40,17 @@ export interface SessionPatch {
  * Merges a patch into the run's snapshot (fields not given keep their saved values) and stamps
  * it. Counts not given are derived from the module statuses.
  */
-export async function saveSession({ store, runId, patch, now }: { store: StateStore; runId: string; patch: SessionPatch; now: Date }): Promise<SessionState> {
+export async function saveSession({
+  store,
+  runId,
+  patch,
+  now,
+}: {
+  store: StateStore;
+  runId: string;
+  patch: SessionPatch;
+  now: Date;
+}): Promise<SessionState> {
   const r = await store.update({
     message: `session: save ${runId}${patch.currentPhase ? ` (${patch.currentPhase})` : ''}`,
     apply: async (tx) => {
@@ -55,8 +65,9 @@ export async function saveSession({ store, runId, patch, now }: { store: StateSt
         runId,
         currentPhase: patch.currentPhase ?? old?.currentPhase ?? null,
         moduleStatuses,
-        completedCount: patch.completedCount ?? (statuses.length ? statuses.filter((s) => DONE.test(s)).length : old?.completedCount ?? 0),
-        totalCount: patch.totalCount ?? (statuses.length ? statuses.length : old?.totalCount ?? 0),
+        completedCount:
+          patch.completedCount ?? (statuses.length ? statuses.filter((s) => DONE.test(s)).length : (old?.completedCount ?? 0)),
+        totalCount: patch.totalCount ?? (statuses.length ? statuses.length : (old?.totalCount ?? 0)),
         lastUpdatedAt: stamp,
         updatedAt: stamp,
       };

@@ -35,11 +35,16 @@ export async function listFiles({ store, commit, dir }: { store: StateStore; com
 export async function exportFiles({ store, target }: { store: StateStore; target: string }): Promise<StateFile[]> {
   const existing = await readdir(target).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return [] as string[];
-    if (err.code === 'ENOTDIR') throw new RefusedError('EXPORT_TARGET_NOT_EMPTY', `'${target}' is a file, not a directory`, { fix: `forge state export ${target}.d` });
+    if (err.code === 'ENOTDIR')
+      throw new RefusedError('EXPORT_TARGET_NOT_EMPTY', `'${target}' is a file, not a directory`, {
+        fix: `forge state export ${target}.d`,
+      });
     throw err;
   });
   if (existing.length) {
-    throw new RefusedError('EXPORT_TARGET_NOT_EMPTY', `'${target}' is not empty; export writes into an empty or new directory`, { fix: `forge state export ${join(target, 'forge-state')}` });
+    throw new RefusedError('EXPORT_TARGET_NOT_EMPTY', `'${target}' is not empty; export writes into an empty or new directory`, {
+      fix: `forge state export ${join(target, 'forge-state')}`,
+    });
   }
   const head = await store.head();
   if (!head) return [];

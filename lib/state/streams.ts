@@ -82,7 +82,7 @@ export async function wholeStore({ store, commit, dir }: { store: StateStore; co
   const parts: Buffer[] = [];
   for (const spec of await streamSpecs({ store, commit, dir })) {
     const obj = await store.reader.read(spec);
-    if (!obj || obj.type !== 'blob' || !obj.content.length) continue;
+    if (obj?.type !== 'blob' || !obj.content.length) continue;
     const last = parts.at(-1);
     if (last && last[last.length - 1] !== 10) parts.push(Buffer.from('\n'));
     parts.push(obj.content);
@@ -129,11 +129,22 @@ export async function tailLines({ tx, dir, count }: { tx: StateTx; dir: string; 
  * new ones (those a segment already holds, when a sync brought both, not repeated) and the file
  * removed — so no line is lost and the next append costs what it appends again.
  */
-export async function appendLines({ tx, dir, lines, segmentBytes = SEGMENT_BYTES }: { tx: StateTx; dir: string; lines: string[]; segmentBytes?: number }): Promise<void> {
+export async function appendLines({
+  tx,
+  dir,
+  lines,
+  segmentBytes = SEGMENT_BYTES,
+}: {
+  tx: StateTx;
+  dir: string;
+  lines: string[];
+  segmentBytes?: number;
+}): Promise<void> {
   // A file where this store's directory goes is the file an earlier forge kept another store in
   // (run `x`'s log, .forge/logs/x.jsonl, where run `x.jsonl` keeps its segments): that store is
   // converted first, so the name is free and neither store loses a line.
-  if (dir.endsWith('.jsonl') && (await tx.read(dir)) !== null) await appendLines({ tx, dir: dir.slice(0, -'.jsonl'.length), lines: [], segmentBytes });
+  if (dir.endsWith('.jsonl') && (await tx.read(dir)) !== null)
+    await appendLines({ tx, dir: dir.slice(0, -'.jsonl'.length), lines: [], segmentBytes });
   const segments = segmentsOf(await tx.list(dir));
   let carried: Buffer[] = [];
   const legacy = await tx.read(legacyFile(dir));
@@ -141,7 +152,8 @@ export async function appendLines({ tx, dir, lines, segmentBytes = SEGMENT_BYTES
     carried = splitLines(legacy);
     if (segments.length) {
       const held = new Set<string>();
-      for (const s of segments) for (const l of splitLines((await tx.read(`${dir}/${s.name}`)) ?? Buffer.alloc(0))) held.add(lineKey(l.toString('utf8')));
+      for (const s of segments)
+        for (const l of splitLines((await tx.read(`${dir}/${s.name}`)) ?? Buffer.alloc(0))) held.add(lineKey(l.toString('utf8')));
       carried = carried.filter((l) => !held.has(lineKey(l.toString('utf8'))));
     }
     tx.remove(legacyFile(dir));
@@ -158,7 +170,10 @@ export async function appendLines({ tx, dir, lines, segmentBytes = SEGMENT_BYTES
   const close = () => {
     if (changed) tx.write(`${dir}/${segmentName(n)}`, Buffer.concat(parts));
     if (n >= LAST_SEGMENT) {
-      throw new ForgeError('STATE_CORRUPT', `the stream ${dir} on the state ref has a segment numbered ${n}: no segment can follow it`, { fix: `git ls-tree refs/forge/state ${dir}/`, exitCode: 1 });
+      throw new ForgeError('STATE_CORRUPT', `the stream ${dir} on the state ref has a segment numbered ${n}: no segment can follow it`, {
+        fix: `git ls-tree refs/forge/state ${dir}/`,
+        exitCode: 1,
+      });
     }
     [n, parts, size, changed] = [n + 1, [], 0, false];
   };
@@ -186,7 +201,10 @@ export function bucketName(hash: string): string {
 
 /** The buckets of a directory listing, in name order; any other name is no part of the store. */
 export function bucketsOf(names: Array<{ name: string; mode?: string }>): string[] {
-  return names.filter((e) => e.mode !== '40000' && BUCKET.test(e.name)).map((e) => e.name).sort();
+  return names
+    .filter((e) => e.mode !== '40000' && BUCKET.test(e.name))
+    .map((e) => e.name)
+    .sort();
 }
 
 /**

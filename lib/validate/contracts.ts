@@ -26,7 +26,11 @@ export class SourceCache {
   private asts = new Map<string, Promise<Ast>>();
 
   parse(path: string): Promise<Ast> {
-    if (!this.asts.has(path)) this.asts.set(path, readFile(path, 'utf8').then((text) => parseScript({ file: path, text })));
+    if (!this.asts.has(path))
+      this.asts.set(
+        path,
+        readFile(path, 'utf8').then((text) => parseScript({ file: path, text })),
+      );
     return this.asts.get(path)!;
   }
 }
@@ -34,7 +38,6 @@ export class SourceCache {
 export function isScript(path: string): boolean {
   return (SCRIPT_EXTENSIONS as readonly string[]).includes(extname(path));
 }
-
 
 /**
  * The file a relative import specifier names, the way Node and TypeScript find it: as written,
@@ -124,7 +127,8 @@ function declaredNames(decl: t.Declaration): string[] {
 
 const isIdentifier = (node: t.Node, name: string) => node.type === 'Identifier' && node.name === name;
 /** `module.exports` */
-const isModuleExports = (node: t.Node) => node.type === 'MemberExpression' && isIdentifier(node.object, 'module') && propertyName(node) === 'exports';
+const isModuleExports = (node: t.Node) =>
+  node.type === 'MemberExpression' && isIdentifier(node.object, 'module') && propertyName(node) === 'exports';
 /** `exports` or `module.exports` */
 const isExportsObject = (node: t.Node) => isIdentifier(node, 'exports') || isModuleExports(node);
 
@@ -145,7 +149,8 @@ function commonJsExports(ast: Ast, into: ExportSet): boolean {
           continue;
         }
         for (const p of node.right.properties) {
-          if (p.type !== 'SpreadElement' && !p.computed && (p.key.type === 'Identifier' || p.key.type === 'StringLiteral')) into.names.add(nameOf(p.key));
+          if (p.type !== 'SpreadElement' && !p.computed && (p.key.type === 'Identifier' || p.key.type === 'StringLiteral'))
+            into.names.add(nameOf(p.key));
           else into.unknown.push('module.exports has a spread or computed key');
         }
       }
@@ -170,7 +175,17 @@ function commonJsExports(ast: Ast, into: ExportSet): boolean {
  * skipped, so cycles end). A CommonJS module also has a default export: Node's interop gives
  * `import x from` the whole module.exports.
  */
-export async function exportsOf({ path, cache, cwd, seen = new Set() }: { path: string; cache: SourceCache; cwd: string; seen?: Set<string> }): Promise<ExportSet> {
+export async function exportsOf({
+  path,
+  cache,
+  cwd,
+  seen = new Set(),
+}: {
+  path: string;
+  cache: SourceCache;
+  cwd: string;
+  seen?: Set<string>;
+}): Promise<ExportSet> {
   const set: ExportSet = { names: new Set(), unknown: [] };
   if (seen.has(path)) return set;
   seen.add(path);
@@ -220,7 +235,15 @@ function requiredPath(node: t.Node | null | undefined): string | null {
  * (`export {a} from`), the members read through a namespace import (`ns.x`, `ns['x']`, and `ns.T`
  * in types), and CommonJS `const {a} = require(…)` / `require(…).a`.
  */
-export async function importsFrom({ importer, exporter, cache }: { importer: string; exporter: string; cache: SourceCache }): Promise<{ names: ImportedName[]; imports: boolean }> {
+export async function importsFrom({
+  importer,
+  exporter,
+  cache,
+}: {
+  importer: string;
+  exporter: string;
+  cache: SourceCache;
+}): Promise<{ names: ImportedName[]; imports: boolean }> {
   const ast = await cache.parse(importer);
   const resolved = new Map<string, string | null>();
   const fromExporter = async (specifier: string) => {
@@ -247,7 +270,11 @@ export async function importsFrom({ importer, exporter, cache }: { importer: str
     }
   }
   for (const node of nodes(ast.program)) {
-    if ((node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && node.object.type === 'Identifier' && namespaces.has(node.object.name)) {
+    if (
+      (node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') &&
+      node.object.type === 'Identifier' &&
+      namespaces.has(node.object.name)
+    ) {
       const name = propertyName(node);
       if (name) names.push(at(node.property, name));
     } else if (node.type === 'TSQualifiedName' && node.left.type === 'Identifier' && namespaces.has(node.left.name)) {
@@ -257,7 +284,8 @@ export async function importsFrom({ importer, exporter, cache }: { importer: str
       if (specifier === null || !(await fromExporter(specifier))) continue;
       imports = true;
       for (const p of node.id.properties) {
-        if (p.type === 'ObjectProperty' && !p.computed && (p.key.type === 'Identifier' || p.key.type === 'StringLiteral')) names.push(at(p.key, nameOf(p.key)));
+        if (p.type === 'ObjectProperty' && !p.computed && (p.key.type === 'Identifier' || p.key.type === 'StringLiteral'))
+          names.push(at(p.key, nameOf(p.key)));
       }
     } else if (node.type === 'MemberExpression') {
       const specifier = requiredPath(node.object);
@@ -289,9 +317,21 @@ async function loadFailure(cwd: string, file: string, cache: SourceCache): Promi
 }
 
 /** One contract_check: EXPORTER:IMPORTER, both relative to cwd. */
-export async function checkContract({ cwd, exporter, importer, cache }: { cwd: string; exporter: string; importer: string; cache: SourceCache }): Promise<CheckResult> {
+export async function checkContract({
+  cwd,
+  exporter,
+  importer,
+  cache,
+}: {
+  cwd: string;
+  exporter: string;
+  importer: string;
+  cache: SourceCache;
+}): Promise<CheckResult> {
   const name = `${exporter}:${importer}`;
-  const failures = [await loadFailure(cwd, exporter, cache), await loadFailure(cwd, importer, cache)].filter((f): f is string => f !== null);
+  const failures = [await loadFailure(cwd, exporter, cache), await loadFailure(cwd, importer, cache)].filter(
+    (f): f is string => f !== null,
+  );
   if (failures.length) return { type: 'contract_check', name, passed: false, message: failures.join('; '), missing: [] };
   const [exporterPath, importerPath] = [await realpath(resolve(cwd, exporter)), await realpath(resolve(cwd, importer))];
   const exported = await exportsOf({ path: exporterPath, cache, cwd });

@@ -28,7 +28,8 @@ export class SourceSyntaxError extends Error {
 function options(file: string): ParserOptions {
   const ext = extname(file);
   const plugins: ParserPlugin[] = [];
-  if (ext === '.ts' || ext === '.tsx') plugins.push(file.endsWith('.d.ts') ? ['typescript', { dts: true }] : 'typescript', 'decorators-legacy');
+  if (ext === '.ts' || ext === '.tsx')
+    plugins.push(file.endsWith('.d.ts') ? ['typescript', { dts: true }] : 'typescript', 'decorators-legacy');
   if (ext === '.jsx' || ext === '.tsx') plugins.push('jsx');
   const sourceType = ext === '.cjs' ? 'script' : ext === '.js' || ext === '.jsx' ? 'unambiguous' : 'module';
   return { sourceType, plugins, allowReturnOutsideFunction: ext === '.cjs' };

@@ -9,22 +9,40 @@ import { checkModulePlan, type Module } from '../plans/modules';
 import { shellJoin } from '../quote';
 
 /** The plan's modules and the one named; a plan that does not check out is refused with its first error. */
-export async function planModule({ cwd, plan, moduleId }: { cwd: string; plan: string; moduleId: string }): Promise<{ modules: Module[]; module: Module }> {
+export async function planModule({
+  cwd,
+  plan,
+  moduleId,
+}: {
+  cwd: string;
+  plan: string;
+  moduleId: string;
+}): Promise<{ modules: Module[]; module: Module }> {
   const abs = resolve(cwd, plan);
   const info = await stat(abs).catch(() => null);
   if (!info?.isFile()) throw new InvalidInputError('PLAN_NOT_FOUND', `no module plan at '${plan}'`, { fix: 'forge plan check' });
-  if (info.size > MAX_PLAN_BYTES) throw new InvalidInputError('INVALID_PLAN', `'${plan}' is over ${MAX_PLAN_BYTES / 1048576} MB: plans are documents, not data`, { fix: shellJoin(['forge', 'plan', 'check', '--path', plan]) });
+  if (info.size > MAX_PLAN_BYTES)
+    throw new InvalidInputError('INVALID_PLAN', `'${plan}' is over ${MAX_PLAN_BYTES / 1048576} MB: plans are documents, not data`, {
+      fix: shellJoin(['forge', 'plan', 'check', '--path', plan]),
+    });
   const { modules, findings } = await checkModulePlan({ file: plan, text: await readFile(abs, 'utf8'), cwd });
   const error = findings.find((f) => f.severity === 'error');
   if (error) {
-    throw new InvalidInputError('INVALID_PLAN', `${error.file}:${error.line}:${error.col}: ${error.message}`, { fix: shellJoin(['forge', 'plan', 'check', '--path', plan]), data: { code: error.code } });
+    throw new InvalidInputError('INVALID_PLAN', `${error.file}:${error.line}:${error.col}: ${error.message}`, {
+      fix: shellJoin(['forge', 'plan', 'check', '--path', plan]),
+      data: { code: error.code },
+    });
   }
   const module = modules.find((m) => m.id === moduleId);
   if (!module) {
     const ids = modules.map((m) => m.id);
-    throw new InvalidInputError('MODULE_NOT_FOUND', `'${plan}' has no module '${moduleId}'${ids.length ? ` (it has ${ids.join(', ')})` : ''}`, {
-      fix: ids.length ? shellJoin(['forge', 'validate', ids[0]!, '--plan', plan]) : shellJoin(['forge', 'plan', 'check', '--path', plan]),
-    });
+    throw new InvalidInputError(
+      'MODULE_NOT_FOUND',
+      `'${plan}' has no module '${moduleId}'${ids.length ? ` (it has ${ids.join(', ')})` : ''}`,
+      {
+        fix: ids.length ? shellJoin(['forge', 'validate', ids[0]!, '--plan', plan]) : shellJoin(['forge', 'plan', 'check', '--path', plan]),
+      },
+    );
   }
   return { modules, module };
 }
@@ -35,7 +53,15 @@ export function nextReadyModule({ modules, passed }: { modules: Module[]; passed
 }
 
 /** The plan's modules whose latest attempt in the run passed. */
-export async function passedModules({ store, runId, modules }: { store: StateStore; runId: string; modules: Module[] }): Promise<Set<string>> {
+export async function passedModules({
+  store,
+  runId,
+  modules,
+}: {
+  store: StateStore;
+  runId: string;
+  modules: Module[];
+}): Promise<Set<string>> {
   const passed = new Set<string>();
   for (const m of modules) if ((await getIter({ store, runId, moduleId: m.id })).lastStatus === 'passed') passed.add(m.id);
   return passed;

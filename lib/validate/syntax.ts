@@ -17,7 +17,15 @@ function checksSyntax(file: string): boolean {
 
 function result(file: string, error: ParseError | null): CheckResult {
   if (!error) return { type: 'syntax_check', name: file, passed: true, message: 'parses' };
-  return { type: 'syntax_check', name: file, passed: false, message: `${file}:${error.line}:${error.col}: ${error.message}`, file, line: error.line, col: error.col };
+  return {
+    type: 'syntax_check',
+    name: file,
+    passed: false,
+    message: `${file}:${error.line}:${error.col}: ${error.message}`,
+    file,
+    line: error.line,
+    col: error.col,
+  };
 }
 
 async function checkScriptOrJson(cwd: string, file: string): Promise<CheckResult> {
@@ -52,14 +60,17 @@ for path in sys.argv[1:]:
 async function checkPython(cwd: string, files: string[], timeoutMs: number): Promise<CheckResult[]> {
   const r = await runShell({ command: shellJoin(['python3', '-c', PYTHON_CHECKER, ...files]), cwd, timeoutMs, tailBytes: 1 << 20 });
   const found = new Map<string, { line?: number; col?: number; message?: string }>();
-  for (const line of r.tail.split('\n')) if (line.startsWith('forge-py ')) {
-    const entry = JSON.parse(line.slice('forge-py '.length)) as { file: string; line?: number; col?: number; message?: string };
-    found.set(entry.file, entry);
-  }
+  for (const line of r.tail.split('\n'))
+    if (line.startsWith('forge-py ')) {
+      const entry = JSON.parse(line.slice('forge-py '.length)) as { file: string; line?: number; col?: number; message?: string };
+      found.set(entry.file, entry);
+    }
   return files.map((file) => {
     const entry = found.get(file);
     if (!entry) {
-      const why = r.timedOut ? `timed out after ${timeoutMs / 1000} s` : `python3 exited ${r.exitCode ?? r.signal}: ${r.tail.trim().split('\n').at(-1) ?? ''}`;
+      const why = r.timedOut
+        ? `timed out after ${timeoutMs / 1000} s`
+        : `python3 exited ${r.exitCode ?? r.signal}: ${r.tail.trim().split('\n').at(-1) ?? ''}`;
       return { type: 'syntax_check', name: file, passed: false, message: `${file}: not checked: ${why}` };
     }
     return result(file, entry.message === undefined ? null : { line: entry.line ?? 1, col: entry.col ?? 1, message: entry.message });
@@ -77,7 +88,15 @@ export async function checkSyntax({ cwd, files, python }: { cwd: string; files: 
     ? []
     : python
       ? await checkPython(cwd, py, PYTHON_TIMEOUT_MS)
-      : py.map((file): CheckResult => ({ type: 'syntax_check', name: file, passed: true, skipped: true, message: 'not checked: python3 is not on the PATH' }));
+      : py.map(
+          (file): CheckResult => ({
+            type: 'syntax_check',
+            name: file,
+            passed: true,
+            skipped: true,
+            message: 'not checked: python3 is not on the PATH',
+          }),
+        );
   const byFile = new Map(pyResults.map((r) => [r.name, r]));
   const results: CheckResult[] = [];
   for (const file of parsable) results.push(byFile.get(file) ?? (await checkScriptOrJson(cwd, file)));

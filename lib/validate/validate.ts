@@ -23,9 +23,14 @@ export function parseContract(spec: string): Contract {
   const parts = spec.split(':');
   const [exporter, importer] = parts;
   const fix = 'forge validate --help';
-  if (parts.length !== 2 || !exporter || !importer) throw new InvalidInputError('INVALID_CONTRACT', `contract '${spec}' is not EXPORTER:IMPORTER`, { fix });
+  if (parts.length !== 2 || !exporter || !importer)
+    throw new InvalidInputError('INVALID_CONTRACT', `contract '${spec}' is not EXPORTER:IMPORTER`, { fix });
   for (const file of [exporter, importer]) {
-    if (!isScript(file)) throw new InvalidInputError('INVALID_CONTRACT', `contract '${spec}': '${file}' is not a .js .mjs .cjs .jsx .ts or .tsx file`, { fix, data: { ext: extname(file) } });
+    if (!isScript(file))
+      throw new InvalidInputError('INVALID_CONTRACT', `contract '${spec}': '${file}' is not a .js .mjs .cjs .jsx .ts or .tsx file`, {
+        fix,
+        data: { ext: extname(file) },
+      });
   }
   return { exporter, importer };
 }
@@ -46,7 +51,12 @@ export interface Checks {
 
 /** The result a missing working directory gets instead of every other check. */
 export function missingCwdResult(dir: string): CheckResult {
-  return { type: 'cwd_check', name: dir, passed: false, message: `working directory '${dir}' does not exist: was the worktree removed, or never created?` };
+  return {
+    type: 'cwd_check',
+    name: dir,
+    passed: false,
+    message: `working directory '${dir}' does not exist: was the worktree removed, or never created?`,
+  };
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -58,7 +68,17 @@ function commandResult(r: ShellResult, timeoutMs: number): CheckResult {
     : r.exitCode === null
       ? `killed by ${r.signal ?? 'an error'} after ${seconds(r.durationMs)}`
       : `exit ${r.exitCode} ${passed ? 'in' : 'after'} ${seconds(r.durationMs)}`;
-  return { type: 'command', name: r.command, passed, message, exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, durationMs: r.durationMs, ...(passed ? {} : { tail: r.tail }) };
+  return {
+    type: 'command',
+    name: r.command,
+    passed,
+    message,
+    exitCode: r.exitCode,
+    signal: r.signal,
+    timedOut: r.timedOut,
+    durationMs: r.durationMs,
+    ...(passed ? {} : { tail: r.tail }),
+  };
 }
 
 /**
@@ -71,7 +91,12 @@ export async function runChecks({ cwd, files, commands, contracts, timeoutMs, pa
   const regular: string[] = [];
   for (const file of files) {
     const info = await stat(resolve(cwd, file)).catch(() => null);
-    results.push({ type: 'file_check', name: file, passed: info !== null, message: info ? (info.isDirectory() ? 'a directory' : 'exists') : `'${file}' does not exist` });
+    results.push({
+      type: 'file_check',
+      name: file,
+      passed: info !== null,
+      message: info ? (info.isDirectory() ? 'a directory' : 'exists') : `'${file}' does not exist`,
+    });
     if (info?.isFile()) regular.push(file);
   }
   const python = regular.some((f) => f.endsWith('.py')) && (await onPath({ program: 'python3', cwd, path }));
@@ -88,14 +113,37 @@ export async function runChecks({ cwd, files, commands, contracts, timeoutMs, pa
 /** The attempt a validation makes: its status, score and the identities of the failed checks. */
 export function attemptOf({ results, timestamp, cwdMissing }: { results: CheckResult[]; timestamp: string; cwdMissing: boolean }): Attempt {
   const failed = results.filter((r) => !r.passed);
-  return { timestamp, status: cwdMissing ? 'error' : failed.length ? 'failed' : 'passed', score: scoreOf(results), issues: failed.map(issueOf) };
+  return {
+    timestamp,
+    status: cwdMissing ? 'error' : failed.length ? 'failed' : 'passed',
+    score: scoreOf(results),
+    issues: failed.map(issueOf),
+  };
 }
 
 /**
  * Records the attempt in the module's iteration state, decides the recommendation from the whole
  * history, and logs a `validate` event (phase validation) in the run's log.
  */
-export async function recordValidation({ repo, store, runId, moduleId, results, attempt, cwdMissing, maxAttempts }: { repo: Repo; store: StateStore; runId: string; moduleId: string; results: CheckResult[]; attempt: Attempt; cwdMissing: boolean; maxAttempts: number }): Promise<{ state: IterState; verdict: Verdict }> {
+export async function recordValidation({
+  repo,
+  store,
+  runId,
+  moduleId,
+  results,
+  attempt,
+  cwdMissing,
+  maxAttempts,
+}: {
+  repo: Repo;
+  store: StateStore;
+  runId: string;
+  moduleId: string;
+  results: CheckResult[];
+  attempt: Attempt;
+  cwdMissing: boolean;
+  maxAttempts: number;
+}): Promise<{ state: IterState; verdict: Verdict }> {
   const state = await recordAttempt({ store, runId, moduleId, attempt });
   const verdict = recommend({ attempts: state.attempts, cwdMissing, maxAttempts });
   const failures = results.filter((r) => !r.passed).map((r) => ({ type: r.type, name: r.name, message: r.message }));
@@ -106,7 +154,14 @@ export async function recordValidation({ repo, store, runId, moduleId, results, 
     moduleId,
     event: 'validate',
     severity: attempt.status === 'passed' ? 'info' : verdict.recommendation === 'ESCALATE' ? 'error' : 'warn',
-    data: { passed: attempt.status === 'passed', score: attempt.score, attempt: state.attempts.length, recommendation: verdict.recommendation, reason: verdict.reason, failures },
+    data: {
+      passed: attempt.status === 'passed',
+      score: attempt.score,
+      attempt: state.attempts.length,
+      recommendation: verdict.recommendation,
+      reason: verdict.reason,
+      failures,
+    },
   });
   await recordEvents({ repo, store: async () => store, runId, events: [event] });
   return { state, verdict };

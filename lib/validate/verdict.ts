@@ -19,11 +19,24 @@ export interface Verdict {
  * `attempts` ends with the attempt just made. PROCEED when it passed; ESCALATE when the working
  * directory is missing, when stagnant, when oscillating, or at maxAttempts; RETRY otherwise.
  */
-export function recommend({ attempts, cwdMissing, maxAttempts }: { attempts: Attempt[]; cwdMissing: boolean; maxAttempts: number }): Verdict {
+export function recommend({
+  attempts,
+  cwdMissing,
+  maxAttempts,
+}: {
+  attempts: Attempt[];
+  cwdMissing: boolean;
+  maxAttempts: number;
+}): Verdict {
   const n = attempts.length;
   const last = attempts[n - 1]!;
   const repeated = oscillatesWith(attempts);
-  const facts = { stagnant: isStagnant(attempts), oscillating: repeated !== null, sameAsPrev: sameAsPrev(attempts), velocity: velocity(attempts) };
+  const facts = {
+    stagnant: isStagnant(attempts),
+    oscillating: repeated !== null,
+    sameAsPrev: sameAsPrev(attempts),
+    velocity: velocity(attempts),
+  };
   const verdict = (recommendation: Recommendation, reason: string): Verdict => ({ recommendation, reason, ...facts });
   if (last.status === 'passed') return verdict('PROCEED', 'every check passed');
   if (cwdMissing) return verdict('ESCALATE', 'the working directory does not exist: nothing can be checked until it does');

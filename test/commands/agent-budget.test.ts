@@ -10,7 +10,8 @@ import { repoWith } from '../helpers/repo';
 const bodyTokens = (b: ChatRequestBody) => countTokens(JSON.stringify({ messages: b.messages, tools: b.tools }));
 
 test('--budget bounds every request on the wire, schemas and framing included: older results become stubs, the latest are cut, and a budget the fixed prompt cannot fit is refused before any request', async () => {
-  const lines = (name: string) => Array.from({ length: 300 }, (_, i) => `${name} line ${i + 1}: a long file read whole, which fills the context fast`).join('\n') + '\n';
+  const lines = (name: string) =>
+    Array.from({ length: 300 }, (_, i) => `${name} line ${i + 1}: a long file read whole, which fills the context fast`).join('\n') + '\n';
   const dir = repoWith({ 'a.txt': lines('alpha'), 'b.txt': lines('beta'), 'c.txt': lines('gamma') });
   const read = (path: string) => ({ name: 'read', arguments: { path } });
   const server = await startOpenAIServer({
@@ -24,19 +25,32 @@ test('--budget bounds every request on the wire, schemas and framing included: o
   });
   try {
     const budget = 2500;
-    const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--budget', String(budget), '--json', 'read every file'], { cwd: dir });
+    const r = await forge(
+      ['agent', '--endpoint', server.url, '--model', 'test-model', '--budget', String(budget), '--json', 'read every file'],
+      { cwd: dir },
+    );
     assert.is(r.code, 0, r.stderr);
     const bodies = server.chatBodies();
     assert.is(bodies.length, 5);
-    for (const [i, b] of bodies.entries()) assert.ok(bodyTokens(b) <= budget, `request ${i + 1} was ${bodyTokens(b)} tokens, over --budget ${budget}`);
+    for (const [i, b] of bodies.entries())
+      assert.ok(bodyTokens(b) <= budget, `request ${i + 1} was ${bodyTokens(b)} tokens, over --budget ${budget}`);
     const results = bodies[1]!.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
-    assert.match(results[0]!, /\n\[cut to fit the token budget: the first \d+ of \d+ chars; ask for a narrower part\]$/, 'a result larger than the budget is cut, and says so');
+    assert.match(
+      results[0]!,
+      /\n\[cut to fit the token budget: the first \d+ of \d+ chars; ask for a narrower part\]$/,
+      'a result larger than the budget is cut, and says so',
+    );
     assert.equal(bodies[4]!.messages.slice(0, 2), bodies[0]!.messages.slice(0, 2), 'the system prompt and the task are never touched');
     assert.ok(r.records.some((x) => x.type === 'compressed'));
-    const none = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--budget', '600', '--json', 'read every file'], { cwd: dir });
+    const none = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--budget', '600', '--json', 'read every file'], {
+      cwd: dir,
+    });
     const error = none.records.at(-1)!.error;
     assert.equal([none.code, error.code], [2, 'BUDGET_TOO_SMALL']);
-    assert.match(error.message, /^a token budget of 600 cannot hold the request: the system prompt, the task and the tool schemas alone are \d+ tokens$/);
+    assert.match(
+      error.message,
+      /^a token budget of 600 cannot hold the request: the system prompt, the task and the tool schemas alone are \d+ tokens$/,
+    );
     assert.match(none.records.at(-1)!._next_action, /^forge agent --budget \d+ 'read every file'$/);
     assert.is(server.chatBodies().length, 5, 'nothing was sent');
   } finally {
@@ -46,13 +60,19 @@ test('--budget bounds every request on the wire, schemas and framing included: o
 
 test('without usage from the server, tokens are counted here and marked estimated in the summary, telemetry and forge stats', async () => {
   const dir = repoWith({ 'a.txt': 'alpha\n' });
-  const server = await startOpenAIServer({ script: [reply({ toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }] }), reply({ text: 'It says alpha.' })] });
+  const server = await startOpenAIServer({
+    script: [reply({ toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }] }), reply({ text: 'It says alpha.' })],
+  });
   try {
     const r = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--json', 'what does a.txt say'], { cwd: dir });
     assert.is(r.code, 0, r.stderr);
     const bodies = server.chatBodies();
     const usage = r.records.filter((x) => x.type === 'usage');
-    assert.equal(usage.map((x) => [x.input, x.estimated]), bodies.map((b) => [bodyTokens(b), true]), 'each request counted as sent');
+    assert.equal(
+      usage.map((x) => [x.input, x.estimated]),
+      bodies.map((b) => [bodyTokens(b), true]),
+      'each request counted as sent',
+    );
     assert.ok(usage.every((x) => x.output > 0));
     const summary = r.records.at(-1)!;
     assert.equal([summary.usageEstimated, summary.usage.input], [true, bodyTokens(bodies[0]!) + bodyTokens(bodies[1]!)]);
@@ -66,7 +86,7 @@ test('without usage from the server, tokens are counted here and marked estimate
   }
 });
 
-test('the budget fits the context Ollama gives the model: 4096 by default, a loaded model\'s own; a --budget that cannot fit is warned about once, with how to raise it', async () => {
+test("the budget fits the context Ollama gives the model: 4096 by default, a loaded model's own; a --budget that cannot fit is warned about once, with how to raise it", async () => {
   const dir = repoWith({ 'a.txt': Array.from({ length: 300 }, (_, i) => `line ${i + 1} of a file read whole`).join('\n') + '\n' });
   const script = () => [reply({ toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }] }), reply({ text: 'Done.' })];
   const server = await startOpenAIServer({ script: script(), ollama: { contextLength: 40960 } });
@@ -75,21 +95,31 @@ test('the budget fits the context Ollama gives the model: 4096 by default, a loa
     assert.is(r.code, 0, r.stderr);
     assert.equal(server.requests.find((q) => q.path === '/api/show')?.body, { model: 'qwen3:8b' });
     for (const b of server.chatBodies()) assert.ok(bodyTokens(b) <= 3072, `a request of ${bodyTokens(b)} tokens in a context of 4096`);
-    assert.not.ok(r.records.some((x) => x.type === 'notice'), 'a default budget needs no warning');
+    assert.not.ok(
+      r.records.some((x) => x.type === 'notice'),
+      'a default budget needs no warning',
+    );
     server.enqueue(...script());
     const warned = await forge(['agent', '--endpoint', server.url, '--model', 'qwen3:8b', '--budget', '12000', 'read a.txt'], { cwd: dir });
     assert.is(warned.code, 0, warned.stderr);
     assert.not.ok(warned.stdout.includes('warning:'), 'the warning is on stderr, not among the results');
     const lines = warned.stderr.split('\n').filter((l) => l.startsWith('warning: --budget'));
-    assert.equal(lines, ["warning: --budget 12000 does not fit: Ollama gives 'qwen3:8b' 4096 tokens of context by default (below 24 GiB of VRAM) and cuts longer requests silently; with room for the reply, requests can hold 3072; raise it with OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or pass --budget 3072"]);
+    assert.equal(lines, [
+      "warning: --budget 12000 does not fit: Ollama gives 'qwen3:8b' 4096 tokens of context by default (below 24 GiB of VRAM) and cuts longer requests silently; with room for the reply, requests can hold 3072; raise it with OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or pass --budget 3072",
+    ]);
   } finally {
     await server.close();
   }
   const loaded = await startOpenAIServer({ script: script(), ollama: { contextLength: 40960, loadedContext: 8192 } });
   try {
-    const r = await forge(['agent', '--endpoint', loaded.url, '--model', 'qwen3:8b', '--budget', '7000', '--json', 'read a.txt'], { cwd: dir });
+    const r = await forge(['agent', '--endpoint', loaded.url, '--model', 'qwen3:8b', '--budget', '7000', '--json', 'read a.txt'], {
+      cwd: dir,
+    });
     assert.is(r.code, 0, r.stderr);
-    assert.match(r.records.find((x) => x.type === 'notice')!.text, /^--budget 7000 does not fit: Ollama runs 'qwen3:8b' with a context of 8192 tokens and cuts longer requests silently; with room for the reply, requests can hold 6144; raise it with OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or pass --budget 6144$/);
+    assert.match(
+      r.records.find((x) => x.type === 'notice')!.text,
+      /^--budget 7000 does not fit: Ollama runs 'qwen3:8b' with a context of 8192 tokens and cuts longer requests silently; with room for the reply, requests can hold 6144; raise it with OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or pass --budget 6144$/,
+    );
   } finally {
     await loaded.close();
   }

@@ -33,10 +33,20 @@ test('an endpoint with user, password and ?api-key, keys in the task, the answer
     const task = `remember how we deploy; my key is ${TASK_KEY} and OPENAI_API_KEY=${TASK_KEY}`;
     const r = await forge(['agent', '--endpoint', endpoint, '--model', 'test-model', '--run-id', 'sec1', task], { cwd: dir });
     assert.is(r.code, 0, r.stderr);
-    assert.ok(server.requests.some((q) => q.path === `/v1/chat/completions?api-key=${QUERY_KEY}`), 'the endpoint was used as given, query included');
-    assert.match(r.stdout, new RegExp(`using endpoint ${server.url.replace(/[.]/g, '\\.')} \\(from --endpoint\\)`), 'the output shows the endpoint without credentials');
+    assert.ok(
+      server.requests.some((q) => q.path === `/v1/chat/completions?api-key=${QUERY_KEY}`),
+      'the endpoint was used as given, query included',
+    );
+    assert.match(
+      r.stdout,
+      new RegExp(`using endpoint ${server.url.replace(/[.]/g, '\\.')} \\(from --endpoint\\)`),
+      'the output shows the endpoint without credentials',
+    );
     assert.not.match(r.stdout, new RegExp(`${PASSWORD}|${QUERY_KEY}`));
-    assert.match(r.stdout, /\nrecording telemetry \(\.forge\/telemetry\/\) and the session \(\.forge\/agent\/sessions\/\) on refs\/forge\/state, secrets redacted; FORGE_NO_TELEMETRY=1, FORGE_NO_SESSIONS=1 \(or telemetry_disabled, sessions_disabled in a profile\) turn them off\n/);
+    assert.match(
+      r.stdout,
+      /\nrecording telemetry \(\.forge\/telemetry\/\) and the session \(\.forge\/agent\/sessions\/\) on refs\/forge\/state, secrets redacted; FORGE_NO_TELEMETRY=1, FORGE_NO_SESSIONS=1 \(or telemetry_disabled, sessions_disabled in a profile\) turn them off\n/,
+    );
     await forge(['state', 'log'], { cwd: dir }); // commits the pending tool_call events too
 
     const history = stateHistory(dir);
@@ -50,7 +60,10 @@ test('an endpoint with user, password and ?api-key, keys in the task, the answer
     const [sessionFile] = git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/agent/sessions').split('\n');
     const session = JSON.parse(git(dir, 'show', `refs/forge/state:.forge/agent/sessions/${sessionFile}`));
     assert.is(session.turns[0].task, telemetry.task);
-    assert.is(session.turns[0].answer, 'Saved. Your key [REDACTED:anthropic-key] works; send it as Authorization: Bearer [REDACTED:anthropic-key].');
+    assert.is(
+      session.turns[0].answer,
+      'Saved. Your key [REDACTED:anthropic-key] works; send it as Authorization: Bearer [REDACTED:anthropic-key].',
+    );
     const lesson = JSON.parse(storeLines(dir, '.forge/memory/project').join('\n'));
     assert.is(lesson.pattern, 'deploy with GITHUB_TOKEN=[REDACTED:github-token] and [REDACTED:aws-access-key]');
     assert.ok(storeLines(dir, '.forge/logs/sec1').join('\n').includes('"event":"memory save"'), 'the run log is there');
@@ -66,14 +79,29 @@ test('recording can be turned off: FORGE_NO_TELEMETRY, DO_NOT_TRACK, FORGE_NO_SE
   const model = ['--endpoint', server.url, '--model', 'test-model'];
   const recorded = (dir: string) => {
     const files = git(dir, 'ls-tree', '-r', '--name-only', 'refs/forge/state').split('\n');
-    return { telemetry: files.some((f) => f.startsWith('.forge/telemetry/')), sessions: files.some((f) => f.startsWith('.forge/agent/sessions/')) };
+    return {
+      telemetry: files.some((f) => f.startsWith('.forge/telemetry/')),
+      sessions: files.some((f) => f.startsWith('.forge/agent/sessions/')),
+    };
   };
   try {
     const cases: Array<{ env: Record<string, string>; expect: { telemetry: boolean; sessions: boolean }; says: RegExp }> = [
-      { env: { FORGE_NO_TELEMETRY: '1' }, expect: { telemetry: false, sessions: true }, says: /^recording the session \(\.forge\/agent\/sessions\/\) on refs\/forge\/state, secrets redacted; not telemetry \(off from \$FORGE_NO_TELEMETRY\); FORGE_NO_SESSIONS=1 \(or sessions_disabled in a profile\) turns it off$/m },
+      {
+        env: { FORGE_NO_TELEMETRY: '1' },
+        expect: { telemetry: false, sessions: true },
+        says: /^recording the session \(\.forge\/agent\/sessions\/\) on refs\/forge\/state, secrets redacted; not telemetry \(off from \$FORGE_NO_TELEMETRY\); FORGE_NO_SESSIONS=1 \(or sessions_disabled in a profile\) turns it off$/m,
+      },
       { env: { DO_NOT_TRACK: '1' }, expect: { telemetry: false, sessions: true }, says: /not telemetry \(off from \$DO_NOT_TRACK\)/ },
-      { env: { FORGE_NO_SESSIONS: '1' }, expect: { telemetry: true, sessions: false }, says: /^recording telemetry \(\.forge\/telemetry\/\) on refs\/forge\/state, secrets redacted; not the session \(off from \$FORGE_NO_SESSIONS\); FORGE_NO_TELEMETRY=1 \(or telemetry_disabled in a profile\) turns it off$/m },
-      { env: { DO_NOT_TRACK: '0', FORGE_NO_TELEMETRY: '' }, expect: { telemetry: true, sessions: true }, says: /^recording telemetry .* and the session /m },
+      {
+        env: { FORGE_NO_SESSIONS: '1' },
+        expect: { telemetry: true, sessions: false },
+        says: /^recording telemetry \(\.forge\/telemetry\/\) on refs\/forge\/state, secrets redacted; not the session \(off from \$FORGE_NO_SESSIONS\); FORGE_NO_TELEMETRY=1 \(or telemetry_disabled in a profile\) turns it off$/m,
+      },
+      {
+        env: { DO_NOT_TRACK: '0', FORGE_NO_TELEMETRY: '' },
+        expect: { telemetry: true, sessions: true },
+        says: /^recording telemetry .* and the session /m,
+      },
     ];
     for (const c of cases) {
       const dir = tempRepo();
@@ -86,17 +114,31 @@ test('recording can be turned off: FORGE_NO_TELEMETRY, DO_NOT_TRACK, FORGE_NO_SE
 
     const config = tempDir('forge-config-');
     mkdirSync(join(config, 'forge'));
-    writeFileSync(join(config, 'forge', 'config.json'), JSON.stringify({ profiles: { quiet: { endpoint: server.url, model: 'test-model', telemetry_disabled: true, sessions_disabled: true } } }));
+    writeFileSync(
+      join(config, 'forge', 'config.json'),
+      JSON.stringify({
+        profiles: { quiet: { endpoint: server.url, model: 'test-model', telemetry_disabled: true, sessions_disabled: true } },
+      }),
+    );
     const dir = tempRepo();
     const r = await forge(['agent', 'say ok'], { cwd: dir, env: { XDG_CONFIG_HOME: config } });
     assert.is(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^not recording telemetry \(off from profiles\.quiet\.telemetry_disabled in .*\) or the session \(off from profiles\.quiet\.sessions_disabled in .*\)$/m);
+    assert.match(
+      r.stdout,
+      /^not recording telemetry \(off from profiles\.quiet\.telemetry_disabled in .*\) or the session \(off from profiles\.quiet\.sessions_disabled in .*\)$/m,
+    );
     assert.throws(() => git(dir, 'rev-parse', '--verify', '-q', 'refs/forge/state'), undefined, 'nothing was recorded at all');
 
-    writeFileSync(join(config, 'forge', 'config.json'), JSON.stringify({ profiles: { quiet: { endpoint: server.url, model: 'test-model', telemetry_disabled: 'yes' } } }));
+    writeFileSync(
+      join(config, 'forge', 'config.json'),
+      JSON.stringify({ profiles: { quiet: { endpoint: server.url, model: 'test-model', telemetry_disabled: 'yes' } } }),
+    );
     const bad = await forge(['agent', 'say ok'], { cwd: dir, env: { XDG_CONFIG_HOME: config } });
     assert.is(bad.code, 2);
-    assert.match(bad.stderr, /profiles\.quiet\.telemetry_disabled must be true \(forge agent records nothing in \.forge\/telemetry\/\) or false/);
+    assert.match(
+      bad.stderr,
+      /profiles\.quiet\.telemetry_disabled must be true \(forge agent records nothing in \.forge\/telemetry\/\) or false/,
+    );
   } finally {
     await server.close();
   }

@@ -36,18 +36,36 @@ requirements: [R1]
 `;
 
 test('a contract refuses the agent: hard refusals stop the call, a soft one is acked through bash and then runs', async () => {
-  const dir = repoWith({ 'docs/plans/gate.md': CONTRACT, 'src/a.ts': 'export const a = 1;\n', 'test/a.test.ts': "import { a } from '../src/a';\n", 'docs/notes.md': 'notes\n' });
+  const dir = repoWith({
+    'docs/plans/gate.md': CONTRACT,
+    'src/a.ts': 'export const a = 1;\n',
+    'test/a.test.ts': "import { a } from '../src/a';\n",
+    'docs/notes.md': 'notes\n',
+  });
   assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/gate.md'], { cwd: dir })).code, 0);
   const server = await startOpenAIServer({
     script: [
-      reply({ toolCalls: [{ name: 'edit', arguments: { path: 'docs/notes.md', old: 'notes', new: 'changed' } }, { name: 'edit', arguments: { path: 'test/a.test.ts', old: "'../src/a'", new: "'../src/a.js'" } }] }),
+      reply({
+        toolCalls: [
+          { name: 'edit', arguments: { path: 'docs/notes.md', old: 'notes', new: 'changed' } },
+          { name: 'edit', arguments: { path: 'test/a.test.ts', old: "'../src/a'", new: "'../src/a.js'" } },
+        ],
+      }),
       reply({ toolCalls: [{ name: 'bash', arguments: { command: 'forge plan ack' } }] }),
-      reply({ toolCalls: [{ name: 'edit', arguments: { path: 'test/a.test.ts', old: "'../src/a'", new: "'../src/a.js'" } }, { name: 'edit', arguments: { path: 'src/a.ts', old: '= 1', new: '= 2' } }] }),
+      reply({
+        toolCalls: [
+          { name: 'edit', arguments: { path: 'test/a.test.ts', old: "'../src/a'", new: "'../src/a.js'" } },
+          { name: 'edit', arguments: { path: 'src/a.ts', old: '= 1', new: '= 2' } },
+        ],
+      }),
       reply({ text: 'Done within the plan.' }),
     ],
   });
   try {
-    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--json', 'tidy the imports'], { cwd: dir, env: { PATH: `${forgeBinDir()}:${process.env.PATH}` } });
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--json', 'tidy the imports'], {
+      cwd: dir,
+      env: { PATH: `${forgeBinDir()}:${process.env.PATH}` },
+    });
     assert.is(r.code, 0, r.stderr);
     const results = server.chatBodies().map((b) => b.messages.filter((m) => m.role === 'tool').map((m) => String(m.content)));
     const [hard, soft] = results[1]!;
@@ -93,7 +111,10 @@ test("an on_edit hook's compiler error lands in the edit's result, and the model
   });
   try {
     const home = configHome({ hooks: { on_edit: ['node --check src/app.js'], on_task_done: ['echo all-done'] } });
-    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--json', 'wrap the sum in parentheses'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--json', 'wrap the sum in parentheses'], {
+      cwd: dir,
+      env: { XDG_CONFIG_HOME: home },
+    });
     assert.is(r.code, 0, r.stderr);
     const [, second, third] = server.chatBodies();
     const broken = String(second!.messages.at(-1)!.content);
@@ -101,22 +122,47 @@ test("an on_edit hook's compiler error lands in the edit's result, and the model
     assert.match(broken, /\n⚙ on_edit `node --check src\/app\.js` \(exit 1\):\n[\s\S]*SyntaxError/);
     assert.match(String(third!.messages.at(-1)!.content), /\n⚙ on_edit `node --check src\/app\.js` ✓$/);
     assert.is(readFileSync(join(dir, 'src/app.js'), 'utf8'), 'exports.add = function (a, b) {\n  return (a + b);\n};\n');
-    assert.ok(r.records.some((x) => x.type === 'notice' && /⚙ hooks {2}on_edit: node --check src\/app\.js {2}· {2}on_task_done: echo all-done/.test(x.text)));
+    assert.ok(
+      r.records.some(
+        (x) => x.type === 'notice' && /⚙ hooks {2}on_edit: node --check src\/app\.js {2}· {2}on_task_done: echo all-done/.test(x.text),
+      ),
+    );
     assert.ok(r.records.some((x) => x.type === 'hooks' && /⚙ on_task_done `echo all-done` ✓/.test(x.text)));
     const absent = configHome({ hooks: { on_edit: ['forge-no-such-checker src/app.js'] } });
-    const twice = await startOpenAIServer({ script: [reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/app.js', old: '(a + b)', new: '(b + a)' } }] }), reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/app.js', old: '(b + a)', new: '(a + b)' } }] }), reply({ text: 'ok' })] });
+    const twice = await startOpenAIServer({
+      script: [
+        reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/app.js', old: '(a + b)', new: '(b + a)' } }] }),
+        reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/app.js', old: '(b + a)', new: '(a + b)' } }] }),
+        reply({ text: 'ok' }),
+      ],
+    });
     try {
-      assert.is((await forge(['agent', '--endpoint', twice.url, '--model', 'm', 'swap twice'], { cwd: dir, env: { XDG_CONFIG_HOME: absent } })).code, 0);
+      assert.is(
+        (await forge(['agent', '--endpoint', twice.url, '--model', 'm', 'swap twice'], { cwd: dir, env: { XDG_CONFIG_HOME: absent } }))
+          .code,
+        0,
+      );
       const [, afterFirst, afterSecond] = twice.chatBodies().map((b) => String(b.messages.at(-1)!.content));
-      assert.match(afterFirst!, /⚙ on_edit `forge-no-such-checker src\/app\.js` \(exit 127\):[\s\S]*not found, so not run again in this session/);
+      assert.match(
+        afterFirst!,
+        /⚙ on_edit `forge-no-such-checker src\/app\.js` \(exit 127\):[\s\S]*not found, so not run again in this session/,
+      );
       assert.not.match(afterSecond!, /on_edit/, 'a hook whose command is missing runs once per session');
     } finally {
       await twice.close();
     }
     const off = configHome({ hooks: { on_edit: ['node --check src/app.js'] }, hooks_disabled: true });
-    const quiet = await startOpenAIServer({ script: [reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/app.js', old: '(a + b)', new: '(a - b)' } }] }), reply({ text: 'ok' })] });
+    const quiet = await startOpenAIServer({
+      script: [
+        reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/app.js', old: '(a + b)', new: '(a - b)' } }] }),
+        reply({ text: 'ok' }),
+      ],
+    });
     try {
-      assert.is((await forge(['agent', '--endpoint', quiet.url, '--model', 'm', 'subtract'], { cwd: dir, env: { XDG_CONFIG_HOME: off } })).code, 0);
+      assert.is(
+        (await forge(['agent', '--endpoint', quiet.url, '--model', 'm', 'subtract'], { cwd: dir, env: { XDG_CONFIG_HOME: off } })).code,
+        0,
+      );
       assert.not.match(String(quiet.chatBodies()[1]!.messages.at(-1)!.content), /on_edit/, 'hooks_disabled: no hook ran');
     } finally {
       await quiet.close();
@@ -131,16 +177,31 @@ test('hooks detected from tsconfig.json serve the run; they go into the profile,
   const home = tempDir('forge-config-');
   const server = await startOpenAIServer({ script: [reply({ text: 'nothing to do' }), reply({ text: 'nothing to do' })] });
   try {
-    const unasked = await forge(['agent', '--endpoint', server.url, '--model', 'm', 'look around'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
+    const unasked = await forge(['agent', '--endpoint', server.url, '--model', 'm', 'look around'], {
+      cwd: dir,
+      env: { XDG_CONFIG_HOME: home },
+    });
     assert.is(unasked.code, 0, unasked.stderr);
-    assert.match(unasked.stdout, /hooks detected from tsconfig\.json serve this run only; forge agent --save-hooks writes them into profiles\.default\.hooks of \S+/);
+    assert.match(
+      unasked.stdout,
+      /hooks detected from tsconfig\.json serve this run only; forge agent --save-hooks writes them into profiles\.default\.hooks of \S+/,
+    );
     assert.match(unasked.stdout, /⚙ hooks {2}on_edit: .*tsc --noEmit/);
     assert.not.ok(existsSync(join(home, 'forge', 'config.json')), 'the config file is not written unasked');
-    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--save-hooks', 'look around'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--save-hooks', 'look around'], {
+      cwd: dir,
+      env: { XDG_CONFIG_HOME: home },
+    });
     assert.is(r.code, 0, r.stderr);
     assert.match(r.stdout, /hooks detected from tsconfig\.json written to profiles\.default\.hooks in \S+ \(forge hooks list\)/);
     const written = JSON.parse(readFileSync(join(home, 'forge', 'config.json'), 'utf8'));
-    assert.equal(Object.keys(written.profiles.default.hooks).sort(), ['on_edit', 'on_session_end', 'on_session_start', 'on_step_done', 'on_task_done']);
+    assert.equal(Object.keys(written.profiles.default.hooks).sort(), [
+      'on_edit',
+      'on_session_end',
+      'on_session_start',
+      'on_step_done',
+      'on_task_done',
+    ]);
     assert.match(written.profiles.default.hooks.on_edit[0], /tsc --noEmit/);
     const list = await forge(['hooks', 'list', '--json'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
     assert.match(JSON.stringify(list.records.find((x) => x.event === 'on_edit')), /tsc --noEmit/);
@@ -148,7 +209,10 @@ test('hooks detected from tsconfig.json serve the run; they go into the profile,
     const rust = repoWith({ 'Cargo.toml': '[package]\nname = "x"\n' });
     const there = await forge(['hooks', 'list'], { cwd: rust, env: { XDG_CONFIG_HOME: home } });
     assert.match(there.stdout, /^on_edit +cargo check -q$/m);
-    assert.match(there.stdout, /were detected from tsconfig\.json; this repository differs, so forge agent runs these \(detected from Cargo\.toml\) and leaves the profile as it is/);
+    assert.match(
+      there.stdout,
+      /were detected from tsconfig\.json; this repository differs, so forge agent runs these \(detected from Cargo\.toml\) and leaves the profile as it is/,
+    );
     assert.equal(JSON.parse(readFileSync(join(home, 'forge', 'config.json'), 'utf8')), written);
   } finally {
     await server.close();
@@ -156,7 +220,11 @@ test('hooks detected from tsconfig.json serve the run; they go into the profile,
 });
 
 test('checkpoint before the task; forge undo brings back the uncommitted and untracked files the task changed, HEAD and index untouched', async () => {
-  const dir = repoWith({ 'src/a.ts': 'export const a = 1;\n', 'src/use.ts': "import { area } from './shape';\nexport const x = area(2);\n", 'src/shape.ts': 'export function area(r: number): number {\n  return r * r;\n}\n' });
+  const dir = repoWith({
+    'src/a.ts': 'export const a = 1;\n',
+    'src/use.ts': "import { area } from './shape';\nexport const x = area(2);\n",
+    'src/shape.ts': 'export function area(r: number): number {\n  return r * r;\n}\n',
+  });
   writeFileSync(join(dir, 'src/a.ts'), 'export const a = 2; // uncommitted\n');
   git(dir, 'add', 'src/a.ts');
   writeFileSync(join(dir, 'src/a.ts'), 'export const a = 3; // staged 2, then 3\n');
@@ -164,12 +232,14 @@ test('checkpoint before the task; forge undo brings back the uncommitted and unt
   const before = userView(dir);
   const server = await startOpenAIServer({
     script: [
-      reply({ toolCalls: [
-        { name: 'write', arguments: { path: 'src/a.ts', content: 'export const a = 4;\n', overwrite: true } },
-        { name: 'bash', arguments: { command: 'rm notes.txt' } },
-        { name: 'write', arguments: { path: 'src/new.ts', content: 'export const b = 1;\n' } },
-        { name: 'edit', arguments: { path: 'src/shape.ts', old: 'area(r: number)', new: 'area(r: number, scale: number)' } },
-      ] }),
+      reply({
+        toolCalls: [
+          { name: 'write', arguments: { path: 'src/a.ts', content: 'export const a = 4;\n', overwrite: true } },
+          { name: 'bash', arguments: { command: 'rm notes.txt' } },
+          { name: 'write', arguments: { path: 'src/new.ts', content: 'export const b = 1;\n' } },
+          { name: 'edit', arguments: { path: 'src/shape.ts', old: 'area(r: number)', new: 'area(r: number, scale: number)' } },
+        ],
+      }),
       reply({ text: 'Rewrote a, dropped the notes, added b, scaled area.' }),
     ],
   });
@@ -178,9 +248,20 @@ test('checkpoint before the task; forge undo brings back the uncommitted and unt
     assert.is(r.code, 0, r.stderr);
     const checkpoint = r.records.find((x) => x.type === 'checkpoint')!.commit;
     assert.ok(git(dir, 'for-each-ref', '--format=%(objectname)', 'refs/forge/checkpoints').includes(checkpoint));
-    assert.equal(r.records.filter((x) => x.type === 'change').map((x) => [x.path, x.status]), [['notes.txt', 'deleted'], ['src/a.ts', 'modified'], ['src/new.ts', 'added'], ['src/shape.ts', 'modified']]);
+    assert.equal(
+      r.records.filter((x) => x.type === 'change').map((x) => [x.path, x.status]),
+      [
+        ['notes.txt', 'deleted'],
+        ['src/a.ts', 'modified'],
+        ['src/new.ts', 'added'],
+        ['src/shape.ts', 'modified'],
+      ],
+    );
     const impact = r.records.find((x) => x.type === 'impact')!;
-    assert.equal([impact.symbol, impact.file, impact.change, impact.references.map((x: any) => `${x.path}:${x.line}`)], ['area', 'src/shape.ts', 'signature', ['src/use.ts:1', 'src/use.ts:2']]);
+    assert.equal(
+      [impact.symbol, impact.file, impact.change, impact.references.map((x: any) => `${x.path}:${x.line}`)],
+      ['area', 'src/shape.ts', 'signature', ['src/use.ts:1', 'src/use.ts:2']],
+    );
     const undo = await forge(['undo', '--yes'], { cwd: dir });
     assert.is(undo.code, 0, undo.stderr);
     assert.is(readFileSync(join(dir, 'src/a.ts'), 'utf8'), 'export const a = 3; // staged 2, then 3\n');
@@ -194,19 +275,34 @@ test('checkpoint before the task; forge undo brings back the uncommitted and unt
 
 test('auto_commit "task": a successful task ends in one commit with the configured prefix; off by default', async () => {
   const dir = repoWith({ 'README.md': '# auto\n' });
-  const identity = { GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com' };
-  const server = await startOpenAIServer({ script: [reply({ toolCalls: [write('NOTES.md', 'notes\n')] }), reply({ text: 'Wrote notes.' }), reply({ toolCalls: [write('MORE.md', 'more\n')] }), reply({ text: 'Wrote more.' })] });
+  const identity = {
+    GIT_AUTHOR_NAME: 'Ada',
+    GIT_AUTHOR_EMAIL: 'ada@example.com',
+    GIT_COMMITTER_NAME: 'Ada',
+    GIT_COMMITTER_EMAIL: 'ada@example.com',
+  };
+  const server = await startOpenAIServer({
+    script: [
+      reply({ toolCalls: [write('NOTES.md', 'notes\n')] }),
+      reply({ text: 'Wrote notes.' }),
+      reply({ toolCalls: [write('MORE.md', 'more\n')] }),
+      reply({ text: 'Wrote more.' }),
+    ],
+  });
   try {
     const head = git(dir, 'rev-parse', 'HEAD');
     const off = await forge(['agent', '--endpoint', server.url, '--model', 'm', 'write notes'], { cwd: dir, env: identity });
     assert.is(off.code, 0, off.stderr);
     assert.is(git(dir, 'rev-parse', 'HEAD'), head, 'no commit unless asked');
     const home = configHome({ auto_commit: 'task', auto_commit_prefix: 'agent: ' });
-    const on = await forge(['agent', '--endpoint', server.url, '--model', 'm', 'write more notes'], { cwd: dir, env: { ...identity, XDG_CONFIG_HOME: home } });
+    const on = await forge(['agent', '--endpoint', server.url, '--model', 'm', 'write more notes'], {
+      cwd: dir,
+      env: { ...identity, XDG_CONFIG_HOME: home },
+    });
     assert.is(on.code, 0, on.stderr);
     assert.is(git(dir, 'log', '-1', '--format=%s|%an'), 'agent: write more notes|Ada');
     assert.is(git(dir, 'rev-parse', 'HEAD~1'), head);
-    assert.is(git(dir, 'status', '--porcelain'), '', 'both tasks\' files are in the commit');
+    assert.is(git(dir, 'status', '--porcelain'), '', "both tasks' files are in the commit");
   } finally {
     await server.close();
   }
@@ -217,10 +313,28 @@ test("MCP servers' tools are offered and called as <server>.<tool>; a broken ser
   const fixture = resolve('test/fixtures/mcp/echo-server.mjs');
   // A word only this test's server has on its command line, to look for it after forge exits.
   const tag = `--tag=agent-mcp-${process.pid}-${Date.now()}`;
-  const home = configHome({ mcp_servers: [{ name: 'fix', command: [process.execPath, fixture, tag] }, { name: 'broken', command: ['/nonexistent/mcp-server'] }] });
-  const server = await startOpenAIServer({ script: [reply({ toolCalls: [{ name: 'fix__echo', arguments: { text: 'hello over mcp' } }, { name: 'fix__add', arguments: { a: 2, b: 3 } }] }), reply({ text: 'Echoed.' })] });
+  const home = configHome({
+    mcp_servers: [
+      { name: 'fix', command: [process.execPath, fixture, tag] },
+      { name: 'broken', command: ['/nonexistent/mcp-server'] },
+    ],
+  });
+  const server = await startOpenAIServer({
+    script: [
+      reply({
+        toolCalls: [
+          { name: 'fix__echo', arguments: { text: 'hello over mcp' } },
+          { name: 'fix__add', arguments: { a: 2, b: 3 } },
+        ],
+      }),
+      reply({ text: 'Echoed.' }),
+    ],
+  });
   try {
-    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--json', 'echo something'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--json', 'echo something'], {
+      cwd: dir,
+      env: { XDG_CONFIG_HOME: home },
+    });
     assert.is(r.code, 0, r.stderr);
     const [first, second] = server.chatBodies();
     const names = first!.tools!.map((t: any) => t.function.name);

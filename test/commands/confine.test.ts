@@ -24,24 +24,52 @@ test("write, edit and patch refuse git's own files however they are named, and c
   symlinkSync('.git/config', join(dir, 'cfg'));
   const before = treeHashes(join(dir, '.git'), forgeOwn);
   const config = readFileSync(join(dir, '.git/config'), 'utf8');
-  const targets = ['.git/config', '.GIT/config', '.Git/hooks/pre-commit', '.git/hooks/pre-commit', join(dir, '.git/config'), 'g/config', 'cfg', 'src/../.git/HEAD', '.git', '.git./config', '.git /config', 'git~1/config', '.g\u200cit/config', 'sub/.git/config'];
+  const targets = [
+    '.git/config',
+    '.GIT/config',
+    '.Git/hooks/pre-commit',
+    '.git/hooks/pre-commit',
+    join(dir, '.git/config'),
+    'g/config',
+    'cfg',
+    'src/../.git/HEAD',
+    '.git',
+    '.git./config',
+    '.git /config',
+    'git~1/config',
+    '.g\u200cit/config',
+    'sub/.git/config',
+  ];
   for (const path of targets) {
-    const w = await forge(['write', path, '--content', '[core]\n\tfsmonitor = "touch pwned; false"\n', '--overwrite', '--json'], { cwd: dir });
+    const w = await forge(['write', path, '--content', '[core]\n\tfsmonitor = "touch pwned; false"\n', '--overwrite', '--json'], {
+      cwd: dir,
+    });
     assert.equal([w.code, w.records[0]?.error?.code], [1, 'PATH_IN_GIT_DIR'], `write ${path}: ${w.stdout}`);
   }
-  const e = await forge(['edit', '.git/config', '--old', '[core]', '--new', '[core]\n\tfsmonitor = "touch pwned; false"', '--json'], { cwd: dir });
+  const e = await forge(['edit', '.git/config', '--old', '[core]', '--new', '[core]\n\tfsmonitor = "touch pwned; false"', '--json'], {
+    cwd: dir,
+  });
   assert.equal([e.code, e.records[0]!.error.code], [1, 'PATH_IN_GIT_DIR']);
   for (const header of ['+++ b/.git/hooks/post-checkout', '+++ b/.GIT/hooks/post-checkout', '+++ b/g/hooks/post-checkout']) {
-    const p = await forge(['patch', '--json'], { cwd: dir, input: `--- /dev/null\n${header}\n@@ -0,0 +1,2 @@\n+#!/bin/sh\n+touch pwned\n` });
+    const p = await forge(['patch', '--json'], {
+      cwd: dir,
+      input: `--- /dev/null\n${header}\n@@ -0,0 +1,2 @@\n+#!/bin/sh\n+touch pwned\n`,
+    });
     assert.equal([p.code, p.records[0]?.error?.code], [1, 'PATH_IN_GIT_DIR'], header);
   }
   // A patch that also touches an allowed file changes nothing at all.
-  const both = await forge(['patch'], { cwd: dir, input: '--- a/src/a.js\n+++ b/src/a.js\n@@ -1 +1 @@\n-a\n+b\n--- /dev/null\n+++ b/.git/hooks/post-merge\n@@ -0,0 +1 @@\n+x\n' });
+  const both = await forge(['patch'], {
+    cwd: dir,
+    input: '--- a/src/a.js\n+++ b/src/a.js\n@@ -1 +1 @@\n-a\n+b\n--- /dev/null\n+++ b/.git/hooks/post-merge\n@@ -0,0 +1 @@\n+x\n',
+  });
   assert.is(both.code, 1);
   assert.is(readFileSync(join(dir, 'src/a.js'), 'utf8'), 'a\n');
   const read = await forge(['read', '.git/config', '--json'], { cwd: dir });
   assert.equal([read.code, read.records[0]!.error.code], [1, 'PATH_IN_GIT_DIR']);
-  assert.match((await forge(['read', 'cfg'], { cwd: dir })).stderr, /^Error: 'cfg' is inside git's own files: file tools never read or change them\nFix: forge ls\n$/);
+  assert.match(
+    (await forge(['read', 'cfg'], { cwd: dir })).stderr,
+    /^Error: 'cfg' is inside git's own files: file tools never read or change them\nFix: forge ls\n$/,
+  );
   assertUnchanged(before, join(dir, '.git'), '.git');
   assert.is(readFileSync(join(dir, '.git/config'), 'utf8'), config);
   git(dir, 'status');
@@ -54,7 +82,12 @@ test("a linked worktree's .git file and gitdir, $GIT_DIR, a nested repository's 
   git(main, 'worktree', 'add', '-q', wt);
   const gitdir = git(wt, 'rev-parse', '--path-format=absolute', '--git-dir');
   const before = treeHashes(join(main, '.git'), forgeOwn);
-  for (const path of ['.git', relative(wt, join(gitdir, 'HEAD')), join(main, '.git/config'), relative(wt, join(main, '.git/hooks/pre-commit'))]) {
+  for (const path of [
+    '.git',
+    relative(wt, join(gitdir, 'HEAD')),
+    join(main, '.git/config'),
+    relative(wt, join(main, '.git/hooks/pre-commit')),
+  ]) {
     const r = await forge(['write', path, '--content', 'x', '--overwrite', '--json'], { cwd: wt });
     assert.equal([r.code, r.records[0]!.error.code], [1, 'PATH_IN_GIT_DIR'], path);
   }
@@ -70,7 +103,11 @@ test("a linked worktree's .git file and gitdir, $GIT_DIR, a nested repository's 
   assert.equal([r.code, r.records[0]!.error.code], [1, 'PATH_IN_GIT_DIR'], '$GIT_DIR');
   writeFileSync(join(tree, 'a.txt'), 'a\n');
   const listed = await forge(['ls', '--json'], { cwd: tree, env });
-  assert.equal(listed.records.filter((x) => x.type === 'file').map((x) => x.path), ['a.txt'], 'git lists $GIT_DIR as untracked; the walk leaves it out');
+  assert.equal(
+    listed.records.filter((x) => x.type === 'file').map((x) => x.path),
+    ['a.txt'],
+    'git lists $GIT_DIR as untracked; the walk leaves it out',
+  );
   const viaFile = await forge(['write', '../.repo/config', '--content', 'x', '--overwrite', '--json'], { cwd: tree });
   assert.equal([viaFile.code, viaFile.records[0]!.error.code], [1, 'PATH_IN_GIT_DIR'], '--separate-git-dir');
 
@@ -86,13 +123,23 @@ test("a linked worktree's .git file and gitdir, $GIT_DIR, a nested repository's 
     assert.equal([w.code, w.records[0]!.error.code], [1, 'PATH_IN_GIT_DIR'], path);
   }
   assert.is(readFileSync(join(outer, 'mod/.git'), 'utf8'), 'gitdir: ../.git/modules/mod\n');
-  assert.is((await forge(['write', 'sub.git-file', '--content', 'ok\n', '--overwrite'], { cwd: outer })).code, 0, 'a name merely containing .git is content');
+  assert.is(
+    (await forge(['write', 'sub.git-file', '--content', 'ok\n', '--overwrite'], { cwd: outer })).code,
+    0,
+    'a name merely containing .git is content',
+  );
 });
 
 test('in a bare repository or inside .git every file tool refuses and nothing changes', async () => {
   const bare = tempRepo({ bare: true });
   const before = treeHashes(bare, forgeOwn);
-  for (const args of [['ls'], ['search', 'bare'], ['read', 'config'], ['write', 'config', '--content', 'x', '--overwrite'], ['edit', 'config', '--old', 'bare', '--new', 'x']]) {
+  for (const args of [
+    ['ls'],
+    ['search', 'bare'],
+    ['read', 'config'],
+    ['write', 'config', '--content', 'x', '--overwrite'],
+    ['edit', 'config', '--old', 'bare', '--new', 'x'],
+  ]) {
     const r = await forge([...args, '--json'], { cwd: bare });
     assert.equal([r.code, r.records.at(-1)!.error.code], [1, 'PATH_IN_GIT_DIR'], args.join(' '));
   }
@@ -114,12 +161,18 @@ test('search and ls skip symlinks that leave the repository or reach .git, as re
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'links');
   const s = await forge(['search', 'SECRET|repositoryformatversion', '--json'], { cwd: dir });
-  assert.equal(s.records.filter((r) => r.type === 'match').map((r) => `${r.path}: ${r.text}`), ['in-link: SECRET inside', 'in.txt: SECRET inside']);
+  assert.equal(
+    s.records.filter((r) => r.type === 'match').map((r) => `${r.path}: ${r.text}`),
+    ['in-link: SECRET inside', 'in.txt: SECRET inside'],
+  );
   assert.not.match(s.stdout, /SECRET outside|repositoryformatversion = /);
   const named = await forge(['search', 'SECRET', 'out-link', '--json'], { cwd: dir });
   assert.equal([named.code, named.records[0]!.error.code], [2, 'PATH_OUTSIDE_REPO']);
   const ls = await forge(['ls', '--json'], { cwd: dir });
-  assert.equal(ls.records.filter((r) => r.type === 'file').map((r) => r.path), ['README.md', 'in-link', 'in.txt']);
+  assert.equal(
+    ls.records.filter((r) => r.type === 'file').map((r) => r.path),
+    ['README.md', 'in-link', 'in.txt'],
+  );
   for (const glob of ['../elsewhere', `${outside}/*`, '../*/secret.txt', 'out-dir/*']) {
     const r = await forge(['ls', glob, '--json'], { cwd: dir });
     assert.equal([r.code, r.records[0]!.error?.code], [2, 'PATH_OUTSIDE_REPO'], glob);
@@ -128,15 +181,34 @@ test('search and ls skip symlinks that leave the repository or reach .git, as re
   assert.equal([g.code, g.records[0]!.error.code], [1, 'PATH_IN_GIT_DIR']);
   mkdirSync(join(dir, 'src'));
   writeFileSync(join(dir, 'src/x.ts'), '');
-  assert.equal((await forge(['ls', 'src', '--json'], { cwd: dir })).records.filter((r) => r.type === 'file').map((r) => r.path), ['src/x.ts'], 'a directory name lists what is under it');
+  assert.equal(
+    (await forge(['ls', 'src', '--json'], { cwd: dir })).records.filter((r) => r.type === 'file').map((r) => r.path),
+    ['src/x.ts'],
+    'a directory name lists what is under it',
+  );
   // A link to a directory inside is walked where it points; a path above cwd is refused, never "no files".
   writeFileSync(join(dir, 'src/x.ts'), 'NEEDLE\n');
   symlinkSync('src', join(dir, 'src-link'));
-  assert.equal((await forge(['search', 'NEEDLE', 'src-link', '--json'], { cwd: dir })).records.filter((r) => r.type === 'match').map((r) => r.path), ['src/x.ts']);
-  assert.equal((await forge(['ls', 'src-link', '--json'], { cwd: dir })).records.filter((r) => r.type === 'file').map((r) => r.path), ['src/x.ts']);
-  for (const args of [['search', 'NEEDLE', '..'], ['search', 'NEEDLE', '../README.md'], ['ls', '..'], ['ls', '../*.md']]) {
+  assert.equal(
+    (await forge(['search', 'NEEDLE', 'src-link', '--json'], { cwd: dir })).records.filter((r) => r.type === 'match').map((r) => r.path),
+    ['src/x.ts'],
+  );
+  assert.equal(
+    (await forge(['ls', 'src-link', '--json'], { cwd: dir })).records.filter((r) => r.type === 'file').map((r) => r.path),
+    ['src/x.ts'],
+  );
+  for (const args of [
+    ['search', 'NEEDLE', '..'],
+    ['search', 'NEEDLE', '../README.md'],
+    ['ls', '..'],
+    ['ls', '../*.md'],
+  ]) {
     const r = await forge([...args, '--json'], { cwd: join(dir, 'src') });
-    assert.equal([r.code, r.records[0]!.error?.code, r.records[0]!._next_action], [2, 'PATH_ABOVE_CWD', `forge ls --cwd ${dir}`], args.join(' '));
+    assert.equal(
+      [r.code, r.records[0]!.error?.code, r.records[0]!._next_action],
+      [2, 'PATH_ABOVE_CWD', `forge ls --cwd ${dir}`],
+      args.join(' '),
+    );
   }
 
   // Outside a repository the walk follows the same rule.
@@ -147,8 +219,14 @@ test('search and ls skip symlinks that leave the repository or reach .git, as re
   mkdirSync(join(plain, '.GIT'));
   writeFileSync(join(plain, '.GIT/config'), 'SECRET in a .GIT\n');
   const p = await forge(['search', 'SECRET', '--json'], { cwd: plain });
-  assert.equal(p.records.filter((r) => r.type === 'match').map((r) => r.path), ['a-link', 'a.txt']);
-  assert.equal((await forge(['ls', '--json'], { cwd: plain })).records.filter((r) => r.type === 'file').map((r) => r.path), ['a-link', 'a.txt']);
+  assert.equal(
+    p.records.filter((r) => r.type === 'match').map((r) => r.path),
+    ['a-link', 'a.txt'],
+  );
+  assert.equal(
+    (await forge(['ls', '--json'], { cwd: plain })).records.filter((r) => r.type === 'file').map((r) => r.path),
+    ['a-link', 'a.txt'],
+  );
 });
 
 test('a dangling symlink pointing out is refused, not followed to create a file outside', async () => {
@@ -163,21 +241,35 @@ test('a dangling symlink pointing out is refused, not followed to create a file 
   }
   assert.equal(readdirSync(outside), []);
   symlinkSync('not-yet.txt', join(dir, 'inside-dangling'));
-  assert.is((await forge(['write', 'inside-dangling', '--content', 'x\n'], { cwd: dir })).code, 0, 'a dangling link inside is a file to create');
+  assert.is(
+    (await forge(['write', 'inside-dangling', '--content', 'x\n'], { cwd: dir })).code,
+    0,
+    'a dangling link inside is a file to create',
+  );
 });
 
 test('a file where a directory must be is NOT_A_DIRECTORY, and a patch around it changes nothing', async () => {
   const dir = repoWith({ 'f.txt': 'x\n', 'keep.txt': 'a\n' });
   const w = await forge(['write', 'f.txt/new.txt', '--content', 'x', '--json'], { cwd: dir });
   assert.equal([w.code, w.records[0]!.error.code], [1, 'NOT_A_DIRECTORY']);
-  const p = await forge(['patch', '--json'], { cwd: dir, input: '--- a/keep.txt\n+++ b/keep.txt\n@@ -1 +1 @@\n-a\n+b\n--- /dev/null\n+++ b/f.txt/new.txt\n@@ -0,0 +1 @@\n+x\n' });
-  assert.equal([p.code, p.records[0]!.error.code, readFileSync(join(dir, 'keep.txt'), 'utf8'), readFileSync(join(dir, 'f.txt'), 'utf8')], [1, 'NOT_A_DIRECTORY', 'a\n', 'x\n']);
+  const p = await forge(['patch', '--json'], {
+    cwd: dir,
+    input: '--- a/keep.txt\n+++ b/keep.txt\n@@ -1 +1 @@\n-a\n+b\n--- /dev/null\n+++ b/f.txt/new.txt\n@@ -0,0 +1 @@\n+x\n',
+  });
+  assert.equal(
+    [p.code, p.records[0]!.error.code, readFileSync(join(dir, 'keep.txt'), 'utf8'), readFileSync(join(dir, 'f.txt'), 'utf8')],
+    [1, 'NOT_A_DIRECTORY', 'a\n', 'x\n'],
+  );
 });
 
 test('a FIFO is refused by read, edit, write and patch without hanging', async () => {
   const dir = tempRepo();
   execFileSync('mkfifo', [join(dir, 'pipe')]);
-  for (const args of [['read', 'pipe'], ['edit', 'pipe', '--old', 'a', '--new', 'b'], ['write', 'pipe', '--content', 'x', '--overwrite']]) {
+  for (const args of [
+    ['read', 'pipe'],
+    ['edit', 'pipe', '--old', 'a', '--new', 'b'],
+    ['write', 'pipe', '--content', 'x', '--overwrite'],
+  ]) {
     const r = await forge([...args, '--json'], { cwd: dir });
     assert.equal([r.code, r.records[0]!.error.code], [1, 'NOT_A_REGULAR_FILE'], args[0]);
   }
@@ -193,7 +285,10 @@ test("the MCP tools and the agent's tools refuse .git the same way", async () =>
   const client = new Client({ name: 'forge-test', version: '1.0.0' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [FORGE, 'mcp'], cwd: dir, env, stderr: 'pipe' }));
   try {
-    const r = await client.callTool({ name: 'edit', arguments: { path: '.git/config', old: '[core]', new: '[core]\n\tfsmonitor = "touch pwned"' } });
+    const r = await client.callTool({
+      name: 'edit',
+      arguments: { path: '.git/config', old: '[core]', new: '[core]\n\tfsmonitor = "touch pwned"' },
+    });
     assert.is(r.isError, true);
     assert.match((r.content as Array<{ text: string }>)[0]!.text, /"code":"PATH_IN_GIT_DIR"/);
   } finally {
@@ -202,7 +297,9 @@ test("the MCP tools and the agent's tools refuse .git the same way", async () =>
   const tools = agentTools({ entries, cwd: dir, root: dir, env: forgeEnv() });
   const w = await tools.run('write', { path: '.git/hooks/pre-commit', content: '#!/bin/sh\ntouch pwned\n' });
   assert.equal([w.ok, /PATH_IN_GIT_DIR|git's own files/.test(w.text)], [false, true], w.text);
-  const p = await tools.run('patch', { diff: '--- a/.git/config\n+++ b/.git/config\n@@ -1 +1 @@\n-[core]\n+[core]\n+\tfsmonitor = "touch pwned"\n' });
+  const p = await tools.run('patch', {
+    diff: '--- a/.git/config\n+++ b/.git/config\n@@ -1 +1 @@\n-[core]\n+[core]\n+\tfsmonitor = "touch pwned"\n',
+  });
   assert.is(p.ok, false);
   assert.is(readFileSync(join(dir, '.git/config'), 'utf8'), config);
   assert.not.ok(existsSync(join(dir, '.git/hooks/pre-commit')));

@@ -34,7 +34,12 @@ function bigPatch(): string {
   return Array.from({ length: FILES }, (_, i) => {
     const [b, a] = [before(i), after(i)];
     if (b === null) return `--- /dev/null\n+++ b/${name(i)}\n@@ -0,0 +1 @@\n+${a!.trimEnd()}\n`;
-    if (a === null) return `--- a/${name(i)}\n+++ /dev/null\n@@ -1,3 +0,0 @@\n${b.trimEnd().split('\n').map((l) => `-${l}`).join('\n')}\n`;
+    if (a === null)
+      return `--- a/${name(i)}\n+++ /dev/null\n@@ -1,3 +0,0 @@\n${b
+        .trimEnd()
+        .split('\n')
+        .map((l) => `-${l}`)
+        .join('\n')}\n`;
     return `--- a/${name(i)}\n+++ b/${name(i)}\n@@ -1,3 +1,3 @@\n file ${i}\n-line two of ${i}\n+line 2 of ${i}, patched\n line three\n`;
   }).join('');
 }
@@ -42,7 +47,8 @@ function bigPatch(): string {
 const hash = (content: string | null) => (content === null ? 'absent' : createHash('sha256').update(content).digest('hex'));
 const OLD = Array.from({ length: FILES }, (_, i) => hash(before(i))).join(',');
 const NEW = Array.from({ length: FILES }, (_, i) => hash(after(i))).join(',');
-const now = (dir: string) => Array.from({ length: FILES }, (_, i) => hash(existsSync(join(dir, name(i))) ? readFileSync(join(dir, name(i)), 'utf8') : null)).join(',');
+const now = (dir: string) =>
+  Array.from({ length: FILES }, (_, i) => hash(existsSync(join(dir, name(i))) ? readFileSync(join(dir, name(i)), 'utf8') : null)).join(',');
 
 function reset(dir: string): void {
   for (let i = 0; i < FILES; i++) {
@@ -74,7 +80,8 @@ test('a 50-file patch killed at 30 seeded instants of its journal protocol alway
     const read = await forge(['read', name(0)], { cwd: dir });
     assert.is(read.code, 0, `trial ${t} (at ${at}): forge read after the kill: ${read.stderr}`);
     assert.ok(/^(warning: .*\n)*$/.test(read.stderr), `trial ${t}: only warnings on stderr: ${read.stderr}`);
-    if (journals.length) assert.match(read.stderr, /^warning: forge process \d+ was killed part-way/, `trial ${t}: the recovery is reported`);
+    if (journals.length)
+      assert.match(read.stderr, /^warning: forge process \d+ was killed part-way/, `trial ${t}: the recovery is reported`);
     const state = now(dir);
     assert.ok(state === OLD || state === NEW, `trial ${t} (at ${at}): every file old or every file new`);
     if (mid) assert.is(state, OLD, `trial ${t}: a change cut short is rolled back`);
@@ -91,14 +98,32 @@ test('a journal torn by an older forge (its manifest left, copies of originals g
   // What killing forge 0.x during rm -r of its journal left: the manifest, one of two copies.
   const journal = join(dir, '.git', 'forge', 'journal', '1767225600000-999999-0123456789abcdef');
   mkdirSync(journal, { recursive: true });
-  writeFileSync(join(journal, 'manifest.json'), JSON.stringify([{ path: join(dir, 'a.txt'), backup: '0.orig' }, { path: join(dir, 'b.txt'), backup: '1.orig' }]));
+  writeFileSync(
+    join(journal, 'manifest.json'),
+    JSON.stringify([
+      { path: join(dir, 'a.txt'), backup: '0.orig' },
+      { path: join(dir, 'b.txt'), backup: '1.orig' },
+    ]),
+  );
   writeFileSync(join(journal, '1.orig'), 'old b\n');
   const read = await forge(['read', 'a.txt'], { cwd: dir });
   assert.is(read.code, 0, read.stderr);
-  assert.is(read.stderr, "warning: discarded the journal of forge process 999999 without rolling anything back (its copy '0.orig' of an original is gone): its files are left as they are\n");
-  assert.equal([readFileSync(join(dir, 'a.txt'), 'utf8'), readFileSync(join(dir, 'b.txt'), 'utf8')], ['new a\n', 'new b\n'], 'not half rolled back');
+  assert.is(
+    read.stderr,
+    "warning: discarded the journal of forge process 999999 without rolling anything back (its copy '0.orig' of an original is gone): its files are left as they are\n",
+  );
+  assert.equal(
+    [readFileSync(join(dir, 'a.txt'), 'utf8'), readFileSync(join(dir, 'b.txt'), 'utf8')],
+    ['new a\n', 'new b\n'],
+    'not half rolled back',
+  );
   assert.equal(leftovers(dir), []);
-  for (const args of [['ls'], ['search', 'new'], ['write', 'c.txt', '--content', 'c'], ['edit', 'a.txt', '--old', 'new a', '--new', 'edited a']]) {
+  for (const args of [
+    ['ls'],
+    ['search', 'new'],
+    ['write', 'c.txt', '--content', 'c'],
+    ['edit', 'a.txt', '--old', 'new a', '--new', 'edited a'],
+  ]) {
     const r = await forge(args, { cwd: dir });
     assert.equal([r.code, r.stderr], [0, ''], args.join(' '));
   }
@@ -107,13 +132,20 @@ test('a journal torn by an older forge (its manifest left, copies of originals g
 test('a one-file write killed between its temp file and the rename leaves the old file, and the next command removes the temp file', async () => {
   const dir = repoWith({ 'a.txt': 'one\n' });
   // One file: edit and write take this same path (one journaled temp file, one rename).
-  const killed = await forge(['patch'], { cwd: dir, input: '--- a/a.txt\n+++ b/a.txt\n@@ @@\n-one\n+ONE\n', env: { FORGE_TEST_CRASH_AT: '0.4' } });
+  const killed = await forge(['patch'], {
+    cwd: dir,
+    input: '--- a/a.txt\n+++ b/a.txt\n@@ @@\n-one\n+ONE\n',
+    env: { FORGE_TEST_CRASH_AT: '0.4' },
+  });
   assert.is(killed.code, -1);
   assert.is(readFileSync(join(dir, 'a.txt'), 'utf8'), 'one\n');
   assert.equal(readdirSync(dir).filter((f) => f.endsWith('.tmp')).length, 1, 'the temp file is there after the kill');
   const next = await forge(['ls'], { cwd: dir });
   assert.is(next.code, 0);
-  assert.match(next.stderr, /^warning: forge process \d+ was killed part-way: no file was left half-written; removed its journal and temp files\n$/);
+  assert.match(
+    next.stderr,
+    /^warning: forge process \d+ was killed part-way: no file was left half-written; removed its journal and temp files\n$/,
+  );
   assert.equal(leftovers(dir), []);
   assert.is(git(dir, 'status', '--porcelain', '--ignored'), '');
 });
@@ -139,7 +171,10 @@ test('a recovery that fails is a warning, not an error: the command goes on and 
   for (let i = 0; i < 2; i++) {
     const r = await forge(['read', 'a.txt'], { cwd: dir });
     assert.is(r.code, 0, r.stderr);
-    assert.match(r.stderr, /^warning: could not recover after forge process 999999: cannot recover '.*': .*; the next forge file command tries again\n$/);
+    assert.match(
+      r.stderr,
+      /^warning: could not recover after forge process 999999: cannot recover '.*': .*; the next forge file command tries again\n$/,
+    );
     assert.ok(readdirSync(join(dir, '.git', 'forge', 'journal')).length === 1, 'kept for the next try');
   }
   rmSync(join(dir, 'new.txt'), { recursive: true });
@@ -148,7 +183,7 @@ test('a recovery that fails is a warning, not an error: the command goes on and 
   assert.equal(leftovers(dir), []);
 });
 
-test('a journal planted in the user\'s directory that names files elsewhere is discarded without touching them', async () => {
+test("a journal planted in the user's directory that names files elsewhere is discarded without touching them", async () => {
   const dir = tempDir();
   const elsewhere = tempDir();
   writeFileSync(join(dir, 'a.txt'), 'one\n');
@@ -158,11 +193,27 @@ test('a journal planted in the user\'s directory that names files elsewhere is d
   const journal = join(dir, '.forge-journal', '1767225600000-999999-0123456789abcdef');
   mkdirSync(journal, { recursive: true });
   writeFileSync(join(journal, 'temps.json'), JSON.stringify([join(elsewhere, '.victim.txt.forge-0123456789abcdef.tmp')]));
-  writeFileSync(join(journal, 'manifest.json'), JSON.stringify([{ path: join(elsewhere, 'victim.txt'), backup: null }, { path: join(dir, 'a.txt'), backup: null }]));
+  writeFileSync(
+    join(journal, 'manifest.json'),
+    JSON.stringify([
+      { path: join(elsewhere, 'victim.txt'), backup: null },
+      { path: join(dir, 'a.txt'), backup: null },
+    ]),
+  );
   const read = await forge(['read', 'a.txt'], { cwd: dir });
   assert.is(read.code, 0, read.stderr);
-  assert.match(read.stderr, /^warning: discarded the journal of forge process 999999 without rolling anything back \(it names a file outside the work tree or in git's own files/);
-  assert.equal([readFileSync(join(elsewhere, 'victim.txt'), 'utf8'), readFileSync(join(elsewhere, '.victim.txt.forge-0123456789abcdef.tmp'), 'utf8'), readFileSync(join(dir, 'a.txt'), 'utf8')], ['keep me\n', 'keep me too\n', 'one\n']);
+  assert.match(
+    read.stderr,
+    /^warning: discarded the journal of forge process 999999 without rolling anything back \(it names a file outside the work tree or in git's own files/,
+  );
+  assert.equal(
+    [
+      readFileSync(join(elsewhere, 'victim.txt'), 'utf8'),
+      readFileSync(join(elsewhere, '.victim.txt.forge-0123456789abcdef.tmp'), 'utf8'),
+      readFileSync(join(dir, 'a.txt'), 'utf8'),
+    ],
+    ['keep me\n', 'keep me too\n', 'one\n'],
+  );
   assert.equal(readdirSync(dir), ['a.txt']);
 
   // One naming a nested repository's hooks, inside the directory, is not forge's either.
@@ -170,12 +221,31 @@ test('a journal planted in the user\'s directory that names files elsewhere is d
   mkdirSync(journal, { recursive: true });
   writeFileSync(join(journal, 'temps.json'), '[]');
   writeFileSync(join(journal, '0.orig'), '#!/bin/sh\ntouch pwned\n');
-  writeFileSync(join(journal, 'manifest.json'), JSON.stringify([{ path: join(dir, 'sub/.git/hooks/pre-commit'), backup: '0.orig', mode: 0o755, temp: join(dir, 'sub/.git/hooks/.pre-commit.forge-0123456789abcdef.tmp') }]));
+  writeFileSync(
+    join(journal, 'manifest.json'),
+    JSON.stringify([
+      {
+        path: join(dir, 'sub/.git/hooks/pre-commit'),
+        backup: '0.orig',
+        mode: 0o755,
+        temp: join(dir, 'sub/.git/hooks/.pre-commit.forge-0123456789abcdef.tmp'),
+      },
+    ]),
+  );
   assert.match((await forge(['read', 'a.txt'], { cwd: dir })).stderr, /^warning: discarded the journal/);
   assert.not.ok(existsSync(join(dir, 'sub/.git/hooks/pre-commit')));
   // And no file tool can plant one: outside a repository the journal is forge's own, like .git.
-  const plant = await forge(['write', '.forge-journal/1767225600000-999999-0123456789abcdef/manifest.json', '--content', '[]', '--json'], { cwd: dir });
-  assert.equal([plant.code, plant.records[0]!.error.code, plant.records[0]!.error.message], [1, 'PATH_IN_GIT_DIR', "'.forge-journal/1767225600000-999999-0123456789abcdef/manifest.json' is inside forge's recovery journal: file tools never read or change them"]);
+  const plant = await forge(['write', '.forge-journal/1767225600000-999999-0123456789abcdef/manifest.json', '--content', '[]', '--json'], {
+    cwd: dir,
+  });
+  assert.equal(
+    [plant.code, plant.records[0]!.error.code, plant.records[0]!.error.message],
+    [
+      1,
+      'PATH_IN_GIT_DIR',
+      "'.forge-journal/1767225600000-999999-0123456789abcdef/manifest.json' is inside forge's recovery journal: file tools never read or change them",
+    ],
+  );
 });
 
 test('outside a repository nothing is left in the directory: after a patch, a write, and the recovery of a killed patch', async () => {
@@ -204,7 +274,10 @@ test('an edit of a 2 MB file, written as pieces of the buffer read, killed after
   const STEPS = 7;
   for (let step = 1; step <= STEPS; step++) {
     const at = ((step - 0.5) / STEPS).toFixed(4);
-    const killed = await forge(['edit', 'big.txt', '--old', 'line 40000 of a big file', '--new', 'line 40000, edited'], { cwd: dir, env: { FORGE_TEST_CRASH_AT: at } });
+    const killed = await forge(['edit', 'big.txt', '--old', 'line 40000 of a big file', '--new', 'line 40000, edited'], {
+      cwd: dir,
+      env: { FORGE_TEST_CRASH_AT: at },
+    });
     assert.is(killed.code, -1, `step ${step}: the edit was killed: ${killed.stderr}`);
     const now = readFileSync(join(dir, 'big.txt'), 'utf8');
     assert.ok(now === before || now === after, `step ${step}: the old file or the new one`);

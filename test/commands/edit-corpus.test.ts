@@ -21,7 +21,8 @@ for (const p of PERTURBATIONS.filter((x) => x.edit)) {
       const bytes = readFileSync(join(dir, c.path));
       const want = c.after && { [c.path]: c.after };
       const outcome = judge({ want, before: { [c.path]: c.before }, exit: r.code, now: () => bytes });
-      if (outcome !== 'correct' || r.stderr.startsWith('Error: internal error')) failures.push(failureLine({ name: c.name, want, outcome, exit: r.code, error: r.stderr, now: () => bytes }));
+      if (outcome !== 'correct' || r.stderr.startsWith('Error: internal error'))
+        failures.push(failureLine({ name: c.name, want, outcome, exit: r.code, error: r.stderr, now: () => bytes }));
     }
     assert.equal(failures, []);
   });

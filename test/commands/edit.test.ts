@@ -17,23 +17,38 @@ async function editCase(content: string | Buffer, args: string[]) {
   return { r, rec: r.records[0]!, bytes: readFileSync(path), dir };
 }
 
-test('exact and line-ending matches keep the file\'s own endings', async () => {
+test("exact and line-ending matches keep the file's own endings", async () => {
   const exact = await editCase(SRC, ['--old', 'return "nobody";', '--new', 'return "stranger";']);
   assert.is(exact.bytes.toString(), SRC.replace('"nobody"', '"stranger"'));
   assert.equal([exact.rec.strategy, exact.rec.startLine, exact.rec._next_action], ['exact', 3, 'git diff -- f.js']);
   const crlf = SRC.replace(/\n/g, '\r\n');
-  const e = await editCase(crlf, ['--old', '  if (!name) {\n    return "nobody";\n  }', '--new', '  if (!name) {\n    return "stranger";\n  }']);
+  const e = await editCase(crlf, [
+    '--old',
+    '  if (!name) {\n    return "nobody";\n  }',
+    '--new',
+    '  if (!name) {\n    return "stranger";\n  }',
+  ]);
   assert.is(e.bytes.toString(), crlf.replace('"nobody"', '"stranger"'));
   assert.is(e.rec.strategy, 'line-endings');
 });
 
 test('trailing whitespace and indentation: applied once, context kept as the file has it, new lines re-indented to fit; no one transform is refused', async () => {
   // The unchanged line keeps the file's trailing whitespace; the changed one is written as given.
-  const trailing = await editCase(SRC.replace('  }\n', '  }   \n'), ['--old', '  }\n  return `hi ${name}`;', '--new', '  }\n  return `hello ${name}`;']);
+  const trailing = await editCase(SRC.replace('  }\n', '  }   \n'), [
+    '--old',
+    '  }\n  return `hi ${name}`;',
+    '--new',
+    '  }\n  return `hello ${name}`;',
+  ]);
   assert.is(trailing.bytes.toString(), SRC.replace('  }\n', '  }   \n').replace('return `hi ${name}`;', 'return `hello ${name}`;'));
   assert.is(trailing.rec.strategy, 'trailing-whitespace');
   // The model lost two levels of indentation; the new text comes back indented like the file.
-  const dedented = await editCase(SRC, ['--old', 'if (!name) {\n  return "nobody";\n}', '--new', 'if (!name) {\n  return "nobody";\n}\nif (name === "x") {\n  return "x";\n}']);
+  const dedented = await editCase(SRC, [
+    '--old',
+    'if (!name) {\n  return "nobody";\n}',
+    '--new',
+    'if (!name) {\n  return "nobody";\n}\nif (name === "x") {\n  return "x";\n}',
+  ]);
   assert.is(dedented.bytes.toString(), SRC.replace('  }\n', '  }\n  if (name === "x") {\n    return "x";\n  }\n'));
   assert.is(dedented.rec.strategy, 'indentation');
   // Old lines indented every which way prove no transform: where the new line goes is a guess, so it is refused.
@@ -72,7 +87,10 @@ test('several matches are refused naming their lines (unless --all); the anchor 
   const twice = 'x = 1\ny = 2\nx = 1\n';
   const amb = await editCase(twice, ['--old', 'x = 1', '--new', 'x = 9']);
   assert.is(amb.r.code, 1);
-  assert.equal([amb.rec.error.code, amb.rec.error.data.lines, amb.rec._next_action], ['AMBIGUOUS_MATCH', [1, 3], "forge search 'x = 1' f.js --literal"]);
+  assert.equal(
+    [amb.rec.error.code, amb.rec.error.data.lines, amb.rec._next_action],
+    ['AMBIGUOUS_MATCH', [1, 3], "forge search 'x = 1' f.js --literal"],
+  );
   assert.is(amb.bytes.toString(), twice);
   const all = await editCase(twice, ['--old', 'x = 1', '--new', 'x = 9', '--all']);
   assert.is(all.bytes.toString(), 'x = 9\ny = 2\nx = 9\n');
@@ -90,7 +108,10 @@ test('no match and a stale anchor are refused with the nearest region and fresh 
   const none = await editCase(SRC, ['--old', '  return `hey ${nam}`;', '--new', 'x']);
   assert.is(none.r.code, 1);
   assert.is(none.rec.error.code, 'NO_MATCH');
-  assert.equal(none.rec.error.data.region.map((l: any) => l.n), [1, 2, 3, 4, 5, 6]);
+  assert.equal(
+    none.rec.error.data.region.map((l: any) => l.n),
+    [1, 2, 3, 4, 5, 6],
+  );
   assert.match(none.rec.error.message, new RegExp(`\\n5#${lineHash('  return `hi ${name}`;')}:   return \`hi \\$\\{name\\}\`;`));
   assert.is(none.rec._next_action, 'forge read f.js --start 1 --end 6');
   assert.is(none.bytes.toString(), SRC);
@@ -111,8 +132,18 @@ test('anchored line edits: replace, range, delete, insert after/before, several 
   assert.is(after.bytes.toString(), SRC.replace('{\n', '{\n  // greet someone\n'));
   const before = await editCase(SRC, ['--before', a(6), '--new', '  // done']);
   assert.is(before.bytes.toString(), SRC.replace('\n}\n', '\n  // done\n}\n'));
-  const many = await editCase(SRC, ['--edits', JSON.stringify([{ lines: a(3), new: '    return null;' }, { after: a(5), new: '  // end' }, { lines: a(1), new: 'function greet(name = "") {' }])]);
-  assert.is(many.bytes.toString(), SRC.replace('(name) {', '(name = "") {').replace('    return "nobody";', '    return null;').replace('`;\n', '`;\n  // end\n'));
+  const many = await editCase(SRC, [
+    '--edits',
+    JSON.stringify([
+      { lines: a(3), new: '    return null;' },
+      { after: a(5), new: '  // end' },
+      { lines: a(1), new: 'function greet(name = "") {' },
+    ]),
+  ]);
+  assert.is(
+    many.bytes.toString(),
+    SRC.replace('(name) {', '(name = "") {').replace('    return "nobody";', '    return null;').replace('`;\n', '`;\n  // end\n'),
+  );
   assert.is(many.rec.replacements, 3);
   const crlf = SRC.replace(/\n/g, '\r\n');
   const keeps = await editCase(crlf, ['--after', a(2), '--new', '    // x']);
@@ -122,9 +153,21 @@ test('anchored line edits: replace, range, delete, insert after/before, several 
 test('one stale anchor among several edits writes nothing; overlapping edits are refused', async () => {
   const lines = SRC.split('\n');
   const a = (n: number) => `${n}#${lineHash(lines[n - 1]!)}`;
-  const stale = await editCase(SRC, ['--edits', JSON.stringify([{ lines: a(1), new: 'changed' }, { lines: '5#ffff', new: 'x' }])]);
+  const stale = await editCase(SRC, [
+    '--edits',
+    JSON.stringify([
+      { lines: a(1), new: 'changed' },
+      { lines: '5#ffff', new: 'x' },
+    ]),
+  ]);
   assert.equal([stale.r.code, stale.rec.error.code, stale.bytes.toString()], [1, 'ANCHOR_MISMATCH', SRC]);
-  const overlap = await editCase(SRC, ['--edits', JSON.stringify([{ lines: `${a(2)}..${a(4)}`, delete: true }, { lines: a(3), new: 'x' }])]);
+  const overlap = await editCase(SRC, [
+    '--edits',
+    JSON.stringify([
+      { lines: `${a(2)}..${a(4)}`, delete: true },
+      { lines: a(3), new: 'x' },
+    ]),
+  ]);
   assert.equal([overlap.r.code, overlap.rec.error.code, overlap.bytes.toString()], [2, 'OVERLAPPING_EDITS', SRC]);
   const bad = await editCase(SRC, ['--lines', '3:abc', '--new', 'x']);
   assert.equal([bad.r.code, bad.rec.error.code], [2, 'INVALID_ANCHOR']);

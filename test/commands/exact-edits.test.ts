@@ -23,25 +23,48 @@ async function editCase(content: string, args: string[]) {
 
 test('whitespace drift: lines that already fit the file stay, a closing brace keeps its depth, tabs and spaces convert at the width the old lines prove', async () => {
   // The removed line was written with a tab where the file has two spaces; the added lines already fit.
-  const a = await patchCase({ 'f.js': 'function f() {\n  if (a) {\n    b();\n  }\n}\n' }, '--- a/f.js\n+++ b/f.js\n@@ -3,3 +3,4 @@\n     b();\n-\t}\n+  }\n+  c();\n }\n');
+  const a = await patchCase(
+    { 'f.js': 'function f() {\n  if (a) {\n    b();\n  }\n}\n' },
+    '--- a/f.js\n+++ b/f.js\n@@ -3,3 +3,4 @@\n     b();\n-\t}\n+  }\n+  c();\n }\n',
+  );
   assert.equal([a.r.code, a.file('f.js')], [0, 'function f() {\n  if (a) {\n    b();\n  }\n  c();\n}\n']);
   // Two-space model text in a tab-indented file, its first line at column 0.
-  const b = await editCase('function f() {\n\treturn 1;\n}\n', ['--old', 'function f() {\n  return 1;\n}', '--new', 'function f() {\n  return 2;\n}']);
+  const b = await editCase('function f() {\n\treturn 1;\n}\n', [
+    '--old',
+    'function f() {\n  return 1;\n}',
+    '--new',
+    'function f() {\n  return 2;\n}',
+  ]);
   assert.equal([b.r.code, b.bytes], [0, 'function f() {\n\treturn 2;\n}\n']);
   // One level too shallow throughout: the closing brace goes back to its own level, not the first line's.
   const c = await editCase('if (a) {\n\t\tx();\n\t}\n', ['--old', '\tx();\n}', '--new', '\ty();\n}']);
   assert.equal([c.r.code, c.bytes], [0, 'if (a) {\n\t\ty();\n\t}\n']);
   // Four-space model text in a two-space file: every level converts, nested ones too.
-  const d = await editCase('class A {\n  m() {\n    return 1;\n  }\n}\n', ['--old', '    m() {\n        return 1;\n    }', '--new', '    m() {\n        if (x) {\n            return 2;\n        }\n        return 1;\n    }']);
+  const d = await editCase('class A {\n  m() {\n    return 1;\n  }\n}\n', [
+    '--old',
+    '    m() {\n        return 1;\n    }',
+    '--new',
+    '    m() {\n        if (x) {\n            return 2;\n        }\n        return 1;\n    }',
+  ]);
   assert.equal([d.r.code, d.bytes], [0, 'class A {\n  m() {\n    if (x) {\n      return 2;\n    }\n    return 1;\n  }\n}\n']);
   // Python with its indentation dropped: the new block comes back at its depth, the nested line one deeper.
   const e = await editCase('def f():\n    x = 1\n    return x\n', ['--old', 'x = 1\nreturn x', '--new', 'x = 1\nif x:\n    return x']);
   assert.equal([e.r.code, e.bytes], [0, 'def f():\n    x = 1\n    if x:\n        return x\n']);
   // Dedented by one level while the new text nests one level deeper: each added line keeps its depth relative to the old ones.
-  const f = await editCase('function f() {\n  if (a) {\n    b();\n  }\n}\n', ['--old', 'if (a) {\n  b();\n}', '--new', 'if (a) {\n  for (const x of y) {\n    b(x);\n  }\n}']);
+  const f = await editCase('function f() {\n  if (a) {\n    b();\n  }\n}\n', [
+    '--old',
+    'if (a) {\n  b();\n}',
+    '--new',
+    'if (a) {\n  for (const x of y) {\n    b(x);\n  }\n}',
+  ]);
   assert.equal([f.r.code, f.bytes], [0, 'function f() {\n  if (a) {\n    for (const x of y) {\n      b(x);\n    }\n  }\n}\n']);
   // Tabs per level in a two-space file, a doc comment's aligning space after the tab: the tab converts, the space stays.
-  const g = await editCase('class A {\n  x = 1;\n}\n', ['--old', 'class A {\n\tx = 1;\n}', '--new', 'class A {\n\t/**\n\t * The x.\n\t */\n\tx = 1;\n}']);
+  const g = await editCase('class A {\n  x = 1;\n}\n', [
+    '--old',
+    'class A {\n\tx = 1;\n}',
+    '--new',
+    'class A {\n\t/**\n\t * The x.\n\t */\n\tx = 1;\n}',
+  ]);
   assert.equal([g.r.code, g.bytes], [0, 'class A {\n  /**\n   * The x.\n   */\n  x = 1;\n}\n']);
 });
 
@@ -50,7 +73,7 @@ test('old lines that prove no single indentation change are refused with the reg
   const r = await editCase(src, ['--old', '  if a:\n        b()\n  return c', '--new', '  if a:\n    b()\n    d()\n  return c']);
   assert.equal([r.r.code, r.bytes], [1, src]);
   assert.match(r.r.stderr, /no single indentation change/);
-  assert.match(r.r.stderr, /2#[0-9a-f]{4}:     if a:/);
+  assert.match(r.r.stderr, /2#[0-9a-f]{4}: {5}if a:/);
 });
 
 test('stale line numbers: of a repeated block the occurrence nearest the stated line wins, as git apply; equally near is refused', async () => {
@@ -89,8 +112,11 @@ test('a hunk with less context after than before is anchored at the end of the f
 test('a unified section text rules out places with no such line above; it never picks among places below the same one', async () => {
   // The section line is above both copies: the stated line decides, as git apply ignores the text.
   const src = 'function f() {\n  a();\n  b();\n  c();\n  a();\n  b();\n  c();\n}\n';
-  const near = await patchCase({ 's.js': src }, '--- a/s.js\n+++ b/s.js\n@@ -6,3 +6,3 @@ function f() {\n   a();\n-  b();\n+  B();\n   c();\n');
-  assert.equal([near.r.code, near.file('s.js')], [0, src.replace(/b\(\);\n  c\(\);\n}/, 'B();\n  c();\n}')]);
+  const near = await patchCase(
+    { 's.js': src },
+    '--- a/s.js\n+++ b/s.js\n@@ -6,3 +6,3 @@ function f() {\n   a();\n-  b();\n+  B();\n   c();\n',
+  );
+  assert.equal([near.r.code, near.file('s.js')], [0, src.replace(/b\(\);\n {2}c\(\);\n}/, 'B();\n  c();\n}')]);
   // Nearer the stated line is g's copy, but only the copy below the named function is in it.
   const two = 'function g() {\n  a();\n}\nfunction h() {\n  a();\n}\n';
   const named = await patchCase({ 't.js': two }, '--- a/t.js\n+++ b/t.js\n@@ -3,1 +3,1 @@ function h() {\n-  a();\n+  z();\n');
@@ -129,7 +155,16 @@ test('a git diff made at the top applies from a subdirectory, as git apply reads
 
 test('copied read prefixes and a blank edge line the file lacks: the edit lands as meant', async () => {
   const src = 'alpha\nbeta\ngamma\n';
-  const copied = await editCase(src, ['--old', '2#' + (await import('../../lib/files/anchor')).lineHash('beta') + ': beta\n3#' + (await import('../../lib/files/anchor')).lineHash('gamma') + ': gamma', '--new', 'beta\nGAMMA']);
+  const copied = await editCase(src, [
+    '--old',
+    '2#' +
+      (await import('../../lib/files/anchor')).lineHash('beta') +
+      ': beta\n3#' +
+      (await import('../../lib/files/anchor')).lineHash('gamma') +
+      ': gamma',
+    '--new',
+    'beta\nGAMMA',
+  ]);
   assert.equal([copied.r.code, copied.bytes], [0, 'alpha\nbeta\nGAMMA\n']);
   const piped = await editCase(src, ['--old', '1 | alpha\n2 | beta', '--new', '1 | alpha\n2 | BETA']);
   assert.equal([piped.r.code, piped.bytes], [0, 'alpha\nBETA\ngamma\n']);

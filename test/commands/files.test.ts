@@ -38,7 +38,10 @@ test('read: never more than 16 KB; long lines are cut with a note', async () => 
   assert.match(r.stdout, /Next: forge read wide\.txt --start \d+\n$/);
   write(dir, 'min.js', `var a=${'1+'.repeat(3000)}1;\n`);
   const m = await forge(['read', 'min.js'], { cwd: dir });
-  assert.match(m.stdout, /^min\.js: lines 1–1 of 1 \(very long lines: minified or generated\?\)\n1#[0-9a-f]{4}: var a=1\+1\+.* … \[5508 more chars\]\nDone\.\n$/);
+  assert.match(
+    m.stdout,
+    /^min\.js: lines 1–1 of 1 \(very long lines: minified or generated\?\)\n1#[0-9a-f]{4}: var a=1\+1\+.* … \[5508 more chars\]\nDone\.\n$/,
+  );
 });
 
 test('read: binary described, empty file, CRLF and BOM noted, UTF-16 decoded', async () => {
@@ -49,8 +52,14 @@ test('read: binary described, empty file, CRLF and BOM noted, UTF-16 decoded', a
   write(dir, 'u16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo\nwörld\n', 'utf16le')]));
   assert.is((await forge(['read', 'logo.png'], { cwd: dir })).stdout, 'logo.png: binary file, 12 bytes (PNG image) — not shown\nDone.\n');
   assert.is((await forge(['read', 'empty.txt'], { cwd: dir })).stdout, 'empty.txt: empty file\nDone.\n');
-  assert.is((await forge(['read', 'win.txt'], { cwd: dir })).stdout, `win.txt: lines 1–2 of 2 (UTF-8 with BOM; CRLF)\n1#${lineHash('one')}: one\n2#${lineHash('two')}: two\nDone.\n`);
-  assert.is((await forge(['read', 'u16.txt'], { cwd: dir })).stdout, `u16.txt: lines 1–2 of 2 (utf16le)\n1#${lineHash('héllo')}: héllo\n2#${lineHash('wörld')}: wörld\nDone.\n`);
+  assert.is(
+    (await forge(['read', 'win.txt'], { cwd: dir })).stdout,
+    `win.txt: lines 1–2 of 2 (UTF-8 with BOM; CRLF)\n1#${lineHash('one')}: one\n2#${lineHash('two')}: two\nDone.\n`,
+  );
+  assert.is(
+    (await forge(['read', 'u16.txt'], { cwd: dir })).stdout,
+    `u16.txt: lines 1–2 of 2 (utf16le)\n1#${lineHash('héllo')}: héllo\n2#${lineHash('wörld')}: wörld\nDone.\n`,
+  );
 });
 
 test('read: a missing file suggests similar paths; paths leaving the repository are refused', async () => {
@@ -63,7 +72,10 @@ test('read: a missing file suggests similar paths; paths leaving the repository 
   assert.is(miss.records[0]!._next_action, 'forge read src/auth.ts');
   write(dir, 'lib/auth.js', 'x\n');
   const moved = await forge(['read', 'src/auth.js'], { cwd: dir });
-  assert.match(moved.stderr, /^Error: no such file 'src\/auth\.js'; did you mean lib\/auth\.js, src\/auth\.ts\?\nFix: forge read lib\/auth\.js\n$/);
+  assert.match(
+    moved.stderr,
+    /^Error: no such file 'src\/auth\.js'; did you mean lib\/auth\.js, src\/auth\.ts\?\nFix: forge read lib\/auth\.js\n$/,
+  );
   const outside = tempDir();
   write(outside, 'secret.txt', 'secret\n');
   symlinkSync(join(outside, 'secret.txt'), join(dir, 'link.txt'));
@@ -83,7 +95,10 @@ test('read --symbols: the index with line anchors that edits can use', async () 
   const dir = tempRepo();
   write(dir, 'src/auth.py', 'import jwt\n\nclass Auth:\n    def check(self, token):\n        return jwt.decode(token)\n');
   const r = await forge(['read', 'src/auth.py', '--symbols'], { cwd: dir });
-  assert.is(r.stdout, `src/auth.py: 2 symbols in 5 lines (python, tree-sitter)\n3#${lineHash('class Auth:')}: class Auth\n  4#${lineHash('    def check(self, token):')}: method check (in Auth)\nNext: forge read src/auth.py --start 3\n`);
+  assert.is(
+    r.stdout,
+    `src/auth.py: 2 symbols in 5 lines (python, tree-sitter)\n3#${lineHash('class Auth:')}: class Auth\n  4#${lineHash('    def check(self, token):')}: method check (in Auth)\nNext: forge read src/auth.py --start 3\n`,
+  );
   const bin = await forge(['read', 'x.bin', '--symbols', '--json'], { cwd: (write(dir, 'x.bin', Buffer.from([0, 1])), dir) });
   assert.equal([bin.code, bin.records[0]!.error.code], [1, 'BINARY_FILE']);
 });
@@ -105,7 +120,10 @@ test('write: creates parents, refuses an existing file, overwrites atomically ke
   chmodSync(join(dir, 'notes/deep/todo.md'), 0o600);
   const refused = await forge(['write', 'notes/deep/todo.md', '--content', 'other'], { cwd: dir });
   assert.is(refused.code, 1);
-  assert.is(refused.stderr, "Error: 'notes/deep/todo.md' exists; pass --overwrite to replace it, or edit it instead\nFix: forge read notes/deep/todo.md\n");
+  assert.is(
+    refused.stderr,
+    "Error: 'notes/deep/todo.md' exists; pass --overwrite to replace it, or edit it instead\nFix: forge read notes/deep/todo.md\n",
+  );
   assert.is(readFileSync(join(dir, 'notes/deep/todo.md'), 'utf8'), '# todo\n');
   const piped = await forge(['write', 'notes/deep/todo.md', '--overwrite'], { cwd: dir, input: '{"not":"ndjson"}\nline 2\n' });
   assert.is(piped.code, 0);
@@ -113,8 +131,8 @@ test('write: creates parents, refuses an existing file, overwrites atomically ke
   assert.is(statSync(join(dir, 'notes/deep/todo.md')).mode & 0o777, 0o600);
   const ndjson = await forge(['write'], { cwd: dir, input: '{"path":"n.txt","content":"a\\nb"}\n' });
   assert.equal([ndjson.records[0]!.created, ndjson.records[0]!.lines], [true, 2]);
-  const escape = await forge(['write', '../evil.txt', '--content', 'x'], { cwd: dir });
-  assert.is(escape.code, 2);
+  const escaped = await forge(['write', '../evil.txt', '--content', 'x'], { cwd: dir });
+  assert.is(escaped.code, 2);
   assert.match(git(dir, 'status', '--porcelain'), /\?\? n\.txt/);
 });
 
@@ -143,10 +161,23 @@ test('search: matches with anchors grouped by file; no matches is terminal; capp
   write(dir, 'dist/bundle.js', 'console.log("built");\n');
   write(dir, 'img.bin', Buffer.from([0, 1, 2, 0x63, 0x6f, 0x6e]));
   const r = await forge(['search', 'console\\.log', 'src/a.ts'], { cwd: dir });
-  assert.is(r.stdout, `src/a.ts\n  1#${lineHash('console.log(1);')}: console.log(1);\n  3#${lineHash('console.log(x);')}: console.log(x);\n2 matches in 1 file (1 file searched)\nDone.\n`);
+  assert.is(
+    r.stdout,
+    `src/a.ts\n  1#${lineHash('console.log(1);')}: console.log(1);\n  3#${lineHash('console.log(x);')}: console.log(x);\n2 matches in 1 file (1 file searched)\nDone.\n`,
+  );
   // searched counts every file looked at, img.bin too: a binary file is skipped once its head is read.
   const capped = await forge(['search', 'console\\.log', '--limit', '3', '--json'], { cwd: dir });
-  assert.equal(capped.records.at(-1), { ok: true, type: 'summary', pattern: 'console\\.log', matches: 8, files: 2, shown: 3, cut: 5, searched: 5, _next_action: "forge search 'console\\.log' src/lib" });
+  assert.equal(capped.records.at(-1), {
+    ok: true,
+    type: 'summary',
+    pattern: 'console\\.log',
+    matches: 8,
+    files: 2,
+    shown: 3,
+    cut: 5,
+    searched: 5,
+    _next_action: "forge search 'console\\.log' src/lib",
+  });
   const none = await forge(['search', 'debugger'], { cwd: dir });
   assert.is(none.stdout, 'no matches for /debugger/ in 5 files\nDone.\n');
   assert.is((await forge(['search', 'CONSOLE', '-i', '--json'], { cwd: dir })).records.at(-1)!.matches, 8);
@@ -161,7 +192,10 @@ test('file tools record tool_call events when a run is active', async () => {
   await forge(['read', 'README.md'], { cwd: dir, env: { FORGE_RUN_ID: 'files' } });
   await forge(['search', 'fixture'], { cwd: dir, env: { FORGE_RUN_ID: 'files' } });
   const logs = await forge(['logs', '--run-id', 'files', '--json'], { cwd: dir });
-  assert.equal(logs.records.filter((x) => x.type === 'event').map((x) => x.event), ['read', 'search']);
+  assert.equal(
+    logs.records.filter((x) => x.type === 'event').map((x) => x.event),
+    ['read', 'search'],
+  );
 });
 
 test.run();

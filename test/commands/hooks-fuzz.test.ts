@@ -32,8 +32,44 @@ class Gen {
   }
   /** Text built from pieces that trip parsers: control bytes, escapes, line ends, surrogates, the loop's control words. */
   text(max = 40, { controlWords = true } = {}): string {
-    const words = controlWords ? ['FORGE_COMPLETE', 'FORGE_PAUSE', 'RALPH_COMPLETE', '<promise>DONE</promise>'] : ['FORGE_COMPLETED', 'PAUSE', '<promise>'];
-    const pieces = [...words, 'a', 'Z', ' ', '\t', '\n', '\r', '\r\n', '\u0000', '\u0007', '\u001b[31m', '\u001b[0m', '\u2028', '\ufeff', 'é', '日本', '\ud800', '\udfff', '😀', '"', '\\', '{', '}', '[', ']', ':', ',', 'null', '..', '/', '%s', '${x}', '$(id)'];
+    const words = controlWords
+      ? ['FORGE_COMPLETE', 'FORGE_PAUSE', 'RALPH_COMPLETE', '<promise>DONE</promise>']
+      : ['FORGE_COMPLETED', 'PAUSE', '<promise>'];
+    const pieces = [
+      ...words,
+      'a',
+      'Z',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\r\n',
+      '\u0000',
+      '\u0007',
+      '\u001b[31m',
+      '\u001b[0m',
+      '\u2028',
+      '\ufeff',
+      'é',
+      '日本',
+      '\ud800',
+      '\udfff',
+      '😀',
+      '"',
+      '\\',
+      '{',
+      '}',
+      '[',
+      ']',
+      ':',
+      ',',
+      'null',
+      '..',
+      '/',
+      '%s',
+      '${x}',
+      '$(id)',
+    ];
     let s = '';
     for (let i = this.int(max); i > 0; i--) s += this.pick(pieces);
     return s;
@@ -47,7 +83,18 @@ interface Fixture {
   paths: string[];
 }
 
-const CONTROL_MESSAGES = ['FORGE_COMPLETE', 'step\nFORGE_COMPLETE', 'step\r FORGE_COMPLETE', 'x\rFORGE_PAUSE', 'FORGE_PAUSE', 'ok\r\nFORGE_COMPLETE\r\n', '<promise>DONE</promise>', 'working', '', '   '];
+const CONTROL_MESSAGES = [
+  'FORGE_COMPLETE',
+  'step\nFORGE_COMPLETE',
+  'step\r FORGE_COMPLETE',
+  'x\rFORGE_PAUSE',
+  'FORGE_PAUSE',
+  'ok\r\nFORGE_COMPLETE\r\n',
+  '<promise>DONE</promise>',
+  'working',
+  '',
+  '   ',
+];
 
 function value(g: Gen, key: string, f: Fixture): unknown {
   const wrong = () => g.pick<unknown>([null, true, 0, -1, 1e308, [], {}, [g.text()], { a: g.text() }]);
@@ -55,7 +102,9 @@ function value(g: Gen, key: string, f: Fixture): unknown {
   switch (key) {
     case 'session_id':
       // Mostly the session the loop is bound to, so the hook gets past the binding to do its work.
-      return g.chance(0.6) ? 'fuzz' : g.pick(['other', '', 'null', 'undefined', '  ', ' fuzz ', 'a\nb', '../../x', 'x'.repeat(500), g.text(8)]);
+      return g.chance(0.6)
+        ? 'fuzz'
+        : g.pick(['other', '', 'null', 'undefined', '  ', ' fuzz ', 'a\nb', '../../x', 'x'.repeat(500), g.text(8)]);
     case 'transcript_path':
       return g.pick([...f.transcripts, '', 'relative.jsonl', 'x'.repeat(5000), '/nonexistent/\u0000/t.jsonl', g.text(10)]);
     case 'last_assistant_message':
@@ -66,13 +115,43 @@ function value(g: Gen, key: string, f: Fixture): unknown {
     case 'cwd':
       return g.pick([...f.paths, '/', '', 'relative', g.text(10)]);
     case 'tool_name':
-      return g.pick(['Read', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'Bash', 'Grep', 'Glob', 'LS', 'TodoWrite', 'WebFetch', 'mcp__srv__tool', '', ' ', g.text(10)]);
+      return g.pick([
+        'Read',
+        'Edit',
+        'Write',
+        'MultiEdit',
+        'NotebookEdit',
+        'Bash',
+        'Grep',
+        'Glob',
+        'LS',
+        'TodoWrite',
+        'WebFetch',
+        'mcp__srv__tool',
+        '',
+        ' ',
+        g.text(10),
+      ]);
     case 'tool_input': {
       if (g.chance(0.1)) return g.pick<unknown>(['x', 7, [], null]);
       const input: Record<string, unknown> = {};
       for (const k of ['file_path', 'notebook_path', 'path', 'command', 'content', 'old_string', 'new_string', 'pattern']) {
         if (!g.chance(0.4)) continue;
-        input[k] = k === 'command' ? g.pick(['ls', 'git commit -qm x', 'git push origin HEAD', 'gh pr create', 'forge plan ack', 'forge plan ack; rm -rf src', 'forge plan status --json', g.text(30)]) : k.endsWith('path') ? g.pick([...f.paths, g.text(10)]) : g.text(30);
+        input[k] =
+          k === 'command'
+            ? g.pick([
+                'ls',
+                'git commit -qm x',
+                'git push origin HEAD',
+                'gh pr create',
+                'forge plan ack',
+                'forge plan ack; rm -rf src',
+                'forge plan status --json',
+                g.text(30),
+              ])
+            : k.endsWith('path')
+              ? g.pick([...f.paths, g.text(10)])
+              : g.text(30);
         if (g.chance(0.05)) input[k] = wrong();
       }
       return input;
@@ -97,15 +176,43 @@ interface Case {
 function payload(g: Gen, hook: 'pre' | 'stop', f: Fixture): Case {
   const roll = g.int(100);
   if (roll < 12) {
-    const junk = g.pick([g.text(60), '{', '{"session_id":', '', ' \n ', '\u0000', 'nul\u0000l', '{"a":1}{"b":2}', '["unterminated', '['.repeat(50_000), '{"a":'.repeat(20_000)]);
+    const junk = g.pick([
+      g.text(60),
+      '{',
+      '{"session_id":',
+      '',
+      ' \n ',
+      '\u0000',
+      'nul\u0000l',
+      '{"a":1}{"b":2}',
+      '["unterminated',
+      '['.repeat(50_000),
+      '{"a":'.repeat(20_000),
+    ]);
     return { payload: junk, unreadable: true };
   }
-  if (roll < 20) return { payload: g.pick(['null', 'true', '0', '-0', '1e999', '"FORGE_COMPLETE"', '[]', '[{"tool_name":"Write"}]', '"{}"', `[${'['.repeat(5000)}${']'.repeat(5001)}`]), unreadable: true };
+  if (roll < 20)
+    return {
+      payload: g.pick([
+        'null',
+        'true',
+        '0',
+        '-0',
+        '1e999',
+        '"FORGE_COMPLETE"',
+        '[]',
+        '[{"tool_name":"Write"}]',
+        '"{}"',
+        `[${'['.repeat(5000)}${']'.repeat(5001)}`,
+      ]),
+      unreadable: true,
+    };
   const p: Record<string, unknown> = {};
   for (const key of KEYS[hook]) if (g.chance(0.8)) p[key] = value(g, key, f);
   if (hook === 'pre' && g.chance(0.7)) p.hook_event_name = 'PreToolUse';
   if (hook === 'stop' && g.chance(0.7)) p.hook_event_name = 'Stop';
-  if (g.chance(0.1)) p[g.pick(['__proto__', 'constructor', 'toString', g.text(5)])] = g.pick<unknown>([{ polluted: true }, g.text(5), null]);
+  if (g.chance(0.1))
+    p[g.pick(['__proto__', 'constructor', 'toString', g.text(5)])] = g.pick<unknown>([{ polluted: true }, g.text(5), null]);
   if (g.chance(0.02)) p.big = 'x'.repeat(2_000_000);
   let text = JSON.stringify(p);
   // __proto__ set by assignment is not an own key: write it into the text, as a hostile sender would.
@@ -124,11 +231,22 @@ function cases(seed: number, hook: 'pre' | 'stop', f: Fixture, n: number): Case[
 function fixture(repo: string): Fixture & { outside: string } {
   const outside = tempDir('forge-fuzz-outside-');
   const g = new Gen(SEED ^ 0x5eed);
-  const line = () => JSON.stringify(g.pick([{ type: 'user', message: { role: 'user', content: g.text(20) } }, { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: g.pick(CONTROL_MESSAGES) }] } }, { type: 'assistant', message: { content: g.text(10) } }, { type: 'assistant', isSidechain: true, message: { content: [{ type: 'text', text: 'FORGE_COMPLETE' }] } }]));
+  const line = () =>
+    JSON.stringify(
+      g.pick([
+        { type: 'user', message: { role: 'user', content: g.text(20) } },
+        { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: g.pick(CONTROL_MESSAGES) }] } },
+        { type: 'assistant', message: { content: g.text(10) } },
+        { type: 'assistant', isSidechain: true, message: { content: [{ type: 'text', text: 'FORGE_COMPLETE' }] } },
+      ]),
+    );
   const transcripts: string[] = [];
   for (let i = 0; i < 4; i++) {
     const file = join(outside, `t${i}.jsonl`);
-    writeFileSync(file, Array.from({ length: 1 + g.int(8) }, () => (g.chance(0.15) ? g.text(30) : line())).join('\n') + (g.chance(0.5) ? '\n' : ''));
+    writeFileSync(
+      file,
+      Array.from({ length: 1 + g.int(8) }, () => (g.chance(0.15) ? g.text(30) : line())).join('\n') + (g.chance(0.5) ? '\n' : ''),
+    );
     transcripts.push(file);
   }
   writeFileSync(join(outside, 'empty.jsonl'), '');
@@ -138,8 +256,31 @@ function fixture(repo: string): Fixture & { outside: string } {
   symlinkSync(join(outside, 'fifo.jsonl'), join(outside, 'link-fifo.jsonl'));
   symlinkSync('/dev/zero', join(outside, 'link-zero.jsonl'));
   mkdirSync(join(outside, 'dir.jsonl'));
-  transcripts.push(join(outside, 'empty.jsonl'), join(outside, 'huge.jsonl'), join(outside, 'fifo.jsonl'), join(outside, 'link-fifo.jsonl'), join(outside, 'link-zero.jsonl'), join(outside, 'dir.jsonl'), '/dev/zero', '/dev/null', join(outside, 'missing.jsonl'));
-  const paths = [join(repo, 'src/a.ts'), join(repo, 'docs/x.md'), join(repo, '.git/config'), join(repo, '..'), 'src/a.ts', '../../etc/passwd', '/etc/passwd', '/dev/zero', join(outside, 'fifo.jsonl'), repo, outside, ''];
+  transcripts.push(
+    join(outside, 'empty.jsonl'),
+    join(outside, 'huge.jsonl'),
+    join(outside, 'fifo.jsonl'),
+    join(outside, 'link-fifo.jsonl'),
+    join(outside, 'link-zero.jsonl'),
+    join(outside, 'dir.jsonl'),
+    '/dev/zero',
+    '/dev/null',
+    join(outside, 'missing.jsonl'),
+  );
+  const paths = [
+    join(repo, 'src/a.ts'),
+    join(repo, 'docs/x.md'),
+    join(repo, '.git/config'),
+    join(repo, '..'),
+    'src/a.ts',
+    '../../etc/passwd',
+    '/etc/passwd',
+    '/dev/zero',
+    join(outside, 'fifo.jsonl'),
+    repo,
+    outside,
+    '',
+  ];
   return { outside, transcripts, paths };
 }
 
@@ -151,7 +292,17 @@ interface Batch {
 }
 
 /** Many payloads in one forge process: one NDJSON request per payload, as the command allows. */
-function runBatch({ dir, words, field, list }: { dir: string; words: string[]; field: Record<string, string>; list: Case[] }): Promise<Batch> {
+function runBatch({
+  dir,
+  words,
+  field,
+  list,
+}: {
+  dir: string;
+  words: string[];
+  field: Record<string, string>;
+  list: Case[];
+}): Promise<Batch> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [FORGE, ...words], { cwd: dir, env: forgeEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -175,9 +326,27 @@ const INTERNAL = /\bINTERNAL\b|internal error/;
 const show = (c: Case) => JSON.stringify(c.payload.length > 300 ? `${c.payload.slice(0, 300)}…(${c.payload.length} chars)` : c.payload);
 
 /** Checks one batch; on a failure, finds the first case that fails alone, so the report names a payload to replay. */
-async function check({ label, dir, words, field, list, ok }: { label: string; dir: string; words: string[]; field: Record<string, string>; list: Case[]; ok: (b: Batch, n: number) => string | null }): Promise<void> {
+async function check({
+  label,
+  dir,
+  words,
+  field,
+  list,
+  ok,
+}: {
+  label: string;
+  dir: string;
+  words: string[];
+  field: Record<string, string>;
+  list: Case[];
+  ok: (b: Batch, n: number) => string | null;
+}): Promise<void> {
   const b = await runBatch({ dir, words, field, list });
-  const problem = b.signal ? `killed after ${CASE_TIMEOUT_MS * list.length} ms (a hang)` : INTERNAL.test(b.stdout + b.stderr) ? 'an INTERNAL error' : ok(b, list.length);
+  const problem = b.signal
+    ? `killed after ${CASE_TIMEOUT_MS * list.length} ms (a hang)`
+    : INTERNAL.test(b.stdout + b.stderr)
+      ? 'an INTERNAL error'
+      : ok(b, list.length);
   if (problem === null) return;
   let culprit = '';
   for (const [i, c] of list.entries()) {
@@ -194,9 +363,19 @@ async function check({ label, dir, words, field, list, ok }: { label: string; di
 /** .git paths that legitimately change while something is active: the state ref, its objects, forge's lock dir. */
 const stateFiles = (rel: string) => /^\.git\/(objects|refs\/forge|logs\/refs\/forge|forge)(\/|$)/.test(rel);
 
-const answers = (stdout: string) => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
+const answers = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, any>);
 
-const PLAN = oneUnitPlan({ id: 'fuzz', title: 'fuzz', parentTools: ['read', 'edit', 'write', 'bash', 'search', 'ls'], unitTools: ['read', 'edit'], surface: 'local_branch' });
+const PLAN = oneUnitPlan({
+  id: 'fuzz',
+  title: 'fuzz',
+  parentTools: ['read', 'edit', 'write', 'bash', 'search', 'ls'],
+  unitTools: ['read', 'edit'],
+  surface: 'local_branch',
+});
 
 test(`PreToolUse, no plan active (${CASES} payloads): every call allowed, exit 0, nothing written anywhere`, async () => {
   const repo = tempRepo();
@@ -205,8 +384,18 @@ test(`PreToolUse, no plan active (${CASES} payloads): every call allowed, exit 0
   const list = cases(SEED, 'pre', f, CASES);
   const before = [repo, outside, f.outside].map((d) => treeHashes(d));
   const split = Math.floor(CASES * 0.8);
-  for (const [dir, part] of [[repo, list.slice(0, split)], [outside, list.slice(split)]] as const) {
-    await check({ label: `PreToolUse without a plan in ${dir}`, dir, words: ['plan', 'preflight'], field: { hook: 'claude' }, list: part, ok: (b) => (b.code !== 0 ? `exit ${b.code}` : b.stdout !== '' ? `an answer other than allow: ${b.stdout.slice(0, 300)}` : null) });
+  for (const [dir, part] of [
+    [repo, list.slice(0, split)],
+    [outside, list.slice(split)],
+  ] as const) {
+    await check({
+      label: `PreToolUse without a plan in ${dir}`,
+      dir,
+      words: ['plan', 'preflight'],
+      field: { hook: 'claude' },
+      list: part,
+      ok: (b) => (b.code !== 0 ? `exit ${b.code}` : b.stdout !== '' ? `an answer other than allow: ${b.stdout.slice(0, 300)}` : null),
+    });
   }
   [repo, outside, f.outside].forEach((d, i) => assert.equal(changedPaths(before[i]!, treeHashes(d)), [], `${d}: nothing written`));
 });
@@ -219,15 +408,35 @@ test(`PreToolUse, a plan active (${CASES} payloads): exit 0, every answer allow 
   const before = [treeHashes(repo, stateFiles), treeHashes(f.outside)];
   const denies = (b: Batch) => {
     try {
-      return answers(b.stdout).every((a) => a.hookSpecificOutput?.permissionDecision === 'deny' && typeof a.hookSpecificOutput.permissionDecisionReason === 'string') ? answers(b.stdout).length : -1;
+      return answers(b.stdout).every(
+        (a) => a.hookSpecificOutput?.permissionDecision === 'deny' && typeof a.hookSpecificOutput.permissionDecisionReason === 'string',
+      )
+        ? answers(b.stdout).length
+        : -1;
     } catch {
       return -1;
     }
   };
   const readable = list.filter((c) => !c.unreadable);
   const unreadable = list.filter((c) => c.unreadable);
-  await check({ label: 'PreToolUse with a plan', dir: repo, words: ['plan', 'preflight'], field: { hook: 'claude' }, list: readable, ok: (b) => (b.code !== 0 ? `exit ${b.code}` : denies(b) < 0 ? `an answer that is neither allow nor deny: ${b.stdout.slice(0, 300)}` : null) });
-  await check({ label: 'PreToolUse with a plan, unreadable payloads', dir: repo, words: ['plan', 'preflight'], field: { hook: 'claude' }, list: unreadable, ok: (b, n) => (b.code !== 0 ? `exit ${b.code}` : denies(b) !== n ? `${denies(b)} denies for ${n} unreadable payloads: each must be denied` : null) });
+  await check({
+    label: 'PreToolUse with a plan',
+    dir: repo,
+    words: ['plan', 'preflight'],
+    field: { hook: 'claude' },
+    list: readable,
+    ok: (b) =>
+      b.code !== 0 ? `exit ${b.code}` : denies(b) < 0 ? `an answer that is neither allow nor deny: ${b.stdout.slice(0, 300)}` : null,
+  });
+  await check({
+    label: 'PreToolUse with a plan, unreadable payloads',
+    dir: repo,
+    words: ['plan', 'preflight'],
+    field: { hook: 'claude' },
+    list: unreadable,
+    ok: (b, n) =>
+      b.code !== 0 ? `exit ${b.code}` : denies(b) !== n ? `${denies(b)} denies for ${n} unreadable payloads: each must be denied` : null,
+  });
   assert.ok(unreadable.length > 10, `the seed gives unreadable payloads (${unreadable.length})`);
   assert.equal(changedPaths(before[0]!, treeHashes(repo, stateFiles)), [], 'the work tree and .git, but for the state ref, unchanged');
   assert.equal(changedPaths(before[1]!, treeHashes(f.outside)), []);
@@ -245,7 +454,14 @@ test(`Stop, no loop active (${CASES} payloads): the session may stop, exit 0, no
   const before = [...dirs, f.outside].map((d) => treeHashes(d));
   const third = Math.ceil(CASES / 3);
   for (const [i, dir] of dirs.entries()) {
-    await check({ label: `Stop without a loop in ${dir}`, dir, words: ['loop', 'hook'], field: { agent: 'claude' }, list: list.slice(i * third, (i + 1) * third), ok: (b) => (b.code !== 0 ? `exit ${b.code}` : b.stdout !== '' ? `an answer: ${b.stdout.slice(0, 300)}` : null) });
+    await check({
+      label: `Stop without a loop in ${dir}`,
+      dir,
+      words: ['loop', 'hook'],
+      field: { agent: 'claude' },
+      list: list.slice(i * third, (i + 1) * third),
+      ok: (b) => (b.code !== 0 ? `exit ${b.code}` : b.stdout !== '' ? `an answer: ${b.stdout.slice(0, 300)}` : null),
+    });
   }
   [...dirs, f.outside].forEach((d, i) => assert.equal(changedPaths(before[i]!, treeHashes(d)), [], `${d}: nothing written`));
 });
@@ -274,12 +490,36 @@ test(`Stop, a loop active (${CASES} payloads): never exit 2, every answer contin
   const CHUNK = 15;
   for (let i = 0; i < list.length; i += CHUNK) {
     await forge(['loop', 'cancel'], { cwd: repo });
-    assert.is((await forge(['loop', 'start', '--prompt', 'fuzz the hook', '--max-iterations', '1000', '--completion-promise', 'DONE', '--session', 'fuzz'], { cwd: repo })).code, 0);
+    assert.is(
+      (
+        await forge(
+          ['loop', 'start', '--prompt', 'fuzz the hook', '--max-iterations', '1000', '--completion-promise', 'DONE', '--session', 'fuzz'],
+          { cwd: repo },
+        )
+      ).code,
+      0,
+    );
     const part = list.slice(i, i + CHUNK);
     // Unreadable payloads first, while the loop is surely active: each must say why the session stops, none may continue it.
     const unreadable = part.filter((c) => c.unreadable);
-    if (unreadable.length) await check({ label: `Stop with a loop, unreadable cases from ${i}`, dir: repo, words: ['loop', 'hook'], field: { agent: 'claude' }, list: unreadable, ok: (b, n) => shaped(b, true) ?? (answers(b.stdout).length !== n ? `${answers(b.stdout).length} answers for ${n} unreadable payloads` : null) });
-    await check({ label: `Stop with a loop, cases from ${i}`, dir: repo, words: ['loop', 'hook'], field: { agent: 'claude' }, list: part.filter((c) => !c.unreadable), ok: (b) => shaped(b, false) });
+    if (unreadable.length)
+      await check({
+        label: `Stop with a loop, unreadable cases from ${i}`,
+        dir: repo,
+        words: ['loop', 'hook'],
+        field: { agent: 'claude' },
+        list: unreadable,
+        ok: (b, n) =>
+          shaped(b, true) ?? (answers(b.stdout).length !== n ? `${answers(b.stdout).length} answers for ${n} unreadable payloads` : null),
+      });
+    await check({
+      label: `Stop with a loop, cases from ${i}`,
+      dir: repo,
+      words: ['loop', 'hook'],
+      field: { agent: 'claude' },
+      list: part.filter((c) => !c.unreadable),
+      ok: (b) => shaped(b, false),
+    });
   }
   assert.equal(changedPaths(before[0]!, treeHashes(repo, stateFiles)), [], 'the work tree and .git, but for the state ref, unchanged');
   assert.equal(changedPaths(before[1]!, treeHashes(f.outside)), [], 'the transcripts and special files outside, unchanged');

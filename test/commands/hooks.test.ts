@@ -21,7 +21,10 @@ test('the pre-push hook refuses a push while a plan fails, and lets it through o
   assert.is(installed.stdout, 'installed .git/hooks/pre-push\nNext: forge plan check\n');
   mkdirSync(join(dir, 'docs', 'plans'), { recursive: true });
   const plan = planTemplate({ slug: 'x', date: '2026-01-01' });
-  writeFileSync(join(dir, 'docs/plans/x.md'), plan.replace('allowed_tools: [read, edit, patch, search, ls]', 'allowed_tools: [read, deploy]'));
+  writeFileSync(
+    join(dir, 'docs/plans/x.md'),
+    plan.replace('allowed_tools: [read, edit, patch, search, ls]', 'allowed_tools: [read, deploy]'),
+  );
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'a plan that widens its rails');
   const refused = push(dir);
@@ -51,7 +54,11 @@ test('an existing pre-push hook is kept and runs first; installing twice changes
   assert.is(readFileSync(hook, 'utf8'), script);
   assert.is(push(dir).status, 0);
   assert.ok(existsSync(join(dir, '.git/own-hook-saw')));
-  assert.match(readFileSync(join(dir, '.git/own-hook-saw'), 'utf8'), /^refs\/heads\/main [0-9a-f]{40} refs\/heads\/main 0{40}\n$/, 'the old hook got the push input');
+  assert.match(
+    readFileSync(join(dir, '.git/own-hook-saw'), 'utf8'),
+    /^refs\/heads\/main [0-9a-f]{40} refs\/heads\/main 0{40}\n$/,
+    'the old hook got the push input',
+  );
 });
 
 test('the pre-push gate fails closed: a forge on PATH that cannot run or crashes refuses the push', async () => {
@@ -60,10 +67,17 @@ test('the pre-push gate fails closed: a forge on PATH that cannot run or crashes
   git(dir, 'remote', 'add', 'origin', remote);
   assert.is((await forge(['hooks', 'install', 'pre-push'], { cwd: dir })).code, 0);
   const bin = tempDir('forge-broken-bin-');
-  for (const [what, script] of [['cannot start', '#!/bin/sh\nexec /nonexistent/forge "$@"\n'], ['crashes', '#!/bin/sh\nkill -SEGV $$\n']] as const) {
+  for (const [what, script] of [
+    ['cannot start', '#!/bin/sh\nexec /nonexistent/forge "$@"\n'],
+    ['crashes', '#!/bin/sh\nkill -SEGV $$\n'],
+  ] as const) {
     writeFileSync(join(bin, 'forge'), script);
     chmodSync(join(bin, 'forge'), 0o755);
-    const r = spawnSync('git', ['push', '-q', 'origin', 'main'], { cwd: dir, env: { ...forgeEnv(), ...PINNED_ENV, PATH: `${bin}:${process.env.PATH}` }, encoding: 'utf8' });
+    const r = spawnSync('git', ['push', '-q', 'origin', 'main'], {
+      cwd: dir,
+      env: { ...forgeEnv(), ...PINNED_ENV, PATH: `${bin}:${process.env.PATH}` },
+      encoding: 'utf8',
+    });
     assert.is.not(r.status, 0, what);
     assert.match(r.stderr, /pre-push: forge plan check failed/, what);
     assert.throws(() => git(remote, 'rev-parse', '--verify', 'main'), `${what}: nothing reached the remote`);
@@ -104,14 +118,27 @@ test('hooks list with no config file shows what detection would pick, and writes
   );
   assert.not.ok(existsSync(path), 'listing never writes the config');
   const json = await forge(['hooks', 'list', '--json'], { cwd: join(dir), env });
-  assert.equal(json.records.slice(0, 5).map((x) => [x.type, x.event, x.commands, x.source, x.runs]), [
-    ['hook', 'on_edit', ['npx --no-install tsc --noEmit -p .'], 'detection', true],
-    ['hook', 'on_task_done', [], 'detection', false],
-    ['hook', 'on_step_done', [], 'detection', false],
-    ['hook', 'on_session_start', [], 'detection', false],
-    ['hook', 'on_session_end', [], 'detection', false],
-  ]);
-  assert.equal(json.records[5], { ok: true, type: 'summary', profile: null, configPath: path, disabled: false, toBeDetected: true, markers: ['tsconfig.json'], commands: 1, _next_action: `"\${EDITOR:-vi}" ${path}` });
+  assert.equal(
+    json.records.slice(0, 5).map((x) => [x.type, x.event, x.commands, x.source, x.runs]),
+    [
+      ['hook', 'on_edit', ['npx --no-install tsc --noEmit -p .'], 'detection', true],
+      ['hook', 'on_task_done', [], 'detection', false],
+      ['hook', 'on_step_done', [], 'detection', false],
+      ['hook', 'on_session_start', [], 'detection', false],
+      ['hook', 'on_session_end', [], 'detection', false],
+    ],
+  );
+  assert.equal(json.records[5], {
+    ok: true,
+    type: 'summary',
+    profile: null,
+    configPath: path,
+    disabled: false,
+    toBeDetected: true,
+    markers: ['tsconfig.json'],
+    commands: 1,
+    _next_action: `"\${EDITOR:-vi}" ${path}`,
+  });
 });
 
 test("hooks list shows the profile's configured hooks; --profile and FORGE_PROFILE choose another, still to be detected", async () => {
@@ -142,11 +169,23 @@ test("hooks list shows the profile's configured hooks; --profile and FORGE_PROFI
     ].join('\n'),
   );
   const cloud = await forge(['hooks', 'list', '--profile', 'cloud', '--json'], { cwd: join(dir, 'sub'), env });
-  assert.equal(cloud.records.map((x) => x.commands).slice(0, 5), [['cargo check -q'], ['cargo test -q'], [], [], []], 'detection looks at the top of the repository');
+  assert.equal(
+    cloud.records.map((x) => x.commands).slice(0, 5),
+    [['cargo check -q'], ['cargo test -q'], [], [], []],
+    'detection looks at the top of the repository',
+  );
   assert.equal([cloud.records[5]!.profile, cloud.records[5]!.toBeDetected, cloud.records[5]!.markers], ['cloud', true, ['Cargo.toml']]);
   const viaEnv = await forge(['hooks', 'list'], { cwd: dir, env: { ...env, FORGE_PROFILE: 'cloud' } });
-  assert.match(viaEnv.stdout, new RegExp(`profile 'cloud' has no hooks yet: forge agent runs these \\(detected from Cargo\\.toml\\); forge agent --save-hooks writes them into profiles\\.cloud\\.hooks of ${path}, every event present\\n`));
-  assert.equal(EVENTS.map((e) => cloud.records.find((x) => x.event === e)?.type), EVENTS.map(() => 'hook'));
+  assert.match(
+    viaEnv.stdout,
+    new RegExp(
+      `profile 'cloud' has no hooks yet: forge agent runs these \\(detected from Cargo\\.toml\\); forge agent --save-hooks writes them into profiles\\.cloud\\.hooks of ${path}, every event present\\n`,
+    ),
+  );
+  assert.equal(
+    EVENTS.map((e) => cloud.records.find((x) => x.event === e)?.type),
+    EVENTS.map(() => 'hook'),
+  );
 });
 
 test('hooks list says when hooks_disabled is set, and detects nothing', async () => {
@@ -155,10 +194,16 @@ test('hooks list says when hooks_disabled is set, and detects nothing', async ()
   const { env, path } = configHome({ profiles: { solo: { hooks_disabled: true } } });
   const r = await forge(['hooks', 'list', '--json'], { cwd: dir, env });
   assert.is(r.code, 0);
-  assert.equal(r.records.slice(0, 5).map((x) => [x.commands, x.runs]), EVENTS.map(() => [[], false]));
+  assert.equal(
+    r.records.slice(0, 5).map((x) => [x.commands, x.runs]),
+    EVENTS.map(() => [[], false]),
+  );
   assert.equal([r.records[5]!.disabled, r.records[5]!.toBeDetected, r.records[5]!.profile], [true, false, 'solo']);
   const text = await forge(['hooks', 'list'], { cwd: dir, env });
-  assert.match(text.stdout, new RegExp(`\\nhooks_disabled is true in profiles\\.solo of ${path}: none of these runs and nothing is detected\\nNext: `));
+  assert.match(
+    text.stdout,
+    new RegExp(`\\nhooks_disabled is true in profiles\\.solo of ${path}: none of these runs and nothing is detected\\nNext: `),
+  );
 });
 
 test('hooks list works outside a git repository, and names the file for an invalid config or an unchosen profile', async () => {

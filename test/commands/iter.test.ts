@@ -8,14 +8,38 @@ test('get on an unknown module is a clean empty state', async () => {
   const dir = tempRepo();
   const r = await forge(['iter', 'get', 'm1', '--run-id', 'r1', '--json'], { cwd: dir });
   assert.is(r.code, 0);
-  assert.equal(r.records, [{ ok: true, runId: 'r1', moduleId: 'm1', attempts: [], scores: [], stagnant: false, lastStatus: null, lastRootCause: null, updatedAt: null, _next_action: null }]);
+  assert.equal(r.records, [
+    {
+      ok: true,
+      runId: 'r1',
+      moduleId: 'm1',
+      attempts: [],
+      scores: [],
+      stagnant: false,
+      lastStatus: null,
+      lastRootCause: null,
+      updatedAt: null,
+      _next_action: null,
+    },
+  ]);
 });
 
 test('update records attempts; the same failure twice flips stagnant and points at the logs', async () => {
   const dir = tempRepo();
   const up = (...a: string[]) => forge(['iter', 'update', 'm3', '--run-id', 'r1', '--json', ...a], { cwd: dir });
   const first = await up('--status', 'failed', '--score', '0.4', '--issue', 'auth.test fails', '--root-cause', 'token expiry');
-  assert.equal(stable(first.records), [{ ok: true, updated: true, runId: 'r1', moduleId: 'm3', attempt: 1, stagnant: false, lastStatus: 'failed', _next_action: 'forge iter get m3 --run-id r1' }]);
+  assert.equal(stable(first.records), [
+    {
+      ok: true,
+      updated: true,
+      runId: 'r1',
+      moduleId: 'm3',
+      attempt: 1,
+      stagnant: false,
+      lastStatus: 'failed',
+      _next_action: 'forge iter get m3 --run-id r1',
+    },
+  ]);
   const second = await up('--status', 'failed', '--score', '0.5', '--issue', 'auth.test fails');
   assert.equal([second.records[0]!.attempt, second.records[0]!.stagnant], [2, true]);
   const got = await forge(['iter', 'get', 'm3', '--run-id', 'r1'], { cwd: dir });
@@ -44,7 +68,12 @@ test('reset removes one module or all of a run; nothing to reset is not an error
 
 test('ids that could escape their directory are refused before anything is written', async () => {
   const dir = tempRepo();
-  for (const args of [['iter', 'update', '../x', '--status', 'failed'], ['iter', 'get', 'm1', '--run-id', '../../etc'], ['iter', 'get', 'a/b'], ['iter', 'get', '..']]) {
+  for (const args of [
+    ['iter', 'update', '../x', '--status', 'failed'],
+    ['iter', 'get', 'm1', '--run-id', '../../etc'],
+    ['iter', 'get', 'a/b'],
+    ['iter', 'get', '..'],
+  ]) {
     const r = await forge([...args, '--json'], { cwd: dir });
     assert.is(r.code, 2, args.join(' '));
     assert.is(r.records[0]!.error.code, 'INVALID_ID');

@@ -35,11 +35,14 @@ test('with a run id, every command records a tool_call event; forge logs shows t
   const r = await forge(['logs', '--run-id', 'r1', '--json'], { cwd: dir });
   assert.is(r.code, 0);
   const events = r.records.filter((x) => x.type === 'event');
-  assert.equal(events.map((e) => [e.phase, e.event, e.severity, e.data.exitCode]), [
-    ['tool_call', 'memory recall', 'info', 0],
-    ['tool_call', 'memory save', 'info', 0],
-    ['tool_call', 'iter get', 'error', 2],
-  ]);
+  assert.equal(
+    events.map((e) => [e.phase, e.event, e.severity, e.data.exitCode]),
+    [
+      ['tool_call', 'memory recall', 'info', 0],
+      ['tool_call', 'memory save', 'info', 0],
+      ['tool_call', 'iter get', 'error', 2],
+    ],
+  );
   assert.is(events[2]!.data.error, 'INVALID_ID');
   assert.equal(r.records.at(-1), { ok: true, type: 'summary', runId: 'r1', total: 3, shown: 3, skipped: 0, _next_action: null });
 });
@@ -75,11 +78,22 @@ test('filters by module, phase, severity; --limit keeps the newest; corrupt line
   const dir = tempRepo();
   const store = new StateStore(await openRepo({ cwd: dir }));
   const ev = (i: number, moduleId: string, severity: string, phase = 'validation') =>
-    JSON.stringify({ id: `ev-${i}`, timestamp: `2026-01-01T00:00:0${i}Z`, runId: 'q', phase, moduleId, event: `e${i}`, severity, data: {} });
-  const text = [ev(1, 'm1', 'info'), '{not json', ev(2, 'm2', 'error'), ev(3, 'm1', 'error'), ev(4, 'm1', 'warn', 'retry')].join('\n') + '\n';
+    JSON.stringify({
+      id: `ev-${i}`,
+      timestamp: `2026-01-01T00:00:0${i}Z`,
+      runId: 'q',
+      phase,
+      moduleId,
+      event: `e${i}`,
+      severity,
+      data: {},
+    });
+  const text =
+    [ev(1, 'm1', 'info'), '{not json', ev(2, 'm2', 'error'), ev(3, 'm1', 'error'), ev(4, 'm1', 'warn', 'retry')].join('\n') + '\n';
   await store.update({ message: 'seed', apply: async (tx) => tx.write('.forge/logs/q.jsonl', text) });
   store.close();
-  const names = async (...a: string[]) => (await forge(['logs', '--run-id', 'q', '--json', ...a], { cwd: dir })).records.filter((x) => x.type === 'event').map((x) => x.event);
+  const names = async (...a: string[]) =>
+    (await forge(['logs', '--run-id', 'q', '--json', ...a], { cwd: dir })).records.filter((x) => x.type === 'event').map((x) => x.event);
   assert.equal(await names(), ['e1', 'e2', 'e3', 'e4']);
   assert.equal(await names('--module', 'm1'), ['e1', 'e3', 'e4']);
   assert.equal(await names('--severity', 'error'), ['e2', 'e3']);
@@ -91,16 +105,34 @@ test('filters by module, phase, severity; --limit keeps the newest; corrupt line
   assert.is(newest.records.at(-1)!.runId, 'q');
 });
 
-test("a log an earlier forge kept in one file is read by forge logs, and converted by the next flush with every line kept", async () => {
+test('a log an earlier forge kept in one file is read by forge logs, and converted by the next flush with every line kept', async () => {
   const dir = tempRepo();
   const store = new StateStore(await openRepo({ cwd: dir }));
-  const old = Array.from({ length: 200 }, (_, i) => JSON.stringify({ id: `ev-old-${i}`, timestamp: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`, runId: 'old', phase: 'execution', moduleId: `m${i % 3}`, event: `e${i}`, severity: i % 10 ? 'info' : 'error', data: {} }));
+  const old = Array.from({ length: 200 }, (_, i) =>
+    JSON.stringify({
+      id: `ev-old-${i}`,
+      timestamp: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`,
+      runId: 'old',
+      phase: 'execution',
+      moduleId: `m${i % 3}`,
+      event: `e${i}`,
+      severity: i % 10 ? 'info' : 'error',
+      data: {},
+    }),
+  );
   old.splice(100, 0, '{torn line');
-  await store.update({ message: 'seed as an earlier forge wrote it', apply: async (tx) => tx.write('.forge/logs/old.jsonl', `${old.join('\n')}\n`) });
+  await store.update({
+    message: 'seed as an earlier forge wrote it',
+    apply: async (tx) => tx.write('.forge/logs/old.jsonl', `${old.join('\n')}\n`),
+  });
   store.close();
   const before = await forge(['logs', '--run-id', 'old', '--limit', '0', '--json'], { cwd: dir });
   assert.equal(before.records.at(-1), { ok: true, type: 'summary', runId: 'old', total: 200, shown: 200, skipped: 1, _next_action: null });
-  assert.is((await forge(['logs', '--run-id', 'old', '--severity', 'error', '--json'], { cwd: dir })).records.filter((x) => x.type === 'event').length, 20);
+  assert.is(
+    (await forge(['logs', '--run-id', 'old', '--severity', 'error', '--json'], { cwd: dir })).records.filter((x) => x.type === 'event')
+      .length,
+    20,
+  );
   assert.is((await forge(['logs', '--json'], { cwd: dir })).records.at(-1)!.runId, 'old', 'the newest run, read from the old file');
 
   await forge(['memory', 'recall', 'x', '--run-id', 'old'], { cwd: dir });
@@ -118,7 +150,16 @@ test('a log of several segments: filters, --limit and the newest run read across
   const repo = await openRepo({ cwd: dir });
   const store = new StateStore(repo);
   after.push(() => store.close());
-  const event = (runId: string, i: number): LogEvent => newEvent({ timestamp: new Date(Date.UTC(2026, 0, 2, 0, 0, i)).toISOString(), runId, phase: i % 4 ? 'execution' : 'retry', moduleId: `m${i % 5}`, event: `e${i}`, severity: i % 7 ? 'info' : 'error', data: { i, pad: 'p'.repeat(60) } });
+  const event = (runId: string, i: number): LogEvent =>
+    newEvent({
+      timestamp: new Date(Date.UTC(2026, 0, 2, 0, 0, i)).toISOString(),
+      runId,
+      phase: i % 4 ? 'execution' : 'retry',
+      moduleId: `m${i % 5}`,
+      event: `e${i}`,
+      severity: i % 7 ? 'info' : 'error',
+      data: { i, pad: 'p'.repeat(60) },
+    });
   const events = Array.from({ length: 3000 }, (_, i) => event('long', i));
   await spoolEvents({ repo, runId: 'long', events });
   await spoolEvents({ repo, runId: 'other', events: [newEvent({ ...event('other', 0), timestamp: '2026-01-01T00:00:00.000Z' })] });
@@ -126,13 +167,29 @@ test('a log of several segments: filters, --limit and the newest run read across
   const segs = segments(dir, 'long');
   assert.ok(segs.length >= 3, `${segs.length} segments`);
   for (const [name, size] of segs) assert.ok(size <= SEGMENT_BYTES, `${name}: ${size} bytes`);
-  assert.equal(ids(storeLines(dir, '.forge/logs/long')), events.map((e) => e.id));
+  assert.equal(
+    ids(storeLines(dir, '.forge/logs/long')),
+    events.map((e) => e.id),
+  );
 
-  const shown = async (...a: string[]) => (await forge(['logs', '--json', ...a], { cwd: dir })).records.filter((x) => x.type === 'event').map((x) => x.id);
-  assert.equal(await shown('--run-id', 'long', '--limit', '0'), events.map((e) => e.id));
-  assert.equal(await shown('--run-id', 'long', '--limit', '0', '--module', 'm3', '--severity', 'error'), events.filter((e) => e.moduleId === 'm3' && e.severity === 'error').map((e) => e.id));
-  assert.equal(await shown('--run-id', 'long', '--limit', '0', '--phase', 'retry'), events.filter((e) => e.phase === 'retry').map((e) => e.id));
-  assert.equal(await shown('--run-id', 'long', '--limit', '5'), events.slice(-5).map((e) => e.id));
+  const shown = async (...a: string[]) =>
+    (await forge(['logs', '--json', ...a], { cwd: dir })).records.filter((x) => x.type === 'event').map((x) => x.id);
+  assert.equal(
+    await shown('--run-id', 'long', '--limit', '0'),
+    events.map((e) => e.id),
+  );
+  assert.equal(
+    await shown('--run-id', 'long', '--limit', '0', '--module', 'm3', '--severity', 'error'),
+    events.filter((e) => e.moduleId === 'm3' && e.severity === 'error').map((e) => e.id),
+  );
+  assert.equal(
+    await shown('--run-id', 'long', '--limit', '0', '--phase', 'retry'),
+    events.filter((e) => e.phase === 'retry').map((e) => e.id),
+  );
+  assert.equal(
+    await shown('--run-id', 'long', '--limit', '5'),
+    events.slice(-5).map((e) => e.id),
+  );
   assert.equal(await shown('--limit', '1'), [events.at(-1)!.id], 'the newest run is the one whose last segment holds the newest event');
 
   const head = git(dir, 'rev-parse', 'refs/forge/state');
@@ -141,7 +198,10 @@ test('a log of several segments: filters, --limit and the newest run read across
   const last = segs.at(-1)![0];
   const next = `${String(Number(last.slice(0, 6)) + 1).padStart(6, '0')}.jsonl`;
   const changed = git(dir, 'diff-tree', '-r', '--name-only', head, 'refs/forge/state').split('\n');
-  assert.ok(changed.length >= 1 && changed.every((p) => p === `.forge/logs/long/${last}` || p === `.forge/logs/long/${next}`), changed.join(', '));
+  assert.ok(
+    changed.length >= 1 && changed.every((p) => p === `.forge/logs/long/${last}` || p === `.forge/logs/long/${next}`),
+    changed.join(', '),
+  );
 });
 
 test('a flush killed after its commit, before it removed the spool, is not committed twice by the next one', async () => {
@@ -149,7 +209,16 @@ test('a flush killed after its commit, before it removed the spool, is not commi
   const repo = await openRepo({ cwd: dir });
   const store = new StateStore(repo);
   after.push(() => store.close());
-  const event = (i: number) => newEvent({ timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), runId: 'k', phase: 'execution', moduleId: null, event: `e${i}`, severity: 'info', data: {} });
+  const event = (i: number) =>
+    newEvent({
+      timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+      runId: 'k',
+      phase: 'execution',
+      moduleId: null,
+      event: `e${i}`,
+      severity: 'info',
+      data: {},
+    });
   for (let i = 0; i < 10; i++) await spoolEvents({ repo, runId: 'k', events: [event(i)] });
   const spool = join(repo.commonDir, 'forge', 'pending', 'k');
   const saved = join(dir, 'spool-copy');
@@ -174,7 +243,11 @@ test('8 processes logging to one run at once, each flushing as the spool fills: 
       { length: writers },
       () =>
         new Promise<number>((done, fail) => {
-          const child = spawn(process.execPath, [FORGE, 'memory', 'recall'], { cwd: dir, env: forgeEnv({ FORGE_RUN_ID: 'c' }), stdio: ['pipe', 'ignore', 'ignore'] });
+          const child = spawn(process.execPath, [FORGE, 'memory', 'recall'], {
+            cwd: dir,
+            env: forgeEnv({ FORGE_RUN_ID: 'c' }),
+            stdio: ['pipe', 'ignore', 'ignore'],
+          });
           child.on('error', fail);
           child.on('close', (code) => done(code ?? -1));
           child.stdin.end(Array.from({ length: each }, (_, i) => JSON.stringify({ query: `q${i}` })).join('\n'));

@@ -29,7 +29,16 @@ test('Codex CLI: loop install appends [[hooks.Stop]]; the installed hook continu
   assert.is(command, 'forge loop hook codex', 'no "|| exit 2": a driver that fails lets the turn end');
   assert.is((await forge(['loop', 'install', 'codex', '--json'], { cwd: dir })).records[0]!.added, false);
 
-  const base = { session_id: 'codex-sess', turn_id: 't1', transcript_path: null, cwd: dir, hook_event_name: 'Stop', model: 'gpt-5', permission_mode: 'default', stop_hook_active: false };
+  const base = {
+    session_id: 'codex-sess',
+    turn_id: 't1',
+    transcript_path: null,
+    cwd: dir,
+    hook_event_name: 'Stop',
+    model: 'gpt-5',
+    permission_mode: 'default',
+    stop_hook_active: false,
+  };
   assert.equal(answer(dir, command, { ...base, last_assistant_message: 'hi' }).stdout, '', 'no loop: the turn ends, nothing written');
   assert.is((await forge(['loop', 'start', '--prompt', 'Fix the flaky test.', '--max-iterations', '5'], { cwd: dir })).code, 0);
   const go = answer(dir, command, { ...base, last_assistant_message: 'I looked at the test.' }).json!;
@@ -49,24 +58,37 @@ test('Codex CLI: loop install appends [[hooks.Stop]]; the installed hook continu
   assert.match(done.systemMessage, /complete/);
   const s = await status(dir);
   assert.equal([s.status, s.iteration, s.session], ['complete', 3, 'codex-sess']);
-  assert.is(s.last.hookBlock, undefined, "Codex has no cap on Stop-hook blocks that forge counts");
+  assert.is(s.last.hookBlock, undefined, 'Codex has no cap on Stop-hook blocks that forge counts');
 });
 
-test('Gemini CLI: loop install merges AfterAgent; the installed hook denies the turn\'s end with the next prompt, and lets it end when done', async () => {
+test("Gemini CLI: loop install merges AfterAgent; the installed hook denies the turn's end with the next prompt, and lets it end when done", async () => {
   const dir = tempRepo();
   const inst = await forge(['loop', 'install', 'gemini', '--json'], { cwd: dir });
   assert.is(inst.code, 0, inst.stderr);
   const settings = parseJsonc(readFileSync(join(dir, '.gemini/settings.json'), 'utf8')) as any;
-  assert.equal(settings.hooks.AfterAgent, [{ hooks: [{ type: 'command', command: 'forge loop hook gemini', name: 'forge-loop', timeout: 1_800_000 }] }]);
+  assert.equal(settings.hooks.AfterAgent, [
+    { hooks: [{ type: 'command', command: 'forge loop hook gemini', name: 'forge-loop', timeout: 1_800_000 }] },
+  ]);
   const command = settings.hooks.AfterAgent[0].hooks[0].command as string;
 
-  const base = { session_id: 'gem-sess', transcript_path: '/tmp/t.json', cwd: dir, hook_event_name: 'AfterAgent', timestamp: '2026-11-24T10:00:00.000Z', prompt: 'Fix the flaky test.', stop_hook_active: false };
+  const base = {
+    session_id: 'gem-sess',
+    transcript_path: '/tmp/t.json',
+    cwd: dir,
+    hook_event_name: 'AfterAgent',
+    timestamp: '2026-11-24T10:00:00.000Z',
+    prompt: 'Fix the flaky test.',
+    stop_hook_active: false,
+  };
   assert.is(answer(dir, command, { ...base, prompt_response: 'hi' }).stdout, '', 'no loop: the turn ends');
   assert.is((await forge(['loop', 'start', '--prompt', 'Fix the flaky test.', '--max-iterations', '3'], { cwd: dir })).code, 0);
   const go = answer(dir, command, { ...base, prompt_response: 'Looked around.' }).json!;
   assert.equal([go.decision, go.systemMessage], ['deny', 'forge loop: iteration 2 of 3']);
   assert.match(go.reason, /Fix the flaky test\./, 'the reason is the next prompt Gemini CLI sends');
-  assert.match(answer(dir, command, { ...base, prompt_response: 'x' }).stderr + answer(dir, command, '[]').stderr, /Gemini CLI hook payload must be a JSON object/);
+  assert.match(
+    answer(dir, command, { ...base, prompt_response: 'x' }).stderr + answer(dir, command, '[]').stderr,
+    /Gemini CLI hook payload must be a JSON object/,
+  );
   assert.match(answer(dir, command, { ...base }).stderr, /no prompt_response: is this hook installed on AfterAgent\?/);
   const last = answer(dir, command, { ...base, stop_hook_active: true, prompt_response: 'still going' }).json!;
   assert.match(last.systemMessage, /max_reached: reached the limit of 3 iterations/);
@@ -80,7 +102,10 @@ test('loop install refuses what it cannot merge, untouched; OpenCode has no stop
   const r = await forge(['loop', 'install', 'opencode', '--json'], { cwd: dir });
   assert.equal([r.code, r.records[0]!.error.code, r.records[0]!._next_action], [1, 'NO_STOP_HOOK', 'forge loop run --help']);
   assert.equal(changedPaths(before, treeHashes(dir)), [], 'nothing written');
-  for (const [agent, file, broken] of [['codex', 'c.toml', 'hooks = 1\n'], ['gemini', 'g.json', '{"hooks": {"AfterAgent": 1}}\n']] as const) {
+  for (const [agent, file, broken] of [
+    ['codex', 'c.toml', 'hooks = 1\n'],
+    ['gemini', 'g.json', '{"hooks": {"AfterAgent": 1}}\n'],
+  ] as const) {
     writeFileSync(join(dir, file), broken);
     const b = await forge(['loop', 'install', agent, '--settings', file, '--json'], { cwd: dir });
     assert.equal([b.code, b.records[0]!.error.code], [1, 'SETTINGS_INVALID'], agent);

@@ -34,7 +34,10 @@ function transcript(dir: string, entries: Array<Record<string, unknown> | string
 }
 const user = (text: string) => ({ type: 'user', message: { role: 'user', content: text } });
 const said = (text: string) => ({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] } });
-const toolUse = { type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make test' } }] } };
+const toolUse = {
+  type: 'assistant',
+  message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make test' } }] },
+};
 const toolResult = { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] } };
 
 test('no loop, or a paused one: the hook lets the session stop and writes nothing, whatever the payload', async () => {
@@ -73,7 +76,15 @@ test('binding: never to an empty or "null" session; once bound, another session 
 
 test('the last assistant text comes from the transcript: a tool-use-only ending, a line still being written, broken lines, control characters', async () => {
   const dir = await started();
-  const toolOnly = transcript(dir, [user('old prompt'), said('FORGE_COMPLETE from an earlier turn'), user('go on'), said('Fixed the race in src/a.ts.'), toolUse, toolResult, toolUse]);
+  const toolOnly = transcript(dir, [
+    user('old prompt'),
+    said('FORGE_COMPLETE from an earlier turn'),
+    user('go on'),
+    said('Fixed the race in src/a.ts.'),
+    toolUse,
+    toolResult,
+    toolUse,
+  ]);
   const r1 = hook(dir, { session_id: 's', transcript_path: toolOnly });
   assert.is(r1.answer!.decision, 'block', 'the earlier turn’s control word does not count');
   const last = (await status(dir)).last;
@@ -82,9 +93,14 @@ test('the last assistant text comes from the transcript: a tool-use-only ending,
   const messy = readFileSync(partial, 'utf8').replace(/\n$/, '');
   writeFileSync(partial, `garbage line\n\u0000\u0007{broken\n${messy}`);
   const r2 = hook(dir, { session_id: 's', transcript_path: partial });
-  assert.equal(r2.answer, { systemMessage: `forge loop ${(await status(dir)).loop_id} complete: the agent signalled FORGE_COMPLETE at iteration 2` });
+  assert.equal(r2.answer, {
+    systemMessage: `forge loop ${(await status(dir)).loop_id} complete: the agent signalled FORGE_COMPLETE at iteration 2`,
+  });
   const ansi = await started();
-  assert.match(JSON.stringify(hook(ansi, { session_id: 's', last_assistant_message: 'ok\n\u001b[32mFORGE_COMPLETE\u001b[0m\u0007\n' }).answer), /complete/);
+  assert.match(
+    JSON.stringify(hook(ansi, { session_id: 's', last_assistant_message: 'ok\n\u001b[32mFORGE_COMPLETE\u001b[0m\u0007\n' }).answer),
+    /complete/,
+  );
 });
 
 test('the Stop hook fails open: a payload it cannot read or a transcript it cannot read lets the session stop, exit 0, the loop as it was, why on stderr', async () => {
@@ -101,7 +117,11 @@ test('the Stop hook fails open: a payload it cannot read or a transcript it cann
     ['a FIFO', { session_id: 's', transcript_path: fifo }, /cannot read the transcript '.*fifo\.jsonl': a FIFO \[TRANSCRIPT_UNREADABLE\]/],
     ['a symlink to a FIFO', { session_id: 's', transcript_path: join(outside, 'link-to-fifo.jsonl') }, /a FIFO \[TRANSCRIPT_UNREADABLE\]/],
     ['/dev/zero', { session_id: 's', transcript_path: '/dev/zero' }, /'\/dev\/zero': a device \[TRANSCRIPT_UNREADABLE\]/],
-    ['a symlink to /dev/zero', { session_id: 's', transcript_path: join(outside, 'link-to-zero.jsonl') }, /a device \[TRANSCRIPT_UNREADABLE\]/],
+    [
+      'a symlink to /dev/zero',
+      { session_id: 's', transcript_path: join(outside, 'link-to-zero.jsonl') },
+      /a device \[TRANSCRIPT_UNREADABLE\]/,
+    ],
     ['a directory', { session_id: 's', transcript_path: outside }, /a directory \[TRANSCRIPT_UNREADABLE\]/],
     ['a missing file', { session_id: 's', transcript_path: join(outside, 'no-such.jsonl') }, /no such file \[TRANSCRIPT_UNREADABLE\]/],
   ];
@@ -109,16 +129,27 @@ test('the Stop hook fails open: a payload it cannot read or a transcript it cann
   for (const [what, payload, why] of cases) {
     const r = hook(dir, payload);
     assert.is(r.code, 0, what);
-    assert.match(r.answer?.systemMessage ?? '', /^forge loop loop-\S+: the Stop hook could not go on \(.+\), so the session stops; forge loop status shows where the loop stands$/, what);
+    assert.match(
+      r.answer?.systemMessage ?? '',
+      /^forge loop loop-\S+: the Stop hook could not go on \(.+\), so the session stops; forge loop status shows where the loop stands$/,
+      what,
+    );
     assert.is(r.answer!.decision, undefined, `${what}: never a block`);
     assert.match(r.stderr, why, what);
     assert.match(r.stderr, /; letting the session stop\n/, what);
   }
   const nowhere = hook(dir, { session_id: 's', last_assistant_message: 'FORGE_COMPLETE' }, { FORGE_CWD: join(outside, 'gone') });
   assert.equal([nowhere.code, nowhere.answer!.decision], [0, undefined], 'a FORGE_CWD that names no directory');
-  assert.match(nowhere.stderr, /^warning: forge loop hook: working directory '\S+gone' does not exist \[CWD_NOT_FOUND\]; letting the session stop\n/);
+  assert.match(
+    nowhere.stderr,
+    /^warning: forge loop hook: working directory '\S+gone' does not exist \[CWD_NOT_FOUND\]; letting the session stop\n/,
+  );
   // Errors the CLI reports before the hook runs fail open too: exit 2 would keep the session going.
-  for (const [what, env, command] of [['a run id with ..', { FORGE_RUN_ID: '../../x' }, HOOK], ['a run id with a newline', { FORGE_RUN_ID: 'a\nb' }, HOOK], ['an unknown flag', {}, `${HOOK} --no-such-flag`]] as const) {
+  for (const [what, env, command] of [
+    ['a run id with ..', { FORGE_RUN_ID: '../../x' }, HOOK],
+    ['a run id with a newline', { FORGE_RUN_ID: 'a\nb' }, HOOK],
+    ['an unknown flag', {}, `${HOOK} --no-such-flag`],
+  ] as const) {
     const r = runHook({ dir, command, payload: { session_id: 's', last_assistant_message: 'FORGE_COMPLETE' }, env });
     assert.equal([r.status, r.stdout], [0, ''], what);
     assert.match(r.stderr, /^Error: .*\nFix: /, what);
@@ -142,18 +173,34 @@ test('the Stop hook fails open when it cannot record the iteration: exit 0, the 
 
 test('control lines end at \\n or \\r\\n only: a bare \\r inside a line ends nothing', async () => {
   const dir = await started(['--completion-promise', 'DONE']);
-  for (const message of ['working…\r FORGE_COMPLETE', 'progress 99%\rFORGE_COMPLETE', 'x\r<promise>DONE</promise>', 'FORGE_PAUSE\rnot yet']) {
+  for (const message of [
+    'working…\r FORGE_COMPLETE',
+    'progress 99%\rFORGE_COMPLETE',
+    'x\r<promise>DONE</promise>',
+    'FORGE_PAUSE\rnot yet',
+  ]) {
     assert.is(hook(dir, { session_id: 's', last_assistant_message: message }).answer!.decision, 'block', JSON.stringify(message));
   }
-  assert.match(hook(dir, { session_id: 's', last_assistant_message: 'All green.\r\nFORGE_COMPLETE\r\n' }).answer!.systemMessage, /complete: the agent signalled FORGE_COMPLETE at iteration 5$/);
+  assert.match(
+    hook(dir, { session_id: 's', last_assistant_message: 'All green.\r\nFORGE_COMPLETE\r\n' }).answer!.systemMessage,
+    /complete: the agent signalled FORGE_COMPLETE at iteration 5$/,
+  );
 });
 
 test('control lines: a bare promise is not one; the tagged promise on its own line is; FORGE_PAUSE pauses until resume', async () => {
   const dir = await started(['--completion-promise', 'ALL TESTS PASS']);
   assert.is(hook(dir, { session_id: 's', last_assistant_message: 'ALL TESTS PASS' }).answer!.decision, 'block');
-  assert.is(hook(dir, { session_id: 's', last_assistant_message: 'I will print <promise>ALL TESTS PASS</promise> when done' }).answer!.decision, 'block');
+  assert.is(
+    hook(dir, { session_id: 's', last_assistant_message: 'I will print <promise>ALL TESTS PASS</promise> when done' }).answer!.decision,
+    'block',
+  );
   assert.is(hook(dir, { session_id: 's', last_assistant_message: 'FORGE_COMPLETE is what I will say later' }).answer!.decision, 'block');
-  assert.is(hook(dir, { session_id: 's', last_assistant_message: 'Need a decision on the API.\nFORGE_PAUSE' }).answer!.systemMessage.includes('paused'), true);
+  assert.is(
+    hook(dir, { session_id: 's', last_assistant_message: 'Need a decision on the API.\nFORGE_PAUSE' }).answer!.systemMessage.includes(
+      'paused',
+    ),
+    true,
+  );
   assert.is(hook(dir, { session_id: 's', last_assistant_message: 'still there?' }).stdout, '', 'paused: the session may stop');
   const resumed = await forge(['loop', 'resume'], { cwd: dir });
   assert.match(resumed.stdout, /^resumed loop-\S+ at iteration 4\nWait: the Claude Code session to stop/);
@@ -168,14 +215,27 @@ test("Claude Code's cap of consecutive Stop-hook blocks: counted from stop_hook_
   const dir = await started(['--max-iterations', '20']);
   const messages: string[] = [];
   for (let i = 0; i < 4; i++) {
-    const r = hook(dir, { session_id: 's', stop_hook_active: i > 0, last_assistant_message: `step ${i}` }, { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '4' });
+    const r = hook(
+      dir,
+      { session_id: 's', stop_hook_active: i > 0, last_assistant_message: `step ${i}` },
+      { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '4' },
+    );
     assert.is(r.answer!.decision, 'block');
     messages.push(r.answer!.systemMessage);
   }
-  assert.equal(messages.slice(0, 2), ['forge loop: iteration 2 of 20', 'forge loop: iteration 3 of 20; Stop-hook block 2 of 4 in this turn (Claude Code ends the turn at 4; CLAUDE_CODE_STOP_HOOK_BLOCK_CAP raises it)']);
-  assert.match(messages[3]!, /; Stop-hook block 4 of 4 in this turn: Claude Code ends the turn now — send any message to go on with the loop$/);
+  assert.equal(messages.slice(0, 2), [
+    'forge loop: iteration 2 of 20',
+    'forge loop: iteration 3 of 20; Stop-hook block 2 of 4 in this turn (Claude Code ends the turn at 4; CLAUDE_CODE_STOP_HOOK_BLOCK_CAP raises it)',
+  ]);
+  assert.match(
+    messages[3]!,
+    /; Stop-hook block 4 of 4 in this turn: Claude Code ends the turn now — send any message to go on with the loop$/,
+  );
   // A new turn (the person wrote again): stop_hook_active is false, the count starts over.
-  assert.is(hook(dir, { session_id: 's', stop_hook_active: false, last_assistant_message: 'step 4' }).answer!.systemMessage, 'forge loop: iteration 6 of 20');
+  assert.is(
+    hook(dir, { session_id: 's', stop_hook_active: false, last_assistant_message: 'step 4' }).answer!.systemMessage,
+    'forge loop: iteration 6 of 20',
+  );
   const s = await status(dir);
   assert.is(s.last.hookBlock, 1);
   assert.match((await forge(['loop', 'status'], { cwd: dir })).stdout, /Stop-hook block 1 in a row of Claude Code's cap/);
@@ -184,23 +244,53 @@ test("Claude Code's cap of consecutive Stop-hook blocks: counted from stop_hook_
 test('limits: max iterations stops; three identical or empty answers pause as stuck', async () => {
   const dir = await started(['--max-iterations', '2']);
   assert.is(hook(dir, { session_id: 's', last_assistant_message: 'one' }).answer!.decision, 'block');
-  assert.match(hook(dir, { session_id: 's', last_assistant_message: 'two' }).answer!.systemMessage, /max_reached: reached the limit of 2 iterations$/);
+  assert.match(
+    hook(dir, { session_id: 's', last_assistant_message: 'two' }).answer!.systemMessage,
+    /max_reached: reached the limit of 2 iterations$/,
+  );
   const same = await started();
-  for (let i = 0; i < 2; i++) assert.is(hook(same, { session_id: 's', last_assistant_message: 'Looking into it.' }).answer!.decision, 'block');
-  assert.match(hook(same, { session_id: 's', last_assistant_message: ' Looking into  it. ' }).answer!.systemMessage, /paused: stuck: 3 identical responses in a row$/);
+  for (let i = 0; i < 2; i++)
+    assert.is(hook(same, { session_id: 's', last_assistant_message: 'Looking into it.' }).answer!.decision, 'block');
+  assert.match(
+    hook(same, { session_id: 's', last_assistant_message: ' Looking into  it. ' }).answer!.systemMessage,
+    /paused: stuck: 3 identical responses in a row$/,
+  );
   const empty = await started();
   for (let i = 0; i < 2; i++) hook(empty, { session_id: 's', last_assistant_message: '' });
-  assert.match(hook(empty, { session_id: 's', last_assistant_message: '\u0007' }).answer!.systemMessage, /stuck: 3 empty responses in a row$/);
+  assert.match(
+    hook(empty, { session_id: 's', last_assistant_message: '\u0007' }).answer!.systemMessage,
+    /stuck: 3 empty responses in a row$/,
+  );
 });
 
 test('each prompt carries the last forge validate result of the loop’s run and matching memory lessons', async () => {
   const dir = await started();
   const runId = (await status(dir)).runId as string;
-  await forge(['iter', 'update', 'm1', '--run-id', runId, '--status', 'failed', '--score', '0.5', '--issue', 'auth.test fails', '--issue', 'lint: unused import'], { cwd: dir });
+  await forge(
+    [
+      'iter',
+      'update',
+      'm1',
+      '--run-id',
+      runId,
+      '--status',
+      'failed',
+      '--score',
+      '0.5',
+      '--issue',
+      'auth.test fails',
+      '--issue',
+      'lint: unused import',
+    ],
+    { cwd: dir },
+  );
   await forge(['memory', 'save', 'flaky tests here need --runInBand', '--category', 'failure_pattern'], { cwd: dir });
   await forge(['memory', 'save', 'deploys go through make release', '--category', 'convention'], { cwd: dir });
   const reason = hook(dir, { session_id: 's', last_assistant_message: 'tried again' }).answer!.reason as string;
-  assert.ok(reason.includes('Last forge validate: m1 attempt 1 failed (score 0.5)\n  - auth.test fails\n  - lint: unused import\n'), reason);
+  assert.ok(
+    reason.includes('Last forge validate: m1 attempt 1 failed (score 0.5)\n  - auth.test fails\n  - lint: unused import\n'),
+    reason,
+  );
   assert.ok(reason.includes('Lessons from forge memory:\n  - [failure_pattern] flaky tests here need --runInBand\n'), reason);
   assert.not.ok(reason.includes('make release'), 'only lessons that match the prompt');
   assert.ok(reason.includes(`Run forge commands with --run-id ${runId} so the loop sees their results.`));
@@ -208,12 +298,20 @@ test('each prompt carries the last forge validate result of the loop’s run and
 
 test('done-when runs after each iteration, under the loop’s run id; install merges the Stop hook', async () => {
   const dir = await started(['--done-when', 'test -f ok && echo "$FORGE_RUN_ID" > run-id']);
-  assert.match(hook(dir, { session_id: 's', last_assistant_message: 'step' }).answer!.reason, /Last check `test -f ok && echo "\$FORGE_RUN_ID" > run-id`: failed \(exit 1\)/);
+  assert.match(
+    hook(dir, { session_id: 's', last_assistant_message: 'step' }).answer!.reason,
+    /Last check `test -f ok && echo "\$FORGE_RUN_ID" > run-id`: failed \(exit 1\)/,
+  );
   writeFileSync(join(dir, 'ok'), '');
-  assert.match(hook(dir, { session_id: 's', last_assistant_message: 'step' }).answer!.systemMessage, /complete: done-when passed at iteration 2/);
+  assert.match(
+    hook(dir, { session_id: 's', last_assistant_message: 'step' }).answer!.systemMessage,
+    /complete: done-when passed at iteration 2/,
+  );
   assert.is(readFileSync(join(dir, 'run-id'), 'utf8').trim(), (await status(dir)).runId);
   const inst = await forge(['loop', 'install', 'claude', '--json'], { cwd: dir });
-  assert.equal(JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8')), { hooks: { Stop: [{ hooks: [{ type: 'command', command: HOOK, timeout: 1800 }] }] } });
+  assert.equal(JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8')), {
+    hooks: { Stop: [{ hooks: [{ type: 'command', command: HOOK, timeout: 1800 }] }] },
+  });
   assert.is(inst.records[0]!.added, true);
   assert.is((await forge(['loop', 'install', 'claude', '--json'], { cwd: dir })).records[0]!.added, false);
   const again = await forge(['loop', 'start', '--prompt', 'x', '--json'], { cwd: dir });
@@ -224,11 +322,40 @@ test('done-when runs after each iteration, under the loop’s run id; install me
 test('loop install keeps the driver failing open: an onFailure "block" on its Stop entry is removed, the rest kept', async () => {
   const dir = tempRepo();
   mkdirSync(join(dir, '.claude'));
-  const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: HOOK, timeout: 600, onFailure: 'block' }, { type: 'command', command: 'echo bye', onFailure: 'block' }] }] } };
+  const settings = {
+    hooks: {
+      Stop: [
+        {
+          hooks: [
+            { type: 'command', command: HOOK, timeout: 600, onFailure: 'block' },
+            { type: 'command', command: 'echo bye', onFailure: 'block' },
+          ],
+        },
+      ],
+    },
+  };
   writeFileSync(join(dir, '.claude/settings.json'), JSON.stringify(settings));
   const r = await forge(['loop', 'install', 'claude'], { cwd: dir });
-  assert.match(r.stdout, /^upgraded \(onFailure removed\): Stop → forge loop hook claude in \S+\nfails open: when the hook cannot run, crashes or times out, Claude Code lets the session stop\n/);
-  assert.equal(JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8')), { hooks: { Stop: [{ hooks: [{ type: 'command', command: HOOK, timeout: 600 }, { type: 'command', command: 'echo bye', onFailure: 'block' }] }] } }, 'only forge’s own entry is touched');
+  assert.match(
+    r.stdout,
+    /^upgraded \(onFailure removed\): Stop → forge loop hook claude in \S+\nfails open: when the hook cannot run, crashes or times out, Claude Code lets the session stop\n/,
+  );
+  assert.equal(
+    JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8')),
+    {
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              { type: 'command', command: HOOK, timeout: 600 },
+              { type: 'command', command: 'echo bye', onFailure: 'block' },
+            ],
+          },
+        ],
+      },
+    },
+    'only forge’s own entry is touched',
+  );
   const again = await forge(['loop', 'install', 'claude', '--json'], { cwd: dir });
   assert.equal([again.records[0]!.added, again.records[0]!.upgraded, again.records[0]!.failure], [false, [], 'open']);
 });
@@ -236,7 +363,9 @@ test('loop install keeps the driver failing open: an onFailure "block" on its St
 /** A scripted agent: logs each prompt; says FORGE_COMPLETE at iteration `finish` (never when 0). */
 function agentScript(dir: string, finish: number): string {
   const file = join(dir, '..', `agent-${Math.random().toString(16).slice(2)}.js`);
-  writeFileSync(file, `
+  writeFileSync(
+    file,
+    `
 const fs = require('fs');
 let input = '';
 process.stdin.on('data', (d) => (input += d));
@@ -245,25 +374,43 @@ process.stdin.on('end', () => {
   fs.appendFileSync('prompts.log', '=== ' + n + ' ' + process.env.FORGE_RUN_ID + '\\n' + input);
   console.log(n === ${finish} ? 'All green.\\nFORGE_COMPLETE' : 'step ' + n + ' done');
 });
-`);
+`,
+  );
   return file;
 }
 
 test('forge loop run drives a scripted agent to completion, and to its limit', async () => {
   const dir = tempRepo();
   writeFileSync(join(dir, 'PROMPT.md'), 'Make the build green.\n');
-  const run = await forge(['loop', 'run', '--prompt-file', 'PROMPT.md', '--max-iterations', '5', '--json', '--', process.execPath, agentScript(dir, 3)], { cwd: dir });
+  const run = await forge(
+    ['loop', 'run', '--prompt-file', 'PROMPT.md', '--max-iterations', '5', '--json', '--', process.execPath, agentScript(dir, 3)],
+    { cwd: dir },
+  );
   assert.is(run.code, 0, run.stderr);
-  assert.equal(run.records.map((r) => [r.type ?? 'summary', r.n ?? r.iteration, r.outcome ?? r.status]), [['iteration', 1, 'continue'], ['iteration', 2, 'continue'], ['iteration', 3, 'complete'], ['summary', 3, 'complete']]);
+  assert.equal(
+    run.records.map((r) => [r.type ?? 'summary', r.n ?? r.iteration, r.outcome ?? r.status]),
+    [
+      ['iteration', 1, 'continue'],
+      ['iteration', 2, 'continue'],
+      ['iteration', 3, 'complete'],
+      ['summary', 3, 'complete'],
+    ],
+  );
   assert.is(run.records.at(-1)!._next_action, null);
   assert.match(run.stderr, /step 1 done\nstep 2 done\nAll green\.\nFORGE_COMPLETE\n/);
   const prompts = readFileSync(join(dir, 'prompts.log'), 'utf8');
   assert.match(prompts, /^=== 1 loop-\d{8}-[0-9a-f]{8}\nMake the build green\.\n\n---\nforge loop loop-\S+ · iteration 1 of 5\n/);
   assert.match(prompts, /=== 3 loop-/);
   const limited = tempRepo();
-  const capped = await forge(['loop', 'run', '--prompt', 'never done', '--max-iterations', '2', '--', process.execPath, agentScript(limited, 0)], { cwd: limited });
+  const capped = await forge(
+    ['loop', 'run', '--prompt', 'never done', '--max-iterations', '2', '--', process.execPath, agentScript(limited, 0)],
+    { cwd: limited },
+  );
   assert.is(capped.code, 1);
-  assert.match(capped.stdout, /^iteration 1: continue\niteration 2: max_reached\nloop-\S+: max_reached — reached the limit of 2 iterations\n/);
+  assert.match(
+    capped.stdout,
+    /^iteration 1: continue\niteration 2: max_reached\nloop-\S+: max_reached — reached the limit of 2 iterations\n/,
+  );
   assert.match(capped.stdout, /\nNext: forge logs --run-id loop-\S+\n$/);
   const missing = await forge(['loop', 'run', '--prompt', 'x', '--', 'no-such-agent-xyz'], { cwd: tempRepo() });
   assert.equal([missing.code, missing.stderr.split('\n')[0]], [1, "Error: the agent command 'no-such-agent-xyz' could not start (ENOENT)"]);
@@ -274,7 +421,9 @@ test('Ctrl-C pauses a run loop and stops the agent’s process group; forge loop
   const dir = tempRepo();
   const agent = join(tempDir('forge-agent-'), 'slow.js');
   // Iteration 1 starts a grandchild and waits; once resumed, iteration 1 (again) completes.
-  writeFileSync(agent, `
+  writeFileSync(
+    agent,
+    `
 const fs = require('fs');
 const { spawn } = require('child_process');
 process.stdin.resume();
@@ -284,8 +433,12 @@ process.stdin.on('end', () => {
   fs.writeFileSync('pids', process.pid + ' ' + child.pid);
   setTimeout(() => {}, 60000);
 });
-`);
-  const child = spawn(process.execPath, [FORGE, 'loop', 'run', '--prompt', 'slow work', '--', process.execPath, agent], { cwd: dir, env: forgeEnv() });
+`,
+  );
+  const child = spawn(process.execPath, [FORGE, 'loop', 'run', '--prompt', 'slow work', '--', process.execPath, agent], {
+    cwd: dir,
+    env: forgeEnv(),
+  });
   let stdout = '';
   child.stdout.on('data', (b) => (stdout += b));
   for (let i = 0; i < 200 && !existsSync(join(dir, 'pids')); i++) await new Promise((r) => setTimeout(r, 50));

@@ -23,7 +23,8 @@ async function connect(cwd: string, flags: string[]) {
   return client;
 }
 
-const records = (r: Record<string, unknown>) => ((r.content as Array<{ text: string }>)[0]!.text).split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+const records = (r: Record<string, unknown>) =>
+  (r.content as Array<{ text: string }>)[0]!.text.split('\n').map((l) => JSON.parse(l) as Record<string, any>);
 
 /** Runs `body` with a connected client, closing it (and the server) even when an assertion fails. */
 async function withClient(cwd: string, body: (client: Client) => Promise<void>, flags: string[] = []): Promise<void> {
@@ -39,52 +40,112 @@ const toolNames = (commands: string[]) => commands.map((c) => c.replace(/[ -]/g,
 /** Schema tokens as a client's context holds them: the tools/list answer's tools as JSON, o200k_base (as bench/agent.ts counts). */
 const schemaTokens = (tools: unknown[]) => countTokens(JSON.stringify(tools));
 
-test('--toolsets all serves every command, each with the annotations its toolset table declares', () => withClient(tempRepo(), async (client) => {
-  const { tools } = await client.listTools();
-  const expected = leaves(entries).filter((c) => !NOT_SERVED.includes(c.name));
-  assert.equal(tools.map((t) => t.name).sort(), toolNames(expected.map((c) => c.name)));
-  for (const spec of expected) {
-    const served = tools.find((t) => t.name === spec.name.replace(/[ -]/g, '_'))!;
-    assert.equal(served.annotations, annotations(BEHAVIOURS.get(spec.name)!), spec.name);
-  }
-  const hints = (name: string) => tools.find((t) => t.name === name)!.annotations!;
-  assert.equal([hints('read').readOnlyHint, hints('read').openWorldHint, hints('read').destructiveHint], [true, false, undefined]);
-  assert.equal(hints('state_show').readOnlyHint, true);
-  assert.equal([hints('memory_save').readOnlyHint, hints('memory_save').destructiveHint, hints('memory_save').idempotentHint], [false, false, true]);
-  assert.equal([hints('edit').destructiveHint, hints('undo').destructiveHint], [true, true]);
-  assert.equal([hints('state_sync').openWorldHint, hints('agent').openWorldHint, hints('loop_run').openWorldHint], [true, true, true]);
-  assert.equal([hints('plan_check').openWorldHint, hints('validate').openWorldHint], [false, false]);
-  assert.ok(schemaTokens(tools) <= 5000, `all tools' schemas: ${schemaTokens(tools)} tokens`);
-}, ['--toolsets', 'all']));
+test('--toolsets all serves every command, each with the annotations its toolset table declares', () =>
+  withClient(
+    tempRepo(),
+    async (client) => {
+      const { tools } = await client.listTools();
+      const expected = leaves(entries).filter((c) => !NOT_SERVED.includes(c.name));
+      assert.equal(tools.map((t) => t.name).sort(), toolNames(expected.map((c) => c.name)));
+      for (const spec of expected) {
+        const served = tools.find((t) => t.name === spec.name.replace(/[ -]/g, '_'))!;
+        assert.equal(served.annotations, annotations(BEHAVIOURS.get(spec.name)!), spec.name);
+      }
+      const hints = (name: string) => tools.find((t) => t.name === name)!.annotations!;
+      assert.equal([hints('read').readOnlyHint, hints('read').openWorldHint, hints('read').destructiveHint], [true, false, undefined]);
+      assert.equal(hints('state_show').readOnlyHint, true);
+      assert.equal(
+        [hints('memory_save').readOnlyHint, hints('memory_save').destructiveHint, hints('memory_save').idempotentHint],
+        [false, false, true],
+      );
+      assert.equal([hints('edit').destructiveHint, hints('undo').destructiveHint], [true, true]);
+      assert.equal([hints('state_sync').openWorldHint, hints('agent').openWorldHint, hints('loop_run').openWorldHint], [true, true, true]);
+      assert.equal([hints('plan_check').openWorldHint, hints('validate').openWorldHint], [false, false]);
+      assert.ok(schemaTokens(tools) <= 5000, `all tools' schemas: ${schemaTokens(tools)} tokens`);
+    },
+    ['--toolsets', 'all'],
+  ));
 
 test('the toolset table holds every command but those for a shell (mcp, completion) exactly once', () => {
   const listed = Object.values(TOOLSETS).flatMap((t) => Object.keys(t.commands));
-  assert.equal(listed.slice().sort(), leaves(entries).filter((c) => !NOT_SERVED.includes(c.name)).map((c) => c.name).sort());
+  assert.equal(
+    listed.slice().sort(),
+    leaves(entries)
+      .filter((c) => !NOT_SERVED.includes(c.name))
+      .map((c) => c.name)
+      .sort(),
+  );
 });
 
-test('by default: files, plans, validate and memory in at most 2,500 tokens; no pushes, undo, agent or installers', () => withClient(tempRepo(), async (client) => {
-  const { tools } = await client.listTools();
-  assert.equal(tools.map((t) => t.name).sort(), toolNames(DEFAULT_TOOLSETS.flatMap((s) => Object.keys(TOOLSETS[s]!.commands))));
-  for (const name of ['state_sync', 'undo', 'agent', 'loop_run', 'plan_install_hook', 'init']) assert.not.ok(tools.some((t) => t.name === name), name);
-  for (const name of ['read', 'edit', 'write', 'replace', 'patch', 'search', 'plan_activate', 'plan_advance', 'plan_ack', 'validate', 'memory_save', 'memory_recall']) assert.ok(tools.some((t) => t.name === name), name);
-  assert.ok(schemaTokens(tools) <= 2500, `default schemas: ${schemaTokens(tools)} tokens`);
-  const refused = await client.callTool({ name: 'state_sync', arguments: {} });
-  assert.equal([refused.isError, records(refused)[0]!.error.code], [true, 'UNKNOWN_TOOL']);
-  // The answer names the toolset that serves it and the server line that does.
-  assert.match(records(refused)[0]!.error.message, /^'state_sync' is not served here: it is in the 'state' toolset/);
-  assert.is(records(refused)[0]!._next_action, 'forge mcp --toolsets default,state');
-  const nothing = await client.callTool({ name: 'frobnicate', arguments: {} });
-  assert.equal([records(nothing)[0]!.error.code, records(nothing)[0]!._next_action], ['UNKNOWN_TOOL', 'forge schema']);
-}));
+test('by default: files, plans, validate and memory in at most 2,500 tokens; no pushes, undo, agent or installers', () =>
+  withClient(tempRepo(), async (client) => {
+    const { tools } = await client.listTools();
+    assert.equal(tools.map((t) => t.name).sort(), toolNames(DEFAULT_TOOLSETS.flatMap((s) => Object.keys(TOOLSETS[s]!.commands))));
+    for (const name of ['state_sync', 'undo', 'agent', 'loop_run', 'plan_install_hook', 'init'])
+      assert.not.ok(
+        tools.some((t) => t.name === name),
+        name,
+      );
+    for (const name of [
+      'read',
+      'edit',
+      'write',
+      'replace',
+      'patch',
+      'search',
+      'plan_activate',
+      'plan_advance',
+      'plan_ack',
+      'validate',
+      'memory_save',
+      'memory_recall',
+    ])
+      assert.ok(
+        tools.some((t) => t.name === name),
+        name,
+      );
+    assert.ok(schemaTokens(tools) <= 2500, `default schemas: ${schemaTokens(tools)} tokens`);
+    const refused = await client.callTool({ name: 'state_sync', arguments: {} });
+    assert.equal([refused.isError, records(refused)[0]!.error.code], [true, 'UNKNOWN_TOOL']);
+    // The answer names the toolset that serves it and the server line that does.
+    assert.match(records(refused)[0]!.error.message, /^'state_sync' is not served here: it is in the 'state' toolset/);
+    assert.is(records(refused)[0]!._next_action, 'forge mcp --toolsets default,state');
+    const nothing = await client.callTool({ name: 'frobnicate', arguments: {} });
+    assert.equal([records(nothing)[0]!.error.code, records(nothing)[0]!._next_action], ['UNKNOWN_TOOL', 'forge schema']);
+  }));
 
-test('--toolsets and --tools pick what is served, comma-separated or repeated', () => withClient(tempRepo(), async (client) => {
-  const { tools } = await client.listTools();
-  assert.equal(tools.map((t) => t.name).sort(), ['diff', 'memory_recall', 'memory_save', 'plan_status', 'state_export', 'state_log', 'state_show', 'state_sync', 'checkpoint', 'undo'].sort());
-}, ['--toolsets', 'state,memory', '--toolsets', 'checkpoints', '--tools', 'plan status', '--tools', 'state_show']));
+test('--toolsets and --tools pick what is served, comma-separated or repeated', () =>
+  withClient(
+    tempRepo(),
+    async (client) => {
+      const { tools } = await client.listTools();
+      assert.equal(
+        tools.map((t) => t.name).sort(),
+        [
+          'diff',
+          'memory_recall',
+          'memory_save',
+          'plan_status',
+          'state_export',
+          'state_log',
+          'state_show',
+          'state_sync',
+          'checkpoint',
+          'undo',
+        ].sort(),
+      );
+    },
+    ['--toolsets', 'state,memory', '--toolsets', 'checkpoints', '--tools', 'plan status', '--tools', 'state_show'],
+  ));
 
-test('--tools alone serves just those tools', () => withClient(tempRepo(), async (client) => {
-  assert.equal((await client.listTools()).tools.map((t) => t.name).sort(), ['plan_check', 'read']);
-}, ['--tools', 'read,plan_check']));
+test('--tools alone serves just those tools', () =>
+  withClient(
+    tempRepo(),
+    async (client) => {
+      assert.equal((await client.listTools()).tools.map((t) => t.name).sort(), ['plan_check', 'read']);
+    },
+    ['--tools', 'read,plan_check'],
+  ));
 
 test('an unknown toolset or tool is INVALID_ARGUMENT naming the valid ones, with a working fix', async () => {
   const dir = tempRepo();
@@ -104,12 +165,15 @@ test('an argument of the wrong JSON type is refused before the command runs', as
   const dir = repoWith({ '5': 'a file named 5\n', 'src/app.ts': 'x\n' });
   await withClient(dir, async (client) => {
     const path = await client.callTool({ name: 'read', arguments: { path: 5 } });
-    assert.equal([path.isError, records(path)[0]!.error.code, records(path)[0]!.error.message, records(path)[0]!._next_action], [true, 'INVALID_ARGUMENT', "'path' must be a string, got number 5", 'forge read --help']);
+    assert.equal(
+      [path.isError, records(path)[0]!.error.code, records(path)[0]!.error.message, records(path)[0]!._next_action],
+      [true, 'INVALID_ARGUMENT', "'path' must be a string, got number 5", 'forge read --help'],
+    );
     const flag = await client.callTool({ name: 'write', arguments: { path: 'src/app.ts', content: 'y\n', overwrite: 'true' } });
     assert.equal([flag.isError, records(flag)[0]!.error.code], [true, 'INVALID_ARGUMENT']);
     assert.is(readFileSync(join(dir, 'src/app.ts'), 'utf8'), 'x\n');
     const list = await client.callTool({ name: 'search', arguments: { pattern: 'x', paths: 'src' } });
-    assert.equal([list.isError, records(list)[0]!.error.message], [true, "'paths' must be an array of strings, got string \"src\""]);
+    assert.equal([list.isError, records(list)[0]!.error.message], [true, '\'paths\' must be an array of strings, got string "src"']);
     const camel = await client.callTool({ name: 'search', arguments: { pattern: 'x', ignoreCase: 'yes' } });
     assert.equal([camel.isError, records(camel)[0]!.error.data.field], [true, 'ignore-case']);
     writeFileSync(join(dir, 'src/app.ts'), 'x\n');
@@ -119,11 +183,17 @@ test('an argument of the wrong JSON type is refused before the command runs', as
 });
 
 test('read, edit and plan check run as the CLI runs them; errors are isError results carrying the fix', async () => {
-  const dir = repoWith({ 'src/app.ts': 'export const a = 1;\nexport const b = 2;\n', 'docs/plans/p.md': planTemplate({ slug: 'demo', date: '2026-01-01' }) });
+  const dir = repoWith({
+    'src/app.ts': 'export const a = 1;\nexport const b = 2;\n',
+    'docs/plans/p.md': planTemplate({ slug: 'demo', date: '2026-01-01' }),
+  });
   await withClient(dir, async (client) => {
     const read = await client.callTool({ name: 'read', arguments: { path: 'src/app.ts' } });
     assert.is(read.isError, false);
-    assert.equal(records(read)[0]!.lines.map((l: { text: string }) => l.text), ['export const a = 1;', 'export const b = 2;']);
+    assert.equal(
+      records(read)[0]!.lines.map((l: { text: string }) => l.text),
+      ['export const a = 1;', 'export const b = 2;'],
+    );
     const edit = await client.callTool({ name: 'edit', arguments: { path: 'src/app.ts', old: 'b = 2', new: 'b = 3' } });
     assert.is(edit.isError, false);
     assert.is(readFileSync(join(dir, 'src/app.ts'), 'utf8'), 'export const a = 1;\nexport const b = 3;\n');
@@ -143,17 +213,33 @@ test('read, edit and plan check run as the CLI runs them; errors are isError res
 });
 
 test('tools/list answers exactly the tools the declarations give (the build derives them, so listing loads no command)', async () => {
-  const child = spawn(process.execPath, [FORGE, 'mcp', '--toolsets', 'all'], { cwd: tempRepo(), env: forgeEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [FORGE, 'mcp', '--toolsets', 'all'], {
+    cwd: tempRepo(),
+    env: forgeEnv(),
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   const session = [
-    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'forge-test', version: '1' } } },
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'forge-test', version: '1' } },
+    },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
     { jsonrpc: '2.0', id: 2, method: 'tools/list' },
   ];
   child.stdin.end(session.map((m) => `${JSON.stringify(m)}\n`).join(''));
   let out = '';
   for await (const chunk of child.stdout) out += chunk;
-  const listed = out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === 2);
-  assert.equal(listed.result.tools, mcpTools(entries).map((t) => t.tool));
+  const listed = out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .find((m) => m.id === 2);
+  assert.equal(
+    listed.result.tools,
+    mcpTools(entries).map((t) => t.tool),
+  );
 });
 
 test.run();

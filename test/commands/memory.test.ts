@@ -16,9 +16,25 @@ import { git, stateCommits, storeLines, tempDir, tempRepo, userView } from '../h
 async function oldMemory(): Promise<string[]> {
   const now = new Date('2025-12-01T00:00:00Z');
   const lines: string[] = [];
-  for (let i = 0; i < 300; i++) lines.push(JSON.stringify(await buildEntry({ pattern: `old lesson ${i}`, category: CATEGORIES[i % CATEGORIES.length]!, confidence: 0.5, tags: [`t${i}`], now })));
+  for (let i = 0; i < 300; i++)
+    lines.push(
+      JSON.stringify(
+        await buildEntry({
+          pattern: `old lesson ${i}`,
+          category: CATEGORIES[i % CATEGORIES.length]!,
+          confidence: 0.5,
+          tags: [`t${i}`],
+          now,
+        }),
+      ),
+    );
   lines.splice(150, 0, '{"pattern": broken by hand');
-  lines.push(JSON.stringify({ ...(await buildEntry({ pattern: 'edited id lesson', category: 'convention', confidence: 0.6, tags: [], now })), id: 'mem-handmade' }));
+  lines.push(
+    JSON.stringify({
+      ...(await buildEntry({ pattern: 'edited id lesson', category: 'convention', confidence: 0.6, tags: [], now })),
+      id: 'mem-handmade',
+    }),
+  );
   return lines;
 }
 
@@ -48,7 +64,10 @@ test('a duplicate (case-insensitive) is skipped, says so, and leaves the ref alo
   const ref = git(dir, 'rev-parse', 'refs/forge/state');
   const r = await forge(['memory', 'save', 'use pnpm ', '--category', 'test_command'], { cwd: dir });
   assert.is(r.code, 0);
-  assert.match(r.stdout, /^duplicate pattern already in project memory \[test_command\], skipped: Use PNPM\nNext: forge memory recall pnpm\n$/);
+  assert.match(
+    r.stdout,
+    /^duplicate pattern already in project memory \[test_command\], skipped: Use PNPM\nNext: forge memory recall pnpm\n$/,
+  );
   assert.is(git(dir, 'rev-parse', 'refs/forge/state'), ref);
   const other = await forge(['memory', 'save', 'use pnpm', '--category', 'convention', '--json'], { cwd: dir });
   assert.is(other.records[0]!.saved, true);
@@ -62,25 +81,47 @@ test('recall: keyword match over pattern, category and tags, by confidence, proj
     { pattern: 'avoid npm test, use pnpm test', category: 'test_command', confidence: 0.8 },
     { pattern: 'pnpm vitest --run (watch mode hangs in CI)', category: 'test_command', confidence: 0.9 },
     { pattern: 'db is postgres 16', category: 'architecture', tag: ['database'] },
-  ].map((o) => JSON.stringify(o)).join('\n');
+  ]
+    .map((o) => JSON.stringify(o))
+    .join('\n');
   await forge(['memory', 'save'], { cwd: dir, input, env });
-  await forge(['memory', 'save', 'tests need docker', '--category', 'test_command', '--confidence', '1', '--scope', 'global'], { cwd: dir, env });
+  await forge(['memory', 'save', 'tests need docker', '--category', 'test_command', '--confidence', '1', '--scope', 'global'], {
+    cwd: dir,
+    env,
+  });
   const r = await forge(['memory', 'recall', 'test', 'command', '--json'], { cwd: dir, env });
   assert.is(r.code, 0);
-  assert.equal(r.records.map((x) => [x.type, x.scope, x.confidence]), [
-    ['memory', 'project', 0.9],
-    ['memory', 'project', 0.8],
-    ['memory', 'global', 1],
-    ['summary', undefined, undefined],
-  ]);
-  assert.equal(stable(r.records.at(-1)), { ok: true, type: 'summary', query: 'test command', matches: 3, project: 2, global: 1, _next_action: null });
+  assert.equal(
+    r.records.map((x) => [x.type, x.scope, x.confidence]),
+    [
+      ['memory', 'project', 0.9],
+      ['memory', 'project', 0.8],
+      ['memory', 'global', 1],
+      ['summary', undefined, undefined],
+    ],
+  );
+  assert.equal(stable(r.records.at(-1)), {
+    ok: true,
+    type: 'summary',
+    query: 'test command',
+    matches: 3,
+    project: 2,
+    global: 1,
+    _next_action: null,
+  });
   const tagged = await forge(['memory', 'recall', 'database'], { cwd: dir, env });
   assert.match(tagged.stdout, /\[architecture\] 0\.7 — db is postgres 16\n1 match for 'database' \(project 1, global 0\)\nDone\.\n$/);
   // Global memory is bucketed like project memory: the entry is in the bucket its id names.
   const globalDir = join(xdg, 'forge', 'memory', 'global');
   const bucket = `${r.records.find((x) => x.scope === 'global')!.id.slice(4, 6)}.jsonl`;
   assert.equal(readdirSync(globalDir), [bucket]);
-  assert.equal(readFileSync(join(globalDir, bucket), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).pattern), ['tests need docker']);
+  assert.equal(
+    readFileSync(join(globalDir, bucket), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).pattern),
+    ['tests need docker'],
+  );
 });
 
 test('no match is an informative answer, not an error', async () => {
@@ -96,12 +137,18 @@ test('outside a repository: global scope works, project scope is NOT_A_GIT_REPO'
   assert.is(g.code, 0);
   const all = await forge(['memory', 'recall', 'rg'], { cwd: dir });
   assert.match(all.stdout, /not in a git repository: project memory skipped/);
-  assert.match(all.stdout, /global  \[tool_usage\] 0\.7 — prefer rg over grep/);
+  assert.match(all.stdout, /global {2}\[tool_usage\] 0\.7 — prefer rg over grep/);
   const p = await forge(['memory', 'save', 'x'], { cwd: dir });
   assert.is(p.code, 2);
   assert.is(p.stderr, `Error: not a git repository: '${dir}'\nFix: git init\n`);
   const j = await forge(['memory', 'recall', 'x', '--scope', 'project', '--json', '--cwd', dir], { cwd: tempDir() });
-  assert.equal(j.records, [{ ok: false, error: { code: 'NOT_A_GIT_REPO', message: `not a git repository: '${dir}'`, data: { dir } }, _next_action: `git init ${dir}` }]);
+  assert.equal(j.records, [
+    {
+      ok: false,
+      error: { code: 'NOT_A_GIT_REPO', message: `not a git repository: '${dir}'`, data: { dir } },
+      _next_action: `git init ${dir}`,
+    },
+  ]);
 });
 
 test('an entry over 1 KB is refused with exit 2 and the ref does not move', async () => {
@@ -115,7 +162,7 @@ test('an entry over 1 KB is refused with exit 2 and the ref does not move', asyn
   assert.is(git(dir, 'rev-parse', 'refs/forge/state'), ref);
 });
 
-test("a ref lock a crashed git left is not taken over: exit 1, the error names it and says why, nothing saved, the lock kept", async () => {
+test('a ref lock a crashed git left is not taken over: exit 1, the error names it and says why, nothing saved, the lock kept', async () => {
   const dir = tempRepo();
   assert.is((await forge(['memory', 'save', 'first lesson'], { cwd: dir })).code, 0);
   const head = git(dir, 'rev-parse', 'refs/forge/state');
@@ -131,25 +178,39 @@ test("a ref lock a crashed git left is not taken over: exit 1, the error names i
 
 test('a save reads and extends one bucket: the one commit changes one file', async () => {
   const dir = tempRepo();
-  await forge(['memory', 'save'], { cwd: dir, input: Array.from({ length: 40 }, (_, i) => JSON.stringify({ pattern: `lesson ${i}` })).join('\n') });
+  await forge(['memory', 'save'], {
+    cwd: dir,
+    input: Array.from({ length: 40 }, (_, i) => JSON.stringify({ pattern: `lesson ${i}` })).join('\n'),
+  });
   const before = git(dir, 'rev-parse', 'refs/forge/state');
   const r = await forge(['memory', 'save', 'one more lesson', '--json'], { cwd: dir });
-  assert.equal(git(dir, 'diff-tree', '-r', '--name-only', before, 'refs/forge/state').split('\n'), [`.forge/memory/project/${r.records[0]!.entry.id.slice(4, 6)}.jsonl`]);
-  assert.ok(git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/memory/project').split('\n').length > 10, 'forty entries are spread over buckets');
+  assert.equal(git(dir, 'diff-tree', '-r', '--name-only', before, 'refs/forge/state').split('\n'), [
+    `.forge/memory/project/${r.records[0]!.entry.id.slice(4, 6)}.jsonl`,
+  ]);
+  assert.ok(
+    git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/memory/project').split('\n').length > 10,
+    'forty entries are spread over buckets',
+  );
   assert.is(storeLines(dir, '.forge/memory/project').length, 41);
 });
 
-test("project memory an earlier forge kept in one file is recalled, and converted by the next save with every line kept", async () => {
+test('project memory an earlier forge kept in one file is recalled, and converted by the next save with every line kept', async () => {
   const dir = tempRepo();
   const old = await oldMemory();
   const store = new StateStore(await openRepo({ cwd: dir }));
-  await store.update({ message: 'seed as an earlier forge wrote it', apply: async (tx) => tx.write('.forge/memory/project.jsonl', old.join('\n')) });
+  await store.update({
+    message: 'seed as an earlier forge wrote it',
+    apply: async (tx) => tx.write('.forge/memory/project.jsonl', old.join('\n')),
+  });
   store.close();
   const recall = await forge(['memory', 'recall', '--limit', '1000', '--scope', 'project', '--json'], { cwd: dir });
   assert.is(recall.records.at(-1)!.project, 301, 'read before any write');
   // A duplicate of an old entry (even one whose id was edited) is found there, and the ref stays.
   const ref = git(dir, 'rev-parse', 'refs/forge/state');
-  for (const [pattern, category] of [['OLD LESSON 7', CATEGORIES[7 % CATEGORIES.length]!], ['edited id lesson', 'convention']] as Array<[string, string]>) {
+  for (const [pattern, category] of [
+    ['OLD LESSON 7', CATEGORIES[7 % CATEGORIES.length]!],
+    ['edited id lesson', 'convention'],
+  ] as Array<[string, string]>) {
     const dup = await forge(['memory', 'save', pattern, '--category', category, '--json'], { cwd: dir });
     assert.is(dup.records[0]!.duplicate, true, pattern);
   }
@@ -159,7 +220,11 @@ test("project memory an earlier forge kept in one file is recalled, and converte
   assert.is(saved.records[0]!.saved, true);
   assert.equal(git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/memory'), 'project', 'the old file is gone, converted');
   const lines = storeLines(dir, '.forge/memory/project');
-  assert.equal([...lines].sort(), [...old, JSON.stringify(saved.records[0]!.entry)].sort(), 'every line kept as it was, the broken one too');
+  assert.equal(
+    [...lines].sort(),
+    [...old, JSON.stringify(saved.records[0]!.entry)].sort(),
+    'every line kept as it was, the broken one too',
+  );
   // Each entry is in the bucket its key hashes to, the one a later save of it reads.
   for (const name of git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/memory/project').split('\n')) {
     for (const line of git(dir, 'show', `refs/forge/state:.forge/memory/project/${name}`).split('\n')) {
@@ -181,7 +246,10 @@ test('global memory an earlier forge kept in global.jsonl is recalled, and conve
   const dir = tempDir();
   const recall = await forge(['memory', 'recall', '--limit', '1000', '--scope', 'global', '--json'], { cwd: dir, env });
   assert.is(recall.records.at(-1)!.global, 301);
-  const dup = await forge(['memory', 'save', 'old lesson 0', '--category', CATEGORIES[0], '--scope', 'global', '--json'], { cwd: dir, env });
+  const dup = await forge(['memory', 'save', 'old lesson 0', '--category', CATEGORIES[0], '--scope', 'global', '--json'], {
+    cwd: dir,
+    env,
+  });
   assert.is(dup.records[0]!.duplicate, true);
   assert.ok(readdirSync(join(xdg, 'forge', 'memory')).includes('global.jsonl'), 'a duplicate converts nothing');
   const saved = await forge(['memory', 'save', 'a new global lesson', '--scope', 'global', '--json'], { cwd: dir, env });

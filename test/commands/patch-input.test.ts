@@ -24,7 +24,10 @@ test('a header without a path, /dev/null on both sides, a rename without its sou
     assert.equal([r.code, r.records[0]?.error?.code], [2, 'INVALID_PATCH'], JSON.stringify(patch));
   }
   const text = await forge(['patch'], { cwd: dir, input: '--- a/x\n+++ \n' });
-  assert.is(text.stderr, "Error: a file header without a path (line 2): write '--- a/<path>' and '+++ b/<path>', or /dev/null for a new or deleted file\nFix: forge patch --help\n");
+  assert.is(
+    text.stderr,
+    "Error: a file header without a path (line 2): write '--- a/<path>' and '+++ b/<path>', or /dev/null for a new or deleted file\nFix: forge patch --help\n",
+  );
   assert.is(git(dir, 'status', '--porcelain'), '');
 });
 
@@ -48,10 +51,23 @@ test('a patch or content on stdin that is not UTF-8 is refused (exit 2), not wri
   const dir = repoWith({ 'a.txt': 'one\n' });
   const latin1 = Buffer.from('--- a/a.txt\n+++ b/a.txt\n@@ @@\n-one\n+caf\xe9\n', 'latin1');
   const patch = spawnSync(process.execPath, [FORGE, 'patch', '--json'], { cwd: dir, input: latin1, env: forgeEnv(), encoding: 'utf8' });
-  assert.equal([patch.status, JSON.parse(patch.stdout).error.message], [2, "'diff' is not UTF-8 text: line 5 holds a byte that is not UTF-8, or half of a surrogate pair (a lone \\ud800-\\udfff escape)"]);
-  const write = spawnSync(process.execPath, [FORGE, 'write', 'b.txt'], { cwd: dir, input: Buffer.from([0x89, 0x50, 0x4e, 0x47]), env: forgeEnv(), encoding: 'utf8' });
+  assert.equal(
+    [patch.status, JSON.parse(patch.stdout).error.message],
+    [2, "'diff' is not UTF-8 text: line 5 holds a byte that is not UTF-8, or half of a surrogate pair (a lone \\ud800-\\udfff escape)"],
+  );
+  const write = spawnSync(process.execPath, [FORGE, 'write', 'b.txt'], {
+    cwd: dir,
+    input: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+    env: forgeEnv(),
+    encoding: 'utf8',
+  });
   assert.is(write.status, 2);
-  const ndjson = spawnSync(process.execPath, [FORGE, 'write'], { cwd: dir, input: Buffer.concat([Buffer.from('{"path":"caf'), Buffer.from([0xe9]), Buffer.from('.txt","content":"x"}\n')]), env: forgeEnv(), encoding: 'utf8' });
+  const ndjson = spawnSync(process.execPath, [FORGE, 'write'], {
+    cwd: dir,
+    input: Buffer.concat([Buffer.from('{"path":"caf'), Buffer.from([0xe9]), Buffer.from('.txt","content":"x"}\n')]),
+    env: forgeEnv(),
+    encoding: 'utf8',
+  });
   assert.equal([ndjson.status, JSON.parse(ndjson.stdout).error.code], [2, 'INVALID_ARGUMENT']);
   assert.is(git(dir, 'status', '--porcelain'), '');
 });
@@ -74,7 +90,13 @@ test('long runs of spaces, blank lines, fences, quotes and " b/" cost their leng
   ];
   for (const patch of patches) {
     // A generous bound: the quadratic parser took minutes on these; a linear one takes milliseconds.
-    const r = spawnSync(process.execPath, [FORGE, 'patch', '--check', '--json'], { cwd: dir, input: patch, env: forgeEnv(), encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [FORGE, 'patch', '--check', '--json'], {
+      cwd: dir,
+      input: patch,
+      env: forgeEnv(),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.is(r.signal, null, `killed after 60 s: ${JSON.stringify(patch.slice(0, 40))}`);
     assert.ok([0, 1, 2].includes(r.status!), r.stdout);
     assert.not.match(r.stdout, /INTERNAL/);

@@ -7,7 +7,6 @@ import { failureLine, judge, PERTURBATIONS, sampleCases } from '../helpers/corpu
 import { forge } from '../helpers/forge';
 import { git, repoWith } from '../helpers/repo';
 
-
 const bytes = (dir: string, path: string) => readFileSync(join(dir, path));
 
 // Two cases a perturbation through the built binary (the whole history runs in-process in test/lib/files/corpus.test.ts).
@@ -19,7 +18,8 @@ for (const p of PERTURBATIONS.filter((x) => x.patch)) {
       const r = await forge(['patch'], { cwd: dir, input: c.patch });
       const now = (path: string) => (existsSync(join(dir, path)) ? bytes(dir, path) : null);
       const outcome = judge({ want: c.after, before: c.before, exit: r.code, now });
-      if (outcome !== 'correct' || r.stderr.startsWith('Error: internal error')) failures.push(failureLine({ name: c.name, want: c.after, outcome, exit: r.code, error: r.stderr, now }));
+      if (outcome !== 'correct' || r.stderr.startsWith('Error: internal error'))
+        failures.push(failureLine({ name: c.name, want: c.after, outcome, exit: r.code, error: r.stderr, now }));
     }
     assert.equal(failures, []);
   });
@@ -28,14 +28,51 @@ for (const p of PERTURBATIONS.filter((x) => x.patch)) {
 test('git diff with new, deleted and renamed files; a/ b/ prefixes or none', async () => {
   const dir = repoWith({ 'keep.txt': 'a\nb\nc\n', 'gone.txt': 'bye\n', 'old/name.txt': 'x\ny\n' });
   const patch = [
-    'diff --git a/new.txt b/new.txt', 'new file mode 100644', '--- /dev/null', '+++ b/new.txt', '@@ -0,0 +1,2 @@', '+hello', '+world',
-    'diff --git a/gone.txt b/gone.txt', 'deleted file mode 100644', '--- a/gone.txt', '+++ /dev/null', '@@ -1 +0,0 @@', '-bye',
-    'diff --git a/old/name.txt b/new/name.txt', 'similarity index 80%', 'rename from old/name.txt', 'rename to new/name.txt', '--- a/old/name.txt', '+++ b/new/name.txt', '@@ -1,2 +1,2 @@', ' x', '-y', '+Y',
-    '--- keep.txt', '+++ keep.txt', '@@ -2 +2 @@', '-b', '+B', '',
+    'diff --git a/new.txt b/new.txt',
+    'new file mode 100644',
+    '--- /dev/null',
+    '+++ b/new.txt',
+    '@@ -0,0 +1,2 @@',
+    '+hello',
+    '+world',
+    'diff --git a/gone.txt b/gone.txt',
+    'deleted file mode 100644',
+    '--- a/gone.txt',
+    '+++ /dev/null',
+    '@@ -1 +0,0 @@',
+    '-bye',
+    'diff --git a/old/name.txt b/new/name.txt',
+    'similarity index 80%',
+    'rename from old/name.txt',
+    'rename to new/name.txt',
+    '--- a/old/name.txt',
+    '+++ b/new/name.txt',
+    '@@ -1,2 +1,2 @@',
+    ' x',
+    '-y',
+    '+Y',
+    '--- keep.txt',
+    '+++ keep.txt',
+    '@@ -2 +2 @@',
+    '-b',
+    '+B',
+    '',
   ].join('\n');
   const r = await forge(['patch'], { cwd: dir, input: patch });
-  assert.is(r.stdout, 'created new.txt\ndeleted gone.txt\nmoved old/name.txt → new/name.txt (1 hunk)\npatched keep.txt (1 hunk)\nNext: git diff --stat\n');
-  assert.equal([bytes(dir, 'new.txt').toString(), existsSync(join(dir, 'gone.txt')), existsSync(join(dir, 'old/name.txt')), bytes(dir, 'new/name.txt').toString(), bytes(dir, 'keep.txt').toString()], ['hello\nworld\n', false, false, 'x\nY\n', 'a\nB\nc\n']);
+  assert.is(
+    r.stdout,
+    'created new.txt\ndeleted gone.txt\nmoved old/name.txt → new/name.txt (1 hunk)\npatched keep.txt (1 hunk)\nNext: git diff --stat\n',
+  );
+  assert.equal(
+    [
+      bytes(dir, 'new.txt').toString(),
+      existsSync(join(dir, 'gone.txt')),
+      existsSync(join(dir, 'old/name.txt')),
+      bytes(dir, 'new/name.txt').toString(),
+      bytes(dir, 'keep.txt').toString(),
+    ],
+    ['hello\nworld\n', false, false, 'x\nY\n', 'a\nB\nc\n'],
+  );
   const back = await forge(['patch', '--reverse'], { cwd: dir, input: patch });
   assert.is(back.code, 0, back.stderr);
   assert.is(git(dir, 'status', '--porcelain'), '', 'reverse restores every file');
@@ -43,11 +80,34 @@ test('git diff with new, deleted and renamed files; a/ b/ prefixes or none', asy
 
 test('*** Begin Patch envelopes and SEARCH/REPLACE blocks', async () => {
   const dir = repoWith({ 'src/app.py': 'def main():\n    print("hi")\n    return 0\n', 'b.txt': 'one\n' });
-  const envelope = ['*** Begin Patch', '*** Update File: src/app.py', '@@ def main():', '-    print("hi")', '+    print("hello")', '*** Add File: src/util.py', '+X = 1', '*** Delete File: b.txt', '*** End Patch', ''].join('\n');
+  const envelope = [
+    '*** Begin Patch',
+    '*** Update File: src/app.py',
+    '@@ def main():',
+    '-    print("hi")',
+    '+    print("hello")',
+    '*** Add File: src/util.py',
+    '+X = 1',
+    '*** Delete File: b.txt',
+    '*** End Patch',
+    '',
+  ].join('\n');
   assert.is((await forge(['patch'], { cwd: dir, input: envelope })).code, 0);
   assert.is(bytes(dir, 'src/app.py').toString(), 'def main():\n    print("hello")\n    return 0\n');
   assert.equal([bytes(dir, 'src/util.py').toString(), existsSync(join(dir, 'b.txt'))], ['X = 1\n', false]);
-  const blocks = ['Here is the change:', '', 'src/app.py', '```python', '<<<<<<< SEARCH', '    return 0', '=======', '    return 1', '>>>>>>> REPLACE', '```', ''].join('\n');
+  const blocks = [
+    'Here is the change:',
+    '',
+    'src/app.py',
+    '```python',
+    '<<<<<<< SEARCH',
+    '    return 0',
+    '=======',
+    '    return 1',
+    '>>>>>>> REPLACE',
+    '```',
+    '',
+  ].join('\n');
   const r = await forge(['patch', '--json'], { cwd: dir, input: blocks });
   assert.equal(r.records[0]!.files, [{ path: 'src/app.py', kind: 'modify', hunks: 1, strategies: ['exact'] }]);
   assert.is(bytes(dir, 'src/app.py').toString(), 'def main():\n    print("hello")\n    return 1\n');
@@ -61,13 +121,16 @@ test('--check writes nothing; a non-patch is INVALID_PATCH; paths leaving the re
   assert.is(check.stdout, 'would patch a.txt (1 hunk)\nNext: forge patch --file fix.diff\n');
   assert.is(bytes(dir, 'a.txt').toString(), 'one\ntwo\n');
   const junk = await forge(['patch'], { cwd: dir, input: 'please change two to TWO\n' });
-  assert.equal([junk.code, junk.stderr.split('\n')[0]], [2, 'Error: not a patch: expected a unified or git diff, a *** Begin Patch envelope, or <<<<<<< SEARCH blocks']);
-  const escape = await forge(['patch', '--json'], { cwd: dir, input: '--- a/../x.txt\n+++ b/../x.txt\n@@ @@\n-a\n+b\n' });
-  assert.equal([escape.code, escape.records[0]!.error.code], [2, 'PATH_OUTSIDE_REPO']);
+  assert.equal(
+    [junk.code, junk.stderr.split('\n')[0]],
+    [2, 'Error: not a patch: expected a unified or git diff, a *** Begin Patch envelope, or <<<<<<< SEARCH blocks'],
+  );
+  const escaped = await forge(['patch', '--json'], { cwd: dir, input: '--- a/../x.txt\n+++ b/../x.txt\n@@ @@\n-a\n+b\n' });
+  assert.equal([escaped.code, escaped.records[0]!.error.code], [2, 'PATH_OUTSIDE_REPO']);
 });
 
 test('a write that fails part-way restores every file already written', async () => {
-  const dir = repoWith({ 'a.txt': 'one\n', 'blocker': 'a file where the patch wants a directory\n' });
+  const dir = repoWith({ 'a.txt': 'one\n', blocker: 'a file where the patch wants a directory\n' });
   const patch = '--- a/a.txt\n+++ b/a.txt\n@@ @@\n-one\n+ONE\n--- /dev/null\n+++ b/blocker/new.txt\n@@ @@\n+x\n';
   const r = await forge(['patch'], { cwd: dir, input: patch });
   assert.is(r.code, 1, r.stderr);
@@ -87,8 +150,14 @@ test('a process killed between file writes is rolled back by the next forge comm
   assert.ok(readdirSync(join(dir, '.git', 'forge', 'journal')).length === 1);
   const next = await forge(['ls', '*.txt'], { cwd: dir });
   assert.is(next.code, 0);
-  assert.match(next.stderr, /^warning: forge process \d+ was killed part-way through a change: rolled it back, its 3 files are as they were before it\n$/);
-  assert.equal(['a', 'b', 'c'].map((f) => bytes(dir, `${f}.txt`).toString()), ['one\n', 'two\n', 'three\n']);
+  assert.match(
+    next.stderr,
+    /^warning: forge process \d+ was killed part-way through a change: rolled it back, its 3 files are as they were before it\n$/,
+  );
+  assert.equal(
+    ['a', 'b', 'c'].map((f) => bytes(dir, `${f}.txt`).toString()),
+    ['one\n', 'two\n', 'three\n'],
+  );
   assert.is(git(dir, 'status', '--porcelain', '--ignored'), '', 'no temp file or other leftover in the work tree');
   assert.not.ok(existsSync(join(dir, '.git', 'forge', 'journal')));
   const again = await forge(['ls', '*.txt'], { cwd: dir });

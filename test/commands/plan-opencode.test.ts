@@ -9,7 +9,12 @@ import { forge } from '../helpers/forge';
 import { planJournal, repoWith, tempDir } from '../helpers/repo';
 import { oneUnitPlan } from '../helpers/plans';
 
-const PLAN = oneUnitPlan({ id: 'opencode-demo', title: 'opencode demo', parentTools: ['read', 'edit', 'write', 'patch', 'bash', 'search', 'ls'], unitTools: ['read', 'edit'] });
+const PLAN = oneUnitPlan({
+  id: 'opencode-demo',
+  title: 'opencode demo',
+  parentTools: ['read', 'edit', 'write', 'patch', 'bash', 'search', 'ls'],
+  unitTools: ['read', 'edit'],
+});
 
 type Before = (input: { tool: string; sessionID: string; callID: string }, output: { args: Record<string, unknown> }) => Promise<void>;
 
@@ -51,7 +56,8 @@ async function refusal(before: Before, tool: string, args: Record<string, unknow
   }
 }
 
-const patch = (file: string) => `*** Begin Patch\n*** Update File: ${file}\n@@\n-export const a = 1;\n+export const a = 2;\n*** End Patch\n`;
+const patch = (file: string) =>
+  `*** Begin Patch\n*** Update File: ${file}\n@@\n-export const a = 1;\n+export const a = 2;\n*** End Patch\n`;
 
 test('OpenCode: install-hook writes the plugin once; loaded as OpenCode loads it, it allows, refuses with the reason, acks and retries', async () => {
   const dir = repoWith({ 'docs/plans/opencode.md': PLAN, 'src/a.ts': 'export const a = 1;\n' });
@@ -67,35 +73,84 @@ test('OpenCode: install-hook writes the plugin once; loaded as OpenCode loads it
 
   assert.is(await refusal(before, 'bash', { command: 'cat src/a.ts', description: 'x' }), null, 'no plan: every call runs');
   assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/opencode.md'], { cwd: dir })).code, 0);
-  assert.is(await refusal(before, 'edit', { filePath: join(dir, 'src/a.ts'), oldString: '1', newString: '2' }), null, 'an edit of src/a.ts is allowed');
-  assert.match((await refusal(before, 'write', { filePath: join(dir, 'docs/b.md'), content: 'x' }))!, /^plan breach: blast radius — changing 'docs\/b.md'/);
-  assert.match((await refusal(before, 'grep', { pattern: 'a', path: join(dir, 'docs') }))!, /^plan breach: tools — 'grep' is not allowed in U1/);
-  assert.match((await refusal(before, 'bash', { command: 'cat src/a.ts', description: 'show' }))!, /^plan breach: tools — 'bash' is not allowed in U1 \(allowed: read, edit\)\. Run `forge plan ack`, then retry this exact call once/);
+  assert.is(
+    await refusal(before, 'edit', { filePath: join(dir, 'src/a.ts'), oldString: '1', newString: '2' }),
+    null,
+    'an edit of src/a.ts is allowed',
+  );
+  assert.match(
+    (await refusal(before, 'write', { filePath: join(dir, 'docs/b.md'), content: 'x' }))!,
+    /^plan breach: blast radius — changing 'docs\/b.md'/,
+  );
+  assert.match(
+    (await refusal(before, 'grep', { pattern: 'a', path: join(dir, 'docs') }))!,
+    /^plan breach: tools — 'grep' is not allowed in U1/,
+  );
+  assert.match(
+    (await refusal(before, 'bash', { command: 'cat src/a.ts', description: 'show' }))!,
+    /^plan breach: tools — 'bash' is not allowed in U1 \(allowed: read, edit\)\. Run `forge plan ack`, then retry this exact call once/,
+  );
   assert.is(await refusal(before, 'bash', { command: 'forge plan ack', description: 'ack' }), null, 'the lifecycle is never gated');
   assert.is((await forge(['plan', 'ack'], { cwd: dir })).code, 0);
   assert.is(await refusal(before, 'bash', { command: 'cat src/a.ts', description: 'show' }), null, 'acknowledged, the retry runs');
-  assert.match((await refusal(before, 'apply_patch', { patchText: `${patch('src/a.ts')}*** Add File: docs/new.md\n+x\n` }))!, /^plan breach: blast radius — changing 'docs\/new.md' is outside .*A hard refusal/);
-  assert.match((await refusal(before, 'github_create_issue', { title: 'x' }))!, /^plan breach: tools — 'github_create_issue' is not allowed in U1 .*allowed_tools: \[github_create_issue\].*forge plan ack/, 'an MCP tool is unknown: a soft refusal');
+  assert.match(
+    (await refusal(before, 'apply_patch', { patchText: `${patch('src/a.ts')}*** Add File: docs/new.md\n+x\n` }))!,
+    /^plan breach: blast radius — changing 'docs\/new.md' is outside .*A hard refusal/,
+  );
+  assert.match(
+    (await refusal(before, 'github_create_issue', { title: 'x' }))!,
+    /^plan breach: tools — 'github_create_issue' is not allowed in U1 .*allowed_tools: \[github_create_issue\].*forge plan ack/,
+    'an MCP tool is unknown: a soft refusal',
+  );
   assert.is(await refusal(before, 'todowrite', { todos: [] }), null, 'the task list is never gated');
-  assert.match((await refusal(before, 'apply_patch', { patchText: 'garbage' }))!, /^forge could not read this tool call, and a plan contract is active: .*patchText names no file/);
+  assert.match(
+    (await refusal(before, 'apply_patch', { patchText: 'garbage' }))!,
+    /^forge could not read this tool call, and a plan contract is active: .*patchText names no file/,
+  );
   assert.match((await refusal(before, '', {}))!, /has no tool: is it from forge's OpenCode plugin/);
 
   const refused = planJournal(dir).filter((e) => e.verb === 'plan_breach_refused');
-  assert.equal(refused.map((e) => [e.tool, e.breach, e.posture]), [['write', 'blast_radius', 'hard'], ['grep', 'tools', 'soft'], ['bash', 'tools', 'soft'], ['apply_patch', 'blast_radius', 'hard'], ['github_create_issue', 'tools', 'soft']]);
-  assert.equal((await forge(['plan', 'status', '--json'], { cwd: dir })).records[0]!.used.runs, ['oc-sess'], "OpenCode's session is the run");
+  assert.equal(
+    refused.map((e) => [e.tool, e.breach, e.posture]),
+    [
+      ['write', 'blast_radius', 'hard'],
+      ['grep', 'tools', 'soft'],
+      ['bash', 'tools', 'soft'],
+      ['apply_patch', 'blast_radius', 'hard'],
+      ['github_create_issue', 'tools', 'soft'],
+    ],
+  );
+  assert.equal(
+    (await forge(['plan', 'status', '--json'], { cwd: dir })).records[0]!.used.runs,
+    ['oc-sess'],
+    "OpenCode's session is the run",
+  );
 });
 
-test('OpenCode: the plugin fails closed when forge cannot run or answers garbage; a file there that is not forge\'s is refused untouched', async () => {
+test("OpenCode: the plugin fails closed when forge cannot run or answers garbage; a file there that is not forge's is refused untouched", async () => {
   const dir = repoWith({ 'docs/plans/opencode.md': PLAN, 'src/a.ts': 'x\n' });
   assert.is((await forge(['plan', 'install-hook', 'opencode'], { cwd: dir })).code, 0);
   const before = await loadPlugin(join(dir, '.opencode/plugins/forge-plan-gate.js'), dir);
-  const noForge = await withEnv({ PATH: '/nonexistent' }, () => before({ tool: 'read', sessionID: 's', callID: 'c' }, { args: { filePath: 'src/a.ts' } }).then(() => null, (e: Error) => e.message));
+  const noForge = await withEnv({ PATH: '/nonexistent' }, () =>
+    before({ tool: 'read', sessionID: 's', callID: 'c' }, { args: { filePath: 'src/a.ts' } }).then(
+      () => null,
+      (e: Error) => e.message,
+    ),
+  );
   assert.match(noForge!, /^forge plan gate: this call is refused because forge could not check it \(.*ENOENT.*\)\. Fix: put forge on PATH/);
   // A `forge` that crashes, and one that answers what is not JSON.
   const bin = tempDir('forge-opencode-fake-');
-  for (const [script, expected] of [['echo boom >&2; exit 3', /could not check it \(exit 3: boom\)/], ['echo not-json', /forge's answer could not be read: not-json/]] as const) {
+  for (const [script, expected] of [
+    ['echo boom >&2; exit 3', /could not check it \(exit 3: boom\)/],
+    ['echo not-json', /forge's answer could not be read: not-json/],
+  ] as const) {
     writeFileSync(join(bin, 'forge'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
-    const msg = await withEnv({ PATH: `${bin}:/usr/bin:/bin` }, () => before({ tool: 'read', sessionID: 's', callID: 'c' }, { args: { filePath: 'src/a.ts' } }).then(() => null, (e: Error) => e.message));
+    const msg = await withEnv({ PATH: `${bin}:/usr/bin:/bin` }, () =>
+      before({ tool: 'read', sessionID: 's', callID: 'c' }, { args: { filePath: 'src/a.ts' } }).then(
+        () => null,
+        (e: Error) => e.message,
+      ),
+    );
     assert.match(msg!, expected);
   }
   const mine = join(dir, 'mine.js');

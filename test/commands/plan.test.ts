@@ -21,13 +21,21 @@ function repoWithPlans(files: Record<string, string | Buffer>): string {
 async function findings(files: Record<string, string | Buffer>, args: string[] = []) {
   const dir = repoWithPlans(files);
   const r = await forge(['plan', 'check', '--json', ...args], { cwd: dir });
-  return { code: r.code, list: r.records.filter((x) => x.type === 'error' || x.type === 'warning').map((x) => `${x.file}:${x.line}:${x.col} ${x.code}`), summary: r.records.at(-1)!, dir };
+  return {
+    code: r.code,
+    list: r.records.filter((x) => x.type === 'error' || x.type === 'warning').map((x) => `${x.file}:${x.line}:${x.col} ${x.code}`),
+    summary: r.records.at(-1)!,
+    dir,
+  };
 }
 
 test('the template passes; plan new refuses an existing file and a bad slug', async () => {
   const dir = tempRepo();
   const r = await forge(['plan', 'new', 'add-login'], { cwd: dir });
-  assert.match(r.stdout, /^wrote docs\/plans\/\d{4}-\d\d-\d\d-add-login-plan\.md: edit its envelopes, then check it\nNext: forge plan check --path docs\/plans\/\d{4}-\d\d-\d\d-add-login-plan\.md\n$/);
+  assert.match(
+    r.stdout,
+    /^wrote docs\/plans\/\d{4}-\d\d-\d\d-add-login-plan\.md: edit its envelopes, then check it\nNext: forge plan check --path docs\/plans\/\d{4}-\d\d-\d\d-add-login-plan\.md\n$/,
+  );
   const check = await forge(['plan', 'check'], { cwd: dir });
   assert.equal([check.code, check.stdout], [0, '1 plan checked (1 contract): 0 errors, 0 warnings\nDone.\n']);
   assert.is((await forge(['plan', 'new', 'add-login'], { cwd: dir })).code, 1);
@@ -36,19 +44,32 @@ test('the template passes; plan new refuses an existing file and a bad slug', as
 });
 
 test('a unit wider than its parent, field by field, at the line of the field', async () => {
-  const wide = GOOD.replace('allowed_tools: [read, edit, patch, search, ls]', 'allowed_tools: [read, deploy]')
-    .replace('allowed_paths: ["src/**"]\nsurface: local_branch', 'allowed_paths: ["src/**", "vendor/**"]\nsurface: remote_branch_pr');
+  const wide = GOOD.replace('allowed_tools: [read, edit, patch, search, ls]', 'allowed_tools: [read, deploy]').replace(
+    'allowed_paths: ["src/**"]\nsurface: local_branch',
+    'allowed_paths: ["src/**", "vendor/**"]\nsurface: remote_branch_pr',
+  );
   const r = await findings({ 'docs/plans/wide.md': wide });
   assert.is(r.code, 1);
-  assert.equal(r.list, ['docs/plans/wide.md:35:1 TOOLS_WIDER', 'docs/plans/wide.md:36:1 PATHS_WIDER', 'docs/plans/wide.md:36:1 BLAST_RADIUS_WIDER', 'docs/plans/wide.md:37:1 SURFACE_WIDER']);
+  assert.equal(r.list, [
+    'docs/plans/wide.md:35:1 TOOLS_WIDER',
+    'docs/plans/wide.md:36:1 PATHS_WIDER',
+    'docs/plans/wide.md:36:1 BLAST_RADIUS_WIDER',
+    'docs/plans/wide.md:37:1 SURFACE_WIDER',
+  ]);
   assert.is(r.summary._next_action, 'forge read docs/plans/wide.md --start 33');
 });
 
 test('duplicate units, missing and orphan envelopes, uncovered and unknown requirements', async () => {
   const dup = GOOD.replace('### U2 — prove it', '### U1 — prove it');
-  assert.equal((await findings({ 'docs/plans/p.md': dup })).list, ['docs/plans/p.md:18:3 UNCOVERED_REQUIREMENT', 'docs/plans/p.md:42:1 DUPLICATE_UNIT']);
+  assert.equal((await findings({ 'docs/plans/p.md': dup })).list, [
+    'docs/plans/p.md:18:3 UNCOVERED_REQUIREMENT',
+    'docs/plans/p.md:42:1 DUPLICATE_UNIT',
+  ]);
   const missing = GOOD.replace(/### U2 — prove it[\s\S]*$/, '### U2 — prove it\n\nno envelope here\n');
-  assert.equal((await findings({ 'docs/plans/p.md': missing })).list, ['docs/plans/p.md:18:3 UNCOVERED_REQUIREMENT', 'docs/plans/p.md:42:1 MISSING_ENVELOPE']);
+  assert.equal((await findings({ 'docs/plans/p.md': missing })).list, [
+    'docs/plans/p.md:18:3 UNCOVERED_REQUIREMENT',
+    'docs/plans/p.md:42:1 MISSING_ENVELOPE',
+  ]);
   const orphan = GOOD.replace('## Units\n', '## Units\n\n```envelope\nallowed_tools: [read]\nallowed_paths: ["src/**"]\n```\n');
   assert.equal((await findings({ 'docs/plans/p.md': orphan })).list, ['docs/plans/p.md:30:1 ORPHAN_ENVELOPE']);
   const unknownReq = GOOD.replace('requirements: [R1]\n```', 'requirements: [R1, R9]\n```');
@@ -57,21 +78,41 @@ test('duplicate units, missing and orphan envelopes, uncovered and unknown requi
 
 test('bad input: broken YAML, tabs, unknown keys, a list envelope, a path as plan_id, 10 MB, non-UTF-8', async () => {
   const cases: Array<[string, string | Buffer, string[]]> = [
-    ['broken.md', GOOD.replace('surface: local_branch\n  parent_blast_radius', 'surface: [local_branch\n  parent_blast_radius'), ['YAML_ERROR']],
+    [
+      'broken.md',
+      GOOD.replace('surface: local_branch\n  parent_blast_radius', 'surface: [local_branch\n  parent_blast_radius'),
+      ['YAML_ERROR'],
+    ],
     ['tabs.md', GOOD.replace('  plan_contract_version: 1', '\tplan_contract_version: 1'), ['YAML_ERROR']],
     ['unknown.md', GOOD.replace('  plan_contract_version: 1', '  plan_contract_version: 1\n  owner: me'), ['UNKNOWN_FIELD']],
-    ['list.md', '---\nenvelope:\n  - plan_id: x\n---\n### U1 — a\n```envelope\nallowed_tools: []\nallowed_paths: []\n```\n', ['INVALID_TYPE']],
+    [
+      'list.md',
+      '---\nenvelope:\n  - plan_id: x\n---\n### U1 — a\n```envelope\nallowed_tools: []\nallowed_paths: []\n```\n',
+      ['INVALID_TYPE'],
+    ],
     ['path-id.md', GOOD.replace('plan_id: 2026-01-01-demo', 'plan_id: ../../etc/passwd'), ['INVALID_ID']],
     ['version.md', GOOD.replace('plan_contract_version: 1', 'plan_contract_version: 2'), ['UNSUPPORTED_VERSION']],
     ['missing.md', GOOD.replace('    surface: local_branch\n  parent_blast', '  parent_blast'), ['MISSING_FIELD']],
-    ['typed.md', GOOD.replace('context_tokens_expected: 8000\nrequirements: [R1]', 'context_tokens_expected: lots\nrequirements: [R1]'), ['INVALID_TYPE']],
+    [
+      'typed.md',
+      GOOD.replace('context_tokens_expected: 8000\nrequirements: [R1]', 'context_tokens_expected: lots\nrequirements: [R1]'),
+      ['INVALID_TYPE'],
+    ],
     ['big.md', GOOD + 'x'.repeat(10 * 1024 * 1024), ['PLAN_TOO_LARGE']],
-    ['latin1.md', Buffer.concat([Buffer.from(GOOD.slice(0, 20)), Buffer.from([0xe9, 0x0a]), Buffer.from(GOOD.slice(20))]), ['INVALID_ENCODING']],
+    [
+      'latin1.md',
+      Buffer.concat([Buffer.from(GOOD.slice(0, 20)), Buffer.from([0xe9, 0x0a]), Buffer.from(GOOD.slice(20))]),
+      ['INVALID_ENCODING'],
+    ],
   ];
   for (const [name, content, codes] of cases) {
     const r = await findings({ [`docs/plans/${name}`]: content });
     assert.is(r.code, 1, name);
-    assert.equal(r.list.map((l) => l.split(' ')[1]), codes, `${name}: ${r.list.join('; ')}`);
+    assert.equal(
+      r.list.map((l) => l.split(' ')[1]),
+      codes,
+      `${name}: ${r.list.join('; ')}`,
+    );
     assert.match(r.list[0]!, new RegExp(`^docs/plans/${name.replace('.', '\\.')}:\\d+:\\d+ `));
     assert.is(stateCommits(r.dir), 0);
   }
@@ -101,20 +142,39 @@ test('JSON module plans: required fields, unknown dependencies, named cycles, co
   };
   const r = await findings({ '.forge/plans/work.json': JSON.stringify(plan, null, 2) });
   assert.is(r.code, 1);
-  assert.equal(r.list.map((l) => l.split(' ')[1]).sort(), ['COMMAND_NOT_FOUND', 'DEPENDENCY_CYCLE', 'FILE_OVERLAP', 'MISSING_FIELD', 'UNKNOWN_DEPENDENCY', 'UNKNOWN_FIELD']);
+  assert.equal(r.list.map((l) => l.split(' ')[1]).sort(), [
+    'COMMAND_NOT_FOUND',
+    'DEPENDENCY_CYCLE',
+    'FILE_OVERLAP',
+    'MISSING_FIELD',
+    'UNKNOWN_DEPENDENCY',
+    'UNKNOWN_FIELD',
+  ]);
   const dir = repoWithPlans({ '.forge/plans/work.json': JSON.stringify(plan, null, 2) });
   const text = await forge(['plan', 'check'], { cwd: dir });
   assert.match(text.stdout, /\.forge\/plans\/work\.json:\d+:\d+: error DEPENDENCY_CYCLE: dependency cycle: m1 → m3 → m1\n/);
   assert.match(text.stdout, /warning FILE_OVERLAP: modules m1 and m2 both change src\/a\.ts but could run in parallel/);
-  const acyclic = { modules: [{ ...plan.modules[0]!, dependsOn: ['m3'] }, { ...plan.modules[2]!, dependsOn: [] }] };
+  const acyclic = {
+    modules: [
+      { ...plan.modules[0]!, dependsOn: ['m3'] },
+      { ...plan.modules[2]!, dependsOn: [] },
+    ],
+  };
   const ok = await findings({ '.forge/plans/ok.json': JSON.stringify(acyclic) });
   assert.equal([ok.code, ok.list], [0, []]);
 });
 
 test('activate → status → pause (reason shown) → resume; refusals write nothing', async () => {
-  const dir = repoWithPlans({ 'docs/plans/p.md': GOOD, 'docs/plans/old.md': '# prose only\n', 'docs/plans/bad.md': GOOD.replace('allowed_tools: [read, edit, patch, search, ls]', 'allowed_tools: [deploy]') });
+  const dir = repoWithPlans({
+    'docs/plans/p.md': GOOD,
+    'docs/plans/old.md': '# prose only\n',
+    'docs/plans/bad.md': GOOD.replace('allowed_tools: [read, edit, patch, search, ls]', 'allowed_tools: [deploy]'),
+  });
   const act = await forge(['plan', 'activate', '--path', 'docs/plans/p.md'], { cwd: dir });
-  assert.is(act.stdout, 'activated 2026-01-01-demo (2 units); entered U1 — make the change: tools read, edit, patch, search, ls; paths src/**\nNext: forge plan status\n');
+  assert.is(
+    act.stdout,
+    'activated 2026-01-01-demo (2 units); entered U1 — make the change: tools read, edit, patch, search, ls; paths src/**\nNext: forge plan status\n',
+  );
   const status = await forge(['plan', 'status', '--json'], { cwd: dir });
   assert.equal([status.records[0]!.unit, status.records[0]!.status, status.records[0]!.caps.files_changed], ['U1', 'active', 20]);
   const commits = stateCommits(dir);
@@ -136,7 +196,14 @@ test('activate → status → pause (reason shown) → resume; refusals write no
   assert.match((await forge(['plan', 'status'], { cwd: dir })).stdout, /^2026-01-01-demo: paused — kill switch on: waiting for review\n/);
   assert.is((await forge(['plan', 'resume', '--plan-id', '2026-01-01-demo'], { cwd: dir })).code, 0);
   const journal = planJournal(dir);
-  assert.equal(journal.map((e) => [e.verb, e.kind, e.unit, e.reason]), [['plan_unit_entered', 'Decision', 'U1', undefined], ['plan_paused', 'Decision', 'U1', 'waiting for review'], ['plan_resumed', 'Decision', 'U1', undefined]]);
+  assert.equal(
+    journal.map((e) => [e.verb, e.kind, e.unit, e.reason]),
+    [
+      ['plan_unit_entered', 'Decision', 'U1', undefined],
+      ['plan_paused', 'Decision', 'U1', 'waiting for review'],
+      ['plan_resumed', 'Decision', 'U1', undefined],
+    ],
+  );
   assert.is((await forge(['plan', 'status'], { cwd: tempRepo() })).stdout, 'no active plan\nNext: forge plan new --help\n');
 });
 
@@ -144,39 +211,88 @@ test('pause and resume default to the active plan; with none they are NO_ACTIVE_
   const dir = repoWithPlans({ 'docs/plans/2026-01-01-demo-plan.md': GOOD });
   mkdirSync(join(dir, 'src'));
   const none = await forge(['plan', 'pause', '--reason', 'r'], { cwd: join(dir, 'src') });
-  assert.equal([none.code, none.stderr], [1, 'Error: no plan contract is active\nFix: forge plan activate --path ../docs/plans/2026-01-01-demo-plan.md\n'], 'the path is as seen from the subdirectory');
-  assert.is((await forge(['plan', 'status'], { cwd: dir })).stdout, 'no active plan\nNext: forge plan activate --path docs/plans/2026-01-01-demo-plan.md\n');
-  assert.is((await forge(['plan', 'activate', '--path', '../docs/plans/2026-01-01-demo-plan.md'], { cwd: join(dir, 'src') })).code, 0, 'the Fix works');
+  assert.equal(
+    [none.code, none.stderr],
+    [1, 'Error: no plan contract is active\nFix: forge plan activate --path ../docs/plans/2026-01-01-demo-plan.md\n'],
+    'the path is as seen from the subdirectory',
+  );
+  assert.is(
+    (await forge(['plan', 'status'], { cwd: dir })).stdout,
+    'no active plan\nNext: forge plan activate --path docs/plans/2026-01-01-demo-plan.md\n',
+  );
+  assert.is(
+    (await forge(['plan', 'activate', '--path', '../docs/plans/2026-01-01-demo-plan.md'], { cwd: join(dir, 'src') })).code,
+    0,
+    'the Fix works',
+  );
   const paused = await forge(['plan', 'pause', '--reason', 'waiting for review'], { cwd: dir });
   assert.equal([paused.code, paused.stdout], [0, 'paused 2026-01-01-demo: waiting for review\nNext: forge plan resume\n']);
   assert.equal((await forge(['plan', 'status', '--json'], { cwd: dir })).records[0]!._next_action, 'forge plan resume');
   const resumed = await forge(['plan', 'resume'], { cwd: dir });
   assert.equal([resumed.code, resumed.stdout], [0, 'resumed 2026-01-01-demo\nNext: forge plan status\n']);
-  assert.equal(planJournal(dir).map((e) => e.verb), ['plan_unit_entered', 'plan_paused', 'plan_resumed']);
+  assert.equal(
+    planJournal(dir).map((e) => e.verb),
+    ['plan_unit_entered', 'plan_paused', 'plan_resumed'],
+  );
 });
 
 test('an edited plan: activate refuses with a working --replace Fix; --replace ends the old contract and restarts at U1 in one state commit', async () => {
-  const dir = repoWithPlans({ 'docs/plans/p.md': GOOD, 'docs/plans/q.md': GOOD.replace('plan_id: 2026-01-01-demo', 'plan_id: 2026-01-02-other') });
+  const dir = repoWithPlans({
+    'docs/plans/p.md': GOOD,
+    'docs/plans/q.md': GOOD.replace('plan_id: 2026-01-01-demo', 'plan_id: 2026-01-02-other'),
+  });
   assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/p.md'], { cwd: dir })).code, 0);
   assert.is((await forge(['plan', 'advance'], { cwd: dir })).code, 0, 'U1 needs no verification');
-  writeFileSync(join(dir, 'docs/plans/p.md'), GOOD.replace('context_tokens_expected: 8000\nrequirements: [R1]', 'context_tokens_expected: 9000\nrequirements: [R1]'));
+  writeFileSync(
+    join(dir, 'docs/plans/p.md'),
+    GOOD.replace('context_tokens_expected: 8000\nrequirements: [R1]', 'context_tokens_expected: 9000\nrequirements: [R1]'),
+  );
   const commits = stateCommits(dir);
   const again = await forge(['plan', 'activate', '--path', 'docs/plans/p.md'], { cwd: dir });
-  assert.equal([again.code, again.stderr], [1, "Error: plan 2026-01-01-demo is already active, at unit U2: --replace ends it and activates 'docs/plans/p.md'\nFix: forge plan activate --path docs/plans/p.md --replace\n"]);
+  assert.equal(
+    [again.code, again.stderr],
+    [
+      1,
+      "Error: plan 2026-01-01-demo is already active, at unit U2: --replace ends it and activates 'docs/plans/p.md'\nFix: forge plan activate --path docs/plans/p.md --replace\n",
+    ],
+  );
   const other = await forge(['plan', 'activate', '--path', 'docs/plans/q.md', '--json'], { cwd: dir });
-  assert.equal([other.code, other.records[0]!.error.code, other.records[0]!._next_action], [1, 'PLAN_ALREADY_ACTIVE', 'forge plan activate --path docs/plans/q.md --replace'], 'another plan does not silently take over the gate');
+  assert.equal(
+    [other.code, other.records[0]!.error.code, other.records[0]!._next_action],
+    [1, 'PLAN_ALREADY_ACTIVE', 'forge plan activate --path docs/plans/q.md --replace'],
+    'another plan does not silently take over the gate',
+  );
   assert.is(stateCommits(dir), commits, 'refusals write nothing');
   const replaced = await forge(['plan', 'activate', '--path', 'docs/plans/p.md', '--replace'], { cwd: dir });
-  assert.equal([replaced.code, replaced.stdout], [0, 'ended 2026-01-01-demo (was at U2)\nactivated 2026-01-01-demo (2 units); entered U1 — make the change: tools read, edit, patch, search, ls; paths src/**\nNext: forge plan status\n']);
+  assert.equal(
+    [replaced.code, replaced.stdout],
+    [
+      0,
+      'ended 2026-01-01-demo (was at U2)\nactivated 2026-01-01-demo (2 units); entered U1 — make the change: tools read, edit, patch, search, ls; paths src/**\nNext: forge plan status\n',
+    ],
+  );
   assert.is(stateCommits(dir), commits + 1, 'one state commit');
-  assert.match(git(dir, 'log', '-1', '--format=%s', 'refs/forge/state'), /^plan: activate 2026-01-01-demo \(enter U1\), ending 2026-01-01-demo$/);
+  assert.match(
+    git(dir, 'log', '-1', '--format=%s', 'refs/forge/state'),
+    /^plan: activate 2026-01-01-demo \(enter U1\), ending 2026-01-01-demo$/,
+  );
   const status = (await forge(['plan', 'status', '--json'], { cwd: dir })).records[0]!;
   assert.equal([status.unit, status.status, status.used.runs], ['U1', 'active', []]);
-  assert.match(git(dir, 'show', 'refs/forge/state:.forge/plans/2026-01-01-demo.json'), /"context_tokens_expected": 9000/, 'the edited envelope is the contract now');
+  assert.match(
+    git(dir, 'show', 'refs/forge/state:.forge/plans/2026-01-01-demo.json'),
+    /"context_tokens_expected": 9000/,
+    'the edited envelope is the contract now',
+  );
   const switched = await forge(['plan', 'activate', '--path', 'docs/plans/q.md', '--replace', '--json'], { cwd: dir });
   assert.equal([switched.code, switched.records[0]!.plan_id, switched.records[0]!.ended], [0, '2026-01-02-other', ['2026-01-01-demo']]);
   const ended = planJournal(dir).filter((e) => e.verb === 'plan_ended');
-  assert.equal(ended.map((e) => [e.plan_id, e.unit, e.reason]), [['2026-01-01-demo', 'U2', 'replaced by 2026-01-01-demo (docs/plans/p.md)'], ['2026-01-01-demo', 'U1', 'replaced by 2026-01-02-other (docs/plans/q.md)']]);
+  assert.equal(
+    ended.map((e) => [e.plan_id, e.unit, e.reason]),
+    [
+      ['2026-01-01-demo', 'U2', 'replaced by 2026-01-01-demo (docs/plans/p.md)'],
+      ['2026-01-01-demo', 'U1', 'replaced by 2026-01-02-other (docs/plans/q.md)'],
+    ],
+  );
 });
 
 test('plan end stops the gate, keeps the contract and journal, and leaves nothing active; a complete plan activates again', async () => {
@@ -185,7 +301,10 @@ test('plan end stops the gate, keeps the contract and journal, and leaves nothin
   const refused = await forge(['plan', 'preflight', '--tool', 'edit', '--path', 'test/a.test.ts'], { cwd: dir });
   assert.is(refused.code, 1, 'gated while active');
   const end = await forge(['plan', 'end', '--reason', 'scope changed'], { cwd: dir });
-  assert.equal([end.code, end.stdout], [0, 'ended 2026-01-01-demo at U1 (0 of 2 units done): nothing is gated by it now\nNext: forge plan status\n']);
+  assert.equal(
+    [end.code, end.stdout],
+    [0, 'ended 2026-01-01-demo at U1 (0 of 2 units done): nothing is gated by it now\nNext: forge plan status\n'],
+  );
   assert.is((await forge(['plan', 'preflight', '--tool', 'edit', '--path', 'test/a.test.ts'], { cwd: dir })).code, 0, 'nothing gates now');
   assert.is((await forge(['plan', 'status'], { cwd: dir })).stdout, 'no active plan\nNext: forge plan activate --path docs/plans/p.md\n');
   assert.equal(planJournal(dir).at(-1)!.verb === 'plan_ended' ? [planJournal(dir).at(-1)!.reason] : [], ['scope changed']);
@@ -208,7 +327,13 @@ test('plan end stops the gate, keeps the contract and journal, and leaves nothin
 test('plan new --date names the file and plan id; a date that is no day is INVALID_ARGUMENT with a working Fix', async () => {
   const dir = tempRepo();
   const r = await forge(['plan', 'new', 'login', '--date', '2026-11-22'], { cwd: dir });
-  assert.equal([r.code, r.stdout], [0, 'wrote docs/plans/2026-11-22-login-plan.md: edit its envelopes, then check it\nNext: forge plan check --path docs/plans/2026-11-22-login-plan.md\n']);
+  assert.equal(
+    [r.code, r.stdout],
+    [
+      0,
+      'wrote docs/plans/2026-11-22-login-plan.md: edit its envelopes, then check it\nNext: forge plan check --path docs/plans/2026-11-22-login-plan.md\n',
+    ],
+  );
   for (const date of ['2026-02-30', '22.11.2026', '2026-1-2']) {
     const bad = await forge(['plan', 'new', 'x', '--date', date], { cwd: dir });
     assert.equal([bad.code, bad.stderr.split('\n')[0]], [2, `Error: date '${date}' is not a day written YYYY-MM-DD`]);

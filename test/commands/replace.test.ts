@@ -33,18 +33,30 @@ test('replaces a literal in every file, keeping CRLF, BOM, Latin-1, UTF-16 and t
   assert.is(
     r.stdout,
     [
-      'src/a.ts: 1 replacement', '  -2#ebd6: console.log(1);', '  +2#35ff: logger.info(1);',
-      'src/bom.ts: 1 replacement', '  -1#6b82: console.log("é");', '  +1#1f6c: logger.info("é");',
-      'src/crlf.ts: 1 replacement', '  -2#9730: console.log(2);', '  +2#43ce: logger.info(2);',
-      'src/latin.txt: 1 replacement', '  -1#71f7: café console.log', '  +1#897e: café logger.info',
-      'src/wide.txt: 1 replacement', '  -1#bd4d: console.log', '  +1#a318: logger.info',
+      'src/a.ts: 1 replacement',
+      '  -2#ebd6: console.log(1);',
+      '  +2#35ff: logger.info(1);',
+      'src/bom.ts: 1 replacement',
+      '  -1#6b82: console.log("é");',
+      '  +1#1f6c: logger.info("é");',
+      'src/crlf.ts: 1 replacement',
+      '  -2#9730: console.log(2);',
+      '  +2#43ce: logger.info(2);',
+      'src/latin.txt: 1 replacement',
+      '  -1#71f7: café console.log',
+      '  +1#897e: café logger.info',
+      'src/wide.txt: 1 replacement',
+      '  -1#bd4d: console.log',
+      '  +1#a318: logger.info',
       // searched counts img.bin too: every file under the paths is looked at, a binary one skipped by its head.
-      'replaced 5 occurrences in 5 files (8 searched)', 'Next: git diff --stat', '',
+      'replaced 5 occurrences in 5 files (8 searched)',
+      'Next: git diff --stat',
+      '',
     ].join('\n'),
   );
 });
 
-test('a multi-line literal matches a CRLF file; NEW\'s line breaks are written as the file\'s', async () => {
+test("a multi-line literal matches a CRLF file; NEW's line breaks are written as the file's", async () => {
   const dir = repoWith({ 'a.txt': 'one\r\ntwo\r\nthree\r\n' });
   const r = await forge(['replace', 'one\ntwo\n', 'uno\ndos\n'], { cwd: dir });
   assert.is(r.code, 0, r.stderr);
@@ -56,11 +68,16 @@ test('--regex with groups, paths and --glob; --check previews with anchors and w
   const args = ['replace', '--regex', '^\\s*console\\.log\\((\\w)\\);\\n', '', 'src', '--glob', '*.ts'];
   const check = await forge([...args, '--check', '--json'], { cwd: dir });
   assert.is(check.code, 0, check.stderr);
-  assert.equal(check.records[0]!.files, [{ path: 'src/a.ts', replacements: 1, hunks: [{ old: [{ n: 2, hash: '360d', text: '  console.log(a);' }], new: [] }], cut: 0 }]);
+  assert.equal(check.records[0]!.files, [
+    { path: 'src/a.ts', replacements: 1, hunks: [{ old: [{ n: 2, hash: '360d', text: '  console.log(a);' }], new: [] }], cut: 0 },
+  ]);
   assert.is(check.records[0]!._next_action, "forge replace '^\\s*console\\.log\\((\\w)\\);\\n' '' src --glob '*.ts' --regex");
   assert.is(git(dir, 'status', '--porcelain'), '', '--check wrote nothing');
   assert.is((await forge(args, { cwd: dir })).code, 0);
-  assert.equal([text(dir, 'src/a.ts'), text(dir, 'src/b.js'), text(dir, 'lib/c.ts')], ['keep\nend\n', 'console.log(b);\n', 'console.log(c);\n']);
+  assert.equal(
+    [text(dir, 'src/a.ts'), text(dir, 'src/b.js'), text(dir, 'lib/c.ts')],
+    ['keep\nend\n', 'console.log(b);\n', 'console.log(c);\n'],
+  );
   const groups = await forge(['replace', '-E', 'console\\.log\\((?<v>\\w)\\)', 'print($<v>, $1, $$)', 'lib'], { cwd: dir });
   assert.is(groups.code, 0, groups.stderr);
   assert.is(text(dir, 'lib/c.ts'), 'print(c, c, $);\n');
@@ -78,7 +95,10 @@ test('no match anywhere is refused with exit 1 and a search to run; an invalid r
   const dir = repoWith({ 'a.txt': 'alpha\n' });
   const r = await forge(['replace', 'beta', 'gamma', '--glob', '*.txt'], { cwd: dir });
   assert.is(r.code, 1);
-  assert.is(r.stderr, "Error: no match for 'beta' in 1 file matching '*.txt' (.gitignored and binary files are not searched); nothing was changed\nFix: forge search beta --glob '*.txt' --literal\n");
+  assert.is(
+    r.stderr,
+    "Error: no match for 'beta' in 1 file matching '*.txt' (.gitignored and binary files are not searched); nothing was changed\nFix: forge search beta --glob '*.txt' --literal\n",
+  );
   const bad = await forge(['replace', '--regex', '(', 'x', '--json'], { cwd: dir });
   assert.equal([bad.code, bad.records[0]!.error.code], [2, 'INVALID_REGEX']);
   assert.is(git(dir, 'status', '--porcelain'), '');
@@ -101,11 +121,14 @@ test('a process killed while writing leaves every file old or new; the next comm
     const now = Object.keys(files).map((f) => text(dir, f));
     const old = Object.values(files);
     const changed = now.map((t, i) => t !== old[i]);
-    assert.ok(changed.every((c) => c === changed[0]), `at ${at}: all old or all new, got ${JSON.stringify(now)}`);
+    assert.ok(
+      changed.every((c) => c === changed[0]),
+      `at ${at}: all old or all new, got ${JSON.stringify(now)}`,
+    );
   }
 });
 
-test('paths are confined: outside the repository (exit 2), git\'s own files (exit 1), a symlink out is never followed', async () => {
+test("paths are confined: outside the repository (exit 2), git's own files (exit 1), a symlink out is never followed", async () => {
   const dir = repoWith({ 'a.txt': 'secret\n' });
   const outside = tempDir();
   writeFileSync(join(outside, 'o.txt'), 'secret\n');

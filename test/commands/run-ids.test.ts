@@ -96,7 +96,11 @@ test('the flush commits only valid spool entries and removes the rest: invalid r
 
   const r = await forge(['state', 'log', '--json'], { cwd: dir });
   assert.is(r.code, 0, r.stderr);
-  assert.equal(git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/logs').split('\n'), ['good'], 'only the valid run was committed');
+  assert.equal(
+    git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/logs').split('\n'),
+    ['good'],
+    'only the valid run was committed',
+  );
   assert.is(storeLines(dir, '.forge/logs/good').length, 1);
   assert.equal(readdirSync(pending).sort(), ['good'], 'everything else is gone from the spool');
   assert.equal(readdirSync(join(pending, 'good')), []);

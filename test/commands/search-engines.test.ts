@@ -132,7 +132,11 @@ test('--limit 0 shows every match; a negative limit is refused', async () => {
 });
 
 test('forge replace picks the same files through either engine', async () => {
-  for (const args of [['needle', 'pin', '--check'], ['need(le)', 'pin$1', '--regex', '--check'], ['STATE', 'x', '-i', '--check']]) {
+  for (const args of [
+    ['needle', 'pin', '--check'],
+    ['need(le)', 'pin$1', '--regex', '--check'],
+    ['STATE', 'x', '-i', '--check'],
+  ]) {
     const native = await forge(['replace', ...args, '--json'], { cwd: dir });
     const js = await forge(['replace', ...args, '--json'], { cwd: dir, env: { FORGE_SEARCH_ENGINE: 'js' } });
     assert.equal(native.records, js.records, args.join(' '));
@@ -145,7 +149,15 @@ test("a repository's grep and colour settings change nothing (coloured names onc
   write(repo, 'sub/a.txt', 'needle\n');
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'a');
-  for (const [key, value] of [['color.grep', 'always'], ['color.ui', 'always'], ['grep.column', 'true'], ['grep.fullName', 'true'], ['grep.patternType', 'perl'], ['submodule.recurse', 'true']]) git(repo, 'config', key!, value!);
+  for (const [key, value] of [
+    ['color.grep', 'always'],
+    ['color.ui', 'always'],
+    ['grep.column', 'true'],
+    ['grep.fullName', 'true'],
+    ['grep.patternType', 'perl'],
+    ['submodule.recurse', 'true'],
+  ])
+    git(repo, 'config', key!, value!);
   const top = await forge(['search', 'needle', '--json'], { cwd: repo });
   assert.equal(matched(top.records), ['sub/a.txt:1']);
   const inSub = await forge(['search', 'needle', '--json'], { cwd: join(repo, 'sub') });
@@ -155,21 +167,24 @@ test("a repository's grep and colour settings change nothing (coloured names onc
 test('ls lists exactly the files search reads: no deleted, retyped, ignored, linked-out or special file', async () => {
   const all = await forge(['ls', '--json', '--limit', '0'], { cwd: dir });
   assert.is(all.records.at(-1)!.cut, 0);
-  assert.equal(all.records.filter((x) => x.type === 'file').map((x) => x.path), [
-    '.gitignore',
-    'README.md',
-    'bin.dat',
-    'cr.txt',
-    'latin1.txt',
-    'link-in.ts',
-    'long.txt',
-    'src/a.ts',
-    'src/deep/b.ts',
-    'untracked.txt',
-    'utf16.txt',
-    'ünïcode dir/名前 with space.txt',
-    'ſtate.md',
-  ]);
+  assert.equal(
+    all.records.filter((x) => x.type === 'file').map((x) => x.path),
+    [
+      '.gitignore',
+      'README.md',
+      'bin.dat',
+      'cr.txt',
+      'latin1.txt',
+      'link-in.ts',
+      'long.txt',
+      'src/a.ts',
+      'src/deep/b.ts',
+      'untracked.txt',
+      'utf16.txt',
+      'ünïcode dir/名前 with space.txt',
+      'ſtate.md',
+    ],
+  );
 });
 
 test('encodings, lone CRs, BOMs, late NULs and attributes that make git and a read see a file differently answer alike', async () => {
@@ -187,7 +202,17 @@ test('encodings, lone CRs, BOMs, late NULs and attributes that make git and a re
   write(repo, 'needles.txt', 'needles everywhere\n'); // the literal without a match of needle\b
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'lines');
-  const all = ['bom.txt:1', 'bom.txt:2', 'cr-before.txt:3', 'cr-start.txt:2', 'crlf.txt:2', 'late-nul.txt:2', 'latin.txt:1', 'notdiff.txt:1', 'utf8.txt:1'];
+  const all = [
+    'bom.txt:1',
+    'bom.txt:2',
+    'cr-before.txt:3',
+    'cr-start.txt:2',
+    'crlf.txt:2',
+    'late-nul.txt:2',
+    'latin.txt:1',
+    'notdiff.txt:1',
+    'utf8.txt:1',
+  ];
   const cases: Array<[string, string[]]> = [
     ['needle', [...all, 'needles.txt:1'].sort()],
     ['needle\\b', all],
@@ -209,7 +234,8 @@ test('a path holding a newline is found alike', async () => {
   write(repo, 'b.txt', 'needle two\n');
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'newline');
-  for (const pattern of ['needle', 'needle\\b']) assert.equal(matched((await both([pattern], repo)).records), ['a\nb.txt:1', 'b.txt:1'], pattern);
+  for (const pattern of ['needle', 'needle\\b'])
+    assert.equal(matched((await both([pattern], repo)).records), ['a\nb.txt:1', 'b.txt:1'], pattern);
 });
 
 test('a file git greps in the index, not the work tree (assume-unchanged, skip-worktree), is read where it is: its new text is found, its old is not', async () => {
@@ -227,7 +253,10 @@ test('a file git greps in the index, not the work tree (assume-unchanged, skip-w
     assert.equal(matched(gone.records), ['plain.txt:1'], engine);
   }
   const replaced = await forge(['replace', 'needle', 'pin', '--check', '--json'], { cwd: repo });
-  assert.equal(replaced.records[0]!.files.map((f: { path: string }) => f.path), ['assumed.txt', 'skipped.txt']);
+  assert.equal(
+    replaced.records[0]!.files.map((f: { path: string }) => f.path),
+    ['assumed.txt', 'skipped.txt'],
+  );
 });
 
 test('a tracked file reached through a directory that became a symlink is neither listed nor read', async () => {
@@ -243,7 +272,10 @@ test('a tracked file reached through a directory that became a symlink is neithe
     const s = await forge(['search', 'needle'], { cwd: repo, env: { FORGE_SEARCH_ENGINE: engine } });
     assert.is(s.stdout, 'no matches for /needle/ in 1 file\nDone.\n', engine);
   }
-  assert.equal((await forge(['ls', '--json'], { cwd: repo })).records.filter((x) => x.type === 'file').map((x) => x.path), ['README.md']);
+  assert.equal(
+    (await forge(['ls', '--json'], { cwd: repo })).records.filter((x) => x.type === 'file').map((x) => x.path),
+    ['README.md'],
+  );
 });
 
 test.run();

@@ -6,9 +6,15 @@ import { tempRepo } from '../helpers/repo';
 
 test('save merges into the snapshot, derives counts, and load returns it', async () => {
   const dir = tempRepo();
-  const s1 = await forge(['session', 'save', '--run-id', 'demo', '--phase', 'execute', '--module-status', 'm1=done', '--module-status', 'm2=running'], { cwd: dir });
+  const s1 = await forge(
+    ['session', 'save', '--run-id', 'demo', '--phase', 'execute', '--module-status', 'm1=done', '--module-status', 'm2=running'],
+    { cwd: dir },
+  );
   assert.is(s1.stdout, 'saved session demo: phase execute, 1/2 modules complete\nNext: forge session load --run-id demo\n');
-  await forge(['session', 'save'], { cwd: dir, input: '{"run-id":"demo","module-status":["m2=done"],"state":{"startedAt":"2026-04-15T10:00:00Z"}}\n' });
+  await forge(['session', 'save'], {
+    cwd: dir,
+    input: '{"run-id":"demo","module-status":["m2=done"],"state":{"startedAt":"2026-04-15T10:00:00Z"}}\n',
+  });
   const r = await forge(['session', 'load', '--run-id', 'demo', '--json'], { cwd: dir });
   assert.equal(stable(r.records), [
     {
@@ -39,7 +45,10 @@ test('list is newest first and suggests the run to resume', async () => {
   await new Promise((r) => setTimeout(r, 20));
   await forge(['session', 'save', '--run-id', 'new', '--module-status', 'm1=done', '--module-status', 'm2=pending'], { cwd: dir });
   const r = await forge(['session', 'list', '--json'], { cwd: dir });
-  assert.equal(r.records.map((x) => x.runId ?? x.type), ['new', 'old', 'summary']);
+  assert.equal(
+    r.records.map((x) => x.runId ?? x.type),
+    ['new', 'old', 'summary'],
+  );
   assert.equal(r.records.at(-1), { ok: true, type: 'summary', count: 2, _next_action: 'forge session load --run-id new' });
   const bad = await forge(['session', 'save', '--module-status', 'oops'], { cwd: dir });
   assert.is(bad.code, 2);

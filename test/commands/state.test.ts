@@ -35,21 +35,37 @@ test('log lists state commits newest first; show prints a file raw with the hint
   await forge(['memory', 'save', 'one'], { cwd: dir });
   await forge(['memory', 'save', 'two'], { cwd: dir });
   const log = await forge(['state', 'log', '--json'], { cwd: dir });
-  assert.equal(log.records.filter((x) => x.type === 'commit').map((x) => x.message), ['memory: save [convention] two', 'memory: save [convention] one']);
+  assert.equal(
+    log.records.filter((x) => x.type === 'commit').map((x) => x.message),
+    ['memory: save [convention] two', 'memory: save [convention] one'],
+  );
   // Memory is kept in buckets; shown as the one file it was, its lines are what plain git reads.
   const show = await forge(['state', 'show', 'memory/project.jsonl'], { cwd: dir });
   assert.is(show.stdout, `${storeLines(dir, '.forge/memory/project').join('\n')}\n`);
-  assert.equal(show.stdout.trim().split('\n').map((l) => JSON.parse(l).pattern).sort(), ['one', 'two']);
+  assert.equal(
+    show.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).pattern)
+      .sort(),
+    ['one', 'two'],
+  );
   assert.is(show.stderr, 'Done.\n');
   const bucket = await forge(['state', 'show', git(dir, 'ls-tree', '-r', '--name-only', 'refs/forge/state').split('\n')[0]!], { cwd: dir });
-  assert.is(bucket.stdout, `${git(dir, 'show', `refs/forge/state:${git(dir, 'ls-tree', '-r', '--name-only', 'refs/forge/state').split('\n')[0]}`)}\n`);
+  assert.is(
+    bucket.stdout,
+    `${git(dir, 'show', `refs/forge/state:${git(dir, 'ls-tree', '-r', '--name-only', 'refs/forge/state').split('\n')[0]}`)}\n`,
+  );
   const list = await forge(['state', 'show'], { cwd: dir });
-  assert.match(list.stdout, /^( +\d+  \.forge\/memory\/project\/[0-9a-f]{2}\.jsonl\n){1,2}[12] files? under \.forge\nNext: forge state show \.forge\/memory\/project\/[0-9a-f]{2}\.jsonl\n$/);
+  assert.match(
+    list.stdout,
+    /^( +\d+ {2}\.forge\/memory\/project\/[0-9a-f]{2}\.jsonl\n){1,2}[12] files? under \.forge\nNext: forge state show \.forge\/memory\/project\/[0-9a-f]{2}\.jsonl\n$/,
+  );
   const missing = await forge(['state', 'show', 'nope', '--json'], { cwd: dir });
   assert.is(missing.code, 1);
   assert.equal(missing.records[0]!.error.code, 'STATE_PATH_NOT_FOUND');
-  const escape = await forge(['state', 'show', '../../etc/passwd'], { cwd: dir });
-  assert.is(escape.code, 2);
+  const escaped = await forge(['state', 'show', '../../etc/passwd'], { cwd: dir });
+  assert.is(escaped.code, 2);
 });
 
 test('export writes .forge/ into an empty directory and refuses a non-empty one', async () => {
@@ -130,10 +146,16 @@ test('sync --dry-run says what a sync would share, by kind, and fetches and push
   const dry = await forge(['state', 'sync', '--dry-run', '--json'], { cwd: dir });
   assert.is(dry.code, 0, dry.stderr);
   const record = dry.records.at(-1)!;
-  assert.equal([record.dryRun, record.pushed, record.head, record.shared], [true, false, git(dir, 'rev-parse', 'refs/forge/state'), shared]);
+  assert.equal(
+    [record.dryRun, record.pushed, record.head, record.shared],
+    [true, false, git(dir, 'rev-parse', 'refs/forge/state'), shared],
+  );
   assert.is(record._next_action, 'forge state sync origin');
   const text = await forge(['state', 'sync', '--dry-run'], { cwd: dir });
-  assert.match(text.stdout, /^origin: dry run, nothing fetched or pushed; a sync would share refs\/forge\/state at [0-9a-f]{12} \(origin has no state yet\)\nwould share: memory 2 entries, logs 4 entries in 2 files, iterations 2 entries, sessions 1 entry\n/);
+  assert.match(
+    text.stdout,
+    /^origin: dry run, nothing fetched or pushed; a sync would share refs\/forge\/state at [0-9a-f]{12} \(origin has no state yet\)\nwould share: memory 2 entries, logs 4 entries in 2 files, iterations 2 entries, sessions 1 entry\n/,
+  );
   assert.is(gitDirSnapshot(remote), remoteBefore, 'the remote did not change');
   assert.is(git(dir, 'for-each-ref', 'refs/forge/remotes'), '', 'nothing was fetched');
   const unknown = await forge(['state', 'sync', 'nowhere', '--dry-run'], { cwd: dir });
@@ -154,7 +176,12 @@ test('sync --dry-run says what a sync would share, by kind, and fetches and push
 
 test('two clones that appended to one run log and saved one lesson merge in the same segment and bucket: every event once, the lesson once; syncing again changes nothing', async () => {
   const { remote, a, b } = twoClones();
-  const recall = (dir: string, n: number) => forge(['memory', 'recall'], { cwd: dir, input: Array.from({ length: n }, () => '{"query":"x"}').join('\n'), env: { FORGE_RUN_ID: 'shared' } });
+  const recall = (dir: string, n: number) =>
+    forge(['memory', 'recall'], {
+      cwd: dir,
+      input: Array.from({ length: n }, () => '{"query":"x"}').join('\n'),
+      env: { FORGE_RUN_ID: 'shared' },
+    });
   await recall(a, 1);
   await forge(['state', 'sync'], { cwd: a });
   await forge(['state', 'sync'], { cwd: b });
@@ -165,14 +192,21 @@ test('two clones that appended to one run log and saved one lesson merge in the 
   await forge(['state', 'sync'], { cwd: a });
   const merged = await forge(['state', 'sync', '--json'], { cwd: b });
   assert.is(merged.records[0]!.action, 'merged');
-  assert.equal([...merged.records[0]!.combined].sort(), ['.forge/logs/shared.jsonl', '.forge/memory/project.jsonl'], 'named as the files they stand for');
+  assert.equal(
+    [...merged.records[0]!.combined].sort(),
+    ['.forge/logs/shared.jsonl', '.forge/memory/project.jsonl'],
+    'named as the files they stand for',
+  );
   await forge(['state', 'sync'], { cwd: a });
   for (const dir of [a, b]) {
     const events = storeLines(dir, '.forge/logs/shared');
     assert.is(events.length, 6);
     assert.is(new Set(events.map((l) => JSON.parse(l).id)).size, 6);
     assert.equal(git(dir, 'ls-tree', '--name-only', 'refs/forge/state:.forge/logs/shared'), '000000.jsonl');
-    assert.equal(storeLines(dir, '.forge/memory/project').map((l) => JSON.parse(l).pattern.toLowerCase()), ['same lesson']);
+    assert.equal(
+      storeLines(dir, '.forge/memory/project').map((l) => JSON.parse(l).pattern.toLowerCase()),
+      ['same lesson'],
+    );
     const logs = await forge(['logs', '--run-id', 'shared', '--limit', '0', '--json'], { cwd: dir });
     assert.is(logs.records.at(-1)!.total, 6);
   }
@@ -186,7 +220,15 @@ test('two clones that appended to one run log and saved one lesson merge in the 
 
 test("a clone still on an earlier forge's single memory file syncs with one that converted it: nothing lost, nothing twice", async () => {
   const { a, b } = twoClones();
-  const line = (pattern: string) => JSON.stringify({ id: `mem-${pattern}`, category: 'convention', pattern, confidence: 0.5, tags: [], timestamp: '2025-12-01T00:00:00.000Z' });
+  const line = (pattern: string) =>
+    JSON.stringify({
+      id: `mem-${pattern}`,
+      category: 'convention',
+      pattern,
+      confidence: 0.5,
+      tags: [],
+      timestamp: '2025-12-01T00:00:00.000Z',
+    });
   await writeAsEarlierForge(a, '.forge/memory/project.jsonl', [line('one'), line('two')]);
   await forge(['state', 'sync'], { cwd: a });
   await forge(['state', 'sync'], { cwd: b });
@@ -194,15 +236,27 @@ test("a clone still on an earlier forge's single memory file syncs with one that
   await writeAsEarlierForge(b, '.forge/memory/project.jsonl', [line('one'), line('two'), line('three, by the earlier forge')]);
   await forge(['state', 'sync'], { cwd: a });
   assert.is((await forge(['state', 'sync', '--json'], { cwd: b })).records[0]!.action, 'merged');
-  const patterns = async (dir: string) => (await forge(['memory', 'recall', '--limit', '100', '--scope', 'project', '--json'], { cwd: dir })).records.filter((x) => x.type === 'memory').map((x) => x.pattern).sort();
+  const patterns = async (dir: string) =>
+    (await forge(['memory', 'recall', '--limit', '100', '--scope', 'project', '--json'], { cwd: dir })).records
+      .filter((x) => x.type === 'memory')
+      .map((x) => x.pattern)
+      .sort();
   const all = ['one', 'saved on a', 'three, by the earlier forge', 'two'];
   assert.equal(await patterns(b), all, 'the old file the merge kept and the buckets are read together');
-  const shown = (await forge(['state', 'show', 'memory/project.jsonl'], { cwd: b })).stdout.trim().split('\n').map((l) => JSON.parse(l).pattern);
+  const shown = (await forge(['state', 'show', 'memory/project.jsonl'], { cwd: b })).stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).pattern);
   assert.equal(shown.slice(0, 3), ['one', 'two', 'three, by the earlier forge'], 'shown whole: the old file first');
   assert.equal(shown.slice(3).sort(), ['one', 'saved on a', 'two']);
   await forge(['memory', 'save', 'saved on b'], { cwd: b }); // converts again: only the line the buckets lack is carried
   assert.equal(git(b, 'ls-tree', '--name-only', 'refs/forge/state:.forge/memory'), 'project');
-  assert.equal(storeLines(b, '.forge/memory/project').map((l) => JSON.parse(l).pattern).sort(), [...all, 'saved on b'].sort());
+  assert.equal(
+    storeLines(b, '.forge/memory/project')
+      .map((l) => JSON.parse(l).pattern)
+      .sort(),
+    [...all, 'saved on b'].sort(),
+  );
   await forge(['state', 'sync'], { cwd: b });
   await forge(['state', 'sync'], { cwd: a });
   assert.equal(await patterns(a), [...all, 'saved on b'].sort());

@@ -7,9 +7,23 @@ import { forge } from '../helpers/forge';
 import { tempRepo } from '../helpers/repo';
 
 const task = (model: string, inputTokens: number) =>
-  JSON.stringify({ timestamp: '2026-01-01T00:00:00.000Z', task: 't', model, endpoint: 'http://localhost:11434/v1', turns: 1, inputTokens, outputTokens: 10, toolCalls: 2, cacheHits: 1, compressionRatio: null, durationMs: 1000, exhausted: false, cost: null });
+  JSON.stringify({
+    timestamp: '2026-01-01T00:00:00.000Z',
+    task: 't',
+    model,
+    endpoint: 'http://localhost:11434/v1',
+    turns: 1,
+    inputTokens,
+    outputTokens: 10,
+    toolCalls: 2,
+    cacheHits: 1,
+    compressionRatio: null,
+    durationMs: 1000,
+    exhausted: false,
+    cost: null,
+  });
 
-test("sums telemetry an earlier forge kept in telemetry.jsonl with the segments a sync brought beside it", async () => {
+test('sums telemetry an earlier forge kept in telemetry.jsonl with the segments a sync brought beside it', async () => {
   const dir = tempRepo();
   const store = new StateStore(await openRepo({ cwd: dir }));
   try {
@@ -25,7 +39,13 @@ test("sums telemetry an earlier forge kept in telemetry.jsonl with the segments 
   }
   const r = await forge(['stats', '--json'], { cwd: dir });
   assert.is(r.code, 0);
-  assert.equal(r.records.filter((x) => x.type === 'model').map((x) => [x.model, x.tasks, x.inputTokens]), [['a', 2, 400], ['b', 1, 200]]);
+  assert.equal(
+    r.records.filter((x) => x.type === 'model').map((x) => [x.model, x.tasks, x.inputTokens]),
+    [
+      ['a', 2, 400],
+      ['b', 1, 200],
+    ],
+  );
   assert.equal([r.records.at(-1)!.tasks, r.records.at(-1)!.corrupt], [3, 1]);
 });
 

@@ -42,7 +42,10 @@ test('forge undo restores a tree that had uncommitted and untracked files, with 
   const branches = git(dir, 'branch', '--list');
   const made = await forge(['checkpoint', 'rewrite the app'], { cwd: dir });
   assert.is(made.code, 0, made.stderr);
-  assert.match(made.stdout, /^checkpoint 1: refs\/forge\/checkpoints\/\d{8}-\d{6}-\d{3} \(5 files, 4 uncommitted\) forge: checkpoint before "rewrite the app"\nNext: forge diff\nOr: forge undo --list\n$/);
+  assert.match(
+    made.stdout,
+    /^checkpoint 1: refs\/forge\/checkpoints\/\d{8}-\d{6}-\d{3} \(5 files, 4 uncommitted\) forge: checkpoint before "rewrite the app"\nNext: forge diff\nOr: forge undo --list\n$/,
+  );
   assert.ok(index(dir).equals(idx), 'checkpoint: .git/index byte-identical');
   assert.is(userView(dir), view, 'checkpoint: HEAD, status, index entries, branches unchanged');
 
@@ -55,12 +58,24 @@ test('forge undo restores a tree that had uncommitted and untracked files, with 
   const undo = await forge(['undo'], { cwd: dir });
   assert.is(undo.code, 0, undo.stderr);
   const lines = undo.stdout.split('\n');
-  assert.match(lines[0]!, /^restored the work tree to checkpoint 1 \(forge: checkpoint before "rewrite the app", \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, 4 uncommitted files\): 4 files$/);
+  assert.match(
+    lines[0]!,
+    /^restored the work tree to checkpoint 1 \(forge: checkpoint before "rewrite the app", \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, 4 uncommitted files\): 4 files$/,
+  );
   assert.equal(lines.slice(1, 5), ['  A README.md', '  A notes.txt', '  M src/app.ts', '  D src/generated/new.ts']);
-  assert.match(lines[5]!, /^the work tree it replaced is saved as refs\/forge\/checkpoints\/\d{8}-\d{6}-\d{3}; forge undo --redo puts it back$/);
+  assert.match(
+    lines[5]!,
+    /^the work tree it replaced is saved as refs\/forge\/checkpoints\/\d{8}-\d{6}-\d{3}; forge undo --redo puts it back$/,
+  );
   assert.equal(lines.slice(6), ['Next: git status', 'Or: forge undo --redo', '']);
   assert.equal(
-    [read(dir, 'src/app.ts'), read(dir, 'notes.txt'), read(dir, 'README.md'), read(dir, 'src/staged.ts'), existsSync(join(dir, 'src/generated'))],
+    [
+      read(dir, 'src/app.ts'),
+      read(dir, 'notes.txt'),
+      read(dir, 'README.md'),
+      read(dir, 'src/staged.ts'),
+      existsSync(join(dir, 'src/generated')),
+    ],
     ['export const version = 2;\n', 'untracked notes\n', '# fixture, edited\n', 'staged\n', false],
   );
   assert.is(read(dir, 'server.log'), 'ignored, written meanwhile\n', 'ignored files are left alone');
@@ -81,9 +96,24 @@ test('forge undo 2, undo twice (the second is a no-op), and an undo undone with 
   assert.is(back2.code, 0, back2.stderr);
   assert.is(read(dir, 'f.txt'), 'one\n');
   const r = back2.records[0]!;
-  assert.equal([r.ok, r.restored, r.checkpoint.n, r.checkpoint.message, r.saved.kind, r.changes, r._next_action, r._or_action], [true, true, 2, 'forge: checkpoint before "task one"', 'undo', [{ path: 'f.txt', status: 'modified' }], 'git status', 'forge undo --redo']);
+  assert.equal(
+    [r.ok, r.restored, r.checkpoint.n, r.checkpoint.message, r.saved.kind, r.changes, r._next_action, r._or_action],
+    [
+      true,
+      true,
+      2,
+      'forge: checkpoint before "task one"',
+      'undo',
+      [{ path: 'f.txt', status: 'modified' }],
+      'git status',
+      'forge undo --redo',
+    ],
+  );
   const again = await forge(['undo', '2'], { cwd: dir });
-  assert.match(again.stdout, /^the work tree already matches checkpoint 2 \(forge: checkpoint before "task one", .*\): nothing to do\nNext: forge undo --list\n$/);
+  assert.match(
+    again.stdout,
+    /^the work tree already matches checkpoint 2 \(forge: checkpoint before "task one", .*\): nothing to do\nNext: forge undo --list\n$/,
+  );
   const redo = await forge(['undo', '--redo'], { cwd: dir });
   assert.is(redo.code, 0, redo.stderr);
   assert.is(read(dir, 'f.txt'), 'three\n', '--redo puts back what the undo replaced');
@@ -92,11 +122,34 @@ test('forge undo 2, undo twice (the second is a no-op), and an undo undone with 
   assert.is(read(dir, 'f.txt'), 'one\n', '--redo twice toggles');
   const list = await forge(['undo', '--list', '--json'], { cwd: dir });
   const items = list.records.filter((x) => x.type === 'checkpoint');
-  assert.equal(items.map((x) => [x.n, x.kind]), [[null, 'undo'], [null, 'undo'], [null, 'undo'], [1, 'manual'], [2, 'manual']]);
-  assert.equal(list.records.at(-1), { ok: true, type: 'summary', count: 5, numbered: 2, undoCopies: 3, _next_action: 'forge diff', _or_action: 'forge undo' });
+  assert.equal(
+    items.map((x) => [x.n, x.kind]),
+    [
+      [null, 'undo'],
+      [null, 'undo'],
+      [null, 'undo'],
+      [1, 'manual'],
+      [2, 'manual'],
+    ],
+  );
+  assert.equal(list.records.at(-1), {
+    ok: true,
+    type: 'summary',
+    count: 5,
+    numbered: 2,
+    undoCopies: 3,
+    _next_action: 'forge diff',
+    _or_action: 'forge undo',
+  });
   const text = await forge(['undo', '--list'], { cwd: dir });
-  assert.match(text.stdout, /^ {2}- {2}\S+ {2}undo {4}2 files, 1 uncommitted {2}forge: work tree before redo to undo copy \d{8}-\d{6}-\d{3}\n/);
-  assert.match(text.stdout, /\n {2}2 {2}\S+ {2}manual {2}2 files, 1 uncommitted {2}forge: checkpoint before "task one"\n2 checkpoints and 3 undo copies \(not numbered\), newest first\nNext: forge diff\nOr: forge undo\n$/);
+  assert.match(
+    text.stdout,
+    /^ {2}- {2}\S+ {2}undo {4}2 files, 1 uncommitted {2}forge: work tree before redo to undo copy \d{8}-\d{6}-\d{3}\n/,
+  );
+  assert.match(
+    text.stdout,
+    /\n {2}2 {2}\S+ {2}manual {2}2 files, 1 uncommitted {2}forge: checkpoint before "task one"\n2 checkpoints and 3 undo copies \(not numbered\), newest first\nNext: forge diff\nOr: forge undo\n$/,
+  );
 });
 
 test('an interrupted forge undo is finished by the next one, and --redo then puts back the tree from before the first attempt', async () => {
@@ -115,16 +168,26 @@ test('an interrupted forge undo is finished by the next one, and --redo then put
   write(dir, 'c.txt', 'made since\n');
   const again = await forge(['undo', '--yes'], { cwd: dir });
   assert.is(again.code, 0, again.stderr);
-  assert.match(again.stdout, /^finished an undo to refs\/forge\/checkpoints\/\S+ that was interrupted: 2 more files\n {2}M b\.txt\n {2}D c\.txt\nthe work tree it replaced is saved as refs\/forge\/checkpoints\/\S+\nthe work tree now matches checkpoint 1 \(.*\): nothing more to do\nNext: git status\nOr: forge undo --redo\n$/);
+  assert.match(
+    again.stdout,
+    /^finished an undo to refs\/forge\/checkpoints\/\S+ that was interrupted: 2 more files\n {2}M b\.txt\n {2}D c\.txt\nthe work tree it replaced is saved as refs\/forge\/checkpoints\/\S+\nthe work tree now matches checkpoint 1 \(.*\): nothing more to do\nNext: git status\nOr: forge undo --redo\n$/,
+  );
   assert.equal([read(dir, 'a.txt'), read(dir, 'b.txt'), read(dir, 'c.txt')], ['a at the checkpoint\n', 'b at the checkpoint\n', null]);
   const redo = await forge(['undo', '--redo', '--yes'], { cwd: dir });
   assert.is(redo.code, 0, redo.stderr);
-  assert.equal([read(dir, 'a.txt'), read(dir, 'b.txt'), read(dir, 'c.txt')], ['a later\n', 'b later\n', 'made since\n'], 'the tree before the interrupted undo, not the half-restored one');
+  assert.equal(
+    [read(dir, 'a.txt'), read(dir, 'b.txt'), read(dir, 'c.txt')],
+    ['a later\n', 'b later\n', 'made since\n'],
+    'the tree before the interrupted undo, not the half-restored one',
+  );
   assert.not.ok(existsSync(join(dir, '.git', 'forge', 'undo-in-progress.json')));
-  assert.equal(readdirSync(join(dir, '.git')).filter((f) => f.startsWith('forge-index-')), []);
+  assert.equal(
+    readdirSync(join(dir, '.git')).filter((f) => f.startsWith('forge-index-')),
+    [],
+  );
 });
 
-test('forge diff: git\'s patch and --stat since the newest checkpoint, per file with --json, the hint on stderr', async () => {
+test("forge diff: git's patch and --stat since the newest checkpoint, per file with --json, the hint on stderr", async () => {
   const dir = dirtyRepo();
   await forge(['checkpoint'], { cwd: dir });
   const none = await forge(['diff'], { cwd: dir });
@@ -134,7 +197,10 @@ test('forge diff: git\'s patch and --stat since the newest checkpoint, per file 
   write(dir, 'bin/run.sh', 'echo hi\n');
   const stat = await forge(['diff', '--stat'], { cwd: dir });
   assert.is(stat.code, 0);
-  assert.match(stat.stdout, /^ bin\/run.sh +\| 1 \+\n notes.txt +\| 1 -\n src\/app.ts +\| 2 \+-\n 3 files changed, 2 insertions\(\+\), 2 deletions\(-\)\n$/);
+  assert.match(
+    stat.stdout,
+    /^ bin\/run.sh +\| 1 \+\n notes.txt +\| 1 -\n src\/app.ts +\| 2 \+-\n 3 files changed, 2 insertions\(\+\), 2 deletions\(-\)\n$/,
+  );
   assert.is(stat.stderr, 'Next: forge undo\nOr: forge checkpoint\n');
   const patch = await forge(['diff'], { cwd: dir });
   assert.match(patch.stdout, /^diff --git a\/bin\/run.sh b\/bin\/run.sh\nnew file mode 100644\n/);
@@ -143,10 +209,23 @@ test('forge diff: git\'s patch and --stat since the newest checkpoint, per file 
   assert.is(check.status, 0, check.stderr);
   const json = await forge(['diff', '--json'], { cwd: dir });
   const files = json.records.filter((x) => x.type === 'file');
-  assert.equal(files.map((f) => [f.path, f.status, f.insertions, f.deletions]), [['bin/run.sh', 'added', 1, 0], ['notes.txt', 'deleted', 0, 1], ['src/app.ts', 'modified', 1, 1]]);
-  assert.match(files[2]!.patch, /^diff --git a\/src\/app.ts b\/src\/app.ts\n[\s\S]*-export const version = 2;\n\+export const version = 3;\n$/);
+  assert.equal(
+    files.map((f) => [f.path, f.status, f.insertions, f.deletions]),
+    [
+      ['bin/run.sh', 'added', 1, 0],
+      ['notes.txt', 'deleted', 0, 1],
+      ['src/app.ts', 'modified', 1, 1],
+    ],
+  );
+  assert.match(
+    files[2]!.patch,
+    /^diff --git a\/src\/app.ts b\/src\/app.ts\n[\s\S]*-export const version = 2;\n\+export const version = 3;\n$/,
+  );
   const summary = json.records.at(-1)!;
-  assert.equal([summary.type, summary.files, summary.insertions, summary.deletions, summary.checkpoint.n, summary._next_action], ['summary', 3, 2, 2, 1, 'forge undo']);
+  assert.equal(
+    [summary.type, summary.files, summary.insertions, summary.deletions, summary.checkpoint.n, summary._next_action],
+    ['summary', 3, 2, 2, 1, 'forge undo'],
+  );
   const statJson = await forge(['diff', '--stat', '--json'], { cwd: dir });
   assert.not.ok('patch' in statJson.records[0]!);
 });
@@ -183,7 +262,10 @@ test('errors: no checkpoint (exit 1), N too big or not a number (exit 2), --redo
   const none = await forge(['undo'], { cwd: dir });
   assert.equal([none.code, none.stdout, none.stderr], [1, '', 'Error: no checkpoint yet: nothing to go back to\nFix: forge checkpoint\n']);
   const noneJson = await forge(['diff', '--json'], { cwd: dir });
-  assert.equal([noneJson.code, noneJson.records[0]!.error.code, noneJson.records[0]!._next_action], [1, 'NO_CHECKPOINT', 'forge checkpoint']);
+  assert.equal(
+    [noneJson.code, noneJson.records[0]!.error.code, noneJson.records[0]!._next_action],
+    [1, 'NO_CHECKPOINT', 'forge checkpoint'],
+  );
   await forge(['checkpoint'], { cwd: dir });
   const big = await forge(['undo', '3'], { cwd: dir });
   assert.equal([big.code, big.stderr], [2, 'Error: there is no checkpoint 3: there is 1\nFix: forge undo --list\n']);
@@ -192,7 +274,10 @@ test('errors: no checkpoint (exit 1), N too big or not a number (exit 2), --redo
   const word = await forge(['undo', 'last'], { cwd: dir });
   assert.is(word.code, 2);
   const redo = await forge(['undo', '--redo'], { cwd: dir });
-  assert.equal([redo.code, redo.stderr], [1, 'Error: no undo to take back: undo saves the tree it replaces, and none is saved\nFix: forge undo --list\n']);
+  assert.equal(
+    [redo.code, redo.stderr],
+    [1, 'Error: no undo to take back: undo saves the tree it replaces, and none is saved\nFix: forge undo --list\n'],
+  );
   const both = await forge(['undo', '1', '--redo'], { cwd: dir });
   assert.is(both.code, 2);
   const outside = tempDir();
@@ -208,12 +293,19 @@ test('in a bare repository or inside .git: NO_WORK_TREE with a fix that leads to
   const bare = tempRepo({ bare: true });
   for (const args of [['checkpoint'], ['undo'], ['undo', '--list'], ['diff']]) {
     const r = await forge(args, { cwd: bare });
-    assert.equal([r.code, r.stderr], [2, `Error: '${bare}' is a bare repository: it has no work tree\nFix: git clone ${bare} ${bare}-work\n`], args.join(' '));
+    assert.equal(
+      [r.code, r.stderr],
+      [2, `Error: '${bare}' is a bare repository: it has no work tree\nFix: git clone ${bare} ${bare}-work\n`],
+      args.join(' '),
+    );
   }
   git(tempDir(), 'clone', '-q', bare, `${bare}-work`);
   assert.is((await forge(['checkpoint', '--json'], { cwd: `${bare}-work` })).code, 0, 'the fix gives a work tree to checkpoint');
   const dir = tempRepo();
-  for (const args of [['checkpoint', '--json'], ['diff', '--json']]) {
+  for (const args of [
+    ['checkpoint', '--json'],
+    ['diff', '--json'],
+  ]) {
     const r = await forge(args, { cwd: join(dir, '.git', 'refs') });
     assert.equal([r.code, r.records[0]!.error.code, r.records[0]!._next_action], [2, 'NO_WORK_TREE', `cd ${dir}`], args.join(' '));
   }
@@ -223,7 +315,11 @@ test('in a bare repository or inside .git: NO_WORK_TREE with a fix that leads to
 function onTerminal(dir: string, args: string[], answer: string) {
   const command = [process.execPath, FORGE, ...args].map((w) => `'${w}'`).join(' ');
   // The answer is typed once the question is up; script copies it to the terminal's input.
-  return spawnSync('sh', ['-c', `(sleep 1.5; printf '${answer}\\n') | script -qec "${command.replace(/"/g, '\\"')}" /dev/null`], { cwd: dir, env: forgeEnv(), encoding: 'utf8' });
+  return spawnSync('sh', ['-c', `(sleep 1.5; printf '${answer}\\n') | script -qec "${command.replace(/"/g, '\\"')}" /dev/null`], {
+    cwd: dir,
+    env: forgeEnv(),
+    encoding: 'utf8',
+  });
 }
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
@@ -235,7 +331,10 @@ test('on a terminal undo asks first: no leaves the work tree, yes restores, --ye
   await forge(['checkpoint', 'before'], { cwd: dir });
   write(dir, 'f.txt', 'changed\n');
   const no = onTerminal(dir, ['undo'], 'n');
-  assert.match(no.stdout, /Restore the work tree to checkpoint 1 \(forge: checkpoint before "before", [^)]*, 1 uncommitted file\)\? \[y\/N\]/);
+  assert.match(
+    no.stdout,
+    /Restore the work tree to checkpoint 1 \(forge: checkpoint before "before", [^)]*, 1 uncommitted file\)\? \[y\/N\]/,
+  );
   assert.match(no.stdout, /not restored: the work tree is unchanged/);
   assert.is(read(dir, 'f.txt'), 'changed\n');
   const yes = onTerminal(dir, ['undo'], 'y');

@@ -9,11 +9,18 @@ import { git, repoWith, stateCommits, tempDir, tempRepo } from '../helpers/repo'
 import { oneUnitPlan } from '../helpers/plans';
 import { running } from '../helpers/process';
 
-const validate = (dir: string, args: string[], env?: Record<string, string | undefined>) => forge(['validate', ...args, '--json'], { cwd: dir, env });
+const validate = (dir: string, args: string[], env?: Record<string, string | undefined>) =>
+  forge(['validate', ...args, '--json'], { cwd: dir, env });
 const last = (r: Run) => r.records.at(-1)!;
 /** Durations differ run to run; everything else in a record is exact. */
-const timeless = <T>(value: T): T => JSON.parse(JSON.stringify(value).replace(/"durationMs":\d+/g, '"durationMs":0').replace(/(in|after) \d+\.\d s/g, '$1 <t> s'));
-const byName = (r: Run) => Object.fromEntries((last(r).results as Array<{ name: string; message: string }>).map((x) => [x.name, x.message]));
+const timeless = <T>(value: T): T =>
+  JSON.parse(
+    JSON.stringify(value)
+      .replace(/"durationMs":\d+/g, '"durationMs":0')
+      .replace(/(in|after) \d+\.\d s/g, '$1 <t> s'),
+  );
+const byName = (r: Run) =>
+  Object.fromEntries((last(r).results as Array<{ name: string; message: string }>).map((x) => [x.name, x.message]));
 const hasPython = spawnSync('python3', ['-c', '0']).status === 0;
 
 function put(dir: string, files: Record<string, string>): void {
@@ -38,7 +45,16 @@ test('a passing module proceeds: exit 0, one record, the attempt in the iteratio
       results: [
         { type: 'file_check', name: 'src/a.js', passed: true, message: 'exists' },
         { type: 'syntax_check', name: 'src/a.js', passed: true, message: 'parses' },
-        { type: 'command', name: 'test -f src/a.js', passed: true, message: 'exit 0 in <t> s', exitCode: 0, signal: null, timedOut: false, durationMs: 0 },
+        {
+          type: 'command',
+          name: 'test -f src/a.js',
+          passed: true,
+          message: 'exit 0 in <t> s',
+          exitCode: 0,
+          signal: null,
+          timedOut: false,
+          durationMs: 0,
+        },
       ],
       attempt: 1,
       stagnant: false,
@@ -54,11 +70,21 @@ test('a passing module proceeds: exit 0, one record, the attempt in the iteratio
   assert.equal([state.attempts.length, state.lastStatus, state.scores], [1, 'passed', [1]]);
   const events = await forge(['logs', '--run-id', 'r1', '--phase', 'validation', '--json'], { cwd: dir });
   const event = events.records.find((e) => e.type === 'event')!;
-  assert.equal([event.event, event.moduleId, event.severity, event.data.recommendation, event.data.attempt], ['validate', 'm1', 'info', 'PROCEED', 1]);
+  assert.equal(
+    [event.event, event.moduleId, event.severity, event.data.recommendation, event.data.attempt],
+    ['validate', 'm1', 'info', 'PROCEED', 1],
+  );
 });
 
 test('PROCEED names forge plan advance only while a plan contract is active (status while paused, nothing once it ended), and the hint works', async () => {
-  const dir = repoWith({ 'docs/plans/2026-01-01-one-plan.md': oneUnitPlan({ id: '2026-01-01-one', title: 'one', parentTools: ['read', 'bash'], unitTools: ['read', 'bash'] }) });
+  const dir = repoWith({
+    'docs/plans/2026-01-01-one-plan.md': oneUnitPlan({
+      id: '2026-01-01-one',
+      title: 'one',
+      parentTools: ['read', 'bash'],
+      unitTools: ['read', 'bash'],
+    }),
+  });
   const hintOf = async (run?: string) => last(await validate(dir, ['m1', '--cmd', 'true', ...(run ? ['--run-id', run] : [])]))._next_action;
   assert.is(await hintOf(), null, 'no plan is active');
   assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/2026-01-01-one-plan.md'], { cwd: dir })).code, 0);
@@ -78,19 +104,37 @@ test('failing checks exit 1 with the exit code and output tail; RETRY repeats th
   const first = await validate(dir, args);
   assert.is(first.code, 1, 'a failed check is exit 1, not 2');
   const rec = last(first);
-  assert.equal([rec.passed, rec.score, rec.attempt, rec.recommendation, rec.reason], [false, 0.333, 1, 'RETRY', '2 checks failed; attempt 1 of at most 5']);
+  assert.equal(
+    [rec.passed, rec.score, rec.attempt, rec.recommendation, rec.reason],
+    [false, 0.333, 1, 'RETRY', '2 checks failed; attempt 1 of at most 5'],
+  );
   assert.equal(rec.results[0], { type: 'file_check', name: 'missing.txt', passed: false, message: "'missing.txt' does not exist" });
   assert.equal([rec.results[1].exitCode, rec.results[1].message.replace(/[\d.]+ s$/, '<t> s')], [3, 'exit 3 after <t> s']);
   assert.match(rec.results[1].tail, /line 1\n[\s\S]*line 10\n$/);
   assert.is(rec._next_action, `forge validate m2 --file missing.txt --cmd '${noisy.replace(/'/g, `'\\''`)}' --cmd true`);
   // The hint is the same call: run it as printed, in text.
-  const again = spawnSync('sh', ['-c', rec._next_action.replace(/^forge /, `${process.execPath} ${FORGE} `)], { cwd: dir, env: forgeEnv(), encoding: 'utf8' });
+  const again = spawnSync('sh', ['-c', rec._next_action.replace(/^forge /, `${process.execPath} ${FORGE} `)], {
+    cwd: dir,
+    env: forgeEnv(),
+    encoding: 'utf8',
+  });
   assert.is(again.status, 1);
   const lines = again.stdout.trimEnd().split('\n');
-  assert.equal(lines.slice(0, 2), ["FAIL  file_check missing.txt: 'missing.txt' does not exist", `FAIL  command '${noisy}': ${/exit 3 after [\d.]+ s/.exec(again.stdout)![0]}`]);
-  assert.equal(lines.slice(2, 10), [3, 4, 5, 6, 7, 8, 9, 10].map((n) => `      > line ${n}`), 'the last 8 lines of output');
+  assert.equal(lines.slice(0, 2), [
+    "FAIL  file_check missing.txt: 'missing.txt' does not exist",
+    `FAIL  command '${noisy}': ${/exit 3 after [\d.]+ s/.exec(again.stdout)![0]}`,
+  ]);
+  assert.equal(
+    lines.slice(2, 10),
+    [3, 4, 5, 6, 7, 8, 9, 10].map((n) => `      > line ${n}`),
+    'the last 8 lines of output',
+  );
   assert.match(lines[10]!, /^ok {4}command 'true': exit 0 in [\d.]+ s$/);
-  assert.equal(lines.slice(11), ['m2 attempt 2: 1 of 3 checks passed (score 0.333, velocity +0.00) — ESCALATE: stagnant: the same checks failed as in attempt 1', 'Next: forge logs --run-id default', 'Or: forge iter get m2 --run-id default']);
+  assert.equal(lines.slice(11), [
+    'm2 attempt 2: 1 of 3 checks passed (score 0.333, velocity +0.00) — ESCALATE: stagnant: the same checks failed as in attempt 1',
+    'Next: forge logs --run-id default',
+    'Or: forge iter get m2 --run-id default',
+  ]);
 });
 
 test('a command past its timeout is killed with its whole process group, one that ignores SIGTERM too', async () => {
@@ -99,7 +143,10 @@ test('a command past its timeout is killed with its whole process group, one tha
   const r = await validate(dir, ['m', '--cmd', command, '--timeout', '1']);
   assert.is(r.code, 1);
   const result = last(r).results[0];
-  assert.equal([result.passed, result.timedOut, result.exitCode, result.message], [false, true, null, 'timed out after 1 s; its process group was killed']);
+  assert.equal(
+    [result.passed, result.timedOut, result.exitCode, result.message],
+    [false, true, null, 'timed out after 1 s; its process group was killed'],
+  );
   for (const file of ['sleeper.pid', 'stubborn.pid']) {
     const pid = Number(readFileSync(join(dir, file), 'utf8'));
     for (let i = 0; i < 50 && running(pid); i++) await new Promise((done) => setTimeout(done, 100));
@@ -127,7 +174,9 @@ test('syntax errors in every language, each as file:line:col and the parser mess
   const files = ['a.js', 'b.mjs', 'c.cjs', 'd.jsx', 'e.ts', 'f.tsx', 'g.json', 'h.json', 'i.py', 'ok.cjs', 'ok.tsx', 'ok.py', 'notes.txt'];
   const r = await validate(dir, ['m', ...files.flatMap((f) => ['--file', f])]);
   assert.is(r.code, 1);
-  const syntax = (last(r).results as Array<{ type: string; name: string; message: string; line?: number; col?: number }>).filter((x) => x.type === 'syntax_check');
+  const syntax = (last(r).results as Array<{ type: string; name: string; message: string; line?: number; col?: number }>).filter(
+    (x) => x.type === 'syntax_check',
+  );
   assert.equal(
     syntax.map((x) => `${x.name} ${x.message}`),
     [
@@ -139,7 +188,9 @@ test('syntax errors in every language, each as file:line:col and the parser mess
       'f.tsx f.tsx:2:53: Expected corresponding JSX closing tag for <div>.',
       "g.json g.json:3:3: Expected ',' or '}' after property value",
       "h.json h.json:1:10: Unexpected token '}'",
-      hasPython ? "i.py i.py:3:1: expected an indented block after 'if' statement on line 2" : 'i.py not checked: python3 is not on the PATH',
+      hasPython
+        ? "i.py i.py:3:1: expected an indented block after 'if' statement on line 2"
+        : 'i.py not checked: python3 is not on the PATH',
       'ok.cjs parses',
       'ok.tsx parses',
       hasPython ? 'ok.py parses' : 'ok.py not checked: python3 is not on the PATH',
@@ -189,7 +240,10 @@ test('attempt histories: oscillating, a score that stops rising, the attempt lim
   assert.is((await run('osc', ...xy)).recommendation, 'RETRY');
   only('y');
   const osc = await run('osc', ...xy, '--cmd', 'true', '--cmd', ':');
-  assert.equal([osc.attempt, osc.score, osc.oscillating, osc.stagnant, osc.sameAsPrev, osc.recommendation, osc.reason], [3, 0.75, true, false, false, 'ESCALATE', 'oscillating: the same checks failed as in attempt 1']);
+  assert.equal(
+    [osc.attempt, osc.score, osc.oscillating, osc.stagnant, osc.sameAsPrev, osc.recommendation, osc.reason],
+    [3, 0.75, true, false, false, 'ESCALATE', 'oscillating: the same checks failed as in attempt 1'],
+  );
 
   await run('flat', '--cmd', 'false #a', '--cmd', 'true');
   await run('flat', '--cmd', 'false #b', '--cmd', 'true', '--cmd', ':');
@@ -232,7 +286,14 @@ test('a missing working directory is one failing cwd_check and ESCALATE, recorde
       runId: 'r5',
       passed: false,
       score: 0,
-      results: [{ type: 'cwd_check', name: gone, passed: false, message: `working directory '${gone}' does not exist: was the worktree removed, or never created?` }],
+      results: [
+        {
+          type: 'cwd_check',
+          name: gone,
+          passed: false,
+          message: `working directory '${gone}' does not exist: was the worktree removed, or never created?`,
+        },
+      ],
       attempt: 1,
       stagnant: false,
       velocity: null,
@@ -247,10 +308,16 @@ test('a missing working directory is one failing cwd_check and ESCALATE, recorde
   assert.is(JSON.parse(git(dir, 'show', 'refs/forge/state:.forge/iterations/r5/m5.json')).lastStatus, 'error');
   const viaEnv = await forge(['validate', 'm5', '--cmd', 'true'], { cwd: dir, env: { FORGE_CWD: gone } });
   assert.is(viaEnv.code, 1);
-  assert.match(viaEnv.stdout, /^FAIL {2}cwd_check .*\nm5 attempt 1: 0 of 1 check passed \(score 0\) — ESCALATE: the working directory does not exist/);
+  assert.match(
+    viaEnv.stdout,
+    /^FAIL {2}cwd_check .*\nm5 attempt 1: 0 of 1 check passed \(score 0\) — ESCALATE: the working directory does not exist/,
+  );
   const outside = await forge(['validate', 'm5', '--cwd', gone, '--cmd', 'true'], { cwd: tempDir() });
   assert.is(outside.code, 1);
-  assert.match(outside.stdout, /ESCALATE: the working directory does not exist: nothing can be checked until it does \(not recorded: not a git repository: '.+'\)\n/);
+  assert.match(
+    outside.stdout,
+    /ESCALATE: the working directory does not exist: nothing can be checked until it does \(not recorded: not a git repository: '.+'\)\n/,
+  );
   const other = await forge(['iter', 'get', 'm5', '--cwd', gone], { cwd: dir });
   assert.is(other.code, 2, 'other commands still refuse a missing directory');
 });
@@ -266,14 +333,20 @@ test('--plan takes the module files and verify commands; PROCEED names the next 
   const dir = repoWith({ '.forge/plans/p.json': JSON.stringify(plan, null, 2), 'a.txt': 'a\n' });
   const p = '.forge/plans/p.json';
   const m1 = await validate(dir, ['m1', '--plan', p]);
-  assert.equal([m1.code, last(m1).results.map((x: { type: string }) => x.type), last(m1)._next_action], [0, ['file_check', 'command'], `forge validate m2 --plan ${p}`]);
+  assert.equal(
+    [m1.code, last(m1).results.map((x: { type: string }) => x.type), last(m1)._next_action],
+    [0, ['file_check', 'command'], `forge validate m2 --plan ${p}`],
+  );
   const m2 = await validate(dir, ['--plan', p, '--module', 'm2']);
   assert.equal([m2.code, last(m2).recommendation, last(m2)._next_action], [1, 'RETRY', `forge validate m2 --plan ${p}`]);
   writeFileSync(join(dir, 'b.txt'), 'b\n');
   assert.is(last(await validate(dir, ['m2', '--plan', p]))._next_action, `forge validate m3 --plan ${p}`);
   assert.is(last(await validate(dir, ['m3', '--plan', p]))._next_action, null, 'no plan contract is active: nothing to advance');
   const unknown = await validate(dir, ['m9', '--plan', p]);
-  assert.equal([unknown.code, last(unknown).error.code, last(unknown).error.message, last(unknown)._next_action], [2, 'MODULE_NOT_FOUND', `'${p}' has no module 'm9' (it has m1, m2, m3)`, `forge validate m1 --plan ${p}`]);
+  assert.equal(
+    [unknown.code, last(unknown).error.code, last(unknown).error.message, last(unknown)._next_action],
+    [2, 'MODULE_NOT_FOUND', `'${p}' has no module 'm9' (it has m1, m2, m3)`, `forge validate m1 --plan ${p}`],
+  );
   writeFileSync(join(dir, 'bad.json'), '{"modules": [{"id": "m1"}]}\n');
   const bad = await validate(dir, ['m1', '--plan', 'bad.json']);
   assert.equal([bad.code, last(bad).error.code, last(bad)._next_action], [2, 'INVALID_PLAN', 'forge plan check --path bad.json']);
@@ -297,9 +370,18 @@ test('bad invocations exit 2 and record nothing; NDJSON requests each get a reco
   assert.is(stateCommits(dir), 0);
   const text = await forge(['validate', 'm'], { cwd: dir });
   assert.is(text.stderr, "Error: nothing to check for 'm': give --cmd, --file, --contract or --plan\nFix: forge validate --help\n");
-  const stream = await forge(['validate'], { cwd: dir, input: '{"id":1,"module":"a","cmd":["true"]}\n{"id":2,"module":"b","file":["nope"]}\n' });
+  const stream = await forge(['validate'], {
+    cwd: dir,
+    input: '{"id":1,"module":"a","cmd":["true"]}\n{"id":2,"module":"b","file":["nope"]}\n',
+  });
   assert.is(stream.code, 1, 'the highest exit of the requests');
-  assert.equal(stream.records.map((x) => [x.id, x.moduleId, x.recommendation]), [[1, 'a', 'PROCEED'], [2, 'b', 'RETRY']]);
+  assert.equal(
+    stream.records.map((x) => [x.id, x.moduleId, x.recommendation]),
+    [
+      [1, 'a', 'PROCEED'],
+      [2, 'b', 'RETRY'],
+    ],
+  );
 });
 
 test('progress goes to stderr while commands run, only on a terminal', async () => {
@@ -309,7 +391,11 @@ test('progress goes to stderr while commands run, only on a terminal', async () 
   const hasScript = spawnSync('script', ['--version']).status === 0;
   if (!hasScript) return;
   // script(1) gives forge a terminal; its output mixes stdout and stderr as a person would see them.
-  const shown = execFileSync('script', ['-qec', `${process.execPath} ${FORGE} validate m --cmd true --cmd 'true #2'`, '/dev/null'], { cwd: dir, env: forgeEnv(), encoding: 'utf8' });
+  const shown = execFileSync('script', ['-qec', `${process.execPath} ${FORGE} validate m --cmd true --cmd 'true #2'`, '/dev/null'], {
+    cwd: dir,
+    env: forgeEnv(),
+    encoding: 'utf8',
+  });
   assert.match(shown, /\[1\/2\] true\r?\n[\s\S]*\[2\/2\] true #2\r?\n/);
   rmSync(join(dir, 'typescript'), { force: true });
 });

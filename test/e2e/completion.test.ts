@@ -17,7 +17,11 @@ const elsewhere = tempDir('forge-complete-cwd-');
 
 /** What bash's completion function offers for the words typed, the last being completed, in `cwd`. */
 function bash(cwd: string, ...words: string[]): string[] {
-  const r = spawnSync('bash', ['-c', `source '${SCRIPT}'; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _forge; printf '%s\\n' "\${COMPREPLY[@]}"`, 'bash', ...words], { cwd, encoding: 'utf8' });
+  const r = spawnSync(
+    'bash',
+    ['-c', `source '${SCRIPT}'; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _forge; printf '%s\\n' "\${COMPREPLY[@]}"`, 'bash', ...words],
+    { cwd, encoding: 'utf8' },
+  );
   assert.is(r.status, 0, r.stderr);
   return r.stdout.split('\n').filter(Boolean).sort();
 }
@@ -43,13 +47,21 @@ test('bash: options before the command are offered and skipped; -C/--cwd makes f
 });
 
 test('forge completion bash|zsh|fish prints the script of the package, the hint on stderr; another shell is refused', async () => {
-  for (const [shell, file] of [['bash', 'forge.bash'], ['zsh', '_forge'], ['fish', 'forge.fish']] as const) {
+  for (const [shell, file] of [
+    ['bash', 'forge.bash'],
+    ['zsh', '_forge'],
+    ['fish', 'forge.fish'],
+  ] as const) {
     const r = await forge(['completion', shell], { cwd: tree });
     assert.is(r.code, 0, r.stderr);
     assert.is(`${r.stdout}`, readFileSync(join('completions', file), 'utf8'), shell);
     assert.is(r.stderr, 'Done.\n');
   }
-  const loaded = spawnSync('bash', ['-c', `eval "$(${process.execPath} ${join(process.cwd(), 'dist/forge.js')} completion bash 2>/dev/null)"; complete -p forge-read`], { encoding: 'utf8' });
+  const loaded = spawnSync(
+    'bash',
+    ['-c', `eval "$(${process.execPath} ${join(process.cwd(), 'dist/forge.js')} completion bash 2>/dev/null)"; complete -p forge-read`],
+    { encoding: 'utf8' },
+  );
   assert.match(loaded.stdout, /complete -F _forge .*forge-read/);
   const bad = await forge(['completion', 'tcsh'], { cwd: tree });
   assert.is(bad.code, 2);
@@ -63,7 +75,10 @@ test('fish and zsh accept their scripts; fish offers directories for -C and file
   if (has('zsh')) assert.is(spawnSync('zsh', ['-n', 'completions/_forge']).status, 0);
   if (!has('fish')) return;
   const fish = (line: string) =>
-    spawnSync('fish', ['-c', `source '${join(process.cwd(), 'completions/forge.fish')}'; complete -C '${line}'`], { cwd: tree, encoding: 'utf8' })
+    spawnSync('fish', ['-c', `source '${join(process.cwd(), 'completions/forge.fish')}'; complete -C '${line}'`], {
+      cwd: tree,
+      encoding: 'utf8',
+    })
       .stdout.split('\n')
       .filter(Boolean)
       .map((l) => l.split('\t')[0]!)

@@ -23,22 +23,43 @@ test('forge-<cmd> is forge <cmd>, nested commands included', async () => {
 
 test('NDJSON: ids echoed, one record per request, bad lines named, exit code is the highest', async () => {
   const dir = tempRepo();
-  const input = ['{"id":"a","pattern":"one"}', '', '{"id":"b","pattern":', '{"id":"c","pattern":"two","category":"nope"}', '{"id":"d","pattern":"one"}'].join('\n');
+  const input = [
+    '{"id":"a","pattern":"one"}',
+    '',
+    '{"id":"b","pattern":',
+    '{"id":"c","pattern":"two","category":"nope"}',
+    '{"id":"d","pattern":"one"}',
+  ].join('\n');
   const r = await forge(['memory', 'save'], { cwd: dir, input });
   assert.is(r.code, 2);
-  assert.equal(r.records.map((x) => [x.id, x.ok, x.error?.code ?? (x.duplicate ? 'dup' : 'saved'), x.line]), [
-    ['a', true, 'saved', undefined],
-    [undefined, false, 'BAD_NDJSON', 3],
-    ['c', false, 'INVALID_ARGUMENT', 4],
-    ['d', true, 'dup', undefined],
-  ]);
+  assert.equal(
+    r.records.map((x) => [x.id, x.ok, x.error?.code ?? (x.duplicate ? 'dup' : 'saved'), x.line]),
+    [
+      ['a', true, 'saved', undefined],
+      [undefined, false, 'BAD_NDJSON', 3],
+      ['c', false, 'INVALID_ARGUMENT', 4],
+      ['d', true, 'dup', undefined],
+    ],
+  );
   assert.match(r.records[1]!.error.message, /^stdin:3: /);
   assert.is(r.stderr, '');
   const show = await forge(['state', 'show'], { cwd: dir, input: '{"id":1,"path":"memory/project.jsonl"}\n{"id":2,"path":"missing"}\n' });
   assert.is(show.code, 1, 'a refused request (1) and a success (0) give 1');
-  assert.equal(show.records.map((x) => [x.id, x.ok]), [[1, true], [2, false]]);
+  assert.equal(
+    show.records.map((x) => [x.id, x.ok]),
+    [
+      [1, true],
+      [2, false],
+    ],
+  );
   const stream = await forge(['memory', 'recall'], { cwd: dir, input: '{"id":"q","query":"one"}\n' });
-  assert.equal(stream.records.map((x) => [x.id, x.type]), [['q', 'memory'], ['q', 'summary']]);
+  assert.equal(
+    stream.records.map((x) => [x.id, x.type]),
+    [
+      ['q', 'memory'],
+      ['q', 'summary'],
+    ],
+  );
 });
 
 test('text stdin for a command that takes NDJSON is BAD_INPUT; --json and FORGE_JSON=1 give records', async () => {
@@ -79,7 +100,10 @@ function followHint(hint: string, cwd: string): { status: number | null; stdout:
 
 test('a run id given by FORGE_RUN_ID travels in the hint as --run-id, so following it in the same shell finds the run', async () => {
   const dir = tempRepo();
-  const updated = await forge(['iter', 'update', 'm3', '--status', 'failed', '--score', '0.4', '--issue', 'auth.test fails'], { cwd: dir, env: { FORGE_RUN_ID: 'r1' } });
+  const updated = await forge(['iter', 'update', 'm3', '--status', 'failed', '--score', '0.4', '--issue', 'auth.test fails'], {
+    cwd: dir,
+    env: { FORGE_RUN_ID: 'r1' },
+  });
   assert.is(updated.stdout, 'r1/m3: attempt 1 failed\nNext: forge iter get m3 --run-id r1\n');
   const followed = followHint('forge iter get m3 --run-id r1', dir);
   assert.equal([followed.status, followed.stdout.split('\n')[0]], [0, 'r1/m3: 1 attempt, last failed']);
@@ -129,7 +153,7 @@ test('invocation errors exit 2 with Error/Fix; --help exits 0; no stack traces u
   const help = await forge(['memory', 'save', '--help'], { cwd: dir });
   assert.is(help.code, 0);
   assert.match(help.stdout, /^forge memory save <pattern> \[--category CATEGORY\]/);
-  assert.match(help.stdout, /Exit status:\n  0  saved, or skipped as a duplicate/);
+  assert.match(help.stdout, /Exit status:\n {2}0 {2}saved, or skipped as a duplicate/);
   const top = await forge([], { cwd: dir });
   assert.is(top.code, 0);
   assert.match(top.stdout, /memory recall +Find remembered patterns/);
@@ -144,10 +168,27 @@ test('invocation errors exit 2 with Error/Fix; --help exits 0; no stack traces u
 test('a closed pipe ends the command quietly with exit 0 (forge … | head -1)', async () => {
   const dir = tempRepo();
   const store = new StateStore(await openRepo({ cwd: dir }));
-  const line = (i: number) => JSON.stringify({ id: `ev-${i}`, timestamp: '2026-01-01T00:00:00Z', runId: 'big', phase: 'execution', moduleId: 'm', event: 'tick', severity: 'info', data: { i, pad: 'x'.repeat(100) } });
-  await store.update({ message: 'seed', apply: async (tx) => tx.write('.forge/logs/big.jsonl', Array.from({ length: 20000 }, (_, i) => line(i)).join('\n') + '\n') });
+  const line = (i: number) =>
+    JSON.stringify({
+      id: `ev-${i}`,
+      timestamp: '2026-01-01T00:00:00Z',
+      runId: 'big',
+      phase: 'execution',
+      moduleId: 'm',
+      event: 'tick',
+      severity: 'info',
+      data: { i, pad: 'x'.repeat(100) },
+    });
+  await store.update({
+    message: 'seed',
+    apply: async (tx) => tx.write('.forge/logs/big.jsonl', Array.from({ length: 20000 }, (_, i) => line(i)).join('\n') + '\n'),
+  });
   store.close();
-  const r = spawnSync('bash', ['-c', `set -o pipefail; node ${FORGE} logs --run-id big --limit 0 --json | head -1`], { cwd: dir, env: forgeEnv(), encoding: 'utf8' });
+  const r = spawnSync('bash', ['-c', `set -o pipefail; node ${FORGE} logs --run-id big --limit 0 --json | head -1`], {
+    cwd: dir,
+    env: forgeEnv(),
+    encoding: 'utf8',
+  });
   assert.is(r.status, 0);
   assert.is(r.stderr, '');
   assert.is(JSON.parse(r.stdout).data.i, 0);
@@ -158,10 +199,16 @@ test('8 processes × 50 concurrent saves of distinct patterns: exactly 400 entri
   const before = userView(dir);
   const runs = await Promise.all(
     Array.from({ length: 8 }, (_, p) =>
-      forge(['memory', 'save'], { cwd: dir, input: Array.from({ length: 50 }, (_, i) => JSON.stringify({ pattern: `writer ${p} lesson ${i}` })).join('\n') }),
+      forge(['memory', 'save'], {
+        cwd: dir,
+        input: Array.from({ length: 50 }, (_, i) => JSON.stringify({ pattern: `writer ${p} lesson ${i}` })).join('\n'),
+      }),
     ),
   );
-  assert.equal(runs.map((r) => r.code), Array(8).fill(0));
+  assert.equal(
+    runs.map((r) => r.code),
+    Array(8).fill(0),
+  );
   assert.is(runs.flatMap((r) => r.records).filter((x) => x.saved).length, 400);
   const lines = storeLines(dir, '.forge/memory/project');
   assert.is(lines.length, 400);

@@ -1,7 +1,18 @@
 // Fuzz (seeded, bounded, many cases per process of the built binary): diffs, plans and NDJSON requests never end in INTERNAL, hang, or change a file not asked for.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import fc from 'fast-check';
 import { test } from 'uvu';
@@ -36,7 +47,11 @@ const FIXTURE: Record<string, string | Buffer> = {
   'empty.txt': '',
   'café/ünï.txt': 'a path git quotes\n',
   'with space.txt': 'spaced\n',
-  '.forge/plans/modules.json': JSON.stringify({ modules: [{ id: 'm1', title: 'One', objective: 'o', files: ['src/app.py'], verify: ['true'], doneWhen: 'it passes' }] }, null, 2),
+  '.forge/plans/modules.json': JSON.stringify(
+    { modules: [{ id: 'm1', title: 'One', objective: 'o', files: ['src/app.py'], verify: ['true'], doneWhen: 'it passes' }] },
+    null,
+    2,
+  ),
   'docs/plans/good.md': planTemplate({ slug: 'demo', date: '2026-01-01' }),
 };
 
@@ -152,18 +167,74 @@ function report(what: string, problems: string[]): void {
 
 /** Paths that must be refused or handled; none reaches outside the sandbox if forge wrongly obeyed. */
 const WEIRD_PATHS = [
-  '', ' ', '.', '..', '../escape.txt', '../../escape.txt', 'a/../../escape.txt', join(outside, 'new.txt'), join(outside, 'secret.txt'),
-  'src', 'src/', 'src//app.py', './src/app.py', 'outside-link/secret.txt', 'outside-link/new.txt', 'outside-link', 'inside-link', 'bin.dat', 'empty.txt', 'noeol.txt',
-  'missing/deep/new.txt', 'café/ünï.txt', 'with space.txt', 'x/'.repeat(2000), 'nul\0name', '~/escape.txt', 'C:\\escape.txt', 'dir\\..\\..\\escape.txt',
-  '-rf', '--help', '\u202egnp.exe', '/dev/null', 'dev/null', '\ud800', 'new\nline.txt', 'tab\tname.txt',
+  '',
+  ' ',
+  '.',
+  '..',
+  '../escape.txt',
+  '../../escape.txt',
+  'a/../../escape.txt',
+  join(outside, 'new.txt'),
+  join(outside, 'secret.txt'),
+  'src',
+  'src/',
+  'src//app.py',
+  './src/app.py',
+  'outside-link/secret.txt',
+  'outside-link/new.txt',
+  'outside-link',
+  'inside-link',
+  'bin.dat',
+  'empty.txt',
+  'noeol.txt',
+  'missing/deep/new.txt',
+  'café/ünï.txt',
+  'with space.txt',
+  'x/'.repeat(2000),
+  'nul\0name',
+  '~/escape.txt',
+  'C:\\escape.txt',
+  'dir\\..\\..\\escape.txt',
+  '-rf',
+  '--help',
+  '\u202egnp.exe',
+  '/dev/null',
+  'dev/null',
+  '\ud800',
+  'new\nline.txt',
+  'tab\tname.txt',
   // Names at and over the file system's 255 bytes, and paths into git's own directory (refused).
-  'x'.repeat(300), 'y'.repeat(240), '.git/config', '.git/hooks/post-checkout', '.GIT/config', 'src/../.git/HEAD', '.git', join(root, '.git', 'config'),
+  'x'.repeat(300),
+  'y'.repeat(240),
+  '.git/config',
+  '.git/hooks/post-checkout',
+  '.GIT/config',
+  'src/../.git/HEAD',
+  '.git',
+  join(root, '.git', 'config'),
 ];
 /** Paths only read: system files and devices a path argument may name. */
 const READ_ONLY_PATHS = ['/etc/hostname', '/etc/passwd', '/dev/zero', '/dev/urandom', '/proc/self/environ', '/'];
 
 const NUMBERS = ['0', '-1', '1e400', '99999999999999999999999', '4294967296', '9007199254740993', 'NaN', '', '1.5', '0x10', '٣'];
-const CHARS = ['\0', '\r', '\r\n', '\t', '\u2028', '\ud800', '\udc00', '😀', '\u202e', 'é', '\ufeff', '\\', '"', '\x1b[31m', '\x7f', '\u0085'];
+const CHARS = [
+  '\0',
+  '\r',
+  '\r\n',
+  '\t',
+  '\u2028',
+  '\ud800',
+  '\udc00',
+  '😀',
+  '\u202e',
+  'é',
+  '\ufeff',
+  '\\',
+  '"',
+  '\x1b[31m',
+  '\x7f',
+  '\u0085',
+];
 /** Long runs that hit regexes and loops which cost the square of a line's length. */
 const CHUNKS = [' ', ' b/', '\t', '@@ ', '""', '\\', '-', '*', '`', ':', 'a', '\r', '\n', '\n\n', '- ', '[', '{', '&a ', '*a '];
 
@@ -185,7 +256,11 @@ function opArb(paths: string[], extraLines: fc.Arbitrary<string>): fc.Arbitrary<
     fc.record({ op: fc.constantFrom('drop' as const, 'dup' as const), i }),
     fc.record({ op: fc.constant('swap' as const), i, j: fc.nat() }),
     fc.record({ op: fc.constant('insert' as const), i, line: fc.oneof(extraLines, fc.string({ unit: 'binary', maxLength: 40 })) }),
-    fc.record({ op: fc.constant('prefix' as const), i, c: fc.constantFrom(' ', '+', '-', '\\', '@', '*', '<', '=', '>', '#', '"', '', '---', '+++', '@@', '```', '~~~', '###') }),
+    fc.record({
+      op: fc.constant('prefix' as const),
+      i,
+      c: fc.constantFrom(' ', '+', '-', '\\', '@', '*', '<', '=', '>', '#', '"', '', '---', '+++', '@@', '```', '~~~', '###'),
+    }),
     fc.record({ op: fc.constant('numbers' as const), i, n: fc.constantFrom(...NUMBERS) }),
     fc.record({ op: fc.constant('path' as const), i, path: fc.constantFrom(...paths) }),
     fc.record({ op: fc.constant('char' as const), at: fc.nat(), c: fc.constantFrom(...CHARS) }),
@@ -195,7 +270,10 @@ function opArb(paths: string[], extraLines: fc.Arbitrary<string>): fc.Arbitrary<
 
 /** A line's path part (after a diff or plan header word) replaced, or the whole line when it has none. */
 function withPath(line: string, path: string): string {
-  const head = /^(--- |\+\+\+ |diff --git |\*\*\* (?:Update|Add|Delete) File: |\*\*\* Move to: |rename (?:from|to) |Index: |\s*allowed_paths: |\s*path_globs: )/.exec(line)?.[0];
+  const head =
+    /^(--- |\+\+\+ |diff --git |\*\*\* (?:Update|Add|Delete) File: |\*\*\* Move to: |rename (?:from|to) |Index: |\s*allowed_paths: |\s*path_globs: )/.exec(
+      line,
+    )?.[0];
   if (!head) return path;
   if (head.startsWith('diff --git')) return `${head}a/${path} b/${path}`;
   if (/allowed_paths|path_globs/.test(head)) return `${head}[${JSON.stringify(path)}]`;
@@ -287,7 +365,7 @@ const SLOPPY = [
   '--- src/app.py\n+++ src/app.py\n@@ @@\n def main():\n-    print("hi")\n+    print("hey")\n',
   '--- a/docs/notes.txt\n+++ b/docs/notes.txt\n@@ -99,3 +99,3 @@\n line 9 of the notes\n-line 10 of the notes\n+line ten\n line 11 of the notes\n',
   '--- a/docs/notes.txt\t2026-01-01 00:00:00.000000000 +0000\n+++ b/docs/notes.txt\t2026-01-02 00:00:00.000000000 +0000\n@@ -1,2 +1,2 @@\n-line 1 of the notes\n+line one\n line 2 of the notes\n',
-  '--- a/src/util.ts\n+++ b/src/util.ts\n@@ -1,3 +1,3 @@\n export function add(a: number, b: number): number {\n-  return a + b;\n+    return a - b;\n }\n\n export const NAME = \'util\';\n',
+  "--- a/src/util.ts\n+++ b/src/util.ts\n@@ -1,3 +1,3 @@\n export function add(a: number, b: number): number {\n-  return a + b;\n+    return a - b;\n }\n\n export const NAME = 'util';\n",
   '--- /dev/null\n+++ b/src/created.py\n@@ -0,0 +1,2 @@\n+x = 1\n+y = 2\n',
   '--- a/noeol.txt\n+++ b/noeol.txt\n@@ -1,2 +1,2 @@\n first\n-last line without newline\n\\ No newline at end of file\n+last line, now with newline\n',
   '*** Begin Patch\n*** Update File: src/app.py\n@@ def main():\n-    print("hi")\n+    print("envelope")\n*** Add File: src/added.txt\n+added\n*** Delete File: empty.txt\n*** Update File: src/util.ts\n*** Move to: src/moved.ts\n@@\n-export const NAME = \'util\';\n+export const NAME = \'moved\';\n*** End of File\n*** End Patch\n',
@@ -301,22 +379,60 @@ const SLOPPY = [
 /** The diffs mutations start from; all apply to the fixture but git's binary and copy forms, which forge refuses. */
 const DIFF_SEEDS = [...gitDiffs(), ...SLOPPY];
 
-const DIFF_LINES = fc.constantFrom('@@ @@', '@@ -1 +1 @@', '@@ -0,0 +0,0 @@', '\\ No newline at end of file', 'diff --git a/x b/x', '--- a/src/app.py', '+++ b/src/app.py', '--- /dev/null', '+++ /dev/null', 'new file mode 100644', 'deleted file mode 100644', 'rename from src/app.py', 'rename to ../x', 'copy from a', 'GIT binary patch', 'literal 5', 'Binary files a/bin.dat and b/bin.dat differ', 'index 0000000..1111111 100644', '*** Begin Patch', '*** End Patch', '*** Add File: ', '*** Move to: ', '<<<<<<< SEARCH', '=======', '>>>>>>> REPLACE', '', ' ', '+', '-');
+const DIFF_LINES = fc.constantFrom(
+  '@@ @@',
+  '@@ -1 +1 @@',
+  '@@ -0,0 +0,0 @@',
+  '\\ No newline at end of file',
+  'diff --git a/x b/x',
+  '--- a/src/app.py',
+  '+++ b/src/app.py',
+  '--- /dev/null',
+  '+++ /dev/null',
+  'new file mode 100644',
+  'deleted file mode 100644',
+  'rename from src/app.py',
+  'rename to ../x',
+  'copy from a',
+  'GIT binary patch',
+  'literal 5',
+  'Binary files a/bin.dat and b/bin.dat differ',
+  'index 0000000..1111111 100644',
+  '*** Begin Patch',
+  '*** End Patch',
+  '*** Add File: ',
+  '*** Move to: ',
+  '<<<<<<< SEARCH',
+  '=======',
+  '>>>>>>> REPLACE',
+  '',
+  ' ',
+  '+',
+  '-',
+);
 
 function diffCases(paths: string[], numRuns: number, salt: number): string[] {
-  const arb = fc.tuple(fc.constantFrom(...DIFF_SEEDS), fc.array(opArb(paths, DIFF_LINES), { minLength: 1, maxLength: 4 }), fc.option(fc.constantFrom(...DIFF_SEEDS), { freq: 5 }));
+  const arb = fc.tuple(
+    fc.constantFrom(...DIFF_SEEDS),
+    fc.array(opArb(paths, DIFF_LINES), { minLength: 1, maxLength: 4 }),
+    fc.option(fc.constantFrom(...DIFF_SEEDS), { freq: 5 }),
+  );
   return sample(arb, numRuns, salt).map(([seed, ops, more]) => mutate(seed + (more ?? ''), ops));
 }
 
 test('diffs: mutated git, unified, envelope and SEARCH/REPLACE patches never crash, hang or write with --check', async () => {
   const diffs = [...DIFF_SEEDS, ...diffCases([...WEIRD_PATHS, ...READ_ONLY_PATHS], 400, 1)];
-  const lines = [JSON.stringify({ id: 1, diff: SLOPPY[0], check: true }), ...diffs.map((diff, i) => JSON.stringify({ id: i + 2, diff, check: true }))];
+  const lines = [
+    JSON.stringify({ id: 1, diff: SLOPPY[0], check: true }),
+    ...diffs.map((diff, i) => JSON.stringify({ id: i + 2, diff, check: true })),
+  ];
   const before = snapshot(sandbox);
   const r = await batch({ cwd: root, command: ['patch'], lines });
   const problems = [...r.problems];
   // The unmutated seeds are valid: a fuzzer whose base cases fail tests nothing.
   DIFF_SEEDS.forEach((seed, i) => {
-    if (r.answers.get(i + 2)?.ok !== true && !/GIT binary patch|Binary files|copy from/.test(seed)) problems.push(`seed ${i} does not apply: ${JSON.stringify(r.answers.get(i + 2)?.error)}`);
+    if (r.answers.get(i + 2)?.ok !== true && !/GIT binary patch|Binary files|copy from/.test(seed))
+      problems.push(`seed ${i} does not apply: ${JSON.stringify(r.answers.get(i + 2)?.error)}`);
   });
   problems.push(...changedFiles(before, snapshot(sandbox)).map((p) => `--check changed ${p}`));
   report('patch --check', problems);
@@ -326,7 +442,10 @@ test('diffs: applied for real, each in its own copy, a patch changes only the fi
   const diffs = diffCases(WEIRD_PATHS, 120, 2);
   const copies = join(sandbox, 'apply');
   diffs.forEach((_, i) => cpSync(root, join(copies, String(i)), { recursive: true, verbatimSymlinks: true }));
-  const lines = [JSON.stringify({ id: 1, diff: SLOPPY[0], check: true }), ...diffs.map((diff, i) => JSON.stringify({ id: i + 2, diff, cwd: join(copies, String(i)) }))];
+  const lines = [
+    JSON.stringify({ id: 1, diff: SLOPPY[0], check: true }),
+    ...diffs.map((diff, i) => JSON.stringify({ id: i + 2, diff, cwd: join(copies, String(i)) })),
+  ];
   const before = snapshot(sandbox);
   const r = await batch({ cwd: root, command: ['patch'], lines });
   const problems = [...r.problems];
@@ -334,7 +453,10 @@ test('diffs: applied for real, each in its own copy, a patch changes only the fi
     const m = /^apply\/(\d+)\/(.*)$/s.exec(path);
     const answer = m ? r.answers.get(Number(m[1]) + 2) : undefined;
     const reported = answer?.ok ? (answer.files as Array<{ path: string; from?: string }>).flatMap((f) => [f.path, f.from]) : [];
-    if (!m || !reported.includes(m[2]) || m[2]!.startsWith('.git/')) problems.push(`${path} changed, but ${answer?.ok ? `the patch reported ${JSON.stringify(reported)}` : 'the patch was refused'}: ${JSON.stringify(m ? diffs[Number(m[1])] : '').slice(0, 400)}`);
+    if (!m || !reported.includes(m[2]) || m[2]!.startsWith('.git/'))
+      problems.push(
+        `${path} changed, but ${answer?.ok ? `the patch reported ${JSON.stringify(reported)}` : 'the patch was refused'}: ${JSON.stringify(m ? diffs[Number(m[1])] : '').slice(0, 400)}`,
+      );
   }
   rmSync(copies, { recursive: true, force: true });
   report('patch', problems);
@@ -391,16 +513,41 @@ const YAML_LINES = fc.constantFrom(
 
 function planSeeds(): string[] {
   const template = planTemplate({ slug: 'fuzz', date: '2026-01-01' });
-  return [template, String(FIXTURE['docs/plans/good.md']), '# a legacy plan\n\nno envelope at all\n', template.replace(/```envelope[\s\S]*?```/g, '')];
+  return [
+    template,
+    String(FIXTURE['docs/plans/good.md']),
+    '# a legacy plan\n\nno envelope at all\n',
+    template.replace(/```envelope[\s\S]*?```/g, ''),
+  ];
 }
 
 test('plans: mutated Markdown contracts and JSON module plans are findings, never a crash, hang or write', async () => {
   const seeds = planSeeds();
-  const arb = fc.tuple(fc.constantFrom(...seeds), fc.array(fc.oneof({ weight: 3, arbitrary: opArb(['**', ...WEIRD_PATHS], YAML_LINES) }, { weight: 2, arbitrary: fc.record({ op: fc.constant('insert' as const), i: fc.nat(), line: YAML_LINES }) }), { minLength: 1, maxLength: 5 }));
+  const arb = fc.tuple(
+    fc.constantFrom(...seeds),
+    fc.array(
+      fc.oneof(
+        { weight: 3, arbitrary: opArb(['**', ...WEIRD_PATHS], YAML_LINES) },
+        { weight: 2, arbitrary: fc.record({ op: fc.constant('insert' as const), i: fc.nat(), line: YAML_LINES }) },
+      ),
+      { minLength: 1, maxLength: 5 },
+    ),
+  );
   const plans: Array<string | Buffer> = sample(arb, 300, 3).map(([seed, ops]) => mutate(seed, ops as Op[]));
   // Bytes that are not UTF-8, and module plans (.json) through the same YAML reader.
-  plans.push(...sample(fc.uint8Array({ maxLength: 300 }), 15, 4).map((b) => Buffer.concat([Buffer.from('---\nenvelope:\n  plan_id: '), Buffer.from(b), Buffer.from('\n---\n')])));
-  const modules = sample(fc.tuple(fc.constant(String(FIXTURE['.forge/plans/modules.json'])), fc.array(opArb(WEIRD_PATHS, YAML_LINES), { minLength: 1, maxLength: 3 })), 40, 5).map(([seed, ops]) => mutate(seed, ops));
+  plans.push(
+    ...sample(fc.uint8Array({ maxLength: 300 }), 15, 4).map((b) =>
+      Buffer.concat([Buffer.from('---\nenvelope:\n  plan_id: '), Buffer.from(b), Buffer.from('\n---\n')]),
+    ),
+  );
+  const modules = sample(
+    fc.tuple(
+      fc.constant(String(FIXTURE['.forge/plans/modules.json'])),
+      fc.array(opArb(WEIRD_PATHS, YAML_LINES), { minLength: 1, maxLength: 3 }),
+    ),
+    40,
+    5,
+  ).map(([seed, ops]) => mutate(seed, ops));
   const dir = join(root, 'fuzz-plans');
   mkdirSync(dir);
   const files = [...plans.map((p, i) => [`p${i}.md`, p] as const), ...modules.map((m, i) => [`m${i}.json`, m] as const)];
@@ -439,7 +586,18 @@ function nested(depth: number): unknown[] {
 
 /** A value for a request's key; system paths only where the command only reads them. */
 function valueArb(key: string, readOnly: boolean): fc.Arbitrary<unknown> {
-  const paths = ['README.md', 'src/app.py', 'docs/notes.txt', 'crlf.txt', 'bin.dat', 'inside-link', 'missing.txt', 'src', 'fuzz-written.txt', ...WEIRD_PATHS];
+  const paths = [
+    'README.md',
+    'src/app.py',
+    'docs/notes.txt',
+    'crlf.txt',
+    'bin.dat',
+    'inside-link',
+    'missing.txt',
+    'src',
+    'fuzz-written.txt',
+    ...WEIRD_PATHS,
+  ];
   const anyPath = fc.constantFrom(...paths, ...(readOnly ? READ_ONLY_PATHS : []));
   const readPath = fc.constantFrom(...paths, ...READ_ONLY_PATHS);
   const plausible: Record<string, fc.Arbitrary<unknown>> = {
@@ -453,7 +611,9 @@ function valueArb(key: string, readOnly: boolean): fc.Arbitrary<unknown> {
     new: fc.string({ unit: 'binary', maxLength: 50 }),
     content: fc.string({ unit: 'binary', maxLength: 200 }),
     diff: fc.constantFrom(...SLOPPY),
-    edits: fc.array(fc.dictionary(fc.constantFrom('lines', 'after', 'before', 'new', 'delete', 'x'), fc.jsonValue({ maxDepth: 1 })), { maxLength: 3 }),
+    edits: fc.array(fc.dictionary(fc.constantFrom('lines', 'after', 'before', 'new', 'delete', 'x'), fc.jsonValue({ maxDepth: 1 })), {
+      maxLength: 3,
+    }),
     anchor: fc.constantFrom('1#abcd', '3#0000', 'x', '99999999999999999999#a'),
     lines: fc.constantFrom('1-2', '2#ab-1#cd', '0-0', '-1', '5-3', 'x'),
     module: fc.constantFrom('m1', 'fuzz', '../m', 'a/b', ''),
@@ -480,8 +640,24 @@ const ALIEN_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwn
 
 /** Lines that are not a JSON object, or not UTF-8; none holds \n or \r (readline ends a line at either). */
 const JUNK_LINES: fc.Arbitrary<string | Buffer> = fc.oneof(
-  fc.constantFrom('{', '{"a":', '[]', '[1,2]', '1', '"s"', 'null', 'true', '{"a":1}{"b":2}', '{"path":"x",}', "{'path':'x'}", `{"x":${'['.repeat(20_000)}`, Buffer.from('\ufeff{}')),
-  fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => Buffer.concat([Buffer.from('{"path":"'), Buffer.from(b.filter((x) => x !== 10 && x !== 13)), Buffer.from('"}')])),
+  fc.constantFrom(
+    '{',
+    '{"a":',
+    '[]',
+    '[1,2]',
+    '1',
+    '"s"',
+    'null',
+    'true',
+    '{"a":1}{"b":2}',
+    '{"path":"x",}',
+    "{'path':'x'}",
+    `{"x":${'['.repeat(20_000)}`,
+    Buffer.from('\ufeff{}'),
+  ),
+  fc
+    .uint8Array({ minLength: 1, maxLength: 40 })
+    .map((b) => Buffer.concat([Buffer.from('{"path":"'), Buffer.from(b.filter((x) => x !== 10 && x !== 13)), Buffer.from('"}')])),
   fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }).map((t) => t.replace(/[\r\n]/g, ' ')),
 );
 
@@ -491,42 +667,112 @@ type Edit = { set: string; value: unknown } | { del: number } | { alien: string;
  * A request: one of the command's valid requests with a few fields set to odd values, removed, or
  * joined by keys it does not have — so most cases get past validation into the command — or a junk line.
  */
-function requestArb(templates: Array<Record<string, unknown>>, keys: string[], readOnly: boolean): fc.Arbitrary<{ fields?: Record<string, unknown>; text?: string | Buffer }> {
-  const settable = [...keys, 'cwd', 'run-id', ...keys.filter((k) => k.includes('-')).map((k) => k.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()))];
+function requestArb(
+  templates: Array<Record<string, unknown>>,
+  keys: string[],
+  readOnly: boolean,
+): fc.Arbitrary<{ fields?: Record<string, unknown>; text?: string | Buffer }> {
+  const settable = [
+    ...keys,
+    'cwd',
+    'run-id',
+    ...keys.filter((k) => k.includes('-')).map((k) => k.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())),
+  ];
   const edit: fc.Arbitrary<Edit> = fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...settable).chain((k) => valueArb(k, readOnly).map((value) => ({ set: k, value }))) },
     { weight: 1, arbitrary: fc.nat().map((del) => ({ del })) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...ALIEN_KEYS), fc.jsonValue({ maxDepth: 2 })).map(([alien, value]) => ({ alien, value })) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.constantFrom(...ALIEN_KEYS), fc.jsonValue({ maxDepth: 2 })).map(([alien, value]) => ({ alien, value })),
+    },
   );
   const fields = fc.tuple(fc.constantFrom(...templates), fc.array(edit, { maxLength: 3 })).map(([template, edits]) => {
     const out: Record<string, unknown> = { ...template };
     for (const e of edits) {
       if ('del' in e) delete out[Object.keys(out)[e.del % Math.max(1, Object.keys(out).length)]!];
-      else Object.defineProperty(out, 'set' in e ? e.set : e.alien, { value: e.value, enumerable: true, configurable: true, writable: true });
+      else
+        Object.defineProperty(out, 'set' in e ? e.set : e.alien, { value: e.value, enumerable: true, configurable: true, writable: true });
     }
     return out;
   });
-  return fc.oneof({ weight: 6, arbitrary: fields.map((f) => ({ fields: f })) }, { weight: 1, arbitrary: JUNK_LINES.map((t) => ({ text: t })) });
+  return fc.oneof(
+    { weight: 6, arbitrary: fields.map((f) => ({ fields: f })) },
+    { weight: 1, arbitrary: JUNK_LINES.map((t) => ({ text: t })) },
+  );
 }
 
 /** Commands fuzzed over NDJSON, with valid requests to start from; `writes` says where an answer reports what it wrote. */
 const TARGETS: Array<{ name: string; templates: Array<Record<string, unknown>>; writes?: (answer: Record<string, any>) => unknown[] }> = [
-  { name: 'read', templates: [{ path: 'README.md' }, { path: 'docs/notes.txt', start: 3, end: 9 }, { path: 'src/app.py', symbols: true }, { path: 'src/util.ts', blame: true }] },
+  {
+    name: 'read',
+    templates: [
+      { path: 'README.md' },
+      { path: 'docs/notes.txt', start: 3, end: 9 },
+      { path: 'src/app.py', symbols: true },
+      { path: 'src/util.ts', blame: true },
+    ],
+  },
   {
     name: 'edit',
-    templates: [{ path: 'docs/notes.txt', old: 'line 3 of the notes', new: 'line three' }, { path: 'src/app.py', old: 'return 0', new: 'return 1', all: true }, { path: 'docs/notes.txt', lines: '4-5', delete: true }, { path: 'crlf.txt', after: '1', new: 'inserted' }],
+    templates: [
+      { path: 'docs/notes.txt', old: 'line 3 of the notes', new: 'line three' },
+      { path: 'src/app.py', old: 'return 0', new: 'return 1', all: true },
+      { path: 'docs/notes.txt', lines: '4-5', delete: true },
+      { path: 'crlf.txt', after: '1', new: 'inserted' },
+    ],
     writes: (a) => [a.path],
   },
-  { name: 'write', templates: [{ path: 'fuzz-written.txt', content: 'x' }, { path: 'docs/notes.txt', content: 'replaced\n', overwrite: true }], writes: (a) => [a.path] },
-  { name: 'patch', templates: SLOPPY.slice(0, 8).map((diff) => ({ diff })), writes: (a) => (a.files ?? []).flatMap((f: { path: string; from?: string }) => [f.path, f.from]) },
-  { name: 'search', templates: [{ pattern: 'main' }, { pattern: 'line', paths: ['docs'], limit: 3 }, { pattern: '(', literal: true }, { pattern: 'DEF', glob: '*.py', 'ignore-case': true }] },
+  {
+    name: 'write',
+    templates: [
+      { path: 'fuzz-written.txt', content: 'x' },
+      { path: 'docs/notes.txt', content: 'replaced\n', overwrite: true },
+    ],
+    writes: (a) => [a.path],
+  },
+  {
+    name: 'patch',
+    templates: SLOPPY.slice(0, 8).map((diff) => ({ diff })),
+    writes: (a) => (a.files ?? []).flatMap((f: { path: string; from?: string }) => [f.path, f.from]),
+  },
+  {
+    name: 'search',
+    templates: [
+      { pattern: 'main' },
+      { pattern: 'line', paths: ['docs'], limit: 3 },
+      { pattern: '(', literal: true },
+      { pattern: 'DEF', glob: '*.py', 'ignore-case': true },
+    ],
+  },
   { name: 'ls', templates: [{}, { glob: '**/*.ts' }, { limit: 1 }] },
-  { name: 'memory save', templates: [{ pattern: 'fuzzing finds what tests miss' }, { pattern: 'run make test', category: 'test_command', confidence: 0.9, tag: ['make'] }], writes: () => [] },
+  {
+    name: 'memory save',
+    templates: [
+      { pattern: 'fuzzing finds what tests miss' },
+      { pattern: 'run make test', category: 'test_command', confidence: 0.9, tag: ['make'] },
+    ],
+    writes: () => [],
+  },
   { name: 'memory recall', templates: [{ query: 'fuzz' }, { query: 'make', scope: 'project', limit: 2, category: 'test_command' }] },
-  { name: 'iter update', templates: [{ module: 'm1', status: 'failed', 'run-id': 'fuzz-1' }, { module: 'm1', status: 'passed', score: 0.5, issue: ['a'], 'root-cause': 'b', 'run-id': 'fuzz-1' }], writes: () => [] },
+  {
+    name: 'iter update',
+    templates: [
+      { module: 'm1', status: 'failed', 'run-id': 'fuzz-1' },
+      { module: 'm1', status: 'passed', score: 0.5, issue: ['a'], 'root-cause': 'b', 'run-id': 'fuzz-1' },
+    ],
+    writes: () => [],
+  },
   { name: 'iter get', templates: [{ module: 'm1', 'run-id': 'fuzz-1' }] },
   { name: 'plan check', templates: [{}, { path: ['docs/plans/good.md'], strict: true }, { path: ['.forge/plans'] }] },
-  { name: 'validate', templates: [{ module: 'm1', cmd: ['true'], 'run-id': 'fuzz-1' }, { module: 'm1', file: ['src/app.py', 'src/util.ts'], 'run-id': 'fuzz-1' }, { module: 'm1', plan: '.forge/plans/modules.json', 'run-id': 'fuzz-1' }], writes: () => [] },
+  {
+    name: 'validate',
+    templates: [
+      { module: 'm1', cmd: ['true'], 'run-id': 'fuzz-1' },
+      { module: 'm1', file: ['src/app.py', 'src/util.ts'], 'run-id': 'fuzz-1' },
+      { module: 'm1', plan: '.forge/plans/modules.json', 'run-id': 'fuzz-1' },
+    ],
+    writes: () => [],
+  },
 ];
 
 test('NDJSON requests: wrong types, huge numbers, prototype keys and junk lines are clean errors for every command', async () => {
@@ -535,7 +781,10 @@ test('NDJSON requests: wrong types, huge numbers, prototype keys and junk lines 
   const batches = TARGETS.map((target, t) => {
     const spec = specs.find((s) => s.name === target.name)!;
     const cases = sample(requestArb(target.templates, Object.keys(spec.args), !target.writes), 40, 10 + t);
-    const lines = [rawJson({ ...target.templates[0], id: 1 }), ...cases.map((c, i) => (c.text !== undefined ? c.text : rawJson({ ...c.fields, id: i + 2 })))];
+    const lines = [
+      rawJson({ ...target.templates[0], id: 1 }),
+      ...cases.map((c, i) => (c.text !== undefined ? c.text : rawJson({ ...c.fields, id: i + 2 }))),
+    ];
     const cwd = target.writes ? join(sandbox, `ndjson-${t}`) : root;
     if (target.writes) cpSync(root, cwd, { recursive: true, verbatimSymlinks: true });
     return { target, cases, lines, cwd, copy: target.writes ? `ndjson-${t}/` : null };
@@ -547,7 +796,8 @@ test('NDJSON requests: wrong types, huge numbers, prototype keys and junk lines 
   batches.forEach(({ target, cases, cwd, copy }, t) => {
     const r = results[t]!;
     problems.push(...r.problems);
-    if (r.answers.get(1)?.ok !== true) problems.push(`forge ${target.name}: the valid first request failed: ${JSON.stringify(r.answers.get(1))}`);
+    if (r.answers.get(1)?.ok !== true)
+      problems.push(`forge ${target.name}: the valid first request failed: ${JSON.stringify(r.answers.get(1))}`);
     if (!copy) return;
     // What the answers say was written, resolved against each request's own cwd.
     const allowed = new Set<string>();
@@ -557,7 +807,8 @@ test('NDJSON requests: wrong types, huge numbers, prototype keys and junk lines 
       const base = resolve(cwd, typeof request.cwd === 'string' ? request.cwd : '.');
       for (const p of target.writes!(answer)) if (typeof p === 'string') allowed.add(relative(sandbox, resolve(base, p)));
     }
-    for (const p of changed.filter((c) => c.startsWith(copy))) if (!allowed.has(p) || p.includes('/.git/')) problems.push(`forge ${target.name} changed ${p}, which no answer reported`);
+    for (const p of changed.filter((c) => c.startsWith(copy)))
+      if (!allowed.has(p) || p.includes('/.git/')) problems.push(`forge ${target.name} changed ${p}, which no answer reported`);
   });
   // Outside the copies of the writing commands nothing may change at all.
   problems.push(...changed.filter((p) => !/^ndjson-\d+\//.test(p)).map((p) => `${p} changed (by a read-only command, or outside a copy)`));

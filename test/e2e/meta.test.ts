@@ -17,30 +17,37 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 
 test('every command answers its examples and an error with a hint marker, and every hint works when followed', async () => {
   const failures = (await walk()).filter((c) => !c.ok);
-  assert.equal(failures.map((f) => `${f.command} — ${f.case}\n${f.detail}`), []);
+  assert.equal(
+    failures.map((f) => `${f.command} — ${f.case}\n${f.detail}`),
+    [],
+  );
 });
 
 test('no hint written in the source is a placeholder: every fix, next, or and ctx.cmd literal of lib/ and commands/', () => {
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'lib', 'commands'], { encoding: 'utf8' }).split('\n').filter((f) => f.endsWith('.ts'));
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'lib', 'commands'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => f.endsWith('.ts'));
   // A template literal's ${…} is a real value at run time; what is around it must be a command.
   const literal = (text: string) => text.replace(/\$\{[^}]*\}/g, 'x');
   const found: string[] = [];
   let seen = 0;
   for (const file of files) {
-    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-      for (const m of line.matchAll(/\b(?:fix|next|or)\s*:\s*(?:[^'"`,}]*\?\s*)?(['"`])((?:forge|git) (?:(?!\1).)*)\1/g)) {
-        seen++;
-        const slot = placeholderIn(literal(m[2]!));
-        if (slot) found.push(`${file}:${i + 1}: ${m[2]} (${slot})`);
-      }
-      for (const m of line.matchAll(/ctx\.cmd\(((?:[^()]|\([^()]*\))*)\)/g)) {
-        seen++;
-        for (const q of m[1]!.matchAll(/(['"`])((?:(?!\1).)*)\1/g)) {
-          const slot = placeholderIn(literal(q[2]!));
-          if (slot) found.push(`${file}:${i + 1}: ctx.cmd(${m[1]}) (${slot})`);
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        for (const m of line.matchAll(/\b(?:fix|next|or)\s*:\s*(?:[^'"`,}]*\?\s*)?(['"`])((?:forge|git) (?:(?!\1).)*)\1/g)) {
+          seen++;
+          const slot = placeholderIn(literal(m[2]!));
+          if (slot) found.push(`${file}:${i + 1}: ${m[2]} (${slot})`);
         }
-      }
-    });
+        for (const m of line.matchAll(/ctx\.cmd\(((?:[^()]|\([^()]*\))*)\)/g)) {
+          seen++;
+          for (const q of m[1]!.matchAll(/(['"`])((?:(?!\1).)*)\1/g)) {
+            const slot = placeholderIn(literal(q[2]!));
+            if (slot) found.push(`${file}:${i + 1}: ctx.cmd(${m[1]}) (${slot})`);
+          }
+        }
+      });
   }
   assert.ok(seen > 150, `the scan found only ${seen} hints: its patterns no longer match the source`);
   assert.equal(found, []);
@@ -73,7 +80,18 @@ test("each man page's SYNOPSIS is exactly the first line of each command's --hel
 
 test('the bash completion completes commands, subcommands, options and choices', () => {
   const complete = (...words: string[]) =>
-    spawnSync('bash', ['-c', 'source completions/forge.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _forge; printf "%s\\n" "${COMPREPLY[@]}"', 'bash', ...words], { encoding: 'utf8' }).stdout.trim().split('\n');
+    spawnSync(
+      'bash',
+      [
+        '-c',
+        'source completions/forge.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _forge; printf "%s\\n" "${COMPREPLY[@]}"',
+        'bash',
+        ...words,
+      ],
+      { encoding: 'utf8' },
+    )
+      .stdout.trim()
+      .split('\n');
   assert.equal(complete('forge', 'me'), ['memory']);
   assert.equal(complete('forge', 'memory', 's'), ['save']);
   assert.equal(complete('forge-memory', 're'), ['recall']);
@@ -84,7 +102,12 @@ test('the bash completion completes commands, subcommands, options and choices',
 test('tool schemas are lean and mirror the declared arguments, but those for a person only', () => {
   for (const c of leaves(entries)) {
     const schema = toolSchema(c);
-    assert.equal(Object.keys(schema.parameters.properties), Object.entries(c.args as ArgsSpec).filter(([, a]) => !a.personOnly).map(([n]) => n));
+    assert.equal(
+      Object.keys(schema.parameters.properties),
+      Object.entries(c.args as ArgsSpec)
+        .filter(([, a]) => !a.personOnly)
+        .map(([n]) => n),
+    );
     assert.ok(JSON.stringify(schema).length < 1200, `${c.name} schema is ${JSON.stringify(schema).length} chars`);
     assert.match(schema.name, /^[a-z_]+$/);
   }
@@ -101,7 +124,10 @@ test('the catalog the executable loads commands from names every command of the 
     const names = typeof hit === 'string' ? [word] : Object.keys(hit).map((sub) => `${word} ${sub}`);
     assert.equal(listed.slice(-names.length), names);
   }
-  assert.equal(listed, leaves(entries).map((c) => c.name));
+  assert.equal(
+    listed,
+    leaves(entries).map((c) => c.name),
+  );
 });
 
 test.run();

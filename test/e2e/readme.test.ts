@@ -61,7 +61,14 @@ test("the README's plan walkthrough runs as written from forge plan new in a fre
     const output = `${r.stdout}${r.stderr}`;
     assert.is(r.status, step.exit, `$ ${step.command}\n${output}`);
     assert.ok(inOrder(output, step.shown), `$ ${step.command}: the README shows\n${step.shown.join('\n')}\nbut it printed\n${output}`);
-    if (/ --json$/.test(step.command)) assert.ok(r.stdout.trim().split('\n').every((l) => JSON.parse(l)._next_action !== undefined || JSON.parse(l).type === 'entry'), 'NDJSON records');
+    if (/ --json$/.test(step.command))
+      assert.ok(
+        r.stdout
+          .trim()
+          .split('\n')
+          .every((l) => JSON.parse(l)._next_action !== undefined || JSON.parse(l).type === 'entry'),
+        'NDJSON records',
+      );
   }
 });
 

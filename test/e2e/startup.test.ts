@@ -1,6 +1,19 @@
 // The executable's code cache: used when it is this bundle's and intact, never when it is stale, corrupt, foreign or somewhere unsafe — and the output is the same either way.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, cpSync, openSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  cpSync,
+  openSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,7 +44,8 @@ function caches(cacheHome: string): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   const root = join(cacheHome, 'forge', 'code-cache');
   if (!existsSync(root)) return out;
-  for (const version of readdirSync(root)) for (const name of readdirSync(join(root, version))) out.set(join(root, version, name), readFileSync(join(root, version, name)));
+  for (const version of readdirSync(root))
+    for (const name of readdirSync(join(root, version))) out.set(join(root, version, name), readFileSync(join(root, version, name)));
   return out;
 }
 
@@ -65,7 +79,13 @@ test('a corrupt, truncated, empty or foreign cache is not used: the same output,
   rehashed.writeUInt32LE(checksum(foreign), 4);
   const flipped = Buffer.from(good);
   flipped[Math.floor(good.length / 2)]! ^= 0x40;
-  const cases = { flipped, truncated: good.subarray(0, good.length - 100), empty: Buffer.alloc(0), garbage: Buffer.from('not a cache at all'), foreign: rehashed };
+  const cases = {
+    flipped,
+    truncated: good.subarray(0, good.length - 100),
+    empty: Buffer.alloc(0),
+    garbage: Buffer.from('not a cache at all'),
+    foreign: rehashed,
+  };
   for (const [name, bytes] of Object.entries(cases)) {
     writeFileSync(path, bytes);
     assert.equal(read(home), expected, name);
@@ -118,20 +138,37 @@ test('a read-only install, and a cache home that is unusable or unsafe, leave ou
     assert.equal(read(home), expected, home);
   }
   assert.equal(readdirSync(byVersion), [], 'nothing written where others may write');
-  assert.equal(readdirSync(join(linked, 'forge', 'code-cache', `node-${process.version}-${process.arch}`)), [], 'nothing written through a symlink');
+  assert.equal(
+    readdirSync(join(linked, 'forge', 'code-cache', `node-${process.version}-${process.arch}`)),
+    [],
+    'nothing written through a symlink',
+  );
 });
 
 test('stdout to /dev/null, a pipe or a file is written with write(2), without loading the stream modules', () => {
   const home = tempDir();
   // Reports, on exit, whether the stream module was loaded: which writer the executable took.
   const probe = join(tempDir(), 'probe.cjs');
-  writeFileSync(probe, "process.on('exit', () => require('node:fs').writeSync(2, `stream:${process.moduleLoadList.includes('NativeModule stream')}\\n`));\n");
-  const run = (stdout: number | 'pipe') => spawnSync(process.execPath, ['-r', probe, FORGE, 'read', 'a.txt'], { cwd: repo, env: userEnv(home), encoding: 'utf8', stdio: ['ignore', stdout, 'pipe'] });
+  writeFileSync(
+    probe,
+    "process.on('exit', () => require('node:fs').writeSync(2, `stream:${process.moduleLoadList.includes('NativeModule stream')}\\n`));\n",
+  );
+  const run = (stdout: number | 'pipe') =>
+    spawnSync(process.execPath, ['-r', probe, FORGE, 'read', 'a.txt'], {
+      cwd: repo,
+      env: userEnv(home),
+      encoding: 'utf8',
+      stdio: ['ignore', stdout, 'pipe'],
+    });
   const devNull = openSync('/dev/null', 'w');
   const file = join(tempDir(), 'out.txt');
   const fileFd = openSync(file, 'w');
   try {
-    for (const [name, r] of [['/dev/null', run(devNull)], ['pipe', run('pipe')], ['file', run(fileFd)]] as const) {
+    for (const [name, r] of [
+      ['/dev/null', run(devNull)],
+      ['pipe', run('pipe')],
+      ['file', run(fileFd)],
+    ] as const) {
       assert.is(r.status, 0, name);
       assert.is(r.stderr, 'stream:false\n', name);
     }
@@ -146,33 +183,89 @@ test("each bundle's import.meta.url is pathToFileURL's, for plain paths and for 
   const banner = readFileSync(join(FORGE, '..', 'commands', 'read.js'), 'utf8').split('\n')[0]!;
   assert.match(banner, /^var __forgeImportMetaUrl = /);
   const urlOf = new Function('__filename', 'require', `${banner}\nreturn __forgeImportMetaUrl;`);
-  for (const path of ['/usr/lib/node_modules/forge-cli/dist/commands/read.js', '/home/a b/forge/dist/x.js', '/tmp/100%/#?/x.js', '/opt/é/x.js', '/a/b\\c/x.js', '/a/[x]/x.js']) {
+  for (const path of [
+    '/usr/lib/node_modules/forge-cli/dist/commands/read.js',
+    '/home/a b/forge/dist/x.js',
+    '/tmp/100%/#?/x.js',
+    '/opt/é/x.js',
+    '/a/b\\c/x.js',
+    '/a/[x]/x.js',
+  ]) {
     assert.is(urlOf(path, createRequire(import.meta.url)), pathToFileURL(path).href, path);
   }
 });
 
 test('forge mcp loads the code of each command it is asked to run, once, caching each; stderr stays quiet', async () => {
   const home = tempDir();
-  const tools = ['read', 'search', 'ls', 'plan_status', 'plan_journal', 'memory_recall', 'logs', 'stats', 'iter_get', 'session_list', 'state_log', 'loop_status'];
+  const tools = [
+    'read',
+    'search',
+    'ls',
+    'plan_status',
+    'plan_journal',
+    'memory_recall',
+    'logs',
+    'stats',
+    'iter_get',
+    'session_list',
+    'state_log',
+    'loop_status',
+  ];
   const session = (calls: string[]) => {
     const lines = [
-      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'forge-test', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'forge-test', version: '1' } },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
-      ...calls.map((name, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name, arguments: name === 'read' ? { path: 'a.txt' } : name === 'search' ? { pattern: 'one' } : name === 'iter_get' ? { module: 'm1' } : {} } })),
+      ...calls.map((name, i) => ({
+        jsonrpc: '2.0',
+        id: i + 1,
+        method: 'tools/call',
+        params: {
+          name,
+          arguments:
+            name === 'read' ? { path: 'a.txt' } : name === 'search' ? { pattern: 'one' } : name === 'iter_get' ? { module: 'm1' } : {},
+        },
+      })),
     ];
     const env = userEnv(home);
-    return spawnSync(process.execPath, [FORGE, 'mcp', '--toolsets', 'all'], { cwd: repo, env, encoding: 'utf8', input: lines.map((l) => `${JSON.stringify(l)}\n`).join('') });
+    return spawnSync(process.execPath, [FORGE, 'mcp', '--toolsets', 'all'], {
+      cwd: repo,
+      env,
+      encoding: 'utf8',
+      input: lines.map((l) => `${JSON.stringify(l)}\n`).join(''),
+    });
   };
   const first = session([...tools, 'read']);
-  const answers = first.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  assert.equal(answers.map((a) => a.id).sort((x, y) => x - y), [0, ...tools.map((_, i) => i + 1), tools.length + 1]);
-  assert.ok(answers.every((a) => a.result), 'every call answered');
+  const answers = first.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  assert.equal(
+    answers.map((a) => a.id).sort((x, y) => x - y),
+    [0, ...tools.map((_, i) => i + 1), tools.length + 1],
+  );
+  assert.ok(
+    answers.every((a) => a.result),
+    'every call answered',
+  );
   assert.not.match(first.stderr, /Warning|Error/);
   // The server's bundle and the twelve commands', each cached once.
   assert.is(caches(home).size, tools.length + 2);
   const second = session(tools);
   // Calls run concurrently: compared by id, without the times in them.
-  const texts = (out: string) => Object.fromEntries(out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((a) => a.id > 0 && a.id <= tools.length).map((a) => [a.id, a.result.content[0].text.replace(/"(updatedAt|timestamp|time)":"[^"]*"/g, '')]));
+  const texts = (out: string) =>
+    Object.fromEntries(
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .filter((a) => a.id > 0 && a.id <= tools.length)
+        .map((a) => [a.id, a.result.content[0].text.replace(/"(updatedAt|timestamp|time)":"[^"]*"/g, '')]),
+    );
   assert.equal(texts(second.stdout), texts(first.stdout));
   assert.not.match(second.stderr, /Warning|Error/);
 });

@@ -27,7 +27,27 @@ export function hookEnv(): NodeJS.ProcessEnv {
  * Runs the hook once. The timeout only turns a hang into a failure (status null, signal set): it is
  * far beyond any normal run, not a measure of speed.
  */
-export function runHook({ dir, command, payload, timeout = 120_000, env = {} }: { dir: string; command: string; payload: Record<string, unknown> | string | Buffer; timeout?: number; env?: Record<string, string> }) {
+export function runHook({
+  dir,
+  command,
+  payload,
+  timeout = 120_000,
+  env = {},
+}: {
+  dir: string;
+  command: string;
+  payload: Record<string, unknown> | string | Buffer;
+  timeout?: number;
+  env?: Record<string, string>;
+}) {
   const input = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
-  return spawnSync('sh', ['-c', command], { cwd: dir, input, encoding: 'utf8', env: { ...hookEnv(), ...env }, timeout, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 });
+  return spawnSync('sh', ['-c', command], {
+    cwd: dir,
+    input,
+    encoding: 'utf8',
+    env: { ...hookEnv(), ...env },
+    timeout,
+    killSignal: 'SIGKILL',
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }

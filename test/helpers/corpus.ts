@@ -78,17 +78,44 @@ const MAX_FILE = 256 * 1024;
 
 /** Runs git with the user's and the system's configuration ignored, so diffs look the same everywhere. */
 function gitOut(dir: string, args: string[], input?: string): Buffer {
-  return execFileSync('git', ['-c', 'core.quotePath=true', '-c', 'diff.noprefix=false', '-c', 'diff.mnemonicPrefix=false', '-c', 'diff.suppressBlankEmpty=false', ...args], {
-    cwd: dir,
-    input,
-    maxBuffer: 1 << 30,
-    env: { ...process.env, ...PINNED_ENV, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
+  return execFileSync(
+    'git',
+    [
+      '-c',
+      'core.quotePath=true',
+      '-c',
+      'diff.noprefix=false',
+      '-c',
+      'diff.mnemonicPrefix=false',
+      '-c',
+      'diff.suppressBlankEmpty=false',
+      ...args,
+    ],
+    {
+      cwd: dir,
+      input,
+      maxBuffer: 1 << 30,
+      env: { ...process.env, ...PINNED_ENV, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    },
+  );
 }
 
 /** `git diff -U3` as git prints it by default, every option that could vary pinned. */
-const DIFF = ['-p', '-U3', '--inter-hunk-context=0', '--no-renames', '--full-index', '--src-prefix=a/', '--dst-prefix=b/', '--no-color', '--no-ext-diff', '--no-textconv', '--diff-algorithm=myers', '--diff-filter=M'];
+const DIFF = [
+  '-p',
+  '-U3',
+  '--inter-hunk-context=0',
+  '--no-renames',
+  '--full-index',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--diff-algorithm=myers',
+  '--diff-filter=M',
+];
 
 function toText(buf: Buffer): Text {
   const s = buf.toString('utf8');
@@ -114,7 +141,14 @@ function parseFileDiff(patch: string): { head: string[]; hunks: Hunk[] } | null 
   while (i < lines.length) {
     const m = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(?: (.*))?$/.exec(lines[i++]!);
     if (!m) return null;
-    const h: Hunk = { oldStart: +m[1]!, oldCount: m[2] === undefined ? 1 : +m[2], newStart: +m[3]!, newCount: m[4] === undefined ? 1 : +m[4], section: m[5] ?? '', lines: [] };
+    const h: Hunk = {
+      oldStart: +m[1]!,
+      oldCount: m[2] === undefined ? 1 : +m[2],
+      newStart: +m[3]!,
+      newCount: m[4] === undefined ? 1 : +m[4],
+      section: m[5] ?? '',
+      lines: [],
+    };
     let [o, n] = [h.oldCount, h.newCount];
     while (o > 0 || n > 0) {
       const l = lines[i++];
@@ -155,7 +189,15 @@ function align(beforeLength: number, hunks: Hunk[]): Origin[] {
 
 /** A base whose hunks rebuild the after-file from the before-file exactly; null for anything else. */
 function makeBase(name: string, commit: string, path: string, patch: string, before: Buffer, after: Buffer): Base | null {
-  if (before.length > MAX_FILE || after.length > MAX_FILE || before.includes(0) || after.includes(0) || before.includes(13) || after.includes(13)) return null;
+  if (
+    before.length > MAX_FILE ||
+    after.length > MAX_FILE ||
+    before.includes(0) ||
+    after.includes(0) ||
+    before.includes(13) ||
+    after.includes(13)
+  )
+    return null;
   if (!Buffer.from(before.toString('utf8')).equals(before) || !Buffer.from(after.toString('utf8')).equals(after)) return null;
   const parsed = parseFileDiff(patch);
   if (!parsed) return null;
@@ -167,9 +209,16 @@ function makeBase(name: string, commit: string, path: string, patch: string, bef
     at = startOf(h);
     for (const l of h.lines) if (l.op !== '+' && b.lines[at++] !== l.text) return null;
   }
-  const rebuilt = align(b.lines.length, parsed.hunks).map((o) => ('kept' in o ? b.lines[o.kept] : parsed.hunks[o.hunk]!.lines[o.line]!.text));
+  const rebuilt = align(b.lines.length, parsed.hunks).map((o) =>
+    'kept' in o ? b.lines[o.kept] : parsed.hunks[o.hunk]!.lines[o.line]!.text,
+  );
   if (rebuilt.length !== a.lines.length || rebuilt.some((l, i) => l !== a.lines[i])) return null;
-  const plain = !parsed.hunks.some((h) => h.lines.some((l) => l.noEol)) && b.lines.length > 0 && b.eols.at(-1) === '\n' && a.eols.at(-1) === '\n' && parsed.hunks.every((h) => h.oldCount > 0);
+  const plain =
+    !parsed.hunks.some((h) => h.lines.some((l) => l.noEol)) &&
+    b.lines.length > 0 &&
+    b.eols.at(-1) === '\n' &&
+    a.eols.at(-1) === '\n' &&
+    parsed.hunks.every((h) => h.oldCount > 0);
   return { name, commit, path, patch, ...parsed, before: b, after: a, plain };
 }
 
@@ -195,8 +244,13 @@ export function historyBases(dir: string, source: string): Base[] {
       found.push({ commit, path, patch: file, from: index[1]!, to: index[2]! });
     }
   }
-  const blobs = readBlobs(dir, found.flatMap((f) => [f.from, f.to]));
-  return found.flatMap((f) => makeBase(`${source}@${f.commit.slice(0, 8)}:${f.path}`, f.commit, f.path, f.patch, blobs.get(f.from)!, blobs.get(f.to)!) ?? []);
+  const blobs = readBlobs(
+    dir,
+    found.flatMap((f) => [f.from, f.to]),
+  );
+  return found.flatMap(
+    (f) => makeBase(`${source}@${f.commit.slice(0, 8)}:${f.path}`, f.commit, f.path, f.patch, blobs.get(f.from)!, blobs.get(f.to)!) ?? [],
+  );
 }
 
 /** The blobs' contents, read by one `git cat-file --batch`. */
@@ -305,12 +359,17 @@ function insertLines(base: Base, pos: number, lines: string[]): Base {
   if (base.hunks.some((h) => startOf(h) < pos && pos < startOf(h) + h.oldCount)) throw new Error('inserting inside a hunk');
   const ahead = base.hunks.filter((h) => startOf(h) + h.oldCount <= pos);
   const afterPos = pos + ahead.reduce((n, h) => n + h.newCount - h.oldCount, 0);
-  const splice = (t: Text, at: number): Text => ({ lines: [...t.lines.slice(0, at), ...lines, ...t.lines.slice(at)], eols: [...t.eols.slice(0, at), ...lines.map(() => '\n' as const), ...t.eols.slice(at)] });
+  const splice = (t: Text, at: number): Text => ({
+    lines: [...t.lines.slice(0, at), ...lines, ...t.lines.slice(at)],
+    eols: [...t.eols.slice(0, at), ...lines.map(() => '\n' as const), ...t.eols.slice(at)],
+  });
   return {
     ...base,
     before: splice(base.before, pos),
     after: splice(base.after, afterPos),
-    hunks: base.hunks.map((h) => (ahead.includes(h) ? h : { ...h, oldStart: h.oldStart + lines.length, newStart: h.newStart + lines.length })),
+    hunks: base.hunks.map((h) =>
+      ahead.includes(h) ? h : { ...h, oldStart: h.oldStart + lines.length, newStart: h.newStart + lines.length },
+    ),
   };
 }
 
@@ -340,7 +399,10 @@ interface Derivation {
  * the final-newline state is kept.
  */
 function derive(base: Base, d: Derivation = {}): Instance {
-  const before: Text = { lines: base.before.lines.map((l, i) => d.fileLine?.(l, i) ?? l), eols: base.before.eols.map((e, i) => d.fileEol?.(i) ?? e) };
+  const before: Text = {
+    lines: base.before.lines.map((l, i) => d.fileLine?.(l, i) ?? l),
+    eols: base.before.eols.map((e, i) => d.fileEol?.(i) ?? e),
+  };
   const dominant: Eol = before.eols.find((e) => e) ?? '\n';
   const addedEol = new Map<string, Eol>();
   base.hunks.forEach((h, k) => {
@@ -355,17 +417,30 @@ function derive(base: Base, d: Derivation = {}): Instance {
   const after: Text = { lines: [], eols: [] };
   for (const o of align(base.before.lines.length, base.hunks)) {
     if ('kept' in o) after.lines.push(before.lines[o.kept]!), after.eols.push(before.eols[o.kept]! || dominant);
-    else after.lines.push(d.written?.(base.hunks[o.hunk]!.lines[o.line]!.text, o.hunk) ?? base.hunks[o.hunk]!.lines[o.line]!.text), after.eols.push(addedEol.get(`${o.hunk}:${o.line}`)!);
+    else
+      after.lines.push(d.written?.(base.hunks[o.hunk]!.lines[o.line]!.text, o.hunk) ?? base.hunks[o.hunk]!.lines[o.line]!.text),
+        after.eols.push(addedEol.get(`${o.hunk}:${o.line}`)!);
   }
   if (after.eols.length) after.eols[after.eols.length - 1] = before.eols.at(-1) ? after.eols.at(-1)! : '';
-  const hunks = base.hunks.map((h, k) => ({ ...h, lines: h.lines.map((l) => ({ ...l, text: l.op === '+' ? (d.modelNew?.(l.text, k) ?? l.text) : (d.modelOld?.(l.text, k) ?? l.text) })) }));
+  const hunks = base.hunks.map((h, k) => ({
+    ...h,
+    lines: h.lines.map((l) => ({ ...l, text: l.op === '+' ? (d.modelNew?.(l.text, k) ?? l.text) : (d.modelOld?.(l.text, k) ?? l.text) })),
+  }));
   return { base, before, after, hunks };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Where a correct tool finds a hunk: the conditions under which the expected bytes are the only answer
 
-const QUOTES: Record<string, string> = { '\u2018': "'", '\u2019': "'", '\u201c': '"', '\u201d': '"', '\u2013': '-', '\u2014': '-', '\u00a0': ' ' };
+const QUOTES: Record<string, string> = {
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u00a0': ' ',
+};
 /** Coarser than any whitespace folding a tool may do: every whitespace character gone, quotes and dashes ASCII. */
 const folded = (s: string) => s.replace(/[\u2018\u2019\u201c\u201d\u2013\u2014\u00a0]/g, (c) => QUOTES[c]!).replace(/\s+/g, '');
 
@@ -428,7 +503,8 @@ function locatable(inst: Instance, numbered: boolean, stated?: (k: number) => nu
 // ---------------------------------------------------------------------------------------------
 // Writing a change in each dialect
 
-const header = (h: Hunk) => `@@ -${h.oldStart}${h.oldCount === 1 ? '' : `,${h.oldCount}`} +${h.newStart}${h.newCount === 1 ? '' : `,${h.newCount}`} @@${h.section ? ` ${h.section}` : ''}`;
+const header = (h: Hunk) =>
+  `@@ -${h.oldStart}${h.oldCount === 1 ? '' : `,${h.oldCount}`} +${h.newStart}${h.newCount === 1 ? '' : `,${h.newCount}`} @@${h.section ? ` ${h.section}` : ''}`;
 
 function unified(inst: Instance, hunkHeader: (h: Hunk, k: number) => string = header): string {
   const out = [...inst.base.head];
@@ -450,7 +526,11 @@ function envelope(inst: Instance, sections: Record<number, string> = {}): string
   return out.join('\n') + '\n';
 }
 
-const FENCES = [['```', '```'], ['````', '````'], ['<source>', '</source>']] as const;
+const FENCES = [
+  ['```', '```'],
+  ['````', '````'],
+  ['<source>', '</source>'],
+] as const;
 
 /** Aider's blocks: the path above each fenced block, prose around them, in the order given. */
 function aider(inst: Instance, order: number[], rank: number): string {
@@ -459,19 +539,44 @@ function aider(inst: Instance, order: number[], rank: number): string {
   const out = [`Here are the changes to ${inst.base.path}:`, ''];
   order.forEach((k, n) => {
     if (n) out.push(n % 2 ? '...' : 'And further up the file:', '');
-    out.push(inst.base.path, open + lang, '<<<<<<< SEARCH', ...oldOf(inst.hunks[k]!), '=======', ...newOf(inst.hunks[k]!), '>>>>>>> REPLACE', close, '');
+    out.push(
+      inst.base.path,
+      open + lang,
+      '<<<<<<< SEARCH',
+      ...oldOf(inst.hunks[k]!),
+      '=======',
+      ...newOf(inst.hunks[k]!),
+      '>>>>>>> REPLACE',
+      close,
+      '',
+    );
   });
   return out.join('\n');
 }
 
 /** Cline's replace_in_file blocks (path on the line above, as a model names it for forge patch). */
 function cline(inst: Instance): string {
-  return [inst.base.path, ...inst.hunks.flatMap((h) => ['------- SEARCH', ...oldOf(h), '=======', ...newOf(h), '+++++++ REPLACE', ''])].join('\n');
+  return [
+    inst.base.path,
+    ...inst.hunks.flatMap((h) => ['------- SEARCH', ...oldOf(h), '=======', ...newOf(h), '+++++++ REPLACE', '']),
+  ].join('\n');
 }
 
 /** Roo's apply_diff blocks: `:start_line:` is the block's line in the original file. */
 function roo(inst: Instance): string {
-  return [inst.base.path, ...inst.hunks.flatMap((h) => ['<<<<<<< SEARCH', `:start_line:${startOf(h) + 1}`, '-------', ...oldOf(h), '=======', ...newOf(h), '>>>>>>> REPLACE', ''])].join('\n');
+  return [
+    inst.base.path,
+    ...inst.hunks.flatMap((h) => [
+      '<<<<<<< SEARCH',
+      `:start_line:${startOf(h) + 1}`,
+      '-------',
+      ...oldOf(h),
+      '=======',
+      ...newOf(h),
+      '>>>>>>> REPLACE',
+      '',
+    ]),
+  ].join('\n');
 }
 
 /**
@@ -484,7 +589,11 @@ function blocksLand(inst: Instance, order: number[], pick?: (k: number) => boole
   const applied: number[] = [];
   for (const k of order) {
     const h = inst.hunks[k]!;
-    const at = startOf(h) + applied.filter((j) => startOf(inst.hunks[j]!) < startOf(h)).reduce((n, j) => n + inst.hunks[j]!.newCount - inst.hunks[j]!.oldCount, 0);
+    const at =
+      startOf(h) +
+      applied
+        .filter((j) => startOf(inst.hunks[j]!) < startOf(h))
+        .reduce((n, j) => n + inst.hunks[j]!.newCount - inst.hunks[j]!.oldCount, 0);
     const hits = occurrences(lines, oldOf(h));
     if (!hits.includes(at) || (hits.length > 1 && !pick?.(k))) return false;
     lines = [...lines.slice(0, at), ...newOf(h), ...lines.slice(at + h.oldCount)];
@@ -512,7 +621,10 @@ function unitOf(lines: string[]): Style | null {
     // Tabs and lines indented a level with spaces alone, as when a commit re-indents: no one style.
     return lines.some((l) => l.startsWith('  ') && l.trim()) ? null : 'tab';
   }
-  const widths = lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length).filter((w) => w > 0);
+  const widths = lines
+    .filter((l) => l.trim())
+    .map((l) => /^ */.exec(l)![0].length)
+    .filter((w) => w > 0);
   if (!widths.length) return null;
   return widths.every((w) => w % 4 <= 1) && widths.some((w) => w >= 4 && w % 4 === 0) ? 4 : 2;
 }
@@ -543,7 +655,12 @@ const fits = (i: Indent, style: Style) => style === 'tab' || i.rem < style;
  * mapped both ways, or a hunk's added lines change while its old lines do not (a tool then matches
  * exactly and writes the model's lines as they are).
  */
-function restyled(base: Base, file: Style, model: Style, { oldOnly = false, shift }: { oldOnly?: boolean; shift?: (levels: Indent[]) => number } = {}): Instance | null {
+function restyled(
+  base: Base,
+  file: Style,
+  model: Style,
+  { oldOnly = false, shift }: { oldOnly?: boolean; shift?: (levels: Indent[]) => number } = {},
+): Instance | null {
   const unit = unitOf([...base.before.lines, ...base.after.lines]);
   if (!unit) return null;
   const parsed = new Map<string, Indent | null>();
@@ -567,7 +684,8 @@ function restyled(base: Base, file: Style, model: Style, { oldOnly = false, shif
     // read as well with a unit twice the model's (4 spaces a level, not 2): no tool can tell, so no case.
     const old = new Set(h.lines.flatMap((l, j) => (l.op !== '+' && levels[j]!.body ? [levels[j]!.level] : [])));
     const movesAway = h.lines.some((l, j) => l.op === '+' && levels[j]!.body && !old.has(levels[j]!.level));
-    if (typeof model === 'number' && file === 'tab' && old.size <= 1 && movesAway && levels.every((i) => !i!.body || i!.level % 2 === 0)) return null;
+    if (typeof model === 'number' && file === 'tab' && old.size <= 1 && movesAway && levels.every((i) => !i!.body || i!.level % 2 === 0))
+      return null;
     shifts.push(shift?.(levels as Indent[]) ?? 0);
   }
   const byModel = (l: string, k: number) => {
@@ -594,7 +712,8 @@ function editTexts(h: Hunk): { old: string[]; new: string[]; lead: number } | nu
   let n = newOf(h);
   let lead = 0;
   while (o.length && n.length && o[0] === '' && n[0] === '' && h.lines[lead]?.op === ' ') (o = o.slice(1)), (n = n.slice(1)), lead++;
-  while (o.length && n.length && o.at(-1) === '' && n.at(-1) === '' && h.lines.at(-1)?.op === ' ') (o = o.slice(0, -1)), (n = n.slice(0, -1));
+  while (o.length && n.length && o.at(-1) === '' && n.at(-1) === '' && h.lines.at(-1)?.op === ' ')
+    (o = o.slice(0, -1)), (n = n.slice(0, -1));
   if (!o.length || !n.length || o[0] === '' || n[0] === '' || o.at(-1) === '' || n.at(-1) === '') return null;
   return { old: o, new: n, lead };
 }
@@ -636,19 +755,33 @@ export interface Perturbation {
 const rankOf = (s: string) => createHash('sha1').update(s).digest().readUInt32BE(0);
 
 function patchCase(id: string, inst: Instance, patch: string, refuse = false): PatchCase {
-  return { name: `${inst.base.name} ${id}`, perturbation: id, before: { [inst.base.path]: fromText(inst.before) }, patch, after: refuse ? null : { [inst.base.path]: fromText(inst.after) } };
+  return {
+    name: `${inst.base.name} ${id}`,
+    perturbation: id,
+    before: { [inst.base.path]: fromText(inst.before) },
+    patch,
+    after: refuse ? null : { [inst.base.path]: fromText(inst.after) },
+  };
 }
 
 function editCase(id: string, inst: Instance, edits: EditOp[] | null, refuse = false): EditCase | null {
   if (!edits) return null;
-  return { name: `${inst.base.name} ${id}`, perturbation: id, path: inst.base.path, before: fromText(inst.before), edits, after: refuse ? null : fromText(inst.after) };
+  return {
+    name: `${inst.base.name} ${id}`,
+    perturbation: id,
+    path: inst.base.path,
+    before: fromText(inst.before),
+    edits,
+    after: refuse ? null : fromText(inst.after),
+  };
 }
 
 /** The first hunk with as much context after its change as before it, and old lines to copy. */
-const middleHunk = (b: Base) => b.hunks.findIndex((h) => {
-  const { lead, trail } = context(h);
-  return lead > 0 && lead === trail;
-});
+const middleHunk = (b: Base) =>
+  b.hunks.findIndex((h) => {
+    const { lead, trail } = context(h);
+    return lead > 0 && lead === trail;
+  });
 
 /** The base with a copy of hunk k's old text inserted right above it (plus `extra` lines between). */
 function withCopyAbove(b: Base, k: number, extra: string[] = []): Base {
@@ -723,7 +856,8 @@ function surelyKept(b: Base): Set<number> {
     for (let i = p; i < o.length - s; i++) middle.add(startOf(h) + i);
     if (!t) for (let i = 0; i < o.length; i++) middle.add(startOf(h) + i);
     // A line the old or the new text has twice may be kept as either (a diff may slide the change past it).
-    for (let i = 0; i < o.length; i++) if (n.filter((x) => x === o[i]).length > 1 || o.filter((x) => x === o[i]).length > 1) middle.add(startOf(h) + i);
+    for (let i = 0; i < o.length; i++)
+      if (n.filter((x) => x === o[i]).length > 1 || o.filter((x) => x === o[i]).length > 1) middle.add(startOf(h) + i);
   }
   return new Set(b.before.lines.map((_, i) => i).filter((i) => !middle.has(i)));
 }
@@ -778,7 +912,13 @@ export const PERTURBATIONS: Perturbation[] = [
     id: 'exact',
     what: "git's own diff of the commit, as committed",
     refuse: false,
-    patch: (b) => ({ name: `${b.name} exact`, perturbation: 'exact', before: { [b.path]: fromText(b.before) }, patch: b.patch, after: { [b.path]: fromText(b.after) } }),
+    patch: (b) => ({
+      name: `${b.name} exact`,
+      perturbation: 'exact',
+      before: { [b.path]: fromText(b.before) },
+      patch: b.patch,
+      after: { [b.path]: fromText(b.after) },
+    }),
     edit: (b) => (b.plain ? editCase('exact', derive(b), editsOf(derive(b))) : null),
   },
   {
@@ -791,7 +931,11 @@ export const PERTURBATIONS: Perturbation[] = [
       const inst = derive(b);
       const stated = (k: number) => Math.max(0, startOf(inst.hunks[k]!) + off);
       if (!locatable(inst, true, stated)) return null;
-      return patchCase('stale-numbers', inst, unified(inst, (h, k) => header({ ...h, oldStart: stated(k) + 1, newStart: Math.max(1, h.newStart + off) })));
+      return patchCase(
+        'stale-numbers',
+        inst,
+        unified(inst, (h, k) => header({ ...h, oldStart: stated(k) + 1, newStart: Math.max(1, h.newStart + off) })),
+      );
     },
   },
   {
@@ -807,7 +951,11 @@ export const PERTURBATIONS: Perturbation[] = [
       const off = 2 + (rankOf(b.name) % 2);
       const stated = (k: number) => startOf(inst.hunks[k]!) + off;
       if (!locatable(inst, true, stated)) return null;
-      return patchCase('stale-numbers-repeated', inst, unified(inst, (h, k) => header({ ...h, oldStart: stated(k) + 1, newStart: h.newStart + off })));
+      return patchCase(
+        'stale-numbers-repeated',
+        inst,
+        unified(inst, (h, k) => header({ ...h, oldStart: stated(k) + 1, newStart: h.newStart + off })),
+      );
     },
   },
   {
@@ -822,7 +970,12 @@ export const PERTURBATIONS: Perturbation[] = [
       if (!twice(copy, k0)) return null;
       const inst = derive(copy);
       const middle = startOf(inst.hunks[k0]!) - Math.ceil(length / 2);
-      return patchCase('stale-numbers-tie', inst, unified(inst, (h, k) => (k === k0 ? header({ ...h, oldStart: middle + 1, newStart: middle + 1 }) : header(h))), true);
+      return patchCase(
+        'stale-numbers-tie',
+        inst,
+        unified(inst, (h, k) => (k === k0 ? header({ ...h, oldStart: middle + 1, newStart: middle + 1 }) : header(h))),
+        true,
+      );
     },
   },
   {
@@ -833,7 +986,11 @@ export const PERTURBATIONS: Perturbation[] = [
       const inst = b.plain ? derive(b) : null;
       if (!inst || !locatable(inst, false)) return null;
       const bare = rankOf(b.name) % 2 ? '@@' : '@@ @@';
-      return patchCase('bare-hunk-header', inst, unified(inst, () => bare));
+      return patchCase(
+        'bare-hunk-header',
+        inst,
+        unified(inst, () => bare),
+      );
     },
   },
   {
@@ -843,13 +1000,27 @@ export const PERTURBATIONS: Perturbation[] = [
     patch: (b) => {
       if (!b.plain) return null;
       const inst = derive(b);
-      return patchCase('wrong-counts', inst, unified(inst, (h, k) => header({ ...h, oldCount: Math.max(1, h.oldCount + [5, -2, 1, -1][k % 4]!), newCount: Math.max(1, h.newCount + [-2, 3, -1, 2][k % 4]!) })));
+      return patchCase(
+        'wrong-counts',
+        inst,
+        unified(inst, (h, k) =>
+          header({
+            ...h,
+            oldCount: Math.max(1, h.oldCount + [5, -2, 1, -1][k % 4]!),
+            newCount: Math.max(1, h.newCount + [-2, 3, -1, 2][k % 4]!),
+          }),
+        ),
+      );
     },
   },
   ...TAB_SPACE.map(({ id, file, model }) =>
-    drift(`ws-both-${id}`, `the model wrote old and new text with ${model === 'tab' ? 'tabs' : `${model} spaces`} per level; the file is indented with ${file === 'tab' ? 'tabs' : `${file} spaces`}`, (b) => restyled(b, file, model)),
+    drift(
+      `ws-both-${id}`,
+      `the model wrote old and new text with ${model === 'tab' ? 'tabs' : `${model} spaces`} per level; the file is indented with ${file === 'tab' ? 'tabs' : `${file} spaces`}`,
+      (b) => restyled(b, file, model),
+    ),
   ),
-  drift('ws-both-dedent', 'the model dropped each hunk\'s common indentation from old and new text', (b) => {
+  drift('ws-both-dedent', "the model dropped each hunk's common indentation from old and new text", (b) => {
     const unit = unitOf([...b.before.lines, ...b.after.lines]);
     const lowest = (levels: Indent[]) => Math.min(...levels.filter((i) => i.body).map((i) => i.level), 99);
     return unit ? restyled(b, unit, unit, { shift: (levels) => (lowest(levels) === 99 ? 0 : -lowest(levels)) }) : null;
@@ -859,7 +1030,11 @@ export const PERTURBATIONS: Perturbation[] = [
     return unit ? restyled(b, unit, unit, { shift: () => 1 + (rankOf(b.name) % 2) }) : null;
   }),
   ...TAB_SPACE.map(({ id, file, model }) =>
-    drift(`ws-old-only-${id}`, `context and removed lines with ${model === 'tab' ? 'tabs' : `${model} spaces`} per level, added lines in the file's own ${file === 'tab' ? 'tabs' : `${file} spaces`}`, (b) => restyled(b, file, model, { oldOnly: true })),
+    drift(
+      `ws-old-only-${id}`,
+      `context and removed lines with ${model === 'tab' ? 'tabs' : `${model} spaces`} per level, added lines in the file's own ${file === 'tab' ? 'tabs' : `${file} spaces`}`,
+      (b) => restyled(b, file, model, { oldOnly: true }),
+    ),
   ),
   {
     id: 'trailing-whitespace',
@@ -935,16 +1110,21 @@ export const PERTURBATIONS: Perturbation[] = [
       const trimmed = b.before.lines.map((l) => l.trim());
       // The nearest line above the hunk that is unique in the file (trimmed), and not a lone brace.
       let seek = -1;
-      for (let i = startOf(h) - 1; i >= Math.max(0, startOf(h) - 40) && seek < 0; i--) if (trimmed[i]!.length >= 4 && trimmed.filter((t) => t === trimmed[i]).length === 1) seek = i;
+      for (let i = startOf(h) - 1; i >= Math.max(0, startOf(h) - 40) && seek < 0; i--)
+        if (trimmed[i]!.length >= 4 && trimmed.filter((t) => t === trimmed[i]).length === 1) seek = i;
       if (seek < 0) return null;
       const inst = derive(insertLines(b, seek, oldOf(h)));
-      if (occurrences(inst.before.lines, oldOf(h)).length !== 2 || !inst.hunks.slice(1).every((x) => onlyAt(inst.before.lines, oldOf(x), startOf(x)))) return null;
+      if (
+        occurrences(inst.before.lines, oldOf(h)).length !== 2 ||
+        !inst.hunks.slice(1).every((x) => onlyAt(inst.before.lines, oldOf(x), startOf(x)))
+      )
+        return null;
       return patchCase('envelope-section', inst, envelope(inst, { 0: b.before.lines[seek]! }));
     },
   },
   {
     id: 'envelope-eof',
-    what: "envelope, the last hunk at end of file also right above it: *** End of File says which",
+    what: 'envelope, the last hunk at end of file also right above it: *** End of File says which',
     refuse: false,
     patch: (b) => {
       const k = b.hunks.length - 1;
@@ -973,7 +1153,13 @@ export const PERTURBATIONS: Perturbation[] = [
     refuse: false,
     patch: (b) => {
       const inst = plainAnd(b, (x) => !hasMarkerLine(x)) ? derive(b) : null;
-      return inst && blocksLand(inst, inst.hunks.map((_, k) => k)) ? patchCase('cline-search-replace', inst, cline(inst)) : null;
+      return inst &&
+        blocksLand(
+          inst,
+          inst.hunks.map((_, k) => k),
+        )
+        ? patchCase('cline-search-replace', inst, cline(inst))
+        : null;
     },
   },
   {
@@ -985,7 +1171,13 @@ export const PERTURBATIONS: Perturbation[] = [
       const copy = withCopyAbove(b, 0);
       if (!twice(copy, 0)) return null;
       const inst = derive(copy);
-      return blocksLand(inst, inst.hunks.map((_, k) => k), (k) => k === 0) ? patchCase('roo-start-line', inst, roo(inst)) : null;
+      return blocksLand(
+        inst,
+        inst.hunks.map((_, k) => k),
+        (k) => k === 0,
+      )
+        ? patchCase('roo-start-line', inst, roo(inst))
+        : null;
     },
   },
   {
@@ -1004,12 +1196,17 @@ export const PERTURBATIONS: Perturbation[] = [
   },
   {
     id: 'ambiguous',
-    what: "the old text twice, no line numbers (a bare @@ hunk; forge edit --old): must refuse",
+    what: 'the old text twice, no line numbers (a bare @@ hunk; forge edit --old): must refuse',
     refuse: true,
     patch: (b) => {
       if (!b.plain || !twice(withCopyAbove(b, 0), 0)) return null;
       const inst = derive(withCopyAbove(b, 0));
-      return patchCase('ambiguous', inst, unified(inst, () => '@@ @@'), true);
+      return patchCase(
+        'ambiguous',
+        inst,
+        unified(inst, () => '@@ @@'),
+        true,
+      );
     },
     edit: (b) => {
       const t = b.plain ? editTexts(b.hunks[0]!) : null;
@@ -1019,7 +1216,7 @@ export const PERTURBATIONS: Perturbation[] = [
   },
   {
     id: 'ambiguous-envelope',
-    what: "envelope hunk whose old text is in the file twice: must refuse",
+    what: 'envelope hunk whose old text is in the file twice: must refuse',
     refuse: true,
     patch: (b) => {
       // A first hunk at the end of the file gets *** End of File, which tells the two places apart.
@@ -1035,7 +1232,16 @@ export const PERTURBATIONS: Perturbation[] = [
     patch: (b) => {
       if (!b.plain || hasMarkerLine(b) || !twice(withCopyAbove(b, 0), 0)) return null;
       const inst = derive(withCopyAbove(b, 0));
-      return patchCase('ambiguous-search-replace', inst, aider(inst, inst.hunks.map((_, k) => k), rankOf(b.name)), true);
+      return patchCase(
+        'ambiguous-search-replace',
+        inst,
+        aider(
+          inst,
+          inst.hunks.map((_, k) => k),
+          rankOf(b.name),
+        ),
+        true,
+      );
     },
   },
   {
@@ -1045,9 +1251,15 @@ export const PERTURBATIONS: Perturbation[] = [
     patch: (b) => {
       if (!b.plain || hasMarkerLine(b)) return null;
       const inst = derive(b);
-      const lines = envelope(inst).split('\n').slice(0, -2).filter((l) => l !== '*** End of File');
+      const lines = envelope(inst)
+        .split('\n')
+        .slice(0, -2)
+        .filter((l) => l !== '*** End of File');
       const last = lines.at(-1)!;
-      const cut = rankOf(b.name) % 2 && last.length > 2 ? [...lines.slice(0, -1), last.slice(0, Math.ceil(last.length / 2))].join('\n') : lines.join('\n') + '\n';
+      const cut =
+        rankOf(b.name) % 2 && last.length > 2
+          ? [...lines.slice(0, -1), last.slice(0, Math.ceil(last.length / 2))].join('\n')
+          : lines.join('\n') + '\n';
       return patchCase('truncated-envelope', inst, cut, true);
     },
   },
@@ -1058,7 +1270,11 @@ export const PERTURBATIONS: Perturbation[] = [
     patch: (b) => {
       if (!b.plain || hasMarkerLine(b)) return null;
       const inst = derive(b);
-      const text = aider(inst, inst.hunks.map((_, k) => k), rankOf(b.name));
+      const text = aider(
+        inst,
+        inst.hunks.map((_, k) => k),
+        rankOf(b.name),
+      );
       const end = text.lastIndexOf('\n>>>>>>> REPLACE');
       const start = text.lastIndexOf('\n=======\n', end) + 9;
       return patchCase('truncated-search-replace', inst, text.slice(0, start + Math.ceil((end - start) / 2)), true);
@@ -1070,7 +1286,13 @@ export const PERTURBATIONS: Perturbation[] = [
     refuse: false,
     patch: (b, siblings) => {
       if (siblings.length < 2 || siblings[0] !== b) return null;
-      return { name: `${b.name.replace(/:.*/, '')} multi-file`, perturbation: 'multi-file', before: Object.fromEntries(siblings.map((s) => [s.path, fromText(s.before)])), patch: siblings.map((s) => s.patch).join(''), after: Object.fromEntries(siblings.map((s) => [s.path, fromText(s.after)])) };
+      return {
+        name: `${b.name.replace(/:.*/, '')} multi-file`,
+        perturbation: 'multi-file',
+        before: Object.fromEntries(siblings.map((s) => [s.path, fromText(s.before)])),
+        patch: siblings.map((s) => s.patch).join(''),
+        after: Object.fromEntries(siblings.map((s) => [s.path, fromText(s.after)])),
+      };
     },
   },
   {
@@ -1083,7 +1305,13 @@ export const PERTURBATIONS: Perturbation[] = [
       if (!last) return null;
       const order = [...siblings.filter((s) => s !== last), last];
       const broken = conflicted(last)!.base;
-      return { name: `${b.name.replace(/:.*/, '')} multi-file-conflict`, perturbation: 'multi-file-conflict', before: Object.fromEntries(order.map((s) => [s.path, fromText(s === last ? broken.before : s.before)])), patch: order.map((s) => s.patch).join(''), after: null };
+      return {
+        name: `${b.name.replace(/:.*/, '')} multi-file-conflict`,
+        perturbation: 'multi-file-conflict',
+        before: Object.fromEntries(order.map((s) => [s.path, fromText(s === last ? broken.before : s.before)])),
+        patch: order.map((s) => s.patch).join(''),
+        after: null,
+      };
     },
   },
   {
@@ -1115,7 +1343,12 @@ export const PERTURBATIONS: Perturbation[] = [
       const at = startOf(b.hunks[0]!) + t.lead;
       const moved = insertLines(b, 0, ['// added by someone else 1', '// added by someone else 2', '// added by someone else 3']);
       if (anchorOf(at + 1, moved.before.lines[at]!) === anchorOf(at + 1, b.before.lines[at]!)) return null;
-      return editCase('stale-anchor', derive(moved), [{ old: t.old.join('\n'), new: t.new.join('\n'), anchor: anchorOf(at + 1, b.before.lines[at]!) }], true);
+      return editCase(
+        'stale-anchor',
+        derive(moved),
+        [{ old: t.old.join('\n'), new: t.new.join('\n'), anchor: anchorOf(at + 1, b.before.lines[at]!) }],
+        true,
+      );
     },
   },
 ];
@@ -1156,7 +1389,12 @@ export function* editCases(p: Perturbation, bases: Base[] = corpusBases()): Gene
  */
 export function sampleCases(p: Perturbation, n: number, kind: 'patch', bases?: Base[]): PatchCase[];
 export function sampleCases(p: Perturbation, n: number, kind: 'edit', bases?: Base[]): EditCase[];
-export function sampleCases(p: Perturbation, n: number, kind: 'patch' | 'edit', bases: Base[] = corpusBases()): Array<PatchCase | EditCase> {
+export function sampleCases(
+  p: Perturbation,
+  n: number,
+  kind: 'patch' | 'edit',
+  bases: Base[] = corpusBases(),
+): Array<PatchCase | EditCase> {
   const sib = siblingsOf(bases);
   const ranked = bases.map((b) => ({ b, r: rankOf(`${b.name} ${p.id}`) })).sort((x, y) => x.r - y.r || x.b.name.localeCompare(y.b.name));
   const out: Array<PatchCase | EditCase> = [];
@@ -1179,7 +1417,17 @@ export function sampleCases(p: Perturbation, n: number, kind: 'patch' | 'edit', 
  */
 export type Outcome = 'correct' | 'wrong' | 'false-apply' | 'refused';
 
-export function judge({ want, before, exit, now }: { want: Record<string, Buffer> | null; before: Record<string, Buffer>; exit: number; now: (path: string) => Buffer | null }): Outcome {
+export function judge({
+  want,
+  before,
+  exit,
+  now,
+}: {
+  want: Record<string, Buffer> | null;
+  before: Record<string, Buffer>;
+  exit: number;
+  now: (path: string) => Buffer | null;
+}): Outcome {
   const unchanged = Object.entries(before).every(([p, b]) => now(p)?.equals(b));
   if (!want) return exit === 0 ? 'false-apply' : unchanged ? 'correct' : 'wrong';
   if (exit === 0) return Object.entries(want).every(([p, b]) => now(p)?.equals(b)) ? 'correct' : 'wrong';
@@ -1202,12 +1450,28 @@ export function firstDifference(want: Record<string, Buffer>, now: (path: string
 }
 
 /** One line of a failure report: the case, what happened, the exit, and the first line of the error or of the difference. */
-export function failureLine({ name, want, outcome, exit, error, now }: { name: string; want: Record<string, Buffer> | null; outcome: Outcome; exit: number | string; error: string; now: (path: string) => Buffer | null }): string {
+export function failureLine({
+  name,
+  want,
+  outcome,
+  exit,
+  error,
+  now,
+}: {
+  name: string;
+  want: Record<string, Buffer> | null;
+  outcome: Outcome;
+  exit: number | string;
+  error: string;
+  now: (path: string) => Buffer | null;
+}): string {
   const detail = exit === 0 ? (want ? firstDifference(want, now) : 'applied') : error.split('\n')[0];
   return `${name}: ${outcome}, exit ${exit} (want ${want ? 0 : '1 or 2'}) — ${detail}`;
 }
 
 /** forge edit's arguments for one edit, after the path. */
 export function editArgs(e: EditOp): string[] {
-  return 'lines' in e ? ['--lines', e.lines, '--new', e.new] : ['--old', e.old, '--new', e.new, ...(e.anchor ? ['--anchor', e.anchor] : [])];
+  return 'lines' in e
+    ? ['--lines', e.lines, '--new', e.new]
+    : ['--old', e.old, '--new', e.new, ...(e.anchor ? ['--anchor', e.anchor] : [])];
 }

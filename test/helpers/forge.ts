@@ -23,7 +23,8 @@ const cacheHome = tempDir('forge-cache-');
 /** The environment tests run forge in: no inherited FORGE_* settings, private XDG data, config and cache dirs. */
 export function forgeEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('FORGE_') && k !== 'NODE_EXTRA_CA_CERTS' && k !== 'FORCE_COLOR') env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!k.startsWith('FORGE_') && k !== 'NODE_EXTRA_CA_CERTS' && k !== 'FORCE_COLOR') env[k] = v;
   Object.assign(env, { XDG_DATA_HOME: dataHome, XDG_CONFIG_HOME: configHome, XDG_CACHE_HOME: cacheHome, NO_COLOR: '1' });
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
@@ -34,14 +35,20 @@ export function forgeEnv(extra: Record<string, string | undefined> = {}): NodeJS
 
 function parse(stdout: string): Array<Record<string, any>> {
   try {
-    return stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    return stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   } catch {
     return [];
   }
 }
 
 /** Runs `forge args…` (or another program name for forge-<cmd>) with stdin closed after `input`. */
-export function forge(args: string[], opts: { cwd: string; input?: string; env?: Record<string, string | undefined>; program?: string }): Promise<Run> {
+export function forge(
+  args: string[],
+  opts: { cwd: string; input?: string; env?: Record<string, string | undefined>; program?: string },
+): Promise<Run> {
   return new Promise((done, fail) => {
     const cmd = opts.program ? programPath(opts.program) : process.execPath;
     const argv = opts.program ? args : [FORGE, ...args];

@@ -81,13 +81,19 @@ export function reply(step: Omit<ReplyStep, 'type'> = {}): ReplyStep {
   return { type: 'reply', ...step };
 }
 
-export function failWith(status: number, body?: unknown, options: { retryAfter?: string; headers?: Record<string, string> } = {}): ErrorStep {
+export function failWith(
+  status: number,
+  body?: unknown,
+  options: { retryAfter?: string; headers?: Record<string, string> } = {},
+): ErrorStep {
   return { type: 'error', status, body, ...options };
 }
 
 /** The 404 Ollama sends for a model it has not pulled. */
 export function modelNotFound(model: string): ErrorStep {
-  return failWith(404, { error: { message: `model "${model}" not found, try pulling it first`, type: 'api_error', param: null, code: null } });
+  return failWith(404, {
+    error: { message: `model "${model}" not found, try pulling it first`, type: 'api_error', param: null, code: null },
+  });
 }
 
 export function stall(step: Omit<StallStep, 'type'> = {}): StallStep {
@@ -166,16 +172,28 @@ export async function startOpenAIServer({ script = [], models = ['test-model'], 
     // The path without the query string an endpoint may carry (?api-version=…, ?api-key=…).
     const path = (req.url ?? '').split('?')[0];
     if (req.method === 'GET' && path === '/v1/models') {
-      if (Array.isArray(models)) return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })) });
+      if (Array.isArray(models))
+        return sendJson(res, 200, {
+          object: 'list',
+          data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })),
+        });
       return serveStep(res, models, { requestNumber: 0, model: '' });
     }
     if (ollama && req.method === 'POST' && path === '/api/show') {
-      const parameters = ollama.numCtx === undefined ? 'temperature 0.7' : `num_ctx                        ${ollama.numCtx}\ntemperature 0.7`;
-      return sendJson(res, 200, { parameters, details: { family: 'qwen3' }, model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': ollama.contextLength } });
+      const parameters =
+        ollama.numCtx === undefined ? 'temperature 0.7' : `num_ctx                        ${ollama.numCtx}\ntemperature 0.7`;
+      return sendJson(res, 200, {
+        parameters,
+        details: { family: 'qwen3' },
+        model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': ollama.contextLength },
+      });
     }
     if (ollama && req.method === 'GET' && path === '/api/ps') {
       const model = (requests.find((r) => r.path === '/api/show')?.body as { model?: string } | undefined)?.model ?? '';
-      return sendJson(res, 200, { models: ollama.loadedContext === undefined ? [] : [{ name: model, model, size: 1, size_vram: 1, context_length: ollama.loadedContext }] });
+      return sendJson(res, 200, {
+        models:
+          ollama.loadedContext === undefined ? [] : [{ name: model, model, size: 1, size_vram: 1, context_length: ollama.loadedContext }],
+      });
     }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
@@ -193,7 +211,8 @@ export async function startOpenAIServer({ script = [], models = ['test-model'], 
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    chatBodies: () => requests.filter((r) => r.method === 'POST' && r.path.split('?')[0] === '/v1/chat/completions').map((r) => r.body as ChatRequestBody),
+    chatBodies: () =>
+      requests.filter((r) => r.method === 'POST' && r.path.split('?')[0] === '/v1/chat/completions').map((r) => r.body as ChatRequestBody),
     enqueue: (...steps) => void queue.push(...steps),
     remaining: () => queue.length,
     close: () =>
@@ -216,7 +235,10 @@ export async function closedPort(): Promise<number> {
 async function serveStep(res: ServerResponse, step: ScriptStep, ctx: { requestNumber: number; model: string }): Promise<void> {
   switch (step.type) {
     case 'error': {
-      const headers: Record<string, string> = { ...step.headers, ...(step.retryAfter === undefined ? {} : { 'retry-after': step.retryAfter }) };
+      const headers: Record<string, string> = {
+        ...step.headers,
+        ...(step.retryAfter === undefined ? {} : { 'retry-after': step.retryAfter }),
+      };
       if (typeof step.body === 'string') res.writeHead(step.status, { 'content-type': 'text/plain', ...headers }).end(step.body);
       else sendJson(res, step.status, step.body ?? { error: { message: `scripted ${step.status}` } }, headers);
       return;
@@ -276,7 +298,14 @@ function replyEvents(step: ReplyStep, ctx: { requestNumber: number; model: strin
   const events = deltas.map((delta) => sse(chunk(ctx, delta)));
   if (!step.cutOff) {
     events.push(sse(chunk(ctx, {}, step.finishReason ?? (calls.length ? 'tool_calls' : 'stop'))));
-    if (step.usage) events.push(sse({ ...envelope(ctx), choices: [], usage: { ...step.usage, total_tokens: step.usage.prompt_tokens + step.usage.completion_tokens } }));
+    if (step.usage)
+      events.push(
+        sse({
+          ...envelope(ctx),
+          choices: [],
+          usage: { ...step.usage, total_tokens: step.usage.prompt_tokens + step.usage.completion_tokens },
+        }),
+      );
     events.push('data: [DONE]\n\n');
   }
   return step.comments ? events.map((e) => `: keep-alive\n\n${e}`) : events;

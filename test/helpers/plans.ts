@@ -1,7 +1,19 @@
 // A one-unit plan contract for the gate tests: src/** in scope, docs/** allowed by the parent, the tools each test needs.
 
 /** The plan the agent-gate tests activate: one unit (U1) that may change src/** with `unitTools`. */
-export function oneUnitPlan({ id, title, parentTools, unitTools, surface = 'artifacts_only' }: { id: string; title: string; parentTools: string[]; unitTools: string[]; surface?: string }): string {
+export function oneUnitPlan({
+  id,
+  title,
+  parentTools,
+  unitTools,
+  surface = 'artifacts_only',
+}: {
+  id: string;
+  title: string;
+  parentTools: string[];
+  unitTools: string[];
+  surface?: string;
+}): string {
   return `---
 envelope:
   plan_id: ${id}

@@ -35,7 +35,12 @@ export function tempDir(prefix = 'forge-test-'): string {
 
 /** Runs git in dir and returns trimmed stdout; throws on failure. */
 export function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd: dir, env: { ...process.env, ...PINNED_ENV }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trimEnd();
+  return execFileSync('git', args, {
+    cwd: dir,
+    env: { ...process.env, ...PINNED_ENV },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trimEnd();
 }
 
 /** A fresh repository; with `commit`, one commit holding README.md on branch main. */
@@ -66,7 +71,13 @@ export function userView(dir: string): string {
       return 'detached';
     }
   })();
-  return [head, branch, git(dir, 'status', '--porcelain=v1', '--untracked-files=all'), git(dir, 'ls-files', '-s'), git(dir, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads', 'refs/tags')].join('\n--\n');
+  return [
+    head,
+    branch,
+    git(dir, 'status', '--porcelain=v1', '--untracked-files=all'),
+    git(dir, 'ls-files', '-s'),
+    git(dir, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads', 'refs/tags'),
+  ].join('\n--\n');
 }
 
 export function stateCommits(dir: string): number {

@@ -31,9 +31,16 @@ sys.stdout.write(out.decode('utf8', 'replace'))
 sys.exit(os.waitstatus_to_exitcode(status))
 `;
 
-export function forgeOnTty(args: string[], { cwd, prompt, answers, env = {} }: { cwd: string; prompt: string; answers: string[]; env?: Record<string, string | undefined> }): Promise<{ code: number; output: string }> {
+export function forgeOnTty(
+  args: string[],
+  { cwd, prompt, answers, env = {} }: { cwd: string; prompt: string; answers: string[]; env?: Record<string, string | undefined> },
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('python3', ['-c', DRIVER, JSON.stringify([process.execPath, FORGE, ...args]), prompt, JSON.stringify(answers)], { cwd, env: forgeEnv(env), stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('python3', ['-c', DRIVER, JSON.stringify([process.execPath, FORGE, ...args]), prompt, JSON.stringify(answers)], {
+      cwd,
+      env: forgeEnv(env),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let output = '';
     child.stdout.on('data', (b: Buffer) => (output += b.toString('utf8')));
     child.on('error', reject);

@@ -31,7 +31,10 @@ function textMarker(stdout: string, stderr: string): string | null {
 
 /** Every JSON record of a response carries _next_action, except streamed items before the summary. */
 function jsonMarker(stdout: string): string | null {
-  const records = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const records = stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const last = records.at(-1);
   if (!last || !('_next_action' in last)) return null;
   if (records.slice(0, -1).some((r) => !('type' in r) && !('_next_action' in r))) return null;
@@ -84,7 +87,8 @@ export function hintsOf(stdout: string, stderr: string, json: boolean): string[]
  * What makes a hint a placeholder instead of a command: a `<…>` slot, an ellipsis, or the dummy
  * words a hint writes when it does not know the real value.
  */
-const PLACEHOLDER = /<[^<>\s][^<>]*>|…|\.\.\.|\b(describe (a|the) task|(the )?next task|the task|OLD with NEW|placeholder|your[-_ ](task|file|plan|path|id))\b/i;
+const PLACEHOLDER =
+  /<[^<>\s][^<>]*>|…|\.\.\.|\b(describe (a|the) task|(the )?next task|the task|OLD with NEW|placeholder|your[-_ ](task|file|plan|path|id))\b/i;
 /** Markers of unfinished text, in capitals only (a file may well be called todo.md). */
 const UNFINISHED = /\b(TODO|FIXME|XXX)\b/;
 
@@ -150,12 +154,24 @@ async function hintChecks(command: string, label: string, hints: string[], dir: 
   for (const hint of hints) {
     const slot = placeholderIn(hint);
     if (slot) {
-      checks.push({ command, case: `${label} → hint ${hint}`, ok: false, marker: 'placeholder', detail: `the hint has a placeholder: ${slot}` });
+      checks.push({
+        command,
+        case: `${label} → hint ${hint}`,
+        ok: false,
+        marker: 'placeholder',
+        detail: `the hint has a placeholder: ${slot}`,
+      });
       continue;
     }
     const r = await follow(hint, dir, env);
     const ok = r.status !== 2 && r.status !== null;
-    checks.push({ command, case: `${label} → hint ${hint}`, ok, marker: 'followed', detail: ok ? '' : `followed, it ${r.status === null ? 'did not end' : `exits ${r.status}`}\n${r.output}` });
+    checks.push({
+      command,
+      case: `${label} → hint ${hint}`,
+      ok,
+      marker: 'followed',
+      detail: ok ? '' : `followed, it ${r.status === null ? 'did not end' : `exits ${r.status}`}\n${r.output}`,
+    });
   }
   return checks;
 }
@@ -172,7 +188,9 @@ function sh(command: string, dir: string, env: NodeJS.ProcessEnv): Promise<Ran> 
  * a `forge agent` hint runs as it would with a model configured; EDITOR and VISUAL are `true`.
  */
 export async function walk(): Promise<Check[]> {
-  const model = await startOpenAIServer({ script: Array.from({ length: 500 }, () => reply({ text: 'Nothing to change.', usage: { prompt_tokens: 10, completion_tokens: 3 } })) });
+  const model = await startOpenAIServer({
+    script: Array.from({ length: 500 }, () => reply({ text: 'Nothing to change.', usage: { prompt_tokens: 10, completion_tokens: 3 } })),
+  });
   const { dir, env } = fixture({ FORGE_ENDPOINT: model.url, FORGE_MODEL: 'test-model', EDITOR: 'true', VISUAL: 'true' });
   const checks: Check[] = [];
   try {
@@ -180,7 +198,8 @@ export async function walk(): Promise<Check[]> {
       for (const ex of spec.examples) {
         const r = await sh(ex.command, dir, env);
         // A hook adapter answers in its caller's format on stdout; its hint is on stderr.
-        const json = / --json\b/.test(ex.command) || (/^echo '\{/.test(ex.command) && !/ (--)?hook (claude|codex|gemini|opencode)\b/.test(ex.command));
+        const json =
+          / --json\b/.test(ex.command) || (/^echo '\{/.test(ex.command) && !/ (--)?hook (claude|codex|gemini|opencode)\b/.test(ex.command));
         let marker: string | null = null;
         try {
           marker = json ? jsonMarker(r.stdout) : textMarker(r.stdout, r.stderr);
@@ -188,21 +207,41 @@ export async function walk(): Promise<Check[]> {
           marker = null;
         }
         const ok = marker !== null && (r.status === 0 || r.status === 1);
-        checks.push({ command: spec.name, case: `example: ${ex.command}`, ok, marker: marker ?? '-', detail: ok ? '' : `exit ${r.status}\n${r.stdout}${r.stderr}` });
+        checks.push({
+          command: spec.name,
+          case: `example: ${ex.command}`,
+          ok,
+          marker: marker ?? '-',
+          detail: ok ? '' : `exit ${r.status}\n${r.stdout}${r.stderr}`,
+        });
         checks.push(...(await hintChecks(spec.name, `example: ${ex.command}`, hintsOf(r.stdout, r.stderr, json), dir, env)));
       }
       for (const json of [false, true]) {
         const r = await run(process.execPath, [FORGE, ...spec.name.split(' '), '--no-such-flag', ...(json ? ['--json'] : [])], dir, env);
         let marker: string | null = null;
         try {
-          marker = json ? (jsonMarker(r.stdout) === '_next_action' ? 'error record' : null) : /^Error: .+\nFix: .+\n$/.test(r.stderr) ? 'Error/Fix' : null;
+          marker = json
+            ? jsonMarker(r.stdout) === '_next_action'
+              ? 'error record'
+              : null
+            : /^Error: .+\nFix: .+\n$/.test(r.stderr)
+              ? 'Error/Fix'
+              : null;
         } catch {
           marker = null;
         }
         // A hook that drives an agent fails open: its invocation errors exit 0 (exit 2 would keep the agent going).
         const ok = marker !== null && r.status === (spec.failsOpen ? 0 : 2);
-        checks.push({ command: spec.name, case: `error${json ? ' (json)' : ''}: unknown flag`, ok, marker: marker ?? '-', detail: ok ? '' : `exit ${r.status}\n${r.stdout}${r.stderr}` });
-        checks.push(...(await hintChecks(spec.name, `error${json ? ' (json)' : ''}: unknown flag`, hintsOf(r.stdout, r.stderr, json), dir, env)));
+        checks.push({
+          command: spec.name,
+          case: `error${json ? ' (json)' : ''}: unknown flag`,
+          ok,
+          marker: marker ?? '-',
+          detail: ok ? '' : `exit ${r.status}\n${r.stdout}${r.stderr}`,
+        });
+        checks.push(
+          ...(await hintChecks(spec.name, `error${json ? ' (json)' : ''}: unknown flag`, hintsOf(r.stdout, r.stderr, json), dir, env)),
+        );
       }
     }
   } finally {

@@ -19,12 +19,17 @@ const EXAMPLES: Record<SecretKind, Array<[string, string]>> = {
   ],
   'github-token': [
     ['push with ghp_R4nD0mT0k3nV4lu3F0rT3st1ngAbCdEfGh12', 'push with [REDACTED:github-token]'],
-    ['gho_R4nD0mT0k3nV4lu3F0rT3st1ngAbCdEfGh12 and github_pat_11ABCDEFG0_R4nD0mT0k3nV4lu3F0rT3st1ng', '[REDACTED:github-token] and [REDACTED:github-token]'],
+    [
+      'gho_R4nD0mT0k3nV4lu3F0rT3st1ngAbCdEfGh12 and github_pat_11ABCDEFG0_R4nD0mT0k3nV4lu3F0rT3st1ng',
+      '[REDACTED:github-token] and [REDACTED:github-token]',
+    ],
   ],
   'slack-token': [['xoxb-1234567890-0987654321-AbCdEfGhIj posts', '[REDACTED:slack-token] posts']],
   'aws-access-key': [['id AKIAIOSFODNN7EXAMPLE, secret below', 'id [REDACTED:aws-access-key], secret below']],
   'bearer-token': [['-H "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.abc"', '-H "Authorization: Bearer [REDACTED:bearer-token]"']],
-  'url-password': [['git clone https://bob:hunter2pass@git.example.com/r.git', 'git clone https://bob:[REDACTED:url-password]@git.example.com/r.git']],
+  'url-password': [
+    ['git clone https://bob:hunter2pass@git.example.com/r.git', 'git clone https://bob:[REDACTED:url-password]@git.example.com/r.git'],
+  ],
   assignment: [
     ['OPENAI_API_KEY=abc123 make test', 'OPENAI_API_KEY=[REDACTED:assignment] make test'],
     ['GITHUB_TOKEN: t0k3n\nDB_PASSWORD = "pa ss"', 'GITHUB_TOKEN: [REDACTED:assignment]\nDB_PASSWORD = "[REDACTED:assignment]"'],
@@ -68,7 +73,11 @@ test('JSON keeps its layout and stays valid: string values and keys are redacted
     nested: { x_token: 'v', ok: 'fine "quoted" \\ text', empty_secret: '' },
     list: ['AKIAIOSFODNN7EXAMPLE', 7, null],
   };
-  for (const text of [JSON.stringify(value), JSON.stringify(value, null, 2), `${JSON.stringify(value)}\n${JSON.stringify({ a: 'ghp_R4nD0mT0k3nV4lu3F0rT3st1ngAbCdEfGh12' })}\n`]) {
+  for (const text of [
+    JSON.stringify(value),
+    JSON.stringify(value, null, 2),
+    `${JSON.stringify(value)}\n${JSON.stringify({ a: 'ghp_R4nD0mT0k3nV4lu3F0rT3st1ngAbCdEfGh12' })}\n`,
+  ]) {
     const out = redactJsonText(text);
     const lines = out.split('\n').filter(Boolean);
     const parsed = text.includes('\n  ') ? [JSON.parse(out)] : lines.map((l) => JSON.parse(l));

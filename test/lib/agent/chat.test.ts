@@ -1,15 +1,43 @@
 // The chat client against a scripted OpenAI-compatible server on loopback: streaming, tool-call assembly, retries, failures.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chat, ChatStream, listModels, ModelError, type ChatMessage, type ChatOptions, type RetryNotice, type ToolSchema } from '../../../lib/agent/chat';
-import { closedPort, failWith, modelNotFound, raw, reply, stall, startOpenAIServer, type OpenAIServer, type OpenAIServerOptions } from '../../helpers/openai-server';
+import {
+  chat,
+  ChatStream,
+  listModels,
+  ModelError,
+  type ChatMessage,
+  type ChatOptions,
+  type RetryNotice,
+  type ToolSchema,
+} from '../../../lib/agent/chat';
+import {
+  closedPort,
+  failWith,
+  modelNotFound,
+  raw,
+  reply,
+  stall,
+  startOpenAIServer,
+  type OpenAIServer,
+  type OpenAIServerOptions,
+} from '../../helpers/openai-server';
 
 const FAST = { attempts: 3, baseMs: 5, stallMs: 300, maxDelayMs: 5000 };
 const messages: ChatMessage[] = [
   { role: 'system', content: 'You are terse.' },
   { role: 'user', content: 'Read a.ts and b.ts' },
 ];
-const tools: ToolSchema[] = [{ type: 'function', function: { name: 'read', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } }];
+const tools: ToolSchema[] = [
+  {
+    type: 'function',
+    function: {
+      name: 'read',
+      description: 'Read a file',
+      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    },
+  },
+];
 
 async function withServer<T>(options: OpenAIServerOptions, run: (server: OpenAIServer) => Promise<T>): Promise<T> {
   const server = await startOpenAIServer(options);
@@ -35,17 +63,20 @@ async function failure(promise: Promise<unknown>): Promise<ModelError> {
 }
 
 test('streams text to onDelta and returns the message, usage and finish reason', async () => {
-  await withServer({ script: [reply({ text: ['Hel', 'lo, ', 'wörld'], usage: { prompt_tokens: 42, completion_tokens: 7 } })] }, async (server) => {
-    const deltas: string[] = [];
-    const result = await call(server, { apiKey: 'sk-test', tools, onDelta: (t) => deltas.push(t) });
-    assert.equal(deltas, ['Hel', 'lo, ', 'wörld']);
-    assert.equal(result.message, { role: 'assistant', content: 'Hello, wörld' });
-    assert.equal(result.usage, { promptTokens: 42, completionTokens: 7 });
-    assert.is(result.finishReason, 'stop');
-    const [body] = server.chatBodies();
-    assert.equal(body, { model: 'test-model', messages, tools, stream: true, stream_options: { include_usage: true } });
-    assert.is(server.requests[0]?.headers.authorization, 'Bearer sk-test');
-  });
+  await withServer(
+    { script: [reply({ text: ['Hel', 'lo, ', 'wörld'], usage: { prompt_tokens: 42, completion_tokens: 7 } })] },
+    async (server) => {
+      const deltas: string[] = [];
+      const result = await call(server, { apiKey: 'sk-test', tools, onDelta: (t) => deltas.push(t) });
+      assert.equal(deltas, ['Hel', 'lo, ', 'wörld']);
+      assert.equal(result.message, { role: 'assistant', content: 'Hello, wörld' });
+      assert.equal(result.usage, { promptTokens: 42, completionTokens: 7 });
+      assert.is(result.finishReason, 'stop');
+      const [body] = server.chatBodies();
+      assert.equal(body, { model: 'test-model', messages, tools, stream: true, stream_options: { include_usage: true } });
+      assert.is(server.requests[0]?.headers.authorization, 'Bearer sk-test');
+    },
+  );
 });
 
 test('assembles two tool calls whose arguments arrive in many deltas split across writes', async () => {
@@ -78,7 +109,8 @@ test('assembles two tool calls whose arguments arrive in many deltas split acros
 });
 
 test('reads an SSE event split mid-line across TCP writes, CRLF line ends and a keep-alive comment', async () => {
-  const event = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\r\n\r\n`;
+  const event = (delta: object, finish: string | null = null) =>
+    `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\r\n\r\n`;
   const a = event({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'write', arguments: '{"text":"é' } }] });
   const b = event({ tool_calls: [{ index: 0, function: { arguments: '"}' } }] }, 'tool_calls');
   const bytes = Buffer.from(a);
@@ -96,8 +128,32 @@ test('assembles the same reply however the bytes are split', () => {
   const lines = [
     { choices: [{ index: 0, delta: { role: 'assistant', content: 'Ünï' } }] },
     { choices: [{ index: 0, delta: { content: 'code ✓' } }] },
-    { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'c0', type: 'function', function: { name: 'ls', arguments: '{"pa' } }, { index: 1, id: 'c1', type: 'function', function: { name: 'read', arguments: '' } }] } }] },
-    { choices: [{ index: 0, delta: { tool_calls: [{ index: 1, function: { arguments: '{"path":"ß"}' } }, { index: 0, function: { arguments: 'th":"."}' } }] } }] },
+    {
+      choices: [
+        {
+          index: 0,
+          delta: {
+            tool_calls: [
+              { index: 0, id: 'c0', type: 'function', function: { name: 'ls', arguments: '{"pa' } },
+              { index: 1, id: 'c1', type: 'function', function: { name: 'read', arguments: '' } },
+            ],
+          },
+        },
+      ],
+    },
+    {
+      choices: [
+        {
+          index: 0,
+          delta: {
+            tool_calls: [
+              { index: 1, function: { arguments: '{"path":"ß"}' } },
+              { index: 0, function: { arguments: 'th":"."}' } },
+            ],
+          },
+        },
+      ],
+    },
     { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
     { choices: [], usage: { prompt_tokens: 5, completion_tokens: 6 } },
   ];
@@ -123,8 +179,13 @@ test('assembles the same reply however the bytes are split', () => {
 
 test('tells apart calls a server numbers all 0 by their ids', () => {
   const stream = new ChatStream();
-  for (const [id, args] of [['a', '{"x":1}'], ['b', '{"x":2}']]) {
-    stream.feed(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id, type: 'function', function: { name: 'ls', arguments: args } }] } }] })}\n\n`);
+  for (const [id, args] of [
+    ['a', '{"x":1}'],
+    ['b', '{"x":2}'],
+  ]) {
+    stream.feed(
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id, type: 'function', function: { name: 'ls', arguments: args } }] } }] })}\n\n`,
+    );
   }
   stream.feed('data: [DONE]\n\n');
   assert.equal(
@@ -137,16 +198,19 @@ test('tells apart calls a server numbers all 0 by their ids', () => {
 });
 
 test('waits out a 429 for its Retry-After, then succeeds', async () => {
-  await withServer({ script: [failWith(429, { error: { message: 'slow down' } }, { retryAfter: '1' }), reply({ text: 'ok' })] }, async (server) => {
-    const retries: RetryNotice[] = [];
-    const result = await call(server, { onRetry: (n) => retries.push(n) });
-    assert.is(result.message.content, 'ok');
-    assert.equal(
-      retries.map((r) => [r.attempt, r.code, r.delayMs]),
-      [[1, 'MODEL_RATE_LIMITED', 1000]],
-    );
-    assert.is(server.chatBodies().length, 2);
-  });
+  await withServer(
+    { script: [failWith(429, { error: { message: 'slow down' } }, { retryAfter: '1' }), reply({ text: 'ok' })] },
+    async (server) => {
+      const retries: RetryNotice[] = [];
+      const result = await call(server, { onRetry: (n) => retries.push(n) });
+      assert.is(result.message.content, 'ok');
+      assert.equal(
+        retries.map((r) => [r.attempt, r.code, r.delayMs]),
+        [[1, 'MODEL_RATE_LIMITED', 1000]],
+      );
+      assert.is(server.chatBodies().length, 2);
+    },
+  );
 });
 
 test('fails at once when a 429 asks for a longer wait than maxDelayMs', async () => {
@@ -168,19 +232,22 @@ test('does not retry a 429 that means the account is out of quota', async () => 
 });
 
 test('retries a 500 twice, then succeeds', async () => {
-  await withServer({ script: [failWith(500, { error: { message: 'boom' } }), failWith(503, 'upstream busy'), reply({ text: 'fine' })] }, async (server) => {
-    const retries: RetryNotice[] = [];
-    const result = await call(server, { onRetry: (n) => retries.push(n) });
-    assert.is(result.message.content, 'fine');
-    assert.equal(
-      retries.map((r) => [r.attempt, r.code]),
-      [
-        [1, 'MODEL_SERVER_ERROR'],
-        [2, 'MODEL_SERVER_ERROR'],
-      ],
-    );
-    assert.is(server.chatBodies().length, 3);
-  });
+  await withServer(
+    { script: [failWith(500, { error: { message: 'boom' } }), failWith(503, 'upstream busy'), reply({ text: 'fine' })] },
+    async (server) => {
+      const retries: RetryNotice[] = [];
+      const result = await call(server, { onRetry: (n) => retries.push(n) });
+      assert.is(result.message.content, 'fine');
+      assert.equal(
+        retries.map((r) => [r.attempt, r.code]),
+        [
+          [1, 'MODEL_SERVER_ERROR'],
+          [2, 'MODEL_SERVER_ERROR'],
+        ],
+      );
+      assert.is(server.chatBodies().length, 3);
+    },
+  );
 });
 
 test('gives up on a 500 every time after the configured attempts with MODEL_SERVER_ERROR', async () => {
@@ -238,7 +305,7 @@ test('an unreachable endpoint is MODEL_UNREACHABLE with a fix naming --endpoint'
   assert.is(retries.length, 1);
 });
 
-test("a model Ollama has not pulled is MODEL_NOT_FOUND, fixed by pulling it, and not retried", async () => {
+test('a model Ollama has not pulled is MODEL_NOT_FOUND, fixed by pulling it, and not retried', async () => {
   await withServer({ script: [modelNotFound('qwen9:1b')] }, async (server) => {
     const err = await failure(chat({ endpoint: server.url, model: 'qwen9:1b', messages, retry: FAST }));
     assert.is(err.code, 'MODEL_NOT_FOUND');
@@ -248,8 +315,14 @@ test("a model Ollama has not pulled is MODEL_NOT_FOUND, fixed by pulling it, and
   });
 });
 
-test("an unknown model elsewhere is MODEL_NOT_FOUND naming --model and a model the endpoint has", async () => {
-  const body = { error: { message: 'The model `gpt-9` does not exist or you do not have access to it.', type: 'invalid_request_error', code: 'model_not_found' } };
+test('an unknown model elsewhere is MODEL_NOT_FOUND naming --model and a model the endpoint has', async () => {
+  const body = {
+    error: {
+      message: 'The model `gpt-9` does not exist or you do not have access to it.',
+      type: 'invalid_request_error',
+      code: 'model_not_found',
+    },
+  };
   await withServer({ script: [failWith(404, body)], models: ['small-model', 'big-model'] }, async (server) => {
     const err = await failure(chat({ endpoint: server.url, model: 'gpt-9', messages, retry: FAST }));
     assert.is(err.code, 'MODEL_NOT_FOUND');
@@ -278,7 +351,10 @@ test('a 401 is MODEL_AUTH naming the key variable, and is not retried', async ()
 });
 
 test('other 4xx fail at once; a too-long conversation has its own code', async () => {
-  const script = [failWith(400, { error: { message: "This model's maximum context length is 8192 tokens", code: 'context_length_exceeded' } }), failWith(400, { error: { message: 'registry.ollama.ai/library/gemma does not support tools' } })];
+  const script = [
+    failWith(400, { error: { message: "This model's maximum context length is 8192 tokens", code: 'context_length_exceeded' } }),
+    failWith(400, { error: { message: 'registry.ollama.ai/library/gemma does not support tools' } }),
+  ];
   await withServer({ script }, async (server) => {
     assert.is((await failure(call(server))).code, 'MODEL_CONTEXT_EXCEEDED');
     const err = await failure(call(server));
@@ -290,7 +366,17 @@ test('other 4xx fail at once; a too-long conversation has its own code', async (
 
 test('takes a whole JSON completion from a server that ignores stream: true', async () => {
   const completion = {
-    choices: [{ index: 0, message: { role: 'assistant', content: 'once', tool_calls: [{ id: 'c', type: 'function', function: { name: 'ls', arguments: '{}' } }] }, finish_reason: 'tool_calls' }],
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: 'once',
+          tool_calls: [{ id: 'c', type: 'function', function: { name: 'ls', arguments: '{}' } }],
+        },
+        finish_reason: 'tool_calls',
+      },
+    ],
     usage: { prompt_tokens: 3, completion_tokens: 4 },
   };
   await withServer({ script: [raw([JSON.stringify(completion)], { contentType: 'application/json' })] }, async (server) => {

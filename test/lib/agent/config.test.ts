@@ -3,7 +3,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEFAULT_OPENAI_MODEL, DEFAULT_OPENROUTER_MODEL, describeModelConfig, OPENAI_ENDPOINT, OPENROUTER_ENDPOINT, resolveAgentSettings, resolveModelConfig, type AgentFlags } from '../../../lib/agent/config';
+import {
+  DEFAULT_OPENAI_MODEL,
+  DEFAULT_OPENROUTER_MODEL,
+  describeModelConfig,
+  OPENAI_ENDPOINT,
+  OPENROUTER_ENDPOINT,
+  resolveAgentSettings,
+  resolveModelConfig,
+  type AgentFlags,
+} from '../../../lib/agent/config';
 import { ForgeError } from '../../../lib/errors';
 import { closedPort, startOpenAIServer } from '../../helpers/openai-server';
 import { tempDir } from '../../helpers/repo';
@@ -33,7 +42,12 @@ const PROFILES = {
   default: 'local',
   profiles: {
     local: { endpoint: 'http://127.0.0.1:9/v1', model: 'qwen3:14b', planner_model: 'qwen3:32b' },
-    claude: { endpoint: 'https://openrouter.ai/api/v1', model: 'anthropic/claude-sonnet-4', api_key_env: 'MY_ROUTER_KEY', cost_per_mtok: { input: 3, output: 15 } },
+    claude: {
+      endpoint: 'https://openrouter.ai/api/v1',
+      model: 'anthropic/claude-sonnet-4',
+      api_key_env: 'MY_ROUTER_KEY',
+      cost_per_mtok: { input: 3, output: 15 },
+    },
   },
 };
 
@@ -51,7 +65,10 @@ test('a flag beats the environment, which beats the profile, and each value says
   assert.equal(fromEnv.model, { value: 'env-model', source: { kind: 'env', name: 'FORGE_MODEL' } });
   assert.equal(fromEnv.endpoint.source, { kind: 'env', name: 'FORGE_ENDPOINT' });
 
-  const fromFlag = await resolveModelConfig({ flags: { model: 'flag-model', plannerModel: 'flag-planner' }, env: { ...env, FORGE_MODEL: 'env-model' } });
+  const fromFlag = await resolveModelConfig({
+    flags: { model: 'flag-model', plannerModel: 'flag-planner' },
+    env: { ...env, FORGE_MODEL: 'env-model' },
+  });
   assert.equal(fromFlag.model, { value: 'flag-model', source: { kind: 'flag', flag: '--model' } });
   assert.is(fromFlag.plannerModel.value, 'flag-planner');
   assert.is(fromFlag.endpoint.value, 'http://127.0.0.1:9/v1');
@@ -73,12 +90,18 @@ test('--profile beats FORGE_PROFILE, which beats the default; the profile brings
 
 test("a profile's API key is not sent to an endpoint chosen elsewhere", async () => {
   const { env } = await setup(PROFILES);
-  const config = await resolveModelConfig({ flags: { profile: 'claude', endpoint: 'http://127.0.0.1:7/v1' }, env: { ...env, MY_ROUTER_KEY: 'sk-or-1' } });
+  const config = await resolveModelConfig({
+    flags: { profile: 'claude', endpoint: 'http://127.0.0.1:7/v1' },
+    env: { ...env, MY_ROUTER_KEY: 'sk-or-1' },
+  });
   assert.is(config.apiKey, undefined);
   assert.is(config.apiKeyEnv.value, null);
   assert.is(config.model.value, 'anthropic/claude-sonnet-4');
   assert.is(config.cost.value, null);
-  const otherModel = await resolveModelConfig({ flags: { profile: 'claude', model: 'openai/gpt-5' }, env: { ...env, MY_ROUTER_KEY: 'sk-or-1' } });
+  const otherModel = await resolveModelConfig({
+    flags: { profile: 'claude', model: 'openai/gpt-5' },
+    env: { ...env, MY_ROUTER_KEY: 'sk-or-1' },
+  });
   assert.is(otherModel.apiKey, 'sk-or-1');
   assert.is(otherModel.cost.value, null);
 });
@@ -141,7 +164,10 @@ test('several profiles and no default is an error unless flags choose the endpoi
 test('reads ~/.config/forge/config.json when XDG_CONFIG_HOME is unset, and its only profile without a default', async () => {
   const { env: probeEnv, home } = await setup();
   mkdirSync(join(home, '.config', 'forge'), { recursive: true });
-  writeFileSync(join(home, '.config', 'forge', 'config.json'), JSON.stringify({ profiles: { solo: { endpoint: 'http://127.0.0.1:5/v1', model: 'solo-model' } } }));
+  writeFileSync(
+    join(home, '.config', 'forge', 'config.json'),
+    JSON.stringify({ profiles: { solo: { endpoint: 'http://127.0.0.1:5/v1', model: 'solo-model' } } }),
+  );
   const config = await resolveModelConfig({ env: { FORGE_OLLAMA_URL: probeEnv.FORGE_OLLAMA_URL! }, homeDir: home });
   assert.is(config.model.value, 'solo-model');
   assert.is(config.profile?.value, 'solo');
@@ -203,7 +229,10 @@ test('with nothing to talk to, the error says how to configure a model', async (
   const { env } = await setup();
   const err = await resolveError({ env });
   assert.is(err.code, 'NO_MODEL_ENDPOINT');
-  assert.match(err.message, /nothing answers at 'http:\/\/127\.0\.0\.1:\d+\/v1' \(start Ollama: ollama serve\), OPENAI_API_KEY and OPENROUTER_API_KEY are unset/);
+  assert.match(
+    err.message,
+    /nothing answers at 'http:\/\/127\.0\.0\.1:\d+\/v1' \(start Ollama: ollama serve\), OPENAI_API_KEY and OPENROUTER_API_KEY are unset/,
+  );
   assert.is(err.fix, 'forge agent --endpoint http://localhost:11434/v1 --model qwen3:8b');
 });
 
@@ -251,15 +280,24 @@ test('hooks, MCP servers and auto-commit of the profile resolve with where each 
   });
   const config = await resolveModelConfig({ env });
   const key = (k: string) => ({ kind: 'config', path, key: `profiles.local.${k}` });
-  assert.equal(config.hooks, { value: { on_edit: ['tsc --noEmit'], on_task_done: [], on_step_done: [], on_session_start: [], on_session_end: [] }, source: key('hooks') });
+  assert.equal(config.hooks, {
+    value: { on_edit: ['tsc --noEmit'], on_task_done: [], on_step_done: [], on_session_start: [], on_session_end: [] },
+    source: key('hooks'),
+  });
   assert.equal(config.hooksDisabled, { value: false, source: key('hooks_disabled') });
-  assert.equal(config.mcpServers, { value: [{ name: 'docs', command: ['node', 'docs.mjs'], env: { TOKEN: 'x' }, cwd: 'tools' }], source: key('mcp_servers') });
+  assert.equal(config.mcpServers, {
+    value: [{ name: 'docs', command: ['node', 'docs.mjs'], env: { TOKEN: 'x' }, cwd: 'tools' }],
+    source: key('mcp_servers'),
+  });
   assert.equal(config.autoCommit, { value: 'task', source: key('auto_commit') }, 'true means one commit per task');
   assert.equal(config.autoCommitPrefix, { value: 'agent: ', source: key('auto_commit_prefix') });
 
   const bare = await resolveAgentSettings({ flags: { profile: 'bare' }, env });
   assert.is(bare.hooks.value, null, 'no hooks key: still to be detected');
-  assert.equal([bare.hooksDisabled.value, bare.mcpServers.value, bare.autoCommit.value, bare.autoCommitPrefix.value], [false, [], null, 'forge: ']);
+  assert.equal(
+    [bare.hooksDisabled.value, bare.mcpServers.value, bare.autoCommit.value, bare.autoCommitPrefix.value],
+    [false, [], null, 'forge: '],
+  );
   assert.is(bare.hooks.source.kind, 'default');
   const plan = await setup({ profiles: { p: { auto_commit: 'plan' }, q: { auto_commit: false } }, default: 'p' });
   assert.is((await resolveAgentSettings({ env: plan.env })).autoCommit.value, 'plan');
@@ -274,13 +312,18 @@ test('resolving the agent settings needs no model, and asks which profile when t
   const err = await resolveAgentSettings({ env: several.env, command: 'forge hooks list' }).catch((e: ForgeError) => e);
   assert.instance(err, ForgeError);
   assert.equal([(err as ForgeError).code, (err as ForgeError).fix], ['PROFILE_NOT_CHOSEN', 'forge hooks list --profile local']);
-  const unknown = await resolveAgentSettings({ flags: { profile: 'nope' }, env: several.env, command: 'forge hooks list' }).catch((e: ForgeError) => e);
+  const unknown = await resolveAgentSettings({ flags: { profile: 'nope' }, env: several.env, command: 'forge hooks list' }).catch(
+    (e: ForgeError) => e,
+  );
   assert.equal([(unknown as ForgeError).code, (unknown as ForgeError).fix], ['PROFILE_NOT_FOUND', 'forge hooks list --profile local']);
 });
 
 test('hooks, hooks_disabled, mcp_servers and auto_commit are checked key by key', async () => {
   const cases: Array<[Record<string, unknown>, RegExp]> = [
-    [{ hooks: ['tsc'] }, /profiles\.a\.hooks must be an object of events \(on_edit, on_task_done, on_step_done, on_session_start, on_session_end\)/],
+    [
+      { hooks: ['tsc'] },
+      /profiles\.a\.hooks must be an object of events \(on_edit, on_task_done, on_step_done, on_session_start, on_session_end\)/,
+    ],
     [{ hooks: { on_save: ['tsc'] } }, /profiles\.a\.hooks has an unknown event 'on_save'; the events are on_edit, /],
     [{ hooks: { on_edit: 'tsc --noEmit' } }, /profiles\.a\.hooks\.on_edit must be a list of shell commands/],
     [{ hooks: { on_edit: [''] } }, /profiles\.a\.hooks\.on_edit must be a list of shell commands/],
@@ -288,13 +331,30 @@ test('hooks, hooks_disabled, mcp_servers and auto_commit are checked key by key'
     [{ mcp_servers: { docs: {} } }, /profiles\.a\.mcp_servers must be a list of servers/],
     [{ mcp_servers: [{ name: 'my docs', command: ['x'] }] }, /profiles\.a\.mcp_servers\[0\]\.name must be 1 to 32 letters/],
     [{ mcp_servers: [{ name: 'a'.repeat(33), command: ['x'] }] }, /mcp_servers\[0\]\.name must be/],
-    [{ mcp_servers: [{ name: 'docs', command: 'npx docs' }] }, /profiles\.a\.mcp_servers\[0\]\.command must be a non-empty list: the program and its arguments/],
+    [
+      { mcp_servers: [{ name: 'docs', command: 'npx docs' }] },
+      /profiles\.a\.mcp_servers\[0\]\.command must be a non-empty list: the program and its arguments/,
+    ],
     [{ mcp_servers: [{ name: 'docs', command: [] }] }, /mcp_servers\[0\]\.command must be a non-empty list/],
-    [{ mcp_servers: [{ name: 'docs', command: ['npx'], args: ['-y', 'docs'] }] }, /mcp_servers\[0\] has "args": put the program and its arguments together in "command"/],
+    [
+      { mcp_servers: [{ name: 'docs', command: ['npx'], args: ['-y', 'docs'] }] },
+      /mcp_servers\[0\] has "args": put the program and its arguments together in "command"/,
+    ],
     [{ mcp_servers: [{ name: 'docs', command: ['x'], timeout: 5 }] }, /mcp_servers\[0\] has an unknown key 'timeout'/],
-    [{ mcp_servers: [{ name: 'docs', command: ['x'], env: { TOKEN: 1 } }] }, /mcp_servers\[0\]\.env must be an object of variable names to string values/],
+    [
+      { mcp_servers: [{ name: 'docs', command: ['x'], env: { TOKEN: 1 } }] },
+      /mcp_servers\[0\]\.env must be an object of variable names to string values/,
+    ],
     [{ mcp_servers: [{ name: 'docs', command: ['x'], cwd: '' }] }, /mcp_servers\[0\]\.cwd must be a non-empty path/],
-    [{ mcp_servers: [{ name: 'docs', command: ['x'] }, { name: 'docs', command: ['y'] }] }, /profiles\.a\.mcp_servers\[1\]\.name 'docs' is already the name of another server/],
+    [
+      {
+        mcp_servers: [
+          { name: 'docs', command: ['x'] },
+          { name: 'docs', command: ['y'] },
+        ],
+      },
+      /profiles\.a\.mcp_servers\[1\]\.name 'docs' is already the name of another server/,
+    ],
     [{ auto_commit: 'step' }, /profiles\.a\.auto_commit must be false, "task" \(one commit per task; true means the same\) or "plan"/],
     [{ auto_commit_prefix: 7 }, /profiles\.a\.auto_commit_prefix must be a string of one line/],
     [{ auto_commit_prefix: 'a\nb' }, /profiles\.a\.auto_commit_prefix must be a string of one line/],
@@ -302,7 +362,10 @@ test('hooks, hooks_disabled, mcp_servers and auto_commit are checked key by key'
   for (const [profile, message] of cases) {
     const { env, path } = await setup({ profiles: { a: { endpoint: 'http://127.0.0.1:9/v1', model: 'm', ...profile } } });
     for (const resolve of [() => resolveModelConfig({ env }), () => resolveAgentSettings({ env })]) {
-      const e = await resolve().then(() => null, (err: ForgeError) => err);
+      const e = await resolve().then(
+        () => null,
+        (err: ForgeError) => err,
+      );
       assert.ok(e, `${JSON.stringify(profile)} was accepted`);
       assert.is(e!.code, 'CONFIG_INVALID');
       assert.match(e!.message, new RegExp(`^invalid config '${path}': `));
@@ -315,7 +378,11 @@ test('hooks, hooks_disabled, mcp_servers and auto_commit are checked key by key'
 test('a config file holding only hooks still lets a first run detect the endpoint, and says it is a first run', async () => {
   const ollama = await startOpenAIServer({ models: ['qwen3:8b'] });
   try {
-    const { env } = await setup({ profiles: { default: { hooks: { on_edit: ['tsc --noEmit'], on_task_done: [], on_step_done: [], on_session_start: [], on_session_end: [] } } } });
+    const { env } = await setup({
+      profiles: {
+        default: { hooks: { on_edit: ['tsc --noEmit'], on_task_done: [], on_step_done: [], on_session_start: [], on_session_end: [] } },
+      },
+    });
     const config = await resolveModelConfig({ env: { ...env, FORGE_OLLAMA_URL: ollama.url } });
     assert.is(config.endpoint.value, ollama.url);
     assert.is(config.endpoint.source.kind, 'detected');

@@ -5,11 +5,29 @@ import * as assert from 'uvu/assert';
 import type { ChatMessage } from '../../../lib/agent/chat';
 import { enforceBudget, newBudgetState, prefixText, requestTokens, uncachedTokens } from '../../../lib/agent/context';
 
-const tools = [{ type: 'function' as const, function: { name: 'read', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }];
+const tools = [
+  {
+    type: 'function' as const,
+    function: { name: 'read', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+  },
+];
 
 test('uncached tokens: all of a first request, none of a repeat, only the appended part of a longer one', () => {
-  const a = prefixText({ messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'task' }], tools });
-  const b = prefixText({ messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'task' }, { role: 'assistant', content: 'a fairly long reply with several words in it' }], tools });
+  const a = prefixText({
+    messages: [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'task' },
+    ],
+    tools,
+  });
+  const b = prefixText({
+    messages: [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'task' },
+      { role: 'assistant', content: 'a fairly long reply with several words in it' },
+    ],
+    tools,
+  });
   assert.is(uncachedTokens(null, a, countTokens), countTokens(a));
   assert.is(uncachedTokens(a, a, countTokens), 0);
   const appended = uncachedTokens(a, b, countTokens);
@@ -17,7 +35,10 @@ test('uncached tokens: all of a first request, none of a repeat, only the append
 });
 
 test('compression comes in blocks: most calls over the budget append to an unchanged prefix, and every request fits', async () => {
-  const messages: ChatMessage[] = [{ role: 'system', content: 'You are a test.' }, { role: 'user', content: 'read everything' }];
+  const messages: ChatMessage[] = [
+    { role: 'system', content: 'You are a test.' },
+    { role: 'user', content: 'read everything' },
+  ];
   const state = newBudgetState();
   const budget = 3000;
   let rewrites = 0;
@@ -31,15 +52,26 @@ test('compression comes in blocks: most calls over the budget append to an uncha
     previous = structuredClone(messages);
     const id = `c${turn}`;
     state.toolNames.set(id, 'read');
-    messages.push({ role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: `f${turn}.txt` }) } }] });
-    messages.push({ role: 'tool', tool_call_id: id, content: Array.from({ length: 40 }, (_, i) => `f${turn}.txt line ${i}: some text of the file`).join('\n') });
+    messages.push({
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ id, type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: `f${turn}.txt` }) } }],
+    });
+    messages.push({
+      role: 'tool',
+      tool_call_id: id,
+      content: Array.from({ length: 40 }, (_, i) => `f${turn}.txt line ${i}: some text of the file`).join('\n'),
+    });
   }
   assert.ok(rewrites >= 1 && rewrites <= 4, `${rewrites} of 12 calls rewrote an earlier message`);
   assert.ok(state.archive.size >= 6, 'older results were compressed');
 });
 
 test('a budget the fixed prompt cannot fit fails with BUDGET_TOO_SMALL and a budget that fits', async () => {
-  const messages: ChatMessage[] = [{ role: 'system', content: 'word '.repeat(800) }, { role: 'user', content: 'fix it' }];
+  const messages: ChatMessage[] = [
+    { role: 'system', content: 'word '.repeat(800) },
+    { role: 'user', content: 'fix it' },
+  ];
   try {
     await enforceBudget({ messages, tools, budget: 500, state: newBudgetState() });
     assert.unreachable('no error');

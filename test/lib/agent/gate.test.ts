@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { preflightArgs } from '../../../lib/plans/calls';
 
-test('listings, searches and replacements are checked by the directory they read: their paths, else their glob\'s literal directory', () => {
+test("listings, searches and replacements are checked by the directory they read: their paths, else their glob's literal directory", () => {
   assert.equal(preflightArgs('ls', { glob: 'src/**' }), { tool: 'ls', path: ['src'] });
   assert.equal(preflightArgs('search', { pattern: 'x', glob: 'src/lib/*.ts' }), { tool: 'search', path: ['src/lib'] });
   assert.equal(preflightArgs('search', { pattern: 'x', paths: ['docs'], glob: 'src/**' }), { tool: 'search', path: ['docs'] });

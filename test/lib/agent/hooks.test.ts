@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveAgentSettings, resolveModelConfig, type HookConfig } from '../../../lib/agent/config';
 import { capLines, detectHooks, emptyHooks, ensureHooks, formatHookResults, runHooks, type HookResult } from '../../../lib/agent/hooks';
-import { ForgeError } from '../../../lib/errors';
+import type { ForgeError } from '../../../lib/errors';
 import { closedPort, startOpenAIServer } from '../../helpers/openai-server';
 import { tempDir } from '../../helpers/repo';
 import { running, until } from '../../helpers/process';
@@ -29,7 +29,10 @@ const hooks = (partial: Partial<HookConfig>): HookConfig => ({ ...emptyHooks(), 
 
 test('each build file brings its hooks; none gives every event empty', async () => {
   const cargo = project({ 'Cargo.toml': '[package]\nname = "x"\n' });
-  assert.equal(await detectHooks(cargo), { hooks: hooks({ on_edit: ['cargo check -q'], on_task_done: ['cargo test -q'] }), markers: ['Cargo.toml'] });
+  assert.equal(await detectHooks(cargo), {
+    hooks: hooks({ on_edit: ['cargo check -q'], on_task_done: ['cargo test -q'] }),
+    markers: ['Cargo.toml'],
+  });
   const ts = project({ 'tsconfig.json': '{}' });
   assert.equal(await detectHooks(ts), { hooks: hooks({ on_edit: ['npx --no-install tsc --noEmit -p .'] }), markers: ['tsconfig.json'] });
   const go = project({ 'go.mod': 'module x\n' });
@@ -71,10 +74,23 @@ test('ensureHooks detects once and writes all five events into the profile, keep
   writeFileSync(path, JSON.stringify(original, null, 4) + '\n');
   const first = await ensureHooks({ configPath: path, profile: 'local', root, env });
   const expected = hooks({ on_edit: ['npx --no-install tsc --noEmit -p .'] });
-  assert.equal(first, { profile: 'local', configPath: path, markers: ['tsconfig.json'], hooks: expected, disabled: false, origin: 'written' });
+  assert.equal(first, {
+    profile: 'local',
+    configPath: path,
+    markers: ['tsconfig.json'],
+    hooks: expected,
+    disabled: false,
+    origin: 'written',
+  });
   const written = readFileSync(path, 'utf8');
   const want = structuredClone(original) as any;
-  want.profiles.local.hooks = { on_edit: ['npx --no-install tsc --noEmit -p .'], on_task_done: [], on_step_done: [], on_session_start: [], on_session_end: [] };
+  want.profiles.local.hooks = {
+    on_edit: ['npx --no-install tsc --noEmit -p .'],
+    on_task_done: [],
+    on_step_done: [],
+    on_session_start: [],
+    on_session_end: [],
+  };
   want.profiles.local.hooks_detected_from = ['tsconfig.json'];
   assert.is(written, JSON.stringify(want, null, 4) + '\n', 'other keys, their order and the 4-space indent kept; every event present');
   assert.equal(readdirSync(join(path, '..')), ['config.json'], 'no temp file left');
@@ -100,8 +116,14 @@ test("hooks detected in another kind of project serve only there: this repositor
   assert.is((await ensureHooks({ configPath: path, profile: null, root: rust.root, env: rust.env })).origin, 'written');
   const written = readFileSync(path, 'utf8');
   const elsewhere = await ensureHooks({ configPath: path, profile: null, root: ts.root, env: ts.env });
-  assert.equal([elsewhere.origin, elsewhere.hooks.on_edit, elsewhere.markers], ['detected', ['npx --no-install tsc --noEmit -p .'], ['tsconfig.json']]);
-  assert.match(elsewhere.warning!, /^profiles\.default\.hooks were detected from Cargo\.toml, which this repository does not match; hooks detected here \(tsconfig\.json\) serve this run$/);
+  assert.equal(
+    [elsewhere.origin, elsewhere.hooks.on_edit, elsewhere.markers],
+    ['detected', ['npx --no-install tsc --noEmit -p .'], ['tsconfig.json']],
+  );
+  assert.match(
+    elsewhere.warning!,
+    /^profiles\.default\.hooks were detected from Cargo\.toml, which this repository does not match; hooks detected here \(tsconfig\.json\) serve this run$/,
+  );
   assert.is(readFileSync(path, 'utf8'), written, 'the profile keeps its hooks');
   assert.equal((await ensureHooks({ configPath: path, profile: null, root: rust.root, env: rust.env })).origin, 'config');
   const handWritten = JSON.parse(written);
@@ -118,7 +140,11 @@ test('a project with no build file still gets every event written, empty, so the
   writeFileSync(path, '{\n  "profiles": {\n    "solo": {\n      "model": "m"\n    }\n  }\n}');
   const r = await ensureHooks({ configPath: path, profile: null, root, env });
   assert.equal([r.origin, r.profile, r.hooks], ['written', 'solo', emptyHooks()]);
-  assert.is(readFileSync(path, 'utf8'), JSON.stringify({ profiles: { solo: { model: 'm', hooks: emptyHooks(), hooks_detected_from: [] } } }, null, 2), 'no trailing newline added where there was none');
+  assert.is(
+    readFileSync(path, 'utf8'),
+    JSON.stringify({ profiles: { solo: { model: 'm', hooks: emptyHooks(), hooks_detected_from: [] } } }, null, 2),
+    'no trailing newline added where there was none',
+  );
 });
 
 test('with no config file, ensureHooks creates one holding a "default" profile with only hooks, and a first run still detects the endpoint', async () => {
@@ -127,18 +153,27 @@ test('with no config file, ensureHooks creates one holding a "default" profile w
   const path = join(xdg, 'forge', 'config.json');
   const r = await ensureHooks({ configPath: path, profile: null, root, env });
   assert.equal([r.origin, r.profile], ['written', 'default']);
-  assert.equal(JSON.parse(readFileSync(path, 'utf8')), { profiles: { default: { hooks: hooks({ on_edit: ['cargo check -q'], on_task_done: ['cargo test -q'] }), hooks_detected_from: ['Cargo.toml'] } } });
+  assert.equal(JSON.parse(readFileSync(path, 'utf8')), {
+    profiles: {
+      default: { hooks: hooks({ on_edit: ['cargo check -q'], on_task_done: ['cargo test -q'] }), hooks_detected_from: ['Cargo.toml'] },
+    },
+  });
   assert.ok(readFileSync(path, 'utf8').startsWith('{\n  "profiles": {\n    "default": {'), '2-space indent');
 
   const ollama = await startOpenAIServer({ models: ['qwen3:8b'] });
   try {
     const config = await resolveModelConfig({ env: { XDG_CONFIG_HOME: xdg, FORGE_OLLAMA_URL: ollama.url } });
-    assert.equal([config.endpoint.value, config.endpoint.source.kind, config.model.value, config.firstRun, config.profile?.value], [ollama.url, 'detected', 'qwen3:8b', true, 'default']);
+    assert.equal(
+      [config.endpoint.value, config.endpoint.source.kind, config.model.value, config.firstRun, config.profile?.value],
+      [ollama.url, 'detected', 'qwen3:8b', true, 'default'],
+    );
     assert.equal(config.hooks.value?.on_edit, ['cargo check -q']);
   } finally {
     await ollama.close();
   }
-  const noModel = await resolveModelConfig({ env: { XDG_CONFIG_HOME: xdg, FORGE_OLLAMA_URL: `http://127.0.0.1:${await closedPort()}/v1` } }).catch((e: ForgeError) => e);
+  const noModel = await resolveModelConfig({
+    env: { XDG_CONFIG_HOME: xdg, FORGE_OLLAMA_URL: `http://127.0.0.1:${await closedPort()}/v1` },
+  }).catch((e: ForgeError) => e);
   assert.is((noModel as ForgeError).code, 'NO_MODEL_ENDPOINT', 'with nothing to detect, the same error as with no file');
 });
 
@@ -160,7 +195,10 @@ test('a config file that cannot be written leaves the hooks detected for this ru
   const path = '/sys/forge-no-such-dir/config.json';
   const r = await ensureHooks({ configPath: path, profile: null, root, env });
   assert.equal([r.origin, r.hooks.on_edit], ['detected', ['go build ./...']]);
-  assert.match(r.warning ?? '', /^cannot write the detected hooks to '\/sys\/forge-no-such-dir\/config\.json' \(.+\); they serve this run only$/);
+  assert.match(
+    r.warning ?? '',
+    /^cannot write the detected hooks to '\/sys\/forge-no-such-dir\/config\.json' \(.+\); they serve this run only$/,
+  );
 });
 
 test('hooks_disabled: nothing is detected, written or run', async () => {
@@ -174,7 +212,11 @@ test('hooks_disabled: nothing is detected, written or run', async () => {
   assert.is(readFileSync(path, 'utf8'), text);
   const configured = JSON.stringify({ profiles: { a: { hooks_disabled: true, hooks: { on_edit: ['false'] } } } });
   writeFileSync(path, configured);
-  assert.equal((await ensureHooks({ configPath: path, profile: 'a', root, env })).hooks, emptyHooks(), 'configured hooks do not run either');
+  assert.equal(
+    (await ensureHooks({ configPath: path, profile: 'a', root, env })).hooks,
+    emptyHooks(),
+    'configured hooks do not run either',
+  );
 });
 
 test('an invalid config file is the same CONFIG_INVALID error, and is not overwritten', async () => {
@@ -185,13 +227,20 @@ test('an invalid config file is the same CONFIG_INVALID error, and is not overwr
   assert.is((err as ForgeError).code, 'CONFIG_INVALID');
   assert.match((err as ForgeError).message, /profiles\.a\.hooks has an unknown event 'on_save'/);
   writeFileSync(path, '{"profiles": ');
-  assert.is(((await ensureHooks({ configPath: path, profile: null, root: tempDir() }).catch((e: ForgeError) => e)) as ForgeError).code, 'CONFIG_INVALID');
+  assert.is(
+    ((await ensureHooks({ configPath: path, profile: null, root: tempDir() }).catch((e: ForgeError) => e)) as ForgeError).code,
+    'CONFIG_INVALID',
+  );
   assert.is(readFileSync(path, 'utf8'), '{"profiles": ');
 });
 
 test('runHooks runs each command in cwd with env, in order, and reports exit codes', async () => {
   const cwd = tempDir();
-  const results = await runHooks({ commands: ['echo "in $(basename "$PWD") $GREETING"', 'echo oops >&2; exit 3', 'true'], cwd, env: { ...process.env, GREETING: 'hi' } });
+  const results = await runHooks({
+    commands: ['echo "in $(basename "$PWD") $GREETING"', 'echo oops >&2; exit 3', 'true'],
+    cwd,
+    env: { ...process.env, GREETING: 'hi' },
+  });
   assert.equal(
     results.map((r) => [r.command, r.exitCode, r.timedOut, r.output]),
     [
@@ -205,13 +254,20 @@ test('runHooks runs each command in cwd with env, in order, and reports exit cod
 
 test('runHooks caps output to 50 lines: the first errors and the summary at the end', async () => {
   const cwd = tempDir();
-  const [r] = await runHooks({ commands: ['for i in $(seq 1 200); do echo "error $i"; done; printf "\\033[31mFound 200 errors\\033[0m\\n"; exit 2'], cwd });
+  const [r] = await runHooks({
+    commands: ['for i in $(seq 1 200); do echo "error $i"; done; printf "\\033[31mFound 200 errors\\033[0m\\n"; exit 2'],
+    cwd,
+  });
   const lines = r!.output.split('\n');
   assert.is(lines.length, 50);
   assert.equal(lines.slice(0, 2), ['error 1', 'error 2']);
   assert.is(lines[43], 'error 44');
   assert.is(lines[44], '… 152 lines cut …');
-  assert.equal(lines.slice(45), ['error 197', 'error 198', 'error 199', 'error 200', 'Found 200 errors'], 'the tail kept, colours stripped');
+  assert.equal(
+    lines.slice(45),
+    ['error 197', 'error 198', 'error 199', 'error 200', 'Found 200 errors'],
+    'the tail kept, colours stripped',
+  );
   const [long] = await runHooks({ commands: [`printf '%0500d\\n' 0`], cwd, maxLines: 5 });
   assert.is(long!.output, `${'0'.repeat(240)}…`);
   assert.is(capLines('a\nb\nc', 50), 'a\nb\nc');
@@ -225,7 +281,10 @@ test('a hook that outlives its timeout is stopped with its whole process group',
   assert.equal([r!.timedOut, r!.exitCode, r!.output], [true, null, 'started']);
   const pid = Number(readFileSync(join(cwd, 'child.pid'), 'utf8'));
   assert.ok(await until(() => !running(pid)), `sleep (pid ${pid}) outlived the timeout`);
-  assert.match(formatHookResults([r!], 'on_edit'), /^⚙ on_edit `sleep 30 & echo \$! > child.pid; echo started; wait` \(timed out after 0\.\d s; its processes were killed\):\nstarted$/);
+  assert.match(
+    formatHookResults([r!], 'on_edit'),
+    /^⚙ on_edit `sleep 30 & echo \$! > child.pid; echo started; wait` \(timed out after 0\.\d s; its processes were killed\):\nstarted$/,
+  );
 });
 
 test('an aborted signal stops the running hook and skips the rest', async () => {
@@ -241,16 +300,33 @@ test('an aborted signal stops the running hook and skips the rest', async () => 
 });
 
 test('formatHookResults: a failure shows its output, a pass is one ✓ line, nothing to run is the empty string', () => {
-  const result = (r: Partial<HookResult>): HookResult => ({ command: 'tsc --noEmit', exitCode: 0, signal: null, timedOut: false, output: '', durationMs: 1200, ...r });
+  const result = (r: Partial<HookResult>): HookResult => ({
+    command: 'tsc --noEmit',
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    output: '',
+    durationMs: 1200,
+    ...r,
+  });
   assert.is(formatHookResults([], 'on_edit'), '');
   assert.is(formatHookResults([result({ output: 'warning: unused' })], 'on_edit'), '⚙ on_edit `tsc --noEmit` ✓');
   assert.is(
-    formatHookResults([result({ exitCode: 2, output: "src/a.ts(3,1): error TS2304: Cannot find name 'x'." }), result({ command: 'ruff check .' })], 'on_edit'),
+    formatHookResults(
+      [result({ exitCode: 2, output: "src/a.ts(3,1): error TS2304: Cannot find name 'x'." }), result({ command: 'ruff check .' })],
+      'on_edit',
+    ),
     "⚙ on_edit `tsc --noEmit` (exit 2):\nsrc/a.ts(3,1): error TS2304: Cannot find name 'x'.\n⚙ on_edit `ruff check .` ✓",
   );
   assert.is(formatHookResults([result({ exitCode: 1 })], 'on_task_done'), '⚙ on_task_done `tsc --noEmit` (exit 1):\n(no output)');
-  assert.is(formatHookResults([result({ exitCode: null, signal: 'SIGKILL', output: 'x' })], 'on_step_done'), '⚙ on_step_done `tsc --noEmit` (killed by SIGKILL):\nx');
-  assert.is(formatHookResults([result({ exitCode: null, timedOut: true, durationMs: 30_004 })], 'on_edit'), '⚙ on_edit `tsc --noEmit` (timed out after 30 s; its processes were killed):\n(no output)');
+  assert.is(
+    formatHookResults([result({ exitCode: null, signal: 'SIGKILL', output: 'x' })], 'on_step_done'),
+    '⚙ on_step_done `tsc --noEmit` (killed by SIGKILL):\nx',
+  );
+  assert.is(
+    formatHookResults([result({ exitCode: null, timedOut: true, durationMs: 30_004 })], 'on_edit'),
+    '⚙ on_edit `tsc --noEmit` (timed out after 30 s; its processes were killed):\n(no output)',
+  );
 });
 
 test.run();

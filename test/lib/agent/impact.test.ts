@@ -49,13 +49,29 @@ test('a function whose parameters changed, used by untouched files, is a warning
     ['⚠ changed signature of validateToken in src/auth.ts — referenced by src/handler.ts:1, src/handler.ts:4, src/mw.ts:1, src/mw.ts:2'],
   );
   const w = r.warnings[0]!;
-  assert.equal([w.symbol, w.kind, w.change, w.before, w.after], ['validateToken', 'function', 'signature', 'export function validateToken(token: string): boolean', 'export function validateToken(token: string, audience: string): boolean']);
+  assert.equal(
+    [w.symbol, w.kind, w.change, w.before, w.after],
+    [
+      'validateToken',
+      'function',
+      'signature',
+      'export function validateToken(token: string): boolean',
+      'export function validateToken(token: string, audience: string): boolean',
+    ],
+  );
 });
 
 test('a body-only change, or a signature merely reformatted, warns of nothing', async () => {
   const dir = project();
   const oid = await base(dir);
-  write(dir, 'src/auth.ts', AUTH.replace('return token.length > 0;', 'return token.trim().length > 0;').replace('export function helper(x: number) {', 'export function helper(\n  x: number,\n) {'));
+  write(
+    dir,
+    'src/auth.ts',
+    AUTH.replace('return token.length > 0;', 'return token.trim().length > 0;').replace(
+      'export function helper(x: number) {',
+      'export function helper(\n  x: number,\n) {',
+    ),
+  );
   const r = await impactSweep({ cwd: dir, base: oid });
   assert.is(r.examined, 1);
   assert.equal(r.warnings, []);
@@ -64,14 +80,28 @@ test('a body-only change, or a signature merely reformatted, warns of nothing', 
 test('references in files the task touched too are not reported', async () => {
   const dir = project();
   const oid = await base(dir);
-  write(dir, 'src/auth.ts', AUTH.replace('export function helper(x: number)', 'export function helper(x: number, y = 2)').replace('validateToken(token: string)', 'validateToken(token: string, audience: string)'));
-  write(dir, 'src/handler.ts', "import { validateToken } from './auth';\n\nexport function handle(t: string) {\n  return validateToken(t, 'api');\n}\n");
+  write(
+    dir,
+    'src/auth.ts',
+    AUTH.replace('export function helper(x: number)', 'export function helper(x: number, y = 2)').replace(
+      'validateToken(token: string)',
+      'validateToken(token: string, audience: string)',
+    ),
+  );
+  write(
+    dir,
+    'src/handler.ts',
+    "import { validateToken } from './auth';\n\nexport function handle(t: string) {\n  return validateToken(t, 'api');\n}\n",
+  );
   const r = await impactSweep({ cwd: dir, base: oid });
-  assert.equal(r.warnings.map((w) => w.text), [
-    '⚠ changed signature of validateToken in src/auth.ts — referenced by src/mw.ts:1, src/mw.ts:2',
-    '⚠ changed signature of helper in src/auth.ts — referenced by src/mw.ts:1, src/mw.ts:2',
-  ]);
-  write(dir, 'src/mw.ts', "export const mw = () => true;\n");
+  assert.equal(
+    r.warnings.map((w) => w.text),
+    [
+      '⚠ changed signature of validateToken in src/auth.ts — referenced by src/mw.ts:1, src/mw.ts:2',
+      '⚠ changed signature of helper in src/auth.ts — referenced by src/mw.ts:1, src/mw.ts:2',
+    ],
+  );
+  write(dir, 'src/mw.ts', 'export const mw = () => true;\n');
   assert.equal((await impactSweep({ cwd: dir, base: oid })).warnings, []);
 });
 
@@ -81,8 +111,14 @@ test('a removed or renamed symbol is reported; one moved unchanged to another ch
   write(dir, 'src/auth.ts', AUTH.replace('validateToken(', 'checkToken(').replace(/export function helper[\s\S]*$/, ''));
   write(dir, 'src/util.ts', 'export function helper(x: number) {\n  return x + 2;\n}\n');
   const r = await impactSweep({ cwd: dir, base: oid });
-  assert.equal(r.warnings.map((w) => [w.symbol, w.change, w.after]), [['validateToken', 'removed', null]]);
-  assert.is(r.warnings[0]!.text, '⚠ removed validateToken from src/auth.ts — referenced by src/handler.ts:1, src/handler.ts:4, src/mw.ts:1, src/mw.ts:2');
+  assert.equal(
+    r.warnings.map((w) => [w.symbol, w.change, w.after]),
+    [['validateToken', 'removed', null]],
+  );
+  assert.is(
+    r.warnings[0]!.text,
+    '⚠ removed validateToken from src/auth.ts — referenced by src/handler.ts:1, src/handler.ts:4, src/mw.ts:1, src/mw.ts:2',
+  );
 });
 
 test("an interface's members are its signature; an untracked file is an untouched user too", async () => {
@@ -91,7 +127,10 @@ test("an interface's members are its signature; an untracked file is an untouche
   const oid = await base(dir);
   write(dir, 'src/auth.ts', AUTH.replace('sub: string;', 'sub: string;\n  aud: string;'));
   const r = await impactSweep({ cwd: dir, base: oid });
-  assert.equal(r.warnings.map((w) => w.text), ['⚠ changed signature of Claims in src/auth.ts — referenced by scripts/check.ts:1, scripts/check.ts:2']);
+  assert.equal(
+    r.warnings.map((w) => w.text),
+    ['⚠ changed signature of Claims in src/auth.ts — referenced by scripts/check.ts:1, scripts/check.ts:2'],
+  );
   assert.is(r.warnings[0]!.kind, 'interface');
 });
 
@@ -103,16 +142,32 @@ test('bounded: at most maxReferences listed, the rest counted; files past maxFil
   write(dir, 'src/other.py', 'def f(a):\n    pass\n');
   const r = await impactSweep({ cwd: dir, base: 'HEAD', maxReferences: 3, maxFiles: 1 });
   assert.equal([r.examined, r.skipped], [1, 1], 'the added other.py is past maxFiles');
-  assert.is(r.warnings[0]!.text, '⚠ changed signature of validateToken in src/auth.ts — referenced by src/use00.ts:1, src/use01.ts:1, src/use02.ts:1 and 9 more');
+  assert.is(
+    r.warnings[0]!.text,
+    '⚠ changed signature of validateToken in src/auth.ts — referenced by src/use00.ts:1, src/use01.ts:1, src/use02.ts:1 and 9 more',
+  );
 });
 
 test('declaration heads: multi-line parameters, arrow consts, Python, Rust lifetimes', async () => {
   const head = async (path: string, text: string) => {
     const s = (await extractSymbols({ path, text })).symbols;
-    return s.map((x) => declarationHead({ lines: text.split('\n'), symbol: x, language: path.endsWith('.py') ? 'python' : path.endsWith('.rs') ? 'rust' : 'typescript' }).replace(/\s+/g, ' ').trim());
+    return s.map((x) =>
+      declarationHead({
+        lines: text.split('\n'),
+        symbol: x,
+        language: path.endsWith('.py') ? 'python' : path.endsWith('.rs') ? 'rust' : 'typescript',
+      })
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
   };
-  assert.equal(await head('a.ts', 'export function f(\n  a: { x: number },\n  b = "{",\n): Promise<void> {\n  return;\n}\n'), ['export function f( a: { x: number }, b = "{", ): Promise<void>']);
-  assert.equal(await head('a.ts', 'export const g = async (a: string) => {\n  return a;\n};\nexport const limit = 5;\n'), ['export const g = async (a: string) =>', 'export const limit']);
+  assert.equal(await head('a.ts', 'export function f(\n  a: { x: number },\n  b = "{",\n): Promise<void> {\n  return;\n}\n'), [
+    'export function f( a: { x: number }, b = "{", ): Promise<void>',
+  ]);
+  assert.equal(await head('a.ts', 'export const g = async (a: string) => {\n  return a;\n};\nexport const limit = 5;\n'), [
+    'export const g = async (a: string) =>',
+    'export const limit',
+  ]);
   assert.equal(await head('a.py', 'def f(a: int, b: dict = {}) -> int:\n    return a\n'), ['def f(a: int, b: dict = {}) -> int']);
   assert.equal(await head('a.rs', "fn f<'a>(x: &'a str) -> &'a str {\n    x\n}\n"), ["fn f<'a>(x: &'a str) -> &'a str"]);
 });

@@ -38,13 +38,27 @@ test("a server's tools are discovered as <server>.<tool>, sent as wire-safe name
       ],
     );
     const echo = mcp.tools[0]!;
-    assert.equal(echo, { name: 'echo-server.echo', wireName: 'echo-server__echo', server: 'echo-server', tool: 'echo', description: 'Echo the text back', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } });
+    assert.equal(echo, {
+      name: 'echo-server.echo',
+      wireName: 'echo-server__echo',
+      server: 'echo-server',
+      tool: 'echo',
+      description: 'Echo the text back',
+      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    });
     const odd = mcp.tools.find((t) => t.tool === 'get.time v2')!;
     assert.is(odd.description.length, MCP_DESCRIPTION_CHARS, 'a long description is cut');
     assert.ok(odd.description.endsWith('…'));
     assert.equal(odd.parameters, { type: 'object', properties: {} }, '$schema dropped');
     const schemas = mcp.schemas();
-    assert.equal(schemas[1], { type: 'function', function: { name: 'echo-server__add', description: 'Add two numbers', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } } });
+    assert.equal(schemas[1], {
+      type: 'function',
+      function: {
+        name: 'echo-server__add',
+        description: 'Add two numbers',
+        parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+      },
+    });
     assert.ok(schemas.every((s) => WIRE_NAME.test(s.function.name)));
 
     assert.equal(await mcp.call('echo-server.echo', { text: 'hello' }), { ok: true, text: 'hello' });
@@ -58,19 +72,28 @@ test("a server's tools are discovered as <server>.<tool>, sent as wire-safe name
 test('isError is ok:false; non-text parts are summarised; an unknown tool is an error result', () =>
   withServers({ servers: [ECHO], cwd: tempDir() }, async (mcp) => {
     assert.equal(await mcp.call('echo-server.fail', {}), { ok: false, text: 'it failed on purpose' });
-    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64').length;
-    assert.equal(await mcp.call('echo-server.picture', {}), { ok: true, text: `a red dot\n[image image/png, ${png} bytes]\n[resource link file:///tmp/dot.png (dot.png)]` });
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+      'base64',
+    ).length;
+    assert.equal(await mcp.call('echo-server.picture', {}), {
+      ok: true,
+      text: `a red dot\n[image image/png, ${png} bytes]\n[resource link file:///tmp/dot.png (dot.png)]`,
+    });
     const unknown = await mcp.call('echo-server.deploy', {});
     assert.is(unknown.ok, false);
     assert.match(unknown.text, /^Error: no MCP tool 'echo-server\.deploy'\. MCP tools: echo-server__echo, echo-server__add/);
   }));
 
-test("a server runs in its cwd (relative to the repository top) with the environment and its own env", async () => {
+test('a server runs in its cwd (relative to the repository top) with the environment and its own env', async () => {
   const root = tempDir();
   mkdirSync(join(root, 'tools'));
-  await withServers({ servers: [{ ...ECHO, cwd: 'tools', env: { ECHO_GREETING: 'hi' } }], cwd: root, env: { ...process.env, ECHO_GREETING: 'overridden' } }, async (mcp) => {
-    assert.equal(await mcp.call('echo-server.whereami', {}), { ok: true, text: `${join(root, 'tools')} hi` });
-  });
+  await withServers(
+    { servers: [{ ...ECHO, cwd: 'tools', env: { ECHO_GREETING: 'hi' } }], cwd: root, env: { ...process.env, ECHO_GREETING: 'overridden' } },
+    async (mcp) => {
+      assert.equal(await mcp.call('echo-server.whereami', {}), { ok: true, text: `${join(root, 'tools')} hi` });
+    },
+  );
 });
 
 test('servers that cannot start, exit, never answer or have no cwd are skipped with one warning each while the good one works', async () => {
@@ -84,31 +107,62 @@ test('servers that cannot start, exit, never answer or have no cwd are skipped w
   ];
   // The default start-up timeout: a loaded machine must not make the good server look silent
   // (the silent one, which needs a short timeout to be tested, has a test of its own).
-  await withServers({ servers, cwd: dir, onWarning: (w) => warnings.push(w), configKey: 'profiles.t.mcp_servers', configPath: '/home/u/.config/forge/config.json' }, async (mcp) => {
-    assert.equal(warnings.map((w) => [w.server, w.key]).sort(), [
-      ['missing', 'profiles.t.mcp_servers[1].command'],
-      ['nowhere', 'profiles.t.mcp_servers[3].cwd'],
-      ['quitter', 'profiles.t.mcp_servers[2]'],
-    ]);
-    const by = (name: string) => warnings.find((w) => w.server === name)!;
-    assert.is(by('missing').message, "MCP server 'missing' skipped: cannot start 'no-such-mcp-server-xyz': not found on PATH; fix profiles.t.mcp_servers[1].command in /home/u/.config/forge/config.json");
-    assert.match(by('quitter').message, /^MCP server 'quitter' skipped: it exited before answering initialize \(it said: boom: no token\); fix profiles\.t\.mcp_servers\[2\] in /);
-    assert.is(by('nowhere').reason, `its cwd '${join(dir, 'no/such/dir')}' is not a directory`);
-    assert.equal(mcp.servers.map((s) => s.name), ['echo-server']);
-    assert.equal(await mcp.call('echo-server.echo', { text: 'still here' }), { ok: true, text: 'still here' });
-  });
+  await withServers(
+    {
+      servers,
+      cwd: dir,
+      onWarning: (w) => warnings.push(w),
+      configKey: 'profiles.t.mcp_servers',
+      configPath: '/home/u/.config/forge/config.json',
+    },
+    async (mcp) => {
+      assert.equal(warnings.map((w) => [w.server, w.key]).sort(), [
+        ['missing', 'profiles.t.mcp_servers[1].command'],
+        ['nowhere', 'profiles.t.mcp_servers[3].cwd'],
+        ['quitter', 'profiles.t.mcp_servers[2]'],
+      ]);
+      const by = (name: string) => warnings.find((w) => w.server === name)!;
+      assert.is(
+        by('missing').message,
+        "MCP server 'missing' skipped: cannot start 'no-such-mcp-server-xyz': not found on PATH; fix profiles.t.mcp_servers[1].command in /home/u/.config/forge/config.json",
+      );
+      assert.match(
+        by('quitter').message,
+        /^MCP server 'quitter' skipped: it exited before answering initialize \(it said: boom: no token\); fix profiles\.t\.mcp_servers\[2\] in /,
+      );
+      assert.is(by('nowhere').reason, `its cwd '${join(dir, 'no/such/dir')}' is not a directory`);
+      assert.equal(
+        mcp.servers.map((s) => s.name),
+        ['echo-server'],
+      );
+      assert.equal(await mcp.call('echo-server.echo', { text: 'still here' }), { ok: true, text: 'still here' });
+    },
+  );
 });
 
 test('a server that never answers initialize is given up at the timeout, killed, and skipped with one warning', async () => {
   const dir = tempDir();
   const warnings: McpWarning[] = [];
   const silent: McpServerConfig = { name: 'silent', command: ['sh', '-c', 'echo $$ > silent.pid; exec sleep 60'] };
-  await withServers({ servers: [silent], cwd: dir, timeoutMs: 2500, onWarning: (w) => warnings.push(w), configKey: 'profiles.t.mcp_servers', configPath: '/home/u/.config/forge/config.json' }, async (mcp) => {
-    assert.equal(warnings.map((w) => [w.server, w.key, w.reason]), [['silent', 'profiles.t.mcp_servers[0]', 'no answer to initialize within 2.5 s']]);
-    assert.equal(mcp.servers, []);
-    const silentPid = Number(readFileSync(join(dir, 'silent.pid'), 'utf8'));
-    assert.ok(await until(() => !running(silentPid)), 'the silent server was killed');
-  });
+  await withServers(
+    {
+      servers: [silent],
+      cwd: dir,
+      timeoutMs: 2500,
+      onWarning: (w) => warnings.push(w),
+      configKey: 'profiles.t.mcp_servers',
+      configPath: '/home/u/.config/forge/config.json',
+    },
+    async (mcp) => {
+      assert.equal(
+        warnings.map((w) => [w.server, w.key, w.reason]),
+        [['silent', 'profiles.t.mcp_servers[0]', 'no answer to initialize within 2.5 s']],
+      );
+      assert.equal(mcp.servers, []);
+      const silentPid = Number(readFileSync(join(dir, 'silent.pid'), 'utf8'));
+      assert.ok(await until(() => !running(silentPid)), 'the silent server was killed');
+    },
+  );
 });
 
 test('a server that exits during the session warns once and its calls fail without throwing', async () => {
@@ -120,7 +174,10 @@ test('a server that exits during the session warns once and its calls fail witho
     assert.match(crashed.text, /^Error: MCP tool echo-server\.crash failed: /);
     assert.ok(await until(() => !running(pid)));
     assert.ok(await until(() => warnings.length > 0));
-    assert.equal(warnings.map((w) => [w.server, w.key]), [['echo-server', 'mcp_servers[0]']]);
+    assert.equal(
+      warnings.map((w) => [w.server, w.key]),
+      [['echo-server', 'mcp_servers[0]']],
+    );
     assert.match(warnings[0]!.message, /^MCP server 'echo-server' exited during the session; its tools now fail$/);
     const after = await mcp.call('echo-server.echo', { text: 'x' });
     assert.is(after.ok, false);
@@ -151,12 +208,19 @@ test('wire names stay unique and within 64 characters when sanitising or cutting
   const long = 'a'.repeat(32);
   await withServers({ servers: [{ ...ECHO, name: long }], cwd: tempDir() }, async (mcp) => {
     const wire = Object.fromEntries(mcp.tools.map((t) => [t.tool, t.wireName]));
-    assert.ok(Object.values(wire).every((w) => WIRE_NAME.test(w)), Object.values(wire).join(' '));
+    assert.ok(
+      Object.values(wire).every((w) => WIRE_NAME.test(w)),
+      Object.values(wire).join(' '),
+    );
     assert.is(new Set(Object.values(wire)).size, mcp.tools.length);
     assert.is(wire.whereami, `${long}__whereami`);
     assert.is(wire.report_of_the_very_long_named_things_2026, `${long}__report_of_the_very_long_named_`);
     assert.is(wire.report_of_the_very_long_named_things_2027, `${long}__report_of_the_very_long_name_2`);
-    assert.equal(await mcp.call(`${long}__report_of_the_very_long_name_2`, {}), { ok: false, text: "no tool 'report_of_the_very_long_named_things_2027'" }, 'the call reaches the tool by its own name');
+    assert.equal(
+      await mcp.call(`${long}__report_of_the_very_long_name_2`, {}),
+      { ok: false, text: "no tool 'report_of_the_very_long_named_things_2027'" },
+      'the call reaches the tool by its own name',
+    );
   });
 });
 

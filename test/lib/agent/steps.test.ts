@@ -13,10 +13,22 @@ test('a named symbol defined outside the step files comes as its definition only
     'src/app.ts': "import { helper } from './util';\nexport const y = helper(1);\n",
   });
   const plan = newPlan({
-    task: 't', model: 'm', planner: 'm', plannerTokens: { input: 0, output: 0 }, now: new Date('2026-01-01T00:00:00Z'),
+    task: 't',
+    model: 'm',
+    planner: 'm',
+    plannerTokens: { input: 0, output: 0 },
+    now: new Date('2026-01-01T00:00:00Z'),
     modules: [
       { id: 'M1', title: 'Earlier', objective: 'o', files: ['src/util.ts'], verify: ['true'], doneWhen: 'd' },
-      { id: 'M2', title: 'Use helper', objective: 'Call helper twice.', files: ['src/app.ts', 'src/new.ts'], symbols: ['helper'], verify: ['true'], doneWhen: 'y is 3' },
+      {
+        id: 'M2',
+        title: 'Use helper',
+        objective: 'Call helper twice.',
+        files: ['src/app.ts', 'src/new.ts'],
+        symbols: ['helper'],
+        verify: ['true'],
+        doneWhen: 'y is 3',
+      },
     ],
   });
   plan.steps[0]!.status = 'done';

@@ -34,7 +34,9 @@ test('an unknown key is refused naming the real arguments; no hint names a CLI c
 });
 
 test('the replace tool removes every console.log under src/ in one call', async () => {
-  const files = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`src/f${i}.ts`, `export const v${i} = ${i};\n  console.log(v${i});\nexport {};\n`]));
+  const files = Object.fromEntries(
+    Array.from({ length: 5 }, (_, i) => [`src/f${i}.ts`, `export const v${i} = ${i};\n  console.log(v${i});\nexport {};\n`]),
+  );
   const dir = repoWith({ ...files, 'lib/keep.ts': 'console.log(1);\n' });
   const r = await toolsIn(dir).run('replace', { old: '^\\s*console\\.log\\(.*\\);?\\n', new: '', paths: ['src'], regex: true });
   assert.ok(r.ok, r.text);

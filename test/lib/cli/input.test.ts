@@ -5,7 +5,11 @@ import * as assert from 'uvu/assert';
 import { decodeBytes, readStdin } from '../../../lib/cli/input';
 
 /** stdin made of these chunks, as a pipe delivers them. */
-const stdin = (...chunks: Array<string | number[]>) => Readable.from(chunks.map((c) => Buffer.from(c as string)), { objectMode: false });
+const stdin = (...chunks: Array<string | number[]>) =>
+  Readable.from(
+    chunks.map((c) => Buffer.from(c as string)),
+    { objectMode: false },
+  );
 
 async function lines(...chunks: Array<string | number[]>): Promise<string[]> {
   const input = await readStdin(stdin(...chunks));

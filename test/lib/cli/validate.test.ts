@@ -42,22 +42,56 @@ test('accepts camelCase and kebab keys, common fields and id', () => {
 });
 
 test('coerces strings from flags and single values into arrays', () => {
-  const { args } = validateRequest({ spec, raw: { pattern: 'p', confidence: '0.5', limit: '3', tag: 'x', all: 'true', state: '{"k":1}' }, fix });
+  const { args } = validateRequest({
+    spec,
+    raw: { pattern: 'p', confidence: '0.5', limit: '3', tag: 'x', all: 'true', state: '{"k":1}' },
+    fix,
+  });
   assert.equal([args.confidence, args.limit, args.tag, args.all, args.state], [0.5, 3, ['x'], true, { k: 1 }]);
   assert.is(validateRequest({ spec, raw: { pattern: 42 }, fix }).args.pattern, '42');
 });
 
 test('refuses unknown fields, wrong types, ranges, choices and missing required', () => {
-  assert.is(code(() => validateRequest({ spec, raw: { pattern: 'p', nope: 1 }, fix })), 'UNKNOWN_FIELD');
-  assert.is(code(() => validateRequest({ spec, raw: { pattern: true }, fix })), 'INVALID_ARGUMENT');
-  assert.is(code(() => validateRequest({ spec, raw: { pattern: {} }, fix })), 'INVALID_ARGUMENT');
-  assert.is(code(() => validateRequest({ spec, raw: { pattern: 'p', confidence: 2 }, fix })), 'INVALID_ARGUMENT');
-  assert.is(code(() => validateRequest({ spec, raw: { pattern: 'p', limit: 1.5 }, fix })), 'INVALID_ARGUMENT');
-  assert.is(code(() => validateRequest({ spec, raw: { pattern: 'p', category: 'z' }, fix })), 'INVALID_ARGUMENT');
-  assert.is(code(() => validateRequest({ spec, raw: { pattern: 'p', state: [1] }, fix })), 'INVALID_ARGUMENT');
-  assert.is(code(() => validateRequest({ spec, raw: { pattern: 'p', tag: [{}] }, fix })), 'INVALID_ARGUMENT');
-  assert.is(code(() => validateRequest({ spec, raw: {}, fix })), 'MISSING_ARGUMENT');
-  assert.is(code(() => validateRequest({ spec, raw: { pattern: 'p', cwd: 3 }, fix })), 'INVALID_ARGUMENT');
+  assert.is(
+    code(() => validateRequest({ spec, raw: { pattern: 'p', nope: 1 }, fix })),
+    'UNKNOWN_FIELD',
+  );
+  assert.is(
+    code(() => validateRequest({ spec, raw: { pattern: true }, fix })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    code(() => validateRequest({ spec, raw: { pattern: {} }, fix })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    code(() => validateRequest({ spec, raw: { pattern: 'p', confidence: 2 }, fix })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    code(() => validateRequest({ spec, raw: { pattern: 'p', limit: 1.5 }, fix })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    code(() => validateRequest({ spec, raw: { pattern: 'p', category: 'z' }, fix })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    code(() => validateRequest({ spec, raw: { pattern: 'p', state: [1] }, fix })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    code(() => validateRequest({ spec, raw: { pattern: 'p', tag: [{}] }, fix })),
+    'INVALID_ARGUMENT',
+  );
+  assert.is(
+    code(() => validateRequest({ spec, raw: {}, fix })),
+    'MISSING_ARGUMENT',
+  );
+  assert.is(
+    code(() => validateRequest({ spec, raw: { pattern: 'p', cwd: 3 }, fix })),
+    'INVALID_ARGUMENT',
+  );
 });
 
 /** The error a request raises, as code and message. */
@@ -79,9 +113,19 @@ test("keys of Object.prototype are unknown fields, not the prototype's members",
 test('values nested past 32 levels and text that is not UTF-8 (lone surrogates) are INVALID_ARGUMENT; Infinity and long values are shown as sent', () => {
   const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
   assert.equal(refusal({ pattern: 'p', limit: deep }), ['INVALID_ARGUMENT', "'limit' is nested deeper than 32 levels"]);
-  assert.equal(refusal({ pattern: 'p', state: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`) })[1], "'state' is nested deeper than 32 levels");
-  assert.equal(refusal({ pattern: 'p', state: `{"a":${'['.repeat(40)}${']'.repeat(40)}}` })[1], "'state' is nested deeper than 32 levels", 'JSON text from a flag too');
-  assert.equal(refusal(JSON.parse('{"pattern":"a\\nb\\ud800"}')), ['INVALID_ARGUMENT', "'pattern' is not UTF-8 text: line 2 holds a byte that is not UTF-8, or half of a surrogate pair (a lone \\ud800-\\udfff escape)"]);
+  assert.equal(
+    refusal({ pattern: 'p', state: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`) })[1],
+    "'state' is nested deeper than 32 levels",
+  );
+  assert.equal(
+    refusal({ pattern: 'p', state: `{"a":${'['.repeat(40)}${']'.repeat(40)}}` })[1],
+    "'state' is nested deeper than 32 levels",
+    'JSON text from a flag too',
+  );
+  assert.equal(refusal(JSON.parse('{"pattern":"a\\nb\\ud800"}')), [
+    'INVALID_ARGUMENT',
+    "'pattern' is not UTF-8 text: line 2 holds a byte that is not UTF-8, or half of a surrogate pair (a lone \\ud800-\\udfff escape)",
+  ]);
   assert.is(refusal(JSON.parse('{"pattern":"p","tag":["ok","\\udc00"]}'))[0], 'INVALID_ARGUMENT');
   assert.is(refusal(JSON.parse('{"pattern":"p","state":{"\\udc00":1}}'))[0], 'INVALID_ARGUMENT');
   assert.is(refusal(JSON.parse('{"pattern":"p","cwd":"\\ud800"}'))[0], 'INVALID_ARGUMENT');

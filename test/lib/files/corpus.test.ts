@@ -9,14 +9,27 @@ import { applyLineOps, parseLineOp, replaceText } from '../../../lib/files/edit'
 import { planPatch } from '../../../lib/files/patch-apply';
 import { parsePatch } from '../../../lib/files/patch-parse';
 import { locateWorkspace, type Workspace } from '../../../lib/files/workspace';
-import { corpusBases, editCases, failureLine, judge, patchCases, PERTURBATIONS, sampleCases, type EditCase, type PatchCase } from '../../helpers/corpus';
+import {
+  corpusBases,
+  editCases,
+  failureLine,
+  judge,
+  patchCases,
+  PERTURBATIONS,
+  sampleCases,
+  type EditCase,
+  type PatchCase,
+} from '../../helpers/corpus';
 import { tempRepo } from '../../helpers/repo';
 
 const dir = tempRepo();
 const wsOnce = locateWorkspace({ cwd: dir });
 
 /** What a refusal or a crash prints first: `CODE: message`, or `internal error: …` for anything not a ForgeError. */
-const firstLine = (err: unknown) => (err instanceof ForgeError ? `${err.code}: ${err.message}` : `internal error: ${err instanceof Error ? err.stack : String(err)}`).split('\n')[0]!;
+const firstLine = (err: unknown) =>
+  (err instanceof ForgeError ? `${err.code}: ${err.message}` : `internal error: ${err instanceof Error ? err.stack : String(err)}`).split(
+    '\n',
+  )[0]!;
 
 function put(files: Record<string, Buffer>): void {
   for (const [p, data] of Object.entries(files)) {
@@ -41,7 +54,9 @@ async function patchFailure(ws: Workspace, c: PatchCase): Promise<string | null>
   }
   const now = (p: string) => (planned.has(p) ? planned.get(p)! : (c.before[p] ?? null));
   const outcome = exit === -1 ? 'wrong' : judge({ want: c.after, before: c.before, exit, now });
-  return outcome === 'correct' ? null : failureLine({ name: c.name, want: c.after, outcome, exit: exit === -1 ? 'INTERNAL' : exit, error, now });
+  return outcome === 'correct'
+    ? null
+    : failureLine({ name: c.name, want: c.after, outcome, exit: exit === -1 ? 'INTERNAL' : exit, error, now });
 }
 
 /** forge edit's engine, each edit in turn on the file in a real repository: null when right. */
@@ -70,12 +85,19 @@ function report(failures: string[], total: number): string {
   return `${failures.length} of ${total} cases failed:\n${shown.join('\n')}${failures.length > shown.length ? `\n… and ${failures.length - shown.length} more` : ''}`;
 }
 
-test('the corpus holds this project\'s whole history and a second real history', () => {
+test("the corpus holds this project's whole history and a second real history", () => {
   const bases = corpusBases();
   // A shallow clone (CI may make one) has no history to read; a full one must give it.
   const shallow = execFileSync('git', ['rev-parse', '--is-shallow-repository'], { encoding: 'utf8' }).trim() === 'true';
-  if (!shallow) assert.ok(bases.some((b) => b.name.startsWith('forge@')), 'commits of this repository');
-  assert.ok(bases.some((b) => b.name.startsWith('node_modules@')), 'package releases');
+  if (!shallow)
+    assert.ok(
+      bases.some((b) => b.name.startsWith('forge@')),
+      'commits of this repository',
+    );
+  assert.ok(
+    bases.some((b) => b.name.startsWith('node_modules@')),
+    'package releases',
+  );
   for (const p of PERTURBATIONS) {
     const first = (p.patch ? patchCases(p) : editCases(p)).next();
     assert.ok(!first.done, `no case for ${p.id}`);

@@ -21,7 +21,39 @@ test('the literals of typical patterns', () => {
   for (const [pattern, ignoreCase, want] of cases) assert.equal(requiredLiterals({ pattern, ignoreCase }), want, pattern);
 });
 
-const ATOMS = ['abc', 'cab', 'aSk', 'bca', 'a', 'b', 'c', 'S', 'k', 'ſ', 'K', '.', '\\.', '\\d', '\\w', '\\s', '[ab]', '[^a]', '(?:ab)', '(ab|ca)', '(?=a)', '(?<=b)', '(?!c)', '\\b', '^', '$', 'é', '\\u{1F600}', '\\x41', '\\t', ' '];
+const ATOMS = [
+  'abc',
+  'cab',
+  'aSk',
+  'bca',
+  'a',
+  'b',
+  'c',
+  'S',
+  'k',
+  'ſ',
+  'K',
+  '.',
+  '\\.',
+  '\\d',
+  '\\w',
+  '\\s',
+  '[ab]',
+  '[^a]',
+  '(?:ab)',
+  '(ab|ca)',
+  '(?=a)',
+  '(?<=b)',
+  '(?!c)',
+  '\\b',
+  '^',
+  '$',
+  'é',
+  '\\u{1F600}',
+  '\\x41',
+  '\\t',
+  ' ',
+];
 const QUANTS = ['', '', '', '*', '+', '?', '{2}', '{1,3}'];
 const TEXT = ['abc', 'cab', 'ask', 'aſK', 'ASK', 'bca', 'a', 'b', 'c', 's', 'S', 'k', 'K', 'ſ', 'K', '.', '1', ' ', '\t', 'é', 'A', '😀'];
 
@@ -30,7 +62,9 @@ test('every line a random pattern matches holds one of its literals (V8 is the j
   for (let seed = 1; seed <= 400; seed++) {
     const next = seeded(seed);
     const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)]!;
-    const pattern = Array.from({ length: 1 + Math.floor(next() * 6) }, () => pick(ATOMS) + pick(QUANTS)).join('') + (next() < 0.2 ? `|${pick(ATOMS)}${pick(ATOMS)}${pick(ATOMS)}` : '');
+    const pattern =
+      Array.from({ length: 1 + Math.floor(next() * 6) }, () => pick(ATOMS) + pick(QUANTS)).join('') +
+      (next() < 0.2 ? `|${pick(ATOMS)}${pick(ATOMS)}${pick(ATOMS)}` : '');
     const ignoreCase = next() < 0.5;
     let regex: RegExp;
     try {
@@ -41,12 +75,23 @@ test('every line a random pattern matches holds one of its literals (V8 is the j
     const literals = requiredLiterals({ pattern, ignoreCase });
     if (!literals) continue;
     // What git grep -F (-i: ASCII case folded) would find in the line's bytes.
-    const holds = (line: string) => literals.some((l) => (ignoreCase ? line.replace(/[^\x00-\x7f]/g, '\0').toLowerCase().includes(l.toLowerCase()) : line.includes(l)));
+    const holds = (line: string) =>
+      literals.some((l) =>
+        ignoreCase
+          ? line
+              .replace(/[^\x00-\x7f]/g, '\0')
+              .toLowerCase()
+              .includes(l.toLowerCase())
+          : line.includes(l),
+      );
     for (let i = 0; i < 200; i++) {
       const line = Array.from({ length: Math.floor(next() * 12) }, () => pick(TEXT)).join('');
       if (regex.test(line)) {
         checked++;
-        assert.ok(holds(line), `seed ${seed}: /${pattern}/${ignoreCase ? 'i' : ''} matches ${JSON.stringify(line)} without any of ${JSON.stringify(literals)}`);
+        assert.ok(
+          holds(line),
+          `seed ${seed}: /${pattern}/${ignoreCase ? 'i' : ''} matches ${JSON.stringify(line)} without any of ${JSON.stringify(literals)}`,
+        );
       }
     }
   }

@@ -17,7 +17,12 @@ function shapes(): Record<string, Buffer> {
   const random = seeded(7);
   const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
   // Characters of 1, 2, 3 and 4 UTF-8 bytes, so some straddle every chunk boundary.
-  const mixed = (n: number, eol: () => string) => Array.from({ length: n }, (_, i) => `${i} ${Array.from({ length: 5 + Math.floor(random() * 40) }, () => pick(['a', ' ', 'é', 'ß', '中', '€', '😀'])).join('')}${eol()}`).join('');
+  const mixed = (n: number, eol: () => string) =>
+    Array.from(
+      { length: n },
+      (_, i) =>
+        `${i} ${Array.from({ length: 5 + Math.floor(random() * 40) }, () => pick(['a', ' ', 'é', 'ß', '中', '€', '😀'])).join('')}${eol()}`,
+    ).join('');
   const ascii = (n: number) => Array.from({ length: n }, (_, i) => `line ${i} of a generated file\n`).join('');
   const longLine = 'a'.repeat(CHUNK - 1);
   return {
@@ -63,7 +68,16 @@ test('a window read in chunks equals the window of the file decoded whole, for e
     writeFileSync(join(dir, 'f.txt'), buf);
     const whole = windowOfWhole({ buf, display: 'f.txt', start: 1 });
     const total = whole.total;
-    const windows: Array<{ start?: number; end?: number }> = [{}, { start: 2, end: 3 }, { start: Math.max(1, total - 5) }, { start: total }, { start: total + 1 }, { start: Math.max(1, Math.floor(total / 2)), end: Math.floor(total / 2) + 400 }, { start: 1, end: 1_000_000 }, { start: 5001, end: 5001 }];
+    const windows: Array<{ start?: number; end?: number }> = [
+      {},
+      { start: 2, end: 3 },
+      { start: Math.max(1, total - 5) },
+      { start: total },
+      { start: total + 1 },
+      { start: Math.max(1, Math.floor(total / 2)), end: Math.floor(total / 2) + 400 },
+      { start: 1, end: 1_000_000 },
+      { start: 5001, end: 5001 },
+    ];
     for (const w of windows) {
       const got = await outcome(() => readWindow({ ws, path: 'f.txt', ...w }));
       const want = await outcome(() => windowOfWhole({ buf, display: 'f.txt', start: w.start ?? 1, end: w.end }));

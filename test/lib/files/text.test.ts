@@ -29,7 +29,11 @@ test('the line index agrees with full decoding on every line-ending shape', () =
     const full = decodeText(Buffer.from(text));
     const index = indexLines(text);
     assert.is(index.total, full.lines.length, JSON.stringify(text));
-    assert.equal(Array.from({ length: index.total }, (_, i) => lineAt(index, i + 1)), full.lines, JSON.stringify(text));
+    assert.equal(
+      Array.from({ length: index.total }, (_, i) => lineAt(index, i + 1)),
+      full.lines,
+      JSON.stringify(text),
+    );
     assert.is(index.eol, full.eol, JSON.stringify(text));
   }
 });

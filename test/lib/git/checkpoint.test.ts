@@ -4,7 +4,15 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { autoCommit, CHECKPOINT_LIMIT, createCheckpoint, diffSinceCheckpoint, listCheckpoints, restoreCheckpoint, workTreeChanges } from '../../../lib/git/checkpoint';
+import {
+  autoCommit,
+  CHECKPOINT_LIMIT,
+  createCheckpoint,
+  diffSinceCheckpoint,
+  listCheckpoints,
+  restoreCheckpoint,
+  workTreeChanges,
+} from '../../../lib/git/checkpoint';
 import { git, tempDir, tempRepo, userView } from '../../helpers/repo';
 
 function write(dir: string, path: string, content: string) {
@@ -48,12 +56,16 @@ test('a checkpoint in a dirty tree captures staged, unstaged and untracked files
   assert.is(git(dir, 'rev-parse', 'HEAD'), head);
   assert.match(c.ref, /^refs\/forge\/checkpoints\/\d{8}-\d{6}-\d{3}$/);
   assert.is(c.message, 'forge: checkpoint before "fix the login form"');
-  assert.equal([c.kind, c.n, c.head, c.files, c.uncommitted], ["task", 1, head, 5, 3]);
+  assert.equal([c.kind, c.n, c.head, c.files, c.uncommitted], ['task', 1, head, 5, 3]);
   assert.is(git(dir, 'log', '-1', '--format=%s%n%P', c.ref), `forge: checkpoint before "fix the login form"\n${head}`);
   assert.is(git(dir, 'ls-tree', '-r', '--name-only', c.ref), '.gitignore\nREADME.md\nnotes/todo.md\nsrc/a.ts\nsrc/b.ts');
   assert.is(git(dir, 'show', `${c.ref}:src/a.ts`), 'export const a = 3; // staged, then changed again');
   assert.is(git(dir, 'for-each-ref', '--format=%(refname)', 'refs/forge/checkpoints'), c.ref);
-  assert.equal(readdirSync(join(dir, '.git')).filter((f) => f.startsWith('forge-index-')), [], 'the temporary index is gone');
+  assert.equal(
+    readdirSync(join(dir, '.git')).filter((f) => f.startsWith('forge-index-')),
+    [],
+    'the temporary index is gone',
+  );
 });
 
 test('restore makes the work tree equal to the checkpoint: untracked back, new files gone, ignored files untouched, HEAD and index unchanged', async () => {
@@ -87,7 +99,13 @@ test('restore makes the work tree equal to the checkpoint: untracked back, new f
   assert.equal([r.saved.kind, r.saved.n], ['undo', null]);
   assert.is(git(dir, 'show', `${r.saved.ref}:src/new.ts`), 'created by the task');
   const list = await listCheckpoints({ cwd: dir });
-  assert.equal(list.map((x) => [x.kind, x.n]), [['undo', null], ['task', 1]]);
+  assert.equal(
+    list.map((x) => [x.kind, x.n]),
+    [
+      ['undo', null],
+      ['task', 1],
+    ],
+  );
 });
 
 test('numbers skip undo copies: undo twice is a no-op the second time, n=2 goes further back, a redo takes an undo back', async () => {
@@ -106,11 +124,23 @@ test('numbers skip undo copies: undo twice is a no-op the second time, n=2 goes 
   await restoreCheckpoint({ cwd: dir, n: 2 });
   assert.is(read(dir, 'f.txt'), 'one\n');
   const copies = (await listCheckpoints({ cwd: dir })).filter((c) => c.kind === 'undo');
-  assert.equal(copies.map((c) => c.message), [`forge: work tree before undo to checkpoint ${(await listCheckpoints({ cwd: dir })).find((c) => c.n === 2)!.ref.split('/').pop()}`, first.saved!.message]);
+  assert.equal(
+    copies.map((c) => c.message),
+    [
+      `forge: work tree before undo to checkpoint ${(await listCheckpoints({ cwd: dir }))
+        .find((c) => c.n === 2)!
+        .ref.split('/')
+        .pop()}`,
+      first.saved!.message,
+    ],
+  );
   const redo = await restoreCheckpoint({ cwd: dir, ref: copies[0]!.ref });
   assert.is(read(dir, 'f.txt'), 'two\n', 'the redo puts back the tree the last undo replaced');
   assert.match(redo.saved!.message, /^forge: work tree before redo to undo copy \d{8}-\d{6}-\d{3}$/);
-  assert.equal((await listCheckpoints({ cwd: dir })).filter((c) => c.n !== null).map((c) => c.message), ['forge: checkpoint before "task two"', 'forge: checkpoint before "task one"']);
+  assert.equal(
+    (await listCheckpoints({ cwd: dir })).filter((c) => c.n !== null).map((c) => c.message),
+    ['forge: checkpoint before "task two"', 'forge: checkpoint before "task one"'],
+  );
 });
 
 test('an ignored file the checkpoint would overwrite goes into the undo copy first', async () => {
@@ -120,7 +150,7 @@ test('an ignored file the checkpoint would overwrite goes into the undo copy fir
   await createCheckpoint({ cwd: dir, message: 'x' });
   write(dir, '.gitignore', 'p*.txt\n');
   write(dir, 'p[1].txt', 'ignored now, and precious\n');
-  write(dir, 'p1.txt', 'ignored, in nobody\'s way\n');
+  write(dir, 'p1.txt', "ignored, in nobody's way\n");
   const r = await restoreCheckpoint({ cwd: dir });
   assert.is(read(dir, 'p[1].txt'), 'from the checkpoint\n');
   assert.is(read(dir, '.gitignore'), null);
@@ -141,7 +171,10 @@ test('an ignored file where the checkpoint has a directory, or an ignored direct
   write(dir, 'cache/blob.bin', 'ignored directory\n');
   const r = await restoreCheckpoint({ cwd: dir });
   assert.equal([read(dir, 'out/x.txt'), read(dir, 'cache')], ['a file in a directory\n', 'a file\n']);
-  assert.equal([git(dir, 'show', `${r.saved!.ref}:out`), git(dir, 'show', `${r.saved!.ref}:cache/blob.bin`)], ['ignored file', 'ignored directory']);
+  assert.equal(
+    [git(dir, 'show', `${r.saved!.ref}:out`), git(dir, 'show', `${r.saved!.ref}:cache/blob.bin`)],
+    ['ignored file', 'ignored directory'],
+  );
 });
 
 test('on an unborn branch: a parentless checkpoint, restored with HEAD still unborn', async () => {
@@ -171,7 +204,10 @@ test('in a linked worktree: its own namespace, its own tree restored, the main w
   assert.is(c.ref.replace(/\d{8}-\d{6}-\d{3}$/, 'ID'), 'refs/forge/checkpoints/worktrees/wt/ID');
   assert.equal(await listCheckpoints({ cwd: dir }), [], 'the main worktree does not see it');
   await createCheckpoint({ cwd: dir, message: 'in main' });
-  assert.equal((await listCheckpoints({ cwd: linked })).map((x) => x.message), ['forge: checkpoint before "in the linked one"']);
+  assert.equal(
+    (await listCheckpoints({ cwd: linked })).map((x) => x.message),
+    ['forge: checkpoint before "in the linked one"'],
+  );
   write(linked, 'side.txt', 'changed\n');
   write(linked, 'extra.txt', 'new\n');
   const view = userView(linked);
@@ -197,7 +233,11 @@ test('outside a repository: no checkpoint (null), listing and restoring say NOT_
   const dir = tempDir();
   assert.is(await createCheckpoint({ cwd: dir, message: 'x' }), null);
   assert.is(await autoCommit({ cwd: dir, message: 'x' }), null);
-  for (const call of [() => listCheckpoints({ cwd: dir }), () => restoreCheckpoint({ cwd: dir }), () => diffSinceCheckpoint({ cwd: dir })]) {
+  for (const call of [
+    () => listCheckpoints({ cwd: dir }),
+    () => restoreCheckpoint({ cwd: dir }),
+    () => diffSinceCheckpoint({ cwd: dir }),
+  ]) {
     try {
       await call();
       assert.unreachable('should throw');
@@ -209,7 +249,11 @@ test('outside a repository: no checkpoint (null), listing and restoring say NOT_
 
 test('no checkpoint is NO_CHECKPOINT (exit 1); a number past the last is NO_SUCH_CHECKPOINT (exit 2)', async () => {
   const dir = tempRepo();
-  const codes = async (f: () => Promise<unknown>) => f().then(() => 'ok', (e) => `${e.code} ${e.exitCode}`);
+  const codes = async (f: () => Promise<unknown>) =>
+    f().then(
+      () => 'ok',
+      (e) => `${e.code} ${e.exitCode}`,
+    );
   assert.is(await codes(() => restoreCheckpoint({ cwd: dir })), 'NO_CHECKPOINT 1');
   assert.is(await codes(() => diffSinceCheckpoint({ cwd: dir })), 'NO_CHECKPOINT 1');
   await createCheckpoint({ cwd: dir });
@@ -223,12 +267,21 @@ test('an undo marker naming a live process refuses a second undo (UNDO_IN_PROGRE
   await createCheckpoint({ cwd: dir });
   write(dir, 'f.txt', 'two\n');
   // Dies once the replaced tree is saved and the undo marked, before a file is restored.
-  const crash = await restoreCheckpoint({ cwd: dir, onStep: (n) => { if (n === 2) throw new Error('killed'); } }).catch((e: Error) => e.message);
+  const crash = await restoreCheckpoint({
+    cwd: dir,
+    onStep: (n) => {
+      if (n === 2) throw new Error('killed');
+    },
+  }).catch((e: Error) => e.message);
   assert.is(crash, 'killed');
   const marker = join(dir, '.git', 'forge', 'undo-in-progress.json');
   const m = JSON.parse(readFileSync(marker, 'utf8'));
   writeFileSync(marker, JSON.stringify({ ...m, pid: process.ppid }));
-  const codes = async (f: () => Promise<unknown>) => f().then(() => 'ok', (e) => `${e.code} ${e.exitCode}`);
+  const codes = async (f: () => Promise<unknown>) =>
+    f().then(
+      () => 'ok',
+      (e) => `${e.code} ${e.exitCode}`,
+    );
   assert.is(await codes(() => restoreCheckpoint({ cwd: dir })), 'UNDO_IN_PROGRESS 1');
   assert.is(read(dir, 'f.txt'), 'two\n');
   writeFileSync(marker, '{"pid":');
@@ -237,13 +290,17 @@ test('an undo marker naming a live process refuses a second undo (UNDO_IN_PROGRE
   assert.not.ok(existsSync(marker));
 });
 
-test('temp indexes left by dead forge processes are removed by the next checkpoint; a live process\'s is left', async () => {
+test("temp indexes left by dead forge processes are removed by the next checkpoint; a live process's is left", async () => {
   const dir = tempRepo();
   const dead = spawnSync('true').pid!;
   const live = `forge-index-${process.ppid}-fedcba9876543210`;
-  for (const name of [`forge-index-${dead}-0123456789abcdef`, `forge-index-${dead}-0123456789abcdef.lock`, live]) writeFileSync(join(dir, '.git', name), 'index');
+  for (const name of [`forge-index-${dead}-0123456789abcdef`, `forge-index-${dead}-0123456789abcdef.lock`, live])
+    writeFileSync(join(dir, '.git', name), 'index');
   await createCheckpoint({ cwd: dir });
-  assert.equal(readdirSync(join(dir, '.git')).filter((f) => f.startsWith('forge-index-')), [live]);
+  assert.equal(
+    readdirSync(join(dir, '.git')).filter((f) => f.startsWith('forge-index-')),
+    [live],
+  );
 });
 
 test('ids stay in creation order within one millisecond; only the newest CHECKPOINT_LIMIT are kept', async () => {
@@ -258,8 +315,14 @@ test('ids stay in creation order within one millisecond; only the newest CHECKPO
   assert.is(made[1], 'refs/forge/checkpoints/20260101-000000-001');
   const list = await listCheckpoints({ cwd: dir });
   assert.is(list.length, CHECKPOINT_LIMIT);
-  assert.equal([list[0]!.message, list.at(-1)!.message], [`forge: checkpoint before "step ${CHECKPOINT_LIMIT + 1}"`, 'forge: checkpoint before "step 2"']);
-  assert.equal(list.map((c) => c.n), Array.from({ length: CHECKPOINT_LIMIT }, (_, i) => i + 1));
+  assert.equal(
+    [list[0]!.message, list.at(-1)!.message],
+    [`forge: checkpoint before "step ${CHECKPOINT_LIMIT + 1}"`, 'forge: checkpoint before "step 2"'],
+  );
+  assert.equal(
+    list.map((c) => c.n),
+    Array.from({ length: CHECKPOINT_LIMIT }, (_, i) => i + 1),
+  );
 });
 
 test('the diff since a checkpoint: untracked files included, per file and as git prints it', async () => {
@@ -281,7 +344,10 @@ test('the diff since a checkpoint: untracked files included, per file and as git
   assert.match(patch.text, /^diff --git a\/notes\/todo.md b\/notes\/todo.md\ndeleted file mode 100644/);
   assert.match(patch.text, /\n-export const a = 3; \/\/ staged, then changed again\n\+export const a = 4;\n\+export const more = 1;\n/);
   const since = await workTreeChanges({ cwd: dir, base: 'HEAD' });
-  assert.equal(since.files.map((f) => f.path), ['src/a.ts', 'src/b.ts', 'src/c.ts']);
+  assert.equal(
+    since.files.map((f) => f.path),
+    ['src/a.ts', 'src/b.ts', 'src/c.ts'],
+  );
 });
 
 test('autoCommit commits everything on the branch, then has nothing to commit; refused mid-merge', async () => {
@@ -299,7 +365,10 @@ test('autoCommit commits everything on the branch, then has nothing to commit; r
   assert.is(await autoCommit({ cwd: dir, message: 'again' }), null);
   write(dir, 'a.txt', 'b\n');
   writeFileSync(join(dir, '.git/MERGE_HEAD'), `${oid}\n`);
-  const refused = await autoCommit({ cwd: dir, message: 'x' }).then(() => 'ok', (e) => e.code);
+  const refused = await autoCommit({ cwd: dir, message: 'x' }).then(
+    () => 'ok',
+    (e) => e.code,
+  );
   assert.is(refused, 'GIT_BUSY');
 });
 

@@ -44,7 +44,8 @@ function catFile(dir: string, spec: string): { oid: string; type: string; conten
   return { oid: git(dir, 'rev-parse', spec), type, content: git(dir, 'cat-file', type, spec) };
 }
 
-const shown = (o: { oid: string; type: string; content: Buffer } | null) => o && { oid: o.oid, type: o.type, content: o.content.toString('utf8').trimEnd() };
+const shown = (o: { oid: string; type: string; content: Buffer } | null) =>
+  o && { oid: o.oid, type: o.type, content: o.content.toString('utf8').trimEnd() };
 
 async function seeded(dir: string): Promise<StateStore> {
   const store = new StateStore(await openRepo({ cwd: dir }));
@@ -53,7 +54,17 @@ async function seeded(dir: string): Promise<StateStore> {
   return store;
 }
 
-const SPECS = (head: string) => [STATE_REF, `${STATE_REF}:.forge/memory/project.jsonl`, `${head}:.forge/plans`, `${head}:.forge`, head, `${head}:`, `${STATE_REF}:.forge/none.json`, `${STATE_REF}:.forge/memory/project.jsonl/x`, 'refs/forge/none'];
+const SPECS = (head: string) => [
+  STATE_REF,
+  `${STATE_REF}:.forge/memory/project.jsonl`,
+  `${head}:.forge/plans`,
+  `${head}:.forge`,
+  head,
+  `${head}:`,
+  `${STATE_REF}:.forge/none.json`,
+  `${STATE_REF}:.forge/memory/project.jsonl/x`,
+  'refs/forge/none',
+];
 
 test('a state ref (loose or packed), its commits, trees and blobs by oid, ref and ref:path: what git cat-file gives, without a git process', async () => {
   const dir = tempRepo();
@@ -65,7 +76,10 @@ test('a state ref (loose or packed), its commits, trees and blobs by oid, ref an
     for (const spec of SPECS(head)) got.push(shown(await reader.read(spec)));
   });
   reader.close();
-  assert.equal(got, SPECS(head).map((s) => catFile(dir, s)));
+  assert.equal(
+    got,
+    SPECS(head).map((s) => catFile(dir, s)),
+  );
   assert.equal(calls, []);
 
   // Refs moved into packed-refs (objects still loose): read from there.
@@ -96,7 +110,9 @@ test('loose objects git wrote compressed, small and big, more than JavaScript in
   });
   reader.close();
   assert.equal(calls, []);
-  oids.forEach((oid, i) => assert.ok(got[i]?.equals(execFileSync('git', ['cat-file', 'blob', oid], { cwd: dir, maxBuffer: 1 << 26 })), `object ${i}`));
+  oids.forEach((oid, i) =>
+    assert.ok(got[i]?.equals(execFileSync('git', ['cat-file', 'blob', oid], { cwd: dir, maxBuffer: 1 << 26 })), `object ${i}`),
+  );
 });
 
 test('packed refs and objects (git gc), HEAD and replace refs go to git, with the same answers', async () => {
@@ -110,7 +126,10 @@ test('packed refs and objects (git gc), HEAD and replace refs go to git, with th
     for (const spec of [...SPECS(head), 'HEAD', 'HEAD:README.md', '0'.repeat(40)]) got.push(shown(await packed.read(spec)));
   });
   packed.close();
-  assert.equal(got, [...SPECS(head), 'HEAD', 'HEAD:README.md', '0'.repeat(40)].map((s) => catFile(dir, s)));
+  assert.equal(
+    got,
+    [...SPECS(head), 'HEAD', 'HEAD:README.md', '0'.repeat(40)].map((s) => catFile(dir, s)),
+  );
   assert.equal(calls, ['cat-file --batch']);
 
   // A replace ref changes what an oid reads as: git's answer, not the loose object's.

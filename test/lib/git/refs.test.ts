@@ -195,7 +195,9 @@ test('8 processes racing, six by the direct update and two by git update-ref: ev
   const done = racers.map(
     ({ name, how }) =>
       new Promise<void>((ok, fail) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', script, dir, name, how, String(rounds), go], { stdio: ['ignore', 'ignore', 'pipe'] });
+        const child = spawn(process.execPath, ['--import', 'tsx', script, dir, name, how, String(rounds), go], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
         let err = '';
         child.stderr.on('data', (b) => (err += b));
         child.on('close', (code) => (code === 0 ? ok() : fail(new Error(`${name} exited ${code}: ${err}`))));

@@ -8,7 +8,17 @@ import { git, tempDir, tempRepo } from '../../helpers/repo';
 
 /** What git itself says, in the shape locateDirectly answers. */
 function fromGit(cwd: string) {
-  const [root, gitDir, commonDir, objectsDir, objectFormat] = git(cwd, 'rev-parse', '--path-format=absolute', '--show-toplevel', '--git-dir', '--git-common-dir', '--git-path', 'objects', '--show-object-format').split('\n');
+  const [root, gitDir, commonDir, objectsDir, objectFormat] = git(
+    cwd,
+    'rev-parse',
+    '--path-format=absolute',
+    '--show-toplevel',
+    '--git-dir',
+    '--git-common-dir',
+    '--git-path',
+    'objects',
+    '--show-object-format',
+  ).split('\n');
   return { root, gitDir, commonDir, objectsDir, objectFormat };
 }
 
@@ -27,7 +37,10 @@ test('in a plain repository, its subdirectories, through a symlink, a linked wor
     assert.ok(direct, `read directly in ${cwd}`);
     assert.equal(direct, fromGit(cwd), cwd);
     const repoOf = await openRepo({ cwd });
-    assert.equal([repoOf.commonDir, repoOf.objectsDir, repoOf.objectFormat, repoOf.bare], [direct.commonDir, direct.objectsDir, direct.objectFormat, false]);
+    assert.equal(
+      [repoOf.commonDir, repoOf.objectsDir, repoOf.objectFormat, repoOf.bare],
+      [direct.commonDir, direct.objectsDir, direct.objectFormat, false],
+    );
     assert.equal(await locateGitDirs({ cwd }), { root: direct.root, gitDir: direct.gitDir, commonDir: direct.commonDir, bare: false });
   }
 });

@@ -40,7 +40,13 @@ test('a transaction that changes nothing makes no commit; one that throws moves 
   const r = await s.update({ message: 'noop', apply: async () => 'same' });
   assert.equal([r.changed, r.commit, r.value], [false, before, 'same']);
   try {
-    await s.update({ message: 'boom', apply: async (tx) => { tx.write('.forge/b', 'x'); throw new Error('boom'); } });
+    await s.update({
+      message: 'boom',
+      apply: async (tx) => {
+        tx.write('.forge/b', 'x');
+        throw new Error('boom');
+      },
+    });
   } catch {}
   assert.is(await s.head(), before);
   s.close();
@@ -49,7 +55,13 @@ test('a transaction that changes nothing makes no commit; one that throws moves 
 test('removing the last file of a directory drops the directory; siblings keep their trees', async () => {
   const dir = tempRepo();
   const s = await store(dir);
-  await s.update({ message: 'w', apply: async (tx) => { tx.write('.forge/iterations/r/m1.json', '1'); tx.write('.forge/memory/project.jsonl', 'x\n'); } });
+  await s.update({
+    message: 'w',
+    apply: async (tx) => {
+      tx.write('.forge/iterations/r/m1.json', '1');
+      tx.write('.forge/memory/project.jsonl', 'x\n');
+    },
+  });
   const memoryTree = git(dir, 'rev-parse', `${STATE_REF}:.forge/memory`);
   await s.update({ message: 'rm', apply: async (tx) => tx.remove('.forge/iterations/r/m1.json') });
   assert.is(git(dir, 'ls-tree', '-r', '--name-only', STATE_REF), '.forge/memory/project.jsonl');
@@ -91,7 +103,7 @@ test('a foreign writer moving the ref mid-transaction makes it re-run on the new
   s.close();
 });
 
-test("a lock left by a dead process is taken over", async () => {
+test('a lock left by a dead process is taken over', async () => {
   const dir = tempRepo();
   const s = await store(dir);
   const lock = join(s.repo.commonDir, 'forge', 'state.lock');
@@ -133,7 +145,11 @@ test('works on a detached HEAD, an unborn branch, and from a subdirectory', asyn
   const unborn = tempRepo({ commit: false });
   const nested = tempRepo();
   mkdirSync(join(nested, 'src', 'deep'), { recursive: true });
-  for (const [dir, cwd] of [[detached, detached], [unborn, unborn], [nested, join(nested, 'src', 'deep')]] as const) {
+  for (const [dir, cwd] of [
+    [detached, detached],
+    [unborn, unborn],
+    [nested, join(nested, 'src', 'deep')],
+  ] as const) {
     const before = userView(dir);
     const s = await store(cwd);
     await append(s, '.forge/x.jsonl', 'ok');
@@ -190,7 +206,13 @@ test('outside a repository: NOT_A_GIT_REPO with git init as the fix', async () =
 test('a state path with an invalid part (.., a newline, a slash too many) is INVALID_ID and nothing is committed', async () => {
   const dir = tempRepo();
   const s = await store(dir);
-  for (const path of ['.forge/logs/../../x.jsonl', '.forge/logs/a\nb.jsonl', '.forge//x.json', '.forge/sessions/./x.json', '.forge/a b.json']) {
+  for (const path of [
+    '.forge/logs/../../x.jsonl',
+    '.forge/logs/a\nb.jsonl',
+    '.forge//x.json',
+    '.forge/sessions/./x.json',
+    '.forge/a b.json',
+  ]) {
     try {
       await s.update({ message: 'bad', apply: async (tx) => tx.write(path, 'x') });
       assert.unreachable(JSON.stringify(path));
@@ -217,7 +239,10 @@ test('files are redacted on their way into the state, commit messages too; activ
     },
   });
   assert.is(git(dir, 'show', `${STATE_REF}:.forge/memory/project.jsonl`), '{"pattern":"use [REDACTED:openai-key]","n":1}');
-  assert.is(git(dir, 'show', `${STATE_REF}:.forge/plans/journal.jsonl`), `{"reason":"ran curl -H 'Authorization: Bearer [REDACTED:openai-key]'"}`);
+  assert.is(
+    git(dir, 'show', `${STATE_REF}:.forge/plans/journal.jsonl`),
+    `{"reason":"ran curl -H 'Authorization: Bearer [REDACTED:openai-key]'"}`,
+  );
   assert.is(git(dir, 'show', `${STATE_REF}:.forge/plan.md`), '# Plan\n\n- export OPENAI_API_KEY=[REDACTED:openai-key]');
   assert.is(`${git(dir, 'show', `${STATE_REF}:.forge/plans/p1.json`)}\n`, contract, 'the contract is as activated');
   assert.is(git(dir, 'log', '-1', '--format=%s', STATE_REF), 'memory: save use [REDACTED:openai-key]');
@@ -240,15 +265,29 @@ test('an append redacts what it adds and leaves what is stored as it was (histor
   s.close();
 });
 
-test("a loop keeps what the user gave it exactly (prompt, promise, done-when, command) and redacts what its iterations bring back", async () => {
+test('a loop keeps what the user gave it exactly (prompt, promise, done-when, command) and redacts what its iterations bring back', async () => {
   const dir = tempRepo();
   const s = await store(dir);
   const key = 'ghp_R4nD0mT0k3nV4lu3F0rT3st1ngAbCdEfGh12';
-  const given = { prompt: `use GITHUB_TOKEN=${key}`, promise: `done ${key}`, doneWhen: `GITHUB_TOKEN=${key} npm test`, command: ['agent', '--token', key] };
-  const loop = { loop_id: 'loop-1', ...given, reason: `stuck: ${key}`, iterations: [{ n: 1, doneWhen: { passed: false, tail: `401 for ${key}` } }] };
+  const given = {
+    prompt: `use GITHUB_TOKEN=${key}`,
+    promise: `done ${key}`,
+    doneWhen: `GITHUB_TOKEN=${key} npm test`,
+    command: ['agent', '--token', key],
+  };
+  const loop = {
+    loop_id: 'loop-1',
+    ...given,
+    reason: `stuck: ${key}`,
+    iterations: [{ n: 1, doneWhen: { passed: false, tail: `401 for ${key}` } }],
+  };
   await s.update({ message: 'loop', apply: async (tx) => tx.write('.forge/loops/loop-1.json', `${JSON.stringify(loop, null, 2)}\n`) });
   const stored = JSON.parse(git(dir, 'show', `${STATE_REF}:.forge/loops/loop-1.json`));
-  assert.equal(stored, { ...loop, reason: 'stuck: [REDACTED:github-token]', iterations: [{ n: 1, doneWhen: { passed: false, tail: '401 for [REDACTED:github-token]' } }] });
+  assert.equal(stored, {
+    ...loop,
+    reason: 'stuck: [REDACTED:github-token]',
+    iterations: [{ n: 1, doneWhen: { passed: false, tail: '401 for [REDACTED:github-token]' } }],
+  });
   s.close();
 });
 

@@ -16,7 +16,8 @@ import { seeded } from '../../helpers/seeded';
 function sample(random: () => number, length: number): Buffer {
   const out = Buffer.alloc(length);
   const alphabet = 1 + Math.floor(random() * 256);
-  for (let i = 0; i < length; i++) out[i] = i > 8 && random() < 0.3 ? out[i - 1 - Math.floor(random() * Math.min(i, 300))]! : Math.floor(random() * alphabet);
+  for (let i = 0; i < length; i++)
+    out[i] = i > 8 && random() < 0.3 ? out[i - 1 - Math.floor(random() * Math.min(i, 300))]! : Math.floor(random() * alphabet);
   return out;
 }
 
@@ -60,8 +61,15 @@ test('inflate refuses what node:zlib refuses — flipped bits, truncation — an
   }
   assert.ok(refused > 2500);
   const good = deflateSync(Buffer.from('blob 3\0abc'));
-  for (let cut = 0; cut < good.length; cut++) assert.throws(() => inflate(good.subarray(0, cut)), (err: unknown) => err instanceof ZlibFormatError);
-  assert.throws(() => inflate(Buffer.concat([good, Buffer.from([0])])), (err: unknown) => err instanceof ZlibFormatError);
+  for (let cut = 0; cut < good.length; cut++)
+    assert.throws(
+      () => inflate(good.subarray(0, cut)),
+      (err: unknown) => err instanceof ZlibFormatError,
+    );
+  assert.throws(
+    () => inflate(Buffer.concat([good, Buffer.from([0])])),
+    (err: unknown) => err instanceof ZlibFormatError,
+  );
 });
 
 test('deflateStored writes streams node:zlib and inflate read back, over several 64 kB blocks too', () => {
@@ -96,8 +104,15 @@ test('objects written small (stored) and big (compressed) are the ones git write
   for (const length of [0, 10, 4000, 4032, 4033, 50_000]) {
     const content = sample(random, length);
     const oid = await writer.write('blob', content);
-    assert.is(oid, execFileSync('git', ['hash-object', '--stdin'], { cwd: dir, input: content, encoding: 'utf8' }).trim(), `length ${length}`);
-    assert.ok(execFileSync('git', ['cat-file', 'blob', oid], { cwd: dir, maxBuffer: 1 << 24 }).equals(content), `cat-file, length ${length}`);
+    assert.is(
+      oid,
+      execFileSync('git', ['hash-object', '--stdin'], { cwd: dir, input: content, encoding: 'utf8' }).trim(),
+      `length ${length}`,
+    );
+    assert.ok(
+      execFileSync('git', ['cat-file', 'blob', oid], { cwd: dir, maxBuffer: 1 << 24 }).equals(content),
+      `cat-file, length ${length}`,
+    );
     const file = join(dir, '.git', 'objects', oid.slice(0, 2), oid.slice(2));
     assert.is(statSync(file).mode & 0o777, 0o444);
     // Small objects are stored blocks: a few bytes of framing.

@@ -14,10 +14,11 @@ test('a new file holds the section; an existing one keeps its text and gets the 
   assert.is(mergeAgentsSection(again, 'B'), again, 'idempotent');
 });
 
-test('markers that are not one start then one end are refused (null): the text between them may be the user\'s', () => {
+test("markers that are not one start then one end are refused (null): the text between them may be the user's", () => {
   const section = mergeAgentsSection(null, 'A')!;
   const [start, end] = [section.split('\n')[0]!, section.trimEnd().split('\n').at(-1)!];
-  for (const broken of [`${start}\nmy notes\n`, `my notes\n${end}\n`, `${section}${section}`, `${end}\n${start}\n`]) assert.is(mergeAgentsSection(broken, 'B'), null, broken);
+  for (const broken of [`${start}\nmy notes\n`, `my notes\n${end}\n`, `${section}${section}`, `${end}\n${start}\n`])
+    assert.is(mergeAgentsSection(broken, 'B'), null, broken);
 });
 
 test.run();

@@ -4,7 +4,24 @@ import * as assert from 'uvu/assert';
 import { scanPaths } from '../../../lib/init/conventions';
 import { seeded } from '../../helpers/seeded';
 
-const PARTS = ['src', 'test', 'tests', 'spec', '__tests__', 'lib', '.github', 'a.test.ts', 'b_test.go', 'test_c.py', 'd.spec.jsx', 'e.ts', 'README.md', 'testing', 'specs', 'x'];
+const PARTS = [
+  'src',
+  'test',
+  'tests',
+  'spec',
+  '__tests__',
+  'lib',
+  '.github',
+  'a.test.ts',
+  'b_test.go',
+  'test_c.py',
+  'd.spec.jsx',
+  'e.ts',
+  'README.md',
+  'testing',
+  'specs',
+  'x',
+];
 
 function listing(rand: () => number, n: number): string[] {
   const paths = new Set<string>();
@@ -29,7 +46,11 @@ test('scanPaths finds the top-level files, the files under each directory and ev
     const paths = listing(rand, 1 + Math.floor(rand() * 40));
     if (round % 2) paths.sort();
     const got = scanPaths(paths.map((p) => `${p}\0`).join(''));
-    assert.equal({ top: [...got.top], dirs: Object.fromEntries([...got.dirs].sort()), testLike: got.testLike }, obvious(paths), paths.join(' | '));
+    assert.equal(
+      { top: [...got.top], dirs: Object.fromEntries([...got.dirs].sort()), testLike: got.testLike },
+      obvious(paths),
+      paths.join(' | '),
+    );
   }
 });
 

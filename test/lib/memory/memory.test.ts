@@ -1,7 +1,7 @@
 // Memory entries: size limit, ids, keyword ranking.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ForgeError } from '../../../lib/errors';
+import type { ForgeError } from '../../../lib/errors';
 import { buildEntry, keywords, MAX_ENTRY_BYTES, rankEntries, type MemoryEntry } from '../../../lib/memory/memory';
 import { seeded } from '../../helpers/seeded';
 
@@ -31,17 +31,45 @@ test('refuses entries over 1 KB and blank patterns', async () => {
 });
 
 test('ranks matches by confidence, then keyword hits; matches category words and tags', () => {
-  const e = (pattern: string, category: MemoryEntry['category'], confidence: number, tags: string[] = []): MemoryEntry => ({ id: pattern, pattern, category, confidence, tags, timestamp: '2026' });
-  const entries = [e('run vitest', 'test_command', 0.8), e('avoid npm test', 'test_command', 0.9), e('tabs not spaces', 'convention', 0.99), e('db is postgres', 'architecture', 0.5, ['database'])];
-  assert.equal(rankEntries({ entries, words: keywords('test command') }).map((x) => x.id), ['avoid npm test', 'run vitest']);
-  assert.equal(rankEntries({ entries, words: keywords('database') }).map((x) => x.id), ['db is postgres']);
+  const e = (pattern: string, category: MemoryEntry['category'], confidence: number, tags: string[] = []): MemoryEntry => ({
+    id: pattern,
+    pattern,
+    category,
+    confidence,
+    tags,
+    timestamp: '2026',
+  });
+  const entries = [
+    e('run vitest', 'test_command', 0.8),
+    e('avoid npm test', 'test_command', 0.9),
+    e('tabs not spaces', 'convention', 0.99),
+    e('db is postgres', 'architecture', 0.5, ['database']),
+  ];
+  assert.equal(
+    rankEntries({ entries, words: keywords('test command') }).map((x) => x.id),
+    ['avoid npm test', 'run vitest'],
+  );
+  assert.equal(
+    rankEntries({ entries, words: keywords('database') }).map((x) => x.id),
+    ['db is postgres'],
+  );
   assert.equal(rankEntries({ entries, words: [] }).length, 4);
-  assert.equal(rankEntries({ entries, words: [], category: 'convention' }).map((x) => x.id), ['tabs not spaces']);
+  assert.equal(
+    rankEntries({ entries, words: [], category: 'convention' }).map((x) => x.id),
+    ['tabs not spaces'],
+  );
   assert.equal(rankEntries({ entries, words: keywords('kubernetes') }), []);
 });
 
 test('keywords: the words a Unicode-aware split finds, ASCII or not (Kelvin sign, accents, digits, underscores)', () => {
-  const unicode = (q: string) => [...new Set(q.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean))];
+  const unicode = (q: string) => [
+    ...new Set(
+      q
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}_]+/u)
+        .filter(Boolean),
+    ),
+  ];
   const random = seeded(7);
   const alphabet = 'aZ9_ -./:;!?\t\n\u212a\u00e9\u0130\u0663';
   for (let t = 0; t < 500; t++) {

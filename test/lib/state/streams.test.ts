@@ -53,7 +53,10 @@ test('appends fill a segment up to the bound and then open the next; a closed se
   const bound = 600;
   const closed = new Map<string, string>();
   for (let batch = 0; batch < 12; batch++) {
-    await s.update({ message: `append ${batch}`, apply: (tx) => appendLines({ tx, dir: '.forge/logs/r', lines: [0, 1, 2].map((k) => line(batch * 3 + k)), segmentBytes: bound }) });
+    await s.update({
+      message: `append ${batch}`,
+      apply: (tx) => appendLines({ tx, dir: '.forge/logs/r', lines: [0, 1, 2].map((k) => line(batch * 3 + k)), segmentBytes: bound }),
+    });
     const now = segments(dir, '.forge/logs/r');
     // Every segment but the last keeps the blob it had when the next one was opened.
     for (const [name, , oid] of now.slice(0, -1)) {
@@ -63,7 +66,10 @@ test('appends fill a segment up to the bound and then open the next; a closed se
   }
   const all = segments(dir, '.forge/logs/r');
   assert.ok(all.length >= 4, `${all.length} segments`);
-  assert.equal(all.map(([name]) => name), all.map((_, i) => `${String(i).padStart(6, '0')}.jsonl`));
+  assert.equal(
+    all.map(([name]) => name),
+    all.map((_, i) => `${String(i).padStart(6, '0')}.jsonl`),
+  );
   for (const [name, size] of all) assert.ok(size <= bound, `${name} holds ${size} bytes`);
   const expected = Array.from({ length: 36 }, (_, i) => line(i));
   assert.equal(storeLines(dir, '.forge/logs/r'), expected, 'plain git reads the lines in order');
@@ -76,24 +82,36 @@ test('a line longer than a segment gets a segment of its own', async () => {
   const dir = tempRepo();
   const s = await store(dir);
   const long = JSON.stringify({ id: 'long', pad: 'y'.repeat(500) });
-  await s.update({ message: 'a', apply: (tx) => appendLines({ tx, dir: '.forge/logs/r', lines: [line(1), long, line(2)], segmentBytes: 200 }) });
-  assert.equal(segments(dir, '.forge/logs/r').map(([name, size]) => [name, size]), [
-    ['000000.jsonl', line(1).length + 1],
-    ['000001.jsonl', long.length + 1],
-    ['000002.jsonl', line(2).length + 1],
-  ]);
+  await s.update({
+    message: 'a',
+    apply: (tx) => appendLines({ tx, dir: '.forge/logs/r', lines: [line(1), long, line(2)], segmentBytes: 200 }),
+  });
+  assert.equal(
+    segments(dir, '.forge/logs/r').map(([name, size]) => [name, size]),
+    [
+      ['000000.jsonl', line(1).length + 1],
+      ['000001.jsonl', long.length + 1],
+      ['000002.jsonl', line(2).length + 1],
+    ],
+  );
 });
 
 test("an earlier forge's single file is read, then converted by the next append: every line kept byte for byte, in order, the file removed", async () => {
   const dir = tempRepo();
   // A corrupt line, a line with bytes that are not UTF-8, and no final newline: all must survive.
-  const old = Buffer.concat([Buffer.from(`${line(1)}\n{not json\n`), Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]), Buffer.from(`${line(2)}\n${line(3)}`)]);
+  const old = Buffer.concat([
+    Buffer.from(`${line(1)}\n{not json\n`),
+    Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]),
+    Buffer.from(`${line(2)}\n${line(3)}`),
+  ]);
   plant(dir, '.forge/logs/r.jsonl', old);
   const s = await store(dir);
   assert.is(await readStream({ store: s, dir: '.forge/logs/r' }), `${old.toString('utf8')}\n`, 'read before any write');
   await s.update({ message: 'append', apply: (tx) => appendLines({ tx, dir: '.forge/logs/r', lines: [line(4)], segmentBytes: 64 }) });
   assert.is(git(dir, 'ls-tree', '-r', '--name-only', STATE_REF).split('\n').includes('.forge/logs/r.jsonl'), false, 'the old file is gone');
-  const blobs = segments(dir, '.forge/logs/r').map(([name]) => execFileSync('git', ['cat-file', 'blob', `${STATE_REF}:.forge/logs/r/${name}`], { cwd: dir }));
+  const blobs = segments(dir, '.forge/logs/r').map(([name]) =>
+    execFileSync('git', ['cat-file', 'blob', `${STATE_REF}:.forge/logs/r/${name}`], { cwd: dir }),
+  );
   assert.ok(blobs.length > 2, 'carried into several segments');
   assert.equal(Buffer.concat(blobs), Buffer.concat([old, Buffer.from(`\n${line(4)}\n`)]), 'the same bytes, then the new line');
 });
@@ -106,9 +124,21 @@ test('converting beside segments a sync brought carries only the lines they lack
   // The same event written with its keys in another order is the same event.
   plant(dir, '.forge/logs/r.jsonl', `${line(1)}\n${JSON.stringify({ n: 2, id: 'ev-2', pad: 'x'.repeat(40) })}\n${line(3)}\n`);
   const s = await store(dir);
-  assert.equal((await readStream({ store: s, dir: '.forge/logs/r' })).trim().split('\n').map((l) => JSON.parse(l).n), [1, 2, 3, 1, 2]);
+  assert.equal(
+    (await readStream({ store: s, dir: '.forge/logs/r' }))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).n),
+    [1, 2, 3, 1, 2],
+  );
   await s.update({ message: 'append', apply: (tx) => appendLines({ tx, dir: '.forge/logs/r', lines: [line(4)] }) });
-  assert.equal((await readStream({ store: s, dir: '.forge/logs/r' })).trim().split('\n').map((l) => JSON.parse(l).n), [1, 2, 3, 4]);
+  assert.equal(
+    (await readStream({ store: s, dir: '.forge/logs/r' }))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).n),
+    [1, 2, 3, 4],
+  );
   assert.is(git(dir, 'show', `${STATE_REF}:.forge/logs/r/notes.txt`), 'not a segment', 'left as it was');
 });
 
@@ -118,7 +148,10 @@ test('a segment without a final newline (a hand edit) gets one before the next l
   plant(dir, '.forge/logs/r/000000.jsonl', edited);
   const s = await store(dir);
   await s.update({ message: 'append', apply: (tx) => appendLines({ tx, dir: '.forge/logs/r', lines: [line(2)] }) });
-  assert.equal(execFileSync('git', ['cat-file', 'blob', `${STATE_REF}:.forge/logs/r/000000.jsonl`], { cwd: dir }), Buffer.concat([edited, Buffer.from(`\n${line(2)}\n`)]));
+  assert.equal(
+    execFileSync('git', ['cat-file', 'blob', `${STATE_REF}:.forge/logs/r/000000.jsonl`], { cwd: dir }),
+    Buffer.concat([edited, Buffer.from(`\n${line(2)}\n`)]),
+  );
 });
 
 test("a store whose directory name is another store's old file (run x.jsonl beside run x's x.jsonl) converts that one first: neither loses a line", async () => {
@@ -126,7 +159,10 @@ test("a store whose directory name is another store's old file (run x.jsonl besi
   plant(dir, '.forge/logs/x.jsonl', `${line(1)}\n${line(2)}\n`);
   const s = await store(dir);
   await s.update({ message: 'append', apply: (tx) => appendLines({ tx, dir: '.forge/logs/x.jsonl', lines: [line(3)] }) });
-  assert.equal(git(dir, 'ls-tree', '-r', '--name-only', STATE_REF).split('\n'), ['.forge/logs/x.jsonl/000000.jsonl', '.forge/logs/x/000000.jsonl']);
+  assert.equal(git(dir, 'ls-tree', '-r', '--name-only', STATE_REF).split('\n'), [
+    '.forge/logs/x.jsonl/000000.jsonl',
+    '.forge/logs/x/000000.jsonl',
+  ]);
   assert.equal(storeLines(dir, '.forge/logs/x/'), [line(1), line(2)]);
   assert.equal(storeLines(dir, '.forge/logs/x.jsonl/'), [line(3)]);
   assert.is(git(dir, 'fsck', '--strict', '--no-dangling'), '');
@@ -136,7 +172,10 @@ test('the tail reaches back over as many segments as it needs, and into the old 
   const dir = tempRepo();
   plant(dir, '.forge/logs/r.jsonl', `${line(0)}\n`);
   const s = await store(dir);
-  await s.update({ message: 'a', apply: (tx) => appendLines({ tx, dir: '.forge/logs/r', lines: [1, 2, 3, 4, 5].map(line), segmentBytes: 150 }) });
+  await s.update({
+    message: 'a',
+    apply: (tx) => appendLines({ tx, dir: '.forge/logs/r', lines: [1, 2, 3, 4, 5].map(line), segmentBytes: 150 }),
+  });
   plant(dir, '.forge/logs/r.jsonl', `${line(0)}\n`); // a sync brought it back
   const tail = async (count: number) => {
     let got: string[] = [];
@@ -153,7 +192,11 @@ test('the tail reaches back over as many segments as it needs, and into the old 
 test('streamed blob lines: a blob without a final newline never joins the next; a missing blob yields nothing', async () => {
   const dir = tempRepo();
   const a = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: dir, input: 'a1\na2', encoding: 'utf8' }).trim();
-  const b = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: dir, input: `b1\n${'é'.repeat(70_000)}\n\nb3\n`, encoding: 'utf8' }).trim();
+  const b = execFileSync('git', ['hash-object', '-w', '--stdin'], {
+    cwd: dir,
+    input: `b1\n${'é'.repeat(70_000)}\n\nb3\n`,
+    encoding: 'utf8',
+  }).trim();
   const lines: string[] = [];
   for await (const l of streamBlobLines({ cwd: dir, specs: [a, `${STATE_REF}:nothing`, b, 'HEAD'] })) lines.push(l);
   assert.equal(lines, ['a1', 'a2', 'b1', 'é'.repeat(70_000), '', 'b3']);

@@ -56,7 +56,8 @@ test('CommonJS exports, and a default for any CommonJS module', async () => {
     'd.js': 'const a = 1;\nmodule.exports = { a, b: 1, c() {}, "d": 2 };\n',
     'e.js': 'export { x as default };\nconst x = 1;\n',
   });
-  const names = async (f: string) => [...(await exportsOf({ path: realpathSync(join(dir, f)), cache: new SourceCache(), cwd: dir })).names].sort();
+  const names = async (f: string) =>
+    [...(await exportsOf({ path: realpathSync(join(dir, f)), cache: new SourceCache(), cwd: dir })).names].sort();
   assert.equal(await names('c.cjs'), ['default', 'w', 'x', 'y', 'z-z']);
   assert.equal(await names('d.js'), ['a', 'b', 'c', 'd', 'default']);
   assert.equal(await names('e.js'), ['default']);
@@ -64,7 +65,8 @@ test('CommonJS exports, and a default for any CommonJS module', async () => {
 
 test('specifiers resolve as written, with an extension, as ./x.js → ./x.ts, or to a directory index; packages do not', async () => {
   const dir = tree({ 'src/a.ts': '', 'src/b.mjs': '', 'src/c.js': '', 'src/c.js.ts': '', 'src/lib/index.tsx': '', 'src/x.ts': '' });
-  const r = (s: string) => resolveSpecifier({ from: join(dir, 'src', 'x.ts'), specifier: s }).then((p) => (p ? p.slice(dir.length + 1) : null));
+  const r = (s: string) =>
+    resolveSpecifier({ from: join(dir, 'src', 'x.ts'), specifier: s }).then((p) => (p ? p.slice(dir.length + 1) : null));
   assert.is(await r('./a'), 'src/a.ts');
   assert.is(await r('./a.js'), 'src/a.ts');
   assert.is(await r('./b.mjs'), 'src/b.mjs');
@@ -93,10 +95,18 @@ test('each kind of import of a missing name is reported at the importer line:col
   const cache = new SourceCache();
   const missing = async (exporter: string, importer: string) => {
     const r = await checkContract({ cwd: dir, exporter, importer, cache });
-    return { passed: r.passed, missing: (r.missing as Array<{ name: string; line: number; col: number }>).map((m) => `${m.name}@${m.line}:${m.col}`), message: r.message };
+    return {
+      passed: r.passed,
+      missing: (r.missing as Array<{ name: string; line: number; col: number }>).map((m) => `${m.name}@${m.line}:${m.col}`),
+      message: r.message,
+    };
   };
   assert.equal((await missing('a.ts', 'named.ts')).missing, ['nope1@1:14']);
-  assert.equal(await missing('nodefault.ts', 'default.ts'), { passed: false, missing: ['default@1:8'], message: "default.ts:1:8: 'default' is not exported by nodefault.ts" });
+  assert.equal(await missing('nodefault.ts', 'default.ts'), {
+    passed: false,
+    missing: ['default@1:8'],
+    message: "default.ts:1:8: 'default' is not exported by nodefault.ts",
+  });
   assert.equal((await missing('a.ts', 'namespace.ts')).missing, ['nope2@2:10', 'nope3@2:20', 'NopeType@4:11']);
   assert.equal((await missing('a.ts', 'reexport.ts')).missing, ['nope4@1:14']);
   assert.equal((await missing('a.ts', 'types.ts')).missing, ['NopeT@1:19', 'NopeI@2:24']);
@@ -115,8 +125,18 @@ test('a contract that holds, one that cannot be listed, an importer that imports
   });
   const cache = new SourceCache();
   const check = (exporter: string, importer: string) => checkContract({ cwd: dir, exporter, importer, cache });
-  assert.equal(await check('a.ts', 'b.ts'), { type: 'contract_check', name: 'a.ts:b.ts', imported: 2, missing: [], passed: true, message: '2 names imported, all exported' });
-  assert.equal((await check('factory.js', 'user.js')).message, '1 name imported, all exported; 1 not verified: module.exports is assigned a value whose keys are not written out');
+  assert.equal(await check('a.ts', 'b.ts'), {
+    type: 'contract_check',
+    name: 'a.ts:b.ts',
+    imported: 2,
+    missing: [],
+    passed: true,
+    message: '2 names imported, all exported',
+  });
+  assert.equal(
+    (await check('factory.js', 'user.js')).message,
+    '1 name imported, all exported; 1 not verified: module.exports is assigned a value whose keys are not written out',
+  );
   assert.equal((await check('a.ts', 'lonely.ts')).message, 'lonely.ts imports nothing from a.ts');
   const broken = await check('broken.ts', 'b.ts');
   assert.equal([broken.passed, broken.message], [false, "cannot parse 'broken.ts': broken.ts:1:14: Unexpected token"]);

@@ -34,7 +34,9 @@ test('Babel errors carry line, 1-based column and the message without its positi
   assert.instance(err, SourceSyntaxError);
   assert.equal(err.location, { line: 2, col: 17, message: 'Unexpected token' });
   assert.ok(await parseScript({ file: 'a.cjs', text: 'if (x) return;\nmodule.exports = 1;\n' }), 'top-level return is CommonJS');
-  assert.ok(await parseScript({ file: 'a.tsx', text: '@Dec() export class A {}\nexport const B = <T,>(x: T) => <div>{String(x)}</div>;\n' }));
+  assert.ok(
+    await parseScript({ file: 'a.tsx', text: '@Dec() export class A {}\nexport const B = <T,>(x: T) => <div>{String(x)}</div>;\n' }),
+  );
   assert.ok(await parseScript({ file: 'a.d.ts', text: 'export declare function f(): void;\ndeclare const x: number;\n' }));
 });
 
