@@ -252,7 +252,7 @@ export default defineCommand({
     // plan's are always logged, under the plan's id unless a run id was given.
     const planId = newPlanId(ctx.now());
     const runId = resumedPlan?.runId ?? ctx.runId ?? (args.plan && !args['dry-run'] ? planId : undefined);
-    const env = runId ? { ...process.env, FORGE_RUN_ID: runId } : process.env;
+    const env = runId ? { ...ctx.env, FORGE_RUN_ID: runId } : ctx.env;
     if (args['dry-run']) {
       const { requestTokens } = await import('../lib/agent/context');
       if (args.plan) {

@@ -94,7 +94,7 @@ export default defineCommand({
         { fix: 'forge edit --help' },
       );
     }
-    const onStep = crashAt(process.env.FORGE_TEST_CRASH_AT);
+    const onStep = crashAt(ctx.env.FORGE_TEST_CRASH_AT);
     let r: EditResult;
     if (lineMode) {
       const single = args.lines !== undefined || args.after !== undefined || args.before !== undefined;

@@ -62,7 +62,7 @@ export default defineCommand({
       throw new Error('forge mcp serves the commands of the built executable (make build)');
     const { callTool, serveMcp } = await import('../lib/mcp/server');
     const cwd = ctx.cwd;
-    const env = process.env;
+    const env = ctx.env;
     await serveMcp({
       // The tools as the build derived them from every declaration: listing them loads no command.
       tools: FORGE_MCP_TOOLS.filter((t) => selected.has(t.command)),

@@ -90,7 +90,7 @@ export default defineCommand({
       await commitChanges({
         root: ws.journalRoot,
         changes: files.map((f) => ({ abs: f.abs, data: f.data, ...(f.removeAbs ? { removeAbs: f.removeAbs } : {}) })),
-        onStep: crashAt(process.env.FORGE_TEST_CRASH_AT),
+        onStep: crashAt(ctx.env.FORGE_TEST_CRASH_AT),
       });
     }
     const verb = (k: string) =>

@@ -111,13 +111,13 @@ export default defineCommand({
       ignoreCase: args['ignore-case'],
       paths,
       glob: args.glob,
-      engine: searchEngineOf(process.env),
+      engine: searchEngineOf(ctx.env),
     });
     if (!args.check) {
       await commitChanges({
         root: ws.journalRoot,
         changes: plan.files.map((f) => ({ abs: f.abs, data: f.data })),
-        onStep: crashAt(process.env.FORGE_TEST_CRASH_AT),
+        onStep: crashAt(ctx.env.FORGE_TEST_CRASH_AT),
       });
     }
     const n = plan.files.length;

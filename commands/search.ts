@@ -71,7 +71,7 @@ export default defineCommand({
       paths,
       glob: args.glob,
       limit: args.limit,
-      engine: searchEngineOf(process.env),
+      engine: searchEngineOf(ctx.env),
       onMatch: async (m) => {
         await ctx.status(null);
         const heading = m.path !== current ? `${ctx.paint.path(m.path)}\n` : '';

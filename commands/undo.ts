@@ -159,7 +159,7 @@ export default defineCommand({
       await restoreCheckpoint({
         cwd: ctx.cwd,
         ...(ref ? { ref } : { n: args.checkpoint ?? 1 }),
-        onStep: crashAt(process.env.FORGE_TEST_CRASH_AT),
+        onStep: crashAt(ctx.env.FORGE_TEST_CRASH_AT),
       }),
       ctx,
     );

@@ -195,7 +195,7 @@ export default defineCommand({
         commands,
         contracts,
         timeoutMs: args.timeout * 1000,
-        path: process.env.PATH ?? '',
+        path: ctx.env.PATH ?? '',
         progress: ctx.progress,
       });
     }

@@ -33,16 +33,16 @@ export default defineCommand({
   async run(args, ctx) {
     const [{ editFix, HOOK_EVENTS, readConfigText, resolveAgentSettings }, { detectHooks, emptyHooks, NEW_PROFILE, sameMarkers }] =
       await Promise.all([import('../../lib/agent/config'), import('../../lib/agent/hooks')]);
-    const settings = await resolveAgentSettings({ flags: { profile: args.profile }, env: process.env, command: ctx.cmd('hooks', 'list') });
+    const settings = await resolveAgentSettings({ flags: { profile: args.profile }, env: ctx.env, command: ctx.cmd('hooks', 'list') });
     const path = settings.configPath;
     const disabled = settings.hooksDisabled.value;
     const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
     // Detected hooks serve the kind of project they came from; elsewhere forge agent detects anew.
-    const here = settings.hooks.value && settings.hooksDetectedFrom && !disabled ? await detectHooks({ root, env: process.env }) : null;
+    const here = settings.hooks.value && settings.hooksDetectedFrom && !disabled ? await detectHooks({ root, env: ctx.env }) : null;
     const foreign = here !== null && !sameMarkers(here.markers, settings.hooksDetectedFrom!);
     const configured = foreign ? null : settings.hooks.value;
     // hooks_disabled stops detection too: what would run is what the file says (nothing).
-    const detection = foreign ? here : configured || disabled ? null : await detectHooks({ root, env: process.env });
+    const detection = foreign ? here : configured || disabled ? null : await detectHooks({ root, env: ctx.env });
     const hooks = configured ?? detection?.hooks ?? emptyHooks();
     const width = Math.max(...HOOK_EVENTS.map((e) => e.length)) + 2;
     for (const event of HOOK_EVENTS) {

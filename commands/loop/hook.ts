@@ -66,7 +66,7 @@ async function drive({
     session: p.sessionId,
     ...(capped ? { stopHookActive: p.stopHookActive } : {}),
     root,
-    env: process.env,
+    env: ctx.env,
     now: () => ctx.now(),
   });
   if (!end) return letStop('the loop was taken by another session meanwhile');
@@ -84,7 +84,7 @@ async function drive({
     };
   }
   const block = end.record.hookBlock ?? 1;
-  const cap = stopBlockCap(process.env);
+  const cap = stopBlockCap(ctx.env);
   const capNote =
     block >= cap
       ? `; Stop-hook block ${block} of ${cap} in this turn: Claude Code ends the turn now — send any message to go on with the loop`

@@ -62,7 +62,7 @@ export default defineCommand({
   async run(args, ctx) {
     const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
     const files = await discoverPlans({ cwd: ctx.cwd, root, paths: args.path });
-    const r = await checkPlans({ cwd: ctx.cwd, files, strict: args.strict, path: process.env.PATH ?? '' });
+    const r = await checkPlans({ cwd: ctx.cwd, files, strict: args.strict, path: ctx.env.PATH ?? '' });
     for (const f of r.findings)
       await ctx.emit({ type: f.severity, ...f }, `${f.file}:${f.line}:${f.col}: ${f.severity} ${f.code}: ${f.message}`);
     const errors = r.findings.filter((f) => f.severity === 'error');

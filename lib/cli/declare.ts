@@ -98,6 +98,8 @@ export interface RunContext {
   cwdMissing: boolean;
   /** The run id set by --run-id or FORGE_RUN_ID, if any. */
   runId: string | undefined;
+  /** The environment of this call: the process's, or the one an in-process caller (forge mcp, the agent's tools) gave. */
+  env: NodeJS.ProcessEnv;
   /** Colours for text output (match, path, ok, fail…): plain unless stdout gets colour (--color, a terminal) and the output is text. */
   paint: Palette;
   /** Where global (cross-project) data lives: $XDG_DATA_HOME/forge. */

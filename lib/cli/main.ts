@@ -330,6 +330,7 @@ async function runRequest({
       cwdMissing: !target.exists,
       runId,
       paint: json ? PLAIN : out.outPalette,
+      env,
       dataHome: join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'forge'),
       repo: () => repos.repo(dir),
       store: () => repos.store(dir, env),
