@@ -3,7 +3,7 @@
 import { basename, join } from 'node:path';
 import { catalog } from '../commands/catalog';
 import type { CommandBundle } from '../lib/cli/bundles';
-import { normalizeWords } from '../lib/cli/leading';
+import { splitWords } from '../lib/cli/leading';
 import { version } from '../package.json';
 import { codeCacheDir, loadBundle } from './code-cache';
 import { outputStream } from './stdio';
@@ -42,7 +42,7 @@ function load(path: string): CommandBundle {
 }
 
 const program = /^forge-(.+?)(\.[cm]?js)?$/.exec(basename(process.argv[1] ?? 'forge'))?.[1];
-const words = normalizeWords([...(program && Object.hasOwn(catalog, program) ? [program] : []), ...process.argv.slice(2)]);
+const words = splitWords([...(program && Object.hasOwn(catalog, program) ? [program] : []), ...process.argv.slice(2)]).command;
 if (words[0] === '--version' || words[0] === '-V') {
   const stdout = outputStream(1, () => process.stdout);
   stdout.on('error', (err: NodeJS.ErrnoException) => {

@@ -1,6 +1,7 @@
 // forge search: regex search, .gitignore-aware, grouped by file, every match with its anchor; capped.
 import { dirname } from 'node:path';
 import type { Palette } from '../lib/cli/output';
+import { withArguments } from '../lib/quote';
 import { defineCommand } from '../lib/cli/declare';
 import { AFTER_A_CRASH } from '../lib/files/journal';
 import { CONFINEMENT_ERRORS, assertWalkable, openWorkspace, resolveWalkPath } from '../lib/files/workspace';
@@ -96,7 +97,7 @@ export default defineCommand({
       const [dir] = [...byDir].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]!;
       const [file] = [...r.cutByFile].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]!;
       const narrower = dir !== '.' && !args.paths.includes(dir) ? dir : file;
-      next = ctx.cmd('search', args.pattern, narrower, ...flags);
+      next = ctx.cmd(...withArguments(['search'], [args.pattern, narrower], flags));
     }
     const where = `${r.searched} file${r.searched === 1 ? '' : 's'}`;
     return {

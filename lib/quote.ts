@@ -13,6 +13,15 @@ export function shellJoin(words: readonly string[]): string {
   return words.map(shellQuote).join(' ');
 }
 
+/**
+ * A command's words as a hint must write them: `head`, its arguments, then its options — or, when an
+ * argument starts with a dash, the options first and the arguments after `--`, so a user's text or
+ * path (`-x`, `--color`) parses back as the argument it was, not as an option.
+ */
+export function withArguments(head: readonly string[], args: readonly string[], options: readonly string[]): string[] {
+  return args.some((a) => a.startsWith('-')) ? [...head, ...options, '--', ...args] : [...head, ...args, ...options];
+}
+
 /** One piece of a word: bare characters, '…', "…" without expansions, or a backslashed character. */
 const PIECE = /([\w@%+=:,./-]+)|'([^']*)'|"([^"$`\\]*)"|\\(.)/y;
 

@@ -1,4 +1,4 @@
-// Argv words as git and gh users type them, put in the one order the parser reads: options before the command, `forge help <cmd>`, `forge version`.
+// Argv words as git and gh users type them: common options before the command, `forge help <cmd>`, `forge version`.
 
 /** The common options a user may type before the command, and whether each takes a value. */
 const LEADING: Record<string, 'value' | 'flag'> = {
@@ -12,15 +12,23 @@ const LEADING: Record<string, 'value' | 'flag'> = {
   '-h': 'flag',
 };
 
+/** Argv split as the parser reads it: the common options typed before the command, and the command's words with its own arguments. */
+export interface SplitWords {
+  /** `-C DIR --json` as `--cwd DIR --json`: given to the command's parser ahead of its own arguments. */
+  leading: string[];
+  /** The command's words and its arguments, untouched (a value such as `--old --` stays a value). */
+  command: string[];
+}
+
 /**
- * `forge -C DIR --json memory recall x` → `memory recall x --cwd DIR --json`: the options typed
- * before the command are moved after its words (before a `--`, after which nothing is an
- * option), `-C` is `--cwd` as in git, and a bare `--color` is `--color=always` as in git. `forge
- * help [cmd…]` is `forge [cmd…] --help` and `forge version` is `forge --version`. Words that are
- * not a leading option end the scan: the command and its own arguments are left as they are.
+ * `forge -C DIR --json memory recall x` → leading `--cwd DIR --json`, command `memory recall x`:
+ * `-C` is `--cwd` as in git, and a bare `--color` is `--color=always` as in git. `forge help
+ * [cmd…]` is `forge [cmd…] --help` and `forge version` is `forge --version`. The first word that
+ * is not a leading option ends the scan; the command's own words are never rewritten, so a value
+ * that looks like an option (`--old --color`, `--old --`) is left for the command's parser.
  */
-export function normalizeWords(words: readonly string[]): string[] {
-  const moved: string[] = [];
+export function splitWords(words: readonly string[]): SplitWords {
+  const leading: string[] = [];
   let i = 0;
   for (; i < words.length; i++) {
     const word = words[i]!;
@@ -28,22 +36,18 @@ export function normalizeWords(words: readonly string[]): string[] {
       word.startsWith('--') && word.includes('=')
         ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]
         : [word, undefined];
-    if (/^-C./.test(word)) moved.push('--cwd', word.slice(2));
+    if (/^-C./.test(word)) leading.push('--cwd', word.slice(2));
     else if (!Object.hasOwn(LEADING, name)) break;
     else if (LEADING[name] === 'value' && value === undefined) {
-      if (i + 1 >= words.length) break; // `forge --cwd`: the parser says the value is missing
-      moved.push(name === '-C' ? '--cwd' : name, words[++i]!);
-    } else if (name === '--color' && value === undefined) moved.push('--color=always');
-    else moved.push(word);
+      if (i + 1 >= words.length) break; // `forge --cwd`: said to need a value by the caller
+      leading.push(name === '-C' ? '--cwd' : name, words[++i]!);
+    } else if (name === '--color' && value === undefined) leading.push('--color=always');
+    else leading.push(word);
   }
   let command = words.slice(i);
   if (command[0] === 'help') command = [...command.slice(1), '--help'];
   else if (command[0] === 'version' && command.length === 1) command = ['--version'];
-  // A bare --color among the command's own options too (not after --).
-  const dashes = command.indexOf('--');
-  const own = (dashes === -1 ? command : command.slice(0, dashes)).map((w) => (w === '--color' ? '--color=always' : w));
-  const after = dashes === -1 ? [] : command.slice(dashes);
-  return [...own, ...moved, ...after];
+  return { leading, command };
 }
 
 /** A value-taking common option typed last with no value after it (`forge -C`), else null. */
@@ -57,7 +61,11 @@ export function isLeadingOption(word: string): boolean {
   return Object.hasOwn(LEADING, word.split('=')[0]!) || /^-C./.test(word);
 }
 
-/** The colour asked for by --color[=WHEN] / --no-color before any `--` (the last one wins), else 'auto'. */
+/**
+ * The colour asked for by the leading options and, before any `--`, the command's own `--color`,
+ * `--color=WHEN` or `--no-color` (the last one wins), else 'auto'. Read before the command's parser
+ * runs, for errors found earlier; the parser's own reading decides the command's output.
+ */
 export function colorOption(words: readonly string[]): string {
   let when = 'auto';
   for (const word of words) {

@@ -12,10 +12,10 @@ import type { CommandSpec, Entry, Item, Outcome, RunContext } from './declare';
 import { readAll, readStdin } from './input';
 import { hintFields, hintLines, Output, PLAIN, type Hint, type Stream } from './output';
 import { groupHelp, topHelp } from './overview';
-import { colorOption, isLeadingOption, leadingWithoutValue, normalizeWords } from './leading';
+import { colorOption, isLeadingOption, leadingWithoutValue, splitWords } from './leading';
 import { pagerCommand, startPager } from './pager';
 import { helpText, parseArgv, type ParsedArgv } from './parse';
-import { shellJoin } from '../quote';
+import { shellJoin, shellSplit } from '../quote';
 import { programWords, resolve, suggest } from './registry';
 import { validateRequest } from './validate';
 
@@ -85,11 +85,24 @@ function withContext(command: string | null | undefined, context: HintContext): 
   if (!command) return command ?? null;
   if (command.startsWith('git ') && context.cwd !== undefined && !command.startsWith('git -C '))
     return `git -C ${shellJoin([context.cwd])} ${command.slice(4)}`;
-  if (!command.startsWith('forge ') || command.includes(' -- ') || command.endsWith(' --help')) return command;
+  if (!command.startsWith('forge ') || command.endsWith(' --help')) return command;
+  const words = shellSplit(command);
+  if (!words) return command;
+  // Before a `--`: what follows it is arguments (a pattern, an agent's command line), never options.
+  const own = words.indexOf('--') === -1 ? words : words.slice(0, words.indexOf('--'));
   const extra: string[] = [];
-  if (context.cwd !== undefined && !command.includes(' --cwd ')) extra.push('--cwd', context.cwd);
-  if (context.runId !== undefined && !command.includes(' --run-id ')) extra.push('--run-id', context.runId);
-  return extra.length ? `${command} ${shellJoin(extra)}` : command;
+  if (context.cwd !== undefined && !own.includes('--cwd')) extra.push('--cwd', context.cwd);
+  if (context.runId !== undefined && !own.includes('--run-id')) extra.push('--run-id', context.runId);
+  return extra.length ? shellJoin([...own, ...extra, ...words.slice(own.length)]) : command;
+}
+
+/** INVALID_ARGUMENT for a --color that is not auto, always or never, its Fix the same words with --color=auto; null when it is one of them. */
+function invalidColor(color: string, words: string[]): InvalidInputError | null {
+  if (COLORS.includes(color)) return null;
+  return new InvalidInputError('INVALID_ARGUMENT', `'--color' must be one of ${COLORS.join(', ')}, not '${color}'`, {
+    fix: shellJoin(['forge', ...words.filter((w) => !w.startsWith('--color')), '--color=auto']),
+    data: { field: 'color' },
+  });
 }
 
 /** Help's width: the terminal's columns, else $COLUMNS (never below 40); unwrapped into a pipe that names none, so a script reads whole lines. */
@@ -124,27 +137,24 @@ function resolveCwd(
 
 export async function main(opts: MainOptions): Promise<ExitCode> {
   const { entries, argv, env } = opts;
-  const words = normalizeWords([...programWords(entries, basename(argv[1] ?? 'forge')), ...argv.slice(2)]);
-  const color = colorOption(words);
-  const out = await Output.create({ stdout: opts.stdout, stderr: opts.stderr, env, color: COLORS.includes(color) ? color : 'never' });
+  const { leading, command: words } = splitWords([...programWords(entries, basename(argv[1] ?? 'forge')), ...argv.slice(2)]);
+  // Until the command's parser has read its own options (which may take '--color' as a value), the
+  // leading ones and a first look at the rest decide the colour of an early error.
+  const early = colorOption([...leading, ...words]);
+  const out = await Output.create({ stdout: opts.stdout, stderr: opts.stderr, env, color: COLORS.includes(early) ? early : 'never' });
   // `forge … | head -1`: a closed pipe is a normal way for a reader to stop.
   opts.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
     throw err;
   });
-  const jsonWanted = words.slice(0, (words.indexOf('--') + 1 || words.length + 1) - 1).includes('--json') || env.FORGE_JSON === '1';
+  const jsonWanted =
+    [...leading, ...words.slice(0, (words.indexOf('--') + 1 || words.length + 1) - 1)].includes('--json') || env.FORGE_JSON === '1';
   const fail = async (err: ForgeError): Promise<ExitCode> => {
     await renderError(out, err, { json: jsonWanted, env, id: undefined, line: undefined });
     return err.exitCode;
   };
-  if (!COLORS.includes(color)) {
-    return fail(
-      new InvalidInputError('INVALID_ARGUMENT', `'--color' must be one of ${COLORS.join(', ')}, not '${color}'`, {
-        fix: shellJoin(['forge', ...words.filter((w) => !w.startsWith('--color')), '--color=auto']),
-        data: { field: 'color' },
-      }),
-    );
-  }
+  const badColor = invalidColor(colorOption(leading), [...leading, ...words]);
+  if (badColor) return fail(badColor);
 
   if (words[0] === '--version' || words[0] === '-V') {
     await out.out(`forge ${VERSION}`);
@@ -155,7 +165,7 @@ export async function main(opts: MainOptions): Promise<ExitCode> {
     // `forge`, `forge --help`, or common options with no command after them (`forge -C dir`).
     const unknown = words.find((w) => w.startsWith('-') && !isLeadingOption(w));
     if (unknown) return fail(new InvalidInputError('UNKNOWN_OPTION', `unknown option '${unknown}'`, { fix: 'forge --help' }));
-    const bare = leadingWithoutValue(words);
+    const bare = leadingWithoutValue([...leading, ...words]);
     if (bare) return fail(new InvalidInputError('INVALID_ARGUMENT', `option '${bare}' needs a value`, { fix: 'forge --help' }));
     await out.write(opts.stdout, topHelp(entries, helpWidth(opts)));
     return 0;
@@ -176,7 +186,7 @@ export async function main(opts: MainOptions): Promise<ExitCode> {
   }
   if (r.kind === 'group') {
     // `forge plan` alone lists its subcommands, as `gh pr` does; so do common options alone.
-    if (!r.rest.some((w) => w.startsWith('-') && !isLeadingOption(w))) {
+    if (![...leading, ...r.rest].some((w) => w.startsWith('-') && !isLeadingOption(w))) {
       await out.write(opts.stdout, groupHelp(r.group, helpWidth(opts)));
       return 0;
     }
@@ -188,7 +198,8 @@ export async function main(opts: MainOptions): Promise<ExitCode> {
       ),
     );
   }
-  return runCommand(r.spec, r.rest, opts, out);
+  // The leading options go ahead of the command's own arguments: before any value or `--` of theirs.
+  return runCommand(r.spec, [...leading, ...r.rest], opts, out);
 }
 
 async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOptions, out: Output): Promise<ExitCode> {
@@ -202,11 +213,19 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
     await renderError(out, e, { json: rest.includes('--json') || env.FORGE_JSON === '1', env, id: undefined, line: undefined });
     return spec.failsOpen ? 0 : e.exitCode;
   }
+  let json = parsed.json || env.FORGE_JSON === '1';
+  const badColor = invalidColor(parsed.color ?? 'auto', [spec.name, ...rest]);
+  if (badColor) {
+    await renderError(out, badColor, { json, env, id: undefined, line: undefined });
+    return badColor.exitCode;
+  }
+  // The parser's reading of --color is the one that counts: '--old --color' is a value, not a choice.
+  if ((parsed.color ?? 'auto') !== colorOption(rest))
+    out = await Output.create({ stdout: opts.stdout, stderr: opts.stderr, env, color: parsed.color ?? 'auto' });
   if (parsed.help) {
     await out.write(opts.stdout, (await helpText(spec, helpWidth(opts))) + '\n');
     return 0;
   }
-  let json = parsed.json || env.FORGE_JSON === '1';
 
   // Flags alone make one request; with no command arguments, stdin may carry NDJSON requests.
   let requests: AsyncIterable<Request> | Request[] = [{ raw: parsed.raw }];

@@ -13,6 +13,8 @@ export interface ParsedArgv {
   cwd?: string;
   runId?: string;
   json: boolean;
+  /** --color's value as given (--no-color: never); undefined when not given. */
+  color?: string;
   help: boolean;
   /** Words after `--`, for commands that run another program. */
   rest: string[];
@@ -133,7 +135,9 @@ function bindValues(spec: CommandSpec<any>, argv: string[]): string[] {
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     if (word === '--') return [...out, ...argv.slice(i)];
-    if (takesValue.has(word) && i + 1 < argv.length) out.push(`${word}=${argv[++i]}`);
+    // A bare --color is --color=always, as git's: it never takes the next word.
+    if (word === '--color') out.push('--color=always');
+    else if (takesValue.has(word) && i + 1 < argv.length) out.push(`${word}=${argv[++i]}`);
     else out.push(word);
   }
   return out;
@@ -185,6 +189,7 @@ export function parseArgv(spec: CommandSpec<any>, argv: string[]): ParsedArgv {
     cwd: last(parsed.cwd) as string | undefined,
     runId: last(parsed['run-id']) as string | undefined,
     json: Boolean(last(parsed.json)),
+    color: colorOf(last(parsed.color)),
     help: Boolean(parsed.help),
     rest: dashed,
   };
@@ -198,3 +203,6 @@ export async function helpText(spec: CommandSpec<any>, width = Infinity): Promis
   });
   return text;
 }
+
+/** --color's value as yargs-parser leaves it: a string, or false for --no-color. */
+const colorOf = (value: unknown): string | undefined => (value === false ? 'never' : typeof value === 'string' ? value : undefined);

@@ -2,7 +2,7 @@
 // checked before anything is written, written atomically, the file's encoding and line endings kept.
 import { readFile } from 'node:fs/promises';
 import { InvalidInputError, RefusedError } from '../errors';
-import { shellJoin } from '../quote';
+import { withArguments, shellJoin } from '../quote';
 import { lineHash, parseAnchor, type Anchor } from './anchor';
 import { LineLookup, locate, relaxations, type Found, type Strategy } from './locate';
 import { exactMatches, nearestLine } from './match';
@@ -212,7 +212,7 @@ function ambiguous(display: string, oldLf: string, lines: number[]): RefusedErro
     'AMBIGUOUS_MATCH',
     `the old text matches ${lines.length} places in '${display}' (lines ${lines.join(', ')}); pass --anchor with the anchor of the one you mean, add context to make it unique, or --all`,
     {
-      fix: shellJoin(['forge', 'search', firstLine.trim(), display, '--literal']),
+      fix: shellJoin(withArguments(['forge', 'search'], [firstLine.trim(), display], ['--literal'])),
       data: { path: display, lines },
     },
   );

@@ -1,7 +1,7 @@
 // Replaces a literal or a regex across a workspace's files in memory: every file's new bytes and the changed lines with their anchors, before anything is written.
 import { join } from 'node:path';
 import { InvalidInputError, RefusedError } from '../errors';
-import { shellJoin } from '../quote';
+import { shellJoin, withArguments } from '../quote';
 import { lineHash } from './anchor';
 import { readListedFile } from './list';
 import type { PlannedFile } from './patch-apply';
@@ -193,7 +193,7 @@ export async function planReplace({
         'SPLIT_LINE_ENDING',
         `the replacement would split a CRLF line ending in '${path}' (a match starting or ending between its \\r and \\n); nothing was changed`,
         {
-          fix: shellJoin(['forge', 'search', old, path]),
+          fix: shellJoin(withArguments(['forge', 'search'], [old, path], [])),
           data: { path },
         },
       );
@@ -218,15 +218,13 @@ export async function planReplace({
       'NO_MATCH',
       `no match for ${what} in ${plan.searched} file${plan.searched === 1 ? '' : 's'}${where ? ` ${where}` : ''} (.gitignored and binary files are not searched); nothing was changed`,
       {
-        fix: shellJoin([
-          'forge',
-          'search',
-          old,
-          ...paths,
-          ...(glob ? ['--glob', glob] : []),
-          ...(isRegex ? [] : ['--literal']),
-          ...(ignoreCase ? ['-i'] : []),
-        ]),
+        fix: shellJoin(
+          withArguments(
+            ['forge', 'search'],
+            [old, ...paths],
+            [...(glob ? ['--glob', glob] : []), ...(isRegex ? [] : ['--literal']), ...(ignoreCase ? ['-i'] : [])],
+          ),
+        ),
         data: { searched: plan.searched },
       },
     );

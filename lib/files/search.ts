@@ -1,7 +1,7 @@
 // Regex search over a workspace's files (.gitignore respected): every match with its line anchor.
 import { join } from 'node:path';
 import { InvalidInputError } from '../errors';
-import { shellJoin } from '../quote';
+import { withArguments, shellJoin } from '../quote';
 import { lineHash } from './anchor';
 import { grepFilesWith } from '../git/grep';
 import { globMatcher, listWorkspace, readListedFile, underPaths } from './list';
@@ -48,7 +48,10 @@ export function compilePattern({ pattern, literal, ignoreCase }: { pattern: stri
       'INVALID_REGEX',
       `invalid regular expression /${shown}/: ${tooLarge ? `too large to compile (${pattern.length} characters)` : why}`,
       {
-        fix: tooLarge || literal ? shellJoin(['forge', 'search', '--help']) : shellJoin(['forge', 'search', pattern, '--literal']),
+        fix:
+          tooLarge || literal
+            ? shellJoin(['forge', 'search', '--help'])
+            : shellJoin(withArguments(['forge', 'search'], [pattern], ['--literal'])),
       },
     );
   }

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { shellSplit } from '../../lib/quote';
 import { forge, forgeEnv } from '../helpers/forge';
 import { git, tempRepo } from '../helpers/repo';
 
@@ -38,6 +39,44 @@ test('an option that takes a value takes one that starts with a dash; -- itself 
     dashes.records.filter((r) => r.type === 'match').map((r) => r.path),
     ['flags.txt'],
   );
+});
+
+test('a value that looks like an option stays a value, with common options before the command too: --old --color, --old --, --old --color=bad', async () => {
+  for (const [file, text] of [
+    ['v1.txt', 'a --color b\n'],
+    ['v2.txt', 'c -- d\n'],
+    ['v3.txt', 'e --color=bad f\n'],
+  ])
+    writeFileSync(join(repo, file!), text!);
+  const color = await forge(['edit', 'v1.txt', '--old', '--color', '--new', 'X'], { cwd: repo });
+  assert.is(color.code, 0, color.stderr);
+  assert.not.match(color.stdout, /\x1b\[/, 'the value did not turn colour on');
+  const dashes = await forge(['--json', '-C', repo, 'edit', 'v2.txt', '--old', '--', '--new', 'Y'], { cwd: repo });
+  assert.is(dashes.code, 0, dashes.stderr);
+  const bad = await forge(['edit', 'v3.txt', '--old', '--color=bad', '--new', 'Z'], { cwd: repo });
+  assert.is(bad.code, 0, bad.stderr);
+  assert.equal(
+    ['v1.txt', 'v2.txt', 'v3.txt'].map((f) => readFileSync(join(repo, f), 'utf8')),
+    ['a X b\n', 'c Y d\n', 'e Z f\n'],
+  );
+});
+
+test('a hint holding a text that starts with a dash puts it after --, and keeps --cwd before it: it runs as printed', async () => {
+  writeFileSync(join(repo, 'twice.txt'), '--flag one\n--flag two\n');
+  const ambiguous = await forge(['-C', repo, 'edit', 'twice.txt', '--old', '--flag', '--new', 'x'], { cwd: tempRepo() });
+  assert.is(ambiguous.code, 1);
+  const fix = /Fix: (.*)/.exec(ambiguous.stderr)![1]!;
+  assert.is(fix, `forge search --literal --cwd ${repo} -- --flag twice.txt`);
+  const followed = await forge(shellSplit(fix)!.slice(1), { cwd: tempRepo() });
+  assert.is(followed.code, 0, followed.stderr);
+  assert.match(followed.stdout, /2 matches in 1 file/);
+  writeFileSync(join(repo, 'many.txt'), Array.from({ length: 60 }, () => '-x marks\n').join(''));
+  const capped = await forge(['search', '--json', '--cwd', repo, '--', '-x marks'], { cwd: tempRepo() });
+  const next = capped.records.at(-1)!._next_action as string;
+  assert.match(next, / --cwd \S+ -- '-x marks' /);
+  const rerun = await forge(shellSplit(next)!.slice(1), { cwd: tempRepo() });
+  assert.is(rerun.code, 0, rerun.stderr);
+  assert.match(rerun.stdout, /matches? in/);
 });
 
 test('words after -- still count: one too many is refused as unexpected, exit 2', async () => {
