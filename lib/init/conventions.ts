@@ -45,7 +45,10 @@ async function repositoryFiles({
 }
 
 /** The scan of repositoryFiles. Paths under one directory are adjacent in git's listing, so a directory's files are counted without a map lookup each. */
-export function scanPaths(text: string): { top: Set<string>; dirs: Map<string, number>; testLike: string[] } {
+export function scanPaths(listing: string): { top: Set<string>; dirs: Map<string, number>; testLike: string[] } {
+  // Only NUL-ended paths count: a listing cut short ends in part of one, which is not a path (and
+  // would send the token search below back to the start for ever).
+  const text = listing.slice(0, listing.lastIndexOf('\0') + 1);
   const top = new Set<string>();
   const dirs = new Map<string, number>();
   let dir = '';

@@ -59,4 +59,9 @@ test('scanPaths of no paths is empty', () => {
   assert.equal([got.top.size, got.dirs.size, got.testLike.length], [0, 0, 0]);
 });
 
+test('a listing cut short (its last path without a NUL) ends at its last whole path, and the scan ends', () => {
+  const got = scanPaths('README.md\0src/a.test.ts\0src/test_x.py');
+  assert.equal([[...got.top], Object.fromEntries(got.dirs), got.testLike], [['README.md'], { src: 1 }, ['src/a.test.ts']]);
+});
+
 test.run();
