@@ -99,13 +99,14 @@ export async function ensureHooks({
   profile,
   root,
   env = process.env,
-  mayWrite = async () => true,
+  mayWrite,
 }: {
   configPath: string;
   profile: string | null;
   root: string;
-  env?: NodeJS.ProcessEnv /** Asked before the user's config file is written; false: the hooks serve this run only. */;
-  mayWrite?: (found: { profile: string; markers: string[] }) => Promise<boolean>;
+  env?: NodeJS.ProcessEnv;
+  /** Asked before the user's config file is written; false: the hooks serve this run only. No default: every caller says. */
+  mayWrite: (found: { profile: string; markers: string[] }) => Promise<boolean>;
 }): Promise<EnsuredHooks> {
   const text = await readConfigText(configPath);
   const file = text === null ? null : parseConfigFile({ text, path: configPath });
@@ -117,29 +118,26 @@ export async function ensureHooks({
   if (settings?.hooks && (!detected || sameMarkers(detected.markers, settings.hooks_detected_from ?? [])))
     return { ...base, hooks: { ...emptyHooks(), ...settings.hooks }, disabled: false, origin: 'config' };
   const { hooks, markers } = detected!;
+  /** The detected hooks serving this run only, with why when the reason is worth a warning. */
+  const forThisRun = (warning?: string): EnsuredHooks => ({
+    ...base,
+    hooks,
+    markers,
+    disabled: false,
+    origin: 'detected',
+    ...(warning ? { warning } : {}),
+  });
   // Hooks detected from another project's build files (the profile serves every repository): this
   // one's own serve the run, and the profile keeps what it had.
   if (settings?.hooks)
-    return {
-      ...base,
-      hooks,
-      markers,
-      disabled: false,
-      origin: 'detected',
-      warning: `profiles.${name}.hooks were detected from ${settings.hooks_detected_from!.join(', ') || 'no build file'}, which this repository does not match; hooks detected here (${markers.join(', ') || 'none'}) serve this run`,
-    };
-  if (!name || !(await mayWrite({ profile: name, markers }))) return { ...base, hooks, markers, disabled: false, origin: 'detected' };
+    return forThisRun(
+      `profiles.${name}.hooks were detected from ${settings.hooks_detected_from!.join(', ') || 'no build file'}, which this repository does not match; hooks detected here (${markers.join(', ') || 'none'}) serve this run`,
+    );
+  if (!name || !(await mayWrite({ profile: name, markers }))) return forThisRun();
   try {
     await writeHooks({ configPath, text, profile: name, hooks, markers });
   } catch (err) {
-    return {
-      ...base,
-      hooks,
-      markers,
-      disabled: false,
-      origin: 'detected',
-      warning: `cannot write the detected hooks to '${configPath}' (${(err as Error).message}); they serve this run only`,
-    };
+    return forThisRun(`cannot write the detected hooks to '${configPath}' (${(err as Error).message}); they serve this run only`);
   }
   return { ...base, hooks, markers, disabled: false, origin: 'written' };
 }

@@ -123,12 +123,16 @@ export async function activationCommand({ cwd }: { cwd: string }): Promise<strin
 async function endInTx(tx: StateTx, c: Contract, reason: string, stamp: string): Promise<Contract> {
   const ended: Contract = { ...c, status: 'ended', pendingBreach: null, grant: null, updatedAt: stamp };
   saveContract(tx, ended);
-  const pointer = parseContract(await tx.read(ACTIVE_PATH)) as { plan_id?: string } | null;
-  if (pointer?.plan_id === c.plan_id) tx.remove(ACTIVE_PATH);
+  if ((await pointedPlanId((p) => tx.read(p))) === c.plan_id) tx.remove(ACTIVE_PATH);
   await journal(tx, [
     { timestamp: stamp, plan_id: c.plan_id, verb: 'plan_ended', kind: 'Decision', unit: c.units[c.current]?.id ?? null, reason },
   ]);
   return ended;
+}
+
+/** The plan id the active pointer names, if any. */
+async function pointedPlanId(read: (path: string) => Promise<Buffer | null>): Promise<string | undefined> {
+  return (parseContract(await read(ACTIVE_PATH)) as { plan_id?: string } | null)?.plan_id;
 }
 
 /** The contract named, or the one the active pointer names; refused when there is none, or it has ended. */
@@ -139,8 +143,7 @@ export async function targetContract(
 ): Promise<Contract> {
   let id = planId;
   if (id === undefined) {
-    const pointer = parseContract(await read(ACTIVE_PATH)) as { plan_id?: string } | null;
-    id = pointer?.plan_id;
+    id = await pointedPlanId(read);
     if (!id)
       throw new RefusedError('NO_ACTIVE_PLAN', 'no plan contract is active', {
         fix: cwd === undefined ? 'forge plan status' : await activationCommand({ cwd }),
@@ -218,13 +221,12 @@ export async function activatePlan({
     apply: async (tx) => {
       // What this activation would take the place of: the same plan still going, and the plan the
       // active pointer names, when it still gates. Only --replace ends them.
+      const read = (p: string) => tx.read(p);
+      const pointed = await pointedPlanId(read);
       const live: Contract[] = [];
-      const same = parseContract(await tx.read(contractPath(planId)));
-      if (same && (same.status === 'active' || same.status === 'paused')) live.push(same);
-      const pointer = parseContract(await tx.read(ACTIVE_PATH)) as { plan_id?: string } | null;
-      if (pointer?.plan_id && pointer.plan_id !== planId) {
-        const other = parseContract(await tx.read(contractPath(pointer.plan_id)));
-        if (other && (other.status === 'active' || other.status === 'paused')) live.push(other);
+      for (const id of new Set([planId, ...(pointed ? [pointed] : [])])) {
+        const c = parseContract(await read(contractPath(id)));
+        if (c && (c.status === 'active' || c.status === 'paused')) live.push(c);
       }
       if (live.length && !replace) {
         const [first] = live;

@@ -72,7 +72,7 @@ test('ensureHooks detects once and writes all five events into the profile, keep
     'x-editor': { theme: 'dark' },
   };
   writeFileSync(path, JSON.stringify(original, null, 4) + '\n');
-  const first = await ensureHooks({ configPath: path, profile: 'local', root, env });
+  const first = await ensureHooks({ mayWrite: async () => true, configPath: path, profile: 'local', root, env });
   const expected = hooks({ on_edit: ['npx --no-install tsc --noEmit -p .'] });
   assert.equal(first, {
     profile: 'local',
@@ -97,14 +97,16 @@ test('ensureHooks detects once and writes all five events into the profile, keep
 
   const before = statSync(path).mtimeMs;
   await new Promise((r) => setTimeout(r, 20));
-  const again = await ensureHooks({ configPath: path, profile: 'local', root, env });
+  const again = await ensureHooks({ mayWrite: async () => true, configPath: path, profile: 'local', root, env });
   assert.equal([again.origin, again.hooks], ['config', expected]);
   assert.is(statSync(path).mtimeMs, before, 'the second call does not write');
   assert.is(readFileSync(path, 'utf8'), written);
 
   // What the user then writes is what runs: detection does not come back.
   writeFileSync(path, written.replace('"npx --no-install tsc --noEmit -p ."', '"make check"'));
-  assert.equal((await ensureHooks({ configPath: path, profile: 'local', root, env })).hooks.on_edit, ['make check']);
+  assert.equal((await ensureHooks({ mayWrite: async () => true, configPath: path, profile: 'local', root, env })).hooks.on_edit, [
+    'make check',
+  ]);
   const settings = await resolveAgentSettings({ env: { XDG_CONFIG_HOME: join(path, '..', '..') } });
   assert.equal(settings.hooks.value?.on_edit, ['make check']);
 });
@@ -113,9 +115,12 @@ test("hooks detected in another kind of project serve only there: this repositor
   const rust = project({ 'Cargo.toml': '' });
   const ts = project({ 'tsconfig.json': '{}' });
   const path = configAt();
-  assert.is((await ensureHooks({ configPath: path, profile: null, root: rust.root, env: rust.env })).origin, 'written');
+  assert.is(
+    (await ensureHooks({ mayWrite: async () => true, configPath: path, profile: null, root: rust.root, env: rust.env })).origin,
+    'written',
+  );
   const written = readFileSync(path, 'utf8');
-  const elsewhere = await ensureHooks({ configPath: path, profile: null, root: ts.root, env: ts.env });
+  const elsewhere = await ensureHooks({ mayWrite: async () => true, configPath: path, profile: null, root: ts.root, env: ts.env });
   assert.equal(
     [elsewhere.origin, elsewhere.hooks.on_edit, elsewhere.markers],
     ['detected', ['npx --no-install tsc --noEmit -p .'], ['tsconfig.json']],
@@ -125,11 +130,14 @@ test("hooks detected in another kind of project serve only there: this repositor
     /^profiles\.default\.hooks were detected from Cargo\.toml, which this repository does not match; hooks detected here \(tsconfig\.json\) serve this run$/,
   );
   assert.is(readFileSync(path, 'utf8'), written, 'the profile keeps its hooks');
-  assert.equal((await ensureHooks({ configPath: path, profile: null, root: rust.root, env: rust.env })).origin, 'config');
+  assert.equal(
+    (await ensureHooks({ mayWrite: async () => true, configPath: path, profile: null, root: rust.root, env: rust.env })).origin,
+    'config',
+  );
   const handWritten = JSON.parse(written);
   delete handWritten.profiles.default.hooks_detected_from;
   writeFileSync(path, JSON.stringify(handWritten));
-  const everywhere = await ensureHooks({ configPath: path, profile: null, root: ts.root, env: ts.env });
+  const everywhere = await ensureHooks({ mayWrite: async () => true, configPath: path, profile: null, root: ts.root, env: ts.env });
   assert.equal([everywhere.origin, everywhere.hooks.on_edit], ['config', ['cargo check -q']]);
 });
 
@@ -138,7 +146,7 @@ test('a project with no build file still gets every event written, empty, so the
   const path = configAt();
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, '{\n  "profiles": {\n    "solo": {\n      "model": "m"\n    }\n  }\n}');
-  const r = await ensureHooks({ configPath: path, profile: null, root, env });
+  const r = await ensureHooks({ mayWrite: async () => true, configPath: path, profile: null, root, env });
   assert.equal([r.origin, r.profile, r.hooks], ['written', 'solo', emptyHooks()]);
   assert.is(
     readFileSync(path, 'utf8'),
@@ -151,7 +159,7 @@ test('with no config file, ensureHooks creates one holding a "default" profile w
   const { root, env } = project({ 'Cargo.toml': '' });
   const xdg = tempDir('forge-hooks-xdg-');
   const path = join(xdg, 'forge', 'config.json');
-  const r = await ensureHooks({ configPath: path, profile: null, root, env });
+  const r = await ensureHooks({ mayWrite: async () => true, configPath: path, profile: null, root, env });
   assert.equal([r.origin, r.profile], ['written', 'default']);
   assert.equal(JSON.parse(readFileSync(path, 'utf8')), {
     profiles: {
@@ -183,7 +191,7 @@ test('with several profiles and no default, the detected hooks serve the run and
   mkdirSync(join(path, '..'), { recursive: true });
   const text = JSON.stringify({ profiles: { a: { model: 'x' }, b: { model: 'y' } } }, null, 2);
   writeFileSync(path, text);
-  const r = await ensureHooks({ configPath: path, profile: null, root, env });
+  const r = await ensureHooks({ mayWrite: async () => true, configPath: path, profile: null, root, env });
   assert.equal([r.origin, r.profile, r.hooks.on_edit], ['detected', null, ['go build ./...']]);
   assert.is(readFileSync(path, 'utf8'), text);
 });
@@ -193,7 +201,7 @@ test('a config file that cannot be written leaves the hooks detected for this ru
   // Nobody, root included, can make a directory at the top of sysfs (and Node's recursive mkdir loops in /proc).
   if (!existsSync('/sys/kernel')) return;
   const path = '/sys/forge-no-such-dir/config.json';
-  const r = await ensureHooks({ configPath: path, profile: null, root, env });
+  const r = await ensureHooks({ mayWrite: async () => true, configPath: path, profile: null, root, env });
   assert.equal([r.origin, r.hooks.on_edit], ['detected', ['go build ./...']]);
   assert.match(
     r.warning ?? '',
@@ -207,13 +215,13 @@ test('hooks_disabled: nothing is detected, written or run', async () => {
   mkdirSync(join(path, '..'), { recursive: true });
   const text = JSON.stringify({ profiles: { a: { hooks_disabled: true } } });
   writeFileSync(path, text);
-  const r = await ensureHooks({ configPath: path, profile: 'a', root, env });
+  const r = await ensureHooks({ mayWrite: async () => true, configPath: path, profile: 'a', root, env });
   assert.equal(r, { profile: 'a', configPath: path, markers: [], hooks: emptyHooks(), disabled: true, origin: 'disabled' });
   assert.is(readFileSync(path, 'utf8'), text);
   const configured = JSON.stringify({ profiles: { a: { hooks_disabled: true, hooks: { on_edit: ['false'] } } } });
   writeFileSync(path, configured);
   assert.equal(
-    (await ensureHooks({ configPath: path, profile: 'a', root, env })).hooks,
+    (await ensureHooks({ mayWrite: async () => true, configPath: path, profile: 'a', root, env })).hooks,
     emptyHooks(),
     'configured hooks do not run either',
   );
@@ -223,12 +231,18 @@ test('an invalid config file is the same CONFIG_INVALID error, and is not overwr
   const path = configAt();
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, '{"profiles": {"a": {"hooks": {"on_save": []}}}}');
-  const err = await ensureHooks({ configPath: path, profile: 'a', root: tempDir() }).catch((e: ForgeError) => e);
+  const err = await ensureHooks({ mayWrite: async () => true, configPath: path, profile: 'a', root: tempDir() }).catch(
+    (e: ForgeError) => e,
+  );
   assert.is((err as ForgeError).code, 'CONFIG_INVALID');
   assert.match((err as ForgeError).message, /profiles\.a\.hooks has an unknown event 'on_save'/);
   writeFileSync(path, '{"profiles": ');
   assert.is(
-    ((await ensureHooks({ configPath: path, profile: null, root: tempDir() }).catch((e: ForgeError) => e)) as ForgeError).code,
+    (
+      (await ensureHooks({ mayWrite: async () => true, configPath: path, profile: null, root: tempDir() }).catch(
+        (e: ForgeError) => e,
+      )) as ForgeError
+    ).code,
     'CONFIG_INVALID',
   );
   assert.is(readFileSync(path, 'utf8'), '{"profiles": ');
