@@ -198,7 +198,8 @@ export async function runAgent({
   budget: number;
   quick?: boolean;
   retry?: Partial<RetryPolicy>;
-  onEvent: (e: AgentEvent) => Promise<void> /** The reply's visible text as it streams in (reasoning left out). */;
+  onEvent: (e: AgentEvent) => Promise<void>;
+  /** The reply's visible text as it streams in (reasoning left out). */
   onDelta?: (text: string) => void;
   signal?: AbortSignal;
   history?: string;

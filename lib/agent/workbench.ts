@@ -61,7 +61,8 @@ export async function openWorkbench({
   cwd: string;
   env: NodeJS.ProcessEnv;
   inRepo: boolean;
-  notice: (n: Notice) => Promise<void> /** Whether detected hooks may go into the user's config file (asked, or --save-hooks). */;
+  notice: (n: Notice) => Promise<void>;
+  /** Whether detected hooks may go into the user's config file (only with --save-hooks). */
   saveHooks: (found: { profile: string; markers: string[]; configPath: string }) => Promise<boolean>;
 }): Promise<Workbench> {
   let hooks: HookConfig | null = null;

@@ -41,7 +41,8 @@ export async function finishIteration({
   loop: Loop;
   text: string;
   exitCode?: number | null;
-  session?: string /** The Stop payload says a Stop hook already blocked this turn. */;
+  session?: string;
+  /** The Stop payload says a Stop hook already blocked this turn. */
   stopHookActive?: boolean;
   root: string;
   env: NodeJS.ProcessEnv;

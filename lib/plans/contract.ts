@@ -191,7 +191,8 @@ export async function activatePlan({
 }: {
   store: StateStore;
   root: string;
-  abs: string /** The path as the caller gave it, for the hint. */;
+  abs: string;
+  /** The path as the caller gave it, for the hint. */
   relPath: string;
   now: Date;
   replace?: boolean;

@@ -117,7 +117,8 @@ export async function acknowledge({
 }: {
   store: StateStore;
   planId: string | undefined;
-  now: Date /** Where the caller runs, for the hint that activates a plan. */;
+  now: Date;
+  /** Where the caller runs, for the hint that activates a plan. */
   cwd?: string;
 }): Promise<{ contract: Contract; grant: NonNullable<Contract['grant']> }> {
   const stamp = now.toISOString();
@@ -180,7 +181,8 @@ export async function advance({
   planId: string | undefined;
   evidence: string[];
   now: Date;
-  verify: (command: string) => Promise<ShellResult> /** Where the caller runs, for the hint that activates a plan. */;
+  verify: (command: string) => Promise<ShellResult>;
+  /** Where the caller runs, for the hint that activates a plan. */
   cwd?: string;
 }): Promise<AdvanceResult> {
   const before = await target((p) => store.read(p), planId, cwd);
