@@ -1,6 +1,6 @@
 // forge agent: a thin agent — a model proposing calls of forge's own commands, until the task is done.
 import { defineCommand } from '../lib/cli/declare';
-import { InvalidInputError, RefusedError } from '../lib/errors';
+import { InvalidInputError, NotAGitRepoError, RefusedError } from '../lib/errors';
 import { workTreeRoot } from '../lib/git/repo';
 import type { AgentEvent } from '../lib/agent/agent';
 import { emitSweep } from '../lib/agent/report';
@@ -242,9 +242,7 @@ export default defineCommand({
     const top = await workTreeRoot({ cwd: ctx.cwd });
     const root = top?.root ?? ctx.cwd;
     if ((args.plan || args.resume) && !top && !args['dry-run'])
-      throw new InvalidInputError('NOT_A_GIT_REPO', 'plan mode keeps its plan on the state ref: it needs a git repository', {
-        fix: 'git init',
-      });
+      throw new NotAGitRepoError(ctx.cwd, { why: 'plan mode keeps its plan on the state ref' });
     // A plan to resume is looked up before the model settings, so "nothing to resume" is the answer.
     const { newPlanId, resumablePlan } = await import('../lib/agent/plan');
     const resumedPlan = args.resume && top ? await resumablePlan({ store: await ctx.store() }) : null;

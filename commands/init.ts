@@ -50,6 +50,7 @@ export default defineCommand({
       if (info?.isDirectory())
         throw new RefusedError('NOT_A_REGULAR_FILE', `'${AGENTS_MD}' is a directory, not a file forge can merge its section into`, {
           fix: ctx.cmd('ls', AGENTS_MD),
+          data: { path: AGENTS_MD },
         });
       const existing = info ? await readFile(abs, 'utf8') : null;
       // The conventions file invites edits; this section is regenerated, so its own marker says where edits go.

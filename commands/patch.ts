@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { defineCommand } from '../lib/cli/declare';
-import { InvalidInputError } from '../lib/errors';
+import { InvalidInputError, RefusedError } from '../lib/errors';
 import { commitChanges } from '../lib/files/journal';
 import { planPatch } from '../lib/files/patch-apply';
 import { parsePatch, reversePatch } from '../lib/files/patch-parse';
@@ -59,6 +59,8 @@ export default defineCommand({
     MISSING_ARGUMENT: 'no patch on stdin, --diff or --file',
     NOT_A_DIRECTORY: 'a file is where a parent directory of a file to create must be (nothing is changed)',
     ...CONFINEMENT_ERRORS,
+    FILE_NOT_FOUND: 'no such --file',
+    IS_A_DIRECTORY: '--file names a directory',
   },
   exits: {
     0: 'applied (or would apply, with --check)',
@@ -73,10 +75,14 @@ export default defineCommand({
         throw new InvalidInputError('INVALID_ARGUMENT', 'give the patch on stdin, --diff or --file, not two of them', {
           fix: 'forge patch --help',
         });
-      text = await readFile(resolve(ctx.cwd, args.file), 'utf8').catch(() => {
-        throw new InvalidInputError('FILE_NOT_FOUND', `cannot read the patch file '${args.file}'`, {
-          fix: shellJoin(['ls', '-l', args.file!]),
-        });
+      text = await readFile(resolve(ctx.cwd, args.file), 'utf8').catch((err: NodeJS.ErrnoException) => {
+        const fix = shellJoin(['ls', '-l', args.file!]);
+        if (err.code === 'EISDIR') throw new InvalidInputError('IS_A_DIRECTORY', `'${args.file}' is a directory`, { fix });
+        const why =
+          err.code === 'ENOENT' || err.code === 'ENOTDIR'
+            ? `no such file '${args.file}'`
+            : `cannot read '${args.file}': ${err.code ?? err.message}`;
+        throw new RefusedError('FILE_NOT_FOUND', why, { fix, data: { path: args.file! } });
       });
     }
     if (text === undefined || !text.trim())

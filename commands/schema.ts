@@ -31,7 +31,8 @@ export default defineCommand({
     const all = leaves(entries).filter((c) => c.name !== 'schema');
     const wanted = args.command.map((n) => n.replace(/[ -]/g, '_'));
     for (const w of wanted) {
-      if (!all.some((c) => toolName(c) === w)) throw new InvalidInputError('UNKNOWN_COMMAND', `no command '${w}'`, { fix: 'forge schema' });
+      if (!all.some((c) => toolName(c) === w))
+        throw new InvalidInputError('UNKNOWN_COMMAND', `unknown command '${w}'`, { fix: 'forge schema' });
     }
     const chosen = wanted.length ? all.filter((c) => wanted.includes(toolName(c))) : all;
     for (const c of chosen) {

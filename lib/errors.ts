@@ -1,57 +1,83 @@
 // The one error type forge raises: a stable code, a message, the fix command and an exit code.
+import { ERROR_CODES, type CodeExiting, type DataOf, type ErrorCode } from './error-codes';
+import { shellJoin } from './quote';
+
+export type { DataOf, ErrorCode } from './error-codes';
+
+/** The codes InvalidInputError takes (the table gives them exit 2) and RefusedError takes (exit 1). */
+export type InvalidInputCode = CodeExiting<2>;
+export type RefusalCode = CodeExiting<1>;
 
 /** Exit codes of the I/O contract: 1 a check failed or an action was refused, 2 bad invocation. */
 export type ExitCode = 0 | 1 | 2;
 
-export interface ForgeErrorOptions {
+/** What a throw site gives besides code and message; `data` has its code's shape, and is required when that shape has required fields. */
+export type ForgeErrorOptions<C extends ErrorCode = ErrorCode> = {
   /** The full command that remedies the error; the CLI prints it as `Fix:`. */
   fix?: string;
-  exitCode?: ExitCode;
-  data?: Record<string, unknown>;
   cause?: unknown;
-}
+} & (NeedsData<C> extends true ? { data: DataOf<C> } : { data?: DataOf<C> });
+
+/** The options argument: optional unless the code's data has a required field. */
+type OptionsArg<C extends ErrorCode> = NeedsData<C> extends true ? [options: ForgeErrorOptions<C>] : [options?: ForgeErrorOptions<C>];
+
+/** Whether code C's data has a required field: then a throw site must give it. */
+type NeedsData<C extends ErrorCode> = Record<never, never> extends DataOf<C> ? false : true;
 
 /**
- * Base of every user-facing failure. `code` is a stable UPPER_SNAKE string listed on the man
- * pages; anything that is not a ForgeError is an internal bug and gets code INTERNAL.
+ * Base of every user-facing failure. `code` is a stable UPPER_SNAKE string from the one table
+ * (lib/error-codes.ts), which also decides the exit status; anything that is not a ForgeError is
+ * an internal bug and gets code INTERNAL.
  */
-export class ForgeError extends Error {
-  readonly code: string;
+export class ForgeError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C;
   fix: string | undefined;
-  readonly exitCode: ExitCode;
-  readonly data: Record<string, unknown>;
+  readonly exitCode: 1 | 2;
+  readonly data: DataOf<C>;
 
-  constructor(code: string, message: string, options: ForgeErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(code: C, message: string, ...[options]: OptionsArg<C>) {
+    const o: ForgeErrorOptions = options ?? {};
+    super(message, o.cause === undefined ? undefined : { cause: o.cause });
     this.name = 'ForgeError';
     this.code = code;
-    this.fix = options.fix;
-    this.exitCode = options.exitCode ?? 2;
-    this.data = options.data ?? {};
+    this.fix = o.fix;
+    this.exitCode = ERROR_CODES[code].exit;
+    this.data = (o.data ?? {}) as DataOf<C>;
   }
 }
 
-/** Bad flags, fields or values: exit 2. */
-export class InvalidInputError extends ForgeError {
-  constructor(code: string, message: string, options: Omit<ForgeErrorOptions, 'exitCode'> = {}) {
-    super(code, message, { ...options, exitCode: 2 });
+/** Bad flags, fields or values: a code the table gives exit 2 (the compiler refuses any other). */
+export class InvalidInputError<C extends InvalidInputCode = InvalidInputCode> extends ForgeError<C> {
+  constructor(code: C, message: string, ...options: OptionsArg<C>) {
+    super(code, message, ...options);
     this.name = 'InvalidInputError';
   }
 }
 
-/** The action was understood but refused: exit 1. */
-export class RefusedError extends ForgeError {
-  constructor(code: string, message: string, options: Omit<ForgeErrorOptions, 'exitCode'> = {}) {
-    super(code, message, { ...options, exitCode: 1 });
+/** The action was understood but refused: a code the table gives exit 1 (the compiler refuses any other). */
+export class RefusedError<C extends RefusalCode = RefusalCode> extends ForgeError<C> {
+  constructor(code: C, message: string, ...options: OptionsArg<C>) {
+    super(code, message, ...options);
     this.name = 'RefusedError';
   }
 }
 
-/** A command that needs repository state was run outside a git repository. */
-export class NotAGitRepoError extends ForgeError {
-  constructor(dir: string) {
-    super('NOT_A_GIT_REPO', `not a git repository: '${dir}'`, { fix: 'git init', exitCode: 2, data: { dir } });
+/**
+ * A command that needs a repository was run outside one: the one wording and Fix of NOT_A_GIT_REPO.
+ * `why` says what needed it, when that is not the command itself (forge agent --plan).
+ */
+export class NotAGitRepoError extends ForgeError<'NOT_A_GIT_REPO'> {
+  constructor(dir: string, { why }: { why?: string } = {}) {
+    super('NOT_A_GIT_REPO', `not a git repository: '${dir}'${why ? ` (${why})` : ''}`, { fix: 'git init', data: { dir } });
     this.name = 'NotAGitRepoError';
+  }
+}
+
+/** The --cwd or FORGE_CWD directory does not exist: the one wording and Fix of CWD_NOT_FOUND. */
+export class CwdNotFoundError extends InvalidInputError<'CWD_NOT_FOUND'> {
+  constructor(dir: string) {
+    super('CWD_NOT_FOUND', `working directory '${dir}' does not exist`, { fix: `mkdir -p ${shellJoin([dir])}`, data: { cwd: dir } });
+    this.name = 'CwdNotFoundError';
   }
 }
 

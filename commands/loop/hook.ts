@@ -3,7 +3,7 @@ import { defineCommand, type Outcome, type RunContext } from '../../lib/cli/decl
 import { hookFailure } from '../../lib/claude/hook';
 import { stopAnswer, stopBlockCap, type StopPayload } from '../../lib/claude/stop';
 import { lastAssistantText } from '../../lib/claude/transcript';
-import { InvalidInputError } from '../../lib/errors';
+import { CwdNotFoundError, InvalidInputError } from '../../lib/errors';
 import { workTreeRoot } from '../../lib/git/repo';
 import type { StateStore } from '../../lib/git/state';
 import { finishIteration } from '../../lib/loop/iterate';
@@ -140,7 +140,7 @@ export default defineCommand({
   async run(args, ctx) {
     let driven: Driven | null;
     try {
-      if (ctx.cwdMissing) throw new InvalidInputError('CWD_NOT_FOUND', `working directory '${ctx.cwd}' does not exist`);
+      if (ctx.cwdMissing) throw new CwdNotFoundError(ctx.cwd);
       driven = await drivenLoop(ctx);
     } catch (err) {
       return failOpen(err, null, ctx);

@@ -25,6 +25,10 @@ export default defineCommand({
     { command: 'forge plan check --path docs/plans --strict --json', description: 'Only contracts, one record per finding.' },
   ],
   errors: {
+    PLAN_NOT_FOUND: 'a --path that does not exist, or is a device or FIFO',
+    ...CONFINEMENT_ERRORS,
+  },
+  findings: {
     YAML_ERROR: 'the frontmatter or an envelope block is not valid YAML, or its aliases expand too far',
     MISSING_FIELD: 'a required field is missing',
     UNKNOWN_FIELD: 'a field the format does not have',
@@ -50,8 +54,6 @@ export default defineCommand({
     FILE_OVERLAP: 'warning: parallel modules change the same file',
     PLAN_TOO_LARGE: `a plan over ${MAX_PLAN_BYTES / 1048576} MB`,
     INVALID_ENCODING: 'a plan that is not UTF-8',
-    PLAN_NOT_FOUND: 'a --path that does not exist, or is a device or FIFO',
-    ...CONFINEMENT_ERRORS,
   },
   exits: {
     0: 'every plan is valid (warnings allowed)',

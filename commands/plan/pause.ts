@@ -25,7 +25,7 @@ export default defineCommand({
     INVALID_ID: 'a plan id that is not a plain name',
     MISSING_ARGUMENT: 'a blank reason',
   },
-  exits: { 0: 'paused', 1: 'refused: no plan, no such plan, ended or complete', 2: 'invalid input' },
+  exits: { 0: 'paused', 1: 'refused: no plan, ended or complete', 2: 'invalid input, or no such plan' },
   mutates: true,
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });

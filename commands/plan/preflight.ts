@@ -7,7 +7,7 @@ import { denyAnswer, parsePreToolUse, type PreToolUsePayload } from '../../lib/c
 import { parseCodexPreToolUse } from '../../lib/codex/pretooluse';
 import { geminiDenyAnswer, parseGeminiBeforeTool } from '../../lib/gemini/beforetool';
 import { parseOpenCodeToolCall } from '../../lib/opencode/toolcall';
-import { InvalidInputError, RefusedError } from '../../lib/errors';
+import { InvalidInputError, RefusedError, type RefusalCode } from '../../lib/errors';
 import { workTreeRoot } from '../../lib/git/repo';
 import { canonicalTool, isExempt, mutatesByName, surfaceOfCommand, type Decision } from '../../lib/plans/gate';
 import { HOOK_AGENTS, toolInfo, toolMapText, type HookAgent, type ToolAgent } from '../../lib/plans/tools';
@@ -16,7 +16,7 @@ import { preflight } from '../../lib/plans/lifecycle';
 import { SURFACES } from '../../lib/plans/markdown';
 
 /** The refusal codes, by the rule broken. */
-const CODES: Record<NonNullable<Decision['breach']>, string> = {
+const CODES = {
   kill_switch: 'PLAN_PAUSED',
   budget_cap: 'BUDGET_CAP_REACHED',
   rails: 'PLAN_BREACH_RAILS',
@@ -25,7 +25,7 @@ const CODES: Record<NonNullable<Decision['breach']>, string> = {
   later_unit: 'PLAN_BREACH_UNIT',
   tools: 'PLAN_BREACH_TOOLS',
   paths: 'PLAN_BREACH_PATHS',
-};
+} as const satisfies Record<NonNullable<Decision['breach']>, RefusalCode>;
 
 /**
  * Each agent's pre-tool hook: how its payload is read, and how a refusal is answered. Codex reads

@@ -22,7 +22,7 @@ export default defineCommand({
     PLAN_COMPLETE: 'the plan is complete',
     INVALID_ID: 'a plan id that is not a plain name',
   },
-  exits: { 0: 'resumed', 1: 'refused: no plan, no such plan, ended, not paused, or complete', 2: 'invalid input' },
+  exits: { 0: 'resumed', 1: 'refused: no plan, ended, not paused, or complete', 2: 'invalid input, or no such plan' },
   mutates: true,
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });

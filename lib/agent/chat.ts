@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { request } from 'undici';
-import { ForgeError, type ExitCode } from '../errors';
+import { ForgeError, type DataOf } from '../errors';
 import { randomHex } from '../random';
 
 /** One tool call of an assistant message, in the wire format the endpoint expects back. */
@@ -90,15 +90,14 @@ export interface ChatOptions {
 export type ModelSetting = 'endpoint' | 'model' | 'api_key_env';
 
 /** Every failure to talk to a model: a stable code, the setting to change, and a fix naming it. */
-export class ModelError extends ForgeError {
+export class ModelError extends ForgeError<FailureCode> {
   constructor(
-    code: string,
+    code: FailureCode,
     message: string,
-    options: { fix: string; setting: ModelSetting; exitCode: ExitCode; data?: Record<string, unknown>; cause?: unknown },
+    options: { fix: string; setting: ModelSetting; data: Omit<DataOf<FailureCode>, 'setting'>; cause?: unknown },
   ) {
     super(code, message, {
       fix: options.fix,
-      exitCode: options.exitCode,
       data: { setting: options.setting, ...options.data },
       cause: options.cause,
     });
@@ -111,19 +110,19 @@ const OLLAMA_PORT = '11434';
 /** Response headers as undici gives them: lower-case names, repeated ones as arrays. */
 type IncomingHttpHeaders = Record<string, string | string[] | undefined>;
 
-/** How each kind of failure is reported and whether another attempt may help. */
+/** The setting each kind of failure is about (its exit status is the error table's, lib/error-codes.ts). */
 const FAILURES = {
-  MODEL_UNREACHABLE: { setting: 'endpoint', exitCode: 2 },
-  MODEL_BAD_ENDPOINT: { setting: 'endpoint', exitCode: 2 },
-  MODEL_STALLED: { setting: 'endpoint', exitCode: 1 },
-  MODEL_SERVER_ERROR: { setting: 'endpoint', exitCode: 1 },
-  MODEL_RATE_LIMITED: { setting: 'endpoint', exitCode: 1 },
-  MODEL_QUOTA: { setting: 'api_key_env', exitCode: 1 },
-  MODEL_AUTH: { setting: 'api_key_env', exitCode: 2 },
-  MODEL_NOT_FOUND: { setting: 'model', exitCode: 2 },
-  MODEL_CONTEXT_EXCEEDED: { setting: 'model', exitCode: 1 },
-  MODEL_REQUEST_REJECTED: { setting: 'model', exitCode: 1 },
-} as const satisfies Record<string, { setting: ModelSetting; exitCode: ExitCode }>;
+  MODEL_UNREACHABLE: { setting: 'endpoint' },
+  MODEL_BAD_ENDPOINT: { setting: 'endpoint' },
+  MODEL_STALLED: { setting: 'endpoint' },
+  MODEL_SERVER_ERROR: { setting: 'endpoint' },
+  MODEL_RATE_LIMITED: { setting: 'endpoint' },
+  MODEL_QUOTA: { setting: 'api_key_env' },
+  MODEL_AUTH: { setting: 'api_key_env' },
+  MODEL_NOT_FOUND: { setting: 'model' },
+  MODEL_CONTEXT_EXCEEDED: { setting: 'model' },
+  MODEL_REQUEST_REJECTED: { setting: 'model' },
+} as const satisfies Record<string, { setting: ModelSetting }>;
 
 type FailureCode = keyof typeof FAILURES;
 
@@ -540,13 +539,12 @@ async function finalError({
   target: Target;
   attempts: number;
 }): Promise<ModelError> {
-  const { setting, exitCode } = FAILURES[failure.code];
+  const { setting } = FAILURES[failure.code];
   const message = attempts > 1 ? `${failure.message} (gave up after ${attempts} attempts)` : failure.message;
   const fix = failure.code === 'MODEL_NOT_FOUND' ? await missingModelFix({ failure, target }) : fixFor({ setting, target });
   return new ModelError(failure.code, message, {
     fix,
     setting,
-    exitCode,
     data: {
       endpoint: target.endpoint,
       model: target.model,
@@ -593,7 +591,6 @@ export async function listModels({
     new ModelError(code, message, {
       fix: fixFor({ setting: FAILURES[code].setting, target }),
       setting: FAILURES[code].setting,
-      exitCode: FAILURES[code].exitCode,
       data: { endpoint: base },
       cause,
     });
@@ -722,7 +719,6 @@ function apiBase(endpoint: string): string {
     throw new ModelError('MODEL_BAD_ENDPOINT', `'${endpoint}' is not an http(s) URL`, {
       fix: 'forge agent --endpoint URL',
       setting: 'endpoint',
-      exitCode: 2,
       data: { endpoint },
     });
   }

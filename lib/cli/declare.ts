@@ -1,4 +1,5 @@
 // The one declaration of a command, from which parsing, help, man pages, completions and tool schemas derive.
+import type { ErrorCode, FindingCode } from '../error-codes';
 import type { ExitCode } from '../errors';
 import type { Repo } from '../git/repo';
 import type { StateStore } from '../git/state';
@@ -149,8 +150,13 @@ export interface CommandSpec<R extends ArgsSpec = ArgsSpec> {
   description: string;
   args: R;
   examples: Example[];
-  /** Stable error codes this command can return, with when. */
-  errors: Record<string, string>;
+  /**
+   * The error codes this command can raise, each with when (in this command's words); the man page
+   * adds each code's exit status from the table (lib/error-codes.ts), where a misspelt code fails to compile.
+   */
+  errors: Partial<Record<ErrorCode, string>>;
+  /** The codes of the findings a checking command reports as records (forge plan check), with when. */
+  findings?: Partial<Record<FindingCode, string>>;
   exits: Partial<Record<ExitCode, string>>;
   /** Writes state or files (drives docs and the MCP destructive hint). */
   mutates: boolean;
@@ -232,6 +238,20 @@ export const COMMON_ARGS = {
   },
   help: { type: 'boolean', alias: 'h', description: 'Show this help.' },
 } as const satisfies ArgsSpec;
+
+/** Codes the CLI raises around any command (parsing, NDJSON, --cwd, --run-id; a bug): every man page lists them with the table's meaning. */
+export const COMMON_ERRORS = [
+  'UNKNOWN_OPTION',
+  'UNKNOWN_FIELD',
+  'UNEXPECTED_ARGUMENT',
+  'INVALID_ARGUMENT',
+  'MISSING_ARGUMENT',
+  'BAD_NDJSON',
+  'BAD_INPUT',
+  'CWD_NOT_FOUND',
+  'INVALID_ID',
+  'INTERNAL',
+] as const satisfies readonly ErrorCode[];
 
 export const COMMON_ENV: Record<string, string> = {
   FORGE_CWD: 'Working directory when --cwd is not given.',

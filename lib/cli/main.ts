@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { basename, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
 import pkg from '../../package.json' with { type: 'json' };
-import { assertId, ForgeError, InvalidInputError, type ExitCode } from '../errors';
+import { assertId, CwdNotFoundError, ForgeError, InvalidInputError, type ExitCode } from '../errors';
 import { openRepo, type Repo } from '../git/repo';
 import { StateStore } from '../git/state';
 import { newEvent, recordEvents } from '../logs/events';
@@ -127,10 +127,7 @@ function resolveCwd(
     exists = false;
   }
   if (!exists && !allowMissing) {
-    throw new InvalidInputError('CWD_NOT_FOUND', `working directory '${dir}' does not exist`, {
-      fix: `mkdir -p ${shellJoin([dir])}`,
-      data: { cwd: dir },
-    });
+    throw new CwdNotFoundError(dir);
   }
   return { dir, exists };
 }
@@ -474,7 +471,7 @@ function toForgeError(err: unknown, helpFix: string, env: NodeJS.ProcessEnv = {}
   }
   const message = err instanceof Error ? err.message : String(err);
   const again = argv.length > 2 ? `FORGE_DEBUG=1 ${shellJoin([basename(argv[1]!), ...argv.slice(2)])}` : `FORGE_DEBUG=1 ${helpFix}`;
-  const e = new ForgeError('INTERNAL', `internal error: ${message}`, { fix: again, exitCode: 1, cause: err });
+  const e = new ForgeError('INTERNAL', `internal error: ${message}`, { fix: again, cause: err });
   if (env.FORGE_DEBUG === '1' && err instanceof Error) e.stack = err.stack;
   return e;
 }

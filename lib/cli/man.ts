@@ -1,5 +1,6 @@
 // Renders man/forge-<cmd>.1 (roff) from the declarations: NAME, SYNOPSIS, DESCRIPTION, OPTIONS, EXAMPLES, EXIT STATUS, ERRORS, ENVIRONMENT.
-import { COMMON_ARGS, COMMON_ENV, isGroup, type ArgSpec, type ArgsSpec, type CommandSpec, type Entry } from './declare';
+import { ERROR_CODES, FINDING_CODES, type ErrorCode, type FindingCode } from '../error-codes';
+import { COMMON_ARGS, COMMON_ENV, COMMON_ERRORS, isGroup, type ArgSpec, type ArgsSpec, type CommandSpec, type Entry } from './declare';
 import { TAGLINE } from './overview';
 import { optionLabel, optionText, synopsis } from './usage';
 
@@ -28,6 +29,42 @@ function options(args: ArgsSpec): string[] {
 
 function header(page: string, version: string): string[] {
   return [`.TH ${roff(page.toUpperCase())} 1 "" "forge ${version}" "forge manual"`];
+}
+
+/**
+ * ERRORS: each code the commands declare, bold, with its exit status from the table and the
+ * command's own words for when; then the codes the CLI raises for any command; then, for a
+ * checking command, the codes of its findings.
+ */
+function errorsSection(commands: readonly CommandSpec<any>[]): string[] {
+  const lines = [
+    '.SH ERRORS',
+    roff(
+      `Errors carry a stable code: in text, "Error: <message>" then "Fix: <command>" on stderr; in JSON, {"ok":false,"error":{"code":...,"message":...,"data":...},"_next_action":"<fix>"}. Each code always exits with the status shown.`,
+    ),
+  ];
+  const codes = new Map<ErrorCode, string>();
+  for (const c of commands)
+    for (const [code, when] of Object.entries(c.errors) as [ErrorCode, string][]) if (!codes.has(code)) codes.set(code, when);
+  for (const code of COMMON_ERRORS) {
+    if (code === 'CWD_NOT_FOUND' && commands.every((c) => c.allowMissingCwd)) continue;
+    if (!codes.has(code)) codes.set(code, ERROR_CODES[code].meaning);
+  }
+  for (const [code, when] of [...codes].sort()) lines.push('.TP', `.BR ${code} " (exit ${ERROR_CODES[code].exit})"`, roff(when));
+  const findings = new Map<FindingCode, string>();
+  for (const c of commands)
+    for (const [code, when] of Object.entries(c.findings ?? {}) as [FindingCode, string][])
+      if (!findings.has(code)) findings.set(code, when);
+  if (findings.size) {
+    lines.push(
+      '.SS Findings',
+      roff(
+        'Each finding is one record (one file:line:col line in text) with a stable code; an error finding makes the command exit 1, a warning does not.',
+      ),
+    );
+    for (const [code, when] of [...findings].sort()) lines.push('.TP', `.B ${code}`, roff(when || FINDING_CODES[code].meaning));
+  }
+  return lines;
 }
 
 /** One page per top-level entry: a group's page documents each of its commands. */
@@ -63,28 +100,7 @@ export function manPage(entry: Entry, version: string): string {
       exits.set(code, [...(exits.get(code) ?? []), isGroup(entry) ? `${c.name.split(' ')[1]}: ${text}` : text]);
   for (const [code, texts] of [...exits].sort()) lines.push('.TP', `.B ${code}`, roff(texts.join('; ')));
   lines.push('.PP', roff('For NDJSON input, the highest exit status of all requests.'));
-  lines.push(
-    '.SH ERRORS',
-    roff(
-      'Errors carry a stable code: in text, "Error: <message>" then "Fix: <command>" on stderr; in JSON, {"ok":false,"error":{"code":...,"message":...},"_next_action":"<fix>"}.',
-    ),
-  );
-  const codes = new Map<string, string>();
-  for (const c of commands) for (const [code, when] of Object.entries(c.errors)) if (!codes.has(code)) codes.set(code, when);
-  for (const [code, when] of [
-    ['UNKNOWN_OPTION', 'an option the command does not take'],
-    ['UNKNOWN_FIELD', 'an NDJSON key the command does not take'],
-    ['INVALID_ARGUMENT', 'a value of the wrong type, out of range or not one of the choices'],
-    ['MISSING_ARGUMENT', 'a required argument is missing'],
-    ['BAD_NDJSON', 'a stdin line that is not a JSON object (the message names the line)'],
-    ['BAD_INPUT', 'stdin that is not NDJSON'],
-    ['CWD_NOT_FOUND', 'the --cwd or FORGE_CWD directory does not exist'],
-    ['INVALID_ID', 'a run id that is not 1-128 letters, digits, _ . -'],
-  ]) {
-    if (code === 'CWD_NOT_FOUND' && commands.every((c) => c.allowMissingCwd)) continue;
-    if (!codes.has(code!)) codes.set(code!, when!);
-  }
-  for (const [code, when] of [...codes].sort()) lines.push('.TP', `.B ${code}`, roff(when));
+  lines.push(...errorsSection(commands));
   lines.push('.SH ENVIRONMENT');
   const env = { ...COMMON_ENV, ...Object.assign({}, ...commands.map((c) => c.env ?? {})) } as Record<string, string>;
   for (const [name, text] of Object.entries(env)) lines.push('.TP', `.B ${name}`, roff(text));

@@ -53,9 +53,15 @@ function usageBlock(spec: CommandSpec<any>, width: number): string {
 function exitEpilogue(spec: CommandSpec<any>): string {
   const exits = Object.entries(spec.exits).map(([code, text]) => `  ${code}  ${text}`);
   const page = `forge-${spec.name.split(' ')[0]}`;
-  return ['Exit status:', ...exits, '', `Error codes: ${Object.keys(spec.errors).join(', ') || 'none'}`, `See also: man ${page}`].join(
-    '\n',
-  );
+  const findings = Object.keys(spec.findings ?? {});
+  return [
+    'Exit status:',
+    ...exits,
+    '',
+    `Error codes: ${Object.keys(spec.errors).join(', ') || 'none'}`,
+    ...(findings.length ? [`Finding codes: ${findings.join(', ')}`] : []),
+    `See also: man ${page}`,
+  ].join('\n');
 }
 
 /** yargs-parser settings shared by parsing and help: git-like, no surprises. */

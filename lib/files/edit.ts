@@ -51,6 +51,7 @@ async function loadBytes(ws: Workspace, path: string): Promise<{ abs: string; di
     if (err.code === 'ENOENT')
       throw new RefusedError('FILE_NOT_FOUND', `no such file '${display}'`, {
         fix: shellJoin(['forge', 'write', display, '--content', '']),
+        data: { path: display },
       });
     if (err.code === 'EISDIR')
       throw new InvalidInputError('IS_A_DIRECTORY', `'${display}' is a directory`, { fix: shellJoin(['forge', 'ls', `${display}/**`]) });
@@ -299,7 +300,7 @@ async function replaceLines({
     throw new RefusedError(
       'SELF_CHECK_FAILED',
       `forge's self-check refused the edit of '${display}' (${wrong}): it would have written something other than what was asked. Nothing was changed; please report this with the edit`,
-      { fix: shellJoin(['forge', 'read', display]) },
+      { fix: shellJoin(['forge', 'read', display]), data: { path: display } },
     );
   const edited = result.text;
   await replaceFile({ ws, abs, data: encodeString(edited, file), onStep });

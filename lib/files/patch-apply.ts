@@ -233,7 +233,10 @@ export async function planPatch({ ws, patches }: { ws: Workspace; patches: FileP
     const display = (target ?? source)!.display;
     for (const r of [target, source]) {
       if (r && claimed.has(r.abs))
-        throw new RefusedError('PATCH_CONFLICT', `'${r.display}' appears twice in the patch`, { fix: 'forge patch --help' });
+        throw new RefusedError('PATCH_CONFLICT', `'${r.display}' appears twice in the patch`, {
+          fix: 'forge patch --help',
+          data: { path: r.display },
+        });
     }
     if (p.kind === 'create') {
       if (await exists(target!.abs))
@@ -264,6 +267,7 @@ export async function planPatch({ ws, patches }: { ws: Workspace; patches: FileP
     if (isBinary(buf))
       throw new RefusedError('PATCH_CONFLICT', `'${source!.display}' is a binary file`, {
         fix: shellJoin(['forge', 'read', source!.display]),
+        data: { path: source!.display },
       });
     const decoded = decodeString(buf);
     if (p.kind === 'delete') {
@@ -288,6 +292,7 @@ export async function planPatch({ ws, patches }: { ws: Workspace; patches: FileP
     if (p.kind === 'rename' && target!.abs !== source!.abs && (await exists(target!.abs))) {
       throw new RefusedError('PATCH_CONFLICT', `'${target!.display}' already exists; the patch moves '${source!.display}' there`, {
         fix: shellJoin(['forge', 'read', target!.display]),
+        data: { path: target!.display },
       });
     }
     const { text, strategies } = applyHunks({ text: decoded.text, patch: p, display: source!.display });

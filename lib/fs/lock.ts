@@ -41,7 +41,7 @@ export async function withLock<T>({
       const now = Date.now();
       if (now >= nextStaleCheck && (await stale(lockPath))) await unlink(lockPath).catch(() => {});
       else if (now > deadline) {
-        throw new ForgeError('LOCKED', `'${lockPath}' is held by another process`, { fix: `rm -f ${lockPath}`, exitCode: 1 });
+        throw new ForgeError('LOCKED', `'${lockPath}' is held by another process`, { fix: `rm -f ${lockPath}`, data: { lock: lockPath } });
       } else await new Promise((r) => setTimeout(r, 2 + Math.random() * 6));
       if (now >= nextStaleCheck) nextStaleCheck = now + 500;
     }

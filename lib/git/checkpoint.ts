@@ -5,7 +5,7 @@ import { ForgeError, InvalidInputError, RefusedError } from '../errors';
 import { processAlive } from '../process/alive';
 import { randomHex } from '../random';
 import { runGit, type GitResult } from './exec';
-import { noWorkTreeError } from './repo';
+import { noWorkTreeError, UnsafeRepositoryError } from './repo';
 
 /**
  * The main worktree keeps its checkpoints at refs/forge/checkpoints/<id>, a linked one at
@@ -112,7 +112,7 @@ async function run(cwd: string, args: string[], env: Record<string, string> = {}
 async function must(cwd: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<string> {
   const r = await run(cwd, args, env, input);
   if (r.code !== 0)
-    throw new ForgeError('GIT_FAILED', `git ${args[0]} failed: ${r.stderr.trim() || `exit ${r.code}`}`, { fix: 'git status', exitCode: 1 });
+    throw new ForgeError('GIT_FAILED', `git ${args[0]} failed: ${r.stderr.trim() || `exit ${r.code}`}`, { fix: 'git status' });
   return r.stdout.toString('utf8');
 }
 
@@ -131,10 +131,7 @@ async function locate(cwd: string): Promise<WorkTree | null> {
     '-q',
     'HEAD^{commit}',
   ]);
-  if (/dubious ownership/i.test(r.stderr))
-    throw new ForgeError('UNSAFE_REPOSITORY', `git refuses the repository at '${cwd}': dubious ownership`, {
-      fix: `git config --global --add safe.directory ${cwd}`,
-    });
+  if (/dubious ownership/i.test(r.stderr)) throw new UnsafeRepositoryError(cwd);
   const [root, gitDir, commonDir, index, head] = r.stdout.toString('utf8').trim().split('\n');
   if (!root || !gitDir || !commonDir || !index) return null;
   const prefix = gitDir === commonDir ? `${CHECKPOINT_PREFIX}/` : `${CHECKPOINT_PREFIX}/worktrees/${basename(gitDir)}/`;
@@ -270,7 +267,6 @@ async function commitCheckpoint({
     if (attempt >= 20)
       throw new ForgeError('GIT_FAILED', `could not create ${ref}: ${r.stderr.trim()}`, {
         fix: `git for-each-ref ${wt.prefix}`,
-        exitCode: 1,
       });
   }
   // Best effort: a ref another writer moved meanwhile makes the whole deletion fail, and is pruned next time.
@@ -479,7 +475,6 @@ async function checkout(
   if (r.code !== 0) {
     throw new ForgeError('RESTORE_FAILED', `could not restore ${what}: ${r.stderr.trim()}; the work tree before it is saved as ${saved}`, {
       fix: `git diff --stat ${saved}`,
-      exitCode: 1,
       data: { saved },
     });
   }
@@ -657,7 +652,6 @@ export async function autoCommit({ cwd, message }: { cwd: string; message: strin
   if (r.code !== 0)
     throw new ForgeError('AUTO_COMMIT_FAILED', `git commit failed: ${r.stderr.trim() || r.stdout.toString('utf8').trim()}`, {
       fix: 'git status',
-      exitCode: 1,
     });
   return (await must(wt.root, ['rev-parse', 'HEAD'])).trim();
 }

@@ -1,7 +1,7 @@
 // Installs forge's git hooks: a pre-push hook that runs `forge plan check`, chaining any hook already there.
 import { chmod, readFile, rename, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ForgeError } from '../errors';
+import { ForgeError, NotAGitRepoError } from '../errors';
 import { shellQuote } from '../quote';
 import { runGit } from './exec';
 
@@ -35,7 +35,7 @@ export interface InstallResult {
 /** Installs the pre-push hook in the repository's hooks directory (core.hooksPath respected). */
 export async function installPrePush({ cwd, forgeBin }: { cwd: string; forgeBin: string }): Promise<InstallResult> {
   const r = await runGit({ cwd, args: ['rev-parse', '--path-format=absolute', '--git-path', 'hooks'] });
-  if (r.code !== 0) throw new ForgeError('NOT_A_GIT_REPO', `not a git repository: '${cwd}'`, { fix: 'git init' });
+  if (r.code !== 0) throw new NotAGitRepoError(cwd);
   const dir = r.stdout.toString('utf8').trim();
   const path = join(dir, 'pre-push');
   const existing = await readFile(path, 'utf8').catch(() => null);
@@ -47,7 +47,6 @@ export async function installPrePush({ cwd, forgeBin }: { cwd: string; forgeBin:
     if ((await readFile(chained).catch(() => null)) !== null) {
       throw new ForgeError('HOOK_CONFLICT', `both '${path}' (not forge's) and '${chained}' exist; forge will not guess which to keep`, {
         fix: `ls -l ${shellQuote(dir)}`,
-        exitCode: 1,
       });
     }
     await rename(path, chained);

@@ -16,6 +16,17 @@ export interface Repo {
   bare: boolean;
 }
 
+/** git refuses a repository another user owns (safe.directory): the one wording and Fix of UNSAFE_REPOSITORY. */
+export class UnsafeRepositoryError extends ForgeError<'UNSAFE_REPOSITORY'> {
+  constructor(dir: string) {
+    super('UNSAFE_REPOSITORY', `git refuses the repository at '${dir}': dubious ownership`, {
+      fix: shellJoin(['git', 'config', '--global', '--add', 'safe.directory', dir]),
+      data: { dir },
+    });
+    this.name = 'UnsafeRepositoryError';
+  }
+}
+
 /**
  * Discovers the repository holding cwd: read from the file system when its layout is a plain one
  * (locateDirectly), else with one `git rev-parse`; once per directory per process. NOT_A_GIT_REPO outside one.
@@ -47,11 +58,7 @@ export async function openRepo({ cwd }: { cwd: string }): Promise<Repo> {
   });
   if (r.code !== 0) {
     if (/not a git repository/i.test(r.stderr)) throw new NotAGitRepoError(cwd);
-    if (/dubious ownership/i.test(r.stderr)) {
-      throw new ForgeError('UNSAFE_REPOSITORY', `git refuses the repository at '${cwd}': dubious ownership`, {
-        fix: `git config --global --add safe.directory ${cwd}`,
-      });
-    }
+    if (/dubious ownership/i.test(r.stderr)) throw new UnsafeRepositoryError(cwd);
     throw new ForgeError('GIT_FAILED', `git rev-parse failed in '${cwd}': ${r.stderr.trim()}`, { fix: 'git status' });
   }
   const [commonDir, objectsDir, format, bare] = r.stdout.toString('utf8').trim().split('\n');

@@ -70,7 +70,7 @@ function assertStatePath(path: string): void {
       throw new InvalidInputError(
         'INVALID_ID',
         `invalid state path '${path}': each part is an id (1-128 letters, digits, '_', '.' or '-', not '.' or '..') with an optional .json, .jsonl or .md`,
-        { data: { path } },
+        { data: { kind: 'state path', value: path } },
       );
     }
   }
@@ -239,7 +239,6 @@ export class StateStore {
       if (Date.now() - started > CAS_DEADLINE_MS) {
         throw new ForgeError('STATE_CONFLICT', `could not update ${STATE_REF}: it kept moving for ${CAS_DEADLINE_MS / 1000}s`, {
           fix: `git log -3 ${STATE_REF}`,
-          exitCode: 1,
         });
       }
       // Jittered, growing backoff keeps many writers from retrying in lockstep.
@@ -267,7 +266,7 @@ export class StateStore {
         locked = /unable to create .*\.lock.*file exists/is.test(r.stderr);
         if (!locked) {
           if (/cannot lock ref|reference already exists|but expected|is at/i.test(r.stderr)) return false;
-          throw new ForgeError('GIT_FAILED', `git update-ref failed: ${r.stderr.trim()}`, { fix: `git fsck`, exitCode: 1 });
+          throw new ForgeError('GIT_FAILED', `git update-ref failed: ${r.stderr.trim()}`, { fix: `git fsck` });
         }
       }
       if (Date.now() - started > REF_LOCK_WAIT_MS) {
@@ -278,7 +277,6 @@ export class StateStore {
           {
             fix: `rm -f ${lock}`,
             data: { lock },
-            exitCode: 1,
           },
         );
       }
@@ -289,7 +287,7 @@ export class StateStore {
   async treeOf(commit: string): Promise<string> {
     const obj = await this.reader.read(commit);
     const m = obj && /^tree ([0-9a-f]+)/.exec(obj.content.toString('utf8'));
-    if (!m) throw new ForgeError('STATE_CORRUPT', `state commit ${commit} has no tree`, { fix: 'git fsck', exitCode: 1 });
+    if (!m) throw new ForgeError('STATE_CORRUPT', `state commit ${commit} has no tree`, { fix: 'git fsck' });
     return m[1]!;
   }
 

@@ -143,7 +143,6 @@ export async function checkRemote({ repo, remote }: { repo: Repo; remote: string
   if (!remotes.includes(remote) && !/[/:]/.test(remote)) {
     throw new ForgeError('REMOTE_NOT_FOUND', `no remote named '${remote}' (remotes: ${remotes.join(', ') || 'none'})`, {
       fix: remotes.length ? `forge state sync ${remotes[0]}` : 'git remote -v',
-      exitCode: 2,
     });
   }
 }
@@ -164,7 +163,7 @@ export async function remoteStateHead({ repo, remote }: { repo: Repo; remote: st
         .trim()
         .split('\n')
         .pop()}`,
-      { fix: `git ls-remote ${remote}`, exitCode: 1 },
+      { fix: `git ls-remote ${remote}` },
     );
   }
   return /^([0-9a-f]{40,64})\t/m.exec(out)?.[1] ?? null;
@@ -190,7 +189,6 @@ export async function syncState({ repo, store, remote }: { repo: Repo; store: St
       if (!/couldn't find remote ref/i.test(text)) {
         throw new ForgeError('SYNC_FAILED', `cannot fetch state from '${remote}': ${text.trim().split('\n').pop()}`, {
           fix: `git fetch ${remote}`,
-          exitCode: 1,
         });
       }
     }
@@ -218,13 +216,11 @@ export async function syncState({ repo, store, remote }: { repo: Repo; store: St
       if (!/rejected|non-fast-forward|fetch first|failed to update ref|cannot lock ref/i.test(text)) {
         throw new ForgeError('SYNC_FAILED', `cannot push state to '${remote}': ${text.trim().split('\n').pop()}`, {
           fix: `git push ${remote} ${STATE_REF}:${STATE_REF}`,
-          exitCode: 1,
         });
       }
     }
   }
   throw new ForgeError('STATE_CONFLICT', `'${remote}' kept moving during ${ROUNDS} sync rounds`, {
     fix: `forge state sync ${remote}`,
-    exitCode: 1,
   });
 }

@@ -2,6 +2,7 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { locateWorkspace, resolveInside } from '../files/workspace';
+import type { FindingCode } from '../error-codes';
 import { InvalidInputError } from '../errors';
 import { isFile } from '../fs/stat';
 import { checkMarkdownPlan, type MarkdownPlan } from './markdown';
@@ -94,7 +95,7 @@ export async function checkPlans({
   for (const [i, abs] of files.entries()) {
     const file = relative(cwd, abs) || abs;
     report.files.push(file);
-    const fail = (code: string, message: string) => report.findings.push({ file, line: 1, col: 1, severity: 'error', code, message });
+    const fail = (code: FindingCode, message: string) => report.findings.push({ file, line: 1, col: 1, severity: 'error', code, message });
     for (let j = i; j < i + READ_AHEAD; j++) readAhead(j);
     const read = await reads.get(i)!;
     reads.delete(i);

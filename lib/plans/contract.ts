@@ -2,7 +2,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { workTreeRoot } from '../git/repo';
-import { RefusedError } from '../errors';
+import { InvalidInputError, RefusedError } from '../errors';
 import type { StateStore, StateTx } from '../git/state';
 import { shellJoin } from '../quote';
 import { randomHex } from '../random';
@@ -150,7 +150,7 @@ export async function targetContract(
       });
   }
   const c = parseContract(await read(contractPath(id)));
-  if (!c) throw new RefusedError('PLAN_NOT_FOUND', `no activated plan '${id}'`, { fix: 'forge plan status' });
+  if (!c) throw new InvalidInputError('PLAN_NOT_FOUND', `no activated plan '${id}'`, { fix: 'forge plan status' });
   if (c.status === 'ended')
     throw new RefusedError('PLAN_ENDED', `plan ${id} has ended`, {
       fix: cwd === undefined ? 'forge plan status' : await activationCommand({ cwd }),

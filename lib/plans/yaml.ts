@@ -1,12 +1,14 @@
 // YAML (and JSON) with positions: every finding points at file:line:col of the node it is about.
 import type { Alias, Document, LineCounter, Node, Scalar } from 'yaml';
+import type { FindingCode } from '../error-codes';
 
 export interface Finding {
   file: string;
   line: number;
   col: number;
   severity: 'error' | 'warning';
-  code: string;
+  /** A row of FINDING_CODES (lib/error-codes.ts): forge plan check's page lists them. */
+  code: FindingCode;
   message: string;
 }
 
@@ -56,7 +58,7 @@ export class Located {
     return this.pos(offset);
   }
 
-  finding(path: Path, code: string, message: string, severity: Finding['severity'] = 'error'): Finding {
+  finding(path: Path, code: FindingCode, message: string, severity: Finding['severity'] = 'error'): Finding {
     return { file: this.file, ...this.at(path), severity, code, message };
   }
 }

@@ -172,7 +172,6 @@ export async function appendLines({
     if (n >= LAST_SEGMENT) {
       throw new ForgeError('STATE_CORRUPT', `the stream ${dir} on the state ref has a segment numbered ${n}: no segment can follow it`, {
         fix: `git ls-tree refs/forge/state ${dir}/`,
-        exitCode: 1,
       });
     }
     [n, parts, size, changed] = [n + 1, [], 0, false];

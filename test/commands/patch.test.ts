@@ -129,6 +129,26 @@ test('--check writes nothing; a non-patch is INVALID_PATCH; paths leaving the re
   assert.equal([escaped.code, escaped.records[0]!.error.code], [2, 'PATH_OUTSIDE_REPO']);
 });
 
+test('every refusal names its file in data.path; a --file that is not there is FILE_NOT_FOUND (exit 1), a directory IS_A_DIRECTORY', async () => {
+  const dir = repoWith({ 'a.txt': 'one\ntwo\n', 'b.txt': 'b\n', 'bin.dat': 'x\0y\n' });
+  mkdirSync(join(dir, 'patches'));
+  const refusal = async (args: string[], input?: string) => {
+    const r = await forge(['patch', ...args, '--json'], { cwd: dir, ...(input === undefined ? {} : { input }) });
+    const e = r.records[0]!.error;
+    return [r.code, e.code, e.data?.path];
+  };
+  const twice = '--- a/a.txt\n+++ b/a.txt\n@@ @@\n-one\n+ONE\n--- a/a.txt\n+++ b/a.txt\n@@ @@\n-two\n+TWO\n';
+  assert.equal(await refusal([], twice), [1, 'PATCH_CONFLICT', 'a.txt'], 'a file twice in the patch');
+  assert.equal(await refusal([], '--- a/bin.dat\n+++ b/bin.dat\n@@ @@\n-x\n+z\n'), [1, 'PATCH_CONFLICT', 'bin.dat'], 'a binary file');
+  const onto = 'diff --git a/a.txt b/b.txt\nsimilarity index 100%\nrename from a.txt\nrename to b.txt\n';
+  assert.equal(await refusal([], onto), [1, 'PATCH_CONFLICT', 'b.txt'], 'a rename onto a file that exists');
+  assert.equal(await refusal(['--file', 'nope.diff']), [1, 'FILE_NOT_FOUND', 'nope.diff']);
+  const missing = await forge(['patch', '--file', 'nope.diff'], { cwd: dir });
+  assert.is(missing.stderr, "Error: no such file 'nope.diff'\nFix: ls -l nope.diff\n");
+  assert.equal(await refusal(['--file', 'patches']), [2, 'IS_A_DIRECTORY', undefined]);
+  assert.is(git(dir, 'status', '--porcelain'), '', 'nothing was written');
+});
+
 test('a write that fails part-way restores every file already written', async () => {
   const dir = repoWith({ 'a.txt': 'one\n', blocker: 'a file where the patch wants a directory\n' });
   const patch = '--- a/a.txt\n+++ b/a.txt\n@@ @@\n-one\n+ONE\n--- /dev/null\n+++ b/blocker/new.txt\n@@ @@\n+x\n';

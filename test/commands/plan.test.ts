@@ -182,12 +182,14 @@ test('activate → status → pause (reason shown) → resume; refusals write no
     [['plan', 'activate', '--path', 'docs/plans/p.md'], 'PLAN_ALREADY_ACTIVE'],
     [['plan', 'activate', '--path', 'docs/plans/old.md'], 'LEGACY_PLAN'],
     [['plan', 'activate', '--path', 'docs/plans/bad.md'], 'PLAN_INVALID'],
-    [['plan', 'pause', '--plan-id', 'nope', '--reason', 'x'], 'PLAN_NOT_FOUND'],
     [['plan', 'resume', '--plan-id', '2026-01-01-demo'], 'NOT_PAUSED'],
   ] as const) {
     const r = await forge([...args, '--json'], { cwd: dir });
     assert.equal([r.code, r.records[0]!.error.code], [1, code], args.join(' '));
   }
+  // A plan id that names no plan is bad input, as a --path naming no plan is (one code, one exit status).
+  const unknown = await forge(['plan', 'pause', '--plan-id', 'nope', '--reason', 'x', '--json'], { cwd: dir });
+  assert.equal([unknown.code, unknown.records[0]!.error.code], [2, 'PLAN_NOT_FOUND']);
   assert.is(stateCommits(dir), commits, 'refusals did not move the state ref');
   const blank = await forge(['plan', 'pause', '--plan-id', '2026-01-01-demo', '--reason', '  '], { cwd: dir });
   assert.is(blank.code, 2);
