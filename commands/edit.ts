@@ -73,6 +73,7 @@ export default defineCommand({
     BINARY_FILE: 'the file is binary',
     NOT_A_REGULAR_FILE: 'the path is a FIFO, socket or device, not a file',
     ...CONFINEMENT_ERRORS,
+    IS_A_DIRECTORY: 'the path is a directory',
   },
   env: {
     FORGE_TEST_CRASH_AT:

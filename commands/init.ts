@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineCommand } from '../lib/cli/declare';
 import { RefusedError } from '../lib/errors';
-import { openWorkspace, resolveInside, statTarget } from '../lib/files/workspace';
+import { CONFINEMENT_ERRORS, openWorkspace, resolveInside, statTarget } from '../lib/files/workspace';
 import { writeWhole } from '../lib/files/write';
 import { workTreeRoot } from '../lib/git/repo';
 import { AGENTS_MD, mergeAgentsSection } from '../lib/init/agents-md';
@@ -30,11 +30,18 @@ export default defineCommand({
     { command: 'forge init --agents-md', description: "Put the same facts in forge's section of AGENTS.md." },
   ],
   errors: {
+    ...CONFINEMENT_ERRORS,
     CONVENTIONS_EXIST: '.forge/conventions.md exists (use --force)',
     AGENTS_MD_MARKERS: "with --agents-md: AGENTS.md has forge's start or end marker without the other, or twice (nothing is written)",
     NOT_A_REGULAR_FILE: 'with --agents-md: AGENTS.md is a directory, a FIFO, a socket or a device (nothing is written)',
+    IS_A_DIRECTORY: '.forge/conventions.md or AGENTS.md is a directory',
+    NOT_A_DIRECTORY: 'a file is where .forge must be a directory',
   },
-  exits: { 0: 'written (or printed)', 1: 'refused: the file exists, or AGENTS.md is not a file forge can merge into', 2: 'invalid input' },
+  exits: {
+    0: 'written (or printed)',
+    1: 'refused: the file exists, or AGENTS.md is not a file forge can merge into',
+    2: 'invalid input, or a path that leaves the repository or is a directory',
+  },
   mutates: true,
   async run(args, ctx) {
     const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;

@@ -49,6 +49,7 @@ export default defineCommand({
   ],
   errors: {
     INVALID_ARGUMENT: 'an unknown toolset or tool name (the message lists the valid ones); over MCP, an argument of the wrong JSON type',
+    UNKNOWN_TOOL: 'over MCP, a call of a tool this server does not serve (the record names the toolset that has it)',
   },
   exits: { 0: 'the client closed the session', 2: 'invalid input' },
   mutates: false,

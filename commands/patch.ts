@@ -61,6 +61,7 @@ export default defineCommand({
     ...CONFINEMENT_ERRORS,
     FILE_NOT_FOUND: 'no such --file',
     IS_A_DIRECTORY: '--file names a directory',
+    NOT_A_REGULAR_FILE: 'a file the patch names is a FIFO, socket or device',
   },
   exits: {
     0: 'applied (or would apply, with --check)',

@@ -64,6 +64,7 @@ export default defineCommand({
     NOT_A_REGULAR_FILE: 'the path is a FIFO, socket or device, not a file',
     ...CONFINEMENT_ERRORS,
     NOT_A_GIT_REPO: '--blame outside a git repository',
+    BINARY_FILE: '--symbols of a binary file',
   },
   exits: { 0: 'read', 1: "no such file, not a regular file, or in git's own files", 2: 'invalid input or a path outside the repository' },
   mutates: false,

@@ -43,11 +43,14 @@ export default defineCommand({
     SETTINGS_INVALID:
       'the settings file is not a JSON object with a hooks map (for codex: not valid TOML, or its hooks are not tables), or it is a directory or a FIFO',
     PATH_IN_GIT_DIR: "--settings names a file in git's own files",
+    PATH_OUTSIDE_REPO: '--settings names a file outside the repository',
+    INVALID_PATH: 'an empty --settings, or one with a NUL byte',
+    NOT_A_DIRECTORY: "a file is where the settings file's directory must be",
   },
   exits: {
     0: 'installed, upgraded, or already there',
     1: "refused: the settings file is malformed, or in git's own files, or the agent has no stop hook",
-    2: 'invalid input',
+    2: 'invalid input, or --settings outside the repository',
   },
   mutates: true,
   async run(args, ctx) {

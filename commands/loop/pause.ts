@@ -17,8 +17,9 @@ export default defineCommand({
     LOOP_NOT_PAUSED: 'the loop is not active',
     LOOP_ENDED: 'the loop has ended',
     EMPTY_REASON: 'a blank reason',
+    NOT_A_GIT_REPO: 'outside a git repository',
   },
-  exits: { 0: 'paused', 1: 'refused: no loop, or not active', 2: 'invalid input' },
+  exits: { 0: 'paused', 1: 'refused: no loop, or not active', 2: 'invalid input or not a git repository' },
   mutates: true,
   async run(args, ctx) {
     if (!args.reason.trim())

@@ -17,8 +17,14 @@ export default defineCommand({
     LOOP_ENDED: 'the loop has ended',
     LOOP_RUNNING: 'a forge loop run is driving it already',
     AGENT_NOT_FOUND: 'the agent command cannot start',
+    NOT_A_GIT_REPO: 'outside a git repository',
+    LOOP_REPLACED: 'the loop was cancelled or replaced while it ran',
   },
-  exits: { 0: 'resumed (hook loop) or completed (run loop)', 1: 'refused, or the run loop paused or hit its limit', 2: 'invalid input' },
+  exits: {
+    0: 'resumed (hook loop) or completed (run loop)',
+    1: 'refused, or the run loop paused or hit its limit',
+    2: 'invalid input or not a git repository',
+  },
   mutates: true,
   async run(_args, ctx) {
     const store = await ctx.store();

@@ -41,8 +41,11 @@ export default defineCommand({
     AGENT_NOT_FOUND: 'the agent command cannot start',
     PROMPT_NOT_FOUND: 'the prompt file cannot be read',
     EMPTY_PROMPT: 'the prompt is blank',
+    NOT_A_GIT_REPO: 'outside a git repository',
+    LOOP_REPLACED: 'the loop was cancelled or replaced while it ran',
+    CONFLICTING_ARGUMENTS: 'both --prompt-file and --prompt',
   },
-  exits: { 0: 'the loop completed', 1: 'the loop paused or reached its limit, or refused', 2: 'invalid input' },
+  exits: { 0: 'the loop completed', 1: 'the loop paused or reached its limit, or refused', 2: 'invalid input or not a git repository' },
   mutates: true,
   async run(args, ctx) {
     if (!args.agent.length)

@@ -19,8 +19,9 @@ export default defineCommand({
     PLAN_ENDED: 'the plan has ended',
     PLAN_PAUSED: 'the kill switch is on',
     INVALID_ID: 'a plan id that is not a plain name',
+    NOT_A_GIT_REPO: 'outside a git repository',
   },
-  exits: { 0: 'acknowledged', 1: 'refused: nothing to acknowledge, no plan, or paused', 2: 'invalid input' },
+  exits: { 0: 'acknowledged', 1: 'refused: nothing to acknowledge, no plan, or paused', 2: 'invalid input or not a git repository' },
   mutates: true,
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });

@@ -35,8 +35,13 @@ export default defineCommand({
     PLAN_COMPLETE: 'every unit is done',
     PLAN_CHANGED: 'the plan moved while the verification ran',
     INVALID_ID: 'a plan id that is not a plain name',
+    NOT_A_GIT_REPO: 'outside a git repository',
   },
-  exits: { 0: 'advanced (or completed)', 1: 'refused: verification failed, paused, complete or no plan', 2: 'invalid input' },
+  exits: {
+    0: 'advanced (or completed)',
+    1: 'refused: verification failed, paused, complete or no plan',
+    2: 'invalid input or not a git repository',
+  },
   mutates: true,
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });

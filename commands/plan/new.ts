@@ -3,7 +3,7 @@ import { defineCommand } from '../../lib/cli/declare';
 import { InvalidInputError } from '../../lib/errors';
 import { planTemplate } from '../../lib/plans/template';
 import { writeWhole } from '../../lib/files/write';
-import { openWorkspace } from '../../lib/files/workspace';
+import { CONFINEMENT_ERRORS, openWorkspace } from '../../lib/files/workspace';
 import { relative, join } from 'node:path';
 
 export default defineCommand({
@@ -36,10 +36,18 @@ export default defineCommand({
     },
   ],
   errors: {
+    ...CONFINEMENT_ERRORS,
     INVALID_ARGUMENT: 'a slug that is not lowercase words joined by dashes, or a --date that is not a real YYYY-MM-DD date',
     FILE_EXISTS: 'a plan with that name exists already',
+    IS_A_DIRECTORY: 'the plan path is a directory',
+    NOT_A_DIRECTORY: 'a file is where docs/plans must be a directory',
+    NOT_A_REGULAR_FILE: 'the plan path is a FIFO, socket or device',
   },
-  exits: { 0: 'written', 1: 'the file exists', 2: 'invalid slug or date' },
+  exits: {
+    0: 'written',
+    1: "the file exists, or is not a regular file, or is in git's own files",
+    2: 'invalid slug or date, or a path that leaves the repository',
+  },
   mutates: true,
   async run(args, ctx) {
     if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(args.slug) || args.slug.length > 80) {

@@ -24,8 +24,9 @@ export default defineCommand({
     PLAN_COMPLETE: 'the plan is complete',
     INVALID_ID: 'a plan id that is not a plain name',
     MISSING_ARGUMENT: 'a blank reason',
+    NOT_A_GIT_REPO: 'outside a git repository',
   },
-  exits: { 0: 'paused', 1: 'refused: no plan, ended or complete', 2: 'invalid input, or no such plan' },
+  exits: { 0: 'paused', 1: 'refused: no plan, ended or complete', 2: 'invalid input, no such plan, or not a git repository' },
   mutates: true,
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });

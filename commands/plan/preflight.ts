@@ -163,6 +163,8 @@ export default defineCommand({
       'the hook payload is not a PreToolUse payload of the --hook agent (with --hook: allowed with no active plan, denied with one)',
     PLAN_UNREADABLE: 'a plan is active but its contract cannot be read from the state ref (refused: the gate fails closed)',
     NOT_A_GIT_REPO: 'outside a git repository (without --hook)',
+    NO_ACTIVE_PLAN: 'the plan ended or was replaced while the call was decided',
+    PLAN_ENDED: 'the plan ended while the call was decided',
   },
   exits: {
     0: 'allowed; with --hook, every answer (a refusal is the deny in the answer)',

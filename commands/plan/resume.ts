@@ -21,8 +21,9 @@ export default defineCommand({
     NOT_PAUSED: 'the plan is not paused',
     PLAN_COMPLETE: 'the plan is complete',
     INVALID_ID: 'a plan id that is not a plain name',
+    NOT_A_GIT_REPO: 'outside a git repository',
   },
-  exits: { 0: 'resumed', 1: 'refused: no plan, ended, not paused, or complete', 2: 'invalid input, or no such plan' },
+  exits: { 0: 'resumed', 1: 'refused: no plan, ended, not paused, or complete', 2: 'invalid input, no such plan, or not a git repository' },
   mutates: true,
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });

@@ -253,6 +253,19 @@ export const COMMON_ERRORS = [
   'INTERNAL',
 ] as const satisfies readonly ErrorCode[];
 
+/**
+ * Codes of the repository and its state ref themselves, which any command that opens them may
+ * raise (git failing, a repository git refuses, the state ref locked, racing or damaged): forge(1)
+ * lists them once, and a command's declaration lists them only when it has more to say.
+ */
+export const REPOSITORY_ERRORS = [
+  'GIT_FAILED',
+  'UNSAFE_REPOSITORY',
+  'LOCKED',
+  'STATE_CONFLICT',
+  'STATE_CORRUPT',
+] as const satisfies readonly ErrorCode[];
+
 export const COMMON_ENV: Record<string, string> = {
   FORGE_CWD: 'Working directory when --cwd is not given.',
   FORGE_RUN_ID: 'Run id when --run-id is not given.',

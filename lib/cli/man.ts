@@ -1,6 +1,16 @@
 // Renders man/forge-<cmd>.1 (roff) from the declarations: NAME, SYNOPSIS, DESCRIPTION, OPTIONS, EXAMPLES, EXIT STATUS, ERRORS, ENVIRONMENT.
 import { ERROR_CODES, FINDING_CODES, type ErrorCode, type FindingCode } from '../error-codes';
-import { COMMON_ARGS, COMMON_ENV, COMMON_ERRORS, isGroup, type ArgSpec, type ArgsSpec, type CommandSpec, type Entry } from './declare';
+import {
+  COMMON_ARGS,
+  COMMON_ENV,
+  COMMON_ERRORS,
+  isGroup,
+  REPOSITORY_ERRORS,
+  type ArgSpec,
+  type ArgsSpec,
+  type CommandSpec,
+  type Entry,
+} from './declare';
 import { TAGLINE } from './overview';
 import { optionLabel, optionText, synopsis } from './usage';
 
@@ -40,7 +50,7 @@ function errorsSection(commands: readonly CommandSpec<any>[]): string[] {
   const lines = [
     '.SH ERRORS',
     roff(
-      `Errors carry a stable code: in text, "Error: <message>" then "Fix: <command>" on stderr; in JSON, {"ok":false,"error":{"code":...,"message":...,"data":...},"_next_action":"<fix>"}. Each code always exits with the status shown.`,
+      `Errors carry a stable code: in text, "Error: <message>" then "Fix: <command>" on stderr; in JSON, {"ok":false,"error":{"code":...,"message":...,"data":...},"_next_action":"<fix>"}. Each code always exits with the status shown. Where the repository or its state ref is opened, the errors of forge(1) may also occur (${REPOSITORY_ERRORS.join(', ')}).`,
     ),
   ];
   const codes = new Map<ErrorCode, string>();
@@ -144,6 +154,14 @@ export function overviewPage(entries: readonly Entry[], version: string): string
     '.B 2',
     roff('invocation error: bad flags or input, not a git repository'),
   );
+  lines.push(
+    '.SH ERRORS',
+    roff(
+      "Each command's page lists its error codes. These come from the repository and its state ref, and any command that opens them may raise them:",
+    ),
+  );
+  for (const code of REPOSITORY_ERRORS)
+    lines.push('.TP', `.BR ${code} " (exit ${ERROR_CODES[code].exit})"`, roff(ERROR_CODES[code].meaning));
   lines.push('.SH ENVIRONMENT');
   for (const [name, text] of Object.entries(COMMON_ENV)) lines.push('.TP', `.B ${name}`, roff(text));
   return `${lines.join('\n')}\n`;

@@ -26,6 +26,7 @@ export interface Workspace {
 
 /** What the confinement errors mean, for the errors table of every file tool. */
 export const CONFINEMENT_ERRORS = {
+  INVALID_PATH: 'an empty path, or one with a NUL byte',
   PATH_OUTSIDE_REPO: 'the path leaves the repository (by .., an absolute path, or a symlink pointing out)',
   PATH_IN_GIT_DIR:
     "the path is inside git's own files (.git in any case, a worktree's or submodule's git dir, $GIT_DIR): never a file tool's to touch",

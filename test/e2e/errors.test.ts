@@ -1,18 +1,41 @@
-// The error table (lib/error-codes.ts) against the commands: what they declare, what the man pages say, what the compiler refuses, one wording per error.
+// The error table (lib/error-codes.ts) against the commands: what they declare, what their code can raise, what the man pages say, one wording per error.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { catalog } from '../../commands/catalog';
 import { entries } from '../../commands/index';
-import { COMMON_ERRORS, defineCommand } from '../../lib/cli/declare';
+import { COMMON_ERRORS, defineCommand, REPOSITORY_ERRORS } from '../../lib/cli/declare';
 import { leaves } from '../../lib/cli/registry';
 import { ERROR_CODES, FINDING_CODES, type ErrorCode } from '../../lib/error-codes';
 import { ForgeError, InvalidInputError, NotAGitRepoError, RefusedError } from '../../lib/errors';
 import { forge } from '../helpers/forge';
 import { tempDir } from '../helpers/repo';
+import { CallGraph } from '../helpers/raised';
 
 const commands = leaves(entries);
+
+/** The module of a command, as the catalog the executable loads it from names it. */
+function sourceOf(name: string): string {
+  const [word, sub] = name.split(' ');
+  const hit = catalog[word!]!;
+  return `${process.cwd()}/commands/${typeof hit === 'string' ? hit : hit[sub!]}.ts`;
+}
+
+/**
+ * Codes the call graph reaches that the command cannot raise: a helper it shares raises them only
+ * in a mode this command never asks for. Each must still be reached (a stale entry fails).
+ */
+const NOT_RAISED: Record<string, Partial<Record<ErrorCode, string>>> = {
+  agent: { BAD_REVISION: "workTreeChanges' base is the checkpoint the run has just made" },
+  edit: { NOT_A_DIRECTORY: 'edit changes files that exist, so their directory does too' },
+  replace: { NOT_A_DIRECTORY: 'replace changes files that exist, so their directory does too' },
+  init: { FILE_EXISTS: 'init writes with overwrite: true (CONVENTIONS_EXIST is its refusal)' },
+  'loop cancel': { LOOP_NOT_PAUSED: 'setLoopStatus raises it for pause and resume; cancel takes an active or paused loop' },
+  'plan pause': { NOT_PAUSED: 'setPaused raises it when resuming only' },
+  'plan preflight': { PLAN_NOT_FOUND: 'targetContract raises it for a plan named by id; preflight names none' },
+};
 
 test('every code a declaration lists is a row of the error table, every finding code one of the findings table', () => {
   for (const c of commands) {
@@ -31,6 +54,27 @@ test('every row of the table is used: each code is written in lib/ or commands/ 
     (code) => !text.includes(`'${code}'`) && !text.includes(`${code}:`),
   );
   assert.equal(unused, []);
+});
+
+test("every code a command's run() can raise, by a walk of its call graph, is in its declaration (or raised for any command)", () => {
+  const graph = new CallGraph();
+  const missing: string[] = [];
+  const stale: string[] = [];
+  for (const c of commands) {
+    const raised = graph.raisedBy(graph.runOf(sourceOf(c.name)));
+    const listed = new Set<string>([...Object.keys(c.errors), ...COMMON_ERRORS, ...REPOSITORY_ERRORS]);
+    const exempt = NOT_RAISED[c.name] ?? {};
+    for (const [code, chain] of raised)
+      if (!listed.has(code) && !Object.hasOwn(exempt, code)) missing.push(`forge ${c.name}: ${code}, raised via ${chain.join(' → ')}`);
+    for (const code of Object.keys(exempt)) if (!raised.has(code)) stale.push(`forge ${c.name}: ${code} is no longer reached`);
+  }
+  assert.equal(missing, [], "add each to the command's errors (or, if it cannot happen, to NOT_RAISED with why)");
+  assert.equal(stale, [], 'remove these from NOT_RAISED');
+  // The walk must reach what it is known to: the throw sites behind ctx.repo(), a callback, a class's constructor.
+  const reach = (name: string) => graph.raisedBy(graph.runOf(sourceOf(name)));
+  assert.ok(reach('stats').has('NOT_A_GIT_REPO'), 'ctx.repo() reaches openRepo');
+  assert.ok(reach('patch').has('PATCH_CONFLICT'), 'planPatch reaches conflict()');
+  assert.ok(reach('agent').has('MODEL_STALLED'), 'the model client reaches ModelError');
 });
 
 test('each man page lists each code its commands declare, with the exit status the table gives it', () => {
