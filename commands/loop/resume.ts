@@ -2,7 +2,7 @@
 import { defineCommand } from '../../lib/cli/declare';
 import { RefusedError } from '../../lib/errors';
 import { currentLoop, isDriven, setLoopStatus } from '../../lib/loop/loop';
-import { driveAndAnswer } from '../../lib/loop/outcome';
+import { driveAndAnswer } from './run';
 
 export default defineCommand({
   name: 'loop resume',

@@ -1,8 +1,12 @@
 // forge loop run: drive any CLI agent through the loop, once per iteration, prompt on stdin.
-import { defineCommand } from '../../lib/cli/declare';
 import { InvalidInputError, RefusedError } from '../../lib/errors';
 import { currentLoop, isDriven, isLive, startLoop, updateLoop } from '../../lib/loop/loop';
-import { driveAndAnswer } from '../../lib/loop/outcome';
+import { defineCommand, type Outcome, type RunContext } from '../../lib/cli/declare';
+import { workTreeRoot } from '../../lib/git/repo';
+import type { StateStore } from '../../lib/git/state';
+import { loopData, loopSummary } from '../../lib/loop/describe';
+import { driveLoop } from '../../lib/loop/drive';
+import type { Loop } from '../../lib/loop/loop';
 import { START_ARGS, startOptions } from './start';
 
 export default defineCommand({
@@ -78,3 +82,32 @@ export default defineCommand({
     return driveAndAnswer({ store, ctx });
   },
 });
+
+/**
+ * Drives the current run loop at the top of the repository in the foreground, streaming one item per
+ * iteration (the agent's own output relayed to stderr), and answers how it ended (forge loop run and
+ * forge loop resume).
+ */
+export async function driveAndAnswer({ store, ctx }: { store: StateStore; ctx: RunContext }): Promise<Outcome> {
+  const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
+  const { loop } = await driveLoop({
+    store,
+    root,
+    env: ctx.env,
+    now: ctx.now,
+    onOutput: (chunk) => void ctx.relay(chunk),
+    onIteration: async (end) =>
+      ctx.emit(
+        { type: 'iteration', ...end.record, outcome: end.outcome },
+        `iteration ${end.record.n}: ${end.outcome}${end.record.doneWhen ? ` (done-when ${end.record.doneWhen.passed ? 'passed' : 'failed'})` : ''}`,
+      ),
+  });
+  return drivenOutcome(loop, ctx);
+}
+
+function drivenOutcome(loop: Loop, ctx: RunContext): Outcome {
+  const base = { data: loopData(loop), text: loopSummary(loop) };
+  if (loop.status === 'complete') return { ...base, next: null };
+  if (loop.status === 'paused') return { ...base, exitCode: 1, next: ctx.cmd('loop', 'resume'), or: ctx.cmd('loop', 'status') };
+  return { ...base, exitCode: 1, next: ctx.cmd('logs', '--run-id', loop.runId) };
+}

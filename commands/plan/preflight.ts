@@ -1,6 +1,4 @@
 // forge plan preflight: the live gate — may this tool call run under the active plan contract?
-import { stat } from 'node:fs/promises';
-import { relative, resolve, sep } from 'node:path';
 import { defineCommand, type Outcome, type RunContext } from '../../lib/cli/declare';
 import { hookFailure } from '../../lib/claude/hook';
 import { denyAnswer, parsePreToolUse, type PreToolUsePayload } from '../../lib/claude/pretooluse';
@@ -9,23 +7,11 @@ import { geminiDenyAnswer, parseGeminiBeforeTool } from '../../lib/gemini/before
 import { parseOpenCodeToolCall } from '../../lib/opencode/toolcall';
 import { InvalidInputError, RefusedError } from '../../lib/errors';
 import { workTreeRoot } from '../../lib/git/repo';
-import { canonicalTool, isExempt, mutatesByName, surfaceOfCommand, type Decision } from '../../lib/plans/gate';
-import { HOOK_AGENTS, toolInfo, toolMapText, type HookAgent, type ToolAgent } from '../../lib/plans/tools';
+import { BREACH_CODES, checkCall, remedyOf, type CallCheck } from '../../lib/plans/check-call';
+import { isExempt, mutatesByName } from '../../lib/plans/gate';
+import { HOOK_AGENTS, toolInfo, toolMapText, type HookAgent } from '../../lib/plans/tools';
 import { activeContract } from '../../lib/plans/contract';
-import { preflight } from '../../lib/plans/lifecycle';
-import { SURFACES } from '../../lib/plans/markdown';
-
-/** The refusal codes, by the rule broken. */
-const CODES: Record<NonNullable<Decision['breach']>, string> = {
-  kill_switch: 'PLAN_PAUSED',
-  budget_cap: 'BUDGET_CAP_REACHED',
-  rails: 'PLAN_BREACH_RAILS',
-  surface: 'PLAN_BREACH_SURFACE',
-  blast_radius: 'PLAN_BREACH_BLAST_RADIUS',
-  later_unit: 'PLAN_BREACH_UNIT',
-  tools: 'PLAN_BREACH_TOOLS',
-  paths: 'PLAN_BREACH_PATHS',
-};
+import { SURFACES, type Surface } from '../../lib/plans/markdown';
 
 /**
  * Each agent's pre-tool hook: how its payload is read, and how a refusal is answered. Codex reads
@@ -58,35 +44,6 @@ async function hookDeny(agent: HookAgent, err: unknown, ctx: RunContext, what: s
     next: fix,
     raw: HOOKS[agent].deny(`${what} (${f.message}). Fix: ${fix}`),
   };
-}
-
-/**
- * The call's paths relative to the repository root. A search or listing reads its directories whole
- * (marked with a trailing '/', the root as './'), and with no path it reads the directory it runs in.
- */
-async function callPaths({
-  tool,
-  agent,
-  paths,
-  base,
-  root,
-}: {
-  tool: string;
-  agent: ToolAgent | undefined;
-  paths: string[];
-  base: string;
-  root: string;
-}): Promise<string[]> {
-  const scope = toolInfo(tool, agent).scope;
-  const out: string[] = [];
-  for (const p of scope && !paths.length ? ['.'] : paths) {
-    const abs = resolve(base, p);
-    const rel = relative(root, abs).split(sep).join('/');
-    const dir = scope && (await stat(abs).catch(() => null))?.isDirectory();
-    if (dir) out.push(rel ? `${rel}/` : './');
-    else if (rel) out.push(rel);
-  }
-  return out;
 }
 
 /** Whether a plan contract may be active here: false only when forge can tell that none is (no repository, none activated, complete). */
@@ -225,25 +182,27 @@ export default defineCommand({
       args.hook ? hookAllow(text, { tool, ...data }) : { data: { allowed: true, tool, ...data }, text, next: null };
     if (isExempt(tool, command, agent)) return allow(`allowed: ${tool} is never gated`, { exempt: true });
 
-    // biome-ignore lint/suspicious/noImplicitAnyLet: assigned once in the try below; TypeScript types it from that assignment
-    let result;
+    let result: CallCheck;
     try {
       const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root;
       // Claude Code may run outside any repository: no repository, no contract to enforce.
       if (!root && args.hook) return allow('allowed: not in a git repository, so no plan is active');
-      const rel = await callPaths({ tool, agent, paths, base, root: root ?? ctx.cwd });
-      const surface =
-        args.surface ?? (command !== undefined && canonicalTool(tool, agent) === 'bash' ? surfaceOfCommand(command) : 'artifacts_only');
-      const call = {
-        tool,
-        ...(agent ? { agent } : {}),
-        paths: rel,
-        tokens: args.tokens,
-        mutates: writes || mutatesByName(tool, agent),
-        surface,
-        runId,
-      };
-      result = { call, ...(await preflight({ store: await ctx.store(), call, now: ctx.now() })) };
+      result = await checkCall({
+        store: await ctx.store(),
+        request: {
+          tool,
+          ...(agent ? { agent } : {}),
+          paths,
+          command,
+          surface: args.surface as Surface | undefined,
+          writes,
+          tokens: args.tokens,
+          runId,
+        },
+        base,
+        root: root ?? ctx.cwd,
+        now: ctx.now(),
+      });
     } catch (err) {
       // A gate that cannot read its contract must not wave calls through: deny, saying why.
       if (!args.hook) throw err;
@@ -273,18 +232,9 @@ export default defineCommand({
         facts,
       );
     }
-    const fix =
-      decision.posture === 'soft'
-        ? ctx.cmd('plan', 'ack')
-        : decision.breach === 'later_unit'
-          ? ctx.cmd('plan', 'advance')
-          : ctx.cmd('plan', 'status');
-    const then =
-      decision.posture === 'soft'
-        ? 'Run `forge plan ack`, then retry this exact call once; it will run under the parent rails.'
-        : decision.breach === 'later_unit'
-          ? `Finish ${unit} first, then run \`forge plan advance\`.`
-          : 'A hard refusal: no acknowledgement applies. Stay within the plan (`forge plan status`).';
+    const remedy = remedyOf(decision, unit);
+    const fix = ctx.cmd('plan', remedy.verb);
+    const then = remedy.advice;
     if (args.hook)
       return {
         data: { allowed: false, tool, ...facts },
@@ -292,6 +242,6 @@ export default defineCommand({
         next: fix,
         raw: HOOKS[agent!].deny(`${decision.reason}. ${then}`),
       };
-    throw new RefusedError(CODES[decision.breach!], decision.reason, { fix, data: { allowed: false, tool, ...facts } });
+    throw new RefusedError(BREACH_CODES[decision.breach!], decision.reason, { fix, data: { allowed: false, tool, ...facts } });
   },
 });

@@ -2,7 +2,6 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Entry } from '../cli/declare';
 import {
   chat,
   type AssistantMessage,
@@ -16,7 +15,7 @@ import {
 import type { ModelConfig } from './config';
 import { enforceBudget, newBudgetState, RECALL_TOOL, replyTokens, requestTokens } from './context';
 import { parseArguments, splitThinking, toolCallsInText, VisibleStream } from './replies';
-import { agentTools, type AgentTools } from './tools';
+import type { AgentTools } from './tools';
 
 export const SYSTEM_PROMPT = `You are forge, a coding agent in a git repository. Read before you edit, keep edits small, run the tests after a change. Tool results end with a hint (Next: …). When done, reply with a short summary and no tool call.`;
 
@@ -105,21 +104,15 @@ export interface ToolCallGuards {
 
 /** The first request exactly as it would be sent: for --dry-run. */
 export async function firstRequest({
-  entries,
   task,
   root,
-  cwd,
-  env,
   history,
-  tools = agentTools({ entries, cwd, root, env }),
+  tools,
 }: {
-  entries: readonly Entry[];
   task: string;
   root: string;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
   history?: string;
-  tools?: AgentTools;
+  tools: AgentTools;
 }): Promise<{ messages: ChatMessage[]; tools: ToolSchema[] }> {
   const system = [SYSTEM_PROMPT, await conventions(root), history ?? null].filter(Boolean).join('\n\n');
   const messages: ChatMessage[] = [
@@ -171,12 +164,10 @@ const NUDGE = {
  * fenced JSON object naming a tool) are run as calls; `<think>` blocks are shown, never sent back.
  */
 export async function runAgent({
-  entries,
   config,
   task,
   root,
   cwd,
-  env,
   maxTurns,
   budget,
   quick = false,
@@ -185,15 +176,13 @@ export async function runAgent({
   onDelta,
   signal,
   history,
-  tools = agentTools({ entries, cwd, root, env }),
+  tools,
   guards = {},
 }: {
-  entries: readonly Entry[];
   config: ModelConfig;
   task: string;
   root: string;
   cwd: string;
-  env: NodeJS.ProcessEnv;
   maxTurns: number;
   budget: number;
   quick?: boolean;
@@ -203,10 +192,11 @@ export async function runAgent({
   onDelta?: (text: string) => void;
   signal?: AbortSignal;
   history?: string;
-  tools?: AgentTools;
+  /** forge's commands as tools (lib/cli/agent-tools.ts), with any MCP servers' merged in. */
+  tools: AgentTools;
   guards?: ToolCallGuards;
 }): Promise<AgentRun> {
-  const { messages, tools: schemas } = await firstRequest({ entries, task, root, cwd, env, history, tools });
+  const { messages, tools: schemas } = await firstRequest({ task, root, history, tools });
   const known = new Set(schemas.map((s) => s.function.name));
   const budgetState = newBudgetState();
   const { archive, toolNames } = budgetState;

@@ -1,5 +1,4 @@
 // What surrounds a model run: the tools (forge's own and MCP servers'), the contract gate, hooks, checkpoints, auto-commit.
-import type { Entry } from '../cli/declare';
 import { autoCommit, createCheckpoint, listCheckpoints, workTreeChanges, type CheckpointKind, type FileChange } from '../git/checkpoint';
 import type { ToolCallGuards } from './agent';
 import type { HookConfig, HookEvent, ModelConfig } from './config';
@@ -7,7 +6,10 @@ import { contractGate } from './gate';
 import { ensureHooks, formatHookResults, runHooks } from './hooks';
 import type { ImpactWarning } from './impact';
 import { startMcpServers, type McpServers } from './mcp-client';
-import { agentTools, capOutput, mergeTools, type AgentTools } from './tools';
+import { recordEvents, toolCallEvent } from '../logs/events';
+import type { Repo } from '../git/repo';
+import type { StateStore } from '../git/state';
+import { capOutput, mergeTools, type AgentTools } from './tools';
 
 export interface Workbench {
   tools: AgentTools;
@@ -40,27 +42,60 @@ function mcpTools(mcp: McpServers): AgentTools {
   };
 }
 
+/** The contract gate, each check logged under the run (as forge plan preflight's call is when the CLI runs it). */
+function planGate({
+  repo,
+  store,
+  runId,
+  now,
+  root,
+  cwd,
+}: {
+  repo: Repo;
+  store: StateStore;
+  runId: string | null;
+  now: () => Date;
+  root: string;
+  cwd: string;
+}) {
+  return contractGate({
+    store,
+    root,
+    cwd,
+    runId,
+    now,
+    log: async ({ exitCode, error, durationMs }) => {
+      if (runId === null) return;
+      const event = toolCallEvent({ runId, name: 'plan preflight', exitCode, error, durationMs, now: now() });
+      // Logging never fails the call it records.
+      await recordEvents({ repo, store: async () => store, runId, events: [event] }).catch(() => {});
+    },
+  });
+}
+
 /**
  * Sets up a run: detects hooks (written into the profile only when `saveHooks` says so), starts the profile's MCP servers
  * (a broken one is skipped with one notice), and puts the contract gate and on_edit hooks around
  * every tool call. `close()` must follow, even on failure: it stops the servers.
  */
 export async function openWorkbench({
-  entries,
+  forgeTools,
   config,
   root,
   cwd,
   env,
-  inRepo,
+  state,
   notice,
   saveHooks,
 }: {
-  entries: readonly Entry[];
+  /** forge's own commands as tools, with bash (lib/cli/agent-tools.ts). */
+  forgeTools: AgentTools;
   config: ModelConfig;
   root: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  inRepo: boolean;
+  /** The repository and its state, for the contract gate and the run's log; null outside a repository. */
+  state: { repo: Repo; store: StateStore; runId: string | null; now: () => Date } | null;
   notice: (n: Notice) => Promise<void>;
   /** Whether detected hooks may go into the user's config file (only with --save-hooks). */
   saveHooks: (found: { profile: string; markers: string[]; configPath: string }) => Promise<boolean>;
@@ -116,10 +151,10 @@ export async function openWorkbench({
       text: `MCP: ${mcp.servers.map((s) => `${s.name} (${s.tools} tool${s.tools === 1 ? '' : 's'})`).join(', ')}`,
     });
 
-  const tools = mergeTools(agentTools({ entries, cwd, root, env }), mcpTools(mcp));
+  const tools = mergeTools(forgeTools, mcpTools(mcp));
   // A contract names MCP tools as `<server>.<tool>`, the way forge shows them, not by wire name.
   const shown = new Map(mcp.tools.map((t) => [t.wireName, t.name]));
-  const gate = inRepo ? contractGate({ entries, cwd, env }) : null;
+  const gate = state ? planGate({ ...state, root, cwd }) : null;
   // Hooks are per profile, so a hook detected in one project can meet another without its tools:
   // a command the shell cannot find (exit 127) is reported once, then left out for the session.
   const missing = new Set<string>();
@@ -145,7 +180,7 @@ export async function openWorkbench({
   return {
     tools,
     guards,
-    checkpoint: async (summary, kind) => (inRepo ? ((await createCheckpoint({ cwd: root, message: summary, kind }))?.oid ?? null) : null),
+    checkpoint: async (summary, kind) => (state ? ((await createCheckpoint({ cwd: root, message: summary, kind }))?.oid ?? null) : null),
     changedSince: async (checkpoint) => (await workTreeChanges({ cwd: root, base: checkpoint })).files.map((f) => f.path),
     sweep: async (checkpoint) => {
       const { impactSweep } = await import('./impact');
@@ -160,7 +195,7 @@ export async function openWorkbench({
     // auto_commit "task": a commit per task, and per plan step (each step is a task of its own);
     // "plan": a commit per task, and one per plan once every step passed.
     commit: async (at, message) => {
-      if (!inRepo || !mode || (at === 'step' && mode !== 'task') || (at === 'plan' && mode !== 'plan')) return null;
+      if (!state || !mode || (at === 'step' && mode !== 'task') || (at === 'plan' && mode !== 'plan')) return null;
       return autoCommit({ cwd: root, message: `${prefix}${message}` });
     },
     close: async () => {

@@ -7,7 +7,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { assertId, ForgeError, InvalidInputError, type ExitCode } from '../errors';
 import { openRepo, type Repo } from '../git/repo';
 import { StateStore } from '../git/state';
-import { newEvent, recordEvents } from '../logs/events';
+import { recordEvents, toolCallEvent } from '../logs/events';
 import type { CommandSpec, Entry, Item, Outcome, RunContext } from './declare';
 import { readAll, readStdin } from './input';
 import { hintFields, hintLines, Output, PLAIN, type Hint, type Stream } from './output';
@@ -368,6 +368,7 @@ async function runRequest({
         await out.write(out.stdout, piece);
         return true;
       },
+      relay: (chunk) => out.write(out.stderr, chunk),
       status: async (text: string | null) => {
         // Carriage return and erase-line: the line is redrawn in place, and cleared before other output.
         if (opts.stderr.isTTY) await out.write(out.stderr, text === null ? '\r\x1b[K' : `\r\x1b[K${out.errPalette.dim(text)}`);
@@ -450,14 +451,13 @@ async function recordToolCall({
 }): Promise<void> {
   try {
     const repo = await repos.repo(cwd);
-    const event = newEvent({
-      timestamp: new Date().toISOString(),
+    const event = toolCallEvent({
       runId,
-      phase: 'tool_call',
-      moduleId: null,
-      event: spec.name,
-      severity: code === 0 ? 'info' : code === 1 ? 'warn' : 'error',
-      data: { exitCode: code, durationMs: Date.now() - started, ...(errorCode ? { error: errorCode } : {}) },
+      name: spec.name,
+      exitCode: code,
+      error: errorCode,
+      durationMs: Date.now() - started,
+      now: new Date(),
     });
     await recordEvents({ repo, store: () => repos.store(cwd, env), runId, events: [event] });
   } catch (err) {

@@ -47,6 +47,33 @@ export function newEvent(fields: Omit<LogEvent, 'id'>): LogEvent {
   return { id: `ev-${randomHex()}`, ...fields };
 }
 
+/** A command's call as its run's log keeps it: what ran, how it ended (exit code, error code) and how long it took. */
+export function toolCallEvent({
+  runId,
+  name,
+  exitCode,
+  error,
+  durationMs,
+  now,
+}: {
+  runId: string;
+  name: string;
+  exitCode: number;
+  error: string | undefined;
+  durationMs: number;
+  now: Date;
+}): LogEvent {
+  return newEvent({
+    timestamp: now.toISOString(),
+    runId,
+    phase: 'tool_call',
+    moduleId: null,
+    event: name,
+    severity: exitCode === 0 ? 'info' : exitCode === 1 ? 'warn' : 'error',
+    data: { exitCode, durationMs, ...(error ? { error } : {}) },
+  });
+}
+
 function spoolRoot(repo: Repo): string {
   return join(repo.commonDir, 'forge', 'pending');
 }

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { entries } from '../../../commands/index';
 import { newPlan } from '../../../lib/agent/plan';
 import { stepPrompt } from '../../../lib/agent/steps';
-import { agentTools } from '../../../lib/agent/tools';
+import { agentTools } from '../../../lib/cli/agent-tools';
 import { repoWith } from '../../helpers/repo';
 
 test('a named symbol defined outside the step files comes as its definition only; the step file whole; done steps as their summary', async () => {
