@@ -2,7 +2,7 @@
 import { defineCommand, type ArgsOf, type ArgsSpec, type Outcome, type RunContext } from '../lib/cli/declare';
 import { InvalidInputError, RefusedError } from '../lib/errors';
 import { workTreeRoot } from '../lib/git/repo';
-import type { AgentEvent } from '../lib/agent/agent';
+import type { AgentEvent, AgentRun } from '../lib/agent/agent';
 import type { RetryPolicy } from '../lib/agent/chat';
 import type { ModelConfig } from '../lib/agent/config';
 import { describeEvent } from '../lib/agent/events';
@@ -519,48 +519,12 @@ async function taskOutcome({
     tools: bench.tools,
     guards: bench.guards,
   }).finally(view.quiet);
-  // Telemetry needs a repository to live in; outside one the run is simply not recorded.
-  if (inRepo) {
-    const { recordTelemetry } = await import('../lib/agent/telemetry');
-    await recordTelemetry({ store: await ctx.store(), config, task, run, started, now: ctx.now() });
-  }
-  if (checkpoint) await emitSweep({ io: ctx, checkpoint, ...(await bench.sweep(checkpoint)) });
-  if (!run.exhausted && !run.stopped && !args.quick) {
-    const report = await bench.hook('on_task_done');
-    if (report) await ctx.emit({ type: 'hooks', text: report }, report);
-    const commit = await bench.commit('task', task.split('\n')[0]!.slice(0, 72));
-    if (commit) await ctx.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
-  }
-  const { saveTurn, SESSIONS_DIR } = await import('../lib/agent/sessions');
+  await afterTask({ ctx, args, task, run, started, checkpoint, inRepo, config, bench });
   const session =
-    inRepo && config.recording.sessions.value
-      ? await saveTurn({
-          store: await ctx.store(),
-          id: resumed?.id ?? null,
-          turn: {
-            timestamp: ctx.now().toISOString(),
-            task,
-            answer: run.answer,
-            files: run.files,
-            toolCalls: run.toolCalls,
-            model: config.model.value,
-          },
-        })
-      : null;
-  const data = {
-    session: session?.id ?? null,
-    answer: run.answer,
-    turns: run.turns,
-    toolCalls: run.toolCalls,
-    cacheHits: run.cacheHits,
-    refused: run.refused,
-    usage: run.usage,
-    ...(run.estimatedCalls ? { usageEstimated: true } : {}),
-    uncachedTokens: run.uncachedTokens,
-    model: config.model.value,
-    exhausted: run.exhausted,
-  };
-  const tally = `${run.turns} model call${run.turns === 1 ? '' : 's'}, ${run.toolCalls} tool call${run.toolCalls === 1 ? '' : 's'}${run.refused ? ` (${run.refused} refused by the plan contract)` : ''}, ${run.usage.input} tokens in / ${run.usage.output} out${run.estimatedCalls ? ' (estimated: the server sent no usage)' : ''}`;
+    inRepo && config.recording.sessions.value ? await saveSession({ ctx, resumed, task, run, model: config.model.value }) : null;
+  const { SESSIONS_DIR } = await import('../lib/agent/sessions');
+  const data = runData(run, session?.id ?? null, config.model.value);
+  const tally = runTally(run);
   // A run that did not finish its task never exits 0: what changed is shown, the task can go on.
   if (run.stopped) {
     const again = session ? ctx.cmd('agent', '--continue', task) : ctx.cmd('agent', task);
@@ -585,4 +549,84 @@ async function taskOutcome({
     next,
     ...(session && next ? { or: ctx.cmd('state', 'show', `${SESSIONS_DIR}/${session.id}.json`) } : {}),
   };
+}
+
+/** The task's turn in its session (a new session, or the one continued). */
+async function saveSession({
+  ctx,
+  resumed,
+  task,
+  run,
+  model,
+}: {
+  ctx: RunContext;
+  resumed: AgentSession | null;
+  task: string;
+  run: AgentRun;
+  model: string;
+}): Promise<AgentSession> {
+  const { saveTurn } = await import('../lib/agent/sessions');
+  return saveTurn({
+    store: await ctx.store(),
+    id: resumed?.id ?? null,
+    turn: { timestamp: ctx.now().toISOString(), task, answer: run.answer, files: run.files, toolCalls: run.toolCalls, model },
+  });
+}
+
+/** A task's summary record. */
+function runData(run: AgentRun, session: string | null, model: string): Record<string, unknown> {
+  return {
+    session,
+    answer: run.answer,
+    turns: run.turns,
+    toolCalls: run.toolCalls,
+    cacheHits: run.cacheHits,
+    refused: run.refused,
+    usage: run.usage,
+    ...(run.estimatedCalls ? { usageEstimated: true } : {}),
+    uncachedTokens: run.uncachedTokens,
+    model,
+    exhausted: run.exhausted,
+  };
+}
+
+/** What a task cost: model calls, tool calls (refused ones said), tokens. */
+function runTally(run: AgentRun): string {
+  return `${run.turns} model call${run.turns === 1 ? '' : 's'}, ${run.toolCalls} tool call${run.toolCalls === 1 ? '' : 's'}${run.refused ? ` (${run.refused} refused by the plan contract)` : ''}, ${run.usage.input} tokens in / ${run.usage.output} out${run.estimatedCalls ? ' (estimated: the server sent no usage)' : ''}`;
+}
+
+/** After a task's run: its telemetry, what changed since its checkpoint, and — when it finished — on_task_done and auto-commit. */
+async function afterTask({
+  ctx,
+  args,
+  task,
+  run,
+  started,
+  checkpoint,
+  inRepo,
+  config,
+  bench,
+}: {
+  ctx: RunContext;
+  args: Args;
+  task: string;
+  run: AgentRun;
+  started: number;
+  checkpoint: string | null;
+  inRepo: boolean;
+  config: ModelConfig;
+  bench: Workbench;
+}): Promise<void> {
+  // Telemetry needs a repository to live in; outside one the run is simply not recorded.
+  if (inRepo) {
+    const { recordTelemetry } = await import('../lib/agent/telemetry');
+    await recordTelemetry({ store: await ctx.store(), config, task, run, started, now: ctx.now() });
+  }
+  if (checkpoint) await emitSweep({ io: ctx, checkpoint, ...(await bench.sweep(checkpoint)) });
+  if (!run.exhausted && !run.stopped && !args.quick) {
+    const report = await bench.hook('on_task_done');
+    if (report) await ctx.emit({ type: 'hooks', text: report }, report);
+    const commit = await bench.commit('task', task.split('\n')[0]!.slice(0, 72));
+    if (commit) await ctx.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
+  }
 }

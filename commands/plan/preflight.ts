@@ -57,6 +57,58 @@ async function planMayBeActive(ctx: RunContext): Promise<boolean> {
   }
 }
 
+/** What --hook reads from the agent's payload; or, when the payload cannot be checked, the hook's answer already (allowed with no plan active, else denied). */
+async function readHookCall({
+  agent,
+  payload,
+  ctx,
+}: {
+  agent: HookAgent;
+  payload: string;
+  ctx: RunContext;
+}): Promise<PreToolUsePayload | { answer: Outcome }> {
+  const cannotRead = 'forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused';
+  let p: PreToolUsePayload;
+  try {
+    p = HOOKS[agent].parse(payload);
+  } catch (err) {
+    // With no plan active every call is allowed, whatever the payload; with one, a call forge cannot read is refused.
+    if (!(await planMayBeActive(ctx)))
+      return { answer: hookAllow('allowed: no active plan (the hook payload was not read)', { tool: null }) };
+    return { answer: await hookDeny(agent, err, ctx, cannotRead) };
+  }
+  // A call that changes files it does not name (a forge patch read from a file, an edit with no path) cannot be checked against the blast radius.
+  // (A search or replace with no path works on its whole working directory, which checkCall's paths cover.)
+  if (
+    !p.paths.length &&
+    (p.writes || mutatesByName(p.tool, agent)) &&
+    !toolInfo(p.tool, agent).scope &&
+    !isExempt(p.tool, p.command, agent) &&
+    (await planMayBeActive(ctx))
+  ) {
+    const err = new InvalidInputError('BAD_HOOK_PAYLOAD', `the ${p.tool} call changes files but names none the gate can see`, {
+      fix: 'forge plan preflight --help',
+    });
+    return { answer: await hookDeny(agent, err, ctx, cannotRead) };
+  }
+  return p;
+}
+
+/** What the answer says of a checked call: the plan, unit, paths and surface as judged, and the decision. */
+function factsOf({ call, contract, decision }: CallCheck): Record<string, unknown> {
+  return {
+    plan_id: contract?.plan_id ?? null,
+    unit: contract?.units[contract.current]?.id ?? null,
+    paths: call.paths,
+    surface: call.surface,
+    posture: decision.posture,
+    breach: decision.breach,
+    reason: decision.reason,
+    acked: decision.acked,
+    budgetBreaches: decision.budgetBreaches,
+  };
+}
+
 export default defineCommand({
   name: 'plan preflight',
   summary: "Gate one tool call against the active plan contract (also an agent's pre-tool hook)",
@@ -128,50 +180,15 @@ export default defineCommand({
   },
   mutates: true,
   async run(args, ctx) {
-    let tool = args.tool;
-    let paths = args.path;
-    let command = args.command;
-    let writes = args.writes;
-    let runId = ctx.runId ?? null;
-    let base = ctx.cwd;
     const agent = args.hook as HookAgent | undefined;
-    if (args.hook) {
-      let p: PreToolUsePayload;
-      try {
-        p = HOOKS[agent!].parse(args.payload ?? '');
-      } catch (err) {
-        // With no plan active every call is allowed, whatever the payload; with one, a call forge cannot read is refused.
-        if (!(await planMayBeActive(ctx))) return hookAllow('allowed: no active plan (the hook payload was not read)', { tool: null });
-        return hookDeny(
-          agent!,
-          err,
-          ctx,
-          'forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused',
-        );
-      }
-      ({ tool, paths, command } = p);
-      // A call that changes files it does not name (a forge patch read from a file, an edit with no path) cannot be checked against the blast radius.
-      // (A search or replace with no path works on its whole working directory, which callPaths checks.)
-      if (
-        !paths.length &&
-        (p.writes || mutatesByName(tool, agent)) &&
-        !toolInfo(tool, agent).scope &&
-        !isExempt(tool, command, agent) &&
-        (await planMayBeActive(ctx))
-      ) {
-        return hookDeny(
-          agent!,
-          new InvalidInputError('BAD_HOOK_PAYLOAD', `the ${tool} call changes files but names none the gate can see`, {
-            fix: 'forge plan preflight --help',
-          }),
-          ctx,
-          'forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused',
-        );
-      }
-      writes ||= p.writes === true;
-      runId = runId ?? p.sessionId;
-      base = p.cwd ?? ctx.cwd;
-    }
+    const read = agent ? await readHookCall({ agent, payload: args.payload ?? '', ctx }) : null;
+    if (read && 'answer' in read) return read.answer;
+    const tool = read?.tool ?? args.tool;
+    const paths = read?.paths ?? args.path;
+    const command = read ? read.command : args.command;
+    const writes = args.writes || read?.writes === true;
+    const runId = ctx.runId ?? read?.sessionId ?? null;
+    const base = read?.cwd ?? ctx.cwd;
     if (!tool)
       throw new InvalidInputError(
         'MISSING_TOOL',
@@ -209,22 +226,12 @@ export default defineCommand({
       return hookDeny(agent!, err, ctx, 'forge could not check this call against the plan contract');
     }
     const {
-      call: { paths: rel, surface },
+      call: { paths: rel },
       contract,
       decision,
     } = result;
     const unit = contract?.units[contract.current]?.id ?? null;
-    const facts = {
-      plan_id: contract?.plan_id ?? null,
-      unit,
-      paths: rel,
-      surface,
-      posture: decision.posture,
-      breach: decision.breach,
-      reason: decision.reason,
-      acked: decision.acked,
-      budgetBreaches: decision.budgetBreaches,
-    };
+    const facts = factsOf(result);
     if (decision.allowed) {
       const note = decision.budgetBreaches.length ? ` (journaled plan_budget_breach: ${decision.budgetBreaches.join('; ')})` : '';
       return allow(

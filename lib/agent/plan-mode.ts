@@ -41,6 +41,165 @@ function planText(plan: AgentPlan): string {
   return [head, ...steps].join('\n');
 }
 
+/** A new plan: the planner's modules (corrected once if they failed forge plan check), with its estimate, saved as proposed. */
+async function proposePlan({
+  args,
+  io,
+  store,
+  config,
+  root,
+  env,
+  bench,
+  retry,
+}: {
+  args: PlanModeArgs;
+  io: AgentIO;
+  store: StateStore;
+  config: ModelConfig;
+  root: string;
+  env: NodeJS.ProcessEnv;
+  bench: Workbench;
+  retry: Partial<RetryPolicy>;
+}): Promise<AgentPlan> {
+  const planner = config.plannerModel.value ?? config.model.value;
+  await io.progress(`⟳ planning via ${planner}: ${args.task}`);
+  const made = await makePlan({ config, task: args.task, root, env, retry });
+  if (made.corrected)
+    await io.emit(
+      { type: 'plan_corrected', findings: made.corrected },
+      `the first plan failed forge plan check (${made.corrected.map((f) => f.code).join(', ')}); the planner corrected it`,
+    );
+  for (const w of made.warnings)
+    await io.emit({ type: 'plan_warning', code: w.code, message: w.message }, `warning: ${w.code}: ${w.message}`);
+  const plan = newPlan({
+    id: args.planId,
+    runId: args.runId,
+    task: args.task,
+    modules: made.modules,
+    model: config.model.value,
+    planner,
+    plannerTokens: made.usage,
+    now: io.now(),
+  });
+  plan.estimate = estimatePlan({
+    firstRequests: await firstRequestTokens({ plan, root, bench }),
+    plannerTokens: made.usage.input + made.usage.output,
+    cost: config.cost.value,
+  });
+  await savePlan({ store, plan, message: 'proposed' });
+  return plan;
+}
+
+/** The plan as one record (its steps without their run state) and as text. */
+async function showPlan(io: AgentIO, plan: AgentPlan): Promise<void> {
+  const steps = plan.steps.map(({ id, title, objective, files, symbols, verify, doneWhen, dependsOn, status }) => ({
+    id,
+    title,
+    objective,
+    files,
+    symbols,
+    verify,
+    doneWhen,
+    dependsOn,
+    status,
+  }));
+  await io.emit({ type: 'plan', id: plan.id, task: plan.task, status: plan.status, estimate: plan.estimate, steps }, planText(plan));
+}
+
+/** Reports each step as it starts, passes or fails; after a step, its hooks, auto-commit and telemetry. */
+function stepReporter({
+  io,
+  store,
+  config,
+  bench,
+  plan,
+}: {
+  io: AgentIO;
+  store: StateStore;
+  config: ModelConfig;
+  bench: Workbench;
+  plan: AgentPlan;
+}): (e: PlanEvent) => Promise<void> {
+  let stepStarted = Date.now();
+  return async (e) => {
+    if (e.type === 'step_start') stepStarted = Date.now();
+    const label = `step ${e.index + 1}/${plan.steps.length} ${e.step.id}`;
+    if (e.type === 'step_start')
+      await io.emit(
+        { type: 'step_start', step: e.step.id, index: e.index, checkpoint: e.checkpoint },
+        `▶ ${label}: ${e.step.title}${e.step.attempts ? ` (attempt ${e.step.attempts + 1})` : ''}`,
+      );
+    else if (e.type === 'step_done')
+      await io.emit(
+        { type: 'step_done', step: e.step.id, index: e.index, summary: e.step.summary, tokens: e.run.usage },
+        `✓ ${label}: ${e.step.summary} (${e.run.usage.input} tokens in, ${e.run.usage.output} out)`,
+      );
+    else
+      await io.emit(
+        {
+          type: 'step_failed',
+          step: e.step.id,
+          index: e.index,
+          recommendation: e.verdict.recommendation,
+          failure: e.verdict.failure,
+          tokens: e.run.usage,
+        },
+        `✗ ${label} failed its check:\n${e.verdict.failure}`,
+      );
+    if (e.type === 'step_done') {
+      const report = await bench.hook('on_step_done');
+      if (report) await io.emit({ type: 'hooks', text: report }, report);
+      const commit = await bench.commit('step', `${plan.task.split('\n')[0]!.slice(0, 50)} — ${e.step.id}: ${e.step.title}`);
+      if (commit) await io.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
+    }
+    if (e.type !== 'step_start') {
+      const { recordTelemetry } = await import('./telemetry');
+      await recordTelemetry({
+        store,
+        config,
+        task: `${plan.id} ${e.step.id}: ${e.step.title}`,
+        run: e.run,
+        started: stepStarted,
+        now: io.now(),
+      });
+    }
+  };
+}
+
+/** A plan whose every step passed: what changed since its first checkpoint, on_task_done, auto-commit; the checkpoint's number. */
+async function finishPlan({ io, bench, plan }: { io: AgentIO; bench: Workbench; plan: AgentPlan }): Promise<number | null> {
+  let before: number | null = null;
+  if (plan.checkpoint) {
+    const swept = await bench.sweep(plan.checkpoint);
+    before = swept.number;
+    await emitSweep({ io, checkpoint: plan.checkpoint, ...swept });
+  }
+  const report = await bench.hook('on_task_done');
+  if (report) await io.emit({ type: 'hooks', text: report }, report);
+  const body = plan.steps.map((s) => `- ${s.id} ${s.title}: ${s.summary ?? ''}`).join('\n');
+  const commit = await bench.commit('plan', `${plan.task.split('\n')[0]!.slice(0, 72)}\n\n${body}`);
+  if (commit) await io.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
+  return before;
+}
+
+/** Tokens per step against the estimate: the summary record and its line. */
+function tokenTally(plan: AgentPlan): { data: Record<string, unknown>; tally: string } {
+  const perStep = plan.steps.map((s) => ({
+    id: s.id,
+    status: s.status,
+    attempts: s.attempts,
+    input: s.tokens.input,
+    output: s.tokens.output,
+  }));
+  const total = perStep.reduce((a, s) => ({ input: a.input + s.input, output: a.output + s.output }), {
+    input: plan.plannerTokens.input,
+    output: plan.plannerTokens.output,
+  });
+  const data = { plan: plan.id, status: plan.status, steps: perStep, planner: plan.plannerTokens, total, estimate: plan.estimate };
+  const tally = `tokens: planning ${formatTokens(plan.plannerTokens.input + plan.plannerTokens.output)}, ${perStep.map((s) => `${s.id} ${formatTokens(s.input + s.output)}`).join(', ')}; total ${formatTokens(total.input + total.output)} (estimate ${formatTokens(plan.estimate.low)}–${formatTokens(plan.estimate.high)})`;
+  return { data, tally };
+}
+
 /** How plan mode ended: saved without approval, cancelled in review, paused at a failed step, or done. */
 export type PlanModeEnd =
   | { ended: 'unapproved'; plan: AgentPlan }
@@ -85,115 +244,17 @@ export async function runPlanMode({
   retry: Partial<RetryPolicy>;
   onEvent: (e: AgentEvent) => Promise<void>;
 }): Promise<PlanModeEnd> {
-  let plan: AgentPlan;
-  if (args.resume) {
-    plan = args.resume;
-  } else {
-    const planner = config.plannerModel.value ?? config.model.value;
-    await io.progress(`⟳ planning via ${planner}: ${args.task}`);
-    const made = await makePlan({ config, task: args.task, root, env, retry });
-    if (made.corrected)
-      await io.emit(
-        { type: 'plan_corrected', findings: made.corrected },
-        `the first plan failed forge plan check (${made.corrected.map((f) => f.code).join(', ')}); the planner corrected it`,
-      );
-    for (const w of made.warnings)
-      await io.emit({ type: 'plan_warning', code: w.code, message: w.message }, `warning: ${w.code}: ${w.message}`);
-    plan = newPlan({
-      id: args.planId,
-      runId: args.runId,
-      task: args.task,
-      modules: made.modules,
-      model: config.model.value,
-      planner,
-      plannerTokens: made.usage,
-      now: io.now(),
-    });
-    plan.estimate = estimatePlan({
-      firstRequests: await firstRequestTokens({ plan, root, bench }),
-      plannerTokens: made.usage.input + made.usage.output,
-      cost: config.cost.value,
-    });
-    await savePlan({ store, plan, message: 'proposed' });
-  }
-  await io.emit(
-    {
-      type: 'plan',
-      id: plan.id,
-      task: plan.task,
-      status: plan.status,
-      estimate: plan.estimate,
-      steps: plan.steps.map(({ id, title, objective, files, symbols, verify, doneWhen, dependsOn, status }) => ({
-        id,
-        title,
-        objective,
-        files,
-        symbols,
-        verify,
-        doneWhen,
-        dependsOn,
-        status,
-      })),
-    },
-    planText(plan),
-  );
-
+  let plan = args.resume ?? (await proposePlan({ args, io, store, config, root, env, bench, retry }));
+  await showPlan(io, plan);
   if (plan.status === 'proposed' && !args.yes) {
     const verdict = await reviewPlan({ plan, ask: (q) => io.ask(q) });
-    if (verdict === null) {
-      return { ended: 'unapproved', plan };
-    }
+    if (verdict === null) return { ended: 'unapproved', plan };
     if (verdict === 'cancelled') {
       plan = { ...plan, status: 'cancelled', reason: 'cancelled in review' };
       await savePlan({ store, plan, message: 'cancelled' });
       return { ended: 'cancelled', plan };
     }
   }
-
-  let stepStarted = Date.now();
-  const onPlanEvent = async (e: PlanEvent) => {
-    if (e.type === 'step_start') stepStarted = Date.now();
-    const label = `step ${e.index + 1}/${plan.steps.length} ${e.step.id}`;
-    if (e.type === 'step_start')
-      await io.emit(
-        { type: 'step_start', step: e.step.id, index: e.index, checkpoint: e.checkpoint },
-        `▶ ${label}: ${e.step.title}${e.step.attempts ? ` (attempt ${e.step.attempts + 1})` : ''}`,
-      );
-    else if (e.type === 'step_done')
-      await io.emit(
-        { type: 'step_done', step: e.step.id, index: e.index, summary: e.step.summary, tokens: e.run.usage },
-        `✓ ${label}: ${e.step.summary} (${e.run.usage.input} tokens in, ${e.run.usage.output} out)`,
-      );
-    else
-      await io.emit(
-        {
-          type: 'step_failed',
-          step: e.step.id,
-          index: e.index,
-          recommendation: e.verdict.recommendation,
-          failure: e.verdict.failure,
-          tokens: e.run.usage,
-        },
-        `✗ ${label} failed its check:\n${e.verdict.failure}`,
-      );
-    if (e.type === 'step_done') {
-      const report = await bench.hook('on_step_done');
-      if (report) await io.emit({ type: 'hooks', text: report }, report);
-      const commit = await bench.commit('step', `${plan.task.split('\n')[0]!.slice(0, 50)} — ${e.step.id}: ${e.step.title}`);
-      if (commit) await io.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
-    }
-    if (e.type !== 'step_start') {
-      const { recordTelemetry } = await import('./telemetry');
-      await recordTelemetry({
-        store,
-        config,
-        task: `${plan.id} ${e.step.id}: ${e.step.title}`,
-        run: e.run,
-        started: stepStarted,
-        now: io.now(),
-      });
-    }
-  };
   plan = await executePlan({
     config,
     store,
@@ -209,34 +270,8 @@ export async function runPlanMode({
     checkpoint: (summary) => bench.checkpoint(summary, 'step'),
     changedSince: (c) => bench.changedSince(c),
     onAgentEvent: onEvent,
-    onPlanEvent,
+    onPlanEvent: stepReporter({ io, store, config, bench, plan }),
   });
-
-  let before: number | null = null;
-  if (plan.status === 'done') {
-    if (plan.checkpoint) {
-      const swept = await bench.sweep(plan.checkpoint);
-      before = swept.number;
-      await emitSweep({ io, checkpoint: plan.checkpoint, ...swept });
-    }
-    const report = await bench.hook('on_task_done');
-    if (report) await io.emit({ type: 'hooks', text: report }, report);
-    const body = plan.steps.map((s) => `- ${s.id} ${s.title}: ${s.summary ?? ''}`).join('\n');
-    const commit = await bench.commit('plan', `${plan.task.split('\n')[0]!.slice(0, 72)}\n\n${body}`);
-    if (commit) await io.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
-  }
-  const perStep = plan.steps.map((s) => ({
-    id: s.id,
-    status: s.status,
-    attempts: s.attempts,
-    input: s.tokens.input,
-    output: s.tokens.output,
-  }));
-  const total = perStep.reduce((a, s) => ({ input: a.input + s.input, output: a.output + s.output }), {
-    input: plan.plannerTokens.input,
-    output: plan.plannerTokens.output,
-  });
-  const data = { plan: plan.id, status: plan.status, steps: perStep, planner: plan.plannerTokens, total, estimate: plan.estimate };
-  const tally = `tokens: planning ${formatTokens(plan.plannerTokens.input + plan.plannerTokens.output)}, ${perStep.map((s) => `${s.id} ${formatTokens(s.input + s.output)}`).join(', ')}; total ${formatTokens(total.input + total.output)} (estimate ${formatTokens(plan.estimate.low)}–${formatTokens(plan.estimate.high)})`;
-  return { ended: plan.status === 'done' ? 'done' : 'paused', plan, data, tally, before };
+  const before = plan.status === 'done' ? await finishPlan({ io, bench, plan }) : null;
+  return { ended: plan.status === 'done' ? 'done' : 'paused', plan, ...tokenTally(plan), before };
 }

@@ -42,6 +42,86 @@ function mcpTools(mcp: McpServers): AgentTools {
   };
 }
 
+/** The profile's hooks, or those detected for this run (written into the profile only when `saveHooks` says so), each said as a notice. */
+async function setUpHooks({
+  config,
+  root,
+  env,
+  notice,
+  saveHooks,
+}: {
+  config: ModelConfig;
+  root: string;
+  env: NodeJS.ProcessEnv;
+  notice: (n: Notice) => Promise<void>;
+  saveHooks: (found: { profile: string; markers: string[]; configPath: string }) => Promise<boolean>;
+}): Promise<HookConfig | null> {
+  const ensured = await ensureHooks({
+    configPath: config.configPath,
+    profile: config.profile?.value ?? null,
+    root,
+    env,
+    mayWrite: (found) => saveHooks({ ...found, configPath: config.configPath }),
+  });
+  if (ensured.warning) await notice({ kind: 'warning', text: ensured.warning });
+  // Said only when something was found: a repository without build files has nothing to keep.
+  if (ensured.origin === 'detected' && ensured.profile && !config.hooks.value && ensured.markers.length) {
+    await notice({
+      kind: 'hooks',
+      text: `hooks detected from ${ensured.markers.join(', ')} serve this run only; forge agent --save-hooks writes them into profiles.${ensured.profile}.hooks of ${ensured.configPath} (forge hooks list shows them)`,
+    });
+  }
+  if (ensured.origin === 'written') {
+    const found = ensured.markers.length
+      ? `hooks detected from ${ensured.markers.join(', ')}`
+      : 'no build file to detect hooks from (Cargo.toml, tsconfig.json, go.mod, pyproject.toml); the five events, empty,';
+    await notice({
+      kind: 'hooks',
+      text: `${found} written to profiles.${ensured.profile}.hooks in ${ensured.configPath} (forge hooks list)`,
+    });
+  }
+  const hooks = ensured.disabled ? null : ensured.hooks;
+  const active = hooks ? Object.entries(hooks).filter(([, c]) => c.length) : [];
+  if (active.length)
+    await notice({
+      kind: 'hooks',
+      text: `⚙ hooks  ${active.map(([e, c]) => `${e}: ${c.join(' && ')}`).join('  ·  ')}  (forge hooks list)`,
+    });
+  return hooks;
+}
+
+/** The profile's MCP servers, started; a broken one is skipped with one notice. */
+async function startServers({
+  config,
+  root,
+  env,
+  notice,
+}: {
+  config: ModelConfig;
+  root: string;
+  env: NodeJS.ProcessEnv;
+  notice: (n: Notice) => Promise<void>;
+}): Promise<McpServers> {
+  const profile = config.profile?.value;
+  const warnings: string[] = [];
+  const mcp = await startMcpServers({
+    servers: config.mcpServers.value,
+    cwd: root,
+    env,
+    onWarning: (w) => warnings.push(w.message),
+    configKey: profile ? `profiles.${profile}.mcp_servers` : 'mcp_servers',
+    configPath: config.configPath,
+  });
+  for (const w of warnings) await notice({ kind: 'warning', text: w });
+  if (mcp.servers.length)
+    await notice({
+      kind: 'mcp',
+      text: `MCP: ${mcp.servers.map((s) => `${s.name} (${s.tools} tool${s.tools === 1 ? '' : 's'})`).join(', ')}`,
+    });
+
+  return mcp;
+}
+
 /** The contract gate, each check logged under the run (as forge plan preflight's call is when the CLI runs it). */
 function planGate({
   repo,
@@ -100,57 +180,8 @@ export async function openWorkbench({
   /** Whether detected hooks may go into the user's config file (only with --save-hooks). */
   saveHooks: (found: { profile: string; markers: string[]; configPath: string }) => Promise<boolean>;
 }): Promise<Workbench> {
-  let hooks: HookConfig | null = null;
-  if (!config.hooksDisabled.value) {
-    const ensured = await ensureHooks({
-      configPath: config.configPath,
-      profile: config.profile?.value ?? null,
-      root,
-      env,
-      mayWrite: (found) => saveHooks({ ...found, configPath: config.configPath }),
-    });
-    if (ensured.warning) await notice({ kind: 'warning', text: ensured.warning });
-    // Said only when something was found: a repository without build files has nothing to keep.
-    if (ensured.origin === 'detected' && ensured.profile && !config.hooks.value && ensured.markers.length) {
-      await notice({
-        kind: 'hooks',
-        text: `hooks detected from ${ensured.markers.join(', ')} serve this run only; forge agent --save-hooks writes them into profiles.${ensured.profile}.hooks of ${ensured.configPath} (forge hooks list shows them)`,
-      });
-    }
-    if (ensured.origin === 'written') {
-      const found = ensured.markers.length
-        ? `hooks detected from ${ensured.markers.join(', ')}`
-        : 'no build file to detect hooks from (Cargo.toml, tsconfig.json, go.mod, pyproject.toml); the five events, empty,';
-      await notice({
-        kind: 'hooks',
-        text: `${found} written to profiles.${ensured.profile}.hooks in ${ensured.configPath} (forge hooks list)`,
-      });
-    }
-    hooks = ensured.disabled ? null : ensured.hooks;
-    const active = hooks ? Object.entries(hooks).filter(([, c]) => c.length) : [];
-    if (active.length)
-      await notice({
-        kind: 'hooks',
-        text: `⚙ hooks  ${active.map(([e, c]) => `${e}: ${c.join(' && ')}`).join('  ·  ')}  (forge hooks list)`,
-      });
-  }
-  const profile = config.profile?.value;
-  const warnings: string[] = [];
-  const mcp = await startMcpServers({
-    servers: config.mcpServers.value,
-    cwd: root,
-    env,
-    onWarning: (w) => warnings.push(w.message),
-    configKey: profile ? `profiles.${profile}.mcp_servers` : 'mcp_servers',
-    configPath: config.configPath,
-  });
-  for (const w of warnings) await notice({ kind: 'warning', text: w });
-  if (mcp.servers.length)
-    await notice({
-      kind: 'mcp',
-      text: `MCP: ${mcp.servers.map((s) => `${s.name} (${s.tools} tool${s.tools === 1 ? '' : 's'})`).join(', ')}`,
-    });
-
+  const hooks = config.hooksDisabled.value ? null : await setUpHooks({ config, root, env, notice, saveHooks });
+  const mcp = await startServers({ config, root, env, notice });
   const tools = mergeTools(forgeTools, mcpTools(mcp));
   // A contract names MCP tools as `<server>.<tool>`, the way forge shows them, not by wire name.
   const shown = new Map(mcp.tools.map((t) => [t.wireName, t.name]));
