@@ -452,7 +452,7 @@ async function trackInTheWay(wt: WorkTree, env: Record<string, string>, current:
  * means the work tree is half restored: that restore finishes it first, without saving the half
  * tree (the copy saved before the interrupted attempt stays the one --redo puts back).
  */
-interface UndoMarker {
+export interface UndoMarker {
   pid: number;
   /** The checkpoint being restored, and its tree. */
   target: string;
