@@ -1,4 +1,5 @@
 // Per-run, per-module retry state: attempts, scores and the stagnation flag that drives RETRY vs ESCALATE.
+import { assertId } from '../errors';
 import type { StateStore } from '../git/state';
 
 export const STATUSES = ['passed', 'failed', 'error'] as const;
@@ -26,12 +27,13 @@ export interface IterState {
 /** How many recent scored attempts the velocity rule looks at. */
 export const VELOCITY_WINDOW = 3;
 
+/** A run's iteration states; the id is checked here, so no caller (a plan step read back from the ref, say) can name a path outside. */
 export function iterDir(runId: string): string {
-  return `.forge/iterations/${runId}`;
+  return `.forge/iterations/${assertId({ kind: 'run id', value: runId })}`;
 }
 
 export function iterPath(runId: string, moduleId: string): string {
-  return `${iterDir(runId)}/${moduleId}.json`;
+  return `${iterDir(runId)}/${assertId({ kind: 'module id', value: moduleId })}.json`;
 }
 
 export function emptyState(runId: string, moduleId: string): IterState {
