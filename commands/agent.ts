@@ -8,7 +8,7 @@ import type { ModelConfig } from '../lib/agent/config';
 import { describeEvent } from '../lib/agent/events';
 import { PLAN_MARKDOWN } from '../lib/agent/plan';
 import type { PlanModeEnd } from '../lib/agent/plan-mode';
-import { emitSweep } from '../lib/agent/report';
+import { emitSweep, hooksThenCommit } from '../lib/agent/report';
 import type { AgentSession } from '../lib/agent/sessions';
 import type { AgentTools } from '../lib/agent/tools';
 import type { Workbench } from '../lib/agent/workbench';
@@ -624,9 +624,6 @@ async function afterTask({
   }
   if (checkpoint) await emitSweep({ io: ctx, checkpoint, ...(await bench.sweep(checkpoint)) });
   if (!run.exhausted && !run.stopped && !args.quick) {
-    const report = await bench.hook('on_task_done');
-    if (report) await ctx.emit({ type: 'hooks', text: report }, report);
-    const commit = await bench.commit('task', task.split('\n')[0]!.slice(0, 72));
-    if (commit) await ctx.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
+    await hooksThenCommit({ io: ctx, bench, event: 'on_task_done', at: 'task', message: task.split('\n')[0]!.slice(0, 72) });
   }
 }

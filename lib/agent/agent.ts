@@ -14,7 +14,7 @@ import {
 } from './chat';
 import type { ModelConfig } from './config';
 import { enforceBudget, newBudgetState, RECALL_TOOL, replyTokens, requestTokens } from './context';
-import { parseArguments, splitThinking, toolCallsInText, VisibleStream } from './replies';
+import { parseArguments, splitThinking, toolCallsInText, VisibleStream, type ParsedArguments } from './replies';
 import type { AgentTools } from './tools';
 
 export const SYSTEM_PROMPT = `You are forge, a coding agent in a git repository. Read before you edit, keep edits small, run the tests after a change. Tool results end with a hint (Next: …). When done, reply with a short summary and no tool call.`;
@@ -376,13 +376,14 @@ function unusableReply({
 /** A call run for the first time since nothing changed: its arguments read, the gate asked, the tool (or recall) run. */
 async function runFresh({
   call,
+  parsed,
   scope,
 }: {
   call: ToolCall;
+  parsed: ParsedArguments;
   scope: CallScope;
 }): Promise<{ args: Record<string, unknown>; ok: boolean; content: string; refused: boolean }> {
   const name = call.function.name;
-  const parsed = parseArguments(call.function.arguments);
   if (!parsed.ok) {
     const schema = scope.schemas.find((s) => s.function.name === name);
     return {
@@ -475,16 +476,14 @@ async function executeCall({
     memory.repeats.set(key, { turn: run.turns, count: 1 });
     return { ok: true, content: `[Unchanged since you read it; served from cache.]\n${cachedRead}` };
   }
-  const named = (() => {
-    const parsed = parseArguments(call.function.arguments);
-    return parsed.ok && EDITS_FILES.has(name) && typeof parsed.value.path === 'string' ? parsed.value.path : null;
-  })();
+  const parsed = parseArguments(call.function.arguments);
+  const named = parsed.ok && EDITS_FILES.has(name) && typeof parsed.value.path === 'string' ? parsed.value.path : null;
   const path = named === null ? null : resolve(cwd, named);
   if (path && !memory.versions.has(path)) {
     const hash = await contentHash(path);
     memory.versions.set(path, hash ? [{ hash, turn: 0 }] : []);
   }
-  const fresh = await runFresh({ call, scope });
+  const fresh = await runFresh({ call, parsed, scope });
   let { content } = fresh;
   if (fresh.refused) run.refused++;
   if (fresh.ok && named !== null && !run.files.includes(named)) run.files.push(named);

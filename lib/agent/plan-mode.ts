@@ -6,7 +6,7 @@ import type { RetryPolicy } from './chat';
 import type { ModelConfig } from './config';
 import { describeEstimate, estimatePlan, formatTokens, newPlan, savePlan, type AgentPlan } from './plan';
 import { makePlan } from './planner';
-import { emitSweep } from './report';
+import { emitSweep, hooksThenCommit } from './report';
 import type { AgentIO } from './io';
 import { describeStep, reviewPlan } from './review';
 import { executePlan, stepPrompt, type PlanEvent } from './steps';
@@ -147,10 +147,8 @@ function stepReporter({
         `✗ ${label} failed its check:\n${e.verdict.failure}`,
       );
     if (e.type === 'step_done') {
-      const report = await bench.hook('on_step_done');
-      if (report) await io.emit({ type: 'hooks', text: report }, report);
-      const commit = await bench.commit('step', `${plan.task.split('\n')[0]!.slice(0, 50)} — ${e.step.id}: ${e.step.title}`);
-      if (commit) await io.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
+      const message = `${plan.task.split('\n')[0]!.slice(0, 50)} — ${e.step.id}: ${e.step.title}`;
+      await hooksThenCommit({ io, bench, event: 'on_step_done', at: 'step', message });
     }
     if (e.type !== 'step_start') {
       const { recordTelemetry } = await import('./telemetry');
@@ -174,11 +172,8 @@ async function finishPlan({ io, bench, plan }: { io: AgentIO; bench: Workbench; 
     before = swept.number;
     await emitSweep({ io, checkpoint: plan.checkpoint, ...swept });
   }
-  const report = await bench.hook('on_task_done');
-  if (report) await io.emit({ type: 'hooks', text: report }, report);
   const body = plan.steps.map((s) => `- ${s.id} ${s.title}: ${s.summary ?? ''}`).join('\n');
-  const commit = await bench.commit('plan', `${plan.task.split('\n')[0]!.slice(0, 72)}\n\n${body}`);
-  if (commit) await io.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
+  await hooksThenCommit({ io, bench, event: 'on_task_done', at: 'plan', message: `${plan.task.split('\n')[0]!.slice(0, 72)}\n\n${body}` });
   return before;
 }
 

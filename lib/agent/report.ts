@@ -1,7 +1,9 @@
 // After a task or a plan: what changed since its checkpoint (git diff --stat style) and the change-impact warnings.
 import type { FileChange } from '../git/checkpoint';
 import type { ImpactWarning } from './impact';
+import type { HookEvent } from './config';
 import type { AgentIO } from './io';
+import type { Workbench } from './workbench';
 
 export async function emitSweep({
   io,
@@ -33,4 +35,24 @@ export async function emitSweep({
     );
   for (const w of warnings)
     await io.emit({ type: 'impact', symbol: w.symbol, file: w.file, change: w.change, references: w.references, more: w.more }, w.text);
+}
+
+/** A finished piece of work (a task, a plan step, a plan): its hooks' report, then the auto-commit the profile asks for, each told. */
+export async function hooksThenCommit({
+  io,
+  bench,
+  event,
+  at,
+  message,
+}: {
+  io: Pick<AgentIO, 'emit'>;
+  bench: Workbench;
+  event: HookEvent;
+  at: 'task' | 'step' | 'plan';
+  message: string;
+}): Promise<void> {
+  const report = await bench.hook(event);
+  if (report) await io.emit({ type: 'hooks', text: report }, report);
+  const commit = await bench.commit(at, message);
+  if (commit) await io.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
 }

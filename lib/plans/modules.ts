@@ -116,18 +116,16 @@ async function readModules({
   return modules;
 }
 
-/** A dependsOn naming no module of the plan. */
-function checkDependencies({
-  located,
-  list,
-  modules,
-  findings,
-}: {
+/** What each check of the plan as a whole reads (the located document, its modules) and where it adds findings. */
+interface PlanChecks {
   located: Located;
   list: unknown[];
   modules: Module[];
   findings: Finding[];
-}): void {
+}
+
+/** A dependsOn naming no module of the plan. */
+function checkDependencies({ located, list, modules, findings }: PlanChecks): void {
   const ids = new Set(modules.map((m) => m.id));
   for (const m of modules) {
     const i = list.indexOf(m);
@@ -145,17 +143,7 @@ function checkDependencies({
 }
 
 /** Dependency cycles, each once, by depth-first search so the cycle can be named in order. */
-function checkCycles({
-  located,
-  list,
-  modules,
-  findings,
-}: {
-  located: Located;
-  list: unknown[];
-  modules: Module[];
-  findings: Finding[];
-}): void {
+function checkCycles({ located, list, modules, findings }: PlanChecks): void {
   const state = new Map<string, 'open' | 'done'>();
   const byId = new Map(modules.map((m) => [m.id, m]));
   const stack: string[] = [];
@@ -182,17 +170,7 @@ function checkCycles({
 }
 
 /** Modules with no dependency path between them may run in parallel: files both change will collide (a warning). */
-function checkOverlaps({
-  located,
-  list,
-  modules,
-  findings,
-}: {
-  located: Located;
-  list: unknown[];
-  modules: Module[];
-  findings: Finding[];
-}): void {
+function checkOverlaps({ located, list, modules, findings }: PlanChecks): void {
   const byId = new Map(modules.map((m) => [m.id, m]));
   const reaches = (from: string, to: string, seenIds = new Set<string>()): boolean =>
     (byId.get(from)?.dependsOn ?? []).some((d) => d === to || (!seenIds.has(d) && (seenIds.add(d), reaches(d, to, seenIds))));

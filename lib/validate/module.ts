@@ -2,13 +2,12 @@
 import { InvalidInputError, NotAGitRepoError } from '../errors';
 import type { Repo } from '../git/repo';
 import type { StateStore } from '../git/state';
-import type { Module } from '../plans/modules';
-import { verifyCommands } from '../plans/modules';
+import type { Attempt } from '../iter/iter';
+import { verifyCommands, type Module } from '../plans/modules';
 import { planModule } from './plan';
 import type { CheckResult } from './types';
 import { attemptOf, missingCwdResult, runChecks, recordValidation, type Contract } from './validate';
 import { recommend, type Verdict } from './verdict';
-import type { Attempt } from '../iter/iter';
 
 export interface ModuleValidation {
   results: CheckResult[];
