@@ -18,6 +18,7 @@ import { helpText, parseArgv, type ParsedArgv } from './parse';
 import { shellJoin, shellSplit } from '../quote';
 import { programWords, resolve, suggest } from './registry';
 import { validateRequest } from './validate';
+import { versionOutput } from './version';
 
 export const VERSION: string = pkg.version;
 
@@ -156,10 +157,7 @@ export async function main(opts: MainOptions): Promise<ExitCode> {
   const badColor = invalidColor(colorOption(leading), [...leading, ...words]);
   if (badColor) return fail(badColor);
 
-  if (words[0] === '--version' || words[0] === '-V') {
-    await out.out(`forge ${VERSION}`);
-    return 0;
-  }
+  if (words[0] === '--version') return printVersion({ rest: words.slice(1), json: jsonWanted, out, fail });
   const r = resolve(entries, words);
   if (r.kind === 'none') {
     // `forge`, `forge --help`, or common options with no command after them (`forge -C dir`).
@@ -200,6 +198,34 @@ export async function main(opts: MainOptions): Promise<ExitCode> {
   }
   // The leading options go ahead of the command's own arguments: before any value or `--` of theirs.
   return runCommand(r.spec, [...leading, ...r.rest], opts, out);
+}
+
+/**
+ * `forge version` / `--version`: the version line, or the record with --json. The common options
+ * were taken before and after it (lib/cli/leading.ts); any other word is refused.
+ */
+async function printVersion({
+  rest,
+  json,
+  out,
+  fail,
+}: {
+  rest: string[];
+  json: boolean;
+  out: Output;
+  fail: (err: ForgeError) => Promise<ExitCode>;
+}): Promise<ExitCode> {
+  const word = rest[0];
+  if (word === undefined) {
+    await out.write(out.stdout, versionOutput({ version: VERSION, json }));
+    return 0;
+  }
+  const fix = 'forge version';
+  const bare = leadingWithoutValue(rest);
+  if (bare && rest.length === 1) return fail(new InvalidInputError('INVALID_ARGUMENT', `option '${bare}' needs a value`, { fix }));
+  if (word.startsWith('-') && word !== '-' && word !== '--')
+    return fail(new InvalidInputError('UNKNOWN_OPTION', `unknown option '${word}'`, { fix }));
+  return fail(new InvalidInputError('UNEXPECTED_ARGUMENT', `unexpected argument '${word}'`, { fix }));
 }
 
 async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOptions, out: Output): Promise<ExitCode> {

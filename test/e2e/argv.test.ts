@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { shellSplit } from '../../lib/quote';
 import { forge, forgeEnv } from '../helpers/forge';
 import { git, tempRepo } from '../helpers/repo';
+import { version as pkgVersion } from '../../package.json';
 
 const repo = tempRepo();
 writeFileSync(join(repo, '-f.txt'), 'a file named like an option\n');
@@ -124,6 +125,57 @@ test('forge help [cmd], forge version, and a group alone print what git and gh p
   assert.is((await forge(['--json', 'plan'], { cwd: repo })).code, 0);
   const typo = await forge(['plan', '--bogus'], { cwd: repo });
   assert.is(typo.code, 2);
+});
+
+test('forge version takes the common options anywhere: --json is one record; help is the overview; anything else is refused', async () => {
+  const expected = {
+    ok: true,
+    version: pkgVersion,
+    node: process.versions.node,
+    platform: process.platform,
+    arch: process.arch,
+    _next_action: null,
+  };
+  for (const args of [
+    ['version', '--json'],
+    ['--json', 'version'],
+    ['--version', '--json'],
+    ['-V', '--json'],
+    ['-C', repo, 'version', '--json'],
+  ]) {
+    const r = await forge(args, { cwd: repo });
+    assert.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.records, [expected], args.join(' '));
+  }
+  const env = await forge(['version'], { cwd: repo, env: { FORGE_JSON: '1' } });
+  assert.equal(env.records, [expected], 'FORGE_JSON=1 asks for the record too');
+  for (const args of [
+    ['version', '--no-color'],
+    ['version', '--run-id', 'r1'],
+    ['--color=always', 'version'],
+    ['version', '--cwd', repo],
+  ]) {
+    const r = await forge(args, { cwd: repo });
+    assert.equal([r.code, r.stdout, r.stderr], [0, `forge ${pkgVersion}\n`, ''], args.join(' '));
+  }
+  const overview = (await forge(['--help'], { cwd: repo })).stdout;
+  assert.match(overview, /forge version \[--json\]/);
+  for (const args of [
+    ['version', '--help'],
+    ['help', 'version'],
+    ['version', '-h'],
+  ])
+    assert.is((await forge(args, { cwd: repo })).stdout, overview, args.join(' '));
+  const extra = await forge(['version', 'extra'], { cwd: repo });
+  assert.equal([extra.code, extra.stderr], [2, "Error: unexpected argument 'extra'\nFix: forge version\n"]);
+  const bogus = await forge(['version', '--bogus', '--json'], { cwd: repo });
+  assert.is(bogus.code, 2);
+  assert.equal(
+    bogus.records.map((r) => [r.ok, (r.error as { code: string }).code, r._next_action]),
+    [[false, 'UNKNOWN_OPTION', 'forge version']],
+  );
+  const bare = await forge(['version', '-C'], { cwd: repo });
+  assert.equal([bare.code, bare.stderr], [2, "Error: option '--cwd' needs a value\nFix: forge version\n"]);
 });
 
 test('help wraps to the terminal width ($COLUMNS when not a terminal); a word longer than the width stands alone', async () => {
