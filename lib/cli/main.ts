@@ -13,7 +13,7 @@ import { readAll, readStdin } from './input';
 import { hintFields, hintLines, Output, PLAIN, type Hint, type Stream } from './output';
 import { groupHelp, topHelp } from './overview';
 import { colorOption, isLeadingOption, leadingWithoutValue, splitWords } from './leading';
-import { pagerCommand, startPager } from './pager';
+import { pagerCommand, startPager, type Pager, type PagerEnd } from './pager';
 import { helpText, parseArgv, type ParsedArgv } from './parse';
 import { shellJoin, shellSplit } from '../quote';
 import { programWords, resolve, suggest } from './registry';
@@ -278,9 +278,9 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
   const repos = new RepoCache();
   let worst: ExitCode = 0;
   // A person reading a long answer on a terminal gets the pager; quitting it early ends the command, as in git.
-  const pagerLine = spec.pager && !json && opts.stdout.isTTY ? pagerCommand(env) : null;
-  const pager = pagerLine ? await startPager({ command: pagerLine, env, onQuit: () => process.exit(0) }) : null;
-  const target = pager ? out.to(pager.stdin as unknown as Stream) : out;
+  const pager = spec.pager && !json && opts.stdout.isTTY ? await openPager({ opts, out }) : null;
+  const target = pager ? out.to(pager.stdin as Stream) : out;
+  let paged: PagerEnd | undefined;
   try {
     for await (const req of requests) {
       const code = await runRequest({ spec, req, parsed, json, opts, out: target, repos });
@@ -288,9 +288,30 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
     }
   } finally {
     repos.close();
-    await pager?.close();
+    paged = await pager?.close();
   }
-  return worst;
+  if (paged?.kind !== 'failed') return worst;
+  // Where git shows nothing and exits 0: the person is told, and how to see the output.
+  await out.err(
+    `${out.errPalette.error('Error:')} the pager '${paged.command}' ${paged.why}, so the output may not have been shown\n${out.errPalette.label('Fix:')} FORGE_PAGER=cat ${shellJoin(['forge', ...spec.name.split(' '), ...rest])}`,
+  );
+  return worst > 1 ? worst : 1;
+}
+
+/** The pager of $FORGE_PAGER, $PAGER or less, started; null when none is set or found. One that cannot run is a warning, and the text goes to the terminal. */
+async function openPager({ opts, out }: { opts: MainOptions; out: Output }): Promise<Pager | null> {
+  const command = pagerCommand(opts.env);
+  if (!command) return null;
+  return startPager({
+    command,
+    env: opts.env,
+    stdout: opts.stdout,
+    onQuit: () => process.exit(0),
+    onUnstartable: (why) =>
+      out.err(
+        `${out.errPalette.label('warning:')} cannot run the pager '${command}': ${why}; the output follows without it (FORGE_PAGER=cat: no pager)`,
+      ),
+  });
 }
 
 async function* numbered(lines: AsyncIterable<string>): AsyncGenerator<Request> {

@@ -249,4 +249,34 @@ test('long text on a terminal goes through the pager (FORGE_PAGER, then PAGER); 
   assert.is(quit.code, 0, 'a pager quit early ends the command quietly');
 });
 
+test('a pager that cannot start: the output on the terminal after a warning; one that fails: an error, exit 1 — never silence', async () => {
+  const log = (await forge(['state', 'log'], { cwd: repo })).stdout;
+  assert.match(log, /refs\/forge\/state/);
+  // Run as is (no shell word in it, as git runs one), through sh (arguments), and a file that is not executable.
+  const plain = join(repo, '.git', 'not-a-pager');
+  writeFileSync(plain, 'not a program\n');
+  for (const pager of ['/nonexistent/pager', 'no-such-pager-anywhere -R', plain]) {
+    const r = onTerminal(['state', 'log'], { FORGE_PAGER: pager });
+    const shown = r.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    assert.is(r.code, 0, pager);
+    const warning = shown.indexOf(`warning: cannot run the pager '${pager}'`);
+    assert.ok(warning >= 0, `${pager}: ${shown}`);
+    assert.ok(shown.indexOf(log.replace(/\n/g, '\r\n')) > warning, `${pager}: the whole output follows the warning:\n${shown}`);
+  }
+  // Exits at once without reading, non-zero; exits having read part of it; killed.
+  const failing: Array<[string, string]> = [
+    ['false', 'exited with status 1'],
+    ['head -c 10 >/dev/null; exit 3', 'exited with status 3'],
+    ['kill -9 $$', 'was killed by SIGKILL'],
+  ];
+  for (const [pager, status] of failing) {
+    const r = onTerminal(['state', 'log'], { FORGE_PAGER: pager });
+    assert.is(r.code, 1, `${pager}: ${r.stdout}`);
+    assert.is(
+      r.stdout.replace(/\x1b\[[0-9;]*m/g, ''),
+      `Error: the pager '${pager}' ${status}, so the output may not have been shown\r\nFix: FORGE_PAGER=cat forge state log\r\n`,
+    );
+  }
+});
+
 test.run();
