@@ -40,12 +40,14 @@ declare -gA _forge_choices=(
 ${choices.join('\n')}
 )
 _forge_leading="${LEADING_WORDS.join(' ')}"
-# Files and directories under $1 (the --cwd given, else here) starting with $2; a directory ends
-# with / and takes no space after it, and each name is quoted as the shell reads it back.
+# Files and directories under $1 (the --cwd given as typed, else here) starting with $2; a directory
+# ends with / and takes no space after it, and each name is quoted as the shell reads it back.
 _forge_files() {
   local dir=\${1:-.} word=$2 only=$3 f
   word=\${word//\\\\ / }
   [[ $word == [\\"\\']* ]] && word=\${word:1}
+  dir=\${dir//\\\\ / }
+  [[ $dir == [\\"\\']*[\\"\\'] ]] && dir=\${dir:1:-1}
   [[ $dir == "~"* ]] && dir=$HOME\${dir:1}
   COMPREPLY=()
   while IFS= read -r f; do
@@ -132,31 +134,45 @@ ${opts.join('\n')}
       --run-id) (( i++ )); continue ;;
       -*) continue ;;
     esac
-    if (( found && \${+subs[$path]} )) && [[ $'\\n'\${subs[$path]}$'\\n' == *$'\\n'$w:* ]]; then
+    if (( found && \${+subs[$path]} )) && [[ $'\\n'\${subs[$path]}$'\\n' == *$'\\n'"$w":* ]]; then
       path="$path $w"
     else
       found=0
     fi
   done
-  local prev=\${words[CURRENT-1]} line
-  if [[ $prev == -C || $prev == --cwd ]]; then
+  # The directory as the shell will read it: quotes and backslashes off, ~ expanded, made absolute
+  # (_files -W takes a relative one from /, not from here).
+  if [[ -n $dir ]]; then
+    dir=\${(Q)dir}
+    dir=\${~dir}
+    dir=\${dir:a}
+  fi
+  local prev=\${words[CURRENT-1]} cur=\${words[CURRENT]} line option
+  # --name=value: the value completes as it would after --name.
+  if [[ $cur == --?*=* ]]; then
+    option=\${cur%%=*}
+    compset -P '*='
+  else
+    option=$prev
+  fi
+  if [[ $option == -C || $option == --cwd ]]; then
     _files -/
     return
   fi
   for line in \${(f)opts[$path]}; do
-    if [[ $line == $prev:* ]]; then
+    if [[ $line == "$option":* ]]; then
       local choices=\${\${line#*:\\(}%\\)}
       compadd -- \${=choices}
       return
     fi
   done
-  if [[ \${words[CURRENT]} == -* ]]; then
+  if [[ $cur == -* ]]; then
     if (( \${+opts[$path]} )); then compadd -- \${\${(f)opts[$path]}%%:*}; else compadd -- ${LEADING_WORDS.join(' ')}; fi
   elif (( \${+subs[$path]} )); then
     local -a described=(\${(f)subs[$path]})
     _describe command described
   elif [[ -n $dir ]]; then
-    _files -W \${~dir}
+    _files -W "$dir"
   else
     _files
   fi
