@@ -95,7 +95,8 @@ complete -F _forge ${programs(entries).join(' ')}
 `;
 }
 
-export function zshCompletion(entries: readonly Entry[]): string {
+/** The zsh script's two tables as assignment lines: each command path's subcommands (name:summary) and each command's options (--name, or --name:(choices)). */
+function zshTables(entries: readonly Entry[]): { subs: string[]; opts: string[] } {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const subs = [`    forge ${q(entries.map((e) => `${e.name}:${e.summary.replace(/:/g, '\\:')}`).join('\n'))}`];
   for (const e of entries)
@@ -111,6 +112,11 @@ export function zshCompletion(entries: readonly Entry[]): string {
           .join('\n'),
       )}`,
   );
+  return { subs, opts };
+}
+
+export function zshCompletion(entries: readonly Entry[]): string {
+  const { subs, opts } = zshTables(entries);
   return `#compdef ${programs(entries).join(' ')}
 # zsh completion for forge — ${HEADER}
 _forge() {
