@@ -13,11 +13,12 @@ import { readAll, readStdin } from './input';
 import { hintFields, hintLines, Output, PLAIN, type Hint, type Stream } from './output';
 import { groupHelp, topHelp } from './overview';
 import { colorOption, isLeadingOption, leadingWithoutValue, splitWords } from './leading';
-import { pagerCommand, startPager } from './pager';
+import { pagerCommand, startPager, type Pager, type PagerEnd } from './pager';
 import { helpText, parseArgv, type ParsedArgv } from './parse';
 import { shellJoin, shellSplit } from '../quote';
 import { programWords, resolve, suggest } from './registry';
 import { validateRequest } from './validate';
+import { versionOutput } from './version';
 
 export const VERSION: string = pkg.version;
 
@@ -156,10 +157,7 @@ export async function main(opts: MainOptions): Promise<ExitCode> {
   const badColor = invalidColor(colorOption(leading), [...leading, ...words]);
   if (badColor) return fail(badColor);
 
-  if (words[0] === '--version' || words[0] === '-V') {
-    await out.out(`forge ${VERSION}`);
-    return 0;
-  }
+  if (words[0] === '--version') return printVersion({ rest: words.slice(1), json: jsonWanted, out, fail });
   const r = resolve(entries, words);
   if (r.kind === 'none') {
     // `forge`, `forge --help`, or common options with no command after them (`forge -C dir`).
@@ -200,6 +198,34 @@ export async function main(opts: MainOptions): Promise<ExitCode> {
   }
   // The leading options go ahead of the command's own arguments: before any value or `--` of theirs.
   return runCommand(r.spec, [...leading, ...r.rest], opts, out);
+}
+
+/**
+ * `forge version` / `--version`: the version line, or the record with --json. The common options
+ * were taken before and after it (lib/cli/leading.ts); any other word is refused.
+ */
+async function printVersion({
+  rest,
+  json,
+  out,
+  fail,
+}: {
+  rest: string[];
+  json: boolean;
+  out: Output;
+  fail: (err: ForgeError) => Promise<ExitCode>;
+}): Promise<ExitCode> {
+  const word = rest[0];
+  if (word === undefined) {
+    await out.write(out.stdout, versionOutput({ version: VERSION, json }));
+    return 0;
+  }
+  const fix = 'forge version';
+  const bare = leadingWithoutValue(rest);
+  if (bare && rest.length === 1) return fail(new InvalidInputError('INVALID_ARGUMENT', `option '${bare}' needs a value`, { fix }));
+  if (word.startsWith('-') && word !== '-' && word !== '--')
+    return fail(new InvalidInputError('UNKNOWN_OPTION', `unknown option '${word}'`, { fix }));
+  return fail(new InvalidInputError('UNEXPECTED_ARGUMENT', `unexpected argument '${word}'`, { fix }));
 }
 
 async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOptions, out: Output): Promise<ExitCode> {
@@ -252,9 +278,9 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
   const repos = new RepoCache();
   let worst: ExitCode = 0;
   // A person reading a long answer on a terminal gets the pager; quitting it early ends the command, as in git.
-  const pagerLine = spec.pager && !json && opts.stdout.isTTY ? pagerCommand(env) : null;
-  const pager = pagerLine ? await startPager({ command: pagerLine, env, onQuit: () => process.exit(0) }) : null;
-  const target = pager ? out.to(pager.stdin as unknown as Stream) : out;
+  const pager = spec.pager && !json && opts.stdout.isTTY ? await openPager({ opts, out }) : null;
+  const target = pager ? out.to(pager.stdin as Stream) : out;
+  let paged: PagerEnd | undefined;
   try {
     for await (const req of requests) {
       const code = await runRequest({ spec, req, parsed, json, opts, out: target, repos });
@@ -262,9 +288,30 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
     }
   } finally {
     repos.close();
-    await pager?.close();
+    paged = await pager?.close();
   }
-  return worst;
+  if (paged?.kind !== 'failed') return worst;
+  // Where git shows nothing and exits 0: the person is told, and how to see the output.
+  await out.err(
+    `${out.errPalette.error('Error:')} the pager '${paged.command}' ${paged.why}, so the output may not have been shown\n${out.errPalette.label('Fix:')} FORGE_PAGER=cat ${shellJoin(['forge', ...spec.name.split(' '), ...rest])}`,
+  );
+  return worst > 1 ? worst : 1;
+}
+
+/** The pager of $FORGE_PAGER, $PAGER or less, started; null when none is set or found. One that cannot run is a warning, and the text goes to the terminal. */
+async function openPager({ opts, out }: { opts: MainOptions; out: Output }): Promise<Pager | null> {
+  const command = pagerCommand(opts.env);
+  if (!command) return null;
+  return startPager({
+    command,
+    env: opts.env,
+    stdout: opts.stdout,
+    onQuit: () => process.exit(0),
+    onUnstartable: (why) =>
+      out.err(
+        `${out.errPalette.label('warning:')} cannot run the pager '${command}': ${why}; the output follows without it (FORGE_PAGER=cat: no pager)`,
+      ),
+  });
 }
 
 async function* numbered(lines: AsyncIterable<string>): AsyncGenerator<Request> {
