@@ -161,6 +161,7 @@ export default defineCommand({
     EMPTY_TASK: 'a blank task',
     BUDGET_TOO_SMALL: 'a --budget that cannot hold the system prompt, the task and the tool schemas, or the latest turn',
     NO_PLAN: 'nothing to resume: no plan, or the plan is done or cancelled',
+    STATE_INVALID: 'the session (--session) or the plan (--resume) on the state ref is not one forge can read',
     PLAN_INVALID: "the planner's plan failed forge plan check twice",
     CONFLICTING_FLAGS: 'flags that do not go together (--plan with --resume, --quick or --continue; --mechanical with any of them)',
     NOT_MECHANICAL: 'a --mechanical task that is not a plain replacement',
@@ -264,7 +265,7 @@ type Args = ArgsOf<typeof ARGS>;
 /** --list: the sessions on the state ref, newest first. */
 async function listOutcome(ctx: RunContext): Promise<Outcome> {
   const { listSessions, SESSIONS_DIR } = await import('../lib/agent/sessions');
-  const sessions = await listSessions({ store: await ctx.store() });
+  const sessions = await listSessions({ store: await ctx.store(), warn: (text) => ctx.warn(text) });
   for (const x of sessions)
     await ctx.emit(
       { type: 'session', id: x.id, updatedAt: x.updatedAt, turns: x.turns.length, first: x.turns[0]?.task ?? '' },

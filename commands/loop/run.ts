@@ -42,6 +42,7 @@ export default defineCommand({
     LOOP_ACTIVE: 'another loop is live (with --prompt…) or bound to a session',
     LOOP_RUNNING: 'a forge loop run is driving the loop already',
     NO_LOOP: 'no prompt and no current loop',
+    STATE_INVALID: 'no prompt, and the current loop on the state ref is not one forge can read',
     AGENT_NOT_FOUND: 'the agent command cannot start',
     PROMPT_NOT_FOUND: 'the prompt file cannot be read',
     EMPTY_PROMPT: 'the prompt is blank',
@@ -55,10 +56,10 @@ export default defineCommand({
       });
     const store = await ctx.store();
     const options = await startOptions(args, ctx.cwd);
-    const current = await currentLoop({ store });
     if (options) {
       await startLoop({ store, options: { ...options, driver: 'run', session: null, command: args.agent }, now: ctx.now() });
     } else {
+      const current = await currentLoop({ store });
       if (!isLive(current))
         throw new RefusedError('NO_LOOP', 'no live loop to run, and no --prompt-file or --prompt to start one', {
           fix: 'forge loop run --help',

@@ -5,7 +5,9 @@ import { assertId, isValidId } from '../errors';
 import type { Repo } from '../git/repo';
 import { randomHex } from '../random';
 import type { StateStore } from '../git/state';
+import { checkJson } from '../state/read';
 import { appendLines, tailLines } from '../state/streams';
+import * as validators from '../state/validators.gen';
 
 export const PHASES = [
   'planning',
@@ -164,11 +166,9 @@ export async function pendingEvents({ repo, runId }: { repo: Repo; runId?: strin
     const text = await readFile(f.path, 'utf8').catch(() => '');
     for (const line of text.split('\n')) {
       if (!line) continue;
-      try {
-        events.push(JSON.parse(line) as LogEvent);
-      } catch {
-        // a torn spool file cannot happen (tmp+rename); skip rather than fail a query on one
-      }
+      // A torn spool file cannot happen (tmp+rename), but a line that is no event is skipped rather than fail a query.
+      const r = checkJson({ text: line, file: validators.logEvent });
+      if (r.ok) events.push(r.value);
     }
   }
   return events;
