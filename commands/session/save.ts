@@ -20,9 +20,10 @@ export default defineCommand({
       placeholder: 'JSON',
       description: 'More fields to keep in the snapshot, as a JSON object.',
     },
+    // Throwing away what is saved is the person's call: not offered to a model.
     replace: {
       type: 'boolean',
-      tool: 'Start afresh',
+      personOnly: true,
       description: 'Start the snapshot afresh: keep nothing saved (and write over a file on the state ref that is not a snapshot).',
     },
   },

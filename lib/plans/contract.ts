@@ -94,31 +94,34 @@ async function readPointer(
   return r.ok ? { id: r.value.plan_id } : { problem: r.problem };
 }
 
-/** The plan id the active pointer names, if any; PLAN_UNREADABLE (with `fix`) when it cannot be read. */
-async function pointedPlanId({ from, fix }: { from: StateSource; fix: string }): Promise<string | undefined> {
+/** The command that mends an unreadable pointer or contract, looked up only when one is found. */
+type Mend = () => Promise<string>;
+
+/** The plan id the active pointer names, if any; PLAN_UNREADABLE (Fix: `mend`) when it cannot be read. */
+async function pointedPlanId({ from, mend }: { from: StateSource; mend: Mend }): Promise<string | undefined> {
   const p = await readPointer(from);
   if (p.problem !== undefined)
-    throw unreadable({ what: `the active plan pointer ${ACTIVE_PATH}`, path: ACTIVE_PATH, problem: p.problem, fix });
+    throw unreadable({ what: `the active plan pointer ${ACTIVE_PATH}`, path: ACTIVE_PATH, problem: p.problem, fix: await mend() });
   return p.id;
 }
 
-/** The contract of plan `id`: null when there is none, PLAN_UNREADABLE (with `fix`) when it cannot be used. */
+/** The contract of plan `id`: null when there is none, PLAN_UNREADABLE (Fix: `mend`) when it cannot be used. */
 async function readContract({
   from,
   id,
   what,
-  fix,
+  mend,
 }: {
   from: StateSource;
   id: string;
   what: string;
-  fix: string;
+  mend: Mend;
 }): Promise<Contract | null> {
   const path = contractPath(id);
   const r = await tryStateJson({ from, path, file: validators.contract });
   if (r === null) return null;
   const problem = r.ok ? contractProblem({ contract: r.value, id }) : r.problem;
-  if (problem !== null) throw unreadable({ what, path, problem, fix });
+  if (problem !== null) throw unreadable({ what, path, problem, fix: await mend() });
   return r.ok ? r.value : null;
 }
 
@@ -132,11 +135,12 @@ function contractProblem({ contract, id }: { contract: Contract; id: string }): 
 
 /** The contract the active pointer names, if any. */
 export async function activeContract({ store }: { store: StateStore }): Promise<Contract | null> {
-  const fix = 'forge plan status';
-  const id = await pointedPlanId({ from: store, fix });
+  const mend = async () => 'forge plan status';
+  const id = await pointedPlanId({ from: store, mend });
   if (id === undefined) return null;
-  const c = await readContract({ from: store, id, what: `the contract of the active plan '${id}'`, fix });
-  if (!c) throw unreadable({ what: `the contract of the active plan '${id}'`, path: contractPath(id), problem: 'no such file', fix });
+  const what = `the contract of the active plan '${id}'`;
+  const c = await readContract({ from: store, id, what, mend });
+  if (!c) throw unreadable({ what, path: contractPath(id), problem: 'no such file', fix: await mend() });
   // An ended contract gates nothing; a pointer to one comes only from a state merge of two clones.
   if (c.status === 'ended') return null;
   return c;
@@ -182,13 +186,13 @@ export async function targetContract({
   cwd?: string;
 }): Promise<Contract> {
   // What mends an unreadable pointer or contract: activating the plan again in its place.
-  const mend = cwd === undefined ? 'forge plan status' : await activationCommand({ cwd, replace: true });
-  const id = planId ?? (await pointedPlanId({ from, fix: mend }));
+  const mend = async () => (cwd === undefined ? 'forge plan status' : await activationCommand({ cwd, replace: true }));
+  const id = planId ?? (await pointedPlanId({ from, mend }));
   if (id === undefined)
     throw new RefusedError('NO_ACTIVE_PLAN', 'no plan contract is active', {
       fix: cwd === undefined ? 'forge plan status' : await activationCommand({ cwd }),
     });
-  const c = await readContract({ from, id, what: `the contract of plan '${id}'`, fix: mend });
+  const c = await readContract({ from, id, what: `the contract of plan '${id}'`, mend });
   if (!c) throw new RefusedError('PLAN_NOT_FOUND', `no activated plan '${id}'`, { fix: 'forge plan status' });
   if (c.status === 'ended')
     throw new RefusedError('PLAN_ENDED', `plan ${id} has ended`, {
@@ -261,7 +265,7 @@ async function livePlans({
     throw unreadable({ what: `the active plan pointer ${ACTIVE_PATH}`, path: ACTIVE_PATH, problem: pointer.problem, fix });
   const live: Contract[] = [];
   for (const id of new Set([planId, ...(pointer.id ? [pointer.id] : [])])) {
-    const c = await readContract({ from: tx, id, what: `the contract of plan '${id}'`, fix }).catch((err: unknown) => {
+    const c = await readContract({ from: tx, id, what: `the contract of plan '${id}'`, mend: async () => fix }).catch((err: unknown) => {
       if (replace) return null;
       throw err;
     });
@@ -302,9 +306,7 @@ export async function activatePlan({
         throw new RefusedError(
           'PLAN_ALREADY_ACTIVE',
           `${what}, at unit ${first.units[first.current]?.id}: --replace ends it and activates '${source}'`,
-          {
-            fix: withReplace,
-          },
+          { fix: withReplace },
         );
       }
       const ended: Contract[] = [];

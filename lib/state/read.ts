@@ -38,7 +38,7 @@ export interface StateKinds {
   stamped: { updatedAt?: string; lastUpdatedAt?: string };
   undoMarker: UndoMarker;
   editTemps: string[];
-  editManifest: Array<{ path: string; backup: string | null; mode?: number; temp?: string }>;
+  editManifest: Array<{ path: string; backup: string | null; mode?: number | null; temp?: string }>;
 }
 
 export type StateKind = keyof StateKinds;

@@ -274,7 +274,14 @@ const undoMarker = () =>
 
 // A manifest written before temps and modes were journaled has neither.
 const editManifest = () =>
-  z.array(z.looseObject({ path: z.string(), backup: z.nullable(z.string()), mode: z.optional(z.number()), temp: z.optional(z.string()) }));
+  z.array(
+    z.looseObject({
+      path: z.string(),
+      backup: z.nullable(z.string()),
+      mode: z.optional(z.nullable(z.number())),
+      temp: z.optional(z.string()),
+    }),
+  );
 
 /** Every kind of state file: what it is, for messages, and its schema, checked against the type its readers use. */
 export const STATE_SCHEMAS: { [K in keyof StateKinds]: { what: string; schema: z.ZodMiniType<StateKinds[K], unknown> } } = {

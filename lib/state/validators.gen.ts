@@ -4436,7 +4436,7 @@ return errors === 0;
 }
 
 export const validate_editManifest = validate27;
-const schema28 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"array","items":{"type":"object","properties":{"path":{"type":"string"},"backup":{"type":["string","null"]},"mode":{"type":"number"},"temp":{"type":"string"}},"required":["path","backup"],"additionalProperties":{}},"$id":"editManifest"};
+const schema28 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"array","items":{"type":"object","properties":{"path":{"type":"string"},"backup":{"type":["string","null"]},"mode":{"type":["number","null"]},"temp":{"type":"string"}},"required":["path","backup"],"additionalProperties":{}},"$id":"editManifest"};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="editManifest" */;
@@ -4485,8 +4485,8 @@ if(valid1){
 if(data0.mode !== undefined){
 let data3 = data0.mode;
 const _errs8 = errors;
-if(!((typeof data3 == "number") && (isFinite(data3)))){
-validate27.errors = [{instancePath:instancePath+"/" + i0+"/mode",schemaPath:"#/items/properties/mode/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
+validate27.errors = [{instancePath:instancePath+"/" + i0+"/mode",schemaPath:"#/items/properties/mode/type",keyword:"type",params:{type: schema28.items.properties.mode.type},message:"must be number,null"}];
 return false;
 }
 var valid1 = _errs8 === errors;
