@@ -95,7 +95,8 @@ const MCP_SESSION = [
   .map((m) => JSON.stringify(m))
   .join('\n');
 
-export async function startupBench({ runs, env }: { runs: number; env: NodeJS.ProcessEnv }): Promise<void> {
+/** The repositories the cases run in: a small one with a memory saved, one with an active plan, one of 100,000 files. */
+function benchRepos({ env }: { env: NodeJS.ProcessEnv }): { small: string; gated: string; huge: string } {
   const small = tempRepo();
   writeFileSync(join(small, 'small.txt'), Array.from({ length: 40 }, (_, i) => `line ${i + 1} of a small file`).join('\n') + '\n');
   spawnSync(process.execPath, [FORGE, 'memory', 'save', 'pnpm vitest --run; watch mode hangs in CI', '--category', 'test_command'], {
@@ -116,7 +117,6 @@ export async function startupBench({ runs, env }: { runs: number; env: NodeJS.Pr
     encoding: 'utf8',
   });
   if (activated.status !== 0) throw new Error(`plan activate failed: ${activated.stderr}`);
-
   // forge init reads a whole repository: 100,000 files in 500 directories.
   const huge = tempRepo();
   for (let d = 0; d < 500; d++) {
@@ -125,9 +125,13 @@ export async function startupBench({ runs, env }: { runs: number; env: NodeJS.Pr
   }
   git(huge, 'add', '-A');
   git(huge, 'commit', '-q', '-m', '100k files');
+  return { small, gated, huge };
+}
 
+/** The calls measured, node -e 0 first (the yardstick the ratios divide by). */
+function startupCases({ small, gated, huge }: { small: string; gated: string; huge: string }): Case[] {
   let lesson = 0;
-  const cases: Case[] = [
+  return [
     { label: 'node -e 0', args: ['-e', '0'], cwd: small },
     { label: 'forge --version', args: [FORGE, '--version'], cwd: small, goal: 1.5 },
     { label: 'forge read small.txt', args: [FORGE, 'read', 'small.txt'], cwd: small, goal: 1.5 },
@@ -153,7 +157,15 @@ export async function startupBench({ runs, env }: { runs: number; env: NodeJS.Pr
     { label: 'forge init --print, 100k files', args: [FORGE, 'init', '--print'], cwd: huge, goal: 3 },
     { label: 'forge mcp: initialize + tools/list', args: [FORGE, 'mcp'], cwd: small, input: `${MCP_SESSION}\n` },
   ];
+}
 
+/** Per case: median wall and CPU of `runs` interleaved runs, median peak RSS of 3 (null without /usr/bin/time), git processes of one run. */
+function measure({ cases, runs, env }: { cases: Case[]; runs: number; env: NodeJS.ProcessEnv }): {
+  wall: number[];
+  cpu: number[];
+  rss: Array<number | null>;
+  gits: number[];
+} {
   // Runs interleaved (a b c a b c …) so drift on a busy machine hits every case alike.
   const samples = cases.map(() => [] as Sample[]);
   for (const c of cases) timeOnce(c, env); // warm the page cache
@@ -168,9 +180,15 @@ export async function startupBench({ runs, env }: { runs: number; env: NodeJS.Pr
     timeOnce(c, counter.env);
     return counter.count();
   });
+  return {
+    wall: samples.map((s) => median(s.map((x) => x.wall))),
+    cpu: samples.map((s) => median(s.map((x) => x.cpu))),
+    rss,
+    gits,
+  };
+}
 
-  const wall = samples.map((s) => median(s.map((x) => x.wall)));
-  const cpu = samples.map((s) => median(s.map((x) => x.cpu)));
+function printTable({ cases, runs, wall, cpu, rss, gits }: { cases: Case[]; runs: number } & ReturnType<typeof measure>): void {
   console.log(
     `\nstart-up, a process per call (medians of ${runs} interleaved runs; CPU = user+sys of node and the git processes it starts; peak RSS: median of 3)`,
   );
@@ -187,17 +205,23 @@ export async function startupBench({ runs, env }: { runs: number; env: NodeJS.Pr
       `  ${c.label.padEnd(width)}  ${wall[j]!.toFixed(1).padStart(8)}  ${cpu[j]!.toFixed(1).padStart(7)}  ${ratio.toFixed(2).padStart(5)}×  ${goal.padStart(5)}  ${mem}  ${memRatio}  ${String(gits[j]).padStart(3)}`,
     );
   });
+}
 
+export async function startupBench({ runs, env }: { runs: number; env: NodeJS.ProcessEnv }): Promise<void> {
+  const repos = benchRepos({ env });
+  const cases = startupCases(repos);
+  const measured = measure({ cases, runs, env });
+  printTable({ cases, runs, ...measured });
   const firstList: number[] = [];
   let tools = 0;
   for (let i = 0; i < Math.max(5, Math.floor(runs / 2)); i++) {
-    const r = await mcpFirstList(small, env);
+    const r = await mcpFirstList(repos.small, env);
     firstList.push(r.ms);
     tools = r.tools;
   }
   const m = median(firstList);
   console.log(
-    `  forge mcp, spawn to the first tools/list answer (${tools} tools, wall, median of ${firstList.length}): ${m.toFixed(1)} ms (goal ≤ 300 ms${m <= 300 ? '' : ' ✗'}); node -e 0: ${wall[0]!.toFixed(1)} ms`,
+    `  forge mcp, spawn to the first tools/list answer (${tools} tools, wall, median of ${firstList.length}): ${m.toFixed(1)} ms (goal ≤ 300 ms${m <= 300 ? '' : ' ✗'}); node -e 0: ${measured.wall[0]!.toFixed(1)} ms`,
   );
 }
 

@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { catalog } from '../commands/catalog';
 import type { CommandBundle } from '../lib/cli/bundles';
 import { splitWords } from '../lib/cli/leading';
+import { versionOutput } from '../lib/cli/version';
 import { version } from '../package.json';
 import { codeCacheDir, loadBundle } from './code-cache';
 import { outputStream } from './stdio';
@@ -42,14 +43,18 @@ function load(path: string): CommandBundle {
 }
 
 const program = /^forge-(.+?)(\.[cm]?js)?$/.exec(basename(process.argv[1] ?? 'forge'))?.[1];
-const words = splitWords([...(program && Object.hasOwn(catalog, program) ? [program] : []), ...process.argv.slice(2)]).command;
-if (words[0] === '--version' || words[0] === '-V') {
+const { leading, command: words } = splitWords([
+  ...(program && Object.hasOwn(catalog, program) ? [program] : []),
+  ...process.argv.slice(2),
+]);
+// `forge version [--json]` loads no bundle; with anything after it, main says what is wrong.
+if (words.length === 1 && words[0] === '--version') {
   const stdout = outputStream(1, () => process.stdout);
   stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
     throw err;
   });
-  stdout.write(`forge ${version}\n`);
+  stdout.write(versionOutput({ version, json: leading.includes('--json') || process.env.FORGE_JSON === '1' }));
 } else {
   new Promise<number>((done) => done(load(bundlePath(words)).run({ argv: process.argv, load }))).then(
     (code) => {

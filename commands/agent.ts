@@ -1,10 +1,129 @@
 // forge agent: a thin agent — a model proposing calls of forge's own commands, until the task is done.
-import { defineCommand } from '../lib/cli/declare';
+import { defineCommand, type ArgsOf, type ArgsSpec, type Outcome, type RunContext } from '../lib/cli/declare';
 import { InvalidInputError, NotAGitRepoError, RefusedError } from '../lib/errors';
 import { workTreeRoot } from '../lib/git/repo';
-import type { AgentEvent } from '../lib/agent/agent';
-import { emitSweep } from '../lib/agent/report';
+import type { AgentEvent, AgentRun } from '../lib/agent/agent';
+import type { RetryPolicy } from '../lib/agent/chat';
+import type { ModelConfig } from '../lib/agent/config';
+import { describeEvent } from '../lib/agent/events';
+import { PLAN_MARKDOWN } from '../lib/agent/plan';
+import type { PlanModeEnd } from '../lib/agent/plan-mode';
+import { emitSweep, hooksThenCommit } from '../lib/agent/report';
+import type { AgentSession } from '../lib/agent/sessions';
+import type { AgentTools } from '../lib/agent/tools';
+import type { Workbench } from '../lib/agent/workbench';
 import { CONFINEMENT_ERRORS } from '../lib/files/workspace';
+
+const ARGS = {
+  task: {
+    type: 'string',
+    tool: '',
+    positional: true,
+    rest: true,
+    placeholder: 'TASK',
+    description: 'What the model is to do, in plain words (the words after the options are joined: quoting is optional).',
+  },
+  endpoint: {
+    type: 'string',
+    placeholder: 'URL',
+    tool: 'API URL',
+    description: 'The OpenAI-compatible API base URL, e.g. http://localhost:11434/v1.',
+  },
+  model: {
+    type: 'string',
+    placeholder: 'NAME',
+    tool: '',
+    description:
+      "The model, as the endpoint names it (ollama list, or the provider's model id); else FORGE_MODEL, the profile's model, or one detected.",
+  },
+  profile: {
+    type: 'string',
+    placeholder: 'NAME',
+    tool: '',
+    description:
+      'A profile of ~/.config/forge/config.json (endpoint, model, budget, hooks, MCP servers…); else FORGE_PROFILE, else the default one.',
+  },
+  'api-key-env': {
+    type: 'string',
+    placeholder: 'VAR',
+    tool: 'Key env var',
+    description: 'The environment variable that holds the API key (its name, never the key itself), e.g. OPENROUTER_API_KEY.',
+  },
+  'max-turns': {
+    type: 'integer',
+    min: 1,
+    max: 500,
+    default: 30,
+    placeholder: 'N',
+    tool: 'Max model calls',
+    description: 'Stop after N model calls (per plan step with --plan); a run stopped by it did not finish and exits 1.',
+  },
+  quick: {
+    type: 'boolean',
+    alias: 'q',
+    tool: 'One call, no tools',
+    description: 'Ask the model once, without tools: for a question, not a change.',
+  },
+  'stall-seconds': {
+    type: 'integer',
+    min: 1,
+    default: 120,
+    placeholder: 'S',
+    tool: 'Stall timeout',
+    description: 'A streamed reply that sends no byte for S seconds is given up and retried, with backoff.',
+  },
+  budget: {
+    type: 'integer',
+    min: 500,
+    placeholder: 'TOKENS',
+    tool: 'Token budget',
+    description:
+      "The most tokens one request may hold, schemas and framing included (default 12000, lowered to fit the model's context); older tool results are compressed to stay under it.",
+  },
+  'dry-run': {
+    type: 'boolean',
+    tool: 'Print the request only',
+    description: 'Print the first request exactly as it would be sent, and its size in tokens, without calling the model.',
+  },
+  continue: {
+    type: 'boolean',
+    alias: 'c',
+    tool: 'Continue last session',
+    description: "Start with a summary of the most recent session's turns (on the state ref), and add this task to it.",
+  },
+  session: { type: 'string', placeholder: 'ID', tool: '', description: 'Continue this session (an id from --list).' },
+  list: { type: 'boolean', tool: '', description: 'List the sessions on the state ref.' },
+  plan: {
+    type: 'boolean',
+    alias: 'p',
+    tool: 'Plan first',
+    description:
+      'Have the planner model write a module plan first, review it, then run each step in a fresh context, verified by forge validate.',
+  },
+  resume: {
+    type: 'boolean',
+    tool: 'Resume the plan',
+    description: 'Go on with the newest plan that paused (a failed step, or one saved without approval): that step again, then the rest.',
+  },
+  yes: { type: 'boolean', alias: 'y', tool: 'Approve every step', description: 'Approve every step of the plan without asking.' },
+  'planner-model': {
+    type: 'string',
+    placeholder: 'NAME',
+    tool: '',
+    description: "The model that writes the plan (default: the profile's planner_model, else the model).",
+  },
+  'save-hooks': {
+    type: 'boolean',
+    personOnly: true,
+    description:
+      'Write the hooks detected in this repository into the profile of the config file (all five events), so later runs find them there; without it they serve this run only.',
+  },
+  mechanical: {
+    type: 'boolean',
+    tool: '',
+    description: 'A plain replacement ("replace X with Y in src/"), done by forge replace with no model call.',
+  },
+} as const satisfies ArgsSpec;
 
 export default defineCommand({
   name: 'agent',
@@ -19,116 +138,7 @@ export default defineCommand({
     'Around every run: a checkpoint of the work tree (untracked files included, ignored ones not) on refs/forge/checkpoints before the task and before each plan step — HEAD, the index and the branches untouched; forge undo restores it, forge diff shows what changed since. After the task come the files changed since the checkpoint and a change-impact sweep: symbols whose signature changed or that went away, with their references in files the task did not touch, as warnings. When a plan contract is active (forge plan activate), every tool call passes forge plan preflight first: a hard refusal is reported to the model and the call does not run; a soft one tells the model it may run forge plan ack through bash and repeat the call.',
     'The profile\'s hooks run: on_edit after each write, edit or patch that landed — its output (50 lines at most, 30 s timeout) is appended to that tool result, so the model sees a compiler error at once — and on_step_done, on_task_done, on_session_start, on_session_end. A profile without hooks gets them detected from Cargo.toml, tsconfig.json, go.mod or pyproject.toml/setup.py for the run; they are written into it (all five events, and hooks_detected_from) only with --save-hooks — forge never changes the user\'s config unasked (in a repository with other build files, its own detected hooks serve the run); a hook command the shell cannot find is reported once and not run again in the session; hooks_disabled turns them off; forge hooks list shows them. The profile\'s mcp_servers are started over stdio and their tools offered as <server>__<tool> (forge shows <server>.<tool>; OpenAI and Anthropic refuse dots in tool names); a server that fails to start is skipped with one warning; all are stopped at exit. auto_commit commits the result: "task", a commit per task and per plan step; "plan", a commit per task and one per plan; auto_commit_prefix starts the message.',
   ].join('\n\n'),
-  args: {
-    task: {
-      type: 'string',
-      tool: '',
-      positional: true,
-      rest: true,
-      placeholder: 'TASK',
-      description: 'What the model is to do, in plain words (the words after the options are joined: quoting is optional).',
-    },
-    endpoint: {
-      type: 'string',
-      placeholder: 'URL',
-      tool: 'API URL',
-      description: 'The OpenAI-compatible API base URL, e.g. http://localhost:11434/v1.',
-    },
-    model: {
-      type: 'string',
-      placeholder: 'NAME',
-      tool: '',
-      description:
-        "The model, as the endpoint names it (ollama list, or the provider's model id); else FORGE_MODEL, the profile's model, or one detected.",
-    },
-    profile: {
-      type: 'string',
-      placeholder: 'NAME',
-      tool: '',
-      description:
-        'A profile of ~/.config/forge/config.json (endpoint, model, budget, hooks, MCP servers…); else FORGE_PROFILE, else the default one.',
-    },
-    'api-key-env': {
-      type: 'string',
-      placeholder: 'VAR',
-      tool: 'Key env var',
-      description: 'The environment variable that holds the API key (its name, never the key itself), e.g. OPENROUTER_API_KEY.',
-    },
-    'max-turns': {
-      type: 'integer',
-      min: 1,
-      max: 500,
-      default: 30,
-      placeholder: 'N',
-      tool: 'Max model calls',
-      description: 'Stop after N model calls (per plan step with --plan); a run stopped by it did not finish and exits 1.',
-    },
-    quick: {
-      type: 'boolean',
-      alias: 'q',
-      tool: 'One call, no tools',
-      description: 'Ask the model once, without tools: for a question, not a change.',
-    },
-    'stall-seconds': {
-      type: 'integer',
-      min: 1,
-      default: 120,
-      placeholder: 'S',
-      tool: 'Stall timeout',
-      description: 'A streamed reply that sends no byte for S seconds is given up and retried, with backoff.',
-    },
-    budget: {
-      type: 'integer',
-      min: 500,
-      placeholder: 'TOKENS',
-      tool: 'Token budget',
-      description:
-        "The most tokens one request may hold, schemas and framing included (default 12000, lowered to fit the model's context); older tool results are compressed to stay under it.",
-    },
-    'dry-run': {
-      type: 'boolean',
-      tool: 'Print the request only',
-      description: 'Print the first request exactly as it would be sent, and its size in tokens, without calling the model.',
-    },
-    continue: {
-      type: 'boolean',
-      alias: 'c',
-      tool: 'Continue last session',
-      description: "Start with a summary of the most recent session's turns (on the state ref), and add this task to it.",
-    },
-    session: { type: 'string', placeholder: 'ID', tool: '', description: 'Continue this session (an id from --list).' },
-    list: { type: 'boolean', tool: '', description: 'List the sessions on the state ref.' },
-    plan: {
-      type: 'boolean',
-      alias: 'p',
-      tool: 'Plan first',
-      description:
-        'Have the planner model write a module plan first, review it, then run each step in a fresh context, verified by forge validate.',
-    },
-    resume: {
-      type: 'boolean',
-      tool: 'Resume the plan',
-      description: 'Go on with the newest plan that paused (a failed step, or one saved without approval): that step again, then the rest.',
-    },
-    yes: { type: 'boolean', alias: 'y', tool: 'Approve every step', description: 'Approve every step of the plan without asking.' },
-    'planner-model': {
-      type: 'string',
-      placeholder: 'NAME',
-      tool: '',
-      description: "The model that writes the plan (default: the profile's planner_model, else the model).",
-    },
-    'save-hooks': {
-      type: 'boolean',
-      personOnly: true,
-      description:
-        'Write the hooks detected in this repository into the profile of the config file (all five events), so later runs find them there; without it they serve this run only.',
-    },
-    mechanical: {
-      type: 'boolean',
-      tool: '',
-      description: 'A plain replacement ("replace X with Y in src/"), done by forge replace with no model call.',
-    },
-  },
+  args: ARGS,
   examples: [
     { command: 'forge agent --dry-run "add a --verbose flag"', description: 'The exact first request and its token count.' },
     {
@@ -151,6 +161,7 @@ export default defineCommand({
     EMPTY_TASK: 'a blank task',
     BUDGET_TOO_SMALL: 'a --budget that cannot hold the system prompt, the task and the tool schemas, or the latest turn',
     NO_PLAN: 'nothing to resume: no plan, or the plan is done or cancelled',
+    STATE_INVALID: 'the session (--session) or the plan (--resume) on the state ref is not one forge can read',
     PLAN_INVALID: "the planner's plan failed forge plan check twice",
     CONFLICTING_FLAGS: 'flags that do not go together (--plan with --resume, --quick or --continue; --mechanical with any of them)',
     NOT_MECHANICAL: 'a --mechanical task that is not a plain replacement',
@@ -195,65 +206,16 @@ export default defineCommand({
   },
   mutates: true,
   async run(args, ctx) {
-    const { findSession, listSessions, saveTurn, sessionSummary, SESSIONS_DIR } = await import('../lib/agent/sessions');
-    if (args.list) {
-      const sessions = await listSessions({ store: await ctx.store() });
-      for (const x of sessions)
-        await ctx.emit(
-          { type: 'session', id: x.id, updatedAt: x.updatedAt, turns: x.turns.length, first: x.turns[0]?.task ?? '' },
-          `${x.id}  ${x.updatedAt}  ${x.turns.length} turn${x.turns.length === 1 ? '' : 's'}  ${(x.turns[0]?.task ?? '').slice(0, 60)}`,
-        );
-      return {
-        data: { sessions: sessions.length },
-        text: sessions.length ? `${sessions.length} session${sessions.length === 1 ? '' : 's'}` : 'no forge agent sessions yet',
-        next: sessions.length ? ctx.cmd('state', 'show', `${SESSIONS_DIR}/${sessions[0]!.id}.json`) : null,
-      };
-    }
-    if (args.mechanical) {
-      // Seed 004's mechanical mode: no model, no checkpoint of its own — forge replace writes all files or none.
-      if (args.plan || args.resume || args.quick || args.continue || args.session !== undefined)
-        throw new InvalidInputError(
-          'CONFLICTING_FLAGS',
-          '--mechanical runs no model: it goes with no --plan, --resume, --quick, --continue or --session',
-          { fix: args.task?.trim() ? ctx.cmd('agent', '--mechanical', args.task) : 'forge agent --help' },
-        );
-      const { parseMechanical } = await import('../lib/agent/mechanical');
-      const m = parseMechanical(args.task ?? '');
-      if (!m)
-        throw new InvalidInputError(
-          'NOT_MECHANICAL',
-          `'${(args.task ?? '').slice(0, 80)}' is not a plain replacement: --mechanical reads "replace|rename|change OLD with|to NEW [in PATH, …]"`,
-          { fix: args.task?.trim() ? ctx.cmd('agent', args.task) : 'forge agent --help' },
-        );
-      const { default: replace } = await import('./replace');
-      return replace.run(
-        { old: m.old, new: m.replacement, paths: m.paths, glob: m.glob, regex: false, 'ignore-case': false, check: false },
-        ctx,
-      );
-    }
-    const conflict =
-      args.plan && args.resume
-        ? '--plan and --resume'
-        : (args.plan || args.resume) && args.quick
-          ? '--quick with a plan'
-          : (args.plan || args.resume) && (args.continue || args.session !== undefined)
-            ? '--continue/--session with a plan'
-            : null;
-    if (conflict)
-      throw new InvalidInputError('CONFLICTING_FLAGS', `${conflict} do not go together`, {
-        fix: args.resume ? ctx.cmd('agent', '--resume') : args.task?.trim() ? ctx.cmd('agent', '--plan', args.task) : 'forge agent --help',
-      });
+    if (args.list) return listOutcome(ctx);
+    if (args.mechanical) return mechanicalOutcome(args, ctx);
+    refuseConflicts(args, ctx);
     const task = args.task ?? '';
     if (!args.resume && !task.trim())
       throw new InvalidInputError('EMPTY_TASK', 'which task? give it as the argument', { fix: 'forge agent --help' });
+    const { findSession, sessionSummary } = await import('../lib/agent/sessions');
     const resumed =
       args.continue || args.session !== undefined ? await findSession({ store: await ctx.store(), id: args.session ?? null }) : null;
     const history = resumed ? sessionSummary(resumed) : undefined;
-    const [
-      { firstRequest, fixedPromptTokens, runAgent },
-      { describeModelConfig, describeRecording, modelContext, resolveModelConfig },
-      { entries },
-    ] = await Promise.all([import('../lib/agent/agent'), import('../lib/agent/config'), import('./index')]);
     const top = await workTreeRoot({ cwd: ctx.cwd });
     const root = top?.root ?? ctx.cwd;
     if ((args.plan || args.resume) && !top && !args['dry-run'])
@@ -266,234 +228,416 @@ export default defineCommand({
     const planId = newPlanId(ctx.now());
     const runId = resumedPlan?.runId ?? ctx.runId ?? (args.plan && !args['dry-run'] ? planId : undefined);
     const env = runId ? { ...ctx.env, FORGE_RUN_ID: runId } : ctx.env;
-    if (args['dry-run']) {
-      const { requestTokens } = await import('../lib/agent/context');
-      if (args.plan) {
-        const { plannerMessages } = await import('../lib/agent/planner');
-        const messages = await plannerMessages({ task, root });
-        const tokens = await requestTokens({ messages });
-        return {
-          data: { request: { messages }, tokens },
-          text: `${JSON.stringify({ messages }, null, 2)}\n${tokens} tokens (o200k_base): the planner's request`,
-          next: ctx.cmd('agent', '--plan', task),
-        };
-      }
-      const request = await firstRequest({ entries, task, root, cwd: ctx.cwd, env, history });
-      const fixed = await fixedPromptTokens(request.tools);
-      const tokens = await requestTokens(request);
-      return {
-        data: { request, tokens, fixedTokens: fixed },
-        text: `${JSON.stringify(request, null, 2)}\n${tokens} tokens (o200k_base), ${fixed} of them the fixed prompt (system prompt and tool schemas, without conventions)`,
-        next: ctx.cmd('agent', task),
-      };
-    }
-    const config = await resolveModelConfig({
-      flags: {
-        endpoint: args.endpoint,
-        model: args.model,
-        profile: args.profile,
-        apiKeyEnv: args['api-key-env'],
-        plannerModel: args['planner-model'],
-      },
-      env,
-    });
-    if (config.firstRun)
-      await ctx.emit(
-        { type: 'config', line: 'first run: no model chosen by a profile, flag or FORGE_* setting' },
-        `first run: no profile in ${config.configPath} sets a model, so forge chose for you; set endpoint and model in a profile there, or pass --endpoint/--model, to choose`,
-      );
-    for (const line of describeModelConfig(config)) await ctx.emit({ type: 'config', line }, `using ${line}`);
-    if (top) {
-      const recording = describeRecording(config, args.plan || args.resume ? ['telemetry'] : undefined);
-      await ctx.emit({ type: 'config', line: recording }, recording);
-    }
-    const { chooseBudget } = await import('../lib/agent/context');
-    const { budget, warning } = chooseBudget({ flag: args.budget, context: await modelContext({ config }) });
-    // On stderr, as the issue's users expect a warning; with --json also a record in the stream.
-    if (warning) {
-      await ctx.warn(warning);
-      await ctx.emit({ type: 'notice', kind: 'warning', text: warning }, '');
-    }
+    const [{ agentTools }, { entries }] = await Promise.all([import('../lib/cli/agent-tools'), import('./index')]);
+    const forgeTools = agentTools({ entries, cwd: ctx.cwd, root, env });
+    if (args['dry-run']) return dryRunOutcome({ plan: args.plan, task, root, history, tools: forgeTools, ctx });
+    const { config, budget } = await chooseModel(args, ctx, env, top !== null);
     const retry = { stallMs: args['stall-seconds'] * 1000 };
-    // On a terminal: a spinner while the model thinks, its text as it streams in.
-    const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-    let spinner: NodeJS.Timeout | null = null;
-    let shown = Promise.resolve();
-    let streamedText = false;
-    const quiet = async () => {
-      if (!spinner) return;
-      clearInterval(spinner);
-      spinner = null;
-      await ctx.status(null);
-    };
-    const onDelta = (piece: string) => {
-      shown = shown.then(async () => {
-        await quiet();
-        if (await ctx.live(piece)) streamedText = true;
-      });
-    };
-    const onEvent = async (e: AgentEvent) => {
-      if (e.type === 'request') {
-        let frame = 0;
-        spinner ??= setInterval(() => void ctx.status(`${SPINNER[frame++ % SPINNER.length]} waiting for ${config.model.value}`), 120);
-        spinner.unref();
-        return;
-      }
-      await shown;
-      await quiet();
-      if (e.type === 'text' && streamedText) {
-        // Already on the screen as it streamed: end its line; the record still goes out with --json.
-        streamedText = false;
-        await ctx.live('\n');
-        await ctx.emit({ type: 'text', text: e.text }, '');
-        return;
-      }
-      if (e.type === 'tool_call')
-        await ctx.emit(
-          { type: 'tool_call', name: e.name, arguments: e.arguments, cached: e.cached },
-          `→ ${e.name} ${e.arguments}${e.cached ? ' (repeated: answered from the earlier result)' : ''}`,
-        );
-      else if (e.type === 'tool_result')
-        await ctx.emit({ type: 'tool_result', name: e.name, ok: e.ok, chars: e.chars }, `  ${e.ok ? 'ok' : 'failed'} (${e.chars} chars)`);
-      else if (e.type === 'compressed')
-        await ctx.emit(
-          { type: 'compressed', results: e.results, before: e.before, after: e.after },
-          `  (context ${e.before} → ${e.after} tokens: ${e.results} older result${e.results === 1 ? '' : 's'} compressed)`,
-        );
-      else if (e.type === 'text') await ctx.emit({ type: 'text', text: e.text }, e.text.trim());
-      else if (e.type === 'thinking') {
-        // Reasoning is for a person watching (dimmed on a terminal's stderr); with --json, a record.
-        await ctx.emit({ type: 'thinking', text: e.text }, '');
-        await ctx.progress(`(thinking) ${e.text.replace(/\s+/g, ' ').slice(0, 300)}${e.text.length > 300 ? '…' : ''}`);
-      } else if (e.type === 'reply_note') await ctx.emit({ type: 'reply_note', text: e.text }, `  (${e.text})`);
-      else if (e.type === 'done') await ctx.emit({ type: 'done', turns: e.turns }, '');
-      else if (e.type === 'usage')
-        await ctx.emit(
-          { type: 'usage', input: e.input, output: e.output, ...(e.estimated ? { estimated: true } : {}) },
-          e.estimated
-            ? `  (~${e.input} tokens in, ~${e.output} out: counted here, the server sent no usage)`
-            : `  (${e.input} tokens in, ${e.output} out)`,
-        );
-    };
+    const view = liveView(ctx, config.model.value);
     const { openWorkbench } = await import('../lib/agent/workbench');
     const bench = await openWorkbench({
-      entries,
+      forgeTools,
       config,
       root,
       cwd: ctx.cwd,
       env,
-      inRepo: top !== null,
+      state: top ? { repo: await ctx.repo(), store: await ctx.store(), runId: runId ?? null, now: ctx.now } : null,
       notice: (n) => ctx.emit({ type: 'notice', kind: n.kind, text: n.text }, n.text),
       // The user's config file is theirs: written only when they asked for it (a question at the
       // start of a run would stand in front of the plan review and of anything scripted on a terminal).
       saveHooks: async () => args['save-hooks'] === true,
     });
-    const showHooks = async (report: string) => {
-      if (report) await ctx.emit({ type: 'hooks', text: report }, report);
-    };
     try {
       if (args.plan || args.resume) {
         const { runPlanMode } = await import('../lib/agent/plan-mode');
-        return await runPlanMode({
+        const end = await runPlanMode({
           args: { task, resume: resumedPlan, planId, runId: runId!, yes: args.yes, maxTurns: args['max-turns'], budget },
-          ctx,
-          entries,
+          io: ctx,
+          repo: await ctx.repo(),
+          store: await ctx.store(),
+          cwd: ctx.cwd,
           config,
           root,
           env,
           bench,
           retry,
-          onEvent,
+          onEvent: view.onEvent,
         });
+        return planOutcome(end, ctx);
       }
-      const started = Date.now();
-      // --quick answers from the prompt alone and changes no file: no checkpoint to take.
-      const checkpoint = args.quick ? null : await bench.checkpoint(task, 'task');
-      if (checkpoint)
-        await ctx.emit({ type: 'checkpoint', commit: checkpoint }, `checkpoint ${checkpoint.slice(0, 10)} (forge undo restores it)`);
-      const run = await runAgent({
-        entries,
-        config,
-        task,
-        root,
-        cwd: ctx.cwd,
-        env,
-        maxTurns: args['quick'] ? 1 : args['max-turns'],
-        budget,
-        quick: args.quick,
-        retry,
-        history,
-        onEvent,
-        onDelta,
-        tools: bench.tools,
-        guards: bench.guards,
-      }).finally(quiet);
-      // Telemetry needs a repository to live in; outside one the run is simply not recorded.
-      if (top) {
-        const { recordTelemetry } = await import('../lib/agent/telemetry');
-        await recordTelemetry({ store: await ctx.store(), config, task, run, started, now: ctx.now() });
-      }
-      if (checkpoint) await emitSweep({ ctx, checkpoint, ...(await bench.sweep(checkpoint)) });
-      if (!run.exhausted && !run.stopped && !args.quick) {
-        await showHooks(await bench.hook('on_task_done'));
-        const commit = await bench.commit('task', task.split('\n')[0]!.slice(0, 72));
-        if (commit) await ctx.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
-      }
-      const session =
-        top && config.recording.sessions.value
-          ? await saveTurn({
-              store: await ctx.store(),
-              id: resumed?.id ?? null,
-              turn: {
-                timestamp: ctx.now().toISOString(),
-                task,
-                answer: run.answer,
-                files: run.files,
-                toolCalls: run.toolCalls,
-                model: config.model.value,
-              },
-            })
-          : null;
-      const data = {
-        session: session?.id ?? null,
-        answer: run.answer,
-        turns: run.turns,
-        toolCalls: run.toolCalls,
-        cacheHits: run.cacheHits,
-        refused: run.refused,
-        usage: run.usage,
-        ...(run.estimatedCalls ? { usageEstimated: true } : {}),
-        uncachedTokens: run.uncachedTokens,
-        model: config.model.value,
-        exhausted: run.exhausted,
-      };
-      const tally = `${run.turns} model call${run.turns === 1 ? '' : 's'}, ${run.toolCalls} tool call${run.toolCalls === 1 ? '' : 's'}${run.refused ? ` (${run.refused} refused by the plan contract)` : ''}, ${run.usage.input} tokens in / ${run.usage.output} out${run.estimatedCalls ? ' (estimated: the server sent no usage)' : ''}`;
-      // A run that did not finish its task never exits 0: what changed is shown, the task can go on.
-      if (run.stopped) {
-        const again = session ? ctx.cmd('agent', '--continue', task) : ctx.cmd('agent', task);
-        throw new RefusedError(run.stopped.code, `${run.stopped.message}; the task is not done (${tally})`, {
-          fix: run.files.length && checkpoint ? ctx.cmd('diff', '--stat') : again,
-          data,
-        });
-      }
-      if (run.exhausted)
-        return {
-          data,
-          text: `stopped after ${tally}: the model had not answered`,
-          exitCode: 1,
-          next: ctx.cmd('agent', '--max-turns', args['max-turns'] * 2, task),
-        };
-      // With a checkpoint, forge diff shows the task's changes, untracked files included.
-      // --quick changes no file: nothing to look at but the answer. The session's record is the other way on.
-      const next = checkpoint ? ctx.cmd('diff', '--stat') : top && !args.quick ? 'git diff --stat' : null;
-      return {
-        data,
-        text: `(${tally}${session ? `; session ${session.id}` : ''})`,
-        next,
-        ...(session && next ? { or: ctx.cmd('state', 'show', `${SESSIONS_DIR}/${session.id}.json`) } : {}),
-      };
+      return await taskOutcome({ args, ctx, task, history, resumed, inRepo: top !== null, root, config, budget, retry, bench, view });
     } finally {
-      await showHooks(await bench.close());
+      const report = await bench.close();
+      if (report) await ctx.emit({ type: 'hooks', text: report }, report);
     }
   },
 });
+
+type Args = ArgsOf<typeof ARGS>;
+
+/** --list: the sessions on the state ref, newest first. */
+async function listOutcome(ctx: RunContext): Promise<Outcome> {
+  const { listSessions, SESSIONS_DIR } = await import('../lib/agent/sessions');
+  const sessions = await listSessions({ store: await ctx.store(), warn: (text) => ctx.warn(text) });
+  for (const x of sessions)
+    await ctx.emit(
+      { type: 'session', id: x.id, updatedAt: x.updatedAt, turns: x.turns.length, first: x.turns[0]?.task ?? '' },
+      `${x.id}  ${x.updatedAt}  ${x.turns.length} turn${x.turns.length === 1 ? '' : 's'}  ${(x.turns[0]?.task ?? '').slice(0, 60)}`,
+    );
+  return {
+    data: { sessions: sessions.length },
+    text: sessions.length ? `${sessions.length} session${sessions.length === 1 ? '' : 's'}` : 'no forge agent sessions yet',
+    next: sessions.length ? ctx.cmd('state', 'show', `${SESSIONS_DIR}/${sessions[0]!.id}.json`) : null,
+  };
+}
+
+/** --mechanical: seed 004's mechanical mode — no model, no checkpoint of its own; forge replace writes all files or none. */
+async function mechanicalOutcome(args: Args, ctx: RunContext): Promise<Outcome> {
+  if (args.plan || args.resume || args.quick || args.continue || args.session !== undefined)
+    throw new InvalidInputError(
+      'CONFLICTING_FLAGS',
+      '--mechanical runs no model: it goes with no --plan, --resume, --quick, --continue or --session',
+      {
+        fix: args.task?.trim() ? ctx.cmd('agent', '--mechanical', args.task) : 'forge agent --help',
+      },
+    );
+  const { parseMechanical } = await import('../lib/agent/mechanical');
+  const m = parseMechanical(args.task ?? '');
+  if (!m)
+    throw new InvalidInputError(
+      'NOT_MECHANICAL',
+      `'${(args.task ?? '').slice(0, 80)}' is not a plain replacement: --mechanical reads "replace|rename|change OLD with|to NEW [in PATH, …]"`,
+      { fix: args.task?.trim() ? ctx.cmd('agent', args.task) : 'forge agent --help' },
+    );
+  const { default: replace } = await import('./replace');
+  return replace.run(
+    { old: m.old, new: m.replacement, paths: m.paths, glob: m.glob, regex: false, 'ignore-case': false, check: false },
+    ctx,
+  );
+}
+
+function refuseConflicts(args: Args, ctx: RunContext): void {
+  const conflict =
+    args.plan && args.resume
+      ? '--plan and --resume'
+      : (args.plan || args.resume) && args.quick
+        ? '--quick with a plan'
+        : (args.plan || args.resume) && (args.continue || args.session !== undefined)
+          ? '--continue/--session with a plan'
+          : null;
+  if (conflict)
+    throw new InvalidInputError('CONFLICTING_FLAGS', `${conflict} do not go together`, {
+      fix: args.resume ? ctx.cmd('agent', '--resume') : args.task?.trim() ? ctx.cmd('agent', '--plan', args.task) : 'forge agent --help',
+    });
+}
+
+/** --dry-run: the first request (the planner's with --plan) exactly as it would be sent, and its size. */
+async function dryRunOutcome({
+  plan,
+  task,
+  root,
+  history,
+  tools,
+  ctx,
+}: {
+  plan: boolean;
+  task: string;
+  root: string;
+  history: string | undefined;
+  tools: AgentTools;
+  ctx: RunContext;
+}): Promise<Outcome> {
+  const { requestTokens } = await import('../lib/agent/context');
+  if (plan) {
+    const { plannerMessages } = await import('../lib/agent/planner');
+    const messages = await plannerMessages({ task, root });
+    const tokens = await requestTokens({ messages });
+    return {
+      data: { request: { messages }, tokens },
+      text: `${JSON.stringify({ messages }, null, 2)}\n${tokens} tokens (o200k_base): the planner's request`,
+      next: ctx.cmd('agent', '--plan', task),
+    };
+  }
+  const { firstRequest, fixedPromptTokens } = await import('../lib/agent/agent');
+  const request = await firstRequest({ task, root, history, tools });
+  const fixed = await fixedPromptTokens(request.tools);
+  const tokens = await requestTokens(request);
+  return {
+    data: { request, tokens, fixedTokens: fixed },
+    text: `${JSON.stringify(request, null, 2)}\n${tokens} tokens (o200k_base), ${fixed} of them the fixed prompt (system prompt and tool schemas, without conventions)`,
+    next: ctx.cmd('agent', task),
+  };
+}
+
+/** The model, endpoint and budget for this run, each said as it was chosen. */
+async function chooseModel(
+  args: Args,
+  ctx: RunContext,
+  env: NodeJS.ProcessEnv,
+  inRepo: boolean,
+): Promise<{ config: ModelConfig; budget: number }> {
+  const { describeModelConfig, describeRecording, modelContext, resolveModelConfig } = await import('../lib/agent/config');
+  const config = await resolveModelConfig({
+    flags: {
+      endpoint: args.endpoint,
+      model: args.model,
+      profile: args.profile,
+      apiKeyEnv: args['api-key-env'],
+      plannerModel: args['planner-model'],
+    },
+    env,
+  });
+  if (config.firstRun)
+    await ctx.emit(
+      { type: 'config', line: 'first run: no model chosen by a profile, flag or FORGE_* setting' },
+      `first run: no profile in ${config.configPath} sets a model, so forge chose for you; set endpoint and model in a profile there, or pass --endpoint/--model, to choose`,
+    );
+  for (const line of describeModelConfig(config)) await ctx.emit({ type: 'config', line }, `using ${line}`);
+  if (inRepo) {
+    const recording = describeRecording(config, args.plan || args.resume ? ['telemetry'] : undefined);
+    await ctx.emit({ type: 'config', line: recording }, recording);
+  }
+  const { chooseBudget } = await import('../lib/agent/context');
+  const { budget, warning } = chooseBudget({ flag: args.budget, context: await modelContext({ config }) });
+  // On stderr, as the issue's users expect a warning; with --json also a record in the stream.
+  if (warning) {
+    await ctx.warn(warning);
+    await ctx.emit({ type: 'notice', kind: 'warning', text: warning }, '');
+  }
+  return { config, budget };
+}
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** How a run is shown as it goes: on a terminal a spinner while the model thinks and its text as it streams in; each event as its record or line. */
+function liveView(ctx: RunContext, model: string) {
+  let spinner: NodeJS.Timeout | null = null;
+  let shown = Promise.resolve();
+  let streamedText = false;
+  const quiet = async () => {
+    if (!spinner) return;
+    clearInterval(spinner);
+    spinner = null;
+    await ctx.status(null);
+  };
+  const onDelta = (piece: string) => {
+    shown = shown.then(async () => {
+      await quiet();
+      if (await ctx.live(piece)) streamedText = true;
+    });
+  };
+  const onEvent = async (e: AgentEvent) => {
+    if (e.type === 'request') {
+      let frame = 0;
+      spinner ??= setInterval(() => void ctx.status(`${SPINNER[frame++ % SPINNER.length]} waiting for ${model}`), 120);
+      spinner.unref();
+      return;
+    }
+    await shown;
+    await quiet();
+    if (e.type === 'text' && streamedText) {
+      // Already on the screen as it streamed: end its line; the record still goes out with --json.
+      streamedText = false;
+      await ctx.live('\n');
+      await ctx.emit({ type: 'text', text: e.text }, '');
+      return;
+    }
+    const told = describeEvent(e);
+    if (told) await ctx.emit(told.record, told.text);
+    // Reasoning is for a person watching (dimmed on a terminal's stderr); with --json, a record.
+    if (e.type === 'thinking')
+      await ctx.progress(`(thinking) ${e.text.replace(/\s+/g, ' ').slice(0, 300)}${e.text.length > 300 ? '…' : ''}`);
+  };
+  return { onEvent, onDelta, quiet };
+}
+
+/** How plan mode ended, as the command's answer and its hint. */
+function planOutcome(end: PlanModeEnd, ctx: RunContext): Outcome {
+  const { plan } = end;
+  const onTheRef = `git show refs/forge/state:${PLAN_MARKDOWN}`;
+  if (end.ended === 'unapproved')
+    return {
+      data: { plan: plan.id, status: plan.status, estimate: plan.estimate },
+      text: `plan ${plan.id} saved, not run: not approved (no terminal to ask on, or the review was closed)`,
+      next: ctx.cmd('agent', '--resume', '--yes'),
+      or: onTheRef,
+    };
+  if (end.ended === 'cancelled')
+    return {
+      data: { plan: plan.id, status: plan.status },
+      text: `plan ${plan.id} cancelled; nothing was run`,
+      exitCode: 1,
+      next: ctx.cmd('agent', '--plan', plan.task),
+    };
+  if (end.ended === 'paused')
+    return {
+      data: end.data,
+      text: `plan ${plan.id} paused: ${plan.reason}\n${end.tally}`,
+      exitCode: 1,
+      next: ctx.cmd('agent', '--resume'),
+      or: onTheRef,
+    };
+  return {
+    data: end.data,
+    text: `plan ${plan.id} done: ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'} passed their checks\n${end.tally}`,
+    next: end.before ? ctx.cmd('diff', ...(end.before > 1 ? [end.before] : []), '--stat') : 'git diff --stat',
+  };
+}
+
+/** One task (or --quick question): checkpoint, the model run, telemetry, the sweep, hooks, auto-commit, the session's turn. */
+async function taskOutcome({
+  args,
+  ctx,
+  task,
+  history,
+  resumed,
+  inRepo,
+  root,
+  config,
+  budget,
+  retry,
+  bench,
+  view,
+}: {
+  args: Args;
+  ctx: RunContext;
+  task: string;
+  history: string | undefined;
+  resumed: AgentSession | null;
+  inRepo: boolean;
+  root: string;
+  config: ModelConfig;
+  budget: number;
+  retry: Partial<RetryPolicy>;
+  bench: Workbench;
+  view: ReturnType<typeof liveView>;
+}): Promise<Outcome> {
+  const started = Date.now();
+  // --quick answers from the prompt alone and changes no file: no checkpoint to take.
+  const checkpoint = args.quick ? null : await bench.checkpoint(task, 'task');
+  if (checkpoint)
+    await ctx.emit({ type: 'checkpoint', commit: checkpoint }, `checkpoint ${checkpoint.slice(0, 10)} (forge undo restores it)`);
+  const { runAgent } = await import('../lib/agent/agent');
+  const run = await runAgent({
+    config,
+    task,
+    root,
+    cwd: ctx.cwd,
+    maxTurns: args.quick ? 1 : args['max-turns'],
+    budget,
+    quick: args.quick,
+    retry,
+    history,
+    onEvent: view.onEvent,
+    onDelta: view.onDelta,
+    tools: bench.tools,
+    guards: bench.guards,
+  }).finally(view.quiet);
+  await afterTask({ ctx, args, task, run, started, checkpoint, inRepo, config, bench });
+  const session =
+    inRepo && config.recording.sessions.value ? await saveSession({ ctx, resumed, task, run, model: config.model.value }) : null;
+  const { SESSIONS_DIR } = await import('../lib/agent/sessions');
+  const data = runData(run, session?.id ?? null, config.model.value);
+  const tally = runTally(run);
+  // A run that did not finish its task never exits 0: what changed is shown, the task can go on.
+  if (run.stopped) {
+    const again = session ? ctx.cmd('agent', '--continue', task) : ctx.cmd('agent', task);
+    throw new RefusedError(run.stopped.code, `${run.stopped.message}; the task is not done (${tally})`, {
+      fix: run.files.length && checkpoint ? ctx.cmd('diff', '--stat') : again,
+      data,
+    });
+  }
+  if (run.exhausted)
+    return {
+      data,
+      text: `stopped after ${tally}: the model had not answered`,
+      exitCode: 1,
+      next: ctx.cmd('agent', '--max-turns', args['max-turns'] * 2, task),
+    };
+  // With a checkpoint, forge diff shows the task's changes, untracked files included.
+  // --quick changes no file: nothing to look at but the answer. The session's record is the other way on.
+  const next = checkpoint ? ctx.cmd('diff', '--stat') : inRepo && !args.quick ? 'git diff --stat' : null;
+  return {
+    data,
+    text: `(${tally}${session ? `; session ${session.id}` : ''})`,
+    next,
+    ...(session && next ? { or: ctx.cmd('state', 'show', `${SESSIONS_DIR}/${session.id}.json`) } : {}),
+  };
+}
+
+/** The task's turn in its session (a new session, or the one continued). */
+async function saveSession({
+  ctx,
+  resumed,
+  task,
+  run,
+  model,
+}: {
+  ctx: RunContext;
+  resumed: AgentSession | null;
+  task: string;
+  run: AgentRun;
+  model: string;
+}): Promise<AgentSession> {
+  const { saveTurn } = await import('../lib/agent/sessions');
+  return saveTurn({
+    store: await ctx.store(),
+    id: resumed?.id ?? null,
+    turn: { timestamp: ctx.now().toISOString(), task, answer: run.answer, files: run.files, toolCalls: run.toolCalls, model },
+  });
+}
+
+/** A task's summary record. */
+function runData(run: AgentRun, session: string | null, model: string): Record<string, unknown> {
+  return {
+    session,
+    answer: run.answer,
+    turns: run.turns,
+    toolCalls: run.toolCalls,
+    cacheHits: run.cacheHits,
+    refused: run.refused,
+    usage: run.usage,
+    ...(run.estimatedCalls ? { usageEstimated: true } : {}),
+    uncachedTokens: run.uncachedTokens,
+    model,
+    exhausted: run.exhausted,
+  };
+}
+
+/** What a task cost: model calls, tool calls (refused ones said), tokens. */
+function runTally(run: AgentRun): string {
+  return `${run.turns} model call${run.turns === 1 ? '' : 's'}, ${run.toolCalls} tool call${run.toolCalls === 1 ? '' : 's'}${run.refused ? ` (${run.refused} refused by the plan contract)` : ''}, ${run.usage.input} tokens in / ${run.usage.output} out${run.estimatedCalls ? ' (estimated: the server sent no usage)' : ''}`;
+}
+
+/** After a task's run: its telemetry, what changed since its checkpoint, and — when it finished — on_task_done and auto-commit. */
+async function afterTask({
+  ctx,
+  args,
+  task,
+  run,
+  started,
+  checkpoint,
+  inRepo,
+  config,
+  bench,
+}: {
+  ctx: RunContext;
+  args: Args;
+  task: string;
+  run: AgentRun;
+  started: number;
+  checkpoint: string | null;
+  inRepo: boolean;
+  config: ModelConfig;
+  bench: Workbench;
+}): Promise<void> {
+  // Telemetry needs a repository to live in; outside one the run is simply not recorded.
+  if (inRepo) {
+    const { recordTelemetry } = await import('../lib/agent/telemetry');
+    await recordTelemetry({ store: await ctx.store(), config, task, run, started, now: ctx.now() });
+  }
+  if (checkpoint) await emitSweep({ io: ctx, checkpoint, ...(await bench.sweep(checkpoint)) });
+  if (!run.exhausted && !run.stopped && !args.quick) {
+    await hooksThenCommit({ io: ctx, bench, event: 'on_task_done', at: 'task', message: task.split('\n')[0]!.slice(0, 72) });
+  }
+}

@@ -3,7 +3,7 @@ import { commandLoader } from '../lib/cli/bundles';
 import { defineCommand } from '../lib/cli/declare';
 import { VERSION } from '../lib/cli/main';
 import { leaves } from '../lib/cli/registry';
-import type { McpTool } from '../lib/mcp/server';
+import type { McpTool } from '../lib/cli/mcp-server';
 import { DEFAULT_TOOLSETS, TOOLSETS, selectCommands } from '../lib/mcp/toolsets';
 import { catalog } from './catalog';
 
@@ -61,7 +61,7 @@ export default defineCommand({
     const load = commandLoader();
     if (!load || typeof FORGE_MCP_TOOLS === 'undefined')
       throw new Error('forge mcp serves the commands of the built executable (make build)');
-    const { callTool, serveMcp } = await import('../lib/mcp/server');
+    const { callTool, serveMcp } = await import('../lib/cli/mcp-server');
     const cwd = ctx.cwd;
     const env = ctx.env;
     await serveMcp({

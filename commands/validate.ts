@@ -1,13 +1,14 @@
 // forge validate: check a module's work in its directory, record the attempt, and recommend PROCEED, RETRY or ESCALATE.
 import { defineCommand, type ArgsOf, type ArgsSpec, type RunContext } from '../lib/cli/declare';
 import type { Palette } from '../lib/cli/output';
-import { assertId, InvalidInputError, NotAGitRepoError } from '../lib/errors';
+import { assertId } from '../lib/errors';
 import { activeContract } from '../lib/plans/contract';
-import { verifyCommands, type Module } from '../lib/plans/modules';
-import { nextReadyModule, passedModules, planModule } from '../lib/validate/plan';
+import type { Module } from '../lib/plans/modules';
+import { nextReadyModule, passedModules } from '../lib/validate/plan';
 import type { CheckResult } from '../lib/validate/types';
-import { attemptOf, missingCwdResult, parseContract, recordValidation, runChecks } from '../lib/validate/validate';
-import { DEFAULT_MAX_ATTEMPTS, recommend, type Verdict } from '../lib/validate/verdict';
+import { validateModule } from '../lib/validate/module';
+import { parseContract } from '../lib/validate/validate';
+import { DEFAULT_MAX_ATTEMPTS, type Verdict } from '../lib/validate/verdict';
 import { DEFAULT_RUN } from './iter/get';
 
 const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -167,66 +168,39 @@ export default defineCommand({
     INVALID_ID: 'a module or run id that is not a plain name',
     NOT_A_GIT_REPO: 'outside a git repository (the attempt has nowhere to be recorded)',
     STATE_CONFLICT: 'the state ref kept moving for a minute',
+    STATE_INVALID: "the module's iteration file on the state ref is not one forge can read (the attempt is not recorded over it)",
   },
-  exits: { 0: 'every check passed', 1: 'a check failed (the recommendation says what next)', 2: 'invalid input or not a git repository' },
+  exits: {
+    0: 'every check passed',
+    1: "a check failed (the recommendation says what next), or the module's iteration state cannot be read",
+    2: 'invalid input or not a git repository',
+  },
   mutates: true,
   allowMissingCwd: true,
   async run(args, ctx) {
     const moduleId = assertId({ kind: 'module id', value: args.module });
     const runId = ctx.runId ?? DEFAULT_RUN;
-    const contracts = unique(args.contract).map(parseContract);
-    const nothing = () =>
-      new InvalidInputError('NOTHING_TO_CHECK', `nothing to check for '${moduleId}': give --cmd, --file, --contract or --plan`, {
-        fix: 'forge validate --help',
-      });
-    if (!args.plan && !args.cmd.length && !args.file.length && !contracts.length) throw nothing();
-    let plan: { modules: Module[]; module: Module } | undefined;
-    let results: CheckResult[];
-    if (ctx.cwdMissing) {
-      results = [missingCwdResult(ctx.cwd)];
-    } else {
-      plan = args.plan ? await planModule({ cwd: ctx.cwd, plan: args.plan, moduleId }) : undefined;
-      const files = unique([...(plan?.module.files ?? []), ...args.file]);
-      const commands = unique([...(plan ? verifyCommands(plan.module) : []), ...args.cmd]);
-      if (!files.length && !commands.length && !contracts.length) throw nothing();
-      results = await runChecks({
-        cwd: ctx.cwd,
-        files,
-        commands,
-        contracts,
-        timeoutMs: args.timeout * 1000,
-        path: ctx.env.PATH ?? '',
-        progress: ctx.progress,
-      });
-    }
-    const attempt = attemptOf({ results, timestamp: ctx.now().toISOString(), cwdMissing: ctx.cwdMissing });
-    let recorded: { attempt: number | null; verdict: Verdict; note: string };
-    try {
-      const { state, verdict } = await recordValidation({
-        repo: await ctx.repo(),
-        store: await ctx.store(),
-        runId,
-        moduleId,
-        results,
-        attempt,
-        cwdMissing: ctx.cwdMissing,
-        maxAttempts: args['max-attempts'],
-      });
-      recorded = { attempt: state.attempts.length, verdict, note: '' };
-    } catch (err) {
-      // A missing worktree seen from outside any repository: still the answer that explains it.
-      if (!(ctx.cwdMissing && err instanceof NotAGitRepoError)) throw err;
-      recorded = {
-        attempt: null,
-        verdict: recommend({ attempts: [attempt], cwdMissing: true, maxAttempts: args['max-attempts'] }),
-        note: ` (not recorded: ${err.message})`,
-      };
-    }
-    const { verdict } = recorded;
+    const { results, attempt, recorded, note, verdict, plan } = await validateModule({
+      repo: () => ctx.repo(),
+      store: () => ctx.store(),
+      cwd: ctx.cwd,
+      cwdMissing: ctx.cwdMissing,
+      runId,
+      moduleId,
+      files: args.file,
+      commands: args.cmd,
+      contracts: unique(args.contract).map(parseContract),
+      planPath: args.plan,
+      timeoutMs: args.timeout * 1000,
+      maxAttempts: args['max-attempts'],
+      path: ctx.env.PATH ?? '',
+      now: ctx.now(),
+      progress: ctx.progress,
+    });
     const counted = results.filter((r) => !r.skipped);
     const passedCount = counted.filter((r) => r.passed).length;
     const velocity = verdict.velocity === null ? '' : `, velocity ${verdict.velocity >= 0 ? '+' : ''}${verdict.velocity.toFixed(2)}`;
-    const summary = `${moduleId}${recorded.attempt === null ? '' : ` attempt ${recorded.attempt}`}: ${passedCount} of ${counted.length} check${counted.length === 1 ? '' : 's'} passed (score ${attempt.score}${velocity}) — ${verdict.recommendation}: ${verdict.reason}${recorded.note}`;
+    const summary = `${moduleId}${recorded === null ? '' : ` attempt ${recorded}`}: ${passedCount} of ${counted.length} check${counted.length === 1 ? '' : 's'} passed (score ${attempt.score}${velocity}) — ${verdict.recommendation}: ${verdict.reason}${note}`;
     return {
       data: {
         moduleId,
@@ -234,7 +208,7 @@ export default defineCommand({
         passed: attempt.status === 'passed',
         score: attempt.score,
         results,
-        attempt: recorded.attempt,
+        attempt: recorded,
         stagnant: verdict.stagnant,
         velocity: verdict.velocity,
         oscillating: verdict.oscillating,

@@ -53,7 +53,7 @@ declare -gA _forge_opts=(
   ["forge search"]="--pattern --paths --glob --ignore-case --literal --limit --cwd --run-id --json --color --help"
   ["forge session list"]="--cwd --run-id --json --color --help"
   ["forge session load"]="--cwd --run-id --json --color --help"
-  ["forge session save"]="--phase --module-status --completed --total --state --cwd --run-id --json --color --help"
+  ["forge session save"]="--phase --module-status --completed --total --state --replace --cwd --run-id --json --color --help"
   ["forge state export"]="--dir --cwd --run-id --json --color --help"
   ["forge state log"]="--limit --cwd --run-id --json --color --help"
   ["forge state show"]="--path --cwd --run-id --json --color --help"
@@ -134,12 +134,14 @@ declare -gA _forge_choices=(
   ["forge write --color"]="auto always never"
 )
 _forge_leading="-C --cwd --json --run-id --color --no-color --help --version"
-# Files and directories under $1 (the --cwd given, else here) starting with $2; a directory ends
-# with / and takes no space after it, and each name is quoted as the shell reads it back.
+# Files and directories under $1 (the --cwd given as typed, else here) starting with $2; a directory
+# ends with / and takes no space after it, and each name is quoted as the shell reads it back.
 _forge_files() {
   local dir=${1:-.} word=$2 only=$3 f
   word=${word//\\ / }
   [[ $word == [\"\']* ]] && word=${word:1}
+  dir=${dir//\\ / }
+  [[ $dir == [\"\']*[\"\'] ]] && dir=${dir:1:-1}
   [[ $dir == "~"* ]] && dir=$HOME${dir:1}
   COMPREPLY=()
   while IFS= read -r f; do

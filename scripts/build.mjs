@@ -97,7 +97,7 @@ const commandEntries = {
         const contents = [
           "import { entries } from './commands/index';",
           "import { commandBundle } from './bin/bundle';",
-          "import { mcpTools } from './lib/mcp/server';",
+          "import { mcpTools } from './lib/cli/mcp-server';",
           'export default commandBundle(entries);',
           'export const mcpManifest = () => mcpTools(entries).map(({ tool, spec }) => ({ command: spec.name, tool }));',
         ];

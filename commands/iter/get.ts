@@ -14,8 +14,12 @@ export default defineCommand({
     module: { type: 'string', tool: '', positional: true, required: true, placeholder: 'ID', description: 'The module id.' },
   },
   examples: [{ command: 'forge iter get m3 --run-id 2026-04-15-1', description: 'How often has m3 been tried in this run?' }],
-  errors: { INVALID_ID: 'a module or run id that is not a plain name', NOT_A_GIT_REPO: 'outside a git repository' },
-  exits: { 0: 'shown', 2: 'invalid input or not a git repository' },
+  errors: {
+    INVALID_ID: 'a module or run id that is not a plain name',
+    NOT_A_GIT_REPO: 'outside a git repository',
+    STATE_INVALID: "the module's saved state is not one forge can read (iter reset starts it over)",
+  },
+  exits: { 0: 'shown', 1: "the module's saved state cannot be read", 2: 'invalid input or not a git repository' },
   mutates: false,
   async run(args, ctx) {
     const moduleId = assertId({ kind: 'module id', value: args.module });

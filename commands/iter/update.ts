@@ -34,8 +34,13 @@ export default defineCommand({
     INVALID_ID: 'a module or run id that is not a plain name',
     NOT_A_GIT_REPO: 'outside a git repository',
     STATE_CONFLICT: 'the state ref kept moving for a minute',
+    STATE_INVALID: "the module's saved state is not one forge can read: it is not written over (iter reset starts it over)",
   },
-  exits: { 0: 'recorded', 1: 'the state could not be updated', 2: 'invalid input or not a git repository' },
+  exits: {
+    0: 'recorded',
+    1: "the module's saved state cannot be read, or the state could not be updated",
+    2: 'invalid input or not a git repository',
+  },
   mutates: true,
   async run(args, ctx) {
     const moduleId = assertId({ kind: 'module id', value: args.module });

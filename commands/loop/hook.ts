@@ -129,6 +129,7 @@ export default defineCommand({
   errors: {
     BAD_HOOK_PAYLOAD: 'the payload is not a JSON object (the session may stop; reported on stderr)',
     TRANSCRIPT_UNREADABLE: 'the transcript is missing, not a regular file, or too slow to read (the session may stop; reported on stderr)',
+    STATE_INVALID: 'the current loop on the state ref is not one forge can read (the session may stop; reported on stderr)',
   },
   exits: {
     0: 'answered: continue, or let the session stop — also when the hook itself fails, bad flags and an invalid FORGE_RUN_ID included (the error is on stderr)',

@@ -14,6 +14,7 @@ export default defineCommand({
   examples: [{ command: "forge loop pause --reason 'reviewing the diff'", description: 'Hold the loop.' }],
   errors: {
     NO_LOOP: 'no loop was started',
+    STATE_INVALID: 'the current loop on the state ref is not one forge can read (starting a loop writes the pointer anew)',
     LOOP_NOT_PAUSED: 'the loop is not active',
     LOOP_ENDED: 'the loop has ended',
     EMPTY_REASON: 'a blank reason',

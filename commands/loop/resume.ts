@@ -2,7 +2,7 @@
 import { defineCommand } from '../../lib/cli/declare';
 import { RefusedError } from '../../lib/errors';
 import { currentLoop, isDriven, setLoopStatus } from '../../lib/loop/loop';
-import { driveAndAnswer } from '../../lib/loop/outcome';
+import { driveAndAnswer } from './run';
 
 export default defineCommand({
   name: 'loop resume',
@@ -13,6 +13,7 @@ export default defineCommand({
   examples: [{ command: 'forge loop resume', description: 'Continue where the loop paused.' }],
   errors: {
     NO_LOOP: 'no loop was started',
+    STATE_INVALID: 'the current loop on the state ref is not one forge can read (starting a loop writes the pointer anew)',
     LOOP_NOT_PAUSED: 'the loop is not paused',
     LOOP_ENDED: 'the loop has ended',
     LOOP_RUNNING: 'a forge loop run is driving it already',

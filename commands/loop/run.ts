@@ -1,8 +1,12 @@
 // forge loop run: drive any CLI agent through the loop, once per iteration, prompt on stdin.
-import { defineCommand } from '../../lib/cli/declare';
 import { InvalidInputError, RefusedError } from '../../lib/errors';
 import { currentLoop, isDriven, isLive, startLoop, updateLoop } from '../../lib/loop/loop';
-import { driveAndAnswer } from '../../lib/loop/outcome';
+import { defineCommand, type Outcome, type RunContext } from '../../lib/cli/declare';
+import { workTreeRoot } from '../../lib/git/repo';
+import type { StateStore } from '../../lib/git/state';
+import { loopData, loopSummary } from '../../lib/loop/describe';
+import { driveLoop } from '../../lib/loop/drive';
+import type { Loop } from '../../lib/loop/loop';
 import { START_ARGS, startOptions } from './start';
 
 export default defineCommand({
@@ -38,6 +42,7 @@ export default defineCommand({
     LOOP_ACTIVE: 'another loop is live (with --prompt…) or bound to a session',
     LOOP_RUNNING: 'a forge loop run is driving the loop already',
     NO_LOOP: 'no prompt and no current loop',
+    STATE_INVALID: 'no prompt, and the current loop on the state ref is not one forge can read',
     AGENT_NOT_FOUND: 'the agent command cannot start',
     PROMPT_NOT_FOUND: 'the prompt file cannot be read',
     EMPTY_PROMPT: 'the prompt is blank',
@@ -54,10 +59,10 @@ export default defineCommand({
       });
     const store = await ctx.store();
     const options = await startOptions(args, ctx.cwd);
-    const current = await currentLoop({ store });
     if (options) {
       await startLoop({ store, options: { ...options, driver: 'run', session: null, command: args.agent }, now: ctx.now() });
     } else {
+      const current = await currentLoop({ store });
       if (!isLive(current))
         throw new RefusedError('NO_LOOP', 'no live loop to run, and no --prompt-file or --prompt to start one', {
           fix: 'forge loop run --help',
@@ -81,3 +86,32 @@ export default defineCommand({
     return driveAndAnswer({ store, ctx });
   },
 });
+
+/**
+ * Drives the current run loop at the top of the repository in the foreground, streaming one item per
+ * iteration (the agent's own output relayed to stderr), and answers how it ended (forge loop run and
+ * forge loop resume).
+ */
+export async function driveAndAnswer({ store, ctx }: { store: StateStore; ctx: RunContext }): Promise<Outcome> {
+  const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
+  const { loop } = await driveLoop({
+    store,
+    root,
+    env: ctx.env,
+    now: ctx.now,
+    onOutput: (chunk) => void ctx.relay(chunk),
+    onIteration: async (end) =>
+      ctx.emit(
+        { type: 'iteration', ...end.record, outcome: end.outcome },
+        `iteration ${end.record.n}: ${end.outcome}${end.record.doneWhen ? ` (done-when ${end.record.doneWhen.passed ? 'passed' : 'failed'})` : ''}`,
+      ),
+  });
+  return drivenOutcome(loop, ctx);
+}
+
+function drivenOutcome(loop: Loop, ctx: RunContext): Outcome {
+  const base = { data: loopData(loop), text: loopSummary(loop) };
+  if (loop.status === 'complete') return { ...base, next: null };
+  if (loop.status === 'paused') return { ...base, exitCode: 1, next: ctx.cmd('loop', 'resume'), or: ctx.cmd('loop', 'status') };
+  return { ...base, exitCode: 1, next: ctx.cmd('logs', '--run-id', loop.runId) };
+}

@@ -10,8 +10,11 @@ export default defineCommand({
     'Reads the current loop from the state ref: active, paused (with the reason), complete, max_reached or cancelled; the iteration and the limit; the driver (the Claude Code Stop hook and the session it is bound to, or forge loop run and whether one is running); and the last iteration (response size, control line, agent exit, done-when). Read-only; no loop is an answer, not an error.',
   args: {},
   examples: [{ command: 'forge loop status --json', description: 'The current loop as one record.' }],
-  errors: { NOT_A_GIT_REPO: 'outside a git repository' },
-  exits: { 0: 'shown (or no loop)', 2: 'not a git repository' },
+  errors: {
+    NOT_A_GIT_REPO: 'outside a git repository',
+    STATE_INVALID: 'the current loop on the state ref is not one forge can read (starting a loop writes the pointer anew)',
+  },
+  exits: { 0: 'shown (or no loop)', 1: 'the current loop cannot be read', 2: 'not a git repository' },
   mutates: false,
   async run(_args, ctx) {
     const loop = await currentLoop({ store: await ctx.store() });

@@ -17,6 +17,7 @@ export default defineCommand({
     NO_ACTIVE_PLAN: 'no plan is active',
     PLAN_NOT_FOUND: 'no activated plan with that id',
     PLAN_ENDED: 'the plan has ended',
+    PLAN_UNREADABLE: 'the active plan pointer or the contract on the state ref cannot be read (activate --replace writes them anew)',
     PLAN_PAUSED: 'the kill switch is on',
     INVALID_ID: 'a plan id that is not a plain name',
     NOT_A_GIT_REPO: 'outside a git repository',

@@ -28,6 +28,7 @@ export default defineCommand({
     PLAN_INVALID: 'the plan does not pass forge plan check',
     LEGACY_PLAN: 'the plan has no envelopes',
     PLAN_ALREADY_ACTIVE: 'this plan or another is active or paused (without --replace)',
+    PLAN_UNREADABLE: 'the active plan pointer or a contract it would replace cannot be read (without --replace)',
     NOT_A_GIT_REPO: 'outside a git repository',
     ...CONFINEMENT_ERRORS,
   },

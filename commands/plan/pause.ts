@@ -21,6 +21,7 @@ export default defineCommand({
     NO_ACTIVE_PLAN: 'no plan is active (and no --plan-id)',
     PLAN_NOT_FOUND: 'no activated plan with that id',
     PLAN_ENDED: 'the plan has ended',
+    PLAN_UNREADABLE: 'the active plan pointer or the contract on the state ref cannot be read (activate --replace writes them anew)',
     PLAN_COMPLETE: 'the plan is complete',
     INVALID_ID: 'a plan id that is not a plain name',
     MISSING_ARGUMENT: 'a blank reason',

@@ -1,31 +1,17 @@
 // forge plan preflight: the live gate — may this tool call run under the active plan contract?
-import { stat } from 'node:fs/promises';
-import { relative, resolve, sep } from 'node:path';
 import { defineCommand, type Outcome, type RunContext } from '../../lib/cli/declare';
 import { hookFailure } from '../../lib/claude/hook';
 import { denyAnswer, parsePreToolUse, type PreToolUsePayload } from '../../lib/claude/pretooluse';
 import { parseCodexPreToolUse } from '../../lib/codex/pretooluse';
 import { geminiDenyAnswer, parseGeminiBeforeTool } from '../../lib/gemini/beforetool';
 import { parseOpenCodeToolCall } from '../../lib/opencode/toolcall';
-import { InvalidInputError, RefusedError, type RefusalCode } from '../../lib/errors';
+import { InvalidInputError, RefusedError } from '../../lib/errors';
 import { workTreeRoot } from '../../lib/git/repo';
-import { canonicalTool, isExempt, mutatesByName, surfaceOfCommand, type Decision } from '../../lib/plans/gate';
-import { HOOK_AGENTS, toolInfo, toolMapText, type HookAgent, type ToolAgent } from '../../lib/plans/tools';
+import { BREACH_CODES, checkCall, remedyOf, type CallCheck } from '../../lib/plans/check-call';
+import { isExempt, mutatesByName } from '../../lib/plans/gate';
+import { HOOK_AGENTS, toolInfo, toolMapText, type HookAgent } from '../../lib/plans/tools';
 import { activeContract } from '../../lib/plans/contract';
-import { preflight } from '../../lib/plans/lifecycle';
-import { SURFACES } from '../../lib/plans/markdown';
-
-/** The refusal codes, by the rule broken. */
-const CODES = {
-  kill_switch: 'PLAN_PAUSED',
-  budget_cap: 'BUDGET_CAP_REACHED',
-  rails: 'PLAN_BREACH_RAILS',
-  surface: 'PLAN_BREACH_SURFACE',
-  blast_radius: 'PLAN_BREACH_BLAST_RADIUS',
-  later_unit: 'PLAN_BREACH_UNIT',
-  tools: 'PLAN_BREACH_TOOLS',
-  paths: 'PLAN_BREACH_PATHS',
-} as const satisfies Record<NonNullable<Decision['breach']>, RefusalCode>;
+import { SURFACES, type Surface } from '../../lib/plans/markdown';
 
 /**
  * Each agent's pre-tool hook: how its payload is read, and how a refusal is answered. Codex reads
@@ -60,35 +46,6 @@ async function hookDeny(agent: HookAgent, err: unknown, ctx: RunContext, what: s
   };
 }
 
-/**
- * The call's paths relative to the repository root. A search or listing reads its directories whole
- * (marked with a trailing '/', the root as './'), and with no path it reads the directory it runs in.
- */
-async function callPaths({
-  tool,
-  agent,
-  paths,
-  base,
-  root,
-}: {
-  tool: string;
-  agent: ToolAgent | undefined;
-  paths: string[];
-  base: string;
-  root: string;
-}): Promise<string[]> {
-  const scope = toolInfo(tool, agent).scope;
-  const out: string[] = [];
-  for (const p of scope && !paths.length ? ['.'] : paths) {
-    const abs = resolve(base, p);
-    const rel = relative(root, abs).split(sep).join('/');
-    const dir = scope && (await stat(abs).catch(() => null))?.isDirectory();
-    if (dir) out.push(rel ? `${rel}/` : './');
-    else if (rel) out.push(rel);
-  }
-  return out;
-}
-
 /** Whether a plan contract may be active here: false only when forge can tell that none is (no repository, none activated, complete). */
 async function planMayBeActive(ctx: RunContext): Promise<boolean> {
   try {
@@ -98,6 +55,58 @@ async function planMayBeActive(ctx: RunContext): Promise<boolean> {
   } catch {
     return true;
   }
+}
+
+/** What --hook reads from the agent's payload; or, when the payload cannot be checked, the hook's answer already (allowed with no plan active, else denied). */
+async function readHookCall({
+  agent,
+  payload,
+  ctx,
+}: {
+  agent: HookAgent;
+  payload: string;
+  ctx: RunContext;
+}): Promise<PreToolUsePayload | { answer: Outcome }> {
+  const cannotRead = 'forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused';
+  let p: PreToolUsePayload;
+  try {
+    p = HOOKS[agent].parse(payload);
+  } catch (err) {
+    // With no plan active every call is allowed, whatever the payload; with one, a call forge cannot read is refused.
+    if (!(await planMayBeActive(ctx)))
+      return { answer: hookAllow('allowed: no active plan (the hook payload was not read)', { tool: null }) };
+    return { answer: await hookDeny(agent, err, ctx, cannotRead) };
+  }
+  // A call that changes files it does not name (a forge patch read from a file, an edit with no path) cannot be checked against the blast radius.
+  // (A search or replace with no path works on its whole working directory, which checkCall's paths cover.)
+  if (
+    !p.paths.length &&
+    (p.writes || mutatesByName(p.tool, agent)) &&
+    !toolInfo(p.tool, agent).scope &&
+    !isExempt(p.tool, p.command, agent) &&
+    (await planMayBeActive(ctx))
+  ) {
+    const err = new InvalidInputError('BAD_HOOK_PAYLOAD', `the ${p.tool} call changes files but names none the gate can see`, {
+      fix: 'forge plan preflight --help',
+    });
+    return { answer: await hookDeny(agent, err, ctx, cannotRead) };
+  }
+  return p;
+}
+
+/** What the answer says of a checked call: the plan, unit, paths and surface as judged, and the decision. */
+function factsOf({ call, contract, decision }: CallCheck): Record<string, unknown> {
+  return {
+    plan_id: contract?.plan_id ?? null,
+    unit: contract?.units[contract.current]?.id ?? null,
+    paths: call.paths,
+    surface: call.surface,
+    posture: decision.posture,
+    breach: decision.breach,
+    reason: decision.reason,
+    acked: decision.acked,
+    budgetBreaches: decision.budgetBreaches,
+  };
 }
 
 export default defineCommand({
@@ -173,50 +182,15 @@ export default defineCommand({
   },
   mutates: true,
   async run(args, ctx) {
-    let tool = args.tool;
-    let paths = args.path;
-    let command = args.command;
-    let writes = args.writes;
-    let runId = ctx.runId ?? null;
-    let base = ctx.cwd;
     const agent = args.hook as HookAgent | undefined;
-    if (args.hook) {
-      let p: PreToolUsePayload;
-      try {
-        p = HOOKS[agent!].parse(args.payload ?? '');
-      } catch (err) {
-        // With no plan active every call is allowed, whatever the payload; with one, a call forge cannot read is refused.
-        if (!(await planMayBeActive(ctx))) return hookAllow('allowed: no active plan (the hook payload was not read)', { tool: null });
-        return hookDeny(
-          agent!,
-          err,
-          ctx,
-          'forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused',
-        );
-      }
-      ({ tool, paths, command } = p);
-      // A call that changes files it does not name (a forge patch read from a file, an edit with no path) cannot be checked against the blast radius.
-      // (A search or replace with no path works on its whole working directory, which callPaths checks.)
-      if (
-        !paths.length &&
-        (p.writes || mutatesByName(tool, agent)) &&
-        !toolInfo(tool, agent).scope &&
-        !isExempt(tool, command, agent) &&
-        (await planMayBeActive(ctx))
-      ) {
-        return hookDeny(
-          agent!,
-          new InvalidInputError('BAD_HOOK_PAYLOAD', `the ${tool} call changes files but names none the gate can see`, {
-            fix: 'forge plan preflight --help',
-          }),
-          ctx,
-          'forge could not read this tool call, and a plan contract is active: a call the gate cannot check is refused',
-        );
-      }
-      writes ||= p.writes === true;
-      runId = runId ?? p.sessionId;
-      base = p.cwd ?? ctx.cwd;
-    }
+    const read = agent ? await readHookCall({ agent, payload: args.payload ?? '', ctx }) : null;
+    if (read && 'answer' in read) return read.answer;
+    const tool = read?.tool ?? args.tool;
+    const paths = read?.paths ?? args.path;
+    const command = read ? read.command : args.command;
+    const writes = args.writes || read?.writes === true;
+    const runId = ctx.runId ?? read?.sessionId ?? null;
+    const base = read?.cwd ?? ctx.cwd;
     if (!tool)
       throw new InvalidInputError(
         'MISSING_TOOL',
@@ -227,47 +201,39 @@ export default defineCommand({
       args.hook ? hookAllow(text, { tool, ...data }) : { data: { allowed: true, tool, ...data }, text, next: null };
     if (isExempt(tool, command, agent)) return allow(`allowed: ${tool} is never gated`, { exempt: true });
 
-    // biome-ignore lint/suspicious/noImplicitAnyLet: assigned once in the try below; TypeScript types it from that assignment
-    let result;
+    let result: CallCheck;
     try {
       const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root;
       // Claude Code may run outside any repository: no repository, no contract to enforce.
       if (!root && args.hook) return allow('allowed: not in a git repository, so no plan is active');
-      const rel = await callPaths({ tool, agent, paths, base, root: root ?? ctx.cwd });
-      const surface =
-        args.surface ?? (command !== undefined && canonicalTool(tool, agent) === 'bash' ? surfaceOfCommand(command) : 'artifacts_only');
-      const call = {
-        tool,
-        ...(agent ? { agent } : {}),
-        paths: rel,
-        tokens: args.tokens,
-        mutates: writes || mutatesByName(tool, agent),
-        surface,
-        runId,
-      };
-      result = { call, ...(await preflight({ store: await ctx.store(), call, now: ctx.now() })) };
+      result = await checkCall({
+        store: await ctx.store(),
+        request: {
+          tool,
+          ...(agent ? { agent } : {}),
+          paths,
+          command,
+          surface: args.surface as Surface | undefined,
+          writes,
+          tokens: args.tokens,
+          runId,
+        },
+        base,
+        root: root ?? ctx.cwd,
+        now: ctx.now(),
+      });
     } catch (err) {
       // A gate that cannot read its contract must not wave calls through: deny, saying why.
       if (!args.hook) throw err;
       return hookDeny(agent!, err, ctx, 'forge could not check this call against the plan contract');
     }
     const {
-      call: { paths: rel, surface },
+      call: { paths: rel },
       contract,
       decision,
     } = result;
     const unit = contract?.units[contract.current]?.id ?? null;
-    const facts = {
-      plan_id: contract?.plan_id ?? null,
-      unit,
-      paths: rel,
-      surface,
-      posture: decision.posture,
-      breach: decision.breach,
-      reason: decision.reason,
-      acked: decision.acked,
-      budgetBreaches: decision.budgetBreaches,
-    };
+    const facts = factsOf(result);
     if (decision.allowed) {
       const note = decision.budgetBreaches.length ? ` (journaled plan_budget_breach: ${decision.budgetBreaches.join('; ')})` : '';
       return allow(
@@ -275,18 +241,9 @@ export default defineCommand({
         facts,
       );
     }
-    const fix =
-      decision.posture === 'soft'
-        ? ctx.cmd('plan', 'ack')
-        : decision.breach === 'later_unit'
-          ? ctx.cmd('plan', 'advance')
-          : ctx.cmd('plan', 'status');
-    const then =
-      decision.posture === 'soft'
-        ? 'Run `forge plan ack`, then retry this exact call once; it will run under the parent rails.'
-        : decision.breach === 'later_unit'
-          ? `Finish ${unit} first, then run \`forge plan advance\`.`
-          : 'A hard refusal: no acknowledgement applies. Stay within the plan (`forge plan status`).';
+    const remedy = remedyOf(decision, unit);
+    const fix = ctx.cmd('plan', remedy.verb);
+    const then = remedy.advice;
     if (args.hook)
       return {
         data: { allowed: false, tool, ...facts },
@@ -294,6 +251,6 @@ export default defineCommand({
         next: fix,
         raw: HOOKS[agent!].deny(`${decision.reason}. ${then}`),
       };
-    throw new RefusedError(CODES[decision.breach!], decision.reason, { fix, data: { allowed: false, tool, ...facts } });
+    throw new RefusedError(BREACH_CODES[decision.breach!], decision.reason, { fix, data: { allowed: false, tool, ...facts } });
   },
 });

@@ -6,14 +6,14 @@ export default defineCommand({
   name: 'session list',
   summary: 'List saved sessions, most recently updated first',
   description:
-    'Lists every snapshot under .forge/sessions/ with its phase and progress, newest lastUpdatedAt first, so a new session can find the run to resume. Read-only.',
+    'Lists every snapshot under .forge/sessions/ with its phase and progress, newest lastUpdatedAt first, so a new session can find the run to resume. A file that is not a snapshot is left out with a warning on stderr naming it. Read-only.',
   args: {},
   examples: [{ command: 'forge session list --json', description: 'Every session as NDJSON, then a summary.' }],
   errors: { NOT_A_GIT_REPO: 'outside a git repository' },
   exits: { 0: 'listed', 2: 'not a git repository' },
   mutates: false,
   async run(_args, ctx) {
-    const sessions = await listSessions({ store: await ctx.store() });
+    const sessions = await listSessions({ store: await ctx.store(), warn: (text) => ctx.warn(text) });
     for (const s of sessions) {
       await ctx.emit(
         { type: 'session', ...s },

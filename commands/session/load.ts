@@ -10,8 +10,12 @@ export default defineCommand({
     "Reads .forge/sessions/<runId>.json from the state ref. A run with no snapshot answers found: false (not an error) and points at the list. The run id defaults to 'default'. Read-only.",
   args: {},
   examples: [{ command: 'forge session load --run-id demo', description: 'Where did run demo stop?' }],
-  errors: { INVALID_ID: 'a run id that is not a plain name', NOT_A_GIT_REPO: 'outside a git repository' },
-  exits: { 0: 'loaded, or found: false', 2: 'invalid input or not a git repository' },
+  errors: {
+    INVALID_ID: 'a run id that is not a plain name',
+    NOT_A_GIT_REPO: 'outside a git repository',
+    STATE_INVALID: 'the saved snapshot is not one forge can read',
+  },
+  exits: { 0: 'loaded, or found: false', 1: 'the saved snapshot cannot be read', 2: 'invalid input or not a git repository' },
   mutates: false,
   async run(_args, ctx) {
     const runId = ctx.runId ?? DEFAULT_RUN;

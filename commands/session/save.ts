@@ -8,7 +8,7 @@ export default defineCommand({
   name: 'session save',
   summary: "Save a resumable snapshot of a run's phase and module statuses",
   description:
-    "Writes .forge/sessions/<runId>.json on the state ref in one commit. Fields not given keep their saved values; module statuses merge by module. completedCount and totalCount, when not given, are derived from the module statuses (done, passed, complete, merged and skipped count as complete). Every save stamps lastUpdatedAt. The run id defaults to 'default'.",
+    "Writes .forge/sessions/<runId>.json on the state ref in one commit. Fields not given keep their saved values (none with --replace); module statuses merge by module. A saved file forge cannot read as a snapshot is refused (STATE_INVALID), not written over, unless --replace. completedCount and totalCount, when not given, are derived from the module statuses (done, passed, complete, merged and skipped count as complete). Every save stamps lastUpdatedAt. The run id defaults to 'default'.",
   args: {
     phase: { type: 'string', tool: '', placeholder: 'NAME', description: 'The current phase (plan, execute, validate…).' },
     'module-status': { type: 'array', tool: 'ID=STATUS', placeholder: 'ID=STATUS', description: 'A module and its status, e.g. m1=done.' },
@@ -19,6 +19,12 @@ export default defineCommand({
       tool: 'Extra fields',
       placeholder: 'JSON',
       description: 'More fields to keep in the snapshot, as a JSON object.',
+    },
+    // Throwing away what is saved is the person's call: not offered to a model.
+    replace: {
+      type: 'boolean',
+      personOnly: true,
+      description: 'Start the snapshot afresh: keep nothing saved (and write over a file on the state ref that is not a snapshot).',
     },
   },
   examples: [
@@ -35,8 +41,13 @@ export default defineCommand({
     INVALID_ARGUMENT: 'a module status not written ID=STATUS, or state that is not an object',
     INVALID_ID: 'a run or module id that is not a plain name',
     NOT_A_GIT_REPO: 'outside a git repository',
+    STATE_INVALID: 'the saved snapshot is not one forge can read (--replace writes it anew)',
   },
-  exits: { 0: 'saved', 1: 'the state could not be updated', 2: 'invalid input or not a git repository' },
+  exits: {
+    0: 'saved',
+    1: 'the saved snapshot cannot be read, or the state could not be updated',
+    2: 'invalid input or not a git repository',
+  },
   mutates: true,
   async run(args, ctx) {
     const runId = ctx.runId ?? DEFAULT_RUN;
@@ -51,6 +62,7 @@ export default defineCommand({
       store: await ctx.store(),
       runId,
       now: ctx.now(),
+      replace: args.replace,
       patch: {
         currentPhase: args.phase,
         moduleStatuses: args['module-status'].length ? moduleStatuses : undefined,

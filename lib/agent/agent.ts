@@ -2,7 +2,6 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Entry } from '../cli/declare';
 import {
   chat,
   type AssistantMessage,
@@ -15,8 +14,8 @@ import {
 } from './chat';
 import type { ModelConfig } from './config';
 import { enforceBudget, newBudgetState, RECALL_TOOL, replyTokens, requestTokens } from './context';
-import { parseArguments, splitThinking, toolCallsInText, VisibleStream } from './replies';
-import { agentTools, type AgentTools } from './tools';
+import { parseArguments, splitThinking, toolCallsInText, VisibleStream, type ParsedArguments } from './replies';
+import type { AgentTools } from './tools';
 
 export const SYSTEM_PROMPT = `You are forge, a coding agent in a git repository. Read before you edit, keep edits small, run the tests after a change. Tool results end with a hint (Next: …). When done, reply with a short summary and no tool call.`;
 
@@ -105,21 +104,15 @@ export interface ToolCallGuards {
 
 /** The first request exactly as it would be sent: for --dry-run. */
 export async function firstRequest({
-  entries,
   task,
   root,
-  cwd,
-  env,
   history,
-  tools = agentTools({ entries, cwd, root, env }),
+  tools,
 }: {
-  entries: readonly Entry[];
   task: string;
   root: string;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
   history?: string;
-  tools?: AgentTools;
+  tools: AgentTools;
 }): Promise<{ messages: ChatMessage[]; tools: ToolSchema[] }> {
   const system = [SYSTEM_PROMPT, await conventions(root), history ?? null].filter(Boolean).join('\n\n');
   const messages: ChatMessage[] = [
@@ -163,6 +156,377 @@ const NUDGE = {
     `Your <tool_call> could not be read, so nothing ran: ${why}. Send the call again as one JSON object {"name": …, "arguments": {…}} naming one of the tools.`,
 };
 
+/** What a run remembers between calls, to answer repeats and notice loops. */
+interface RunMemory {
+  // Reads by arguments and the file's size and mtime: a re-read of an unchanged file is not re-run,
+  // even after edits elsewhere cleared the identical-call record.
+  reads: Map<string, string>;
+  // Calls since the last one that may have changed files: the turn each was first made and how often.
+  repeats: Map<string, { turn: number; count: number }>;
+  // Each edited file's contents this task, by hash: going back to one is undoing an edit.
+  versions: Map<string, Array<{ hash: string; turn: number }>>;
+  undone: number;
+}
+
+/** What every call of a run shares: where it runs, the tools and their schemas, compressed results for recall. */
+interface CallScope {
+  cwd: string;
+  schemas: ToolSchema[];
+  archive: Map<string, { text: string }>;
+  tools: AgentTools;
+  guards: ToolCallGuards;
+  run: AgentRun;
+  memory: RunMemory;
+}
+
+/** A call's result, or the reason the run must end. */
+type CallOutcome = { content: string; ok: boolean } | { stop: AgentStop };
+
+const newRun = (): AgentRun => ({
+  answer: '',
+  turns: 0,
+  toolCalls: 0,
+  cacheHits: 0,
+  usage: { input: 0, output: 0 },
+  estimatedCalls: 0,
+  uncachedTokens: 0,
+  compression: { before: 0, after: 0 },
+  files: [],
+  exhausted: false,
+  stopped: null,
+  refused: 0,
+});
+
+/** One model call: the request brought under budget, the reply streamed, its usage counted (estimated when the server sends none). */
+async function callModel({
+  config,
+  messages,
+  schemas,
+  budget,
+  budgetState,
+  quick,
+  retry,
+  signal,
+  run,
+  onEvent,
+  onDelta,
+}: {
+  config: ModelConfig;
+  messages: ChatMessage[];
+  schemas: ToolSchema[];
+  budget: number;
+  budgetState: ReturnType<typeof newBudgetState>;
+  quick: boolean;
+  retry: Partial<RetryPolicy> | undefined;
+  signal: AbortSignal | undefined;
+  run: AgentRun;
+  onEvent: (e: AgentEvent) => Promise<void>;
+  onDelta: ((text: string) => void) | undefined;
+}): Promise<ChatResult> {
+  const fit = await enforceBudget({ messages, tools: quick ? [] : schemas, budget, state: budgetState });
+  run.uncachedTokens += fit.uncached;
+  if (fit.after < fit.before) {
+    run.compression.before += fit.before;
+    run.compression.after += fit.after;
+    await onEvent({
+      type: 'compressed',
+      results: fit.compressed + fit.shortened + fit.cut + fit.dropped,
+      before: fit.before,
+      after: fit.after,
+    });
+  }
+  await onEvent({ type: 'request', turn: run.turns });
+  const shown = new VisibleStream();
+  const live =
+    onDelta &&
+    ((piece: string) => {
+      const visible = shown.feed(piece);
+      if (visible) onDelta(visible);
+    });
+  // --quick: one call, no tools — an answer from what the prompt holds.
+  const r = await chat({
+    endpoint: config.endpoint.value,
+    model: config.model.value,
+    apiKey: config.apiKey,
+    apiKeyEnv: config.apiKeyEnv.value ?? undefined,
+    messages,
+    ...(quick ? {} : { tools: schemas }),
+    signal,
+    retry,
+    ...(live ? { onDelta: live } : {}),
+  });
+  // Without usage from the server, the request as counted for the budget and the reply counted locally.
+  const usage: Usage = r.usage ?? { promptTokens: fit.after, completionTokens: await replyTokens(r.message) };
+  if (!r.usage) run.estimatedCalls++;
+  run.usage.input += usage.promptTokens;
+  run.usage.output += usage.completionTokens;
+  await onEvent({ type: 'usage', input: usage.promptTokens, output: usage.completionTokens, estimated: !r.usage });
+  return r;
+}
+
+/** The reply's text and tool calls: calls an open model wrote as text are taken as calls; tagged ones that cannot be read are kept apart. */
+async function readReply({
+  r,
+  quick,
+  known,
+  turn,
+  onEvent,
+}: {
+  r: ChatResult;
+  quick: boolean;
+  known: ReadonlySet<string>;
+  turn: number;
+  onEvent: (e: AgentEvent) => Promise<void>;
+}): Promise<{ text: string; calls: ToolCall[]; unreadable: string[] }> {
+  const { visible, thinking } = splitThinking(r.message.content);
+  if (thinking) await onEvent({ type: 'thinking', text: thinking });
+  let text = visible;
+  let calls: ToolCall[] = quick ? [] : (r.message.tool_calls ?? []);
+  let unreadable: string[] = [];
+  if (!quick && !calls.length && text) {
+    const written = toolCallsInText(text, known);
+    unreadable = written.unreadable;
+    if (written.calls.length) {
+      calls = written.calls.map((c, i) => ({ id: `text_${turn}_${i + 1}`, type: 'function', function: c }));
+      text = written.rest;
+      await onEvent({
+        type: 'reply_note',
+        text: `${calls.length} tool call${calls.length === 1 ? '' : 's'} written as text, run as calls`,
+      });
+    }
+  }
+  return { text, calls, unreadable };
+}
+
+type Nudge = 'empty' | 'cut' | 'unreadable';
+
+/**
+ * A reply that cannot be used — a tagged call that cannot be read, a reply cut by the length limit,
+ * nothing at all: the first time the model is asked again (the note and messages to send), the
+ * second time in a row the run ends. Null for a reply to act on.
+ */
+function unusableReply({
+  r,
+  text,
+  calls,
+  unreadable,
+  nudged,
+  known,
+  turn,
+}: {
+  r: ChatResult;
+  text: string;
+  calls: ToolCall[];
+  unreadable: string[];
+  nudged: Nudge | null;
+  known: ReadonlySet<string>;
+  turn: number;
+}): { stop: AgentStop } | { nudge: Nudge; note: string; messages: ChatMessage[] } | null {
+  // A tagged call that cannot be read (cut short, no known tool) is neither run nor the answer.
+  if (!calls.length && unreadable.length && r.finishReason !== 'length') {
+    if (nudged === 'unreadable')
+      return {
+        stop: {
+          code: 'MODEL_UNREADABLE_CALL',
+          message: `the model's <tool_call> could not be read twice in a row (turn ${turn}); nothing of it ran`,
+        },
+      };
+    const parsed = parseArguments(unreadable[0]!);
+    const why = parsed.ok
+      ? `it names no tool forge has (tools: ${[...known].join(', ')})`
+      : `its JSON could not be read (${parsed.reason})`;
+    return {
+      nudge: 'unreadable',
+      note: `a <tool_call> that could not be read (${why}): not run; asked again`,
+      messages: [
+        { role: 'assistant', content: text },
+        { role: 'user', content: NUDGE.unreadable(why) },
+      ],
+    };
+  }
+  // A reply the length limit cut is not the model's answer, and its calls may be cut too: none runs.
+  if (r.finishReason === 'length') {
+    if (nudged === 'cut')
+      return {
+        stop: {
+          code: 'MODEL_TRUNCATED',
+          message: `the model's reply was cut off by the length limit twice in a row (turn ${turn}); nothing of it was used`,
+        },
+      };
+    return {
+      nudge: 'cut',
+      note: 'reply cut off by the length limit: not used; asked again, shorter',
+      messages: [...(text ? [{ role: 'assistant' as const, content: text }] : []), { role: 'user', content: NUDGE.cut }],
+    };
+  }
+  // Nothing at all (what Ollama sends when it drops streamed tool calls): one nudge, then a failure.
+  if (!calls.length && !text) {
+    if (nudged === 'empty')
+      return {
+        stop: {
+          code: 'MODEL_EMPTY_REPLY',
+          message: `the model sent an empty reply twice in a row (turn ${turn}): no answer and no tool call`,
+        },
+      };
+    return { nudge: 'empty', note: 'empty reply: asked again', messages: [{ role: 'user', content: NUDGE.empty }] };
+  }
+  return null;
+}
+
+/** A call run for the first time since nothing changed: its arguments read, the gate asked, the tool (or recall) run. */
+async function runFresh({
+  call,
+  parsed,
+  scope,
+}: {
+  call: ToolCall;
+  parsed: ParsedArguments;
+  scope: CallScope;
+}): Promise<{ args: Record<string, unknown>; ok: boolean; content: string; refused: boolean }> {
+  const name = call.function.name;
+  if (!parsed.ok) {
+    const schema = scope.schemas.find((s) => s.function.name === name);
+    return {
+      args: {},
+      ok: false,
+      refused: false,
+      content: `Error: the arguments of ${name} are not a JSON object: ${parsed.reason}. Sent: ${call.function.arguments.slice(0, 200)}${schema ? `\nThe arguments ${name} takes: ${JSON.stringify(schema.function.parameters)}` : ''}`,
+    };
+  }
+  const args = parsed.value;
+  // recall only reads this run's own archive: nothing for a contract to gate.
+  const refusal = name !== 'recall' && scope.guards.gate ? await scope.guards.gate(name, args) : null;
+  if (refusal !== null) return { args, ok: false, refused: true, content: refusal };
+  let result: { ok: boolean; text: string };
+  if (name === 'recall') {
+    const recalled = scope.archive.get(String(args.id));
+    result = recalled
+      ? { ok: true, text: recalled.text }
+      : {
+          ok: false,
+          text: `Error: no compressed result '${String(args.id)}' (ids: ${[...scope.archive.keys()].join(', ') || 'none yet'})`,
+        };
+  } else result = await scope.tools.run(name, args);
+  const content = parsed.repaired
+    ? `[The arguments were not valid JSON; read them as ${JSON.stringify(args).slice(0, 200)}.]\n${result.text}`
+    : result.text;
+  return { args, ok: result.ok, refused: false, content };
+}
+
+/** After an edit landed: a note when it put the file back as it was earlier (undoing the model's own edit), or the end of the run the second time. */
+async function noteUndo({ path, shown, scope }: { path: string; shown: string; scope: CallScope }): Promise<string | { stop: AgentStop }> {
+  const { memory, run } = scope;
+  const hash = await contentHash(path);
+  const seen = memory.versions.get(path)!;
+  const earlier = hash ? seen.slice(0, -1).find((v) => v.hash === hash) : undefined;
+  if (hash) seen.push({ hash, turn: run.turns });
+  if (!earlier) return '';
+  if (++memory.undone >= 2)
+    return {
+      stop: {
+        code: 'LOOP_DETECTED',
+        message: `the model's edits keep undoing each other: '${shown}' went back to an earlier content again (turn ${run.turns})`,
+      },
+    };
+  return `\n[This put '${shown}' back as it was ${earlier.turn ? `after turn ${earlier.turn}` : 'before the task'}: it undoes your own edit. Do not go back and forth; a second time ends the run.]`;
+}
+
+/**
+ * One tool call: a third identical call with nothing changed ends the run; the second gets a stub; a
+ * re-read of an unchanged file is served from cache; anything else runs (runFresh), then the files it
+ * changed are noted, on_edit hooks run, and what may now be stale is forgotten.
+ */
+async function executeCall({
+  call,
+  scope,
+  onEvent,
+}: {
+  call: ToolCall;
+  scope: CallScope;
+  onEvent: (e: AgentEvent) => Promise<void>;
+}): Promise<CallOutcome> {
+  const { run, memory, cwd, guards } = scope;
+  const name = call.function.name;
+  const key = callKey(name, call.function.arguments);
+  const version = name === 'read' ? await fileVersion(cwd, call.function.arguments) : null;
+  const repeat = memory.repeats.get(key);
+  if (repeat && repeat.count >= 2) {
+    await onEvent({ type: 'tool_call', name, arguments: call.function.arguments, cached: true });
+    return {
+      stop: {
+        code: 'LOOP_DETECTED',
+        message: `the model made the same call a third time with nothing changed since turn ${repeat.turn}: ${name} ${call.function.arguments.slice(0, 200)}`,
+      },
+    };
+  }
+  const cachedRead = repeat ? undefined : version ? memory.reads.get(`${key} ${version}`) : undefined;
+  await onEvent({ type: 'tool_call', name, arguments: call.function.arguments, cached: repeat !== undefined || cachedRead !== undefined });
+  run.toolCalls++;
+  if (repeat) {
+    // The second identical call: a stub, not the whole result again.
+    repeat.count++;
+    run.cacheHits++;
+    return {
+      ok: true,
+      content: `[Same call as turn ${repeat.turn}, and nothing changed since: its result is the same and is not repeated here. Do something different, or answer; a third identical call ends the run.]`,
+    };
+  }
+  if (cachedRead !== undefined) {
+    run.cacheHits++;
+    memory.repeats.set(key, { turn: run.turns, count: 1 });
+    return { ok: true, content: `[Unchanged since you read it; served from cache.]\n${cachedRead}` };
+  }
+  const parsed = parseArguments(call.function.arguments);
+  const named = parsed.ok && EDITS_FILES.has(name) && typeof parsed.value.path === 'string' ? parsed.value.path : null;
+  const path = named === null ? null : resolve(cwd, named);
+  if (path && !memory.versions.has(path)) {
+    const hash = await contentHash(path);
+    memory.versions.set(path, hash ? [{ hash, turn: 0 }] : []);
+  }
+  const fresh = await runFresh({ call, parsed, scope });
+  let { content } = fresh;
+  if (fresh.refused) run.refused++;
+  if (fresh.ok && named !== null && !run.files.includes(named)) run.files.push(named);
+  if (fresh.ok && path) {
+    const note = await noteUndo({ path, shown: named!, scope });
+    if (typeof note !== 'string') return note;
+    content += note;
+  }
+  // on_edit hooks follow the file tools that changed something (they refuse whole or land
+  // whole); not bash, which mostly reads and would pay a type-check for every `ls`.
+  if (fresh.ok && EDITS_FILES.has(name) && guards.afterChange) content += await guards.afterChange(name, fresh.args);
+  // A call that may change files makes every earlier result possibly stale: a read after an
+  // edit, or the tests after a fix, must run again. Only repeats with nothing in between count.
+  if (MAY_CHANGE_FILES.has(name)) memory.repeats.clear();
+  memory.repeats.set(key, { turn: run.turns, count: 1 });
+  if (version && fresh.ok) memory.reads.set(`${key} ${version}`, content);
+  return { ok: fresh.ok, content };
+}
+
+/** The reply's calls in order, each result appended to the messages; the reason the run must end, or null. */
+async function runCalls({
+  calls,
+  scope,
+  messages,
+  toolNames,
+  onEvent,
+}: {
+  calls: ToolCall[];
+  scope: CallScope;
+  messages: ChatMessage[];
+  toolNames: Map<string, string>;
+  onEvent: (e: AgentEvent) => Promise<void>;
+}): Promise<AgentStop | null> {
+  for (const call of calls) {
+    toolNames.set(call.id, call.function.name);
+    const outcome = await executeCall({ call, scope, onEvent });
+    if ('stop' in outcome) return outcome.stop;
+    await onEvent({ type: 'tool_result', name: call.function.name, ok: outcome.ok, chars: outcome.content.length });
+    messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
+  }
+  return null;
+}
+
 /**
  * Runs the task until the model answers without a tool call, `maxTurns` model calls were made, or
  * the run cannot honestly go on (`stopped`): a reply cut off by the length limit twice in a row, an
@@ -171,12 +535,10 @@ const NUDGE = {
  * fenced JSON object naming a tool) are run as calls; `<think>` blocks are shown, never sent back.
  */
 export async function runAgent({
-  entries,
   config,
   task,
   root,
   cwd,
-  env,
   maxTurns,
   budget,
   quick = false,
@@ -185,15 +547,13 @@ export async function runAgent({
   onDelta,
   signal,
   history,
-  tools = agentTools({ entries, cwd, root, env }),
+  tools,
   guards = {},
 }: {
-  entries: readonly Entry[];
   config: ModelConfig;
   task: string;
   root: string;
   cwd: string;
-  env: NodeJS.ProcessEnv;
   maxTurns: number;
   budget: number;
   quick?: boolean;
@@ -203,134 +563,38 @@ export async function runAgent({
   onDelta?: (text: string) => void;
   signal?: AbortSignal;
   history?: string;
-  tools?: AgentTools;
+  /** forge's commands as tools (lib/cli/agent-tools.ts), with any MCP servers' merged in. */
+  tools: AgentTools;
   guards?: ToolCallGuards;
 }): Promise<AgentRun> {
-  const { messages, tools: schemas } = await firstRequest({ entries, task, root, cwd, env, history, tools });
+  const { messages, tools: schemas } = await firstRequest({ task, root, history, tools });
   const known = new Set(schemas.map((s) => s.function.name));
   const budgetState = newBudgetState();
-  const { archive, toolNames } = budgetState;
-  // Reads by arguments and the file's size and mtime: a re-read of an unchanged file is not re-run,
-  // even after edits elsewhere cleared the identical-call record.
-  const reads = new Map<string, string>();
-  // Calls since the last one that may have changed files: the turn each was first made and how often.
-  const repeats = new Map<string, { turn: number; count: number }>();
-  // Each edited file's contents this task, by hash: going back to one is undoing an edit.
-  const versions = new Map<string, Array<{ hash: string; turn: number }>>();
-  let undone = 0;
-  let nudged: 'empty' | 'cut' | 'unreadable' | null = null;
-  const run: AgentRun = {
-    answer: '',
-    turns: 0,
-    toolCalls: 0,
-    cacheHits: 0,
-    usage: { input: 0, output: 0 },
-    estimatedCalls: 0,
-    uncachedTokens: 0,
-    compression: { before: 0, after: 0 },
-    files: [],
-    exhausted: false,
-    stopped: null,
-    refused: 0,
+  const run = newRun();
+  const scope: CallScope = {
+    cwd,
+    schemas,
+    archive: budgetState.archive,
+    tools,
+    guards,
+    run,
+    memory: { reads: new Map(), repeats: new Map(), versions: new Map(), undone: 0 },
   };
-  const stop = (code: AgentStop['code'], message: string): AgentRun => {
-    run.stopped = { code, message };
+  const stop = (s: AgentStop): AgentRun => {
+    run.stopped = s;
     return run;
   };
+  let nudged: Nudge | null = null;
   while (run.turns < maxTurns) {
     run.turns++;
-    const fit = await enforceBudget({ messages, tools: quick ? [] : schemas, budget, state: budgetState });
-    run.uncachedTokens += fit.uncached;
-    if (fit.after < fit.before) {
-      run.compression.before += fit.before;
-      run.compression.after += fit.after;
-      await onEvent({
-        type: 'compressed',
-        results: fit.compressed + fit.shortened + fit.cut + fit.dropped,
-        before: fit.before,
-        after: fit.after,
-      });
-    }
-    await onEvent({ type: 'request', turn: run.turns });
-    const shown = new VisibleStream();
-    const live =
-      onDelta &&
-      ((piece: string) => {
-        const visible = shown.feed(piece);
-        if (visible) onDelta(visible);
-      });
-    // --quick: one call, no tools — an answer from what the prompt holds.
-    const r: ChatResult = await chat({
-      endpoint: config.endpoint.value,
-      model: config.model.value,
-      apiKey: config.apiKey,
-      apiKeyEnv: config.apiKeyEnv.value ?? undefined,
-      messages,
-      ...(quick ? {} : { tools: schemas }),
-      signal,
-      retry,
-      ...(live ? { onDelta: live } : {}),
-    });
-    // Without usage from the server, the request as counted for the budget and the reply counted locally.
-    const usage: Usage = r.usage ?? { promptTokens: fit.after, completionTokens: await replyTokens(r.message) };
-    if (!r.usage) run.estimatedCalls++;
-    run.usage.input += usage.promptTokens;
-    run.usage.output += usage.completionTokens;
-    await onEvent({ type: 'usage', input: usage.promptTokens, output: usage.completionTokens, estimated: !r.usage });
-    const { visible, thinking } = splitThinking(r.message.content);
-    if (thinking) await onEvent({ type: 'thinking', text: thinking });
-    let text = visible;
-    let calls: ToolCall[] = quick ? [] : (r.message.tool_calls ?? []);
-    let unreadable: string[] = [];
-    if (!quick && !calls.length && text) {
-      const written = toolCallsInText(text, known);
-      unreadable = written.unreadable;
-      if (written.calls.length) {
-        calls = written.calls.map((c, i) => ({ id: `text_${run.turns}_${i + 1}`, type: 'function', function: c }));
-        text = written.rest;
-        await onEvent({
-          type: 'reply_note',
-          text: `${calls.length} tool call${calls.length === 1 ? '' : 's'} written as text, run as calls`,
-        });
-      }
-    }
-    // A tagged call that cannot be read (cut short, no known tool) is neither run nor the answer.
-    if (!calls.length && unreadable.length && r.finishReason !== 'length') {
-      if (nudged === 'unreadable')
-        return stop(
-          'MODEL_UNREADABLE_CALL',
-          `the model's <tool_call> could not be read twice in a row (turn ${run.turns}); nothing of it ran`,
-        );
-      nudged = 'unreadable';
-      const parsed = parseArguments(unreadable[0]!);
-      const why = parsed.ok
-        ? `it names no tool forge has (tools: ${[...known].join(', ')})`
-        : `its JSON could not be read (${parsed.reason})`;
-      await onEvent({ type: 'reply_note', text: `a <tool_call> that could not be read (${why}): not run; asked again` });
-      messages.push({ role: 'assistant', content: text });
-      messages.push({ role: 'user', content: NUDGE.unreadable(why) });
-      continue;
-    }
-    // A reply the length limit cut is not the model's answer, and its calls may be cut too: none runs.
-    if (r.finishReason === 'length') {
-      if (nudged === 'cut')
-        return stop(
-          'MODEL_TRUNCATED',
-          `the model's reply was cut off by the length limit twice in a row (turn ${run.turns}); nothing of it was used`,
-        );
-      nudged = 'cut';
-      await onEvent({ type: 'reply_note', text: 'reply cut off by the length limit: not used; asked again, shorter' });
-      if (text) messages.push({ role: 'assistant', content: text });
-      messages.push({ role: 'user', content: NUDGE.cut });
-      continue;
-    }
-    // Nothing at all (what Ollama sends when it drops streamed tool calls): one nudge, then a failure.
-    if (!calls.length && !text) {
-      if (nudged === 'empty')
-        return stop('MODEL_EMPTY_REPLY', `the model sent an empty reply twice in a row (turn ${run.turns}): no answer and no tool call`);
-      nudged = 'empty';
-      await onEvent({ type: 'reply_note', text: 'empty reply: asked again' });
-      messages.push({ role: 'user', content: NUDGE.empty });
+    const r = await callModel({ config, messages, schemas, budget, budgetState, quick, retry, signal, run, onEvent, onDelta });
+    const { text, calls, unreadable } = await readReply({ r, quick, known, turn: run.turns, onEvent });
+    const unusable = unusableReply({ r, text, calls, unreadable, nudged, known, turn: run.turns });
+    if (unusable && 'stop' in unusable) return stop(unusable.stop);
+    if (unusable) {
+      nudged = unusable.nudge;
+      await onEvent({ type: 'reply_note', text: unusable.note });
+      messages.push(...unusable.messages);
       continue;
     }
     nudged = null;
@@ -342,98 +606,8 @@ export async function runAgent({
       await onEvent({ type: 'done', turns: run.turns, answer: run.answer });
       return run;
     }
-    for (const call of calls) {
-      const name = call.function.name;
-      toolNames.set(call.id, name);
-      const key = callKey(name, call.function.arguments);
-      const version = name === 'read' ? await fileVersion(cwd, call.function.arguments) : null;
-      const repeat = repeats.get(key);
-      if (repeat && repeat.count >= 2) {
-        await onEvent({ type: 'tool_call', name, arguments: call.function.arguments, cached: true });
-        return stop(
-          'LOOP_DETECTED',
-          `the model made the same call a third time with nothing changed since turn ${repeat.turn}: ${name} ${call.function.arguments.slice(0, 200)}`,
-        );
-      }
-      const cachedRead = repeat ? undefined : version ? reads.get(`${key} ${version}`) : undefined;
-      await onEvent({
-        type: 'tool_call',
-        name,
-        arguments: call.function.arguments,
-        cached: repeat !== undefined || cachedRead !== undefined,
-      });
-      run.toolCalls++;
-      let content: string;
-      let ok = true;
-      if (repeat) {
-        // The second identical call: a stub, not the whole result again.
-        repeat.count++;
-        run.cacheHits++;
-        content = `[Same call as turn ${repeat.turn}, and nothing changed since: its result is the same and is not repeated here. Do something different, or answer; a third identical call ends the run.]`;
-      } else if (cachedRead !== undefined) {
-        run.cacheHits++;
-        content = `[Unchanged since you read it; served from cache.]\n${cachedRead}`;
-        repeats.set(key, { turn: run.turns, count: 1 });
-      } else {
-        const parsed = parseArguments(call.function.arguments);
-        const args = parsed.ok ? parsed.value : {};
-        const schema = schemas.find((s) => s.function.name === name);
-        const recalled = name === 'recall' ? archive.get(String(args.id)) : undefined;
-        // recall only reads this run's own archive: nothing for a contract to gate.
-        const refusal = parsed.ok && name !== 'recall' && guards.gate ? await guards.gate(name, args) : null;
-        const path = parsed.ok && EDITS_FILES.has(name) && typeof args.path === 'string' ? resolve(cwd, args.path) : null;
-        if (path && !versions.has(path)) {
-          const hash = await contentHash(path);
-          versions.set(path, hash ? [{ hash, turn: 0 }] : []);
-        }
-        const result = !parsed.ok
-          ? {
-              ok: false,
-              text: `Error: the arguments of ${name} are not a JSON object: ${parsed.reason}. Sent: ${call.function.arguments.slice(0, 200)}${schema ? `\nThe arguments ${name} takes: ${JSON.stringify(schema.function.parameters)}` : ''}`,
-            }
-          : refusal !== null
-            ? { ok: false, text: refusal }
-            : name === 'recall'
-              ? recalled
-                ? { ok: true, text: recalled.text }
-                : {
-                    ok: false,
-                    text: `Error: no compressed result '${String(args.id)}' (ids: ${[...archive.keys()].join(', ') || 'none yet'})`,
-                  }
-              : await tools.run(name, args);
-        ok = result.ok;
-        content =
-          parsed.ok && parsed.repaired
-            ? `[The arguments were not valid JSON; read them as ${JSON.stringify(args).slice(0, 200)}.]\n${result.text}`
-            : result.text;
-        if (refusal !== null) run.refused++;
-        if (ok && EDITS_FILES.has(name) && typeof args.path === 'string' && !run.files.includes(args.path)) run.files.push(args.path);
-        if (ok && path) {
-          const hash = await contentHash(path);
-          const seen = versions.get(path)!;
-          const earlier = hash ? seen.slice(0, -1).find((v) => v.hash === hash) : undefined;
-          if (earlier) {
-            if (++undone >= 2)
-              return stop(
-                'LOOP_DETECTED',
-                `the model's edits keep undoing each other: '${String(args.path)}' went back to an earlier content again (turn ${run.turns})`,
-              );
-            content += `\n[This put '${String(args.path)}' back as it was ${earlier.turn ? `after turn ${earlier.turn}` : 'before the task'}: it undoes your own edit. Do not go back and forth; a second time ends the run.]`;
-          }
-          if (hash) seen.push({ hash, turn: run.turns });
-        }
-        // on_edit hooks follow the file tools that changed something (they refuse whole or land
-        // whole); not bash, which mostly reads and would pay a type-check for every `ls`.
-        if (ok && EDITS_FILES.has(name) && guards.afterChange) content += await guards.afterChange(name, args);
-        // A call that may change files makes every earlier result possibly stale: a read after an
-        // edit, or the tests after a fix, must run again. Only repeats with nothing in between count.
-        if (MAY_CHANGE_FILES.has(name)) repeats.clear();
-        repeats.set(key, { turn: run.turns, count: 1 });
-        if (version && ok) reads.set(`${key} ${version}`, content);
-      }
-      await onEvent({ type: 'tool_result', name, ok, chars: content.length });
-      messages.push({ role: 'tool', tool_call_id: call.id, content });
-    }
+    const stopped = await runCalls({ calls, scope, messages, toolNames: budgetState.toolNames, onEvent });
+    if (stopped) return stop(stopped);
   }
   run.exhausted = true;
   return run;

@@ -173,6 +173,94 @@ export function configPath({ env, homeDir = homedir() }: { env: Record<string, s
   return join(env.XDG_CONFIG_HOME || join(homeDir, '.config'), 'forge', 'config.json');
 }
 
+/** PROFILE_NOT_CHOSEN: the file has several profiles and no default, and nothing named one. */
+function profileNotChosen({ path, names, command }: { path: string; names: string[]; command: string }): InvalidInputError {
+  return new InvalidInputError('PROFILE_NOT_CHOSEN', `'${path}' has profiles ${names.map((n) => `'${n}'`).join(', ')} and no "default"`, {
+    fix: `${command} --profile ${shellQuote(names[0]!)}`,
+    data: { profiles: names },
+  });
+}
+
+/** The endpoint and model a flag, the environment or the profile names (detection comes later); the endpoint without trailing slashes. */
+function namedEndpointAndModel({
+  flags,
+  env,
+  settings,
+  fromConfig,
+}: {
+  flags: AgentFlags;
+  env: Record<string, string | undefined>;
+  settings: ConfigProfile;
+  fromConfig: (key: keyof ConfigProfile) => Source;
+}): { endpoint: Sourced<string> | undefined; model: Sourced<string> | undefined } {
+  const endpoint = first<string>([
+    [flags.endpoint, { kind: 'flag', flag: '--endpoint' }],
+    [env.FORGE_ENDPOINT, { kind: 'env', name: 'FORGE_ENDPOINT' }],
+    [settings.endpoint, fromConfig('endpoint')],
+  ]);
+  const model = first<string>([
+    [flags.model, { kind: 'flag', flag: '--model' }],
+    [env.FORGE_MODEL, { kind: 'env', name: 'FORGE_MODEL' }],
+    [settings.model, fromConfig('model')],
+  ]);
+  return { endpoint: endpoint && { value: trimSlashes(endpoint.value), source: endpoint.source }, model };
+}
+
+/** The API key variable's name, once chosen, and the key it holds; a variable that is not set is API_KEY_MISSING. */
+function apiKeyOf({
+  endpoint,
+  apiKeyEnv,
+  env,
+}: {
+  endpoint: Sourced<string>;
+  apiKeyEnv: Sourced<string> | undefined;
+  env: Record<string, string | undefined>;
+}): { apiKeyEnv: Sourced<string> | undefined; apiKey: string | undefined } {
+  const known = knownHost(endpoint.value);
+  if (apiKeyEnv === undefined && known && env[known.env])
+    apiKeyEnv = { value: known.env, source: { kind: 'default', detail: `the usual key variable for ${known.host}` } };
+  const apiKey = apiKeyEnv ? env[apiKeyEnv.value] || undefined : undefined;
+  if (apiKeyEnv && !apiKey) {
+    throw new InvalidInputError(
+      'API_KEY_MISSING',
+      `the API key variable '${apiKeyEnv.value}' (${describeSource(apiKeyEnv.source)}) is not set`,
+      {
+        fix: `export ${apiKeyEnv.value}=…`,
+        data: { apiKeyEnv: apiKeyEnv.value },
+      },
+    );
+  }
+  return { apiKeyEnv, apiKey };
+}
+
+/** The planner model, the cost per Mtok and the context window: a profile's prices and window only while its model is the one in use. */
+function modelExtras({
+  flags,
+  settings,
+  fromConfig,
+  profileModelInUse,
+}: {
+  flags: AgentFlags;
+  settings: ConfigProfile;
+  fromConfig: (key: keyof ConfigProfile) => Source;
+  profileModelInUse: boolean;
+}): Pick<ModelConfig, 'plannerModel' | 'cost' | 'contextWindow'> {
+  return {
+    plannerModel: first<string>([
+      [flags.plannerModel, { kind: 'flag', flag: '--planner-model' }],
+      [settings.planner_model, fromConfig('planner_model')],
+    ]) ?? { value: null, source: { kind: 'default', detail: 'the main model plans' } },
+    cost:
+      settings.cost_per_mtok && profileModelInUse
+        ? { value: settings.cost_per_mtok, source: fromConfig('cost_per_mtok') }
+        : { value: null, source: { kind: 'default', detail: 'no cost per Mtok configured' } },
+    contextWindow:
+      settings.context_window && profileModelInUse
+        ? { value: settings.context_window, source: fromConfig('context_window') }
+        : { value: null, source: { kind: 'default', detail: 'no context_window configured' } },
+  };
+}
+
 /**
  * Resolves every model setting. Per value the first of these wins: a flag; an env var
  * (`FORGE_ENDPOINT`, `FORGE_MODEL`, `FORGE_PROFILE`); the chosen profile of the config file; and
@@ -196,18 +284,7 @@ export async function resolveModelConfig({
   const profile = chooseProfile({ flags, env, file, path });
   const settings: ConfigProfile = profile ? (file?.profiles[profile.value] ?? {}) : {};
   const fromConfig = (key: keyof ConfigProfile): Source => ({ kind: 'config', path, key: `profiles.${profile?.value}.${key}` });
-
-  let endpoint = first<string>([
-    [flags.endpoint, { kind: 'flag', flag: '--endpoint' }],
-    [env.FORGE_ENDPOINT, { kind: 'env', name: 'FORGE_ENDPOINT' }],
-    [settings.endpoint, fromConfig('endpoint')],
-  ]);
-  if (endpoint) endpoint = { value: trimSlashes(endpoint.value), source: endpoint.source };
-  let model = first<string>([
-    [flags.model, { kind: 'flag', flag: '--model' }],
-    [env.FORGE_MODEL, { kind: 'env', name: 'FORGE_MODEL' }],
-    [settings.model, fromConfig('model')],
-  ]);
+  let { endpoint, model } = namedEndpointAndModel({ flags, env, settings, fromConfig });
   // A profile's key belongs to the profile's endpoint: never send it to an endpoint chosen elsewhere.
   // Its prices belong to its model there too.
   const profileEndpointInUse = settings.endpoint === undefined || endpoint?.value === trimSlashes(settings.endpoint);
@@ -227,18 +304,9 @@ export async function resolveModelConfig({
     endpoint === undefined &&
     (file === null || Object.values(file.profiles).every((p) => p.endpoint === undefined && p.model === undefined));
   const profileNames = file ? Object.keys(file.profiles) : [];
-  if (endpoint === undefined && !profile && profileNames.length > 1) {
-    // Detection would silently ignore every profile the user wrote.
-    throw new InvalidInputError(
-      'PROFILE_NOT_CHOSEN',
-      `'${path}' has profiles ${profileNames.map((n) => `'${n}'`).join(', ')} and no "default"`,
-      {
-        fix: `forge agent --profile ${shellQuote(profileNames[0]!)}`,
-        data: { profiles: profileNames },
-      },
-    );
-  }
-
+  // Detection would silently ignore every profile the user wrote.
+  if (endpoint === undefined && !profile && profileNames.length > 1)
+    throw profileNotChosen({ path, names: profileNames, command: 'forge agent' });
   if (endpoint === undefined) {
     const detected = await detectEndpoint({ env, signal, modelChosen: model !== undefined });
     endpoint = detected.endpoint;
@@ -247,39 +315,14 @@ export async function resolveModelConfig({
   } else {
     assertHttpUrl(endpoint);
   }
-  const known = knownHost(endpoint.value);
-  if (apiKeyEnv === undefined && known && env[known.env])
-    apiKeyEnv = { value: known.env, source: { kind: 'default', detail: `the usual key variable for ${known.host}` } };
-  const apiKey = apiKeyEnv ? env[apiKeyEnv.value] || undefined : undefined;
-  if (apiKeyEnv && !apiKey) {
-    throw new InvalidInputError(
-      'API_KEY_MISSING',
-      `the API key variable '${apiKeyEnv.value}' (${describeSource(apiKeyEnv.source)}) is not set`,
-      {
-        fix: `export ${apiKeyEnv.value}=…`,
-        data: { apiKeyEnv: apiKeyEnv.value },
-      },
-    );
-  }
-  model ??= await defaultModel({ endpoint: endpoint.value, apiKey, signal });
-
+  const key = apiKeyOf({ endpoint, apiKeyEnv, env });
+  model ??= await defaultModel({ endpoint: endpoint.value, apiKey: key.apiKey, signal });
   return {
     endpoint,
     model,
-    apiKeyEnv: apiKeyEnv ?? { value: null, source: { kind: 'default', detail: 'no API key is sent' } },
-    apiKey,
-    plannerModel: first<string>([
-      [flags.plannerModel, { kind: 'flag', flag: '--planner-model' }],
-      [settings.planner_model, fromConfig('planner_model')],
-    ]) ?? { value: null, source: { kind: 'default', detail: 'the main model plans' } },
-    cost:
-      settings.cost_per_mtok && profileModelInUse
-        ? { value: settings.cost_per_mtok, source: fromConfig('cost_per_mtok') }
-        : { value: null, source: { kind: 'default', detail: 'no cost per Mtok configured' } },
-    contextWindow:
-      settings.context_window && profileModelInUse
-        ? { value: settings.context_window, source: fromConfig('context_window') }
-        : { value: null, source: { kind: 'default', detail: 'no context_window configured' } },
+    apiKeyEnv: key.apiKeyEnv ?? { value: null, source: { kind: 'default', detail: 'no API key is sent' } },
+    apiKey: key.apiKey,
+    ...modelExtras({ flags, settings, fromConfig, profileModelInUse }),
     ...profileSettings({ file, profile, path, env }),
     firstRun,
   };
@@ -305,13 +348,8 @@ export async function resolveAgentSettings({
   const file = await loadConfigFile(path);
   const profile = chooseProfile({ flags, env, file, path, command });
   const names = file ? Object.keys(file.profiles) : [];
-  if (!profile && names.length > 1) {
-    // Which profile's hooks and servers? Guessing would show settings the agent does not use.
-    throw new InvalidInputError('PROFILE_NOT_CHOSEN', `'${path}' has profiles ${names.map((n) => `'${n}'`).join(', ')} and no "default"`, {
-      fix: `${command} --profile ${shellQuote(names[0]!)}`,
-      data: { profiles: names },
-    });
-  }
+  // Which profile's hooks and servers? Guessing would show settings the agent does not use.
+  if (!profile && names.length > 1) throw profileNotChosen({ path, names, command });
   return profileSettings({ file, profile, path, env });
 }
 
@@ -458,6 +496,97 @@ export function configInvalid(path: string, why: string): InvalidInputError {
   return new InvalidInputError('CONFIG_INVALID', `invalid config '${path}': ${why}`, { fix: editFix(path), data: { path } });
 }
 
+type Invalid = (why: string) => InvalidInputError;
+
+/** A profile's endpoint, model, key variable and planner model (non-empty strings, a URL, a variable's name), its prices and context window. */
+function checkModelKeys({ p, at, invalid }: { p: Record<string, unknown>; at: string; invalid: Invalid }): CostPerMtok | undefined {
+  for (const key of ['endpoint', 'model', 'api_key_env', 'planner_model'] as const) {
+    if (p[key] !== undefined && (typeof p[key] !== 'string' || p[key] === '')) throw invalid(`${at}.${key} must be a non-empty string`);
+  }
+  if (typeof p.endpoint === 'string' && !isHttpUrl(p.endpoint)) throw invalid(`${at}.endpoint '${p.endpoint}' is not an http(s) URL`);
+  if (typeof p.api_key_env === 'string' && !ENV_NAME.test(p.api_key_env))
+    throw invalid(`${at}.api_key_env must name an environment variable, not hold the key`);
+  let cost: CostPerMtok | undefined;
+  if (p.cost_per_mtok !== undefined) {
+    const c = p.cost_per_mtok;
+    const ok = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+    if (!isRecord(c) || !ok(c.input) || !ok(c.output))
+      throw invalid(`${at}.cost_per_mtok must be {"input": dollars, "output": dollars}, both numbers ≥ 0`);
+    cost = { input: c.input as number, output: c.output as number };
+  }
+  if (
+    p.context_window !== undefined &&
+    (typeof p.context_window !== 'number' || !Number.isInteger(p.context_window) || p.context_window < 1024)
+  )
+    throw invalid(`${at}.context_window must be the model's context in tokens, an integer ≥ 1024 (like 32768)`);
+  return cost;
+}
+
+/** A profile's hooks, hooks_disabled and hooks_detected_from. */
+function checkHookKeys({ p, at, invalid }: { p: Record<string, unknown>; at: string; invalid: Invalid }): Partial<HookConfig> | undefined {
+  const hooks = p.hooks === undefined ? undefined : checkHooks(p.hooks, `${at}.hooks`, invalid);
+  if (p.hooks_disabled !== undefined && typeof p.hooks_disabled !== 'boolean') throw invalid(`${at}.hooks_disabled must be true or false`);
+  if (
+    p.hooks_detected_from !== undefined &&
+    (!Array.isArray(p.hooks_detected_from) || !p.hooks_detected_from.every((m) => typeof m === 'string'))
+  )
+    throw invalid(
+      `${at}.hooks_detected_from must be a list of file names (forge writes it with detected hooks; delete it to use the hooks in every project)`,
+    );
+  return hooks;
+}
+
+/** A profile's auto_commit, auto_commit_prefix and the keys that turn recordings off. */
+function checkCommitAndRecordingKeys({ p, at, invalid }: { p: Record<string, unknown>; at: string; invalid: Invalid }): void {
+  if (
+    p.auto_commit !== undefined &&
+    p.auto_commit !== false &&
+    p.auto_commit !== true &&
+    p.auto_commit !== 'task' &&
+    p.auto_commit !== 'plan'
+  ) {
+    throw invalid(`${at}.auto_commit must be false, "task" (one commit per task; true means the same) or "plan" (one commit per plan)`);
+  }
+  if (
+    p.auto_commit_prefix !== undefined &&
+    (typeof p.auto_commit_prefix !== 'string' || /[\r\n]/.test(p.auto_commit_prefix) || p.auto_commit_prefix.length > 50)
+  ) {
+    throw invalid(`${at}.auto_commit_prefix must be a string of one line, at most 50 characters (like "forge: ")`);
+  }
+  for (const { key, path: where } of Object.values(RECORDINGS)) {
+    if (p[key] !== undefined && typeof p[key] !== 'boolean')
+      throw invalid(`${at}.${key} must be true (forge agent records nothing in ${where}) or false`);
+  }
+}
+
+/** One profile checked key by key (the first wrong key is the error), kept with only the keys it sets. */
+function checkProfile({ p, at, invalid }: { p: Record<string, unknown>; at: string; invalid: Invalid }): ConfigProfile {
+  const cost = checkModelKeys({ p, at, invalid });
+  const hooks = checkHookKeys({ p, at, invalid });
+  const mcpServers = p.mcp_servers === undefined ? undefined : checkMcpServers(p.mcp_servers, `${at}.mcp_servers`, invalid);
+  checkCommitAndRecordingKeys({ p, at, invalid });
+  return {
+    ...(typeof p.endpoint === 'string' ? { endpoint: p.endpoint } : {}),
+    ...(typeof p.model === 'string' ? { model: p.model } : {}),
+    ...(typeof p.api_key_env === 'string' ? { api_key_env: p.api_key_env } : {}),
+    ...(typeof p.planner_model === 'string' ? { planner_model: p.planner_model } : {}),
+    ...(cost ? { cost_per_mtok: cost } : {}),
+    ...(typeof p.context_window === 'number' ? { context_window: p.context_window } : {}),
+    ...(hooks ? { hooks } : {}),
+    ...(typeof p.hooks_disabled === 'boolean' ? { hooks_disabled: p.hooks_disabled } : {}),
+    ...(Array.isArray(p.hooks_detected_from) ? { hooks_detected_from: p.hooks_detected_from as string[] } : {}),
+    ...(mcpServers ? { mcp_servers: mcpServers } : {}),
+    // One commit per task is the smaller, easier-to-revert unit: what a bare `true` asks for.
+    ...(p.auto_commit !== undefined ? { auto_commit: p.auto_commit === true ? 'task' : (p.auto_commit as AutoCommit | false) } : {}),
+    ...(typeof p.auto_commit_prefix === 'string' ? { auto_commit_prefix: p.auto_commit_prefix } : {}),
+    ...Object.fromEntries(
+      Object.values(RECORDINGS)
+        .filter(({ key }) => typeof p[key] === 'boolean')
+        .map(({ key }) => [key, p[key]]),
+    ),
+  };
+}
+
 /** Checks a config file's text key by key; see loadConfigFile. */
 export function parseConfigFile({ text, path }: { text: string; path: string }): ConfigFile {
   const invalid = (why: string) => configInvalid(path, why);
@@ -474,75 +603,7 @@ export function parseConfigFile({ text, path }: { text: string; path: string }):
   for (const [name, p] of Object.entries(profiles)) {
     const at = `profiles.${name}`;
     if (!isRecord(p)) throw invalid(`${at} must be an object`);
-    for (const key of ['endpoint', 'model', 'api_key_env', 'planner_model'] as const) {
-      if (p[key] !== undefined && (typeof p[key] !== 'string' || p[key] === '')) throw invalid(`${at}.${key} must be a non-empty string`);
-    }
-    if (typeof p.endpoint === 'string' && !isHttpUrl(p.endpoint)) throw invalid(`${at}.endpoint '${p.endpoint}' is not an http(s) URL`);
-    if (typeof p.api_key_env === 'string' && !ENV_NAME.test(p.api_key_env))
-      throw invalid(`${at}.api_key_env must name an environment variable, not hold the key`);
-    let cost: CostPerMtok | undefined;
-    if (p.cost_per_mtok !== undefined) {
-      const c = p.cost_per_mtok;
-      const ok = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-      if (!isRecord(c) || !ok(c.input) || !ok(c.output))
-        throw invalid(`${at}.cost_per_mtok must be {"input": dollars, "output": dollars}, both numbers ≥ 0`);
-      cost = { input: c.input as number, output: c.output as number };
-    }
-    if (
-      p.context_window !== undefined &&
-      (typeof p.context_window !== 'number' || !Number.isInteger(p.context_window) || p.context_window < 1024)
-    )
-      throw invalid(`${at}.context_window must be the model's context in tokens, an integer ≥ 1024 (like 32768)`);
-    const hooks = p.hooks === undefined ? undefined : checkHooks(p.hooks, `${at}.hooks`, invalid);
-    if (p.hooks_disabled !== undefined && typeof p.hooks_disabled !== 'boolean')
-      throw invalid(`${at}.hooks_disabled must be true or false`);
-    if (
-      p.hooks_detected_from !== undefined &&
-      (!Array.isArray(p.hooks_detected_from) || !p.hooks_detected_from.every((m) => typeof m === 'string'))
-    )
-      throw invalid(
-        `${at}.hooks_detected_from must be a list of file names (forge writes it with detected hooks; delete it to use the hooks in every project)`,
-      );
-    const mcpServers = p.mcp_servers === undefined ? undefined : checkMcpServers(p.mcp_servers, `${at}.mcp_servers`, invalid);
-    if (
-      p.auto_commit !== undefined &&
-      p.auto_commit !== false &&
-      p.auto_commit !== true &&
-      p.auto_commit !== 'task' &&
-      p.auto_commit !== 'plan'
-    ) {
-      throw invalid(`${at}.auto_commit must be false, "task" (one commit per task; true means the same) or "plan" (one commit per plan)`);
-    }
-    if (
-      p.auto_commit_prefix !== undefined &&
-      (typeof p.auto_commit_prefix !== 'string' || /[\r\n]/.test(p.auto_commit_prefix) || p.auto_commit_prefix.length > 50)
-    ) {
-      throw invalid(`${at}.auto_commit_prefix must be a string of one line, at most 50 characters (like "forge: ")`);
-    }
-    for (const { key, path: where } of Object.values(RECORDINGS)) {
-      if (p[key] !== undefined && typeof p[key] !== 'boolean')
-        throw invalid(`${at}.${key} must be true (forge agent records nothing in ${where}) or false`);
-    }
-    checked[name] = {
-      ...(typeof p.endpoint === 'string' ? { endpoint: p.endpoint } : {}),
-      ...(typeof p.model === 'string' ? { model: p.model } : {}),
-      ...(typeof p.api_key_env === 'string' ? { api_key_env: p.api_key_env } : {}),
-      ...(typeof p.planner_model === 'string' ? { planner_model: p.planner_model } : {}),
-      ...(cost ? { cost_per_mtok: cost } : {}),
-      ...(typeof p.context_window === 'number' ? { context_window: p.context_window } : {}),
-      ...(hooks ? { hooks } : {}),
-      ...(typeof p.hooks_disabled === 'boolean' ? { hooks_disabled: p.hooks_disabled } : {}),
-      ...(Array.isArray(p.hooks_detected_from) ? { hooks_detected_from: p.hooks_detected_from as string[] } : {}),
-      ...(mcpServers ? { mcp_servers: mcpServers } : {}),
-      // One commit per task is the smaller, easier-to-revert unit: what a bare `true` asks for.
-      ...(p.auto_commit !== undefined ? { auto_commit: p.auto_commit === true ? 'task' : (p.auto_commit as AutoCommit | false) } : {}),
-      ...(typeof p.auto_commit_prefix === 'string' ? { auto_commit_prefix: p.auto_commit_prefix } : {}),
-      ...Object.fromEntries(
-        Object.values(RECORDINGS)
-          .filter(({ key }) => typeof p[key] === 'boolean')
-          .map(({ key }) => [key, p[key]]),
-      ),
-    };
+    checked[name] = checkProfile({ p, at, invalid });
   }
   if (parsed.default !== undefined) {
     if (typeof parsed.default !== 'string') throw invalid('"default" must be the name of a profile');

@@ -70,6 +70,73 @@ interface Running {
   closing: boolean;
 }
 
+type Listed = Awaited<ReturnType<typeof listTools>>;
+type Warn = (server: string, reason: string, key: string) => void;
+
+/**
+ * One server started in `cwd` and its tools listed within `timeoutMs`; null (with one warning
+ * naming the config key to fix) when it cannot be spawned, exits, or does not answer in time.
+ */
+async function startServer({
+  sdk,
+  config,
+  key,
+  cwd,
+  env,
+  timeoutMs,
+  warn,
+}: {
+  sdk: typeof import('./mcp-sdk');
+  config: McpServerConfig;
+  key: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  warn: Warn;
+}): Promise<{ running: Running; tools: Listed } | null> {
+  const dir = resolve(cwd, config.cwd ?? '.');
+  if (!isDirectory(dir)) {
+    warn(config.name, `its cwd '${dir}' is not a directory`, `${key}.cwd`);
+    return null;
+  }
+  const transport = new sdk.StdioClientTransport({
+    command: config.command[0]!,
+    args: config.command.slice(1),
+    env: { ...definedOnly(env), ...config.env },
+    cwd: dir,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  // Drained so a chatty server never blocks on a full pipe; the end explains a crash.
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP)));
+  const client = new sdk.Client({ name: 'forge', version: pkg.version }, { capabilities: {} });
+  // A line of stdout that is not JSON-RPC (a server logging to stdout) is not worth a crash.
+  client.onerror = () => {};
+  let phase = 'initialize';
+  const work = (async () => {
+    await client.connect(transport);
+    phase = 'tools/list';
+    return listTools(client);
+  })();
+  work.catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StartTimeout()), timeoutMs);
+  });
+  try {
+    const tools = await Promise.race([work, deadline]);
+    return { running: { config, client, transport, stderr: () => stderr, closing: false }, tools };
+  } catch (err) {
+    kill(transport.pid);
+    await client.close().catch(() => {});
+    const reason = failure({ err, phase, command: config.command[0]!, stderr, timeoutMs });
+    warn(config.name, reason.text, reason.command ? `${key}.command` : key);
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Starts every server at once in `cwd` (a server's `cwd` is relative to it) with `env` plus the
  * server's own `env`, and lists their tools. A server that cannot be spawned, exits, or does not
@@ -94,7 +161,7 @@ export async function startMcpServers({
   configKey?: string;
   configPath?: string;
 }): Promise<McpServers> {
-  const warn = (server: string, reason: string, key: string) =>
+  const warn: Warn = (server, reason, key) =>
     onWarning({
       server,
       reason,
@@ -103,52 +170,9 @@ export async function startMcpServers({
     });
   if (!servers.length) return session([], []);
   // Loaded only when a profile has servers: most runs never pay for the SDK.
-  const { Client, StdioClientTransport } = await import('./mcp-sdk');
+  const sdk = await import('./mcp-sdk');
   const started = await Promise.all(
-    servers.map(async (config, i) => {
-      const key = `${configKey}[${i}]`;
-      const dir = resolve(cwd, config.cwd ?? '.');
-      if (!isDirectory(dir)) {
-        warn(config.name, `its cwd '${dir}' is not a directory`, `${key}.cwd`);
-        return null;
-      }
-      const transport = new StdioClientTransport({
-        command: config.command[0]!,
-        args: config.command.slice(1),
-        env: { ...definedOnly(env), ...config.env },
-        cwd: dir,
-        stderr: 'pipe',
-      });
-      let stderr = '';
-      // Drained so a chatty server never blocks on a full pipe; the end explains a crash.
-      transport.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP)));
-      const client = new Client({ name: 'forge', version: pkg.version }, { capabilities: {} });
-      // A line of stdout that is not JSON-RPC (a server logging to stdout) is not worth a crash.
-      client.onerror = () => {};
-      let phase = 'initialize';
-      const work = (async () => {
-        await client.connect(transport);
-        phase = 'tools/list';
-        return listTools(client);
-      })();
-      work.catch(() => {});
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new StartTimeout()), timeoutMs);
-      });
-      try {
-        const tools = await Promise.race([work, deadline]);
-        return { running: { config, client, transport, stderr: () => stderr, closing: false } satisfies Running, tools };
-      } catch (err) {
-        kill(transport.pid);
-        await client.close().catch(() => {});
-        const reason = failure({ err, phase, command: config.command[0]!, stderr, timeoutMs });
-        warn(config.name, reason.text, reason.command ? `${key}.command` : key);
-        return null;
-      } finally {
-        clearTimeout(timer);
-      }
-    }),
+    servers.map((config, i) => startServer({ sdk, config, key: `${configKey}[${i}]`, cwd, env, timeoutMs, warn })),
   );
   const ok = started.filter((s) => s !== null);
   for (const { running } of ok) {

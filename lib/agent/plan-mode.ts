@@ -1,11 +1,13 @@
-// forge agent --plan / --resume: plan (or load) → show with its estimate → review → run the steps → say where it stands.
-import type { Entry, Outcome, RunContext } from '../cli/declare';
+// forge agent --plan / --resume: plan (or load) → show with its estimate → review → run the steps → how it ended.
+import type { Repo } from '../git/repo';
+import type { StateStore } from '../git/state';
 import { firstRequest, fixedPromptTokens, type AgentEvent } from './agent';
 import type { RetryPolicy } from './chat';
 import type { ModelConfig } from './config';
-import { describeEstimate, estimatePlan, formatTokens, newPlan, PLAN_MARKDOWN, savePlan, type AgentPlan } from './plan';
+import { describeEstimate, estimatePlan, formatTokens, newPlan, savePlan, type AgentPlan } from './plan';
 import { makePlan } from './planner';
-import { emitSweep } from './report';
+import { emitSweep, hooksThenCommit } from './report';
+import type { AgentIO } from './io';
 import { describeStep, reviewPlan } from './review';
 import { executePlan, stepPrompt, type PlanEvent } from './steps';
 import type { Workbench } from './workbench';
@@ -23,21 +25,9 @@ export interface PlanModeArgs {
 }
 
 /** Each step's first request in tokens: the fixed prompt plus its instruction, files and summary. */
-async function firstRequestTokens({
-  entries,
-  plan,
-  root,
-  env,
-  bench,
-}: {
-  entries: readonly Entry[];
-  plan: AgentPlan;
-  root: string;
-  env: NodeJS.ProcessEnv;
-  bench: Workbench;
-}): Promise<number[]> {
+async function firstRequestTokens({ plan, root, bench }: { plan: AgentPlan; root: string; bench: Workbench }): Promise<number[]> {
   const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
-  const fixed = await fixedPromptTokens((await firstRequest({ entries, task: '', root, cwd: root, env, tools: bench.tools })).tools);
+  const fixed = await fixedPromptTokens((await firstRequest({ task: '', root, tools: bench.tools })).tools);
   const out: number[] = [];
   for (const step of plan.steps) out.push(fixed + countTokens(await stepPrompt({ plan, step, root, tools: bench.tools })));
   return out;
@@ -51,119 +41,101 @@ function planText(plan: AgentPlan): string {
   return [head, ...steps].join('\n');
 }
 
-export async function runPlanMode({
+/** A new plan: the planner's modules (corrected once if they failed forge plan check), with its estimate, saved as proposed. */
+async function proposePlan({
   args,
-  ctx,
-  entries,
+  io,
+  store,
   config,
   root,
   env,
   bench,
   retry,
-  onEvent,
 }: {
   args: PlanModeArgs;
-  ctx: RunContext;
-  entries: readonly Entry[];
+  io: AgentIO;
+  store: StateStore;
   config: ModelConfig;
   root: string;
   env: NodeJS.ProcessEnv;
   bench: Workbench;
   retry: Partial<RetryPolicy>;
-  onEvent: (e: AgentEvent) => Promise<void>;
-}): Promise<Outcome> {
-  const store = await ctx.store();
-  let plan: AgentPlan;
-  if (args.resume) {
-    plan = args.resume;
-  } else {
-    const planner = config.plannerModel.value ?? config.model.value;
-    await ctx.progress(`⟳ planning via ${planner}: ${args.task}`);
-    const made = await makePlan({ config, task: args.task, root, env, retry });
-    if (made.corrected)
-      await ctx.emit(
-        { type: 'plan_corrected', findings: made.corrected },
-        `the first plan failed forge plan check (${made.corrected.map((f) => f.code).join(', ')}); the planner corrected it`,
-      );
-    for (const w of made.warnings)
-      await ctx.emit({ type: 'plan_warning', code: w.code, message: w.message }, `warning: ${w.code}: ${w.message}`);
-    plan = newPlan({
-      id: args.planId,
-      runId: args.runId,
-      task: args.task,
-      modules: made.modules,
-      model: config.model.value,
-      planner,
-      plannerTokens: made.usage,
-      now: ctx.now(),
-    });
-    plan.estimate = estimatePlan({
-      firstRequests: await firstRequestTokens({ entries, plan, root, env, bench }),
-      plannerTokens: made.usage.input + made.usage.output,
-      cost: config.cost.value,
-    });
-    await savePlan({ store, plan, message: 'proposed' });
-  }
-  await ctx.emit(
-    {
-      type: 'plan',
-      id: plan.id,
-      task: plan.task,
-      status: plan.status,
-      estimate: plan.estimate,
-      steps: plan.steps.map(({ id, title, objective, files, symbols, verify, doneWhen, dependsOn, status }) => ({
-        id,
-        title,
-        objective,
-        files,
-        symbols,
-        verify,
-        doneWhen,
-        dependsOn,
-        status,
-      })),
-    },
-    planText(plan),
-  );
+}): Promise<AgentPlan> {
+  const planner = config.plannerModel.value ?? config.model.value;
+  await io.progress(`⟳ planning via ${planner}: ${args.task}`);
+  const made = await makePlan({ config, task: args.task, root, env, retry });
+  if (made.corrected)
+    await io.emit(
+      { type: 'plan_corrected', findings: made.corrected },
+      `the first plan failed forge plan check (${made.corrected.map((f) => f.code).join(', ')}); the planner corrected it`,
+    );
+  for (const w of made.warnings)
+    await io.emit({ type: 'plan_warning', code: w.code, message: w.message }, `warning: ${w.code}: ${w.message}`);
+  const plan = newPlan({
+    id: args.planId,
+    runId: args.runId,
+    task: args.task,
+    modules: made.modules,
+    model: config.model.value,
+    planner,
+    plannerTokens: made.usage,
+    now: io.now(),
+  });
+  plan.estimate = estimatePlan({
+    firstRequests: await firstRequestTokens({ plan, root, bench }),
+    plannerTokens: made.usage.input + made.usage.output,
+    cost: config.cost.value,
+  });
+  await savePlan({ store, plan, message: 'proposed' });
+  return plan;
+}
 
-  if (plan.status === 'proposed' && !args.yes) {
-    const verdict = await reviewPlan({ plan, ask: (q) => ctx.ask(q) });
-    if (verdict === null) {
-      return {
-        data: { plan: plan.id, status: plan.status, estimate: plan.estimate },
-        text: `plan ${plan.id} saved, not run: not approved (no terminal to ask on, or the review was closed)`,
-        next: ctx.cmd('agent', '--resume', '--yes'),
-        or: `git show refs/forge/state:${PLAN_MARKDOWN}`,
-      };
-    }
-    if (verdict === 'cancelled') {
-      plan = { ...plan, status: 'cancelled', reason: 'cancelled in review' };
-      await savePlan({ store, plan, message: 'cancelled' });
-      return {
-        data: { plan: plan.id, status: plan.status },
-        text: `plan ${plan.id} cancelled; nothing was run`,
-        exitCode: 1,
-        next: ctx.cmd('agent', '--plan', plan.task),
-      };
-    }
-  }
+/** The plan as one record (its steps without their run state) and as text. */
+async function showPlan(io: AgentIO, plan: AgentPlan): Promise<void> {
+  const steps = plan.steps.map(({ id, title, objective, files, symbols, verify, doneWhen, dependsOn, status }) => ({
+    id,
+    title,
+    objective,
+    files,
+    symbols,
+    verify,
+    doneWhen,
+    dependsOn,
+    status,
+  }));
+  await io.emit({ type: 'plan', id: plan.id, task: plan.task, status: plan.status, estimate: plan.estimate, steps }, planText(plan));
+}
 
+/** Reports each step as it starts, passes or fails; after a step, its hooks, auto-commit and telemetry. */
+function stepReporter({
+  io,
+  store,
+  config,
+  bench,
+  plan,
+}: {
+  io: AgentIO;
+  store: StateStore;
+  config: ModelConfig;
+  bench: Workbench;
+  plan: AgentPlan;
+}): (e: PlanEvent) => Promise<void> {
   let stepStarted = Date.now();
-  const onPlanEvent = async (e: PlanEvent) => {
+  return async (e) => {
     if (e.type === 'step_start') stepStarted = Date.now();
     const label = `step ${e.index + 1}/${plan.steps.length} ${e.step.id}`;
     if (e.type === 'step_start')
-      await ctx.emit(
+      await io.emit(
         { type: 'step_start', step: e.step.id, index: e.index, checkpoint: e.checkpoint },
         `▶ ${label}: ${e.step.title}${e.step.attempts ? ` (attempt ${e.step.attempts + 1})` : ''}`,
       );
     else if (e.type === 'step_done')
-      await ctx.emit(
+      await io.emit(
         { type: 'step_done', step: e.step.id, index: e.index, summary: e.step.summary, tokens: e.run.usage },
         `✓ ${label}: ${e.step.summary} (${e.run.usage.input} tokens in, ${e.run.usage.output} out)`,
       );
     else
-      await ctx.emit(
+      await io.emit(
         {
           type: 'step_failed',
           step: e.step.id,
@@ -175,10 +147,8 @@ export async function runPlanMode({
         `✗ ${label} failed its check:\n${e.verdict.failure}`,
       );
     if (e.type === 'step_done') {
-      const report = await bench.hook('on_step_done');
-      if (report) await ctx.emit({ type: 'hooks', text: report }, report);
-      const commit = await bench.commit('step', `${plan.task.split('\n')[0]!.slice(0, 50)} — ${e.step.id}: ${e.step.title}`);
-      if (commit) await ctx.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
+      const message = `${plan.task.split('\n')[0]!.slice(0, 50)} — ${e.step.id}: ${e.step.title}`;
+      await hooksThenCommit({ io, bench, event: 'on_step_done', at: 'step', message });
     }
     if (e.type !== 'step_start') {
       const { recordTelemetry } = await import('./telemetry');
@@ -188,42 +158,27 @@ export async function runPlanMode({
         task: `${plan.id} ${e.step.id}: ${e.step.title}`,
         run: e.run,
         started: stepStarted,
-        now: ctx.now(),
+        now: io.now(),
       });
     }
   };
-  plan = await executePlan({
-    entries,
-    config,
-    store,
-    plan,
-    root,
-    cwd: ctx.cwd,
-    env,
-    tools: bench.tools,
-    guards: bench.guards,
-    maxTurns: args.maxTurns,
-    budget: args.budget,
-    retry,
-    checkpoint: (summary) => bench.checkpoint(summary, 'step'),
-    changedSince: (c) => bench.changedSince(c),
-    onAgentEvent: onEvent,
-    onPlanEvent,
-  });
+}
 
+/** A plan whose every step passed: what changed since its first checkpoint, on_task_done, auto-commit; the checkpoint's number. */
+async function finishPlan({ io, bench, plan }: { io: AgentIO; bench: Workbench; plan: AgentPlan }): Promise<number | null> {
   let before: number | null = null;
-  if (plan.status === 'done') {
-    if (plan.checkpoint) {
-      const swept = await bench.sweep(plan.checkpoint);
-      before = swept.number;
-      await emitSweep({ ctx, checkpoint: plan.checkpoint, ...swept });
-    }
-    const report = await bench.hook('on_task_done');
-    if (report) await ctx.emit({ type: 'hooks', text: report }, report);
-    const body = plan.steps.map((s) => `- ${s.id} ${s.title}: ${s.summary ?? ''}`).join('\n');
-    const commit = await bench.commit('plan', `${plan.task.split('\n')[0]!.slice(0, 72)}\n\n${body}`);
-    if (commit) await ctx.emit({ type: 'commit', commit }, `committed ${commit.slice(0, 10)} (auto_commit)`);
+  if (plan.checkpoint) {
+    const swept = await bench.sweep(plan.checkpoint);
+    before = swept.number;
+    await emitSweep({ io, checkpoint: plan.checkpoint, ...swept });
   }
+  const body = plan.steps.map((s) => `- ${s.id} ${s.title}: ${s.summary ?? ''}`).join('\n');
+  await hooksThenCommit({ io, bench, event: 'on_task_done', at: 'plan', message: `${plan.task.split('\n')[0]!.slice(0, 72)}\n\n${body}` });
+  return before;
+}
+
+/** Tokens per step against the estimate: the summary record and its line. */
+function tokenTally(plan: AgentPlan): { data: Record<string, unknown>; tally: string } {
   const perStep = plan.steps.map((s) => ({
     id: s.id,
     status: s.status,
@@ -237,18 +192,81 @@ export async function runPlanMode({
   });
   const data = { plan: plan.id, status: plan.status, steps: perStep, planner: plan.plannerTokens, total, estimate: plan.estimate };
   const tally = `tokens: planning ${formatTokens(plan.plannerTokens.input + plan.plannerTokens.output)}, ${perStep.map((s) => `${s.id} ${formatTokens(s.input + s.output)}`).join(', ')}; total ${formatTokens(total.input + total.output)} (estimate ${formatTokens(plan.estimate.low)}–${formatTokens(plan.estimate.high)})`;
-  if (plan.status === 'paused') {
-    return {
-      data,
-      text: `plan ${plan.id} paused: ${plan.reason}\n${tally}`,
-      exitCode: 1,
-      next: ctx.cmd('agent', '--resume'),
-      or: `git show refs/forge/state:${PLAN_MARKDOWN}`,
+  return { data, tally };
+}
+
+/** How plan mode ended: saved without approval, cancelled in review, paused at a failed step, or done. */
+export type PlanModeEnd =
+  | { ended: 'unapproved'; plan: AgentPlan }
+  | { ended: 'cancelled'; plan: AgentPlan }
+  | {
+      ended: 'paused' | 'done';
+      plan: AgentPlan;
+      /** The summary record: each step's status, attempts and tokens, the planner's and the total. */
+      data: Record<string, unknown>;
+      /** The tokens line: planning, each step, total against the estimate. */
+      tally: string;
+      /** The number of the checkpoint before the plan (for forge diff N), when there is one. */
+      before: number | null;
     };
+
+/**
+ * Plans the task (or takes the plan to resume), shows it with its estimate, has it reviewed, runs its
+ * steps and reports each through `io`; the caller turns how it ended into an answer.
+ */
+export async function runPlanMode({
+  args,
+  io,
+  repo,
+  store,
+  cwd,
+  config,
+  root,
+  env,
+  bench,
+  retry,
+  onEvent,
+}: {
+  args: PlanModeArgs;
+  io: AgentIO;
+  repo: Repo;
+  store: StateStore;
+  cwd: string;
+  config: ModelConfig;
+  root: string;
+  env: NodeJS.ProcessEnv;
+  bench: Workbench;
+  retry: Partial<RetryPolicy>;
+  onEvent: (e: AgentEvent) => Promise<void>;
+}): Promise<PlanModeEnd> {
+  let plan = args.resume ?? (await proposePlan({ args, io, store, config, root, env, bench, retry }));
+  await showPlan(io, plan);
+  if (plan.status === 'proposed' && !args.yes) {
+    const verdict = await reviewPlan({ plan, ask: (q) => io.ask(q) });
+    if (verdict === null) return { ended: 'unapproved', plan };
+    if (verdict === 'cancelled') {
+      plan = { ...plan, status: 'cancelled', reason: 'cancelled in review' };
+      await savePlan({ store, plan, message: 'cancelled' });
+      return { ended: 'cancelled', plan };
+    }
   }
-  return {
-    data,
-    text: `plan ${plan.id} done: ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'} passed their checks\n${tally}`,
-    next: before ? ctx.cmd('diff', ...(before > 1 ? [before] : []), '--stat') : 'git diff --stat',
-  };
+  plan = await executePlan({
+    config,
+    store,
+    check: { repo, store, runId: plan.runId, path: env.PATH ?? '', now: () => io.now() },
+    plan,
+    root,
+    cwd,
+    tools: bench.tools,
+    guards: bench.guards,
+    maxTurns: args.maxTurns,
+    budget: args.budget,
+    retry,
+    checkpoint: (summary) => bench.checkpoint(summary, 'step'),
+    changedSince: (c) => bench.changedSince(c),
+    onAgentEvent: onEvent,
+    onPlanEvent: stepReporter({ io, store, config, bench, plan }),
+  });
+  const before = plan.status === 'done' ? await finishPlan({ io, bench, plan }) : null;
+  return { ended: plan.status === 'done' ? 'done' : 'paused', plan, ...tokenTally(plan), before };
 }

@@ -6,6 +6,8 @@ import type { StateStore } from '../git/state';
 import type { Module } from '../plans/modules';
 import { verifyCommands } from '../plans/modules';
 import { randomHex } from '../random';
+import { readStateJson, stateInvalid } from '../state/read';
+import * as validators from '../state/validators.gen';
 import type { CostPerMtok } from './config';
 
 export const PLANS_DIR = '.forge/agent/plans';
@@ -199,15 +201,15 @@ export async function savePlan({ store, plan, message }: { store: StateStore; pl
   });
 }
 
-/** The current plan, to resume; refused when there is none, or it is done or cancelled. */
+/** The current plan, to resume; refused when there is none, or it is done or cancelled; STATE_INVALID when either file is not what it should be. */
 export async function resumablePlan({ store }: { store: StateStore }): Promise<AgentPlan> {
-  const pointer = await store.read(CURRENT_PLAN);
   const none = () => new RefusedError('NO_PLAN', 'no forge agent plan to resume', { fix: 'forge agent --help' });
+  const pointer = await readStateJson({ from: store, path: CURRENT_PLAN, file: validators.agentPlanPointer });
   if (!pointer) throw none();
-  const { id } = JSON.parse(pointer.toString('utf8')) as { id: string };
-  const raw = await store.read(`${PLANS_DIR}/${id}.json`);
-  if (!raw) throw none();
-  const plan = JSON.parse(raw.toString('utf8')) as AgentPlan;
+  const path = `${PLANS_DIR}/${pointer.id}.json`;
+  const plan = await readStateJson({ from: store, path, file: validators.agentPlan });
+  if (!plan) throw none();
+  if (plan.id !== pointer.id) throw stateInvalid({ path, problem: `id: '${plan.id}' is not the file's name`, file: validators.agentPlan });
   if (plan.status === 'done' || plan.status === 'cancelled')
     throw new RefusedError('NO_PLAN', `plan ${plan.id} is ${plan.status}: nothing to resume`, {
       fix: `git show refs/forge/state:${PLAN_MARKDOWN}`,

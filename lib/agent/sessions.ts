@@ -2,6 +2,8 @@
 import { assertId, RefusedError } from '../errors';
 import type { StateStore } from '../git/state';
 import { randomHex } from '../random';
+import { type Checked, checkJson, readStateJson, type StateSource, skippedLine, stateInvalid } from '../state/read';
+import * as validators from '../state/validators.gen';
 
 export const SESSIONS_DIR = '.forge/agent/sessions';
 /** The summary a continued task starts with stays under this many characters: the oldest turns go first. */
@@ -24,50 +26,48 @@ export interface AgentSession {
   turns: AgentTurn[];
 }
 
-// An id read back from the state (which a sync may bring from anywhere) is checked like one typed in.
+// An id typed in or read back from the state (which a sync may bring from anywhere) is checked before it names a path.
 const sessionPath = (id: string) => `${SESSIONS_DIR}/${assertId({ kind: 'agent session id', value: id })}.json`;
 
-export async function listSessions({ store }: { store: StateStore }): Promise<AgentSession[]> {
+/** A session file through its schema; one whose id is not its file's name would be saved over another session. */
+function checkSession({ text, name }: { text: string; name: string }): Checked<AgentSession> {
+  const r = checkJson({ text, file: validators.agentSession });
+  if (r.ok && `${r.value.id}.json` !== name) return { ok: false, problem: `id: '${r.value.id}' is not the file's name` };
+  return r;
+}
+
+/** Every session, newest first. A file that is not a session (a sync brings state from any clone) is left out, and `warn` told. */
+export async function listSessions({
+  store,
+  warn,
+}: {
+  store: StateStore;
+  warn?: (text: string) => Promise<void>;
+}): Promise<AgentSession[]> {
   const head = await store.head();
   if (!head) return [];
   const out: AgentSession[] = [];
   for (const e of await store.listAt(head, SESSIONS_DIR)) {
-    let value: unknown;
-    try {
-      value = JSON.parse((await store.readAt(head, `${SESSIONS_DIR}/${e.name}`))?.toString('utf8') ?? '');
-    } catch {
-      continue;
-    }
-    // A file that does not parse, or is not a session (a sync brings state from any clone), is not offered for resuming.
-    if (isSession(value)) out.push(value);
+    const path = `${SESSIONS_DIR}/${e.name}`;
+    const r = checkSession({ text: (await store.readAt(head, path))?.toString('utf8') ?? '', name: e.name });
+    if (r.ok) out.push(r.value);
+    else await warn?.(skippedLine({ path, problem: r.problem }));
   }
   return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
 }
 
-/** Whether a parsed state file has a session's shape: what listing, summing up and continuing rely on. */
-function isSession(v: unknown): v is AgentSession {
-  if (typeof v !== 'object' || v === null) return false;
-  const s = v as Record<string, unknown>;
-  const turnOk = (t: unknown) =>
-    typeof t === 'object' &&
-    t !== null &&
-    typeof (t as AgentTurn).task === 'string' &&
-    typeof (t as AgentTurn).answer === 'string' &&
-    Array.isArray((t as AgentTurn).files);
-  return (
-    typeof s.id === 'string' &&
-    typeof s.createdAt === 'string' &&
-    typeof s.updatedAt === 'string' &&
-    Array.isArray(s.turns) &&
-    s.turns.every(turnOk)
-  );
+/** The session saved as `id`: null when there is none, STATE_INVALID when the file is not one. */
+async function readSession({ from, id }: { from: StateSource; id: string }): Promise<AgentSession | null> {
+  const path = sessionPath(id);
+  const session = await readStateJson({ from, path, file: validators.agentSession });
+  if (session && session.id !== id)
+    throw stateInvalid({ path, problem: `id: '${session.id}' is not the file's name`, file: validators.agentSession });
+  return session;
 }
 
 /** The session to continue: the one named, or the most recent. */
 export async function findSession({ store, id }: { store: StateStore; id: string | null }): Promise<AgentSession> {
-  if (id !== null) assertId({ kind: 'agent session id', value: id });
-  const sessions = await listSessions({ store });
-  const found = id === null ? sessions[0] : sessions.find((s) => s.id === id);
+  const found = id === null ? (await listSessions({ store }))[0] : await readSession({ from: store, id });
   if (!found)
     throw new RefusedError('NO_SESSION', id === null ? 'no earlier forge agent session to continue' : `no forge agent session '${id}'`, {
       fix: 'forge agent --list',
@@ -96,10 +96,13 @@ export async function saveTurn({ store, id, turn }: { store: StateStore; id: str
   const r = await store.update({
     message: `agent: session ${sessionId} turn`,
     apply: async (tx) => {
-      let session: AgentSession = { id: sessionId, createdAt: turn.timestamp, updatedAt: turn.timestamp, turns: [] };
-      const existing = await tx.read(sessionPath(sessionId));
-      if (existing) session = JSON.parse(existing.toString('utf8')) as AgentSession;
-      session = { ...session, updatedAt: turn.timestamp, turns: [...session.turns, turn] };
+      // A file that is not a session is not written over: its turns would be lost.
+      const existing = await readSession({ from: tx, id: sessionId });
+      const session: AgentSession = {
+        ...(existing ?? { id: sessionId, createdAt: turn.timestamp, turns: [] }),
+        updatedAt: turn.timestamp,
+        turns: [...(existing?.turns ?? []), turn],
+      };
       tx.write(sessionPath(sessionId), `${JSON.stringify(session, null, 2)}\n`);
       return session;
     },

@@ -1,11 +1,14 @@
 // Plan mode's execution: each step in a fresh context (its instruction, its files, the carry-forward summary), verified by forge validate; a failed step pauses the plan.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Entry } from '../cli/declare';
-import { invokeForRecord } from '../cli/invoke';
+import { ForgeError } from '../errors';
 import { isFile } from '../fs/stat';
 import { grepWords } from '../git/grep';
+import type { Repo } from '../git/repo';
 import type { StateStore } from '../git/state';
+import { validateModule, type ModuleValidation } from '../validate/module';
+import type { CheckResult } from '../validate/types';
+import { DEFAULT_MAX_ATTEMPTS } from '../validate/verdict';
 import { runAgent, type AgentEvent, type AgentRun, type ToolCallGuards } from './agent';
 import type { RetryPolicy } from './chat';
 import type { ModelConfig } from './config';
@@ -19,6 +22,9 @@ interface SymbolSpot {
   line: number;
   endLine: number;
 }
+
+/** Each verify command's time, as forge validate's default. */
+const VERIFY_TIMEOUT_MS = 120_000;
 
 /** Files searched for a symbol the step's own files do not define. */
 const SYMBOL_SEARCH_FILES = 20;
@@ -109,42 +115,51 @@ export interface StepVerdict {
   failure: string;
 }
 
-/** Runs the step's verify commands (and checks its files) through forge validate, under the run id in env. */
-export async function verifyStep({
-  entries,
-  step,
-  root,
-  env,
-}: {
-  entries: readonly Entry[];
-  step: PlanStep;
-  root: string;
-  env: NodeJS.ProcessEnv;
-}): Promise<StepVerdict> {
+/** What a step's check needs: where its run is recorded (the plan's run id) and the PATH its commands see. */
+export interface StepCheckContext {
+  repo: Repo;
+  store: StateStore;
+  runId: string;
+  path: string;
+  now: () => Date;
+}
+
+/** Runs the step's verify commands (and checks its files) as forge validate does, recorded under the plan's run. */
+export async function verifyStep({ step, root, check }: { step: PlanStep; root: string; check: StepCheckContext }): Promise<StepVerdict> {
   const files: string[] = [];
   for (const f of step.files) if (await isFile(join(root, f))) files.push(f);
-  type Validation = {
-    passed?: boolean;
-    recommendation?: string;
-    reason?: string;
-    results?: Array<{ type: string; name: string; passed: boolean | null; message: string; tail?: string }>;
-    error?: { message?: string };
-  };
-  const r = await invokeForRecord<Validation>({
-    entries,
-    name: 'validate',
-    args: { module: step.id, cmd: step.verify, file: files },
-    cwd: root,
-    env,
-  });
-  const record: Validation = r.record ?? { error: { message: r.stderr.trim() } };
-  const failed = (record.results ?? []).filter((x) => x.passed === false);
+  let validation: ModuleValidation;
+  try {
+    validation = await validateModule({
+      repo: async () => check.repo,
+      store: async () => check.store,
+      cwd: root,
+      cwdMissing: false,
+      runId: check.runId,
+      moduleId: step.id,
+      files,
+      commands: step.verify,
+      contracts: [],
+      planPath: undefined,
+      timeoutMs: VERIFY_TIMEOUT_MS,
+      maxAttempts: DEFAULT_MAX_ATTEMPTS,
+      path: check.path,
+      now: check.now(),
+    });
+  } catch (err) {
+    // A step that cannot be checked (nothing to check, a step id forge refuses) has not passed.
+    if (!(err instanceof ForgeError)) throw err;
+    return { passed: false, recommendation: 'ESCALATE', failure: `${err.code}: ${err.message}` };
+  }
+  const tailOf = (x: CheckResult) =>
+    typeof x.tail === 'string' && x.tail.trim() ? `\n${x.tail.trimEnd().split('\n').slice(-15).join('\n')}` : '';
+  const failed = validation.results.filter((x) => !x.passed);
   const failure = failed.length
-    ? failed
-        .map((x) => `${x.type} ${x.name}: ${x.message}${x.tail?.trim() ? `\n${x.tail.trimEnd().split('\n').slice(-15).join('\n')}` : ''}`)
-        .join('\n')
-    : (record.error?.message ?? record.reason ?? '');
-  return { passed: record.passed === true, recommendation: record.recommendation ?? 'ESCALATE', failure };
+    ? failed.map((x) => `${x.type} ${x.name}: ${x.message}${tailOf(x)}`).join('\n')
+    : validation.attempt.status === 'passed'
+      ? ''
+      : validation.verdict.reason;
+  return { passed: validation.attempt.status === 'passed', recommendation: validation.verdict.recommendation, failure };
 }
 
 export type PlanEvent =
@@ -153,14 +168,14 @@ export type PlanEvent =
   | { type: 'step_failed'; step: PlanStep; index: number; run: AgentRun; verdict: StepVerdict };
 
 export interface PlanRunOptions {
-  entries: readonly Entry[];
   config: ModelConfig;
   store: StateStore;
+  /** Where each step's check is recorded. */
+  check: StepCheckContext;
   plan: AgentPlan;
   root: string;
   cwd: string;
-  /** With FORGE_RUN_ID set to the plan's run id, as the tools and guards were made. */
-  env: NodeJS.ProcessEnv;
+  /** Made with the plan's run id (FORGE_RUN_ID), so every call lands in its log. */
   tools: AgentTools;
   guards: ToolCallGuards;
   maxTurns: number;
@@ -194,12 +209,10 @@ export async function executePlan(o: PlanRunOptions): Promise<AgentPlan> {
     await o.onPlanEvent({ type: 'step_start', step, index, total: plan.steps.length, checkpoint: cp });
     const task = await stepPrompt({ plan, step, root: o.root, tools: o.tools });
     const run = await runAgent({
-      entries: o.entries,
       config: o.config,
       task,
       root: o.root,
       cwd: o.cwd,
-      env: o.env,
       maxTurns: o.maxTurns,
       budget: o.budget,
       retry: o.retry,
@@ -213,7 +226,7 @@ export async function executePlan(o: PlanRunOptions): Promise<AgentPlan> {
       ? { passed: false, recommendation: 'RETRY', failure: `the step's agent run hit the turn limit (${o.maxTurns}) before answering` }
       : run.stopped
         ? { passed: false, recommendation: 'RETRY', failure: `the step's agent run failed (${run.stopped.code}): ${run.stopped.message}` }
-        : await verifyStep({ entries: o.entries, step, root: o.root, env: o.env });
+        : await verifyStep({ step, root: o.root, check: o.check });
     if (!verdict.passed) {
       step.status = 'failed';
       step.failure = verdict.failure;

@@ -3,6 +3,8 @@ import type { StateStore } from '../git/state';
 import type { AgentRun } from './agent';
 import type { ModelConfig } from './config';
 import { recordableEndpoint, redactSecrets } from '../redact';
+import { parseStateLines } from '../state/read';
+import * as validators from '../state/validators.gen';
 import { appendLines } from '../state/streams';
 
 /** A stream of segments (lib/state/streams.ts); an earlier forge kept it in `.forge/telemetry.jsonl`. */
@@ -80,18 +82,10 @@ export async function recordTelemetry({
   return true;
 }
 
+/** The task lines of the telemetry stream; a line that is not one is skipped and counted. */
 export function parseTelemetry(text: string): { entries: TaskTelemetry[]; corrupt: number } {
-  const entries: TaskTelemetry[] = [];
-  let corrupt = 0;
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      entries.push(JSON.parse(line) as TaskTelemetry);
-    } catch {
-      corrupt++;
-    }
-  }
-  return { entries, corrupt };
+  const { entries, skipped } = parseStateLines({ text, file: validators.telemetry });
+  return { entries, corrupt: skipped };
 }
 
 export interface ModelStats {

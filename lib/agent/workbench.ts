@@ -1,5 +1,4 @@
 // What surrounds a model run: the tools (forge's own and MCP servers'), the contract gate, hooks, checkpoints, auto-commit.
-import type { Entry } from '../cli/declare';
 import { autoCommit, createCheckpoint, listCheckpoints, workTreeChanges, type CheckpointKind, type FileChange } from '../git/checkpoint';
 import type { ToolCallGuards } from './agent';
 import type { HookConfig, HookEvent, ModelConfig } from './config';
@@ -7,7 +6,10 @@ import { contractGate } from './gate';
 import { ensureHooks, formatHookResults, runHooks } from './hooks';
 import type { ImpactWarning } from './impact';
 import { startMcpServers, type McpServers } from './mcp-client';
-import { agentTools, capOutput, mergeTools, type AgentTools } from './tools';
+import { recordEvents, toolCallEvent } from '../logs/events';
+import type { Repo } from '../git/repo';
+import type { StateStore } from '../git/state';
+import { capOutput, mergeTools, type AgentTools } from './tools';
 
 export interface Workbench {
   tools: AgentTools;
@@ -40,65 +42,66 @@ function mcpTools(mcp: McpServers): AgentTools {
   };
 }
 
-/**
- * Sets up a run: detects hooks (written into the profile only when `saveHooks` says so), starts the profile's MCP servers
- * (a broken one is skipped with one notice), and puts the contract gate and on_edit hooks around
- * every tool call. `close()` must follow, even on failure: it stops the servers.
- */
-export async function openWorkbench({
-  entries,
+/** The profile's hooks, or those detected for this run (written into the profile only when `saveHooks` says so), each said as a notice. */
+async function setUpHooks({
   config,
   root,
-  cwd,
   env,
-  inRepo,
   notice,
   saveHooks,
 }: {
-  entries: readonly Entry[];
   config: ModelConfig;
   root: string;
-  cwd: string;
   env: NodeJS.ProcessEnv;
-  inRepo: boolean;
   notice: (n: Notice) => Promise<void>;
-  /** Whether detected hooks may go into the user's config file (only with --save-hooks). */
   saveHooks: (found: { profile: string; markers: string[]; configPath: string }) => Promise<boolean>;
-}): Promise<Workbench> {
-  let hooks: HookConfig | null = null;
-  if (!config.hooksDisabled.value) {
-    const ensured = await ensureHooks({
-      configPath: config.configPath,
-      profile: config.profile?.value ?? null,
-      root,
-      env,
-      mayWrite: (found) => saveHooks({ ...found, configPath: config.configPath }),
+}): Promise<HookConfig | null> {
+  const ensured = await ensureHooks({
+    configPath: config.configPath,
+    profile: config.profile?.value ?? null,
+    root,
+    env,
+    mayWrite: (found) => saveHooks({ ...found, configPath: config.configPath }),
+  });
+  if (ensured.warning) await notice({ kind: 'warning', text: ensured.warning });
+  // Said only when something was found: a repository without build files has nothing to keep.
+  if (ensured.origin === 'detected' && ensured.profile && !config.hooks.value && ensured.markers.length) {
+    await notice({
+      kind: 'hooks',
+      text: `hooks detected from ${ensured.markers.join(', ')} serve this run only; forge agent --save-hooks writes them into profiles.${ensured.profile}.hooks of ${ensured.configPath} (forge hooks list shows them)`,
     });
-    if (ensured.warning) await notice({ kind: 'warning', text: ensured.warning });
-    // Said only when something was found: a repository without build files has nothing to keep.
-    if (ensured.origin === 'detected' && ensured.profile && !config.hooks.value && ensured.markers.length) {
-      await notice({
-        kind: 'hooks',
-        text: `hooks detected from ${ensured.markers.join(', ')} serve this run only; forge agent --save-hooks writes them into profiles.${ensured.profile}.hooks of ${ensured.configPath} (forge hooks list shows them)`,
-      });
-    }
-    if (ensured.origin === 'written') {
-      const found = ensured.markers.length
-        ? `hooks detected from ${ensured.markers.join(', ')}`
-        : 'no build file to detect hooks from (Cargo.toml, tsconfig.json, go.mod, pyproject.toml); the five events, empty,';
-      await notice({
-        kind: 'hooks',
-        text: `${found} written to profiles.${ensured.profile}.hooks in ${ensured.configPath} (forge hooks list)`,
-      });
-    }
-    hooks = ensured.disabled ? null : ensured.hooks;
-    const active = hooks ? Object.entries(hooks).filter(([, c]) => c.length) : [];
-    if (active.length)
-      await notice({
-        kind: 'hooks',
-        text: `⚙ hooks  ${active.map(([e, c]) => `${e}: ${c.join(' && ')}`).join('  ·  ')}  (forge hooks list)`,
-      });
   }
+  if (ensured.origin === 'written') {
+    const found = ensured.markers.length
+      ? `hooks detected from ${ensured.markers.join(', ')}`
+      : 'no build file to detect hooks from (Cargo.toml, tsconfig.json, go.mod, pyproject.toml); the five events, empty,';
+    await notice({
+      kind: 'hooks',
+      text: `${found} written to profiles.${ensured.profile}.hooks in ${ensured.configPath} (forge hooks list)`,
+    });
+  }
+  const hooks = ensured.disabled ? null : ensured.hooks;
+  const active = hooks ? Object.entries(hooks).filter(([, c]) => c.length) : [];
+  if (active.length)
+    await notice({
+      kind: 'hooks',
+      text: `⚙ hooks  ${active.map(([e, c]) => `${e}: ${c.join(' && ')}`).join('  ·  ')}  (forge hooks list)`,
+    });
+  return hooks;
+}
+
+/** The profile's MCP servers, started; a broken one is skipped with one notice. */
+async function startServers({
+  config,
+  root,
+  env,
+  notice,
+}: {
+  config: ModelConfig;
+  root: string;
+  env: NodeJS.ProcessEnv;
+  notice: (n: Notice) => Promise<void>;
+}): Promise<McpServers> {
   const profile = config.profile?.value;
   const warnings: string[] = [];
   const mcp = await startMcpServers({
@@ -116,10 +119,73 @@ export async function openWorkbench({
       text: `MCP: ${mcp.servers.map((s) => `${s.name} (${s.tools} tool${s.tools === 1 ? '' : 's'})`).join(', ')}`,
     });
 
-  const tools = mergeTools(agentTools({ entries, cwd, root, env }), mcpTools(mcp));
+  return mcp;
+}
+
+/** The contract gate, each check logged under the run (as forge plan preflight's call is when the CLI runs it). */
+function planGate({
+  repo,
+  store,
+  runId,
+  now,
+  root,
+  cwd,
+}: {
+  repo: Repo;
+  store: StateStore;
+  runId: string | null;
+  now: () => Date;
+  root: string;
+  cwd: string;
+}) {
+  return contractGate({
+    store,
+    root,
+    cwd,
+    runId,
+    now,
+    log: async ({ exitCode, error, durationMs }) => {
+      if (runId === null) return;
+      const event = toolCallEvent({ runId, name: 'plan preflight', exitCode, error, durationMs, now: now() });
+      // Logging never fails the call it records.
+      await recordEvents({ repo, store: async () => store, runId, events: [event] }).catch(() => {});
+    },
+  });
+}
+
+/**
+ * Sets up a run: detects hooks (written into the profile only when `saveHooks` says so), starts the profile's MCP servers
+ * (a broken one is skipped with one notice), and puts the contract gate and on_edit hooks around
+ * every tool call. `close()` must follow, even on failure: it stops the servers.
+ */
+export async function openWorkbench({
+  forgeTools,
+  config,
+  root,
+  cwd,
+  env,
+  state,
+  notice,
+  saveHooks,
+}: {
+  /** forge's own commands as tools, with bash (lib/cli/agent-tools.ts). */
+  forgeTools: AgentTools;
+  config: ModelConfig;
+  root: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** The repository and its state, for the contract gate and the run's log; null outside a repository. */
+  state: { repo: Repo; store: StateStore; runId: string | null; now: () => Date } | null;
+  notice: (n: Notice) => Promise<void>;
+  /** Whether detected hooks may go into the user's config file (only with --save-hooks). */
+  saveHooks: (found: { profile: string; markers: string[]; configPath: string }) => Promise<boolean>;
+}): Promise<Workbench> {
+  const hooks = config.hooksDisabled.value ? null : await setUpHooks({ config, root, env, notice, saveHooks });
+  const mcp = await startServers({ config, root, env, notice });
+  const tools = mergeTools(forgeTools, mcpTools(mcp));
   // A contract names MCP tools as `<server>.<tool>`, the way forge shows them, not by wire name.
   const shown = new Map(mcp.tools.map((t) => [t.wireName, t.name]));
-  const gate = inRepo ? contractGate({ entries, cwd, env }) : null;
+  const gate = state ? planGate({ ...state, root, cwd }) : null;
   // Hooks are per profile, so a hook detected in one project can meet another without its tools:
   // a command the shell cannot find (exit 127) is reported once, then left out for the session.
   const missing = new Set<string>();
@@ -145,7 +211,7 @@ export async function openWorkbench({
   return {
     tools,
     guards,
-    checkpoint: async (summary, kind) => (inRepo ? ((await createCheckpoint({ cwd: root, message: summary, kind }))?.oid ?? null) : null),
+    checkpoint: async (summary, kind) => (state ? ((await createCheckpoint({ cwd: root, message: summary, kind }))?.oid ?? null) : null),
     changedSince: async (checkpoint) => (await workTreeChanges({ cwd: root, base: checkpoint })).files.map((f) => f.path),
     sweep: async (checkpoint) => {
       const { impactSweep } = await import('./impact');
@@ -160,7 +226,7 @@ export async function openWorkbench({
     // auto_commit "task": a commit per task, and per plan step (each step is a task of its own);
     // "plan": a commit per task, and one per plan once every step passed.
     commit: async (at, message) => {
-      if (!inRepo || !mode || (at === 'step' && mode !== 'task') || (at === 'plan' && mode !== 'plan')) return null;
+      if (!state || !mode || (at === 'step' && mode !== 'task') || (at === 'plan' && mode !== 'plan')) return null;
       return autoCommit({ cwd: root, message: `${prefix}${message}` });
     },
     close: async () => {

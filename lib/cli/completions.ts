@@ -40,12 +40,14 @@ declare -gA _forge_choices=(
 ${choices.join('\n')}
 )
 _forge_leading="${LEADING_WORDS.join(' ')}"
-# Files and directories under $1 (the --cwd given, else here) starting with $2; a directory ends
-# with / and takes no space after it, and each name is quoted as the shell reads it back.
+# Files and directories under $1 (the --cwd given as typed, else here) starting with $2; a directory
+# ends with / and takes no space after it, and each name is quoted as the shell reads it back.
 _forge_files() {
   local dir=\${1:-.} word=$2 only=$3 f
   word=\${word//\\\\ / }
   [[ $word == [\\"\\']* ]] && word=\${word:1}
+  dir=\${dir//\\\\ / }
+  [[ $dir == [\\"\\']*[\\"\\'] ]] && dir=\${dir:1:-1}
   [[ $dir == "~"* ]] && dir=$HOME\${dir:1}
   COMPREPLY=()
   while IFS= read -r f; do
@@ -93,7 +95,8 @@ complete -F _forge ${programs(entries).join(' ')}
 `;
 }
 
-export function zshCompletion(entries: readonly Entry[]): string {
+/** The zsh script's two tables as assignment lines: each command path's subcommands (name:summary) and each command's options (--name, or --name:(choices)). */
+function zshTables(entries: readonly Entry[]): { subs: string[]; opts: string[] } {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const subs = [`    forge ${q(entries.map((e) => `${e.name}:${e.summary.replace(/:/g, '\\:')}`).join('\n'))}`];
   for (const e of entries)
@@ -109,6 +112,11 @@ export function zshCompletion(entries: readonly Entry[]): string {
           .join('\n'),
       )}`,
   );
+  return { subs, opts };
+}
+
+export function zshCompletion(entries: readonly Entry[]): string {
+  const { subs, opts } = zshTables(entries);
   return `#compdef ${programs(entries).join(' ')}
 # zsh completion for forge — ${HEADER}
 _forge() {
@@ -132,31 +140,45 @@ ${opts.join('\n')}
       --run-id) (( i++ )); continue ;;
       -*) continue ;;
     esac
-    if (( found && \${+subs[$path]} )) && [[ $'\\n'\${subs[$path]}$'\\n' == *$'\\n'$w:* ]]; then
+    if (( found && \${+subs[$path]} )) && [[ $'\\n'\${subs[$path]}$'\\n' == *$'\\n'"$w":* ]]; then
       path="$path $w"
     else
       found=0
     fi
   done
-  local prev=\${words[CURRENT-1]} line
-  if [[ $prev == -C || $prev == --cwd ]]; then
+  # The directory as the shell will read it: quotes and backslashes off, ~ expanded, made absolute
+  # (_files -W takes a relative one from /, not from here).
+  if [[ -n $dir ]]; then
+    dir=\${(Q)dir}
+    dir=\${~dir}
+    dir=\${dir:a}
+  fi
+  local prev=\${words[CURRENT-1]} cur=\${words[CURRENT]} line option
+  # --name=value: the value completes as it would after --name.
+  if [[ $cur == --?*=* ]]; then
+    option=\${cur%%=*}
+    compset -P '*='
+  else
+    option=$prev
+  fi
+  if [[ $option == -C || $option == --cwd ]]; then
     _files -/
     return
   fi
   for line in \${(f)opts[$path]}; do
-    if [[ $line == $prev:* ]]; then
+    if [[ $line == "$option":* ]]; then
       local choices=\${\${line#*:\\(}%\\)}
       compadd -- \${=choices}
       return
     fi
   done
-  if [[ \${words[CURRENT]} == -* ]]; then
+  if [[ $cur == -* ]]; then
     if (( \${+opts[$path]} )); then compadd -- \${\${(f)opts[$path]}%%:*}; else compadd -- ${LEADING_WORDS.join(' ')}; fi
   elif (( \${+subs[$path]} )); then
     local -a described=(\${(f)subs[$path]})
     _describe command described
   elif [[ -n $dir ]]; then
-    _files -W \${~dir}
+    _files -W "$dir"
   else
     _files
   fi

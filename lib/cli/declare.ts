@@ -124,6 +124,8 @@ export interface RunContext {
    * text mode on a terminal. False when nothing was written, so the caller prints the whole text later.
    */
   live(piece: string): Promise<boolean>;
+  /** Another program's output passed through to stderr as it comes, byte for byte (a driven agent's, say). */
+  relay(chunk: Uint8Array | string): Promise<void>;
   /** A transient status line on a terminal's stderr (a spinner), redrawn in place; null clears it. Nothing off a terminal. */
   status(text: string | null): Promise<void>;
   /**

@@ -1,4 +1,4 @@
-// Argv words as git and gh users type them: common options before the command, `forge help <cmd>`, `forge version`.
+// Argv words as git and gh users type them: common options before the command, `forge help <cmd>`, `forge version [--json]`.
 
 /** The common options a user may type before the command, and whether each takes a value. */
 const LEADING: Record<string, 'value' | 'flag'> = {
@@ -20,14 +20,8 @@ export interface SplitWords {
   command: string[];
 }
 
-/**
- * `forge -C DIR --json memory recall x` → leading `--cwd DIR --json`, command `memory recall x`:
- * `-C` is `--cwd` as in git, and a bare `--color` is `--color=always` as in git. `forge help
- * [cmd…]` is `forge [cmd…] --help` and `forge version` is `forge --version`. The first word that
- * is not a leading option ends the scan; the command's own words are never rewritten, so a value
- * that looks like an option (`--old --color`, `--old --`) is left for the command's parser.
- */
-export function splitWords(words: readonly string[]): SplitWords {
+/** The common options at the start of `words`, as the parser reads them, and the index of the first word that is not one. */
+function scanLeading(words: readonly string[]): { leading: string[]; next: number } {
   const leading: string[] = [];
   let i = 0;
   for (; i < words.length; i++) {
@@ -44,9 +38,31 @@ export function splitWords(words: readonly string[]): SplitWords {
     } else if (name === '--color' && value === undefined) leading.push('--color=always');
     else leading.push(word);
   }
-  let command = words.slice(i);
+  return { leading, next: i };
+}
+
+/** The words that ask for the version: `forge version`, and git's and gh's `--version` (`-V` as many tools spell it). */
+const VERSION_WORDS = ['version', '--version', '-V'];
+
+/**
+ * `forge -C DIR --json memory recall x` → leading `--cwd DIR --json`, command `memory recall x`:
+ * `-C` is `--cwd` as in git, and a bare `--color` is `--color=always` as in git. `forge help
+ * [cmd…]` is `forge [cmd…] --help`. The first word that is not a leading option ends the scan;
+ * the command's own words are never rewritten, so a value that looks like an option (`--old
+ * --color`, `--old --`) is left for the command's parser. `forge version` is `--version`, and the
+ * common options may follow it as well (`forge version --json`); with --help it is the overview's
+ * help, and what is left after them (`forge version extra`) follows `--version` for main to refuse.
+ */
+export function splitWords(words: readonly string[]): SplitWords {
+  const { leading, next } = scanLeading(words);
+  let command = words.slice(next);
   if (command[0] === 'help') command = [...command.slice(1), '--help'];
-  else if (command[0] === 'version' && command.length === 1) command = ['--version'];
+  if (VERSION_WORDS.includes(command[0]!)) {
+    const after = scanLeading(command.slice(1));
+    leading.push(...after.leading);
+    const rest = command.slice(1 + after.next);
+    command = leading.includes('--help') || leading.includes('-h') ? rest : ['--version', ...rest];
+  }
   return { leading, command };
 }
 

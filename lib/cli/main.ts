@@ -7,17 +7,18 @@ import pkg from '../../package.json' with { type: 'json' };
 import { assertId, CwdNotFoundError, ForgeError, InvalidInputError, type ExitCode } from '../errors';
 import { openRepo, type Repo } from '../git/repo';
 import { StateStore } from '../git/state';
-import { newEvent, recordEvents } from '../logs/events';
+import { recordEvents, toolCallEvent } from '../logs/events';
 import type { CommandSpec, Entry, Item, Outcome, RunContext } from './declare';
 import { readAll, readStdin } from './input';
 import { hintFields, hintLines, Output, PLAIN, type Hint, type Stream } from './output';
 import { groupHelp, topHelp } from './overview';
 import { colorOption, isLeadingOption, leadingWithoutValue, splitWords } from './leading';
-import { pagerCommand, startPager } from './pager';
+import { pagerCommand, startPager, type Pager, type PagerEnd } from './pager';
 import { helpText, parseArgv, type ParsedArgv } from './parse';
 import { shellJoin, shellSplit } from '../quote';
 import { programWords, resolve, suggest } from './registry';
 import { validateRequest } from './validate';
+import { versionOutput } from './version';
 
 export const VERSION: string = pkg.version;
 
@@ -153,10 +154,7 @@ export async function main(opts: MainOptions): Promise<ExitCode> {
   const badColor = invalidColor(colorOption(leading), [...leading, ...words]);
   if (badColor) return fail(badColor);
 
-  if (words[0] === '--version' || words[0] === '-V') {
-    await out.out(`forge ${VERSION}`);
-    return 0;
-  }
+  if (words[0] === '--version') return printVersion({ rest: words.slice(1), json: jsonWanted, out, fail });
   const r = resolve(entries, words);
   if (r.kind === 'none') {
     // `forge`, `forge --help`, or common options with no command after them (`forge -C dir`).
@@ -197,6 +195,34 @@ export async function main(opts: MainOptions): Promise<ExitCode> {
   }
   // The leading options go ahead of the command's own arguments: before any value or `--` of theirs.
   return runCommand(r.spec, [...leading, ...r.rest], opts, out);
+}
+
+/**
+ * `forge version` / `--version`: the version line, or the record with --json. The common options
+ * were taken before and after it (lib/cli/leading.ts); any other word is refused.
+ */
+async function printVersion({
+  rest,
+  json,
+  out,
+  fail,
+}: {
+  rest: string[];
+  json: boolean;
+  out: Output;
+  fail: (err: ForgeError) => Promise<ExitCode>;
+}): Promise<ExitCode> {
+  const word = rest[0];
+  if (word === undefined) {
+    await out.write(out.stdout, versionOutput({ version: VERSION, json }));
+    return 0;
+  }
+  const fix = 'forge version';
+  const bare = leadingWithoutValue(rest);
+  if (bare && rest.length === 1) return fail(new InvalidInputError('INVALID_ARGUMENT', `option '${bare}' needs a value`, { fix }));
+  if (word.startsWith('-') && word !== '-' && word !== '--')
+    return fail(new InvalidInputError('UNKNOWN_OPTION', `unknown option '${word}'`, { fix }));
+  return fail(new InvalidInputError('UNEXPECTED_ARGUMENT', `unexpected argument '${word}'`, { fix }));
 }
 
 async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOptions, out: Output): Promise<ExitCode> {
@@ -249,9 +275,9 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
   const repos = new RepoCache();
   let worst: ExitCode = 0;
   // A person reading a long answer on a terminal gets the pager; quitting it early ends the command, as in git.
-  const pagerLine = spec.pager && !json && opts.stdout.isTTY ? pagerCommand(env) : null;
-  const pager = pagerLine ? await startPager({ command: pagerLine, env, onQuit: () => process.exit(0) }) : null;
-  const target = pager ? out.to(pager.stdin as unknown as Stream) : out;
+  const pager = spec.pager && !json && opts.stdout.isTTY ? await openPager({ opts, out }) : null;
+  const target = pager ? out.to(pager.stdin as Stream) : out;
+  let paged: PagerEnd | undefined;
   try {
     for await (const req of requests) {
       const code = await runRequest({ spec, req, parsed, json, opts, out: target, repos });
@@ -259,9 +285,30 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
     }
   } finally {
     repos.close();
-    await pager?.close();
+    paged = await pager?.close();
   }
-  return worst;
+  if (paged?.kind !== 'failed') return worst;
+  // Where git shows nothing and exits 0: the person is told, and how to see the output.
+  await out.err(
+    `${out.errPalette.error('Error:')} the pager '${paged.command}' ${paged.why}, so the output may not have been shown\n${out.errPalette.label('Fix:')} FORGE_PAGER=cat ${shellJoin(['forge', ...spec.name.split(' '), ...rest])}`,
+  );
+  return worst > 1 ? worst : 1;
+}
+
+/** The pager of $FORGE_PAGER, $PAGER or less, started; null when none is set or found. One that cannot run is a warning, and the text goes to the terminal. */
+async function openPager({ opts, out }: { opts: MainOptions; out: Output }): Promise<Pager | null> {
+  const command = pagerCommand(opts.env);
+  if (!command) return null;
+  return startPager({
+    command,
+    env: opts.env,
+    stdout: opts.stdout,
+    onQuit: () => process.exit(0),
+    onUnstartable: (why) =>
+      out.err(
+        `${out.errPalette.label('warning:')} cannot run the pager '${command}': ${why}; the output follows without it (FORGE_PAGER=cat: no pager)`,
+      ),
+  });
 }
 
 async function* numbered(lines: AsyncIterable<string>): AsyncGenerator<Request> {
@@ -281,6 +328,181 @@ async function* numbered(lines: AsyncIterable<string>): AsyncGenerator<Request> 
       continue;
     }
     yield { raw: value as Record<string, unknown>, line: n };
+  }
+}
+
+/** What one request has settled so far: read when it fails (the Fix, the log) as well as when it succeeds. */
+interface RequestState {
+  /** What its hints carry (--cwd, the run id). */
+  context: HintContext;
+  /** The directory state and hints are about, once resolved. */
+  cwd: string | undefined;
+  /** The run id, once checked: the call is logged under it even when it fails. */
+  runId: string | undefined;
+  /** Whether the command emitted records or text before its outcome (the outcome is then a summary). */
+  streamed: boolean;
+}
+
+/**
+ * A request's id is echoed in every record it gets: only a string or a finite number is, as in
+ * JSON-RPC (an id of any other shape — a deep array, say — is refused, not copied back).
+ */
+function requestId(raw: Record<string, unknown>): { id: unknown; badId: boolean } {
+  const rawId = raw.id;
+  const badId =
+    rawId !== undefined &&
+    rawId !== null &&
+    !(typeof rawId === 'string' && rawId.length <= 1024) &&
+    !(typeof rawId === 'number' && Number.isFinite(rawId));
+  return { id: badId ? undefined : rawId, badId };
+}
+
+function badIdError(rawId: unknown, helpFix: string): InvalidInputError {
+  return new InvalidInputError(
+    'INVALID_ARGUMENT',
+    `"id" must be a string (at most 1024 characters) or a number, got ${Array.isArray(rawId) ? 'an array' : typeof rawId === 'string' ? `a string of ${rawId.length} characters` : typeof rawId}`,
+    { fix: helpFix },
+  );
+}
+
+/** The request's directory and run id (from its fields, the flags, then the environment), recorded in `state` as each is settled. */
+function settleTarget({
+  spec,
+  common,
+  parsed,
+  opts,
+  state,
+}: {
+  spec: CommandSpec<any>;
+  common: { cwd?: string; 'run-id'?: string };
+  parsed: ParsedArgv;
+  opts: MainOptions;
+  state: RequestState;
+}): { dir: string; exists: boolean } {
+  const cwdFlag = common.cwd ?? parsed.cwd;
+  const target = resolveCwd(opts.cwd, cwdFlag, opts.env, spec.allowMissingCwd === true);
+  // A missing directory the command reports itself: state goes to the repository forge started
+  // in, and hints leave out a --cwd that would only fail.
+  state.cwd = target.exists ? target.dir : opts.cwd;
+  const requested = common['run-id'] ?? parsed.runId ?? (opts.env.FORGE_RUN_ID || undefined);
+  // Kept only once valid: the call is logged under runId even when it fails, and an invalid id
+  // must never name a spool file, a log or anything else.
+  if (requested !== undefined) state.runId = assertId({ kind: 'run id', value: requested });
+  if (cwdFlag !== undefined && target.exists) state.context.cwd = state.cwd;
+  state.context.runId = state.runId;
+  return target;
+}
+
+/** What a command's run gets: the repository and store of its directory, output in the call's mode, questions only on a terminal. */
+function runContext({
+  target,
+  state,
+  json,
+  id,
+  opts,
+  out,
+  repos,
+}: {
+  target: { dir: string; exists: boolean };
+  state: RequestState;
+  json: boolean;
+  id: unknown;
+  opts: MainOptions;
+  out: Output;
+  repos: RepoCache;
+}): RunContext {
+  const { env } = opts;
+  const dir = state.cwd!;
+  const ctx: RunContext = {
+    cwd: target.dir,
+    cwdMissing: !target.exists,
+    runId: state.runId,
+    paint: json ? PLAIN : out.outPalette,
+    env,
+    dataHome: join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'forge'),
+    repo: () => repos.repo(dir),
+    store: () => repos.store(dir, env),
+    cmd: (...w) => shellJoin(['forge', ...w.map(String)]),
+    emit: async (item: Item, text: string) => {
+      state.streamed = true;
+      if (json) await out.record(id === undefined ? item : { ...item, id });
+      else if (text) await out.out(text);
+    },
+    progress: async (text: string) => {
+      if (opts.stderr.isTTY) await out.err(out.errPalette.dim(text));
+    },
+    live: async (piece: string) => {
+      if (json || !opts.stdout.isTTY) return false;
+      state.streamed = true;
+      await out.write(out.stdout, piece);
+      return true;
+    },
+    relay: (chunk) => out.write(out.stderr, chunk),
+    status: async (text: string | null) => {
+      // Carriage return and erase-line: the line is redrawn in place, and cleared before other output.
+      if (opts.stderr.isTTY) await out.write(out.stderr, text === null ? '\r\x1b[K' : `\r\x1b[K${out.errPalette.dim(text)}`);
+    },
+    warn: async (text: string) => {
+      await out.err(`${out.errPalette.label('warning:')} ${text}`);
+    },
+    ask: (question: string) => ask({ question, opts }),
+    confirm: async (question: string) => {
+      if (!opts.stdin.isTTY || !opts.stderr.isTTY) return null;
+      // Unanswered (Ctrl-D) is a no.
+      return /^y(es)?$/i.test((await ctx.ask(`${question} [y/N] `))?.trim() ?? '');
+    },
+    now: () => new Date(),
+  };
+  return ctx;
+}
+
+/** A question on the terminal; null when there is none to ask on, or nobody answers (Ctrl-D). */
+async function ask({ question, opts }: { question: string; opts: MainOptions }): Promise<string | null> {
+  if (!opts.stdin.isTTY || !opts.stderr.isTTY) return null;
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: opts.stdin, output: opts.stderr });
+  // Ctrl-D closes the question unanswered: nobody is answering any more.
+  const answer = await new Promise<string | null>((done) => {
+    rl.on('close', () => done(null));
+    rl.question(question, done);
+  });
+  rl.close();
+  return answer;
+}
+
+/** The outcome as the call asked for it: raw output with the hint on stderr, one record, or text and its hint lines. */
+async function renderOutcome({
+  outcome,
+  code,
+  state,
+  json,
+  id,
+  out,
+}: {
+  outcome: Outcome;
+  code: ExitCode;
+  state: RequestState;
+  json: boolean;
+  id: unknown;
+  out: Output;
+}): Promise<void> {
+  const { context } = state;
+  const hint: Hint = { next: withContext(outcome.next, context), or: withContext(outcome.or, context) ?? undefined, wait: outcome.wait };
+  if (outcome.raw !== undefined) {
+    if (outcome.raw) await out.out(outcome.raw);
+    await out.err(hintLines(hint, out.errPalette).join('\n'));
+  } else if (json) {
+    await out.record({
+      ...(id === undefined ? {} : { id }),
+      ok: code === 0,
+      ...(state.streamed ? { type: 'summary' } : {}),
+      ...outcome.data,
+      ...hintFields(hint),
+    });
+  } else {
+    if (outcome.text) await out.out(outcome.text);
+    const lines = hintLines(hint, outcome.hintOnStderr ? out.errPalette : out.outPalette).join('\n');
+    await (outcome.hintOnStderr ? out.err(lines) : out.out(lines));
   }
 }
 
@@ -304,113 +526,20 @@ async function runRequest({
   const { env } = opts;
   const started = Date.now();
   const helpFix = `forge ${spec.name} --help`;
-  // A request's id is echoed in every record it gets: only a string or a finite number is, as in
-  // JSON-RPC (an id of any other shape — a deep array, say — is refused, not copied back).
-  const rawId = req.raw.id;
-  const badId =
-    rawId !== undefined &&
-    rawId !== null &&
-    !(typeof rawId === 'string' && rawId.length <= 1024) &&
-    !(typeof rawId === 'number' && Number.isFinite(rawId));
-  const id = badId ? undefined : rawId;
-  const context: HintContext = {};
-  let cwd: string | undefined;
-  let runId: string | undefined;
-  let streamed = false;
+  const { id, badId } = requestId(req.raw);
+  const state: RequestState = { context: {}, cwd: undefined, runId: undefined, streamed: false };
   let code: ExitCode = 0;
   let errorCode: string | undefined;
   try {
     if (req.error) throw new InvalidInputError('BAD_NDJSON', req.error, { fix: helpFix, data: { line: req.line } });
-    if (badId)
-      throw new InvalidInputError(
-        'INVALID_ARGUMENT',
-        `"id" must be a string (at most 1024 characters) or a number, got ${Array.isArray(rawId) ? 'an array' : typeof rawId === 'string' ? `a string of ${rawId.length} characters` : typeof rawId}`,
-        { fix: helpFix },
-      );
+    if (badId) throw badIdError(req.raw.id, helpFix);
     const { args, common } = validateRequest({ spec: spec.args, raw: req.raw, fix: helpFix });
-    const cwdFlag = common.cwd ?? parsed.cwd;
-    const target = resolveCwd(opts.cwd, cwdFlag, env, spec.allowMissingCwd === true);
-    // A missing directory the command reports itself: state goes to the repository forge started
-    // in, and hints leave out a --cwd that would only fail.
-    cwd = target.exists ? target.dir : opts.cwd;
-    const runFlag = common['run-id'] ?? parsed.runId;
-    const requested = runFlag ?? (env.FORGE_RUN_ID || undefined);
-    // Kept only once valid: the call is logged under runId even when it fails (below), and an
-    // invalid id must never name a spool file, a log or anything else.
-    if (requested !== undefined) runId = assertId({ kind: 'run id', value: requested });
-    if (cwdFlag !== undefined && target.exists) context.cwd = cwd;
-    context.runId = runId;
-    const dir = cwd;
-    const ctx: RunContext = {
-      cwd: target.dir,
-      cwdMissing: !target.exists,
-      runId,
-      paint: json ? PLAIN : out.outPalette,
-      env,
-      dataHome: join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'forge'),
-      repo: () => repos.repo(dir),
-      store: () => repos.store(dir, env),
-      cmd: (...w) => shellJoin(['forge', ...w.map(String)]),
-      emit: async (item: Item, text: string) => {
-        streamed = true;
-        if (json) await out.record(id === undefined ? item : { ...item, id });
-        else if (text) await out.out(text);
-      },
-      progress: async (text: string) => {
-        if (opts.stderr.isTTY) await out.err(out.errPalette.dim(text));
-      },
-      live: async (piece: string) => {
-        if (json || !opts.stdout.isTTY) return false;
-        streamed = true;
-        await out.write(out.stdout, piece);
-        return true;
-      },
-      status: async (text: string | null) => {
-        // Carriage return and erase-line: the line is redrawn in place, and cleared before other output.
-        if (opts.stderr.isTTY) await out.write(out.stderr, text === null ? '\r\x1b[K' : `\r\x1b[K${out.errPalette.dim(text)}`);
-      },
-      warn: async (text: string) => {
-        await out.err(`${out.errPalette.label('warning:')} ${text}`);
-      },
-      ask: async (question: string) => {
-        if (!opts.stdin.isTTY || !opts.stderr.isTTY) return null;
-        const { createInterface } = await import('node:readline');
-        const rl = createInterface({ input: opts.stdin, output: opts.stderr });
-        // Ctrl-D closes the question unanswered: nobody is answering any more.
-        const answer = await new Promise<string | null>((done) => {
-          rl.on('close', () => done(null));
-          rl.question(question, done);
-        });
-        rl.close();
-        return answer;
-      },
-      confirm: async (question: string) => {
-        if (!opts.stdin.isTTY || !opts.stderr.isTTY) return null;
-        // Unanswered (Ctrl-D) is a no.
-        return /^y(es)?$/i.test((await ctx.ask(`${question} [y/N] `))?.trim() ?? '');
-      },
-      now: () => new Date(),
-    };
-    const outcome: Outcome = await spec.run(args, ctx);
+    const target = settleTarget({ spec, common, parsed, opts, state });
+    const outcome: Outcome = await spec.run(args, runContext({ target, state, json, id, opts, out, repos }));
     code = outcome.exitCode ?? 0;
-    const hint: Hint = { next: withContext(outcome.next, context), or: withContext(outcome.or, context) ?? undefined, wait: outcome.wait };
-    if (outcome.raw !== undefined) {
-      if (outcome.raw) await out.out(outcome.raw);
-      await out.err(hintLines(hint, out.errPalette).join('\n'));
-    } else if (json) {
-      await out.record({
-        ...(id === undefined ? {} : { id }),
-        ok: code === 0,
-        ...(streamed ? { type: 'summary' } : {}),
-        ...outcome.data,
-        ...hintFields(hint),
-      });
-    } else {
-      if (outcome.text) await out.out(outcome.text);
-      const lines = hintLines(hint, outcome.hintOnStderr ? out.errPalette : out.outPalette).join('\n');
-      await (outcome.hintOnStderr ? out.err(lines) : out.out(lines));
-    }
+    await renderOutcome({ outcome, code, state, json, id, out });
   } catch (err) {
+    const { cwd, context } = state;
     const e = toForgeError(err, helpFix, env, opts.argv);
     e.fix =
       e.code === 'NOT_A_GIT_REPO' && cwd && cwd !== opts.cwd ? shellJoin(['git', 'init', cwd]) : (withContext(e.fix, context) ?? undefined);
@@ -418,6 +547,7 @@ async function runRequest({
     errorCode = e.code;
     await renderError(out, e, { json, env, id, line: req.line });
   }
+  const { cwd, runId } = state;
   if (runId !== undefined && cwd !== undefined && spec.recordsToolCall !== false)
     await recordToolCall({ repos, cwd, runId, spec, code, errorCode, started, out, env });
   return code;
@@ -447,14 +577,13 @@ async function recordToolCall({
 }): Promise<void> {
   try {
     const repo = await repos.repo(cwd);
-    const event = newEvent({
-      timestamp: new Date().toISOString(),
+    const event = toolCallEvent({
       runId,
-      phase: 'tool_call',
-      moduleId: null,
-      event: spec.name,
-      severity: code === 0 ? 'info' : code === 1 ? 'warn' : 'error',
-      data: { exitCode: code, durationMs: Date.now() - started, ...(errorCode ? { error: errorCode } : {}) },
+      name: spec.name,
+      exitCode: code,
+      error: errorCode,
+      durationMs: Date.now() - started,
+      now: new Date(),
     });
     await recordEvents({ repo, store: () => repos.store(cwd, env), runId, events: [event] });
   } catch (err) {

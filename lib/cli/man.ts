@@ -128,7 +128,7 @@ export function overviewPage(entries: readonly Entry[], version: string): string
     '.nf',
     roff('forge [-C DIR] [--json] [--run-id ID] [--color[=WHEN]] <command> [<args>] [--] [<args>]'),
     roff('forge help [<command>]'),
-    roff('forge version'),
+    roff('forge version [--json]'),
     roff('forge-<command> [<args>]'),
     '.fi',
     '.SH DESCRIPTION',

@@ -95,8 +95,8 @@ export class Output {
     return new Output(stdout, this.stderr, this.outPalette, this.errPalette);
   }
 
-  async write(stream: Stream, text: string): Promise<void> {
-    if (!text) return;
+  async write(stream: Stream, text: string | Uint8Array): Promise<void> {
+    if (!text.length) return;
     if (!stream.write(text)) await once(stream, 'drain');
   }
 

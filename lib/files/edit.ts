@@ -6,7 +6,8 @@ import { withArguments, shellJoin } from '../quote';
 import { lineHash, parseAnchor, type Anchor } from './anchor';
 import { LineLookup, locate, relaxations, type Found, type Strategy } from './locate';
 import { exactMatches, nearestLine } from './match';
-import { assemble, hunkFromEdit, oldSide, placeHunk, verifyPlaced, type Placement } from './place';
+import { assemble, hunkFromEdit, oldSide, placeHunk, verifyPlaced, type Line, type Placement } from './place';
+import type { HunkLine } from './patch-parse';
 import { windowOf, type WindowLine } from './read';
 import { decodeText, encodeString, encodeText, indexLines, isBinary, lineAt, type LineIndex, type TextFile } from './text';
 import { resolveInside, statTarget, type Workspace } from './workspace';
@@ -220,6 +221,80 @@ function ambiguous(display: string, oldLf: string, lines: number[]): RefusedErro
 }
 
 /**
+ * The old text located loosely: as written, then each relaxation of it, until one is found (or is
+ * ambiguous) — near the anchor when there is one. Not found anywhere is NO_MATCH with the nearest region.
+ */
+function locateLoosely({
+  file,
+  index,
+  display,
+  oldLf,
+  newLf,
+  at,
+}: {
+  file: TextFile;
+  index: LineIndex;
+  display: string;
+  oldLf: string;
+  newLf: string;
+  at: Anchor | undefined;
+}): { found: Exclude<Found, { kind: 'none' }>; hunk: HunkLine[] } {
+  const asWritten = hunkFromEdit(oldLf.replace(/\n$/, '').split('\n'), newLf === '' ? [] : newLf.replace(/\n$/, '').split('\n'));
+  const lookup = LineLookup.of(index);
+  for (const candidate of [asWritten, ...relaxations(asWritten)]) {
+    const old = oldSide(candidate).map((l) => l.text);
+    if (!old.length) continue;
+    const found = locate(lookup, { old, from: 0, ...(at ? { cover: at.line - 1 } : {}) });
+    if (found.kind !== 'none') return { found, hunk: candidate };
+  }
+  const near = at ? at.line : nearestLine({ fileLines: file.lines, old: oldLf });
+  const region = regionAround(file, near);
+  const where = at ? ` at line ${at.line}` : '';
+  throw new RefusedError(
+    'NO_MATCH',
+    `the old text was not found in '${display}'${where}; the nearest region, lines ${region.lines[0]?.n ?? 0}–${region.lines.at(-1)?.n ?? 0}:\n${renderRegion(region.lines)}`,
+    {
+      fix: readFix(display, region.lines),
+      data: { path: display, region: region.lines },
+    },
+  );
+}
+
+/** The hunk placed at each start, re-indented as its old lines prove; a place whose indentation is unclear is refused. */
+function placeEach({
+  file,
+  index,
+  display,
+  hunk,
+  starts,
+  strategy,
+}: {
+  file: TextFile;
+  index: LineIndex;
+  display: string;
+  hunk: HunkLine[];
+  starts: number[];
+  strategy: Strategy;
+}): { placements: Placement[]; placed: Array<{ placement: Placement; out: Line[] }> } {
+  const size = oldSide(hunk).length;
+  const placements: Placement[] = starts.map((start) => ({ at: start, lines: hunk, strategy }));
+  const placed = placements.map((placement) => {
+    const r = placeHunk({ index, placement, fileText: () => index.text.slice(0, 256 * 1024) });
+    if (r.kind === 'ok') return { placement, out: r.out };
+    const region = regionAround(file, placement.at + 1, size + 2);
+    throw new RefusedError(
+      'INDENTATION_UNCLEAR',
+      `the old text matches lines ${placement.at + 1}–${placement.at + size} of '${display}' but for whitespace, and ${r.reason}; write the old and new text indented as the file is:\n${renderRegion(region.lines)}`,
+      {
+        fix: readFix(display, region.lines),
+        data: { path: display, region: region.lines },
+      },
+    );
+  });
+  return { placements, placed };
+}
+
+/**
  * The old text is not in the file as written: whole lines are compared with whitespace, then
  * Unicode look-alikes folded (and the model's copied line numbers or a stray blank edge line
  * dropped), by the same locating and placing rules as forge patch — one place only, the new lines
@@ -248,30 +323,7 @@ async function replaceLines({
   all: boolean;
   onStep?: StepHook;
 }): Promise<EditResult> {
-  const asWritten = hunkFromEdit(oldLf.replace(/\n$/, '').split('\n'), newLf === '' ? [] : newLf.replace(/\n$/, '').split('\n'));
-  const lookup = LineLookup.of(index);
-  let found: Found = { kind: 'none' };
-  let hunk = asWritten;
-  for (const candidate of [asWritten, ...relaxations(asWritten)]) {
-    const old = oldSide(candidate).map((l) => l.text);
-    if (!old.length) continue;
-    found = locate(lookup, { old, from: 0, ...(at ? { cover: at.line - 1 } : {}) });
-    hunk = candidate;
-    if (found.kind !== 'none') break;
-  }
-  if (found.kind === 'none') {
-    const near = at ? at.line : nearestLine({ fileLines: file.lines, old: oldLf });
-    const region = regionAround(file, near);
-    const where = at ? ` at line ${at.line}` : '';
-    throw new RefusedError(
-      'NO_MATCH',
-      `the old text was not found in '${display}'${where}; the nearest region, lines ${region.lines[0]?.n ?? 0}–${region.lines.at(-1)?.n ?? 0}:\n${renderRegion(region.lines)}`,
-      {
-        fix: readFix(display, region.lines),
-        data: { path: display, region: region.lines },
-      },
-    );
-  }
+  const { found, hunk } = locateLoosely({ file, index, display, oldLf, newLf, at });
   if (found.kind === 'ambiguous' && !all)
     throw ambiguous(
       display,
@@ -280,20 +332,7 @@ async function replaceLines({
     );
   const size = oldSide(hunk).length;
   const starts = found.kind === 'found' ? [found.at] : found.at.filter((h, i, list) => i === 0 || h >= list[i - 1]! + size);
-  const placements: Placement[] = starts.map((start) => ({ at: start, lines: hunk, strategy: found.strategy }));
-  const placed = placements.map((placement) => {
-    const r = placeHunk({ index, placement, fileText: () => index.text.slice(0, 256 * 1024) });
-    if (r.kind === 'ok') return { placement, out: r.out };
-    const region = regionAround(file, placement.at + 1, size + 2);
-    throw new RefusedError(
-      'INDENTATION_UNCLEAR',
-      `the old text matches lines ${placement.at + 1}–${placement.at + size} of '${display}' but for whitespace, and ${r.reason}; write the old and new text indented as the file is:\n${renderRegion(region.lines)}`,
-      {
-        fix: readFix(display, region.lines),
-        data: { path: display, region: region.lines },
-      },
-    );
-  });
+  const { placements, placed } = placeEach({ file, index, display, hunk, starts, strategy: found.strategy });
   const result = assemble({ index, placed, finalNewline: file.ends.at(-1) !== '' });
   const wrong = verifyPlaced({ index, result, placements });
   if (wrong)

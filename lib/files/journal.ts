@@ -4,6 +4,8 @@ import { basename, dirname, isAbsolute, join } from 'node:path';
 import { RefusedError } from '../errors';
 import { processAlive } from '../process/alive';
 import { randomHex } from '../random';
+import { checkJson, type StateFile, type StateKinds } from '../state/read';
+import * as validators from '../state/validators.gen';
 
 /** A file's new content: text, bytes, or pieces of bytes written one after another (no copy joins them). */
 export type FileData = Buffer | Buffer[] | string;
@@ -275,33 +277,33 @@ export async function recoverJournals({
   return found;
 }
 
-async function readJson(file: string): Promise<{ absent: true } | { absent: false; value: unknown }> {
+/** A journal file through its validator: absent, or its value (null when it does not parse or match). */
+async function readJournalFile<K extends 'editTemps' | 'editManifest'>({
+  path,
+  file,
+}: {
+  path: string;
+  file: StateFile<K>;
+}): Promise<{ absent: true } | { absent: false; value: StateKinds[K] | null }> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readFile(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { absent: true };
     throw err;
   }
-  try {
-    return { absent: false, value: JSON.parse(text) };
-  } catch {
-    return { absent: false, value: undefined };
-  }
+  const r = checkJson({ text, file });
+  return { absent: false, value: r.ok ? r.value : null };
 }
 
 /** The manifest's entries; a list of {path, backup} is one written before temps and modes were journaled. */
-function manifestEntries(value: unknown): ManifestEntry[] | null {
-  if (!Array.isArray(value)) return null;
-  const ok = value.every((e) => e && typeof e.path === 'string' && (e.backup === null || typeof e.backup === 'string'));
-  return ok
-    ? value.map((e) => ({
-        path: e.path,
-        backup: e.backup === null ? null : basename(e.backup),
-        mode: typeof e.mode === 'number' ? e.mode : null,
-        temp: typeof e.temp === 'string' ? e.temp : tempPathFor(e.path),
-      }))
-    : null;
+function manifestEntries(value: StateKinds['editManifest']): ManifestEntry[] {
+  return value.map((e) => ({
+    path: e.path,
+    backup: e.backup === null ? null : basename(e.backup),
+    mode: e.mode ?? null,
+    temp: e.temp ?? tempPathFor(e.path),
+  }));
 }
 
 const TEMP_NAME = /^\..*\.forge-\w+\.tmp$/;
@@ -313,11 +315,11 @@ const TEMP_NAME = /^\..*\.forge-\w+\.tmp$/;
  * must not become a way to write or delete files elsewhere).
  */
 async function recoverJournal(dir: string, mayTouch: ((abs: string) => Promise<boolean>) | null): Promise<Omit<Recovery, 'pid'>> {
-  const temps = await readJson(join(dir, TEMPS));
+  const temps = await readJournalFile({ path: join(dir, TEMPS), file: validators.editTemps });
   // A temps list cut short was being written before any temp file existed.
-  const listed = !temps.absent && Array.isArray(temps.value) ? temps.value.filter((t): t is string => typeof t === 'string') : [];
-  const manifest = await readJson(join(dir, MANIFEST));
-  const entries = manifest.absent ? [] : manifestEntries(manifest.value);
+  const listed = (!temps.absent && temps.value) || [];
+  const manifest = await readJournalFile({ path: join(dir, MANIFEST), file: validators.editManifest });
+  const entries = manifest.absent ? [] : manifest.value && manifestEntries(manifest.value);
   const tempNames = [...listed, ...(entries ?? []).map((e) => e.temp)];
   const paths = [...tempNames, ...(entries ?? []).map((e) => e.path)];
   let result: Omit<Recovery, 'pid'>;

@@ -223,6 +223,95 @@ async function patchPath(ws: Workspace, p: FilePatch, path: string): Promise<str
   return path;
 }
 
+type Resolved = { abs: string; display: string };
+
+/** A file the patch creates: refused when it exists; its content is the hunks' new lines. */
+async function planCreate({ p, target }: { p: FilePatch; target: Resolved }): Promise<PlannedFile> {
+  const { display } = target;
+  if (await exists(target.abs))
+    throw new RefusedError('PATCH_CONFLICT', `'${display}' already exists; the patch creates it`, {
+      fix: shellJoin(['forge', 'read', display]),
+      data: { path: display },
+    });
+  const body = p.hunks.flatMap((h) => h.lines.filter((l) => l.op !== '-').map((l) => l.text));
+  const noEol = p.hunks.at(-1)?.newNoEol;
+  return {
+    abs: target.abs,
+    display,
+    data: Buffer.from(body.join('\n') + (body.length && !noEol ? '\n' : ''), 'utf8'),
+    kind: 'create',
+    hunks: p.hunks.length,
+    strategies: [],
+  };
+}
+
+/** The text of a file the patch changes, moves or deletes, refused when it is missing or binary. */
+async function readSource(source: Resolved): Promise<ReturnType<typeof decodeString>> {
+  await statTarget(source);
+  const buf = await readFile(source.abs).catch(() => null);
+  if (!buf)
+    throw new RefusedError('PATCH_CONFLICT', `'${source.display}' does not exist; the patch changes it`, {
+      fix: shellJoin(['forge', 'ls']),
+      data: { path: source.display },
+    });
+  if (isBinary(buf))
+    throw new RefusedError('PATCH_CONFLICT', `'${source.display}' is a binary file`, {
+      fix: shellJoin(['forge', 'read', source.display]),
+      data: { path: source.display },
+    });
+  return decodeString(buf);
+}
+
+/** A file the patch deletes: refused when its lines differ from what the patch says it deletes (none given: any). */
+function planDelete({ p, source, text }: { p: FilePatch; source: Resolved; text: string }): PlannedFile {
+  const expected = p.hunks.flatMap((h) => h.lines.filter((l) => l.op !== '+').map((l) => l.text));
+  const { lines } = splitLines(text);
+  if (expected.length && (expected.length !== lines.length || expected.some((t, i) => looseKey(t) !== looseKey(lines[i]!)))) {
+    throw conflict(source.display, `'${source.display}' differs from what the patch deletes`, [], {});
+  }
+  return {
+    abs: null,
+    display: source.display,
+    removeAbs: source.abs,
+    removeDisplay: source.display,
+    data: null,
+    kind: 'delete',
+    hunks: p.hunks.length,
+    strategies: [],
+  };
+}
+
+/** A file the patch changes, perhaps moving it: its hunks applied, its encoding kept; a move onto another existing file is refused. */
+async function planChange({
+  p,
+  source,
+  target,
+  decoded,
+}: {
+  p: FilePatch;
+  source: Resolved;
+  target: Resolved;
+  decoded: ReturnType<typeof decodeString>;
+}): Promise<PlannedFile> {
+  const moved = p.kind === 'rename' && target.abs !== source.abs;
+  if (moved && (await exists(target.abs))) {
+    throw new RefusedError('PATCH_CONFLICT', `'${target.display}' already exists; the patch moves '${source.display}' there`, {
+      fix: shellJoin(['forge', 'read', target.display]),
+      data: { path: target.display },
+    });
+  }
+  const { text, strategies } = applyHunks({ text: decoded.text, patch: p, display: source.display });
+  return {
+    abs: target.abs,
+    display: target.display,
+    ...(moved ? { removeAbs: source.abs, removeDisplay: source.display } : {}),
+    data: encodeString(text, decoded),
+    kind: moved ? 'rename' : 'modify',
+    hunks: p.hunks.length,
+    strategies,
+  };
+}
+
 /** Computes every file's new content; throws before anything is written if any part does not apply. */
 export async function planPatch({ ws, patches }: { ws: Workspace; patches: FilePatch[] }): Promise<PlannedFile[]> {
   const planned: PlannedFile[] = [];
@@ -230,7 +319,6 @@ export async function planPatch({ ws, patches }: { ws: Workspace; patches: FileP
   for (const p of patches) {
     const target = p.newPath ? await resolveInside({ ws, path: await patchPath(ws, p, p.newPath) }) : null;
     const source = p.oldPath ? await resolveInside({ ws, path: await patchPath(ws, p, p.oldPath) }) : null;
-    const display = (target ?? source)!.display;
     for (const r of [target, source]) {
       if (r && claimed.has(r.abs))
         throw new RefusedError('PATCH_CONFLICT', `'${r.display}' appears twice in the patch`, {
@@ -239,74 +327,17 @@ export async function planPatch({ ws, patches }: { ws: Workspace; patches: FileP
         });
     }
     if (p.kind === 'create') {
-      if (await exists(target!.abs))
-        throw new RefusedError('PATCH_CONFLICT', `'${display}' already exists; the patch creates it`, {
-          fix: shellJoin(['forge', 'read', display]),
-          data: { path: display },
-        });
-      const body = p.hunks.flatMap((h) => h.lines.filter((l) => l.op !== '-').map((l) => l.text));
-      const noEol = p.hunks.at(-1)?.newNoEol;
-      planned.push({
-        abs: target!.abs,
-        display,
-        data: Buffer.from(body.join('\n') + (body.length && !noEol ? '\n' : ''), 'utf8'),
-        kind: 'create',
-        hunks: p.hunks.length,
-        strategies: [],
-      });
+      planned.push(await planCreate({ p, target: target! }));
       claimed.add(target!.abs);
       continue;
     }
-    await statTarget(source!);
-    const buf = await readFile(source!.abs).catch(() => null);
-    if (!buf)
-      throw new RefusedError('PATCH_CONFLICT', `'${source!.display}' does not exist; the patch changes it`, {
-        fix: shellJoin(['forge', 'ls']),
-        data: { path: source!.display },
-      });
-    if (isBinary(buf))
-      throw new RefusedError('PATCH_CONFLICT', `'${source!.display}' is a binary file`, {
-        fix: shellJoin(['forge', 'read', source!.display]),
-        data: { path: source!.display },
-      });
-    const decoded = decodeString(buf);
+    const decoded = await readSource(source!);
     if (p.kind === 'delete') {
-      const expected = p.hunks.flatMap((h) => h.lines.filter((l) => l.op !== '+').map((l) => l.text));
-      const { lines } = splitLines(decoded.text);
-      if (expected.length && (expected.length !== lines.length || expected.some((t, i) => looseKey(t) !== looseKey(lines[i]!)))) {
-        throw conflict(source!.display, `'${source!.display}' differs from what the patch deletes`, [], {});
-      }
-      planned.push({
-        abs: null,
-        display: source!.display,
-        removeAbs: source!.abs,
-        removeDisplay: source!.display,
-        data: null,
-        kind: 'delete',
-        hunks: p.hunks.length,
-        strategies: [],
-      });
+      planned.push(planDelete({ p, source: source!, text: decoded.text }));
       claimed.add(source!.abs);
       continue;
     }
-    if (p.kind === 'rename' && target!.abs !== source!.abs && (await exists(target!.abs))) {
-      throw new RefusedError('PATCH_CONFLICT', `'${target!.display}' already exists; the patch moves '${source!.display}' there`, {
-        fix: shellJoin(['forge', 'read', target!.display]),
-        data: { path: target!.display },
-      });
-    }
-    const { text, strategies } = applyHunks({ text: decoded.text, patch: p, display: source!.display });
-    const data = encodeString(text, decoded);
-    const moved = p.kind === 'rename' && target!.abs !== source!.abs;
-    planned.push({
-      abs: target!.abs,
-      display,
-      ...(moved ? { removeAbs: source!.abs, removeDisplay: source!.display } : {}),
-      data,
-      kind: moved ? 'rename' : 'modify',
-      hunks: p.hunks.length,
-      strategies,
-    });
+    planned.push(await planChange({ p, source: source!, target: target!, decoded }));
     claimed.add(target!.abs);
     claimed.add(source!.abs);
   }

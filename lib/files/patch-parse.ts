@@ -667,6 +667,71 @@ function truncatedBlock(start: number, missing: string): InvalidInputError {
   return bad(`the patch is truncated: the SEARCH block at line ${start + 1} has no ${missing} after it; send the whole block again`);
 }
 
+/** Roo's hints at the top of a SEARCH part from line `j`: `:start_line:N`, `:end_line:N`, then `-------`; where the old lines start. */
+function rooHints({ lines, j }: { lines: string[]; j: number }): { oldStart: number | undefined; hinted: boolean; j: number } {
+  let oldStart: number | undefined;
+  let hinted = false;
+  for (; j < lines.length; j++) {
+    const meta = lines[j]!.trim();
+    const start = /^:start_line:\s*(\d+)$/.exec(meta);
+    if (start) oldStart = Number(start[1]);
+    else if (!/^:end_line:\s*\d+$/.test(meta)) break;
+    hinted = true;
+  }
+  if (hinted && lines[j]?.trim() === ROO_SEPARATOR) j++;
+  return { oldStart, hinted, j };
+}
+
+/** The old lines of the block at line `i`, from line `j` to its `=======` (the line returned); a marker before it is refused. */
+function searchPart({ lines, i, j }: { lines: string[]; i: number; j: number }): { search: string[]; j: number } {
+  const search: string[] = [];
+  for (; ; j++) {
+    if (j >= lines.length) throw truncatedBlock(i, "'=======' and '>>>>>>> REPLACE'");
+    const m = lines[j]!.trim();
+    if (DIVIDER.test(m)) return { search, j };
+    if (SEARCH_START.test(m) || REPLACE_END.test(m))
+      throw bad(
+        `${quoted(m)} (line ${j + 1}) before the '=======' of the SEARCH block at line ${i + 1}: each block is '<<<<<<< SEARCH', the old lines, '=======', the new lines, '>>>>>>> REPLACE'`,
+      );
+    search.push(unescapeMarker(lines[j]!));
+  }
+}
+
+/** The new lines of the block at line `i`, after its `=======` at `j` up to its `>>>>>>> REPLACE` (the line returned). */
+function replacePart({ lines, i, j }: { lines: string[]; i: number; j: number }): { replace: string[]; j: number } {
+  const replace: string[] = [];
+  for (j++; ; j++) {
+    if (j >= lines.length) throw truncatedBlock(i, "'>>>>>>> REPLACE'");
+    const m = lines[j]!.trim();
+    if (REPLACE_END.test(m)) return { replace, j };
+    if (DIVIDER.test(m))
+      throw bad(
+        `a second '=======' (line ${j + 1}) in the SEARCH block at line ${i + 1}: a block has one, between the old and the new lines; escape a '=======' line of the file as '\\======='`,
+      );
+    if (SEARCH_START.test(m))
+      throw bad(`${quoted(m)} (line ${j + 1}) inside the SEARCH block at line ${i + 1}: close each block with '>>>>>>> REPLACE'`);
+    if (/^:(?:start|end)_line:/.test(m))
+      throw bad(`${quoted(m)} (line ${j + 1}) in the REPLACE part of the block at line ${i + 1}: it belongs right under '<<<<<<< SEARCH'`);
+    replace.push(unescapeMarker(lines[j]!));
+  }
+}
+
+/** The block whose `<<<<<<< SEARCH` is line `i`, as one hunk, and the line of its `>>>>>>> REPLACE`. */
+function searchReplaceBlock({ lines, i }: { lines: string[]; i: number }): { hunk: Hunk; end: number } {
+  const hints = rooHints({ lines, j: i + 1 });
+  const { search, j: divider } = searchPart({ lines, i, j: hints.j });
+  const { replace, j: end } = replacePart({ lines, i, j: divider });
+  // Roo's separator without its hints is one only when the new lines do not start with the same line.
+  if (!hints.hinted && search[0]?.trim() === ROO_SEPARATOR && replace[0]?.trim() !== ROO_SEPARATOR) search.shift();
+  return {
+    hunk: {
+      ...(hints.oldStart !== undefined ? { oldStart: hints.oldStart } : {}),
+      lines: [...search.map((text) => ({ op: '-' as const, text })), ...replace.map((text) => ({ op: '+' as const, text }))],
+    },
+    end,
+  };
+}
+
 /**
  * SEARCH/REPLACE blocks: Aider's `<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE` under a file name
  * (alone on the line above, or above the opening fence), Cline's `------- SEARCH` / `=======` /
@@ -693,50 +758,9 @@ function parseSearchReplace(lines: string[]): FilePatch[] {
       throw bad(
         `a SEARCH block without a file name (line ${i + 1}): put the file's path alone on the line above it, or above its opening fence`,
       );
-    let j = i + 1;
-    let oldStart: number | undefined;
-    let hinted = false;
-    // Roo's hints at the top of the SEARCH part: `:start_line:N`, `:end_line:N`, then `-------`.
-    for (; j < lines.length; j++) {
-      const meta = lines[j]!.trim();
-      const start = /^:start_line:\s*(\d+)$/.exec(meta);
-      if (start) oldStart = Number(start[1]);
-      else if (!/^:end_line:\s*\d+$/.test(meta)) break;
-      hinted = true;
-    }
-    if (hinted && lines[j]?.trim() === ROO_SEPARATOR) j++;
-    const search: string[] = [];
-    for (; ; j++) {
-      if (j >= lines.length) throw truncatedBlock(i, "'=======' and '>>>>>>> REPLACE'");
-      const m = lines[j]!.trim();
-      if (DIVIDER.test(m)) break;
-      if (SEARCH_START.test(m) || REPLACE_END.test(m))
-        throw bad(
-          `${quoted(m)} (line ${j + 1}) before the '=======' of the SEARCH block at line ${i + 1}: each block is '<<<<<<< SEARCH', the old lines, '=======', the new lines, '>>>>>>> REPLACE'`,
-        );
-      search.push(unescapeMarker(lines[j]!));
-    }
-    const replace: string[] = [];
-    for (j++; ; j++) {
-      if (j >= lines.length) throw truncatedBlock(i, "'>>>>>>> REPLACE'");
-      const m = lines[j]!.trim();
-      if (REPLACE_END.test(m)) break;
-      if (DIVIDER.test(m))
-        throw bad(
-          `a second '=======' (line ${j + 1}) in the SEARCH block at line ${i + 1}: a block has one, between the old and the new lines; escape a '=======' line of the file as '\\======='`,
-        );
-      if (SEARCH_START.test(m))
-        throw bad(`${quoted(m)} (line ${j + 1}) inside the SEARCH block at line ${i + 1}: close each block with '>>>>>>> REPLACE'`);
-      if (/^:(?:start|end)_line:/.test(m))
-        throw bad(
-          `${quoted(m)} (line ${j + 1}) in the REPLACE part of the block at line ${i + 1}: it belongs right under '<<<<<<< SEARCH'`,
-        );
-      replace.push(unescapeMarker(lines[j]!));
-    }
-    // Roo's separator without its hints is one only when the new lines do not start with the same line.
-    if (!hinted && search[0]?.trim() === ROO_SEPARATOR && replace[0]?.trim() !== ROO_SEPARATOR) search.shift();
-    i = j;
-    floor = j + 1;
+    const { hunk, end } = searchReplaceBlock({ lines, i });
+    i = end;
+    floor = end + 1;
     previous = path;
     let fp = byPath.get(path);
     if (!fp) {
@@ -745,11 +769,8 @@ function parseSearchReplace(lines: string[]): FilePatch[] {
       order.push(fp);
     }
     // An empty SEARCH creates the file (or appends, handled when applying).
-    if (!search.length && !fp.hunks.length) fp.kind = 'create';
-    fp.hunks.push({
-      ...(oldStart !== undefined ? { oldStart } : {}),
-      lines: [...search.map((text) => ({ op: '-' as const, text })), ...replace.map((text) => ({ op: '+' as const, text }))],
-    });
+    if (!hunk.lines.some((l) => l.op === '-') && !fp.hunks.length) fp.kind = 'create';
+    fp.hunks.push(hunk);
   }
   for (const fp of order) if (fp.kind === 'create') fp.oldPath = null;
   return order;

@@ -4,6 +4,8 @@ import { basename, dirname, join } from 'node:path';
 import { ForgeError, InvalidInputError, RefusedError } from '../errors';
 import { processAlive } from '../process/alive';
 import { randomHex } from '../random';
+import { checkJson } from '../state/read';
+import * as validators from '../state/validators.gen';
 import { runGit, type GitResult } from './exec';
 import { noWorkTreeError, UnsafeRepositoryError } from './repo';
 
@@ -448,7 +450,7 @@ async function trackInTheWay(wt: WorkTree, env: Record<string, string>, current:
  * means the work tree is half restored: that restore finishes it first, without saving the half
  * tree (the copy saved before the interrupted attempt stays the one --redo puts back).
  */
-interface UndoMarker {
+export interface UndoMarker {
   pid: number;
   /** The checkpoint being restored, and its tree. */
   target: string;
@@ -489,16 +491,14 @@ async function finishInterruptedUndo(wt: WorkTree): Promise<ResumedUndo | null> 
     throw err;
   });
   if (text === null) return null;
-  let marker: UndoMarker;
-  try {
-    marker = JSON.parse(text) as UndoMarker;
-    if (typeof marker.tree !== 'string' || typeof marker.saved !== 'string' || typeof marker.target !== 'string')
-      throw new Error('incomplete');
-  } catch {
+  const checked = checkJson({ text, file: validators.undoMarker });
+  if (!checked.ok) {
     // Cut short while being written, so before the first file was restored: there is nothing to finish.
+    // Or not forge's: its tree and refs would become git's arguments.
     await rm(file, { force: true });
     return null;
   }
+  const marker = checked.value;
   if (marker.pid !== process.pid && processAlive(marker.pid)) {
     throw new RefusedError(
       'UNDO_IN_PROGRESS',

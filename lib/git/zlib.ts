@@ -122,6 +122,120 @@ function peek(input: Uint8Array, pos: number): number {
   return (input[o]! | (input[o + 1]! << 8) | (input[o + 2]! << 16)) >>> (pos & 7);
 }
 
+/** Where the inflation of one stream is: its input, the bit read next, the output so far. */
+interface Inflation {
+  input: Uint8Array;
+  /** Bits of the deflate data: the Adler-32 is not part of it. */
+  end: number;
+  pos: number;
+  out: Buffer;
+  /** Bytes of `out` written. */
+  n: number;
+}
+
+/** A stored block: its length checked against its complement, its bytes copied as they are. */
+function storedBlock(s: Inflation): void {
+  const { input, end } = s;
+  const o = (s.pos + 7) >> 3;
+  if (o + 4 > end >> 3) fail('truncated');
+  const len = input[o]! | (input[o + 1]! << 8);
+  if (len !== (~(input[o + 2]! | (input[o + 3]! << 8)) & 0xffff)) fail('stored block length');
+  if (o + 4 + len > end >> 3) fail('truncated');
+  if (s.n + len > s.out.length) s.out = grow(s.out, s.n, s.n + len);
+  s.out.set(input.subarray(o + 4, o + 4 + len), s.n);
+  s.n += len;
+  s.pos = (o + 4 + len) * 8;
+}
+
+/**
+ * A dynamic block's own codes, read from its header: the code length code, then the literal and
+ * distance code lengths it encodes (with runs). `lengths` is scratch space, 320 entries.
+ */
+function dynamicCodes(s: Inflation, lengths: Uint8Array): { lit: Code; dist: Code } {
+  const { input, end } = s;
+  let pos = s.pos;
+  if (pos + 14 > end) fail('truncated');
+  const h = peek(input, pos);
+  const nlit = (h & 31) + 257;
+  const ndist = ((h >> 5) & 31) + 1;
+  const nclen = ((h >> 10) & 15) + 4;
+  pos += 14;
+  if (nlit > 286 || ndist > 30) fail('bad counts');
+  lengths.fill(0);
+  for (let i = 0; i < nclen; i++, pos += 3) lengths[CLEN_ORDER[i]!] = peek(input, pos) & 7;
+  if (pos > end) fail('truncated');
+  const clen = buildCode(lengths, 19, 'none');
+  lengths.fill(0, 0, 19);
+  for (let i = 0; i < nlit + ndist; ) {
+    const e = decode(clen, input, pos);
+    pos += e & 15;
+    const sym = e >> 4;
+    if (sym < 16) {
+      lengths[i++] = sym;
+    } else {
+      let len = 0;
+      let repeat: number;
+      if (sym === 16) {
+        if (i === 0) fail('repeat with no first length');
+        len = lengths[i - 1]!;
+        repeat = 3 + (peek(input, pos) & 3);
+        pos += 2;
+      } else if (sym === 17) {
+        repeat = 3 + (peek(input, pos) & 7);
+        pos += 3;
+      } else {
+        repeat = 11 + (peek(input, pos) & 127);
+        pos += 7;
+      }
+      if (i + repeat > nlit + ndist) fail('too many lengths');
+      while (repeat--) lengths[i++] = len;
+    }
+    if (pos > end) fail('truncated');
+  }
+  if (lengths[256] === 0) fail('no end-of-block code');
+  s.pos = pos;
+  return { lit: buildCode(lengths, nlit, 'lone'), dist: buildCode(lengths.subarray(nlit), ndist, 'lone') };
+}
+
+/**
+ * A block's symbols up to its end-of-block code: literals, and lengths with distances copied from
+ * what is already out. The hot loop: the state is in locals while it runs.
+ */
+function codesBlock(s: Inflation, lit: Code, dist: Code): void {
+  const { input, end } = s;
+  let { pos, out, n } = s;
+  for (;;) {
+    const e = decode(lit, input, pos);
+    pos += e & 15;
+    if (pos > end) fail('truncated');
+    const sym = e >> 4;
+    if (sym < 256) {
+      if (n >= out.length) out = grow(out, n, n + 1);
+      out[n++] = sym;
+      continue;
+    }
+    if (sym === 256) break;
+    const li = sym - 257;
+    if (li >= 29) fail('invalid length symbol');
+    const len = LENGTH_BASE[li]! + (peek(input, pos) & ((1 << LENGTH_EXTRA[li]!) - 1));
+    pos += LENGTH_EXTRA[li]!;
+    const de = decode(dist, input, pos);
+    pos += de & 15;
+    const di = de >> 4;
+    if (di >= 30) fail('invalid distance symbol');
+    const distance = DIST_BASE[di]! + (peek(input, pos) & ((1 << DIST_EXTRA[di]!) - 1));
+    pos += DIST_EXTRA[di]!;
+    if (pos > end) fail('truncated');
+    if (distance > n) fail('distance too far back');
+    if (n + len > out.length) out = grow(out, n, n + len);
+    // Byte by byte: a copy may overlap what it writes (a run).
+    for (let i = 0; i < len; i++, n++) out[n] = out[n - distance]!;
+  }
+  s.pos = pos;
+  s.out = out;
+  s.n = n;
+}
+
 /**
  * Inflates one zlib stream that is the whole of `input` (git refuses bytes after the stream, and
  * so does this), checking its header and Adler-32 — what zlib refuses, this refuses. Throws
@@ -133,108 +247,27 @@ export function inflate(input: Uint8Array): Buffer {
   const flg = input[1]!;
   if ((cmf & 0x0f) !== 8 || cmf >> 4 > 7 || ((cmf << 8) | flg) % 31 !== 0) fail('not a zlib header');
   if (flg & 0x20) fail('preset dictionary');
-  // Bits of the deflate data: the Adler-32 is not part of it.
-  const end = (input.length - 4) * 8;
-  let pos = 16;
-  let out: Buffer = Buffer.allocUnsafe(Math.max(256, input.length * 4));
-  let n = 0;
+  const s: Inflation = { input, end: (input.length - 4) * 8, pos: 16, out: Buffer.allocUnsafe(Math.max(256, input.length * 4)), n: 0 };
   const lengths = new Uint8Array(320);
   for (let last = 0; !last; ) {
-    if (pos + 3 > end) fail('truncated');
-    const head = peek(input, pos);
+    if (s.pos + 3 > s.end) fail('truncated');
+    const head = peek(input, s.pos);
     last = head & 1;
     const type = (head >> 1) & 3;
-    pos += 3;
-    if (type === 0) {
-      const o = (pos + 7) >> 3;
-      if (o + 4 > end >> 3) fail('truncated');
-      const len = input[o]! | (input[o + 1]! << 8);
-      if (len !== (~(input[o + 2]! | (input[o + 3]! << 8)) & 0xffff)) fail('stored block length');
-      if (o + 4 + len > end >> 3) fail('truncated');
-      if (n + len > out.length) out = grow(out, n, n + len);
-      out.set(input.subarray(o + 4, o + 4 + len), n);
-      n += len;
-      pos = (o + 4 + len) * 8;
-      continue;
-    }
-    let lit: Code;
-    let dist: Code;
-    if (type === 1) ({ lit, dist } = fixedCodes());
-    else if (type === 2) {
-      if (pos + 14 > end) fail('truncated');
-      const h = peek(input, pos);
-      const nlit = (h & 31) + 257;
-      const ndist = ((h >> 5) & 31) + 1;
-      const nclen = ((h >> 10) & 15) + 4;
-      pos += 14;
-      if (nlit > 286 || ndist > 30) fail('bad counts');
-      lengths.fill(0);
-      for (let i = 0; i < nclen; i++, pos += 3) lengths[CLEN_ORDER[i]!] = peek(input, pos) & 7;
-      if (pos > end) fail('truncated');
-      const clen = buildCode(lengths, 19, 'none');
-      lengths.fill(0, 0, 19);
-      for (let i = 0; i < nlit + ndist; ) {
-        const e = decode(clen, input, pos);
-        pos += e & 15;
-        const sym = e >> 4;
-        if (sym < 16) {
-          lengths[i++] = sym;
-        } else {
-          let len = 0;
-          let repeat: number;
-          if (sym === 16) {
-            if (i === 0) fail('repeat with no first length');
-            len = lengths[i - 1]!;
-            repeat = 3 + (peek(input, pos) & 3);
-            pos += 2;
-          } else if (sym === 17) {
-            repeat = 3 + (peek(input, pos) & 7);
-            pos += 3;
-          } else {
-            repeat = 11 + (peek(input, pos) & 127);
-            pos += 7;
-          }
-          if (i + repeat > nlit + ndist) fail('too many lengths');
-          while (repeat--) lengths[i++] = len;
-        }
-        if (pos > end) fail('truncated');
-      }
-      if (lengths[256] === 0) fail('no end-of-block code');
-      lit = buildCode(lengths, nlit, 'lone');
-      dist = buildCode(lengths.subarray(nlit), ndist, 'lone');
-    } else return fail('invalid block type');
-    for (;;) {
-      const e = decode(lit, input, pos);
-      pos += e & 15;
-      if (pos > end) fail('truncated');
-      const sym = e >> 4;
-      if (sym < 256) {
-        if (n >= out.length) out = grow(out, n, n + 1);
-        out[n++] = sym;
-        continue;
-      }
-      if (sym === 256) break;
-      const li = sym - 257;
-      if (li >= 29) fail('invalid length symbol');
-      const len = LENGTH_BASE[li]! + (peek(input, pos) & ((1 << LENGTH_EXTRA[li]!) - 1));
-      pos += LENGTH_EXTRA[li]!;
-      const de = decode(dist, input, pos);
-      pos += de & 15;
-      const di = de >> 4;
-      if (di >= 30) fail('invalid distance symbol');
-      const distance = DIST_BASE[di]! + (peek(input, pos) & ((1 << DIST_EXTRA[di]!) - 1));
-      pos += DIST_EXTRA[di]!;
-      if (pos > end) fail('truncated');
-      if (distance > n) fail('distance too far back');
-      if (n + len > out.length) out = grow(out, n, n + len);
-      // Byte by byte: a copy may overlap what it writes (a run).
-      for (let i = 0; i < len; i++, n++) out[n] = out[n - distance]!;
-    }
+    s.pos += 3;
+    if (type === 0) storedBlock(s);
+    else if (type === 1) {
+      const { lit, dist } = fixedCodes();
+      codesBlock(s, lit, dist);
+    } else if (type === 2) {
+      const { lit, dist } = dynamicCodes(s, lengths);
+      codesBlock(s, lit, dist);
+    } else fail('invalid block type');
   }
   // The Adler-32 of the data follows the last block, from the next byte boundary.
-  const o = (pos + 7) >> 3;
+  const o = (s.pos + 7) >> 3;
   if (o + 4 !== input.length) fail('bytes after the stream');
-  const result = out.subarray(0, n);
+  const result = s.out.subarray(0, s.n);
   const check = ((input[o]! << 24) | (input[o + 1]! << 16) | (input[o + 2]! << 8) | input[o + 3]!) >>> 0;
   if (check !== adler32(result)) fail('adler-32 mismatch');
   return result;

@@ -116,53 +116,43 @@ export function readmeSummary(src: string): string | null {
 const TEST_FILE = /(^|\/)(test_[^/]+\.py|[^/]+_test\.(go|py)|[^/]+\.(test|spec)\.[cm]?[jt]sx?)$/;
 const TEST_DIR = /(^|\/)(tests?|__tests__|spec)\//;
 
-/** Reads the files of the repository holding ws.cwd (its top) and returns what they say. */
-export async function detectConventions({ ws }: { ws: Workspace }): Promise<Conventions> {
-  const { top, dirs, testLike, read } = await repositoryFiles({ ws });
-  const c: Conventions = {
-    summary: null,
-    languages: [],
-    packageManager: null,
-    commands: [],
-    tooling: [],
-    tests: { files: 0, dirs: [], patterns: [], framework: null },
-    layout: [],
-    style: [],
-  };
-  const readme = [...top].find((f) => /^readme(\.md|\.rst|\.txt)?$/i.test(f));
-  if (readme) c.summary = readmeSummary((await read(readme)) ?? '');
+/** Reads a top-level file when the repository lists it; null otherwise. */
+type ReadTop = (file: string) => Promise<string | null>;
 
+/** package.json: the language, the package manager its lock file names, scripts as commands, module style, test framework, tools. */
+async function fromPackageJson({ c, top, read }: { c: Conventions; top: Set<string>; read: ReadTop }): Promise<void> {
   const pkg = json(await read('package.json'));
-  if (pkg) {
-    const deps = { ...pkg.dependencies, ...pkg.devDependencies } as Record<string, string>;
-    c.languages.push(top.has('tsconfig.json') || deps.typescript ? 'TypeScript' : 'JavaScript');
-    c.packageManager = top.has('pnpm-lock.yaml')
-      ? 'pnpm'
-      : top.has('yarn.lock')
-        ? 'yarn'
-        : top.has('bun.lockb') || top.has('bun.lock')
-          ? 'bun'
-          : 'npm';
-    const run = (s: string) => (c.packageManager === 'npm' ? (s === 'test' ? 'npm test' : `npm run ${s}`) : `${c.packageManager} ${s}`);
-    const scripts = (pkg.scripts ?? {}) as Record<string, string>;
-    for (const [what, names] of [
-      ['build', ['build']],
-      ['test', ['test']],
-      ['lint', ['lint']],
-      ['format', ['format', 'fmt']],
-      ['typecheck', ['typecheck', 'type-check', 'tsc']],
-    ] as const) {
-      const name = names.find((n) => scripts[n]);
-      if (name) c.commands.push({ what, command: run(name), from: `package.json scripts.${name}: ${scripts[name]}` });
-    }
-    if (pkg.type === 'module') c.style.push('ES modules ("type": "module")');
-    if (pkg.engines?.node) c.style.push(`Node ${pkg.engines.node}`);
-    for (const fw of ['vitest', 'jest', 'mocha', 'uvu', 'ava', 'tap', '@playwright/test']) if (deps[fw]) c.tests.framework ??= fw;
-    for (const tool of ['eslint', 'prettier', '@biomejs/biome', 'typescript'])
-      if (deps[tool]) c.tooling.push({ tool: tool === '@biomejs/biome' ? 'biome' : tool, from: 'package.json' });
+  if (!pkg) return;
+  const deps = { ...pkg.dependencies, ...pkg.devDependencies } as Record<string, string>;
+  c.languages.push(top.has('tsconfig.json') || deps.typescript ? 'TypeScript' : 'JavaScript');
+  c.packageManager = top.has('pnpm-lock.yaml')
+    ? 'pnpm'
+    : top.has('yarn.lock')
+      ? 'yarn'
+      : top.has('bun.lockb') || top.has('bun.lock')
+        ? 'bun'
+        : 'npm';
+  const run = (s: string) => (c.packageManager === 'npm' ? (s === 'test' ? 'npm test' : `npm run ${s}`) : `${c.packageManager} ${s}`);
+  const scripts = (pkg.scripts ?? {}) as Record<string, string>;
+  for (const [what, names] of [
+    ['build', ['build']],
+    ['test', ['test']],
+    ['lint', ['lint']],
+    ['format', ['format', 'fmt']],
+    ['typecheck', ['typecheck', 'type-check', 'tsc']],
+  ] as const) {
+    const name = names.find((n) => scripts[n]);
+    if (name) c.commands.push({ what, command: run(name), from: `package.json scripts.${name}: ${scripts[name]}` });
   }
-  const tsconfig = json((await read('tsconfig.json'))?.replace(/^\s*\/\/.*$/gm, '') ?? null);
-  if (tsconfig?.compilerOptions?.strict) c.style.push('TypeScript strict mode (tsconfig.json)');
+  if (pkg.type === 'module') c.style.push('ES modules ("type": "module")');
+  if (pkg.engines?.node) c.style.push(`Node ${pkg.engines.node}`);
+  for (const fw of ['vitest', 'jest', 'mocha', 'uvu', 'ava', 'tap', '@playwright/test']) if (deps[fw]) c.tests.framework ??= fw;
+  for (const tool of ['eslint', 'prettier', '@biomejs/biome', 'typescript'])
+    if (deps[tool]) c.tooling.push({ tool: tool === '@biomejs/biome' ? 'biome' : tool, from: 'package.json' });
+}
+
+/** Go and Rust: a go.mod or Cargo.toml says the language and its usual build and test commands. */
+function fromGoAndCargo({ c, top }: { c: Conventions; top: Set<string> }): void {
   if (top.has('go.mod')) {
     c.languages.push('Go');
     c.commands.push(
@@ -180,38 +170,51 @@ export async function detectConventions({ ws }: { ws: Workspace }): Promise<Conv
     );
     c.tests.framework ??= 'cargo test';
   }
+}
+
+/** Python: the package manager its lock file names, pytest when configured or test files are named for it, ruff and mypy. */
+async function fromPython({
+  c,
+  top,
+  testLike,
+  read,
+}: {
+  c: Conventions;
+  top: Set<string>;
+  testLike: string[];
+  read: ReadTop;
+}): Promise<void> {
   const pyproject = await read('pyproject.toml');
-  if (pyproject !== null || top.has('requirements.txt') || top.has('setup.py')) {
-    c.languages.push('Python');
-    c.packageManager ??= top.has('uv.lock') ? 'uv' : top.has('poetry.lock') ? 'poetry' : 'pip';
-    if (/\[tool\.pytest|pytest/.test(pyproject ?? '') || testLike.some((f) => /(^|\/)(test_[^/]+|[^/]+_test)\.py$/.test(f))) {
-      c.commands.push({
-        what: 'test',
-        command: c.packageManager === 'uv' ? 'uv run pytest' : c.packageManager === 'poetry' ? 'poetry run pytest' : 'pytest',
-        from: pyproject !== null ? 'pyproject.toml' : 'test files',
-      });
-      c.tests.framework ??= 'pytest';
-    }
-    if (/\[tool\.ruff/.test(pyproject ?? '') || top.has('ruff.toml'))
-      c.tooling.push({ tool: 'ruff', from: top.has('ruff.toml') ? 'ruff.toml' : 'pyproject.toml' });
-    if (/\[tool\.mypy/.test(pyproject ?? '') || top.has('mypy.ini'))
-      c.tooling.push({ tool: 'mypy', from: top.has('mypy.ini') ? 'mypy.ini' : 'pyproject.toml' });
+  if (pyproject === null && !top.has('requirements.txt') && !top.has('setup.py')) return;
+  c.languages.push('Python');
+  c.packageManager ??= top.has('uv.lock') ? 'uv' : top.has('poetry.lock') ? 'poetry' : 'pip';
+  if (/\[tool\.pytest|pytest/.test(pyproject ?? '') || testLike.some((f) => /(^|\/)(test_[^/]+|[^/]+_test)\.py$/.test(f))) {
+    c.commands.push({
+      what: 'test',
+      command: c.packageManager === 'uv' ? 'uv run pytest' : c.packageManager === 'poetry' ? 'poetry run pytest' : 'pytest',
+      from: pyproject !== null ? 'pyproject.toml' : 'test files',
+    });
+    c.tests.framework ??= 'pytest';
   }
-  const makefile = await read('Makefile');
-  if (makefile) {
-    const targets = (['build', 'test', 'lint'] as const).filter((what) => new RegExp(`^${what}:`, 'm').test(makefile));
-    c.commands.unshift(...targets.map((what) => ({ what, command: `make ${what}`, from: 'Makefile' })));
-  }
-  const configs: Array<[RegExp, string]> = [
-    [/^(\.eslintrc(\.\w+)?|eslint\.config\.[cm]?[jt]s)$/, 'eslint'],
-    [/^(\.prettierrc(\.\w+)?|prettier\.config\.[cm]?js)$/, 'prettier'],
-    [/^biome\.jsonc?$/, 'biome'],
-    [/^\.golangci\.ya?ml$/, 'golangci-lint'],
-    [/^(rustfmt|\.rustfmt)\.toml$/, 'rustfmt'],
-    [/^\.pre-commit-config\.yaml$/, 'pre-commit'],
-  ];
+  if (/\[tool\.ruff/.test(pyproject ?? '') || top.has('ruff.toml'))
+    c.tooling.push({ tool: 'ruff', from: top.has('ruff.toml') ? 'ruff.toml' : 'pyproject.toml' });
+  if (/\[tool\.mypy/.test(pyproject ?? '') || top.has('mypy.ini'))
+    c.tooling.push({ tool: 'mypy', from: top.has('mypy.ini') ? 'mypy.ini' : 'pyproject.toml' });
+}
+
+const TOOL_CONFIGS: Array<[RegExp, string]> = [
+  [/^(\.eslintrc(\.\w+)?|eslint\.config\.[cm]?[jt]s)$/, 'eslint'],
+  [/^(\.prettierrc(\.\w+)?|prettier\.config\.[cm]?js)$/, 'prettier'],
+  [/^biome\.jsonc?$/, 'biome'],
+  [/^\.golangci\.ya?ml$/, 'golangci-lint'],
+  [/^(rustfmt|\.rustfmt)\.toml$/, 'rustfmt'],
+  [/^\.pre-commit-config\.yaml$/, 'pre-commit'],
+];
+
+/** A tool's own config file names it (and is where it came from, over package.json); .editorconfig gives the indent. */
+async function fromToolConfigs({ c, top, read }: { c: Conventions; top: Set<string>; read: ReadTop }): Promise<void> {
   for (const f of top) {
-    for (const [re, tool] of configs) {
+    for (const [re, tool] of TOOL_CONFIGS) {
       if (!re.test(f)) continue;
       const known = c.tooling.find((t) => t.tool === tool);
       if (known) known.from = f;
@@ -222,29 +225,60 @@ export async function detectConventions({ ws }: { ws: Workspace }): Promise<Conv
   const indent = editorconfig && /indent_style\s*=\s*(\w+)/.exec(editorconfig)?.[1];
   const size = editorconfig && /indent_size\s*=\s*(\d+)/.exec(editorconfig)?.[1];
   if (indent) c.style.push(`indent: ${indent}${size ? ` ${size}` : ''} (.editorconfig)`);
+}
 
+/** The `n` keys counted most, most first. */
+function mostCounted<K>(counts: Map<K, number>, n: number): K[] {
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([k]) => k);
+}
+
+/** How many test files, under which top-level directories most, named by which patterns most. */
+function testLayout(testLike: string[]): Pick<Conventions['tests'], 'files' | 'dirs' | 'patterns'> {
   const testFiles = testLike.filter((f) => TEST_FILE.test(f) || (TEST_DIR.test(f) && /\.\w+$/.test(f)));
-  c.tests.files = testFiles.length;
   const dirCounts = new Map<string, number>();
   for (const f of testFiles) {
     const dir = f.includes('/') ? f.slice(0, f.indexOf('/')) : '.';
     dirCounts.set(dir, (dirCounts.get(dir) ?? 0) + 1);
   }
-  c.tests.dirs = [...dirCounts]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 3)
-    .map(([d]) => d);
   const patterns = new Map<string, number>();
   for (const f of testFiles) {
     const m = /(\.(test|spec)\.[cm]?[jt]sx?|_test\.(go|py))$|^(test_)/.exec(f.split('/').pop()!);
     const p = m ? (m[4] ? 'test_*.py' : `*${m[1]}`) : null;
     if (p) patterns.set(p, (patterns.get(p) ?? 0) + 1);
   }
-  c.tests.patterns = [...patterns]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 2)
-    .map(([p]) => p);
+  return { files: testFiles.length, dirs: mostCounted(dirCounts, 3), patterns: mostCounted(patterns, 2) };
+}
 
+/** Reads the files of the repository holding ws.cwd (its top) and returns what they say. */
+export async function detectConventions({ ws }: { ws: Workspace }): Promise<Conventions> {
+  const { top, dirs, testLike, read } = await repositoryFiles({ ws });
+  const c: Conventions = {
+    summary: null,
+    languages: [],
+    packageManager: null,
+    commands: [],
+    tooling: [],
+    tests: { files: 0, dirs: [], patterns: [], framework: null },
+    layout: [],
+    style: [],
+  };
+  const readme = [...top].find((f) => /^readme(\.md|\.rst|\.txt)?$/i.test(f));
+  if (readme) c.summary = readmeSummary((await read(readme)) ?? '');
+  await fromPackageJson({ c, top, read });
+  const tsconfig = json((await read('tsconfig.json'))?.replace(/^\s*\/\/.*$/gm, '') ?? null);
+  if (tsconfig?.compilerOptions?.strict) c.style.push('TypeScript strict mode (tsconfig.json)');
+  fromGoAndCargo({ c, top });
+  await fromPython({ c, top, testLike, read });
+  const makefile = await read('Makefile');
+  if (makefile) {
+    const targets = (['build', 'test', 'lint'] as const).filter((what) => new RegExp(`^${what}:`, 'm').test(makefile));
+    c.commands.unshift(...targets.map((what) => ({ what, command: `make ${what}`, from: 'Makefile' })));
+  }
+  await fromToolConfigs({ c, top, read });
+  Object.assign(c.tests, testLayout(testLike));
   c.layout = [...dirs]
     .filter(([dir]) => !dir.startsWith('.'))
     .sort((a, b) => b[1] - a[1])

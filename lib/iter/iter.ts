@@ -1,5 +1,9 @@
 // Per-run, per-module retry state: attempts, scores and the stagnation flag that drives RETRY vs ESCALATE.
+import { assertId, isValidId } from '../errors';
 import type { StateStore } from '../git/state';
+import { shellJoin } from '../quote';
+import { readStateJson, type StateSource } from '../state/read';
+import * as validators from '../state/validators.gen';
 
 export const STATUSES = ['passed', 'failed', 'error'] as const;
 export type Status = (typeof STATUSES)[number];
@@ -26,12 +30,13 @@ export interface IterState {
 /** How many recent scored attempts the velocity rule looks at. */
 export const VELOCITY_WINDOW = 3;
 
+/** A run's iteration states; the id is checked here, so no caller (a plan step read back from the ref, say) can name a path outside. */
 export function iterDir(runId: string): string {
-  return `.forge/iterations/${runId}`;
+  return `.forge/iterations/${assertId({ kind: 'run id', value: runId })}`;
 }
 
 export function iterPath(runId: string, moduleId: string): string {
-  return `${iterDir(runId)}/${moduleId}.json`;
+  return `${iterDir(runId)}/${assertId({ kind: 'module id', value: moduleId })}.json`;
 }
 
 export function emptyState(runId: string, moduleId: string): IterState {
@@ -104,18 +109,21 @@ export function isStagnant(attempts: Attempt[]): boolean {
   return v !== null && v <= 0 && attempts.filter((a) => a.score !== null).length >= VELOCITY_WINDOW;
 }
 
-function parseState(text: string | undefined, runId: string, moduleId: string): IterState {
-  if (!text) return emptyState(runId, moduleId);
-  try {
-    return { ...emptyState(runId, moduleId), ...(JSON.parse(text) as Partial<IterState>) };
-  } catch {
-    return emptyState(runId, moduleId);
-  }
+/**
+ * The module's saved state: null when there is none; STATE_INVALID when the file is not one (a
+ * retry count read from it would be wrong, and a write over it would lose its attempts), whose Fix
+ * starts the module over.
+ */
+async function readState({ from, runId, moduleId }: { from: StateSource; runId: string; moduleId: string }): Promise<IterState | null> {
+  const fix = shellJoin(['forge', 'iter', 'reset', moduleId, '--run-id', runId]);
+  const saved = await readStateJson({ from, path: iterPath(runId, moduleId), file: validators.iterState, fix });
+  // Its ids are those of its path, whatever it says.
+  return saved && { ...saved, runId, moduleId };
 }
 
 /** The module's state; an unknown module is a clean empty state, not an error. */
 export async function getIter({ store, runId, moduleId }: { store: StateStore; runId: string; moduleId: string }): Promise<IterState> {
-  return parseState((await store.read(iterPath(runId, moduleId)))?.toString('utf8'), runId, moduleId);
+  return (await readState({ from: store, runId, moduleId })) ?? emptyState(runId, moduleId);
 }
 
 /** Appends one attempt and recomputes scores, stagnation and the last status in one state commit. */
@@ -134,7 +142,7 @@ export async function recordAttempt({
     message: `iter: ${runId}/${moduleId} attempt ${attempt.status}`,
     apply: async (tx) => {
       const path = iterPath(runId, moduleId);
-      const state = parseState(await tx.readText(path), runId, moduleId);
+      const state = (await readState({ from: tx, runId, moduleId })) ?? emptyState(runId, moduleId);
       state.attempts.push(attempt);
       state.scores = state.attempts.map((a) => a.score).filter((s): s is number => s !== null);
       state.stagnant = isStagnant(state.attempts);
@@ -154,7 +162,11 @@ export async function resetIter({ store, runId, moduleId }: { store: StateStore;
     message: (removed: string[]) => `iter: reset ${runId}/${moduleId ?? '*'} (${removed.length} module${removed.length === 1 ? '' : 's'})`,
     apply: async (tx) => {
       const entries = await tx.list(iterDir(runId));
-      const ids = entries.map((e) => e.name.replace(/\.json$/, '')).filter((id) => !moduleId || id === moduleId);
+      // A name that is no module id (a hand edit, a hostile tree) cannot be a path forge writes: it is left alone.
+      const ids = entries
+        .filter((e) => e.name.endsWith('.json'))
+        .map((e) => e.name.slice(0, -'.json'.length))
+        .filter((id) => isValidId(id) && (!moduleId || id === moduleId));
       for (const id of ids) tx.remove(iterPath(runId, id));
       return ids;
     },

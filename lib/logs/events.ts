@@ -5,7 +5,9 @@ import { assertId, isValidId } from '../errors';
 import type { Repo } from '../git/repo';
 import { randomHex } from '../random';
 import type { StateStore } from '../git/state';
+import { checkJson } from '../state/read';
 import { appendLines, tailLines } from '../state/streams';
+import * as validators from '../state/validators.gen';
 
 export const PHASES = [
   'planning',
@@ -45,6 +47,33 @@ export function logDir(runId: string): string {
 export function newEvent(fields: Omit<LogEvent, 'id'>): LogEvent {
   // id first, so a reader can dedupe by prefix without parsing the line.
   return { id: `ev-${randomHex()}`, ...fields };
+}
+
+/** A command's call as its run's log keeps it: what ran, how it ended (exit code, error code) and how long it took. */
+export function toolCallEvent({
+  runId,
+  name,
+  exitCode,
+  error,
+  durationMs,
+  now,
+}: {
+  runId: string;
+  name: string;
+  exitCode: number;
+  error: string | undefined;
+  durationMs: number;
+  now: Date;
+}): LogEvent {
+  return newEvent({
+    timestamp: now.toISOString(),
+    runId,
+    phase: 'tool_call',
+    moduleId: null,
+    event: name,
+    severity: exitCode === 0 ? 'info' : exitCode === 1 ? 'warn' : 'error',
+    data: { exitCode, durationMs, ...(error ? { error } : {}) },
+  });
 }
 
 function spoolRoot(repo: Repo): string {
@@ -137,11 +166,9 @@ export async function pendingEvents({ repo, runId }: { repo: Repo; runId?: strin
     const text = await readFile(f.path, 'utf8').catch(() => '');
     for (const line of text.split('\n')) {
       if (!line) continue;
-      try {
-        events.push(JSON.parse(line) as LogEvent);
-      } catch {
-        // a torn spool file cannot happen (tmp+rename); skip rather than fail a query on one
-      }
+      // A torn spool file cannot happen (tmp+rename), but a line that is no event is skipped rather than fail a query.
+      const r = checkJson({ text: line, file: validators.logEvent });
+      if (r.ok) events.push(r.value);
     }
   }
   return events;

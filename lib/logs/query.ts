@@ -2,7 +2,9 @@
 import { isValidId } from '../errors';
 import type { Repo } from '../git/repo';
 import type { StateStore } from '../git/state';
+import { checkJson } from '../state/read';
 import { legacyFile, segmentsOf, streamSpecs } from '../state/streams';
+import * as validators from '../state/validators.gen';
 import { logDir, pendingEvents, type LogEvent, type Phase, type Severity } from './events';
 
 export interface LogFilter {
@@ -22,14 +24,11 @@ function matches(e: LogEvent, f: LogFilter): boolean {
   return (!f.moduleId || e.moduleId === f.moduleId) && (!f.phase || e.phase === f.phase) && (!f.severity || e.severity === f.severity);
 }
 
+/** A line as an event, or null when it is not one (it is skipped and counted). */
 function parseLine(line: string): LogEvent | null {
   if (!line.trim()) return null;
-  try {
-    const e = JSON.parse(line) as LogEvent;
-    return e && typeof e === 'object' && typeof e.event === 'string' ? e : null;
-  } catch {
-    return null;
-  }
+  const r = checkJson({ text: line, file: validators.logEvent });
+  return r.ok ? r.value : null;
 }
 
 /**

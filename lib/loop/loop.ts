@@ -1,8 +1,10 @@
 // Loop state on the state ref: one current loop, its iterations, and the rules that end or pause it.
-import { RefusedError } from '../errors';
+import { ForgeError, RefusedError } from '../errors';
 import type { StateStore, StateTx } from '../git/state';
-import { randomHex } from '../random';
 import { processAlive } from '../process/alive';
+import { randomHex } from '../random';
+import { readStateJson, type StateSource, stateInvalid } from '../state/read';
+import * as validators from '../state/validators.gen';
 
 export const CURRENT_PATH = '.forge/loops/current.json';
 
@@ -70,27 +72,27 @@ export interface Loop {
   iterations: IterationRecord[];
 }
 
-function parse<T>(buf: Buffer | null): T | null {
-  if (!buf) return null;
-  try {
-    return JSON.parse(buf.toString('utf8')) as T;
-  } catch {
-    return null;
-  }
-}
-
 function save(tx: StateTx, loop: Loop): void {
   tx.write(loopPath(loop.loop_id), `${JSON.stringify(loop, null, 2)}\n`);
 }
 
-async function currentIn(read: (path: string) => Promise<Buffer | null>): Promise<Loop | null> {
-  const pointer = parse<{ loop_id?: string }>(await read(CURRENT_PATH));
-  return pointer?.loop_id ? parse<Loop>(await read(loopPath(pointer.loop_id))) : null;
+/** The loop the current pointer names: null when none was started; STATE_INVALID when the pointer or the loop cannot be read. */
+async function currentIn(from: StateSource): Promise<Loop | null> {
+  // Starting a loop writes the pointer anew.
+  const fix = 'forge loop start --help';
+  const pointer = await readStateJson({ from, path: CURRENT_PATH, file: validators.loopPointer, fix });
+  if (!pointer) return null;
+  const path = loopPath(pointer.loop_id);
+  const loop = await readStateJson({ from, path, file: validators.loop, fix });
+  // A loop saved under another's name would be written back over that one.
+  if (loop && loop.loop_id !== pointer.loop_id)
+    throw stateInvalid({ path, problem: `loop_id: '${loop.loop_id}' is not the file's name`, file: validators.loop, fix });
+  return loop;
 }
 
 /** The current loop (the last one started), whatever its status. */
 export function currentLoop({ store }: { store: StateStore }): Promise<Loop | null> {
-  return currentIn((p) => store.read(p));
+  return currentIn(store);
 }
 
 /** Whether a `forge loop run` is driving this loop now (its pid is alive). */
@@ -121,7 +123,11 @@ export async function startLoop({ store, options, now }: { store: StateStore; op
   const r = await store.update({
     message: `loop: start ${id} (${options.driver}, max ${options.max})`,
     apply: async (tx) => {
-      const existing = await currentIn((p) => tx.read(p));
+      // A current loop that cannot be read is no live one: the new loop takes the pointer, the old file stays.
+      const existing = await currentIn(tx).catch((err: unknown) => {
+        if (err instanceof ForgeError && err.code === 'STATE_INVALID') return null;
+        throw err;
+      });
       if (isLive(existing))
         throw new RefusedError(
           'LOOP_ACTIVE',
@@ -161,7 +167,7 @@ export async function updateLoop<T>({
   const r = await store.update({
     message,
     apply: async (tx) => {
-      const loop = await currentIn((p) => tx.read(p));
+      const loop = await currentIn(tx);
       if (!loop) throw new RefusedError('NO_LOOP', 'no loop has been started in this repository', { fix: 'forge loop start --help' });
       const next = change(loop);
       if (next.loop !== loop) save(tx, next.loop);

@@ -2,6 +2,8 @@
 import type { StateStore } from '../git/state';
 import { iterDir, type IterState } from '../iter/iter';
 import { keywords, rankEntries, readProjectMemory } from '../memory/memory';
+import { checkJson } from '../state/read';
+import * as validators from '../state/validators.gen';
 import type { Loop } from './loop';
 
 /** The run's most recently updated module state: what the last `forge validate` said. */
@@ -11,12 +13,10 @@ async function lastValidate({ store, runId }: { store: StateStore; runId: string
   let latest: IterState | null = null;
   for (const entry of await store.listAt(head, iterDir(runId))) {
     const buf = await store.readAt(head, `${iterDir(runId)}/${entry.name}`);
-    try {
-      const s = JSON.parse(buf?.toString('utf8') ?? '') as IterState;
-      if (!latest || (s.updatedAt ?? '') > (latest.updatedAt ?? '')) latest = s;
-    } catch {
-      // An unreadable module state says nothing about the last check.
-    }
+    // An unreadable module state says nothing about the last check.
+    const r = checkJson({ text: buf?.toString('utf8') ?? '', file: validators.iterState });
+    if (r.ok && (!latest || (r.value.updatedAt ?? '') > (latest.updatedAt ?? '')))
+      latest = { ...r.value, moduleId: entry.name.replace(/\.json$/, '') };
   }
   return latest;
 }

@@ -6,6 +6,8 @@ import { InvalidInputError } from '../errors';
 import { withLock } from '../fs/lock';
 import type { StateStore, StateTx } from '../git/state';
 import { sha1Hex } from '../sha1';
+import { checkJson } from '../state/read';
+import * as validators from '../state/validators.gen';
 import { bucketName, bucketsOf, legacyFile, splitLines } from '../state/streams';
 
 export const CATEGORIES = [
@@ -92,18 +94,8 @@ export async function buildEntry({
 
 /** One line as an entry, or null when it is not one (a hand edit gone wrong, hostile state). */
 function parseEntry(line: string): MemoryEntry | null {
-  try {
-    const e = JSON.parse(line) as MemoryEntry | null;
-    if (!e || typeof e !== 'object' || typeof e.pattern !== 'string' || typeof e.category !== 'string') return null;
-    return {
-      ...e,
-      tags: Array.isArray(e.tags) ? e.tags.filter((t) => typeof t === 'string') : [],
-      confidence: typeof e.confidence === 'number' ? e.confidence : 0,
-      timestamp: typeof e.timestamp === 'string' ? e.timestamp : '',
-    };
-  } catch {
-    return null;
-  }
+  const r = checkJson({ text: line, file: validators.memoryEntry });
+  return r.ok ? r.value : null;
 }
 
 /**

@@ -133,6 +133,148 @@ async function outside(paths: string[], globs: string[]): Promise<string | null>
 
 const list = (xs: string[]) => xs.join(', ');
 
+/** A refused call: `path` and `laterUnit` when the breach is about one (the key order is a decision's). */
+function refuse({
+  posture,
+  breach,
+  reason,
+  path = null,
+  laterUnit = null,
+}: {
+  posture: 'soft' | 'hard';
+  breach: Breach;
+  reason: string;
+  path?: string | null;
+  laterUnit?: string | null;
+}): Decision {
+  return { acked: false, laterUnit, budgetBreaches: [], path, allowed: false, posture, breach, reason };
+}
+
+/** An allowed call, with the advisory budgets it passed. */
+function allow({ reason, acked = false, budgetBreaches = [] }: { reason: string; acked?: boolean; budgetBreaches?: string[] }): Decision {
+  return { acked, laterUnit: null, budgetBreaches, path: null, allowed: true, posture: 'allow', breach: null, reason };
+}
+
+/** The hard budget cap this call reaches or would pass — tokens, runs, files changed, wall time — else null. */
+function budgetCapBreach({ contract, call, now }: { contract: Contract; call: ToolCall; now: Date }): Decision | null {
+  const caps = contract.envelope.parent_blast_radius.budget_caps ?? {};
+  const used = contract.used;
+  const cap = (reason: string, path?: string) =>
+    refuse({ posture: 'hard', breach: 'budget_cap', reason: `plan budget cap reached: ${reason}`, path });
+  if (caps.tokens !== undefined && used.tokens + call.tokens > caps.tokens)
+    return cap(`tokens ${used.tokens}${call.tokens ? ` + ${call.tokens}` : ''} of ${caps.tokens}`);
+  if (caps.runs !== undefined && call.runId !== null && !used.runs.includes(call.runId) && used.runs.length >= caps.runs)
+    return cap(`runs ${used.runs.length} of ${caps.runs}; run ${call.runId} would be one more`);
+  const newFiles = call.mutates ? call.paths.filter((p) => !used.files.includes(p)) : [];
+  if (caps.files_changed !== undefined && used.files.length + newFiles.length > caps.files_changed)
+    return cap(`files_changed ${used.files.length} of ${caps.files_changed}; ${newFiles[0]} would be one more`, newFiles[0]!);
+  if (caps.wall_time !== undefined) {
+    const elapsed = (now.getTime() - Date.parse(contract.activatedAt)) / 1000;
+    if (elapsed > durationSeconds(caps.wall_time)) return cap(`wall_time ${caps.wall_time} since activation at ${contract.activatedAt}`);
+  }
+  return null;
+}
+
+/**
+ * A breach of what bounds every unit — the parent rails' tools and paths, the unit's surface, the
+ * blast radius (changes only) — else null. No acknowledgement reaches past these.
+ */
+async function railsBreach({ contract, unit, call }: { contract: Contract; unit: Unit; call: ToolCall }): Promise<Decision | null> {
+  const rails = contract.envelope.parent_rails;
+  // A tool the tool map does not know is no breach of the rails: the plan may allow it by name, or an ack let it through once.
+  if (!toolAllowed(rails.allowed_tools, call.tool, call.agent) && toolInfo(call.tool, call.agent).known)
+    return refuse({
+      posture: 'hard',
+      breach: 'rails',
+      reason: `plan breach: tools — '${call.tool}' is outside the plan's rails (${list(rails.allowed_tools)})`,
+    });
+  const offRails = await outside(call.paths, rails.allowed_paths);
+  if (offRails !== null)
+    return refuse({
+      posture: 'hard',
+      breach: 'rails',
+      reason: `plan breach: paths — '${offRails}' is outside the plan's rails (${list(rails.allowed_paths)})`,
+      path: offRails,
+    });
+  const surface = unit.surface ?? rails.surface;
+  if (ORDER[call.surface] > ORDER[surface])
+    return refuse({
+      posture: 'hard',
+      breach: 'surface',
+      reason: `plan breach: surface — this call reaches ${call.surface}; ${unit.id} allows ${surface} (${list(SURFACES.filter((s) => ORDER[s] <= ORDER[surface]))})`,
+    });
+  if (!call.mutates) return null;
+  const blast = contract.envelope.parent_blast_radius.path_globs;
+  const beyond = await outside(call.paths, blast);
+  if (beyond === null) return null;
+  return refuse({
+    posture: 'hard',
+    breach: 'blast_radius',
+    reason: `plan breach: blast radius — changing '${beyond}' is outside the plan's blast radius (${list(blast)})`,
+    path: beyond,
+  });
+}
+
+/** Whether an acknowledged soft refusal covers exactly this call (same unit, same tool, no other path). */
+function granted({ contract, unit, call }: { contract: Contract; unit: Unit; call: ToolCall }): boolean {
+  const grant = contract.grant;
+  return (
+    !!grant &&
+    grant.unit === unit.id &&
+    canonicalTool(grant.tool, grant.agent) === canonicalTool(call.tool, call.agent) &&
+    call.paths.every((p) => grant.paths.includes(p))
+  );
+}
+
+/** The unit's context_tokens_expected, when this call is the one that passes it: advisory, the call proceeds. */
+function advisoryBudgets({ contract, unit, call }: { contract: Contract; unit: Unit; call: ToolCall }): string[] {
+  const expected = unit.context_tokens_expected;
+  const before = contract.used.unitTokens;
+  return expected !== undefined && before <= expected && before + call.tokens > expected
+    ? [`context_tokens_expected: ${unit.id} has used ${before + call.tokens} tokens, ${expected} expected`]
+    : [];
+}
+
+/**
+ * The current unit's verdict on a call its tools or paths do not allow: refused until advance when
+ * a later unit allows it, else a soft breach of its tools or, failing that, its paths. Null when the
+ * unit allows the call.
+ */
+async function unitBreach({ contract, unit, call }: { contract: Contract; unit: Unit; call: ToolCall }): Promise<Decision | null> {
+  const toolOk = toolAllowed(unit.allowed_tools, call.tool, call.agent);
+  const offUnit = await outside(call.paths, unit.allowed_paths);
+  if (toolOk && offUnit === null) return null;
+  for (const later of contract.units.slice(contract.current + 1)) {
+    if (toolAllowed(later.allowed_tools, call.tool, call.agent) && (await outside(call.paths, later.allowed_paths)) === null) {
+      return refuse({
+        posture: 'hard',
+        breach: 'later_unit',
+        reason: `plan breach: unit — this call belongs to ${later.id} (${later.title}); ${unit.id} is current and must advance first`,
+        laterUnit: later.id,
+        path: offUnit,
+      });
+    }
+  }
+  if (!toolOk) {
+    const info = toolInfo(call.tool, call.agent);
+    const unknown = info.known
+      ? ''
+      : ` — a tool forge's tool map does not know; the plan allows it with allowed_tools: [${info.word === call.tool.toLowerCase() ? call.tool : `${info.word}, or ${call.tool}`}]`;
+    return refuse({
+      posture: 'soft',
+      breach: 'tools',
+      reason: `plan breach: tools — '${call.tool}' is not allowed in ${unit.id} (allowed: ${list(unit.allowed_tools)})${unknown}`,
+      path: call.paths[0] ?? null,
+    });
+  }
+  return refuse({
+    posture: 'soft',
+    breach: 'paths',
+    reason: `plan breach: paths — '${offUnit}' is outside ${unit.id}'s allowed_paths (${list(unit.allowed_paths)})`,
+    path: offUnit,
+  });
+}
+
 /**
  * The decision for one call, checked in this order: kill switch, hard budget caps, the parent rails,
  * surface, blast radius (changes only), an acknowledged retry, the current unit's tools and paths
@@ -140,140 +282,24 @@ const list = (xs: string[]) => xs.join(', ');
  */
 export async function decide({ contract, call, now }: { contract: Contract; call: ToolCall; now: Date }): Promise<Decision> {
   const unit: Unit | undefined = contract.units[contract.current];
-  const rails = contract.envelope.parent_rails;
-  const caps = contract.envelope.parent_blast_radius.budget_caps ?? {};
-  const base = { acked: false, laterUnit: null, budgetBreaches: [] as string[], path: null as string | null };
-  const refuse = (posture: 'soft' | 'hard', breach: Breach, reason: string, extra: Partial<Decision> = {}): Decision => ({
-    ...base,
-    allowed: false,
-    posture,
-    breach,
-    reason,
-    ...extra,
-  });
-
   if (contract.status === 'paused')
-    return refuse('hard', 'kill_switch', `plan ${contract.plan_id} is paused (kill switch): ${contract.pausedReason}`);
-  if (!unit) return { ...base, allowed: true, posture: 'allow', breach: null, reason: 'the plan is complete' };
-
-  // Hard budget caps: a cap that is reached, or that this call would pass.
-  const used = contract.used;
-  if (caps.tokens !== undefined && used.tokens + call.tokens > caps.tokens)
-    return refuse(
-      'hard',
-      'budget_cap',
-      `plan budget cap reached: tokens ${used.tokens}${call.tokens ? ` + ${call.tokens}` : ''} of ${caps.tokens}`,
-    );
-  if (caps.runs !== undefined && call.runId !== null && !used.runs.includes(call.runId) && used.runs.length >= caps.runs)
-    return refuse(
-      'hard',
-      'budget_cap',
-      `plan budget cap reached: runs ${used.runs.length} of ${caps.runs}; run ${call.runId} would be one more`,
-    );
-  const newFiles = call.mutates ? call.paths.filter((p) => !used.files.includes(p)) : [];
-  if (caps.files_changed !== undefined && used.files.length + newFiles.length > caps.files_changed)
-    return refuse(
-      'hard',
-      'budget_cap',
-      `plan budget cap reached: files_changed ${used.files.length} of ${caps.files_changed}; ${newFiles[0]} would be one more`,
-      { path: newFiles[0]! },
-    );
-  if (caps.wall_time !== undefined) {
-    const elapsed = (now.getTime() - Date.parse(contract.activatedAt)) / 1000;
-    if (elapsed > durationSeconds(caps.wall_time))
-      return refuse(
-        'hard',
-        'budget_cap',
-        `plan budget cap reached: wall_time ${caps.wall_time} since activation at ${contract.activatedAt}`,
-      );
-  }
-
-  // The parent rails and blast radius bound every unit: no acknowledgement reaches past them.
-  // A tool the tool map does not know is no breach of the rails: the plan may allow it by name, or an ack let it through once.
-  if (!toolAllowed(rails.allowed_tools, call.tool, call.agent) && toolInfo(call.tool, call.agent).known)
-    return refuse('hard', 'rails', `plan breach: tools — '${call.tool}' is outside the plan's rails (${list(rails.allowed_tools)})`);
-  const offRails = await outside(call.paths, rails.allowed_paths);
-  if (offRails !== null)
-    return refuse('hard', 'rails', `plan breach: paths — '${offRails}' is outside the plan's rails (${list(rails.allowed_paths)})`, {
-      path: offRails,
+    return refuse({
+      posture: 'hard',
+      breach: 'kill_switch',
+      reason: `plan ${contract.plan_id} is paused (kill switch): ${contract.pausedReason}`,
     });
-  const surface = unit.surface ?? rails.surface;
-  if (ORDER[call.surface] > ORDER[surface])
-    return refuse(
-      'hard',
-      'surface',
-      `plan breach: surface — this call reaches ${call.surface}; ${unit.id} allows ${surface} (${list(SURFACES.filter((s) => ORDER[s] <= ORDER[surface]))})`,
-    );
-  if (call.mutates) {
-    const blast = contract.envelope.parent_blast_radius.path_globs;
-    const beyond = await outside(call.paths, blast);
-    if (beyond !== null)
-      return refuse(
-        'hard',
-        'blast_radius',
-        `plan breach: blast radius — changing '${beyond}' is outside the plan's blast radius (${list(blast)})`,
-        { path: beyond },
-      );
-  }
-
-  const advisory = (): string[] => {
-    const expected = unit.context_tokens_expected;
-    const before = used.unitTokens;
-    return expected !== undefined && before <= expected && before + call.tokens > expected
-      ? [`context_tokens_expected: ${unit.id} has used ${before + call.tokens} tokens, ${expected} expected`]
-      : [];
-  };
-
+  if (!unit) return allow({ reason: 'the plan is complete' });
+  const hard = budgetCapBreach({ contract, call, now }) ?? (await railsBreach({ contract, unit, call }));
+  if (hard) return hard;
   // A soft refusal the operator or agent acknowledged lets exactly that call through once.
-  const grant = contract.grant;
-  if (
-    grant &&
-    grant.unit === unit.id &&
-    canonicalTool(grant.tool, grant.agent) === canonicalTool(call.tool, call.agent) &&
-    call.paths.every((p) => grant.paths.includes(p))
-  ) {
-    return {
-      ...base,
-      allowed: true,
-      posture: 'allow',
-      breach: null,
+  if (granted({ contract, unit, call }))
+    return allow({
       reason: `acknowledged breach of ${unit.id}: re-run under the parent rails`,
       acked: true,
-      budgetBreaches: advisory(),
-    };
-  }
-
-  const toolOk = toolAllowed(unit.allowed_tools, call.tool, call.agent);
-  const offUnit = await outside(call.paths, unit.allowed_paths);
-  if (!toolOk || offUnit !== null) {
-    for (const later of contract.units.slice(contract.current + 1)) {
-      if (toolAllowed(later.allowed_tools, call.tool, call.agent) && (await outside(call.paths, later.allowed_paths)) === null) {
-        return refuse(
-          'hard',
-          'later_unit',
-          `plan breach: unit — this call belongs to ${later.id} (${later.title}); ${unit.id} is current and must advance first`,
-          { laterUnit: later.id, path: offUnit },
-        );
-      }
-    }
-    if (!toolOk) {
-      const info = toolInfo(call.tool, call.agent);
-      const unknown = info.known
-        ? ''
-        : ` — a tool forge's tool map does not know; the plan allows it with allowed_tools: [${info.word === call.tool.toLowerCase() ? call.tool : `${info.word}, or ${call.tool}`}]`;
-      return refuse(
-        'soft',
-        'tools',
-        `plan breach: tools — '${call.tool}' is not allowed in ${unit.id} (allowed: ${list(unit.allowed_tools)})${unknown}`,
-        { path: call.paths[0] ?? null },
-      );
-    }
-    return refuse(
-      'soft',
-      'paths',
-      `plan breach: paths — '${offUnit}' is outside ${unit.id}'s allowed_paths (${list(unit.allowed_paths)})`,
-      { path: offUnit },
-    );
-  }
-  return { ...base, allowed: true, posture: 'allow', breach: null, reason: `within ${unit.id}`, budgetBreaches: advisory() };
+      budgetBreaches: advisoryBudgets({ contract, unit, call }),
+    });
+  return (
+    (await unitBreach({ contract, unit, call })) ??
+    allow({ reason: `within ${unit.id}`, budgetBreaches: advisoryBudgets({ contract, unit, call }) })
+  );
 }

@@ -2,6 +2,8 @@
 import { RefusedError } from '../errors';
 import type { StateStore, StateTx } from '../git/state';
 import type { ShellResult } from '../process/program';
+import { parseStateLines } from '../state/read';
+import * as validators from '../state/validators.gen';
 import { readStream } from '../state/streams';
 import { activeContract, JOURNAL_DIR, journal, saveContract, targetContract as target, type Contract, type JournalEntry } from './contract';
 import { decide, type Decision, type ToolCall } from './gate';
@@ -44,7 +46,7 @@ export async function preflight({ store, call, now }: { store: StateStore; call:
     message: ({ decision, contract }: PreflightResult) =>
       `plan: ${decision.allowed ? 'preflight' : 'refuse'} ${call.tool} in ${contract!.plan_id} ${contract!.units[contract!.current]?.id ?? ''}`.trimEnd(),
     apply: async (tx): Promise<PreflightResult> => {
-      const c = await target((p) => tx.read(p), peek.plan_id);
+      const c = await target({ from: tx, planId: peek.plan_id });
       const decision = await decide({ contract: c, call, now });
       const unit = c.units[c.current]?.id ?? null;
       const entry = {
@@ -126,7 +128,7 @@ export async function acknowledge({
     message: ({ contract, grant }: { contract: Contract; grant: NonNullable<Contract['grant']> }) =>
       `plan: acknowledge ${grant.breach} breach in ${contract.plan_id} ${grant.unit}`,
     apply: async (tx) => {
-      const c = await target((p) => tx.read(p), planId, cwd);
+      const c = await target({ from: tx, planId, cwd });
       if (c.status === 'paused')
         throw new RefusedError('PLAN_PAUSED', `plan ${c.plan_id} is paused (kill switch): ${c.pausedReason}`, { fix: 'forge plan status' });
       const pending = c.pendingBreach;
@@ -185,80 +187,104 @@ export async function advance({
   /** Where the caller runs, for the hint that activates a plan. */
   cwd?: string;
 }): Promise<AdvanceResult> {
-  const before = await target((p) => store.read(p), planId, cwd);
-  const from = before.units[before.current];
-  if (before.status === 'complete' || !from)
-    throw new RefusedError('PLAN_COMPLETE', `plan ${before.plan_id} is complete`, { fix: 'forge plan journal' });
-  if (before.status === 'paused')
-    throw new RefusedError('PLAN_PAUSED', `plan ${before.plan_id} is paused (kill switch): ${before.pausedReason}`, {
-      fix: planId === undefined ? 'forge plan resume' : `forge plan resume --plan-id ${before.plan_id}`,
-    });
-  let verification: ShellResult | null = null;
-  if (from.advance_evidence_required?.verification_pass) {
-    verification = await verify(from.verification!.command);
-    if (verification.exitCode !== 0) {
-      const how = verification.timedOut
-        ? 'timed out'
-        : verification.exitCode === null
-          ? `was killed (${verification.signal ?? 'could not start'})`
-          : `exited ${verification.exitCode}`;
-      throw new RefusedError(
-        'VERIFICATION_FAILED',
-        `${from.id} needs verification_pass: '${verification.command}' ${how}\n${verification.tail.trimEnd().split('\n').slice(-15).join('\n')}`,
-        {
-          fix: 'forge plan advance',
-          data: {
-            unit: from.id,
-            command: verification.command,
-            exitCode: verification.exitCode,
-            timedOut: verification.timedOut,
-            tail: verification.tail,
-          },
-        },
-      );
-    }
-  }
+  const before = await target({ from: store, planId, cwd });
+  const from = unitToLeave({ contract: before, named: planId !== undefined });
+  const verification = from.advance_evidence_required?.verification_pass ? await verifyUnit({ unit: from, verify }) : null;
   const stamp = now.toISOString();
   const r = await store.update({
     message: ({ from: f, to }: AdvanceResult) => `plan: advance ${before.plan_id} ${f.id} → ${to?.id ?? 'complete'}`,
-    apply: async (tx: StateTx): Promise<AdvanceResult> => {
-      const c = await target((p) => tx.read(p), before.plan_id);
-      // Another advance (or a pause) landed while the verification ran: its evidence was for another state.
-      if (c.current !== before.current || c.status !== 'active')
-        throw new RefusedError(
-          'PLAN_CHANGED',
-          `plan ${c.plan_id} changed while ${from.id}'s verification ran (now ${c.status}, at ${c.units[c.current]?.id ?? 'the end'})`,
-          { fix: 'forge plan status' },
-        );
-      const to = c.units[c.current + 1] ?? null;
-      const entries: Array<Omit<JournalEntry, 'id'>> = [
-        {
-          timestamp: stamp,
-          plan_id: c.plan_id,
-          verb: 'plan_advance',
-          kind: 'Decision',
-          unit: from.id,
-          ...(evidence.length || verification
-            ? { evidence: [...(verification ? [`verification_pass: ${verification.command}`] : []), ...evidence] }
-            : {}),
-        },
-      ];
-      if (to) entries.push({ timestamp: stamp, plan_id: c.plan_id, verb: 'plan_unit_entered', kind: 'Decision', unit: to.id });
-      else entries.push({ timestamp: stamp, plan_id: c.plan_id, verb: 'plan_completed', kind: 'Decision', unit: from.id });
-      saveContract(tx, {
-        ...c,
-        current: c.current + 1,
-        status: to ? 'active' : 'complete',
-        used: { ...c.used, unitTokens: 0 },
-        pendingBreach: null,
-        grant: null,
-        updatedAt: stamp,
-      });
-      await journal(tx, entries);
-      return { contract: c, from, to, verification };
-    },
+    apply: (tx) => advanceInTx({ tx, before, from, evidence, verification, stamp }),
   });
   return r.value;
+}
+
+/** The unit an advance leaves: refused when the plan is complete or paused. */
+function unitToLeave({ contract, named }: { contract: Contract; named: boolean }): Unit {
+  const from = contract.units[contract.current];
+  if (contract.status === 'complete' || !from)
+    throw new RefusedError('PLAN_COMPLETE', `plan ${contract.plan_id} is complete`, { fix: 'forge plan journal' });
+  if (contract.status === 'paused')
+    throw new RefusedError('PLAN_PAUSED', `plan ${contract.plan_id} is paused (kill switch): ${contract.pausedReason}`, {
+      fix: named ? `forge plan resume --plan-id ${contract.plan_id}` : 'forge plan resume',
+    });
+  return from;
+}
+
+/** Runs the unit's verification command: its result when it passed, VERIFICATION_FAILED with the tail when not. */
+async function verifyUnit({ unit, verify }: { unit: Unit; verify: (command: string) => Promise<ShellResult> }): Promise<ShellResult> {
+  const verification = await verify(unit.verification!.command);
+  if (verification.exitCode === 0) return verification;
+  const how = verification.timedOut
+    ? 'timed out'
+    : verification.exitCode === null
+      ? `was killed (${verification.signal ?? 'could not start'})`
+      : `exited ${verification.exitCode}`;
+  throw new RefusedError(
+    'VERIFICATION_FAILED',
+    `${unit.id} needs verification_pass: '${verification.command}' ${how}\n${verification.tail.trimEnd().split('\n').slice(-15).join('\n')}`,
+    {
+      fix: 'forge plan advance',
+      data: {
+        unit: unit.id,
+        command: verification.command,
+        exitCode: verification.exitCode,
+        timedOut: verification.timedOut,
+        tail: verification.tail,
+      },
+    },
+  );
+}
+
+/** The advance itself, in the state transaction: refused when the plan moved while the verification ran. */
+async function advanceInTx({
+  tx,
+  before,
+  from,
+  evidence,
+  verification,
+  stamp,
+}: {
+  tx: StateTx;
+  before: Contract;
+  from: Unit;
+  evidence: string[];
+  verification: ShellResult | null;
+  stamp: string;
+}): Promise<AdvanceResult> {
+  const c = await target({ from: tx, planId: before.plan_id });
+  // Another advance (or a pause) landed while the verification ran: its evidence was for another state.
+  if (c.current !== before.current || c.status !== 'active')
+    throw new RefusedError(
+      'PLAN_CHANGED',
+      `plan ${c.plan_id} changed while ${from.id}'s verification ran (now ${c.status}, at ${c.units[c.current]?.id ?? 'the end'})`,
+      { fix: 'forge plan status' },
+    );
+  const to = c.units[c.current + 1] ?? null;
+  const proof = [...(verification ? [`verification_pass: ${verification.command}`] : []), ...evidence];
+  const entries: Array<Omit<JournalEntry, 'id'>> = [
+    {
+      timestamp: stamp,
+      plan_id: c.plan_id,
+      verb: 'plan_advance',
+      kind: 'Decision',
+      unit: from.id,
+      ...(proof.length ? { evidence: proof } : {}),
+    },
+    to
+      ? { timestamp: stamp, plan_id: c.plan_id, verb: 'plan_unit_entered', kind: 'Decision', unit: to.id }
+      : { timestamp: stamp, plan_id: c.plan_id, verb: 'plan_completed', kind: 'Decision', unit: from.id },
+  ];
+  saveContract(tx, {
+    ...c,
+    current: c.current + 1,
+    status: to ? 'active' : 'complete',
+    used: { ...c.used, unitTokens: 0 },
+    pendingBreach: null,
+    grant: null,
+    updatedAt: stamp,
+  });
+  await journal(tx, entries);
+  return { contract: c, from, to, verification };
 }
 
 /** Journal entries, oldest first, optionally for one plan and one verb. */
@@ -271,19 +297,9 @@ export async function readJournal({
   planId?: string;
   verb?: string;
 }): Promise<{ entries: JournalEntry[]; corrupt: number }> {
-  const text = await readStream({ store, dir: JOURNAL_DIR });
-  const entries: JournalEntry[] = [];
-  let corrupt = 0;
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const e = JSON.parse(line) as JournalEntry;
-      if ((planId === undefined || e.plan_id === planId) && (verb === undefined || e.verb === verb)) entries.push(e);
-    } catch {
-      corrupt++;
-    }
-  }
+  const { entries: all, skipped } = parseStateLines({ text: await readStream({ store, dir: JOURNAL_DIR }), file: validators.journalEntry });
+  const entries = all.filter((e) => (planId === undefined || e.plan_id === planId) && (verb === undefined || e.verb === verb));
   // A 3-way state merge unions the JSONL lines of two clones: order them by time again.
   entries.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
-  return { entries, corrupt };
+  return { entries, corrupt: skipped };
 }

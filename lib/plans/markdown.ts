@@ -1,5 +1,6 @@
 // Markdown plan contracts: an `envelope:` in the frontmatter (parent rails) and an ```envelope block
 // under each `### U<N>` heading (the unit's narrowing), checked to be narrower on every field.
+import type { FindingCode } from '../error-codes';
 import { ID_PATTERN } from '../errors';
 import { ALLOWED_TOOL_PATTERN } from './tools';
 import { checkShape, parseLocated, type Finding, type Located, type Shape } from './yaml';
@@ -166,6 +167,207 @@ function scan(text: string): {
 
 const ORDER: Record<Surface, number> = { artifacts_only: 0, local_branch: 1, remote_branch_pr: 2 };
 
+/** An error finding at the start of a line of the plan (the whole plan's, a heading's, a fence's). */
+function lineFinding({ file, line, code, message }: { file: string; line: number; code: FindingCode; message: string }): Finding {
+  return { file, line, col: 1, severity: 'error', code, message };
+}
+
+/** The frontmatter parsed with positions, and its fields when it is a map; YAML errors and a non-map go to `findings`. */
+async function readFrontmatter({
+  file,
+  front,
+  findings,
+}: {
+  file: string;
+  front: { text: string; line: number } | null;
+  findings: Finding[];
+}): Promise<{ frontDoc: Located | null; frontValue: Record<string, unknown> }> {
+  if (!front) return { frontDoc: null, frontValue: {} };
+  const r = await parseLocated({ file, text: front.text, baseLine: front.line });
+  findings.push(...r.findings);
+  const frontDoc = r.located;
+  const v = frontDoc?.value();
+  if (v !== undefined && v !== null && (typeof v !== 'object' || Array.isArray(v))) {
+    findings.push(frontDoc!.finding([], 'INVALID_TYPE', 'the frontmatter must be a map of fields'));
+    return { frontDoc, frontValue: {} };
+  }
+  return { frontDoc, frontValue: (v as Record<string, unknown> | null | undefined) ?? {} };
+}
+
+/** The frontmatter's envelope when its shape holds (null otherwise); a bad plan_id, tool entry or version is a finding. */
+function checkEnvelope({ frontDoc, value, findings }: { frontDoc: Located; value: unknown; findings: Finding[] }): Envelope | null {
+  checkShape({ located: frontDoc, value, shape: ENVELOPE_SHAPE, path: ['envelope'], findings });
+  if (findings.length) return null;
+  const envelope = value as Envelope;
+  if (!ID_PATTERN.test(envelope.plan_id) || envelope.plan_id === '.' || envelope.plan_id === '..') {
+    findings.push(
+      frontDoc.finding(
+        ['envelope', 'plan_id'],
+        'INVALID_ID',
+        `plan_id '${envelope.plan_id}' must be 1-128 letters, digits, '_', '.' or '-' (it names state paths)`,
+      ),
+    );
+  }
+  checkToolEntries(envelope.parent_rails.allowed_tools, (i, message) =>
+    findings.push(frontDoc.finding(['envelope', 'parent_rails', 'allowed_tools', i], 'INVALID_TOOL', message)),
+  );
+  if (envelope.plan_contract_version !== 1)
+    findings.push(
+      frontDoc.finding(
+        ['envelope', 'plan_contract_version'],
+        'UNSUPPORTED_VERSION',
+        `plan_contract_version ${envelope.plan_contract_version} is not supported (this forge reads version 1)`,
+      ),
+    );
+  return envelope;
+}
+
+/**
+ * One ```envelope block read as its unit: 'unreadable' when its YAML or shape is wrong (the
+ * findings say why), null when it names no unit or a unit declared before.
+ */
+async function readUnit({
+  file,
+  block,
+  seen,
+  findings,
+}: {
+  file: string;
+  block: Block;
+  seen: Map<string, number>;
+  findings: Finding[];
+}): Promise<{ unit: Unit; located: Located } | 'unreadable' | null> {
+  if (!block.unit) {
+    findings.push(
+      lineFinding({
+        file,
+        line: block.line - 1,
+        code: 'ORPHAN_ENVELOPE',
+        message: 'an ```envelope block outside any ### U<N> unit heading',
+      }),
+    );
+    return null;
+  }
+  const heading = block.unit;
+  const r = await parseLocated({ file, text: block.text, baseLine: block.line });
+  findings.push(...r.findings);
+  const located = r.located;
+  if (!located) return 'unreadable';
+  const value = located.value();
+  const before = findings.length;
+  checkShape({ located, value, shape: UNIT_SHAPE, path: [], findings });
+  if (findings.length > before) return 'unreadable';
+  checkToolEntries((value as Unit).allowed_tools, (i, message) =>
+    findings.push(located.finding(['allowed_tools', i], 'INVALID_TOOL', `${heading.id}: ${message}`)),
+  );
+  if (seen.has(heading.id)) {
+    findings.push(
+      lineFinding({
+        file,
+        line: heading.line,
+        code: 'DUPLICATE_UNIT',
+        message: `unit ${heading.id} is declared twice (first at line ${seen.get(heading.id)})`,
+      }),
+    );
+    return null;
+  }
+  seen.set(heading.id, heading.line);
+  const unit = { ...(value as Omit<Unit, 'id' | 'title' | 'line'>), id: heading.id, title: heading.title, line: heading.line } as Unit;
+  return { unit, located };
+}
+
+/** Findings for every way a unit is wider than its parent — rails, blast radius — or names what the plan lacks. */
+async function checkNarrower({
+  unit,
+  located,
+  envelope,
+  findings,
+}: {
+  unit: Unit;
+  located: Located;
+  envelope: Envelope;
+  findings: Finding[];
+}): Promise<void> {
+  const rails = envelope.parent_rails;
+  const wider = (field: string, message: string) =>
+    findings.push(
+      located.finding(
+        [field],
+        field === 'surface' ? 'SURFACE_WIDER' : field === 'allowed_tools' ? 'TOOLS_WIDER' : 'PATHS_WIDER',
+        `${unit.id}: ${message}`,
+      ),
+    );
+  const extraTools = unit.allowed_tools.filter((t) => !rails.allowed_tools.includes(t));
+  if (extraTools.length)
+    wider('allowed_tools', `allowed_tools ${extraTools.join(', ')} not in the parent rails (${rails.allowed_tools.join(', ')})`);
+  const outside = await globsCovered(rails.allowed_paths, unit.allowed_paths);
+  if (outside.length)
+    wider('allowed_paths', `allowed_paths ${outside.join(', ')} not within the parent rails (${rails.allowed_paths.join(', ')})`);
+  if (unit.surface && ORDER[unit.surface] > ORDER[rails.surface])
+    wider('surface', `surface ${unit.surface} is wider than the parent's ${rails.surface}`);
+  const radius = envelope.parent_blast_radius.path_globs;
+  const blast = await globsCovered(radius, unit.allowed_paths);
+  if (blast.length)
+    findings.push(
+      located.finding(
+        ['allowed_paths'],
+        'BLAST_RADIUS_WIDER',
+        `${unit.id}: allowed_paths ${blast.join(', ')} outside the blast radius (${radius.join(', ')})`,
+      ),
+    );
+  if (unit.advance_evidence_required?.verification_pass && !unit.verification)
+    findings.push(
+      located.finding(
+        ['advance_evidence_required', 'verification_pass'],
+        'MISSING_FIELD',
+        `${unit.id}: verification_pass is required to advance but the unit has no verification command`,
+      ),
+    );
+  for (const req of unit.requirements ?? []) {
+    if (envelope.requirements && !envelope.requirements.includes(req))
+      findings.push(
+        located.finding(
+          ['requirements'],
+          'UNKNOWN_REQUIREMENT',
+          `${unit.id}: requirement ${req} is not among the plan's (${envelope.requirements.join(', ')})`,
+        ),
+      );
+  }
+}
+
+/** Findings for a heading without its block, a requirement no unit covers, and a plan with no units at all. */
+function checkCompleteness({
+  file,
+  blocks,
+  headings,
+  units,
+  unreadable,
+  envelope,
+  frontDoc,
+  findings,
+}: {
+  file: string;
+  blocks: Block[];
+  headings: Array<{ id: string; line: number }>;
+  units: Unit[];
+  /** A unit that failed to parse cannot vouch for its requirements: the coverage check is skipped then. */
+  unreadable: boolean;
+  envelope: Envelope;
+  frontDoc: Located;
+  findings: Finding[];
+}): void {
+  for (const h of headings) {
+    if (!blocks.some((b) => b.unit?.id === h.id && b.unit.line === h.line))
+      findings.push(lineFinding({ file, line: h.line, code: 'MISSING_ENVELOPE', message: `unit ${h.id} has no \`\`\`envelope block` }));
+  }
+  for (const req of unreadable ? [] : (envelope.requirements ?? [])) {
+    if (!units.some((u) => u.requirements?.includes(req)))
+      findings.push(frontDoc.finding(['envelope', 'requirements'], 'UNCOVERED_REQUIREMENT', `requirement ${req} is covered by no unit`));
+  }
+  if (!headings.length && !findings.length)
+    findings.push(lineFinding({ file, line: 1, code: 'NO_UNITS', message: 'the plan has an envelope but no ### U<N> units' }));
+}
+
 /** Parses and checks one Markdown plan; findings carry file:line:col. */
 export async function checkMarkdownPlan({
   file,
@@ -178,191 +380,44 @@ export async function checkMarkdownPlan({
 }): Promise<{ plan: MarkdownPlan | null; findings: Finding[] }> {
   const findings: Finding[] = [];
   const { front, blocks, headings } = scan(text);
-  let frontDoc: Located | null = null;
-  let frontValue: Record<string, unknown> = {};
-  if (front) {
-    const r = await parseLocated({ file, text: front.text, baseLine: front.line });
-    findings.push(...r.findings);
-    frontDoc = r.located;
-    const v = frontDoc?.value();
-    if (v !== undefined && v !== null && (typeof v !== 'object' || Array.isArray(v))) {
-      findings.push(frontDoc!.finding([], 'INVALID_TYPE', 'the frontmatter must be a map of fields'));
-    } else if (v) frontValue = v as Record<string, unknown>;
-  }
+  const { frontDoc, frontValue } = await readFrontmatter({ file, front, findings });
   if (findings.length) return { plan: null, findings };
   const hasEnvelope = frontValue.envelope !== undefined;
   if (!hasEnvelope && !blocks.length) {
     if (strict)
-      findings.push({
-        file,
-        line: 1,
-        col: 1,
-        severity: 'error',
-        code: 'LEGACY_PLAN',
-        message: 'a legacy plan: no envelope in the frontmatter and no ```envelope blocks (--strict refuses these)',
-      });
+      findings.push(
+        lineFinding({
+          file,
+          line: 1,
+          code: 'LEGACY_PLAN',
+          message: 'a legacy plan: no envelope in the frontmatter and no ```envelope blocks (--strict refuses these)',
+        }),
+      );
     return { plan: { file, legacy: true, envelope: null, units: [] }, findings };
   }
   if (!hasEnvelope || !frontDoc) {
-    findings.push({
-      file,
-      line: 1,
-      col: 1,
-      severity: 'error',
-      code: 'MISSING_FIELD',
-      message: "the plan has ```envelope blocks but no 'envelope:' in its frontmatter",
-    });
+    findings.push(
+      lineFinding({
+        file,
+        line: 1,
+        code: 'MISSING_FIELD',
+        message: "the plan has ```envelope blocks but no 'envelope:' in its frontmatter",
+      }),
+    );
     return { plan: null, findings };
   }
-  checkShape({ located: frontDoc, value: frontValue.envelope, shape: ENVELOPE_SHAPE, path: ['envelope'], findings });
-  if (findings.length) return { plan: null, findings };
-  const envelope = frontValue.envelope as Envelope;
-  if (!ID_PATTERN.test(envelope.plan_id) || envelope.plan_id === '.' || envelope.plan_id === '..') {
-    findings.push(
-      frontDoc.finding(
-        ['envelope', 'plan_id'],
-        'INVALID_ID',
-        `plan_id '${envelope.plan_id}' must be 1-128 letters, digits, '_', '.' or '-' (it names state paths)`,
-      ),
-    );
-  }
-  checkToolEntries(envelope.parent_rails.allowed_tools, (i, message) =>
-    findings.push(frontDoc!.finding(['envelope', 'parent_rails', 'allowed_tools', i], 'INVALID_TOOL', message)),
-  );
-  if (envelope.plan_contract_version !== 1)
-    findings.push(
-      frontDoc.finding(
-        ['envelope', 'plan_contract_version'],
-        'UNSUPPORTED_VERSION',
-        `plan_contract_version ${envelope.plan_contract_version} is not supported (this forge reads version 1)`,
-      ),
-    );
-
+  const envelope = checkEnvelope({ frontDoc, value: frontValue.envelope, findings });
+  if (!envelope) return { plan: null, findings };
   const units: Unit[] = [];
   const seen = new Map<string, number>();
-  // A unit that failed to parse cannot vouch for its requirements: skip the coverage check then.
   let unreadable = false;
   for (const block of blocks) {
-    if (!block.unit) {
-      findings.push({
-        file,
-        line: block.line - 1,
-        col: 1,
-        severity: 'error',
-        code: 'ORPHAN_ENVELOPE',
-        message: 'an ```envelope block outside any ### U<N> unit heading',
-      });
-      continue;
-    }
-    const r = await parseLocated({ file, text: block.text, baseLine: block.line });
-    findings.push(...r.findings);
-    if (!r.located) {
-      unreadable = true;
-      continue;
-    }
-    const value = r.located.value();
-    const before = findings.length;
-    checkShape({ located: r.located, value, shape: UNIT_SHAPE, path: [], findings });
-    if (findings.length > before) {
-      unreadable = true;
-      continue;
-    }
-    checkToolEntries((value as Unit).allowed_tools, (i, message) =>
-      findings.push(r.located!.finding(['allowed_tools', i], 'INVALID_TOOL', `${block.unit!.id}: ${message}`)),
-    );
-    if (seen.has(block.unit.id)) {
-      findings.push({
-        file,
-        line: block.unit.line,
-        col: 1,
-        severity: 'error',
-        code: 'DUPLICATE_UNIT',
-        message: `unit ${block.unit.id} is declared twice (first at line ${seen.get(block.unit.id)})`,
-      });
-      continue;
-    }
-    seen.set(block.unit.id, block.unit.line);
-    const unit = {
-      ...(value as Omit<Unit, 'id' | 'title' | 'line'>),
-      id: block.unit.id,
-      title: block.unit.title,
-      line: block.unit.line,
-    } as Unit;
-    units.push(unit);
-    // Narrower than or equal to the parent, field by field.
-    const wider = (field: string, message: string) =>
-      findings.push(
-        r.located!.finding(
-          [field],
-          field === 'surface' ? 'SURFACE_WIDER' : field === 'allowed_tools' ? 'TOOLS_WIDER' : 'PATHS_WIDER',
-          `${unit.id}: ${message}`,
-        ),
-      );
-    const extraTools = unit.allowed_tools.filter((t) => !envelope.parent_rails.allowed_tools.includes(t));
-    if (extraTools.length)
-      wider(
-        'allowed_tools',
-        `allowed_tools ${extraTools.join(', ')} not in the parent rails (${envelope.parent_rails.allowed_tools.join(', ')})`,
-      );
-    const outside = await globsCovered(envelope.parent_rails.allowed_paths, unit.allowed_paths);
-    if (outside.length)
-      wider(
-        'allowed_paths',
-        `allowed_paths ${outside.join(', ')} not within the parent rails (${envelope.parent_rails.allowed_paths.join(', ')})`,
-      );
-    if (unit.surface && ORDER[unit.surface] > ORDER[envelope.parent_rails.surface])
-      wider('surface', `surface ${unit.surface} is wider than the parent's ${envelope.parent_rails.surface}`);
-    const blast = await globsCovered(envelope.parent_blast_radius.path_globs, unit.allowed_paths);
-    if (blast.length)
-      findings.push(
-        r.located.finding(
-          ['allowed_paths'],
-          'BLAST_RADIUS_WIDER',
-          `${unit.id}: allowed_paths ${blast.join(', ')} outside the blast radius (${envelope.parent_blast_radius.path_globs.join(', ')})`,
-        ),
-      );
-    if (unit.advance_evidence_required?.verification_pass && !unit.verification)
-      findings.push(
-        r.located.finding(
-          ['advance_evidence_required', 'verification_pass'],
-          'MISSING_FIELD',
-          `${unit.id}: verification_pass is required to advance but the unit has no verification command`,
-        ),
-      );
-    for (const req of unit.requirements ?? []) {
-      if (envelope.requirements && !envelope.requirements.includes(req))
-        findings.push(
-          r.located.finding(
-            ['requirements'],
-            'UNKNOWN_REQUIREMENT',
-            `${unit.id}: requirement ${req} is not among the plan's (${envelope.requirements.join(', ')})`,
-          ),
-        );
-    }
+    const read = await readUnit({ file, block, seen, findings });
+    if (read === 'unreadable') unreadable = true;
+    if (read === null || read === 'unreadable') continue;
+    units.push(read.unit);
+    await checkNarrower({ unit: read.unit, located: read.located, envelope, findings });
   }
-  for (const h of headings) {
-    if (!blocks.some((b) => b.unit?.id === h.id && b.unit.line === h.line))
-      findings.push({
-        file,
-        line: h.line,
-        col: 1,
-        severity: 'error',
-        code: 'MISSING_ENVELOPE',
-        message: `unit ${h.id} has no \`\`\`envelope block`,
-      });
-  }
-  for (const req of unreadable ? [] : (envelope.requirements ?? [])) {
-    if (!units.some((u) => u.requirements?.includes(req)))
-      findings.push(frontDoc.finding(['envelope', 'requirements'], 'UNCOVERED_REQUIREMENT', `requirement ${req} is covered by no unit`));
-  }
-  if (!headings.length && !findings.length)
-    findings.push({
-      file,
-      line: 1,
-      col: 1,
-      severity: 'error',
-      code: 'NO_UNITS',
-      message: 'the plan has an envelope but no ### U<N> units',
-    });
+  checkCompleteness({ file, blocks, headings, units, unreadable, envelope, frontDoc, findings });
   return { plan: { file, legacy: false, envelope, units }, findings };
 }

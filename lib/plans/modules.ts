@@ -3,7 +3,7 @@
 import { access, constants } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { ID_PATTERN } from '../errors';
-import { checkShape, parseLocated, type Finding, type Shape } from './yaml';
+import { checkShape, parseLocated, type Finding, type Located, type Shape } from './yaml';
 
 export interface Module {
   id: string;
@@ -55,6 +55,143 @@ export async function onPath({ program, cwd, path }: { program: string; cwd: str
   return false;
 }
 
+/** The shape one module must have: verify and doneWhen may be one string or a list. */
+function moduleShape(raw: unknown): Shape {
+  const r = raw as Partial<Module> | null;
+  return {
+    ...MODULE_SHAPE,
+    fields: {
+      ...MODULE_SHAPE.fields,
+      verify: typeof r?.verify === 'string' ? 'string' : 'string[]',
+      doneWhen: Array.isArray(r?.doneWhen) ? 'string[]' : 'string',
+    },
+  };
+}
+
+/**
+ * The modules whose shape holds, in order; a bad or repeated id, and (given a PATH) a verify
+ * program that is not on it, are findings.
+ */
+async function readModules({
+  located,
+  list,
+  cwd,
+  path,
+  findings,
+}: {
+  located: Located;
+  list: unknown[];
+  cwd: string;
+  path?: string;
+  findings: Finding[];
+}): Promise<Module[]> {
+  const modules: Module[] = [];
+  const seen = new Set<string>();
+  for (const [i, raw] of list.entries()) {
+    const before = findings.length;
+    checkShape({ located, value: raw, shape: moduleShape(raw), path: ['modules', i], findings });
+    if (findings.length > before) continue;
+    const m = raw as Module;
+    if (!ID_PATTERN.test(m.id))
+      findings.push(
+        located.finding(['modules', i, 'id'], 'INVALID_ID', `module id '${m.id}' must be 1-128 letters, digits, '_', '.' or '-'`),
+      );
+    if (seen.has(m.id)) findings.push(located.finding(['modules', i, 'id'], 'DUPLICATE_MODULE', `module id '${m.id}' appears twice`));
+    seen.add(m.id);
+    modules.push(m);
+    if (path === undefined) continue;
+    for (const [k, command] of verifyCommands(m).entries()) {
+      const program = programOf(command);
+      if (program && !(await onPath({ program, cwd, path }))) {
+        findings.push(
+          located.finding(
+            ['modules', i, 'verify', ...(typeof m.verify === 'string' ? [] : [k])],
+            'COMMAND_NOT_FOUND',
+            `${m.id}: verify command '${program}' is not on PATH`,
+          ),
+        );
+      }
+    }
+  }
+  return modules;
+}
+
+/** What each check of the plan as a whole reads (the located document, its modules) and where it adds findings. */
+interface PlanChecks {
+  located: Located;
+  list: unknown[];
+  modules: Module[];
+  findings: Finding[];
+}
+
+/** A dependsOn naming no module of the plan. */
+function checkDependencies({ located, list, modules, findings }: PlanChecks): void {
+  const ids = new Set(modules.map((m) => m.id));
+  for (const m of modules) {
+    const i = list.indexOf(m);
+    (m.dependsOn ?? []).forEach((d, k) => {
+      if (!ids.has(d))
+        findings.push(
+          located.finding(
+            ['modules', i, 'dependsOn', k],
+            'UNKNOWN_DEPENDENCY',
+            `${m.id} depends on '${d}', which is not a module of this plan`,
+          ),
+        );
+    });
+  }
+}
+
+/** Dependency cycles, each once, by depth-first search so the cycle can be named in order. */
+function checkCycles({ located, list, modules, findings }: PlanChecks): void {
+  const state = new Map<string, 'open' | 'done'>();
+  const byId = new Map(modules.map((m) => [m.id, m]));
+  const stack: string[] = [];
+  const reported = new Set<string>();
+  const visit = (id: string) => {
+    state.set(id, 'open');
+    stack.push(id);
+    for (const d of byId.get(id)?.dependsOn ?? []) {
+      if (!byId.has(d)) continue;
+      if (state.get(d) === 'open') {
+        const cycle = [...stack.slice(stack.indexOf(d)), d];
+        const key = [...cycle.slice(0, -1)].sort().join(',');
+        if (!reported.has(key)) {
+          reported.add(key);
+          const i = list.indexOf(byId.get(id)!);
+          findings.push(located.finding(['modules', i, 'dependsOn'], 'DEPENDENCY_CYCLE', `dependency cycle: ${cycle.join(' → ')}`));
+        }
+      } else if (!state.has(d)) visit(d);
+    }
+    stack.pop();
+    state.set(id, 'done');
+  };
+  for (const m of modules) if (!state.has(m.id)) visit(m.id);
+}
+
+/** Modules with no dependency path between them may run in parallel: files both change will collide (a warning). */
+function checkOverlaps({ located, list, modules, findings }: PlanChecks): void {
+  const byId = new Map(modules.map((m) => [m.id, m]));
+  const reaches = (from: string, to: string, seenIds = new Set<string>()): boolean =>
+    (byId.get(from)?.dependsOn ?? []).some((d) => d === to || (!seenIds.has(d) && (seenIds.add(d), reaches(d, to, seenIds))));
+  for (let a = 0; a < modules.length; a++) {
+    for (let b = a + 1; b < modules.length; b++) {
+      const [ma, mb] = [modules[a]!, modules[b]!];
+      const shared = ma.files.filter((f) => mb.files.includes(f));
+      if (shared.length && !reaches(ma.id, mb.id) && !reaches(mb.id, ma.id)) {
+        findings.push(
+          located.finding(
+            ['modules', list.indexOf(mb), 'files'],
+            'FILE_OVERLAP',
+            `modules ${ma.id} and ${mb.id} both change ${shared.join(', ')} but could run in parallel; add a dependsOn edge`,
+            'warning',
+          ),
+        );
+      }
+    }
+  }
+}
+
 /**
  * The modules of a JSON module plan and what is wrong with it. Without `path` (a PATH value) verify
  * commands are not looked up: forge validate runs them and reports what fails.
@@ -85,102 +222,10 @@ export async function checkModulePlan({
     );
     return { modules: [], findings };
   }
-  const modules: Module[] = [];
-  const seen = new Set<string>();
-  for (const [i, raw] of (value.modules as unknown[]).entries()) {
-    const before = findings.length;
-    // verify and doneWhen may be one string or a list.
-    const r = raw as Partial<Module> | null;
-    const shape: Shape = {
-      ...MODULE_SHAPE,
-      fields: {
-        ...MODULE_SHAPE.fields,
-        verify: typeof r?.verify === 'string' ? 'string' : 'string[]',
-        doneWhen: Array.isArray(r?.doneWhen) ? 'string[]' : 'string',
-      },
-    };
-    checkShape({ located, value: raw, shape, path: ['modules', i], findings });
-    if (findings.length > before) continue;
-    const m = raw as Module;
-    if (!ID_PATTERN.test(m.id))
-      findings.push(
-        located.finding(['modules', i, 'id'], 'INVALID_ID', `module id '${m.id}' must be 1-128 letters, digits, '_', '.' or '-'`),
-      );
-    if (seen.has(m.id)) findings.push(located.finding(['modules', i, 'id'], 'DUPLICATE_MODULE', `module id '${m.id}' appears twice`));
-    seen.add(m.id);
-    modules.push(m);
-    if (path !== undefined) {
-      for (const [k, command] of verifyCommands(m).entries()) {
-        const program = programOf(command);
-        if (program && !(await onPath({ program, cwd, path }))) {
-          findings.push(
-            located.finding(
-              ['modules', i, 'verify', ...(typeof m.verify === 'string' ? [] : [k])],
-              'COMMAND_NOT_FOUND',
-              `${m.id}: verify command '${program}' is not on PATH`,
-            ),
-          );
-        }
-      }
-    }
-  }
-  const ids = new Set(modules.map((m) => m.id));
-  modules.forEach((m) => {
-    const i = (value.modules as Module[]).indexOf(m);
-    (m.dependsOn ?? []).forEach((d, k) => {
-      if (!ids.has(d))
-        findings.push(
-          located.finding(
-            ['modules', i, 'dependsOn', k],
-            'UNKNOWN_DEPENDENCY',
-            `${m.id} depends on '${d}', which is not a module of this plan`,
-          ),
-        );
-    });
-  });
-  // Cycles, by depth-first search so the cycle can be named in order.
-  const state = new Map<string, 'open' | 'done'>();
-  const byId = new Map(modules.map((m) => [m.id, m]));
-  const stack: string[] = [];
-  const reported = new Set<string>();
-  const visit = (id: string) => {
-    state.set(id, 'open');
-    stack.push(id);
-    for (const d of byId.get(id)?.dependsOn ?? []) {
-      if (!byId.has(d)) continue;
-      if (state.get(d) === 'open') {
-        const cycle = [...stack.slice(stack.indexOf(d)), d];
-        const key = [...cycle.slice(0, -1)].sort().join(',');
-        if (!reported.has(key)) {
-          reported.add(key);
-          const i = (value.modules as Module[]).indexOf(byId.get(id)!);
-          findings.push(located.finding(['modules', i, 'dependsOn'], 'DEPENDENCY_CYCLE', `dependency cycle: ${cycle.join(' → ')}`));
-        }
-      } else if (!state.has(d)) visit(d);
-    }
-    stack.pop();
-    state.set(id, 'done');
-  };
-  for (const m of modules) if (!state.has(m.id)) visit(m.id);
-  // Modules with no dependency path between them may run in parallel: shared files will collide.
-  const reaches = (from: string, to: string, seenIds = new Set<string>()): boolean =>
-    (byId.get(from)?.dependsOn ?? []).some((d) => d === to || (!seenIds.has(d) && (seenIds.add(d), reaches(d, to, seenIds))));
-  for (let a = 0; a < modules.length; a++) {
-    for (let b = a + 1; b < modules.length; b++) {
-      const [ma, mb] = [modules[a]!, modules[b]!];
-      const shared = ma.files.filter((f) => mb.files.includes(f));
-      if (shared.length && !reaches(ma.id, mb.id) && !reaches(mb.id, ma.id)) {
-        const i = (value.modules as Module[]).indexOf(mb);
-        findings.push(
-          located.finding(
-            ['modules', i, 'files'],
-            'FILE_OVERLAP',
-            `modules ${ma.id} and ${mb.id} both change ${shared.join(', ')} but could run in parallel; add a dependsOn edge`,
-            'warning',
-          ),
-        );
-      }
-    }
-  }
+  const list = value.modules as unknown[];
+  const modules = await readModules({ located, list, cwd, path, findings });
+  checkDependencies({ located, list, modules, findings });
+  checkCycles({ located, list, modules, findings });
+  checkOverlaps({ located, list, modules, findings });
   return { modules, findings };
 }

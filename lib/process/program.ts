@@ -1,5 +1,5 @@
 // Runs a program in its own process group — output streamed and kept, stoppable as a whole — and sh with a timeout on it.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface ProgramResult {
   exitCode: number | null;
@@ -18,6 +18,51 @@ export interface RunningProgram {
   done: Promise<ProgramResult>;
   /** Ends the program and everything it started: `first`, then SIGTERM and SIGKILL if it lingers. */
   stop(first?: NodeJS.Signals): void;
+}
+
+/** Sends `signal` to the child's whole process group; one already gone is no error. */
+function signalGroup({ child, signal }: { child: ChildProcess; signal: NodeJS.Signals }): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** The ends of stdout, and of stdout and stderr as they arrive, kept to about `keepBytes` each and passed on to `onOutput`. */
+function keepOutput({ child, keepBytes, onOutput }: { child: ChildProcess; keepBytes: number; onOutput?: (chunk: Buffer) => void }): {
+  stdout: () => string;
+  output: () => string;
+} {
+  let stdout = '';
+  let output = '';
+  const trim = (s: string) => (s.length > keepBytes * 2 ? s.slice(-keepBytes) : s);
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout = trim(stdout + chunk.toString('utf8'));
+    output = trim(output + chunk.toString('utf8'));
+    onOutput?.(chunk);
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output = trim(output + chunk.toString('utf8'));
+    onOutput?.(chunk);
+  });
+  return { stdout: () => stdout, output: () => output };
+}
+
+/** Ends the group: `first`, then SIGTERM after 2 s and SIGKILL after 5 s if it lingers, and SIGKILL to what is left once the leader is gone. */
+function stopGroup({ child, first, done }: { child: ChildProcess; first: NodeJS.Signals; done: Promise<unknown> }): void {
+  signalGroup({ child, signal: first });
+  const term = setTimeout(() => signalGroup({ child, signal: 'SIGTERM' }), 2000);
+  const kill = setTimeout(() => signalGroup({ child, signal: 'SIGKILL' }), 5000);
+  term.unref();
+  kill.unref();
+  void done.then(() => {
+    clearTimeout(term);
+    clearTimeout(kill);
+    // The leader is gone; whatever it started and left behind (a process that ignored the
+    // signal and let go of the pipes) goes with it — forge may exit before the timers fire.
+    signalGroup({ child, signal: 'SIGKILL' });
+  });
 }
 
 /**
@@ -45,41 +90,30 @@ export function startProgram({
     detached: true,
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let output = '';
   let stopped = false;
-  const trim = (s: string) => (s.length > keepBytes * 2 ? s.slice(-keepBytes) : s);
-  child.stdout!.on('data', (chunk: Buffer) => {
-    stdout = trim(stdout + chunk.toString('utf8'));
-    output = trim(output + chunk.toString('utf8'));
-    onOutput?.(chunk);
-  });
-  child.stderr!.on('data', (chunk: Buffer) => {
-    output = trim(output + chunk.toString('utf8'));
-    onOutput?.(chunk);
-  });
+  const kept = keepOutput({ child, keepBytes, onOutput });
   if (child.stdin) {
     // An agent that exits without reading its prompt closes the pipe under us: not an error.
     child.stdin.on('error', () => {});
     child.stdin.end(input);
   }
-  const signalGroup = (signal: NodeJS.Signals) => {
-    try {
-      process.kill(-child.pid!, signal);
-    } catch {
-      // Already gone.
-    }
-  };
   const done = new Promise<ProgramResult>((resolvePromise) => {
     child.on('error', (err: NodeJS.ErrnoException) =>
-      resolvePromise({ exitCode: null, signal: null, stdout, output: err.message, spawnError: err.code ?? err.message, stopped }),
+      resolvePromise({
+        exitCode: null,
+        signal: null,
+        stdout: kept.stdout(),
+        output: err.message,
+        spawnError: err.code ?? err.message,
+        stopped,
+      }),
     );
     child.on('close', (code, signal) =>
       resolvePromise({
         exitCode: code,
         signal,
-        stdout: stdout.slice(-keepBytes),
-        output: output.slice(-keepBytes),
+        stdout: kept.stdout().slice(-keepBytes),
+        output: kept.output().slice(-keepBytes),
         spawnError: null,
         stopped,
       }),
@@ -90,18 +124,7 @@ export function startProgram({
     stop(first = 'SIGINT') {
       if (stopped || child.pid === undefined) return;
       stopped = true;
-      signalGroup(first);
-      const term = setTimeout(() => signalGroup('SIGTERM'), 2000);
-      const kill = setTimeout(() => signalGroup('SIGKILL'), 5000);
-      term.unref();
-      kill.unref();
-      void done.then(() => {
-        clearTimeout(term);
-        clearTimeout(kill);
-        // The leader is gone; whatever it started and left behind (a process that ignored the
-        // signal and let go of the pipes) goes with it — forge may exit before the timers fire.
-        signalGroup('SIGKILL');
-      });
+      stopGroup({ child, first, done });
     },
   };
 }

@@ -1,5 +1,9 @@
 // Resumable orchestrator snapshots: phase and module statuses of a run, stamped and listed newest first.
+import { isValidId } from '../errors';
 import type { StateStore } from '../git/state';
+import { shellJoin } from '../quote';
+import { checkJson, readStateJson, type StateSource, skippedLine } from '../state/read';
+import * as validators from '../state/validators.gen';
 
 export interface SessionState {
   runId: string;
@@ -36,76 +40,105 @@ export interface SessionPatch {
   extra?: Record<string, unknown>;
 }
 
+/** The run's snapshot: null when there is none; STATE_INVALID when the file is not one (save --replace writes it anew). */
+async function readSnapshot({ from, runId }: { from: StateSource; runId: string }): Promise<SessionState | null> {
+  const fix = shellJoin(['forge', 'session', 'save', '--run-id', runId, '--replace']);
+  const saved = await readStateJson({ from, path: sessionPath(runId), file: validators.session, fix });
+  // Its run id is its file's name, whatever it says.
+  return saved && { ...saved, runId };
+}
+
 /**
  * Merges a patch into the run's snapshot (fields not given keep their saved values) and stamps
- * it. Counts not given are derived from the module statuses.
+ * it. Counts not given are derived from the module statuses. With `replace` the snapshot starts
+ * afresh: nothing saved is kept, and a file that is not a snapshot is written over (its history
+ * stays on the ref); without it such a file is refused, not lost.
  */
 export async function saveSession({
   store,
   runId,
   patch,
   now,
+  replace = false,
 }: {
   store: StateStore;
   runId: string;
   patch: SessionPatch;
   now: Date;
+  replace?: boolean;
 }): Promise<SessionState> {
   const r = await store.update({
-    message: `session: save ${runId}${patch.currentPhase ? ` (${patch.currentPhase})` : ''}`,
+    message: `session: ${replace ? 'replace' : 'save'} ${runId}${patch.currentPhase ? ` (${patch.currentPhase})` : ''}`,
     apply: async (tx) => {
-      const path = sessionPath(runId);
-      const old = parseSession(await tx.readText(path));
-      const moduleStatuses = { ...(old?.moduleStatuses ?? {}), ...(patch.moduleStatuses ?? {}) };
-      const stamp = now.toISOString();
-      const statuses = Object.values(moduleStatuses);
-      const state: SessionState = {
-        ...(old ?? {}),
-        ...(patch.extra ?? {}),
-        runId,
-        currentPhase: patch.currentPhase ?? old?.currentPhase ?? null,
-        moduleStatuses,
-        completedCount:
-          patch.completedCount ?? (statuses.length ? statuses.filter((s) => DONE.test(s)).length : (old?.completedCount ?? 0)),
-        totalCount: patch.totalCount ?? (statuses.length ? statuses.length : (old?.totalCount ?? 0)),
-        lastUpdatedAt: stamp,
-        updatedAt: stamp,
-      };
-      tx.write(path, `${JSON.stringify(state, null, 2)}\n`);
+      const old = replace ? null : await readSnapshot({ from: tx, runId });
+      const state = patched({ old, patch, runId, stamp: now.toISOString() });
+      tx.write(sessionPath(runId), `${JSON.stringify(state, null, 2)}\n`);
       return state;
     },
   });
   return r.value;
 }
 
-function parseSession(text: string | undefined): SessionState | null {
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as SessionState;
-  } catch {
-    return null;
-  }
+/** The snapshot after a patch: fields not given keep their saved values; counts not given come from the statuses. */
+function patched({
+  old,
+  patch,
+  runId,
+  stamp,
+}: {
+  old: SessionState | null;
+  patch: SessionPatch;
+  runId: string;
+  stamp: string;
+}): SessionState {
+  const moduleStatuses = { ...(old?.moduleStatuses ?? {}), ...(patch.moduleStatuses ?? {}) };
+  const statuses = Object.values(moduleStatuses);
+  return {
+    ...(old ?? {}),
+    ...(patch.extra ?? {}),
+    runId,
+    currentPhase: patch.currentPhase ?? old?.currentPhase ?? null,
+    moduleStatuses,
+    completedCount: patch.completedCount ?? (statuses.length ? statuses.filter((s) => DONE.test(s)).length : (old?.completedCount ?? 0)),
+    totalCount: patch.totalCount ?? (statuses.length ? statuses.length : (old?.totalCount ?? 0)),
+    lastUpdatedAt: stamp,
+    updatedAt: stamp,
+  };
 }
 
 export async function loadSession({ store, runId }: { store: StateStore; runId: string }): Promise<SessionState | null> {
-  return parseSession((await store.read(sessionPath(runId)))?.toString('utf8'));
+  return readSnapshot({ from: store, runId });
 }
 
-/** Every saved session, most recently updated first. */
-export async function listSessions({ store }: { store: StateStore }): Promise<SessionSummary[]> {
+/** Every saved session, most recently updated first. A file that is not a snapshot is left out, and `warn` told. */
+export async function listSessions({
+  store,
+  warn,
+}: {
+  store: StateStore;
+  warn?: (text: string) => Promise<void>;
+}): Promise<SessionSummary[]> {
   const head = await store.head();
   if (!head) return [];
   const out: SessionSummary[] = [];
   for (const entry of await store.listAt(head, '.forge/sessions')) {
     if (!entry.name.endsWith('.json')) continue;
-    const s = parseSession((await store.readAt(head, `.forge/sessions/${entry.name}`))?.toString('utf8'));
-    if (!s) continue;
+    const path = `.forge/sessions/${entry.name}`;
+    const runId = entry.name.slice(0, -'.json'.length);
+    const r = isValidId(runId)
+      ? checkJson({ text: (await store.readAt(head, path))?.toString('utf8') ?? '', file: validators.session })
+      : { ok: false as const, problem: 'its name is no run id' };
+    if (!r.ok) {
+      await warn?.(skippedLine({ path, problem: r.problem }));
+      continue;
+    }
+    const s = r.value;
     out.push({
-      runId: s.runId ?? entry.name.replace(/\.json$/, ''),
-      lastUpdatedAt: s.lastUpdatedAt ?? '',
-      currentPhase: s.currentPhase ?? null,
-      completedCount: s.completedCount ?? 0,
-      totalCount: s.totalCount ?? 0,
+      runId,
+      lastUpdatedAt: s.lastUpdatedAt,
+      currentPhase: s.currentPhase,
+      completedCount: s.completedCount,
+      totalCount: s.totalCount,
     });
   }
   return out.sort((a, b) => b.lastUpdatedAt.localeCompare(a.lastUpdatedAt) || a.runId.localeCompare(b.runId));

@@ -1,5 +1,7 @@
 // How two machines' copies of a state file combine: JSONL as a union of records, JSON by newest updatedAt.
+import { checkJson } from './read';
 import { lineKey } from './streams';
+import * as validators from './validators.gen';
 
 /**
  * Local lines in their order, then the remote's records that local lacks. A record is its `id`
@@ -19,14 +21,10 @@ export function mergeJsonl(local: string, remote: string): string {
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
+/** A document's stamp; none (local wins) when it is not a JSON object with string stamps. */
 function stamp(text: string): string {
-  try {
-    const v = JSON.parse(text) as { updatedAt?: unknown; lastUpdatedAt?: unknown };
-    const s = v.updatedAt ?? v.lastUpdatedAt;
-    return typeof s === 'string' ? s : '';
-  } catch {
-    return '';
-  }
+  const r = checkJson({ text, file: validators.stamped });
+  return r.ok ? (r.value.updatedAt ?? r.value.lastUpdatedAt ?? '') : '';
 }
 
 /** The copy with the newer `updatedAt` (or `lastUpdatedAt`); local wins ties and unstamped files. */

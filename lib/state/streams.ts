@@ -2,6 +2,8 @@
 import { ForgeError } from '../errors';
 import type { TreeEntry } from '../git/objects';
 import type { StateStore, StateTx } from '../git/state';
+import { checkJson } from './read';
+import * as validators from './validators.gen';
 
 /**
  * A segment is closed once it holds this many bytes. It bounds what an append reads, rewrites and
@@ -55,15 +57,9 @@ export function splitLines(content: Buffer): Buffer[] {
  * record is kept once however its copies were serialised.
  */
 export function lineKey(line: string): string {
-  if (line.startsWith('{')) {
-    try {
-      const v = JSON.parse(line) as { id?: unknown } | null;
-      if (v && typeof v === 'object' && typeof v.id === 'string') return `id:${v.id}`;
-    } catch {
-      // not JSON: the line is its own key
-    }
-  }
-  return `line:${line}`;
+  // A line that is not JSON, or has no string id, is its own key.
+  const r = line.startsWith('{') ? checkJson({ text: line, file: validators.recordId }) : null;
+  return r?.ok ? `id:${r.value.id}` : `line:${line}`;
 }
 
 /** `<commit>:<path>` of every file of a stream, in reading order: the earlier forge's file first (a sync may bring one back), then the segments (or buckets). */

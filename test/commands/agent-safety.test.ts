@@ -90,6 +90,48 @@ test('a contract refuses the agent: hard refusals stop the call, a soft one is a
   }
 });
 
+test("the agent's gate fails closed on a contract it cannot read, and every check is in the run's log", async () => {
+  // The model's first call (allowed) replaces the active contract on the state ref with bytes that are not JSON.
+  const corrupt = [
+    'export GIT_INDEX_FILE="$PWD/.git/corrupt-index"',
+    'git read-tree refs/forge/state',
+    "blob=$(printf 'not json' | git hash-object -w --stdin)",
+    'git update-index --add --cacheinfo "100644,$blob,.forge/plans/agent-gate.json"',
+    'git update-ref refs/forge/state "$(git commit-tree "$(git write-tree)" -p refs/forge/state -m corrupt)"',
+  ].join('\n');
+  const dir = repoWith({ 'docs/plans/gate.md': CONTRACT, 'src/a.ts': 'export const a = 1;\n', 'corrupt.sh': `${corrupt}\n` });
+  assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/gate.md'], { cwd: dir })).code, 0);
+  const server = await startOpenAIServer({
+    script: [
+      reply({ toolCalls: [{ name: 'bash', arguments: { command: 'sh corrupt.sh' } }] }),
+      reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/a.ts', old: '= 1', new: '= 2' } }] }),
+      reply({ text: 'Stopped: the plan cannot be read.' }),
+    ],
+  });
+  try {
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--run-id', 'gated', '--json', 'bump a'], {
+      cwd: dir,
+      env: { PATH: `${forgeBinDir()}:${process.env.PATH}` },
+    });
+    assert.is(r.code, 0, r.stderr);
+    const results = server.chatBodies().map((b) => b.messages.filter((m) => m.role === 'tool').map((m) => String(m.content)));
+    assert.match(results[1]![0]!, /\[exit 0\]/, 'the bash call ran while the contract could be read');
+    assert.match(results[2]!.at(-1)!, /^Refused by the active plan contract \(PLAN_UNREADABLE, hard\)/);
+    assert.is(readFileSync(join(dir, 'src/a.ts'), 'utf8'), 'export const a = 1;\n', 'the edit the gate could not check never ran');
+    const logged = await forge(['logs', '--run-id', 'gated', '--json'], { cwd: dir });
+    const checks = logged.records.filter((e) => e.type === 'event' && e.event === 'plan preflight');
+    assert.equal(
+      checks.map((e) => [e.data.exitCode, e.data.error ?? null]),
+      [
+        [0, null],
+        [1, 'PLAN_UNREADABLE'],
+      ],
+    );
+  } finally {
+    await server.close();
+  }
+});
+
 const write = (path: string, content: string) => ({ name: 'write', arguments: { path, content } });
 
 /** A config home whose one profile holds these settings (hooks, MCP servers…). */

@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { entries } from '../../commands/index';
-import { agentTools } from '../../lib/agent/tools';
+import { agentTools } from '../../lib/cli/agent-tools';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
 import { changedPaths, git, repoWith, tempDir, tempRepo, treeHashes } from '../helpers/repo';
 

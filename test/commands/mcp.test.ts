@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { entries } from '../../commands/index';
 import { leaves } from '../../lib/cli/registry';
-import { mcpTools } from '../../lib/mcp/server';
+import { mcpTools } from '../../lib/cli/mcp-server';
 import { annotations, BEHAVIOURS, DEFAULT_TOOLSETS, NOT_SERVED, TOOLSETS } from '../../lib/mcp/toolsets';
 import { planTemplate } from '../../lib/plans/template';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';

@@ -501,7 +501,7 @@ test('with a plan active the gate fails closed: an unreadable payload, a contrac
   assert.match(
     JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason,
     new RegExp(
-      `^forge could not check this call against the plan contract \\(the contract of the active plan '${PLAN_ID}' cannot be read from the state ref\\)\\. Fix: forge plan status$`,
+      `^forge could not check this call against the plan contract \\(the contract of the active plan '${PLAN_ID}' cannot be read from the state ref: not JSON \\(.+\\)\\)\\. Fix: forge plan status$`,
     ),
   );
   assert.match(r.stderr, /\[PLAN_UNREADABLE\]; the call is refused\n/);

@@ -76,6 +76,19 @@ test('duplicate units, missing and orphan envelopes, uncovered and unknown requi
   assert.equal((await findings({ 'docs/plans/p.md': unknownReq })).list, ['docs/plans/p.md:39:1 UNKNOWN_REQUIREMENT']);
 });
 
+test('an envelope with no units, blocks with no envelope, a frontmatter that is not a map, verification_pass with nothing to run', async () => {
+  const noUnits = GOOD.replace(/## Units[\s\S]*$/, '').replace('  requirements: [R1, R2]\n', '');
+  assert.equal((await findings({ 'docs/plans/p.md': noUnits })).list, ['docs/plans/p.md:1:1 NO_UNITS']);
+  const noEnvelope = GOOD.replace(/envelope:\n[\s\S]*?\n---\n/, 'owner: me\n---\n');
+  assert.equal((await findings({ 'docs/plans/p.md': noEnvelope })).list, ['docs/plans/p.md:1:1 MISSING_FIELD']);
+  const listFront = GOOD.replace('---\ntitle', '---\n- a\ntitle');
+  assert.equal((await findings({ 'docs/plans/p.md': listFront })).list[0]?.split(' ')[1], 'YAML_ERROR');
+  const scalarFront = '---\njust words\n---\n### U1 — a\n```envelope\nallowed_tools: []\nallowed_paths: []\n```\n';
+  assert.equal((await findings({ 'docs/plans/p.md': scalarFront })).list, ['docs/plans/p.md:2:1 INVALID_TYPE']);
+  const nothingToRun = GOOD.replace(/verification:\n {2}kind: command\n {2}command: "make test"\n/, '');
+  assert.equal((await findings({ 'docs/plans/p.md': nothingToRun })).list, ['docs/plans/p.md:53:3 MISSING_FIELD']);
+});
+
 test('bad input: broken YAML, tabs, unknown keys, a list envelope, a path as plan_id, 10 MB, non-UTF-8', async () => {
   const cases: Array<[string, string | Buffer, string[]]> = [
     [

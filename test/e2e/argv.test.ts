@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { shellSplit } from '../../lib/quote';
 import { forge, forgeEnv } from '../helpers/forge';
 import { git, tempRepo } from '../helpers/repo';
+import { version as pkgVersion } from '../../package.json';
 
 const repo = tempRepo();
 writeFileSync(join(repo, '-f.txt'), 'a file named like an option\n');
@@ -126,6 +127,57 @@ test('forge help [cmd], forge version, and a group alone print what git and gh p
   assert.is(typo.code, 2);
 });
 
+test('forge version takes the common options anywhere: --json is one record; help is the overview; anything else is refused', async () => {
+  const expected = {
+    ok: true,
+    version: pkgVersion,
+    node: process.versions.node,
+    platform: process.platform,
+    arch: process.arch,
+    _next_action: null,
+  };
+  for (const args of [
+    ['version', '--json'],
+    ['--json', 'version'],
+    ['--version', '--json'],
+    ['-V', '--json'],
+    ['-C', repo, 'version', '--json'],
+  ]) {
+    const r = await forge(args, { cwd: repo });
+    assert.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.records, [expected], args.join(' '));
+  }
+  const env = await forge(['version'], { cwd: repo, env: { FORGE_JSON: '1' } });
+  assert.equal(env.records, [expected], 'FORGE_JSON=1 asks for the record too');
+  for (const args of [
+    ['version', '--no-color'],
+    ['version', '--run-id', 'r1'],
+    ['--color=always', 'version'],
+    ['version', '--cwd', repo],
+  ]) {
+    const r = await forge(args, { cwd: repo });
+    assert.equal([r.code, r.stdout, r.stderr], [0, `forge ${pkgVersion}\n`, ''], args.join(' '));
+  }
+  const overview = (await forge(['--help'], { cwd: repo })).stdout;
+  assert.match(overview, /forge version \[--json\]/);
+  for (const args of [
+    ['version', '--help'],
+    ['help', 'version'],
+    ['version', '-h'],
+  ])
+    assert.is((await forge(args, { cwd: repo })).stdout, overview, args.join(' '));
+  const extra = await forge(['version', 'extra'], { cwd: repo });
+  assert.equal([extra.code, extra.stderr], [2, "Error: unexpected argument 'extra'\nFix: forge version\n"]);
+  const bogus = await forge(['version', '--bogus', '--json'], { cwd: repo });
+  assert.is(bogus.code, 2);
+  assert.equal(
+    bogus.records.map((r) => [r.ok, (r.error as { code: string }).code, r._next_action]),
+    [[false, 'UNKNOWN_OPTION', 'forge version']],
+  );
+  const bare = await forge(['version', '-C'], { cwd: repo });
+  assert.equal([bare.code, bare.stderr], [2, "Error: option '--cwd' needs a value\nFix: forge version\n"]);
+});
+
 test('help wraps to the terminal width ($COLUMNS when not a terminal); a word longer than the width stands alone', async () => {
   for (const columns of ['50', '80']) {
     for (const args of [['--help'], ['plan'], ['agent', '--help'], ['search', '--help']]) {
@@ -195,6 +247,36 @@ test('long text on a terminal goes through the pager (FORGE_PAGER, then PAGER); 
   assert.not.ok(existsSync(paged), 'no pager when stdout is not a terminal');
   const quit = onTerminal(['state', 'log'], { FORGE_PAGER: 'head -c 1 >/dev/null' });
   assert.is(quit.code, 0, 'a pager quit early ends the command quietly');
+});
+
+test('a pager that cannot start: the output on the terminal after a warning; one that fails: an error, exit 1 — never silence', async () => {
+  const log = (await forge(['state', 'log'], { cwd: repo })).stdout;
+  assert.match(log, /refs\/forge\/state/);
+  // Run as is (no shell word in it, as git runs one), through sh (arguments), and a file that is not executable.
+  const plain = join(repo, '.git', 'not-a-pager');
+  writeFileSync(plain, 'not a program\n');
+  for (const pager of ['/nonexistent/pager', 'no-such-pager-anywhere -R', plain]) {
+    const r = onTerminal(['state', 'log'], { FORGE_PAGER: pager });
+    const shown = r.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    assert.is(r.code, 0, pager);
+    const warning = shown.indexOf(`warning: cannot run the pager '${pager}'`);
+    assert.ok(warning >= 0, `${pager}: ${shown}`);
+    assert.ok(shown.indexOf(log.replace(/\n/g, '\r\n')) > warning, `${pager}: the whole output follows the warning:\n${shown}`);
+  }
+  // Exits at once without reading, non-zero; exits having read part of it; killed.
+  const failing: Array<[string, string]> = [
+    ['false', 'exited with status 1'],
+    ['head -c 10 >/dev/null; exit 3', 'exited with status 3'],
+    ['kill -9 $$', 'was killed by SIGKILL'],
+  ];
+  for (const [pager, status] of failing) {
+    const r = onTerminal(['state', 'log'], { FORGE_PAGER: pager });
+    assert.is(r.code, 1, `${pager}: ${r.stdout}`);
+    assert.is(
+      r.stdout.replace(/\x1b\[[0-9;]*m/g, ''),
+      `Error: the pager '${pager}' ${status}, so the output may not have been shown\r\nFix: FORGE_PAGER=cat forge state log\r\n`,
+    );
+  }
 });
 
 test.run();

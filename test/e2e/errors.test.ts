@@ -32,6 +32,7 @@ const NOT_RAISED: Record<string, Partial<Record<ErrorCode, string>>> = {
   edit: { NOT_A_DIRECTORY: 'edit changes files that exist, so their directory does too' },
   replace: { NOT_A_DIRECTORY: 'replace changes files that exist, so their directory does too' },
   init: { FILE_EXISTS: 'init writes with overwrite: true (CONVENTIONS_EXIST is its refusal)' },
+  'loop start': { STATE_INVALID: 'startLoop takes an unreadable current loop for no live one: the new loop takes the pointer' },
   'loop cancel': { LOOP_NOT_PAUSED: 'setLoopStatus raises it for pause and resume; cancel takes an active or paused loop' },
   'plan pause': { NOT_PAUSED: 'setPaused raises it when resuming only' },
   'plan preflight': { PLAN_NOT_FOUND: 'targetContract raises it for a plan named by id; preflight names none' },

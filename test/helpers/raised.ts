@@ -228,11 +228,17 @@ function throws(block: ts.Node): boolean {
   let found = false;
   const visit = (n: ts.Node): void => {
     if (found || (n !== block && isFunctionLike(n))) return;
-    if (ts.isThrowStatement(n)) found = true;
+    if (ts.isThrowStatement(n)) found ||= !rethrowsOnlyOthers(n);
     else ts.forEachChild(n, visit);
   };
   visit(block);
   return found;
+}
+
+/** `if (!(err instanceof ForgeError)) throw err;`: a catch that passes on only what is not a ForgeError swallows every code. */
+function rethrowsOnlyOthers(n: ts.ThrowStatement): boolean {
+  const guard = ts.isBlock(n.parent) ? n.parent.parent : n.parent;
+  return ts.isIfStatement(guard) && /^!\(\w+ instanceof ForgeError\)$/.test(guard.expression.getText());
 }
 
 /** `p.catch(handler)` whose handler never throws. */

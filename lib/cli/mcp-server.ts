@@ -1,10 +1,10 @@
 // forge over MCP: commands as tools, generated from their declarations and run through the same CLI path.
-import type { ArgSpec, ArgsSpec, CommandSpec, Entry } from '../cli/declare';
-import { leaves } from '../cli/registry';
-import { toolSchema } from '../cli/schema';
-import type { Invocation } from '../cli/invoke';
-import { kebab, shown, typeName } from '../cli/validate';
-import { annotations, BEHAVIOURS, toolsetOf } from './toolsets';
+import type { ArgSpec, ArgsSpec, CommandSpec, Entry } from './declare';
+import { leaves } from './registry';
+import { toolSchema } from './schema';
+import type { Invocation } from './invoke';
+import { kebab, shown, typeName } from './validate';
+import { annotations, BEHAVIOURS, toolsetOf } from '../mcp/toolsets';
 
 export interface McpTool {
   name: string;
@@ -115,7 +115,7 @@ export async function serveMcp({
   version: string;
 }): Promise<void> {
   // The low-level Server: tools come from the declarations as JSON Schema, not from zod shapes.
-  const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await import('./sdk');
+  const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await import('../mcp/sdk');
   const byName = new Map(tools.map((t) => [t.tool.name, t.command]));
   const server = new Server(
     { name: 'forge', version },

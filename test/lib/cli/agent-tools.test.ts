@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { entries } from '../../../commands/index';
-import { agentTools } from '../../../lib/agent/tools';
+import { agentTools } from '../../../lib/cli/agent-tools';
 import { repoWith } from '../../helpers/repo';
 
 const toolsIn = (dir: string) => agentTools({ entries, cwd: dir, root: dir, env: { ...process.env, NO_COLOR: '1' } });
