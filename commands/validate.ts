@@ -193,7 +193,7 @@ export default defineCommand({
       planPath: args.plan,
       timeoutMs: args.timeout * 1000,
       maxAttempts: args['max-attempts'],
-      path: ctx.env.PATH ?? '',
+      env: ctx.env,
       now: ctx.now(),
       progress: ctx.progress,
     });

@@ -56,12 +56,28 @@ export default defineCommand({
   async run(args, ctx) {
     const install = {
       claude: () =>
-        installProjectHook({ cwd: ctx.cwd, settings: args.settings, event: 'Stop', timeout: 1800, command: STOP_HOOK, failure: 'open' }),
+        installProjectHook({
+          cwd: ctx.cwd,
+          searchPath: ctx.env.PATH ?? '',
+          settings: args.settings,
+          event: 'Stop',
+          timeout: 1800,
+          command: STOP_HOOK,
+          failure: 'open',
+        }),
       codex: () =>
-        installCodexProjectHook({ cwd: ctx.cwd, config: args.settings, event: 'Stop', command: 'forge loop hook codex', failure: 'open' }),
+        installCodexProjectHook({
+          cwd: ctx.cwd,
+          searchPath: ctx.env.PATH ?? '',
+          config: args.settings,
+          event: 'Stop',
+          command: 'forge loop hook codex',
+          failure: 'open',
+        }),
       gemini: () =>
         installGeminiProjectHook({
           cwd: ctx.cwd,
+          searchPath: ctx.env.PATH ?? '',
           settings: args.settings,
           event: 'AfterAgent',
           command: 'forge loop hook gemini',

@@ -52,7 +52,7 @@ export default defineCommand({
       planId,
       evidence: args.evidence,
       now: ctx.now(),
-      verify: (command) => runShell({ command, cwd: root, timeoutMs: args.timeout * 1000 }),
+      verify: (command) => runShell({ command, cwd: root, timeoutMs: args.timeout * 1000, env: ctx.env }),
       cwd: ctx.cwd,
     });
     const verified = r.verification

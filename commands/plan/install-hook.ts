@@ -72,23 +72,32 @@ export default defineCommand({
       claude: () =>
         installProjectHook({
           cwd: ctx.cwd,
+          searchPath: ctx.env.PATH ?? '',
           settings: args.settings,
           event: 'PreToolUse',
           matcher: '*',
           command: PREFLIGHT_HOOK,
           failure: 'closed',
         }),
-      codex: () => installCodexProjectHook({ cwd: ctx.cwd, config: args.settings, event: 'PreToolUse', command: CODEX_PREFLIGHT_HOOK }),
+      codex: () =>
+        installCodexProjectHook({
+          cwd: ctx.cwd,
+          searchPath: ctx.env.PATH ?? '',
+          config: args.settings,
+          event: 'PreToolUse',
+          command: CODEX_PREFLIGHT_HOOK,
+        }),
       gemini: () =>
         installGeminiProjectHook({
           cwd: ctx.cwd,
+          searchPath: ctx.env.PATH ?? '',
           settings: args.settings,
           event: 'BeforeTool',
           command: GEMINI_PREFLIGHT_HOOK,
           name: 'forge-plan-gate',
           failure: 'closed',
         }),
-      opencode: () => installOpenCodePlugin({ cwd: ctx.cwd, file: args.settings }),
+      opencode: () => installOpenCodePlugin({ cwd: ctx.cwd, searchPath: ctx.env.PATH ?? '', file: args.settings }),
     } satisfies Record<HookAgent, unknown>;
     const r = await install[args.agent as HookAgent]();
     return {

@@ -50,7 +50,7 @@ export interface Detection {
 }
 
 /** The hooks a project's build files at `root` call for; none found gives every event empty. */
-export async function detectHooks({ root, env = process.env }: { root: string; env?: NodeJS.ProcessEnv }): Promise<Detection> {
+export async function detectHooks({ root, env }: { root: string; env: NodeJS.ProcessEnv }): Promise<Detection> {
   const hooks = emptyHooks();
   const markers: string[] = [];
   for (const rule of RULES) {
@@ -98,13 +98,13 @@ export async function ensureHooks({
   configPath,
   profile,
   root,
-  env = process.env,
+  env,
   mayWrite,
 }: {
   configPath: string;
   profile: string | null;
   root: string;
-  env?: NodeJS.ProcessEnv;
+  env: NodeJS.ProcessEnv;
   /** Asked before the user's config file is written; false: the hooks serve this run only. No default: every caller says. */
   mayWrite: (found: { profile: string; markers: string[] }) => Promise<boolean>;
 }): Promise<EnsuredHooks> {
@@ -216,14 +216,14 @@ export interface HookResult {
 export async function runHooks({
   commands,
   cwd,
-  env = process.env,
+  env,
   timeoutMs = HOOK_TIMEOUT_MS,
   maxLines = HOOK_MAX_LINES,
   signal,
 }: {
   commands: readonly string[];
   cwd: string;
-  env?: NodeJS.ProcessEnv;
+  env: NodeJS.ProcessEnv;
   timeoutMs?: number;
   maxLines?: number;
   signal?: AbortSignal;

@@ -147,7 +147,7 @@ async function startServer({
 export async function startMcpServers({
   servers,
   cwd,
-  env = process.env,
+  env,
   timeoutMs = MCP_START_TIMEOUT_MS,
   onWarning = () => {},
   configKey = 'mcp_servers',
@@ -155,7 +155,7 @@ export async function startMcpServers({
 }: {
   servers: readonly McpServerConfig[];
   cwd: string;
-  env?: NodeJS.ProcessEnv;
+  env: NodeJS.ProcessEnv;
   timeoutMs?: number;
   onWarning?: (warning: McpWarning) => void;
   configKey?: string;

@@ -253,7 +253,7 @@ export async function runPlanMode({
   plan = await executePlan({
     config,
     store,
-    check: { repo, store, runId: plan.runId, path: env.PATH ?? '', now: () => io.now() },
+    check: { repo, store, runId: plan.runId, env, now: () => io.now() },
     plan,
     root,
     cwd,

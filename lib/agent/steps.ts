@@ -115,12 +115,12 @@ export interface StepVerdict {
   failure: string;
 }
 
-/** What a step's check needs: where its run is recorded (the plan's run id) and the PATH its commands see. */
+/** What a step's check needs: where its run is recorded (the plan's run id) and the environment its commands run in. */
 export interface StepCheckContext {
   repo: Repo;
   store: StateStore;
   runId: string;
-  path: string;
+  env: NodeJS.ProcessEnv;
   now: () => Date;
 }
 
@@ -143,7 +143,7 @@ export async function verifyStep({ step, root, check }: { step: PlanStep; root: 
       planPath: undefined,
       timeoutMs: VERIFY_TIMEOUT_MS,
       maxAttempts: DEFAULT_MAX_ATTEMPTS,
-      path: check.path,
+      env: check.env,
       now: check.now(),
     });
   } catch (err) {

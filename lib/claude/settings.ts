@@ -154,6 +154,7 @@ export async function installProjectHook({
   command,
   timeout,
   failure,
+  searchPath,
 }: {
   cwd: string;
   settings: string | undefined;
@@ -162,10 +163,12 @@ export async function installProjectHook({
   command: string;
   timeout?: number;
   failure: FailureMode;
+  /** The PATH the agent will search for forge (the caller's), for the warning when forge is not on it. */
+  searchPath: string;
 }): Promise<{ data: Record<string, unknown>; text: string }> {
   const file = await agentConfigFile({ cwd, given: settings, inRepo: ['.claude', 'settings.json'] });
   const r = await installJsonHook({ file, event, matcher, command, extra: timeout ? { timeout } : {}, failure });
-  const reachable = await onPath({ program: 'forge', cwd, path: process.env.PATH ?? '' });
+  const reachable = await onPath({ program: 'forge', cwd, path: searchPath });
   const warning = reachable
     ? ''
     : '\nwarning: forge is not on PATH here; Claude Code will not find the hook command until it is (npm install -g .)';

@@ -87,16 +87,19 @@ export async function installCodexProjectHook({
   event,
   command,
   failure = 'closed',
+  searchPath,
 }: {
   cwd: string;
   config: string | undefined;
   event: string;
   command: string;
   failure?: 'closed' | 'open';
+  /** The PATH the agent will search for forge (the caller's), for the warning when forge is not on it. */
+  searchPath: string;
 }): Promise<{ data: Record<string, unknown>; text: string }> {
   const file = await agentConfigFile({ cwd, given: config, inRepo: ['.codex', 'config.toml'] });
   const r = await installCodexHook({ file, event, command });
-  const reachable = await onPath({ program: 'forge', cwd, path: process.env.PATH ?? '' });
+  const reachable = await onPath({ program: 'forge', cwd, path: searchPath });
   const warning = reachable
     ? ''
     : `\nwarning: forge is not on PATH here; Codex will not find the hook command until it is (npm install -g .)${failure === 'closed' ? ', and until then every tool call is refused' : ''}`;

@@ -16,6 +16,7 @@ export async function installGeminiProjectHook({
   name,
   timeoutMs,
   failure,
+  searchPath,
 }: {
   cwd: string;
   settings: string | undefined;
@@ -24,10 +25,12 @@ export async function installGeminiProjectHook({
   name: string;
   timeoutMs?: number;
   failure: 'closed' | 'open';
+  /** The PATH the agent will search for forge (the caller's), for the warning when forge is not on it. */
+  searchPath: string;
 }): Promise<{ data: Record<string, unknown>; text: string }> {
   const file = await agentConfigFile({ cwd, given: settings, inRepo: ['.gemini', 'settings.json'] });
   const r = await installJsonHook({ file, event, command, extra: { name, ...(timeoutMs ? { timeout: timeoutMs } : {}) }, comments: true });
-  const reachable = await onPath({ program: 'forge', cwd, path: process.env.PATH ?? '' });
+  const reachable = await onPath({ program: 'forge', cwd, path: searchPath });
   const warning = reachable
     ? ''
     : `\nwarning: forge is not on PATH here; Gemini CLI will not find the hook command until it is (npm install -g .)${failure === 'closed' ? ', and until then every tool call is refused' : ''}`;

@@ -83,9 +83,12 @@ export const ForgePlanGate = async ({ directory }) => ({
 export async function installOpenCodePlugin({
   cwd,
   file: given,
+  searchPath,
 }: {
   cwd: string;
   file: string | undefined;
+  /** The PATH the agent will search for forge (the caller's), for the warning when forge is not on it. */
+  searchPath: string;
 }): Promise<{ data: Record<string, unknown>; text: string }> {
   const file = await agentConfigFile({ cwd, given, inRepo: ['.opencode', 'plugins', 'forge-plan-gate.js'] });
   const before = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
@@ -98,7 +101,7 @@ export async function installOpenCodePlugin({
     });
   const status = before === PLUGIN_SOURCE ? 'already installed' : before === null ? 'installed' : 'upgraded';
   if (before !== PLUGIN_SOURCE) await atomicWrite(file, PLUGIN_SOURCE);
-  const reachable = await onPath({ program: 'forge', cwd, path: process.env.PATH ?? '' });
+  const reachable = await onPath({ program: 'forge', cwd, path: searchPath });
   const warning = reachable
     ? ''
     : '\nwarning: forge is not on PATH here; until it is (npm install -g .), the plugin refuses every tool call';

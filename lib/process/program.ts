@@ -147,14 +147,15 @@ export async function runShell({
   command,
   cwd,
   timeoutMs,
-  env = process.env,
+  env,
   tailBytes = 4000,
   signal,
 }: {
   command: string;
   cwd: string;
   timeoutMs: number;
-  env?: NodeJS.ProcessEnv;
+  /** The environment the command runs in: the caller's, never taken from this process behind its back. */
+  env: NodeJS.ProcessEnv;
   tailBytes?: number;
   signal?: AbortSignal;
 }): Promise<ShellResult> {

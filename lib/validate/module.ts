@@ -44,7 +44,7 @@ export async function validateModule({
   planPath,
   timeoutMs,
   maxAttempts,
-  path,
+  env,
   now,
   progress,
 }: {
@@ -61,8 +61,8 @@ export async function validateModule({
   planPath: string | undefined;
   timeoutMs: number;
   maxAttempts: number;
-  /** PATH, where python3 is looked for. */
-  path: string;
+  /** The environment the checks run in (the caller's): its PATH finds python3 and the commands. */
+  env: NodeJS.ProcessEnv;
   now: Date;
   progress?: (line: string) => Promise<void>;
 }): Promise<ModuleValidation> {
@@ -77,7 +77,7 @@ export async function validateModule({
     const allFiles = unique([...(plan?.module.files ?? []), ...files]);
     const allCommands = unique([...(plan ? verifyCommands(plan.module) : []), ...commands]);
     if (!allFiles.length && !allCommands.length && !contracts.length) throw nothingToCheck(moduleId);
-    results = await runChecks({ cwd, files: allFiles, commands: allCommands, contracts: [...contracts], timeoutMs, path, progress });
+    results = await runChecks({ cwd, files: allFiles, commands: allCommands, contracts: [...contracts], timeoutMs, env, progress });
   }
   const attempt = attemptOf({ results, timestamp: now.toISOString(), cwdMissing });
   try {

@@ -57,8 +57,18 @@ for path in sys.argv[1:]:
 `;
 
 /** One python3 process parses every .py file; a crash or timeout fails them all with its reason. */
-async function checkPython(cwd: string, files: string[], timeoutMs: number): Promise<CheckResult[]> {
-  const r = await runShell({ command: shellJoin(['python3', '-c', PYTHON_CHECKER, ...files]), cwd, timeoutMs, tailBytes: 1 << 20 });
+async function checkPython({
+  cwd,
+  files,
+  timeoutMs,
+  env,
+}: {
+  cwd: string;
+  files: string[];
+  timeoutMs: number;
+  env: NodeJS.ProcessEnv;
+}): Promise<CheckResult[]> {
+  const r = await runShell({ command: shellJoin(['python3', '-c', PYTHON_CHECKER, ...files]), cwd, timeoutMs, env, tailBytes: 1 << 20 });
   const found = new Map<string, { line?: number; col?: number; message?: string }>();
   for (const line of r.tail.split('\n'))
     if (line.startsWith('forge-py ')) {
@@ -81,13 +91,23 @@ async function checkPython(cwd: string, files: string[], timeoutMs: number): Pro
  * One syntax_check per file forge can parse, in the order given. Python files are skipped (passed,
  * skipped: true, not counted in the score) when python3 is not available.
  */
-export async function checkSyntax({ cwd, files, python }: { cwd: string; files: string[]; python: boolean }): Promise<CheckResult[]> {
+export async function checkSyntax({
+  cwd,
+  files,
+  python,
+  env,
+}: {
+  cwd: string;
+  files: string[];
+  python: boolean;
+  env: NodeJS.ProcessEnv;
+}): Promise<CheckResult[]> {
   const parsable = files.filter(checksSyntax);
   const py = parsable.filter((f) => extname(f) === '.py');
   const pyResults = !py.length
     ? []
     : python
-      ? await checkPython(cwd, py, PYTHON_TIMEOUT_MS)
+      ? await checkPython({ cwd, files: py, timeoutMs: PYTHON_TIMEOUT_MS, env })
       : py.map(
           (file): CheckResult => ({
             type: 'syntax_check',

@@ -43,8 +43,8 @@ export interface Checks {
   contracts: Contract[];
   /** Per command; then its whole process group is killed. */
   timeoutMs: number;
-  /** The PATH python3 is looked up on (for .py syntax checks). */
-  path: string;
+  /** The environment the commands and the .py syntax check run in; its PATH is where python3 is looked for. */
+  env: NodeJS.ProcessEnv;
   /** Told before each command starts: commands are what takes time. */
   progress?: (text: string) => Promise<void>;
 }
@@ -86,7 +86,7 @@ function commandResult(r: ShellResult, timeoutMs: number): CheckResult {
  * each existing file forge can parse, contract_check for each contract, then each command through
  * sh, one after another (verify commands may share build output or ports).
  */
-export async function runChecks({ cwd, files, commands, contracts, timeoutMs, path, progress }: Checks): Promise<CheckResult[]> {
+export async function runChecks({ cwd, files, commands, contracts, timeoutMs, env, progress }: Checks): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   const regular: string[] = [];
   for (const file of files) {
@@ -99,13 +99,13 @@ export async function runChecks({ cwd, files, commands, contracts, timeoutMs, pa
     });
     if (info?.isFile()) regular.push(file);
   }
-  const python = regular.some((f) => f.endsWith('.py')) && (await onPath({ program: 'python3', cwd, path }));
-  results.push(...(await checkSyntax({ cwd, files: regular, python })));
+  const python = regular.some((f) => f.endsWith('.py')) && (await onPath({ program: 'python3', cwd, path: env.PATH ?? '' }));
+  results.push(...(await checkSyntax({ cwd, files: regular, python, env })));
   const cache = new SourceCache();
   for (const c of contracts) results.push(await checkContract({ cwd, ...c, cache }));
   for (const [i, command] of commands.entries()) {
     await progress?.(`[${i + 1}/${commands.length}] ${command}`);
-    results.push(commandResult(await runShell({ command, cwd, timeoutMs }), timeoutMs));
+    results.push(commandResult(await runShell({ command, cwd, timeoutMs, env }), timeoutMs));
   }
   return results;
 }

@@ -1,4 +1,4 @@
-// The layering rule of ARCHITECTURE.md, held by reading the sources: lib/ outside lib/cli/ knows no CLI and no process streams.
+// The layering rule of ARCHITECTURE.md, held by reading the sources: lib/ outside lib/cli/ knows no CLI, no process streams and no process environment.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
@@ -45,12 +45,22 @@ test('no lib/ file outside lib/cli/ touches the process streams or exits', () =>
   assert.equal(offenders, []);
 });
 
+test("no lib/ file outside lib/cli/ and lib/git/ reads the process's environment: the caller passes its env (ctx.env)", () => {
+  // lib/git/ is the exception: git's own processes inherit this process's environment, so the
+  // discovery and config checks that stand in for git must read the same one.
+  const offenders = core
+    .filter(({ path }) => !path.startsWith('lib/git/'))
+    .flatMap(({ path, text }) => [...text.matchAll(/\bprocess\.env\b/g)].map(() => `${path}: process.env`));
+  assert.equal(offenders, []);
+});
+
 test('the checks above see an offence when there is one', () => {
   assert.equal(specifiers("import { main } from '../cli/main';\nconst x = await import('../../commands/index');"), [
     '../cli/main',
     '../../commands/index',
   ]);
   assert.ok(/\bprocess\.(stdout|stderr|stdin|exit|exitCode)\b/.test('process.stderr.write(b)'));
+  assert.ok(/\bprocess\.env\b/.test('runShell({ env = process.env })'));
 });
 
 test.run();

@@ -231,7 +231,7 @@ test('an invalid config file is the same CONFIG_INVALID error, and is not overwr
   const path = configAt();
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, '{"profiles": {"a": {"hooks": {"on_save": []}}}}');
-  const err = await ensureHooks({ mayWrite: async () => true, configPath: path, profile: 'a', root: tempDir() }).catch(
+  const err = await ensureHooks({ env: process.env, mayWrite: async () => true, configPath: path, profile: 'a', root: tempDir() }).catch(
     (e: ForgeError) => e,
   );
   assert.is((err as ForgeError).code, 'CONFIG_INVALID');
@@ -239,7 +239,7 @@ test('an invalid config file is the same CONFIG_INVALID error, and is not overwr
   writeFileSync(path, '{"profiles": ');
   assert.is(
     (
-      (await ensureHooks({ mayWrite: async () => true, configPath: path, profile: null, root: tempDir() }).catch(
+      (await ensureHooks({ env: process.env, mayWrite: async () => true, configPath: path, profile: null, root: tempDir() }).catch(
         (e: ForgeError) => e,
       )) as ForgeError
     ).code,
@@ -263,12 +263,13 @@ test('runHooks runs each command in cwd with env, in order, and reports exit cod
       ['true', 0, false, ''],
     ],
   );
-  assert.equal(await runHooks({ commands: [], cwd }), []);
+  assert.equal(await runHooks({ env: process.env, commands: [], cwd }), []);
 });
 
 test('runHooks caps output to 50 lines: the first errors and the summary at the end', async () => {
   const cwd = tempDir();
   const [r] = await runHooks({
+    env: process.env,
     commands: ['for i in $(seq 1 200); do echo "error $i"; done; printf "\\033[31mFound 200 errors\\033[0m\\n"; exit 2'],
     cwd,
   });
@@ -282,7 +283,7 @@ test('runHooks caps output to 50 lines: the first errors and the summary at the 
     ['error 197', 'error 198', 'error 199', 'error 200', 'Found 200 errors'],
     'the tail kept, colours stripped',
   );
-  const [long] = await runHooks({ commands: [`printf '%0500d\\n' 0`], cwd, maxLines: 5 });
+  const [long] = await runHooks({ env: process.env, commands: [`printf '%0500d\\n' 0`], cwd, maxLines: 5 });
   assert.is(long!.output, `${'0'.repeat(240)}…`);
   assert.is(capLines('a\nb\nc', 50), 'a\nb\nc');
 });
@@ -290,7 +291,7 @@ test('runHooks caps output to 50 lines: the first errors and the summary at the 
 test('a hook that outlives its timeout is stopped with its whole process group', async () => {
   const cwd = tempDir();
   const started = Date.now();
-  const [r] = await runHooks({ commands: ['sleep 30 & echo $! > child.pid; echo started; wait'], cwd, timeoutMs: 300 });
+  const [r] = await runHooks({ env: process.env, commands: ['sleep 30 & echo $! > child.pid; echo started; wait'], cwd, timeoutMs: 300 });
   assert.ok(Date.now() - started < 10_000, 'not the 30 s of sleep');
   assert.equal([r!.timedOut, r!.exitCode, r!.output], [true, null, 'started']);
   const pid = Number(readFileSync(join(cwd, 'child.pid'), 'utf8'));
@@ -306,7 +307,7 @@ test('an aborted signal stops the running hook and skips the rest', async () => 
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 200);
   const started = Date.now();
-  const results = await runHooks({ commands: ['sleep 30', 'touch ran'], cwd, signal: controller.signal });
+  const results = await runHooks({ env: process.env, commands: ['sleep 30', 'touch ran'], cwd, signal: controller.signal });
   assert.ok(Date.now() - started < 10_000);
   assert.is(results.length, 1);
   assert.is(results[0]!.exitCode, null);

@@ -11,8 +11,11 @@ import { running, until } from '../../helpers/process';
 const ECHO: McpServerConfig = { name: 'echo-server', command: [process.execPath, resolve('test/fixtures/mcp/echo-server.mjs')] };
 
 /** Runs `body` with started servers, closing them even when an assertion fails. */
-async function withServers(options: Parameters<typeof startMcpServers>[0], body: (mcp: McpServers) => Promise<void>): Promise<void> {
-  const mcp = await startMcpServers(options);
+async function withServers(
+  options: Omit<Parameters<typeof startMcpServers>[0], 'env'> & { env?: NodeJS.ProcessEnv },
+  body: (mcp: McpServers) => Promise<void>,
+): Promise<void> {
+  const mcp = await startMcpServers({ env: process.env, ...options });
   try {
     await body(mcp);
   } finally {
@@ -187,7 +190,12 @@ test('a server that exits during the session warns once and its calls fail witho
 
 test('close() stops every server: their processes are gone', async () => {
   const warnings: McpWarning[] = [];
-  const mcp = await startMcpServers({ servers: [ECHO, { ...ECHO, name: 'second' }], cwd: tempDir(), onWarning: (w) => warnings.push(w) });
+  const mcp = await startMcpServers({
+    env: process.env,
+    servers: [ECHO, { ...ECHO, name: 'second' }],
+    cwd: tempDir(),
+    onWarning: (w) => warnings.push(w),
+  });
   const pids = mcp.servers.map((s) => s.pid!);
   assert.is(pids.length, 2);
   assert.equal(mcp.tools.filter((t) => t.server === 'second').length, 10);
@@ -198,7 +206,7 @@ test('close() stops every server: their processes are gone', async () => {
 });
 
 test('no servers: no tools, nothing started, close is a no-op', async () => {
-  const mcp = await startMcpServers({ servers: [], cwd: tempDir() });
+  const mcp = await startMcpServers({ env: process.env, servers: [], cwd: tempDir() });
   assert.equal([mcp.tools, mcp.schemas(), mcp.servers], [[], [], []]);
   assert.equal(await mcp.call('x.y', {}), { ok: false, text: "Error: no MCP tool 'x.y'. MCP tools: none" });
   await mcp.close();

@@ -49,7 +49,7 @@ test("a step id that would name a path outside its run's directory (a plan synce
   const dir = repoWith({ 'a.txt': 'a\n' });
   const repo = await openRepo({ cwd: dir });
   const store = new StateStore(repo, { name: 't', email: 't@t' });
-  const check = { repo, store, runId: 'plan-1', path: process.env.PATH ?? '', now: () => new Date('2026-01-01T00:00:00Z') };
+  const check = { repo, store, runId: 'plan-1', env: process.env, now: () => new Date('2026-01-01T00:00:00Z') };
   const [hostile, sane] = newPlan({
     task: 't',
     model: 'm',
