@@ -205,6 +205,7 @@ export default defineCommand({
     XDG_CONFIG_HOME: 'Where forge/config.json is (default ~/.config).',
   },
   mutates: true,
+  mcp: { toolset: 'agent', effect: 'destructive', openWorld: true },
   async run(args, ctx) {
     if (args.list) return listOutcome(ctx);
     if (args.mechanical) return mechanicalOutcome(args, ctx);

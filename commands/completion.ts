@@ -33,6 +33,7 @@ export default defineCommand({
   errors: {},
   exits: { 0: 'printed', 2: 'invalid input (a shell other than bash, zsh or fish)' },
   mutates: false,
+  mcp: false,
   async run(args) {
     // The registry imports this command: load it when run, not at import (no import cycle).
     const { entries } = await import('./index');

@@ -53,6 +53,7 @@ export default defineCommand({
   },
   exits: { 0: 'the client closed the session', 2: 'invalid input' },
   mutates: false,
+  mcp: false,
   ownsStdin: true,
   recordsToolCall: false,
   async run(args, ctx) {

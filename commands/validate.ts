@@ -176,6 +176,7 @@ export default defineCommand({
     2: 'invalid input or not a git repository',
   },
   mutates: true,
+  mcp: { toolset: 'validate', effect: 'additive' },
   allowMissingCwd: true,
   async run(args, ctx) {
     const moduleId = assertId({ kind: 'module id', value: args.module });

@@ -38,6 +38,8 @@ export default defineCommand({
     2: 'invalid input or not a git repository',
   },
   mutates: true,
+  // --replace ends the plan that gates and restarts at U1: the same call again changes state again (not idempotent).
+  mcp: { toolset: 'plans', effect: 'additive' },
   async run(args, ctx) {
     const store = await ctx.store();
     const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;

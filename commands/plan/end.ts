@@ -28,6 +28,7 @@ export default defineCommand({
   },
   exits: { 0: 'ended', 1: 'refused: no plan, or ended already', 2: 'invalid input, no such plan, or not a git repository' },
   mutates: true,
+  mcp: { toolset: 'plans', effect: 'additive' },
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });
     if (args.reason !== undefined && !args.reason.trim())

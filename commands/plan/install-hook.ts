@@ -67,6 +67,7 @@ export default defineCommand({
     2: 'invalid input, or --settings outside the repository',
   },
   mutates: true,
+  mcp: { toolset: 'install', effect: 'additive', idempotent: true },
   async run(args, ctx) {
     const install = {
       claude: () =>

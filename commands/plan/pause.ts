@@ -29,6 +29,7 @@ export default defineCommand({
   },
   exits: { 0: 'paused', 1: 'refused: no plan, ended or complete', 2: 'invalid input, no such plan, or not a git repository' },
   mutates: true,
+  mcp: { toolset: 'plans', effect: 'additive', idempotent: true },
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });
     if (!args.reason.trim())

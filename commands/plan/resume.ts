@@ -26,6 +26,7 @@ export default defineCommand({
   },
   exits: { 0: 'resumed', 1: 'refused: no plan, ended, not paused, or complete', 2: 'invalid input, no such plan, or not a git repository' },
   mutates: true,
+  mcp: { toolset: 'plans', effect: 'additive', idempotent: true },
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });
     const c = await setPaused({ store: await ctx.store(), planId, reason: null, now: ctx.now(), cwd: ctx.cwd });

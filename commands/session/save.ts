@@ -49,6 +49,7 @@ export default defineCommand({
     2: 'invalid input or not a git repository',
   },
   mutates: true,
+  mcp: { toolset: 'runs', effect: 'additive', idempotent: true },
   async run(args, ctx) {
     const runId = ctx.runId ?? DEFAULT_RUN;
     const moduleStatuses: Record<string, string> = {};

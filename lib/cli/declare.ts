@@ -3,6 +3,7 @@ import type { ErrorCode, FindingCode } from '../error-codes';
 import type { ExitCode } from '../errors';
 import type { Repo } from '../git/repo';
 import type { StateStore } from '../git/state';
+import type { Served } from '../mcp/toolsets';
 import type { Palette } from './output';
 
 /** 'array' is a list of strings (a repeatable flag); 'objects' a list of JSON objects (one JSON flag). */
@@ -162,6 +163,11 @@ export interface CommandSpec<R extends ArgsSpec = ArgsSpec> {
   exits: Partial<Record<ExitCode, string>>;
   /** Writes state or files (drives docs and the MCP destructive hint). */
   mutates: boolean;
+  /**
+   * As an MCP tool (forge mcp, and forge agent's tools): its toolset and what a call does, which
+   * MCP's annotations tell the client; false for a command a model never gets (mcp, completion).
+   */
+  mcp: Served | false;
   /**
    * The argument that raw text on stdin fills (write's content, patch's diff) when it is not
    * given as a flag. With command arguments on the command line stdin is always that text; with

@@ -12,6 +12,7 @@ export function generatedFiles(entries: readonly Entry[], version: string): Map<
   files.set('completions/_forge', zshCompletion(entries));
   files.set('completions/forge.fish', fishCompletion(entries));
   files.set('commands/catalog.ts', catalogSource(entries));
+  files.set('lib/mcp/served.gen.ts', servedSource(entries));
   return files;
 }
 
@@ -38,6 +39,36 @@ export function catalogSource(entries: readonly Entry[]): string {
     'export const catalog: Readonly<Record<string, string | Readonly<Record<string, string>>>> = {',
     ...lines,
     '};',
+    '',
+  ].join('\n');
+}
+
+/**
+ * lib/mcp/served.gen.ts: each command's `mcp` from its declaration, so forge mcp can pick toolsets
+ * without loading every command, and a new command's toolset is said in its own file.
+ */
+export function servedSource(entries: readonly Entry[]): string {
+  const leaves = entries.flatMap((e) => (isGroup(e) ? e.commands : [e]));
+  const served = leaves.flatMap((c) =>
+    c.mcp
+      ? [
+          `  ${key(c.name)}: { ${Object.entries(c.mcp)
+            .map(([k, v]) => `${k}: ${typeof v === 'string' ? `'${v}'` : v}`)
+            .join(', ')} },`,
+        ]
+      : [],
+  );
+  const notServed = leaves.filter((c) => !c.mcp).map((c) => `'${c.name}'`);
+  return [
+    "// Each command's toolset and MCP behaviour, and the commands never served, from the declarations' `mcp`.",
+    '// Generated from the registry (commands/index.ts) by `make docs`; do not edit. A test keeps it current.',
+    "import type { Served } from './toolsets';",
+    '',
+    'export const SERVED: Readonly<Record<string, Served>> = {',
+    ...served,
+    '};',
+    '',
+    `export const NOT_SERVED: readonly string[] = [${notServed.join(', ')}];`,
     '',
   ].join('\n');
 }

@@ -1,5 +1,6 @@
-// What forge mcp serves: every command's toolset and behaviour hints as data, and the selection --toolsets / --tools make of it.
+// What forge mcp serves: the toolsets, each command's behaviour hints (from its declaration's `mcp`), and the selection --toolsets / --tools make of it.
 import { InvalidInputError } from '../errors';
+import { NOT_SERVED, SERVED } from './served.gen';
 
 /** What a call does to its environment, as MCP's tool annotations say it (hints, not guarantees). */
 export interface Behaviour {
@@ -11,110 +12,50 @@ export interface Behaviour {
   openWorld?: boolean;
 }
 
+/** The toolsets `forge mcp --toolsets` picks from, each with what it is for. */
+export const TOOLSET_DESCRIPTIONS = {
+  files: 'read, search and change files',
+  plans: 'the plan contract: write, check, activate, gate, advance and end',
+  validate: "check a module's files and run its verify commands",
+  memory: 'lessons saved for later runs',
+  checkpoints: 'checkpoints of the work tree, the diff since one, undo',
+  state: 'the state ref: show, log, export, sync with a remote',
+  runs: 'run logs, iterations, sessions and stats',
+  loop: 'the agent loop: start, run, status, pause, resume, cancel, its Stop hook',
+  install: 'setup: conventions file, git and agent hooks',
+  agent: 'forge agent: a model endpoint driving the other tools',
+} as const;
+
+export type ToolsetName = keyof typeof TOOLSET_DESCRIPTIONS;
+
+/** How a command is served as an MCP tool (its declaration's `mcp`): the toolset it is in and what it does. */
+export interface Served extends Behaviour {
+  toolset: ToolsetName;
+}
+
 interface Toolset {
   description: string;
   /** Each command once, by its name (`plan check`), with what it does. */
   commands: Record<string, Behaviour>;
 }
 
-const read: Behaviour = { effect: 'read' };
+/** Commands for a shell, never a model's tools (declared `mcp: false`): the server itself, the shell's completion script. */
+export { NOT_SERVED };
 
-/** Commands for a shell, never a model's tools: the server itself, and the shell's completion script. */
-export const NOT_SERVED: readonly string[] = ['mcp', 'completion'];
-
-/** Every command but those NOT_SERVED, in exactly one toolset; `forge mcp --toolsets all` serves them all. */
-export const TOOLSETS: Record<string, Toolset> = {
-  files: {
-    description: 'read, search and change files',
-    commands: {
-      read,
-      search: read,
-      ls: read,
-      edit: { effect: 'destructive' },
-      write: { effect: 'destructive', idempotent: true },
-      replace: { effect: 'destructive' },
-      patch: { effect: 'destructive' },
+/** Every command but those NOT_SERVED, in exactly one toolset (its declaration says which); `forge mcp --toolsets all` serves them all. */
+export const TOOLSETS: Record<string, Toolset> = Object.fromEntries(
+  Object.entries(TOOLSET_DESCRIPTIONS).map(([name, description]) => [
+    name,
+    {
+      description,
+      commands: Object.fromEntries(
+        Object.entries(SERVED)
+          .filter(([, served]) => served.toolset === name)
+          .map(([command, { toolset: _, ...behaviour }]) => [command, behaviour]),
+      ),
     },
-  },
-  plans: {
-    description: 'the plan contract: write, check, activate, gate, advance and end',
-    commands: {
-      'plan new': { effect: 'additive' },
-      'plan check': read,
-      // --replace ends the plan that gates and restarts at U1: the same call again changes state again.
-      'plan activate': { effect: 'additive' },
-      'plan status': read,
-      'plan preflight': { effect: 'additive' },
-      'plan ack': { effect: 'additive', idempotent: true },
-      'plan advance': { effect: 'additive' },
-      'plan pause': { effect: 'additive', idempotent: true },
-      'plan resume': { effect: 'additive', idempotent: true },
-      'plan end': { effect: 'additive' },
-      'plan journal': read,
-    },
-  },
-  validate: {
-    description: "check a module's files and run its verify commands",
-    commands: { validate: { effect: 'additive' } },
-  },
-  memory: {
-    description: 'lessons saved for later runs',
-    commands: { 'memory save': { effect: 'additive', idempotent: true }, 'memory recall': read },
-  },
-  checkpoints: {
-    description: 'checkpoints of the work tree, the diff since one, undo',
-    commands: { checkpoint: { effect: 'additive' }, diff: read, undo: { effect: 'destructive' } },
-  },
-  state: {
-    description: 'the state ref: show, log, export, sync with a remote',
-    commands: {
-      'state show': read,
-      'state log': read,
-      'state export': { effect: 'additive', idempotent: true },
-      'state sync': { effect: 'additive', idempotent: true, openWorld: true },
-    },
-  },
-  runs: {
-    description: 'run logs, iterations, sessions and stats',
-    commands: {
-      logs: read,
-      stats: read,
-      schema: read,
-      'iter get': read,
-      'iter update': { effect: 'additive', idempotent: true },
-      'iter reset': { effect: 'destructive', idempotent: true },
-      'session list': read,
-      'session load': read,
-      'session save': { effect: 'additive', idempotent: true },
-    },
-  },
-  loop: {
-    description: 'the agent loop: start, run, status, pause, resume, cancel, its Stop hook',
-    commands: {
-      'loop start': { effect: 'additive' },
-      'loop run': { effect: 'destructive', openWorld: true },
-      'loop status': read,
-      'loop pause': { effect: 'additive', idempotent: true },
-      'loop resume': { effect: 'additive', idempotent: true },
-      'loop cancel': { effect: 'destructive', idempotent: true },
-      'loop hook': { effect: 'additive' },
-    },
-  },
-  install: {
-    description: 'setup: conventions file, git and agent hooks',
-    commands: {
-      init: { effect: 'destructive', idempotent: true },
-      'hooks install': { effect: 'additive', idempotent: true },
-      'hooks list': read,
-      'plan install-hook': { effect: 'additive', idempotent: true },
-      'loop install': { effect: 'additive', idempotent: true },
-    },
-  },
-  agent: {
-    description: 'forge agent: a model endpoint driving the other tools',
-    commands: { agent: { effect: 'destructive', openWorld: true } },
-  },
-};
+  ]),
+);
 
 /** What an agent needs to work: files, the plan gate, validate, memory — no pushes, undo, agent or installers. */
 export const DEFAULT_TOOLSETS = ['files', 'plans', 'validate', 'memory'] as const;
