@@ -1,4 +1,5 @@
 // Writes man/, completions/, package.json's bin map and the README's command index from the declarations, and the state validators from their schemas (`make docs`).
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, readdirSync, unlinkSync, mkdirSync } from 'node:fs';
 import { entries } from '../commands/index';
 import { binMap, generatedFiles, manList, withCommandIndex } from '../lib/cli/docs';
@@ -6,6 +7,18 @@ import { VALIDATORS_PATH, validatorsSource } from './gen-validators';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const files = generatedFiles(entries, pkg.version);
+// forge mcp's description lists the toolsets from lib/mcp/served.gen.ts as this process loaded it:
+// when the table changes, it is written and the pages are made by a fresh process that reads it.
+const SERVED_PATH = 'lib/mcp/served.gen.ts';
+const served = files.get(SERVED_PATH)!;
+if (readFileSync(SERVED_PATH, 'utf8') !== served && !process.env.FORGE_GEN_DOCS_AGAIN) {
+  writeFileSync(SERVED_PATH, served);
+  const again = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!], {
+    stdio: 'inherit',
+    env: { ...process.env, FORGE_GEN_DOCS_AGAIN: '1' },
+  });
+  process.exit(again.status ?? 1);
+}
 for (const dir of ['man', 'completions']) {
   mkdirSync(dir, { recursive: true });
   for (const name of readdirSync(dir)) if (!files.has(`${dir}/${name}`)) unlinkSync(`${dir}/${name}`);
