@@ -163,7 +163,7 @@ export default defineCommand({
     NO_PLAN: 'nothing to resume: no plan, or the plan is done or cancelled',
     STATE_INVALID: 'the session (--session) or the plan (--resume) on the state ref is not one forge can read',
     PLAN_INVALID: "the planner's plan failed forge plan check twice",
-    CONFLICTING_FLAGS: 'flags that do not go together (--plan with --resume, --quick or --continue; --mechanical with any of them)',
+    CONFLICTING_ARGUMENTS: 'flags that do not go together (--plan with --resume, --quick or --continue; --mechanical with any of them)',
     NOT_MECHANICAL: 'a --mechanical task that is not a plain replacement',
     NO_MATCH: 'with --mechanical: the text to replace is in no file (nothing was written)',
     ...CONFINEMENT_ERRORS,
@@ -296,7 +296,7 @@ async function listOutcome(ctx: RunContext): Promise<Outcome> {
 async function mechanicalOutcome(args: Args, ctx: RunContext): Promise<Outcome> {
   if (args.plan || args.resume || args.quick || args.continue || args.session !== undefined)
     throw new InvalidInputError(
-      'CONFLICTING_FLAGS',
+      'CONFLICTING_ARGUMENTS',
       '--mechanical runs no model: it goes with no --plan, --resume, --quick, --continue or --session',
       {
         fix: args.task?.trim() ? ctx.cmd('agent', '--mechanical', args.task) : 'forge agent --help',
@@ -327,7 +327,7 @@ function refuseConflicts(args: Args, ctx: RunContext): void {
           ? '--continue/--session with a plan'
           : null;
   if (conflict)
-    throw new InvalidInputError('CONFLICTING_FLAGS', `${conflict} do not go together`, {
+    throw new InvalidInputError('CONFLICTING_ARGUMENTS', `${conflict} do not go together`, {
       fix: args.resume ? ctx.cmd('agent', '--resume') : args.task?.trim() ? ctx.cmd('agent', '--plan', args.task) : 'forge agent --help',
     });
 }

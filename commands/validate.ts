@@ -163,7 +163,7 @@ export default defineCommand({
     NOTHING_TO_CHECK: 'no --cmd, --file, --contract or --plan (or a plan module with no files or verify commands)',
     INVALID_CONTRACT: 'a --contract that is not EXPORTER:IMPORTER of JavaScript or TypeScript files',
     PLAN_NOT_FOUND: 'no file at --plan',
-    INVALID_PLAN: 'the module plan does not pass forge plan check',
+    PLAN_INVALID: 'the module plan does not pass forge plan check (or is over 1 MB)',
     MODULE_NOT_FOUND: 'the plan has no module with that id',
     INVALID_ID: 'a module or run id that is not a plain name',
     NOT_A_GIT_REPO: 'outside a git repository (the attempt has nowhere to be recorded)',
@@ -172,7 +172,7 @@ export default defineCommand({
   },
   exits: {
     0: 'every check passed',
-    1: "a check failed (the recommendation says what next), or the module's iteration state cannot be read",
+    1: "a check failed (the recommendation says what next), the module plan fails forge plan check, or the module's iteration state cannot be read",
     2: 'invalid input or not a git repository',
   },
   mutates: true,

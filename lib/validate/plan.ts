@@ -1,7 +1,7 @@
 // A module of a JSON module plan as forge validate uses it: its files and verify commands, and what comes next.
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { InvalidInputError } from '../errors';
+import { InvalidInputError, RefusedError } from '../errors';
 import type { StateStore } from '../git/state';
 import { getIter } from '../iter/iter';
 import { MAX_PLAN_BYTES } from '../plans/check';
@@ -22,15 +22,16 @@ export async function planModule({
   const info = await stat(abs).catch(() => null);
   if (!info?.isFile()) throw new InvalidInputError('PLAN_NOT_FOUND', `no module plan at '${plan}'`, { fix: 'forge plan check' });
   if (info.size > MAX_PLAN_BYTES)
-    throw new InvalidInputError('INVALID_PLAN', `'${plan}' is over ${MAX_PLAN_BYTES / 1048576} MB: plans are documents, not data`, {
+    throw new RefusedError('PLAN_INVALID', `'${plan}' is over ${MAX_PLAN_BYTES / 1048576} MB: plans are documents, not data`, {
       fix: shellJoin(['forge', 'plan', 'check', '--path', plan]),
+      data: { findings: [], plan },
     });
   const { modules, findings } = await checkModulePlan({ file: plan, text: await readFile(abs, 'utf8'), cwd });
   const error = findings.find((f) => f.severity === 'error');
   if (error) {
-    throw new InvalidInputError('INVALID_PLAN', `${error.file}:${error.line}:${error.col}: ${error.message}`, {
+    throw new RefusedError('PLAN_INVALID', `${error.file}:${error.line}:${error.col}: ${error.message}`, {
       fix: shellJoin(['forge', 'plan', 'check', '--path', plan]),
-      data: { code: error.code },
+      data: { findings: findings.filter((f) => f.severity === 'error'), plan },
     });
   }
   const module = modules.find((m) => m.id === moduleId);

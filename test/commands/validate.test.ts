@@ -349,7 +349,7 @@ test('--plan takes the module files and verify commands; PROCEED names the next 
   );
   writeFileSync(join(dir, 'bad.json'), '{"modules": [{"id": "m1"}]}\n');
   const bad = await validate(dir, ['m1', '--plan', 'bad.json']);
-  assert.equal([bad.code, last(bad).error.code, last(bad)._next_action], [2, 'INVALID_PLAN', 'forge plan check --path bad.json']);
+  assert.equal([bad.code, last(bad).error.code, last(bad)._next_action], [1, 'PLAN_INVALID', 'forge plan check --path bad.json']);
   assert.match(last(bad).error.message, /^bad\.json:1:\d+: /);
 });
 
