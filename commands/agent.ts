@@ -4,7 +4,7 @@ import { InvalidInputError, NotAGitRepoError, RefusedError } from '../lib/errors
 import { workTreeRoot } from '../lib/git/repo';
 import type { AgentEvent, AgentRun } from '../lib/agent/agent';
 import type { RetryPolicy } from '../lib/agent/chat';
-import type { ModelConfig } from '../lib/agent/config';
+import type { GitContextMode, ModelConfig } from '../lib/agent/config';
 import { describeEvent } from '../lib/agent/events';
 import { PLAN_MARKDOWN } from '../lib/agent/plan';
 import type { PlanModeEnd } from '../lib/agent/plan-mode';
@@ -230,9 +230,20 @@ export default defineCommand({
     const runId = resumedPlan?.runId ?? ctx.runId ?? (args.plan && !args['dry-run'] ? planId : undefined);
     const env = runId ? { ...ctx.env, FORGE_RUN_ID: runId } : ctx.env;
     const [{ agentTools }, { entries }] = await Promise.all([import('../lib/cli/agent-tools'), import('./index')]);
-    const forgeTools = agentTools({ entries, cwd: ctx.cwd, root, env });
-    if (args['dry-run']) return dryRunOutcome({ plan: args.plan, task, root, history, tools: forgeTools, ctx });
+    const plainTools = agentTools({ entries, cwd: ctx.cwd, root, env });
+    if (args['dry-run']) {
+      const { resolveAgentSettings } = await import('../lib/agent/config');
+      const settings = await resolveAgentSettings({ flags: { profile: args.profile }, env });
+      const dry = await withGitContext({ mode: settings.gitContext.value, inRepo: top !== null, cwd: ctx.cwd, tools: plainTools });
+      return dryRunOutcome({ plan: args.plan, task, root, history, git: dry.git, tools: dry.tools, ctx });
+    }
     const { config, budget } = await chooseModel(args, ctx, env, top !== null);
+    const { git, tools: forgeTools } = await withGitContext({
+      mode: config.gitContext.value,
+      inRepo: top !== null,
+      cwd: ctx.cwd,
+      tools: plainTools,
+    });
     const retry = { stallMs: args['stall-seconds'] * 1000 };
     const view = liveView(ctx, config.model.value);
     const { openWorkbench } = await import('../lib/agent/workbench');
@@ -266,7 +277,7 @@ export default defineCommand({
         });
         return planOutcome(end, ctx);
       }
-      return await taskOutcome({ args, ctx, task, history, resumed, inRepo: top !== null, root, config, budget, retry, bench, view });
+      return await taskOutcome({ args, ctx, task, history, git, resumed, inRepo: top !== null, root, config, budget, retry, bench, view });
     } finally {
       const report = await bench.close();
       if (report) await ctx.emit({ type: 'hooks', text: report }, report);
@@ -275,6 +286,25 @@ export default defineCommand({
 });
 
 type Args = ArgsOf<typeof ARGS>;
+
+/** The git context as the profile asks: the preamble's text, or the git_context tool added to forge's tools (outside a repository, neither). */
+async function withGitContext({
+  mode,
+  inRepo,
+  cwd,
+  tools,
+}: {
+  mode: GitContextMode;
+  inRepo: boolean;
+  cwd: string;
+  tools: AgentTools;
+}): Promise<{ git: string | null; tools: AgentTools }> {
+  if (!inRepo || mode === 'off') return { git: null, tools };
+  const { gitContext } = await import('../lib/git/context');
+  if (mode === 'preamble') return { git: await gitContext({ cwd }), tools };
+  const { gitContextTool, mergeTools } = await import('../lib/agent/tools');
+  return { git: null, tools: mergeTools(tools, gitContextTool({ cwd, read: (at) => gitContext({ cwd: at }) })) };
+}
 
 /** --list: the sessions on the state ref, newest first. */
 async function listOutcome(ctx: RunContext): Promise<Outcome> {
@@ -338,6 +368,7 @@ async function dryRunOutcome({
   task,
   root,
   history,
+  git,
   tools,
   ctx,
 }: {
@@ -345,6 +376,7 @@ async function dryRunOutcome({
   task: string;
   root: string;
   history: string | undefined;
+  git: string | null;
   tools: AgentTools;
   ctx: RunContext;
 }): Promise<Outcome> {
@@ -360,7 +392,7 @@ async function dryRunOutcome({
     };
   }
   const { firstRequest, fixedPromptTokens } = await import('../lib/agent/agent');
-  const request = await firstRequest({ task, root, history, tools });
+  const request = await firstRequest({ task, root, history, git, tools });
   const fixed = await fixedPromptTokens(request.tools);
   const tokens = await requestTokens(request);
   return {
@@ -491,6 +523,7 @@ async function taskOutcome({
   ctx,
   task,
   history,
+  git,
   resumed,
   inRepo,
   root,
@@ -504,6 +537,7 @@ async function taskOutcome({
   ctx: RunContext;
   task: string;
   history: string | undefined;
+  git: string | null;
   resumed: AgentSession | null;
   inRepo: boolean;
   root: string;
@@ -529,6 +563,7 @@ async function taskOutcome({
     quick: args.quick,
     retry,
     history,
+    git,
     onEvent: view.onEvent,
     onDelta: view.onDelta,
     tools: bench.tools,
