@@ -93,6 +93,15 @@ const ARGS = {
   },
   session: { type: 'string', placeholder: 'ID', tool: '', description: 'Continue this session (an id from --list).' },
   list: { type: 'boolean', tool: '', description: 'List the sessions on the state ref.' },
+  rollback: {
+    type: 'integer',
+    min: -500,
+    max: 500,
+    placeholder: 'N',
+    personOnly: true,
+    description:
+      'Move the session back N turns (the most recent session, or --session ID): a later --continue builds on the turns before them. Nothing is deleted; --rollback -N restores N rolled-back turns, until a new turn follows them. forge undo takes the files back.',
+  },
   plan: {
     type: 'boolean',
     alias: 'p',
@@ -150,6 +159,7 @@ export default defineCommand({
   ],
   errors: {
     NO_SESSION: 'nothing to continue, or no session with that id',
+    ROLLBACK_OUT_OF_RANGE: '--rollback N beyond the turns the session has active (or -N beyond those rolled back), or 0',
     INVALID_ID: 'a --session id or run id that is not 1-128 letters, digits, _ . -',
     MODEL_UNREACHABLE: 'the endpoint does not answer',
     MODEL_NOT_FOUND: 'the endpoint has no such model',
@@ -163,7 +173,8 @@ export default defineCommand({
     NO_PLAN: 'nothing to resume: no plan, or the plan is done or cancelled',
     STATE_INVALID: 'the session (--session) or the plan (--resume) on the state ref is not one forge can read',
     PLAN_INVALID: "the planner's plan failed forge plan check twice",
-    CONFLICTING_ARGUMENTS: 'flags that do not go together (--plan with --resume, --quick or --continue; --mechanical with any of them)',
+    CONFLICTING_ARGUMENTS:
+      'flags that do not go together (--plan with --resume, --quick or --continue; --mechanical with any of them; --rollback with a task)',
     NOT_MECHANICAL: 'a --mechanical task that is not a plain replacement',
     NO_MATCH: 'with --mechanical: the text to replace is in no file (nothing was written)',
     ...CONFINEMENT_ERRORS,
@@ -208,15 +219,13 @@ export default defineCommand({
   mcp: { toolset: 'agent', effect: 'destructive', openWorld: true },
   async run(args, ctx) {
     if (args.list) return listOutcome(ctx);
+    if (args.rollback !== undefined) return rollbackOutcome(args, ctx);
     if (args.mechanical) return mechanicalOutcome(args, ctx);
     refuseConflicts(args, ctx);
     const task = args.task ?? '';
     if (!args.resume && !task.trim())
       throw new InvalidInputError('EMPTY_TASK', 'which task? give it as the argument', { fix: 'forge agent --help' });
-    const { findSession, sessionSummary } = await import('../lib/agent/sessions');
-    const resumed =
-      args.continue || args.session !== undefined ? await findSession({ store: await ctx.store(), id: args.session ?? null }) : null;
-    const history = resumed ? sessionSummary(resumed) : undefined;
+    const { resumed, history, modelTask } = await continuedSession(args, ctx, task);
     const top = await workTreeRoot({ cwd: ctx.cwd });
     const root = top?.root ?? ctx.cwd;
     if ((args.plan || args.resume) && !top && !args['dry-run'])
@@ -231,19 +240,15 @@ export default defineCommand({
     const env = runId ? { ...ctx.env, FORGE_RUN_ID: runId } : ctx.env;
     const [{ agentTools }, { entries }] = await Promise.all([import('../lib/cli/agent-tools'), import('./index')]);
     const plainTools = agentTools({ entries, cwd: ctx.cwd, root, env });
+    const inRepo = top !== null;
     if (args['dry-run']) {
       const { resolveAgentSettings } = await import('../lib/agent/config');
       const settings = await resolveAgentSettings({ flags: { profile: args.profile }, env });
-      const dry = await withGitContext({ mode: settings.gitContext.value, inRepo: top !== null, cwd: ctx.cwd, tools: plainTools });
-      return dryRunOutcome({ plan: args.plan, task, root, history, git: dry.git, tools: dry.tools, ctx });
+      const dry = await withGitContext({ mode: settings.gitContext.value, inRepo, cwd: ctx.cwd, tools: plainTools });
+      return dryRunOutcome({ plan: args.plan, task: modelTask, root, history, git: dry.git, tools: dry.tools, ctx });
     }
-    const { config, budget } = await chooseModel(args, ctx, env, top !== null);
-    const { git, tools: forgeTools } = await withGitContext({
-      mode: config.gitContext.value,
-      inRepo: top !== null,
-      cwd: ctx.cwd,
-      tools: plainTools,
-    });
+    const { config, budget } = await chooseModel(args, ctx, env, inRepo);
+    const { git, tools: forgeTools } = await withGitContext({ mode: config.gitContext.value, inRepo, cwd: ctx.cwd, tools: plainTools });
     const retry = { stallMs: args['stall-seconds'] * 1000 };
     const view = liveView(ctx, config.model.value);
     const { openWorkbench } = await import('../lib/agent/workbench');
@@ -277,7 +282,8 @@ export default defineCommand({
         });
         return planOutcome(end, ctx);
       }
-      return await taskOutcome({ args, ctx, task, history, git, resumed, inRepo: top !== null, root, config, budget, retry, bench, view });
+      const run = { args, ctx, task, modelTask, history, git, resumed, inRepo, root, config, budget, retry, bench, view };
+      return await taskOutcome(run);
     } finally {
       const report = await bench.close();
       if (report) await ctx.emit({ type: 'hooks', text: report }, report);
@@ -286,6 +292,28 @@ export default defineCommand({
 });
 
 type Args = ArgsOf<typeof ARGS>;
+
+/**
+ * The session a task continues (--continue, --session), its summary, and the task as the model gets
+ * it: "yes" in a continued session answers the previous turn, so that turn goes with it.
+ */
+async function continuedSession(
+  args: Args,
+  ctx: RunContext,
+  task: string,
+): Promise<{ resumed: AgentSession | null; history: string | undefined; modelTask: string }> {
+  if (!args.continue && args.session === undefined) return { resumed: null, history: undefined, modelTask: task };
+  const { activeCount, findSession, replyInContext, sessionSummary } = await import('../lib/agent/sessions');
+  const resumed = await findSession({ store: await ctx.store(), id: args.session ?? null });
+  const reply = replyInContext(task, resumed);
+  if (reply)
+    await ctx.emit(
+      { type: 'reply_to', session: resumed.id, turn: reply.turn },
+      `'${task.trim()}' read as the reply to turn ${reply.turn} of session ${resumed.id}: the model gets that turn with it`,
+    );
+  // A session rolled back to its start has nothing to summarise: the task starts afresh in it.
+  return { resumed, history: activeCount(resumed) ? sessionSummary(resumed) : undefined, modelTask: reply?.text ?? task };
+}
 
 /** The git context as the profile asks: the preamble's text, or the git_context tool added to forge's tools (outside a repository, neither). */
 async function withGitContext({
@@ -308,18 +336,72 @@ async function withGitContext({
 
 /** --list: the sessions on the state ref, newest first. */
 async function listOutcome(ctx: RunContext): Promise<Outcome> {
-  const { listSessions, SESSIONS_DIR } = await import('../lib/agent/sessions');
+  const { activeCount, listSessions, SESSIONS_DIR } = await import('../lib/agent/sessions');
   const sessions = await listSessions({ store: await ctx.store(), warn: (text) => ctx.warn(text) });
   for (const x of sessions)
     await ctx.emit(
-      { type: 'session', id: x.id, updatedAt: x.updatedAt, turns: x.turns.length, first: x.turns[0]?.task ?? '' },
-      `${x.id}  ${x.updatedAt}  ${x.turns.length} turn${x.turns.length === 1 ? '' : 's'}  ${(x.turns[0]?.task ?? '').slice(0, 60)}`,
+      { type: 'session', id: x.id, updatedAt: x.updatedAt, turns: x.turns.length, active: activeCount(x), first: x.turns[0]?.task ?? '' },
+      `${x.id}  ${x.updatedAt}  ${x.turns.length} turn${x.turns.length === 1 ? '' : 's'}${activeCount(x) < x.turns.length ? ` (${x.turns.length - activeCount(x)} rolled back)` : ''}  ${(x.turns[0]?.task ?? '').slice(0, 60)}`,
     );
   return {
     data: { sessions: sessions.length },
     text: sessions.length ? `${sessions.length} session${sessions.length === 1 ? '' : 's'}` : 'no forge agent sessions yet',
     next: sessions.length ? ctx.cmd('state', 'show', `${SESSIONS_DIR}/${sessions[0]!.id}.json`) : null,
   };
+}
+
+/**
+ * --rollback N: the session's active pointer N turns back (or forward, for -N), nothing deleted; the
+ * hint names the forge undo that takes the rolled-back turns' files back, when their checkpoint is still kept.
+ */
+async function rollbackOutcome(args: Args, ctx: RunContext): Promise<Outcome> {
+  const n = args.rollback!;
+  const extra = args.task?.trim() ? 'task' : args.plan || args.resume ? '--plan or --resume' : args.quick ? '--quick' : null;
+  const onSession = args.session !== undefined ? ['--session', args.session] : [];
+  const command = (k: number) => ctx.cmd('agent', '--rollback', k, ...onSession);
+  if (extra)
+    throw new InvalidInputError('CONFLICTING_ARGUMENTS', `--rollback moves a session's turns and runs nothing: it takes no ${extra}`, {
+      fix: command(n),
+    });
+  const { findSession, rollbackSession, SESSIONS_DIR } = await import('../lib/agent/sessions');
+  const store = await ctx.store();
+  const session = await findSession({ store, id: args.session ?? null });
+  const r = await rollbackSession({ store, session, n, now: ctx.now(), command });
+  const first = Math.min(r.before, r.after) + 1;
+  const listed = r.moved.map((t, i) => ({ turn: first + i, task: t.task, files: t.files }));
+  for (const t of listed)
+    await ctx.emit(
+      { type: n > 0 ? 'rolled_back' : 'restored', ...t },
+      `  turn ${t.turn}: ${t.task.replace(/\s+/g, ' ').slice(0, 70)}${t.files.length ? ` (${t.files.join(', ')})` : ''}`,
+    );
+  const turns = (k: number) => `${k} turn${k === 1 ? '' : 's'}`;
+  const state = `${r.after} of ${r.session.turns.length} active`;
+  const show = ctx.cmd('state', 'show', `${SESSIONS_DIR}/${session.id}.json`);
+  const data = { session: session.id, active: r.after, turns: r.session.turns.length, moved: listed.length };
+  if (n < 0)
+    return {
+      data,
+      text: `session ${session.id}: restored ${turns(listed.length)} (${state}); the files are as they are now`,
+      next: show,
+      or: command(listed.length),
+    };
+  // The checkpoint before the earliest rolled-back turn holds the files as they were before it.
+  const undo = await undoCommand({ ctx, turns: r.moved });
+  return {
+    data: { ...data, undo },
+    text: `session ${session.id}: rolled back ${turns(listed.length)} (${state}); nothing is deleted: ${command(-listed.length)} restores ${listed.length === 1 ? 'it' : 'them'}${undo ? `; ${undo} takes ${listed.length === 1 ? 'its' : 'their'} files back` : ''}`,
+    next: undo ?? show,
+    or: command(-listed.length),
+  };
+}
+
+/** The forge undo that restores the files as they were before these turns: their first checkpoint, by its number now; null when they changed no file. */
+async function undoCommand({ ctx, turns }: { ctx: RunContext; turns: AgentSession['turns'] }): Promise<string | null> {
+  if (!turns.some((t) => t.files.length)) return null;
+  const oid = turns.find((t) => t.checkpoint)?.checkpoint;
+  const { listCheckpoints } = await import('../lib/git/checkpoint');
+  const kept = oid ? (await listCheckpoints({ cwd: ctx.cwd }).catch(() => [])).find((c) => c.oid === oid && c.n !== null) : undefined;
+  return kept ? ctx.cmd('undo', kept.n!) : ctx.cmd('undo', '--list');
 }
 
 /** --mechanical: seed 004's mechanical mode — no model, no checkpoint of its own; forge replace writes all files or none. */
@@ -522,6 +604,7 @@ async function taskOutcome({
   args,
   ctx,
   task,
+  modelTask,
   history,
   git,
   resumed,
@@ -536,6 +619,8 @@ async function taskOutcome({
   args: Args;
   ctx: RunContext;
   task: string;
+  /** The task as the model gets it: a short reply with the turn it answers. */
+  modelTask: string;
   history: string | undefined;
   git: string | null;
   resumed: AgentSession | null;
@@ -555,7 +640,7 @@ async function taskOutcome({
   const { runAgent } = await import('../lib/agent/agent');
   const run = await runAgent({
     config,
-    task,
+    task: modelTask,
     root,
     cwd: ctx.cwd,
     maxTurns: args.quick ? 1 : args['max-turns'],
@@ -571,7 +656,9 @@ async function taskOutcome({
   }).finally(view.quiet);
   await afterTask({ ctx, args, task, run, started, checkpoint, inRepo, config, bench });
   const session =
-    inRepo && config.recording.sessions.value ? await saveSession({ ctx, resumed, task, run, model: config.model.value }) : null;
+    inRepo && config.recording.sessions.value
+      ? await saveSession({ ctx, resumed, task, run, model: config.model.value, checkpoint })
+      : null;
   const { SESSIONS_DIR } = await import('../lib/agent/sessions');
   const data = runData(run, session?.id ?? null, config.model.value);
   const tally = runTally(run);
@@ -608,18 +695,28 @@ async function saveSession({
   task,
   run,
   model,
+  checkpoint,
 }: {
   ctx: RunContext;
   resumed: AgentSession | null;
   task: string;
   run: AgentRun;
   model: string;
+  checkpoint: string | null;
 }): Promise<AgentSession> {
   const { saveTurn } = await import('../lib/agent/sessions');
   return saveTurn({
     store: await ctx.store(),
     id: resumed?.id ?? null,
-    turn: { timestamp: ctx.now().toISOString(), task, answer: run.answer, files: run.files, toolCalls: run.toolCalls, model },
+    turn: {
+      timestamp: ctx.now().toISOString(),
+      task,
+      answer: run.answer,
+      files: run.files,
+      toolCalls: run.toolCalls,
+      model,
+      ...(checkpoint ? { checkpoint } : {}),
+    },
   });
 }
 
