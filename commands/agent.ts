@@ -356,7 +356,13 @@ async function listOutcome(ctx: RunContext): Promise<Outcome> {
  */
 async function rollbackOutcome(args: Args, ctx: RunContext): Promise<Outcome> {
   const n = args.rollback!;
-  const extra = args.task?.trim() ? 'task' : args.plan || args.resume ? '--plan or --resume' : args.quick ? '--quick' : null;
+  const extra = args.task?.trim()
+    ? 'task'
+    : args.plan || args.resume
+      ? '--plan or --resume'
+      : args.quick || args.mechanical || args['dry-run']
+        ? '--quick, --mechanical or --dry-run'
+        : null;
   const onSession = args.session !== undefined ? ['--session', args.session] : [];
   const command = (k: number) => ctx.cmd('agent', '--rollback', k, ...onSession);
   if (extra)
