@@ -372,7 +372,8 @@ async function rollbackOutcome(args: Args, ctx: RunContext): Promise<Outcome> {
   const { findSession, rollbackSession, SESSIONS_DIR } = await import('../lib/agent/sessions');
   const store = await ctx.store();
   const session = await findSession({ store, id: args.session ?? null });
-  const r = await rollbackSession({ store, session, n, now: ctx.now(), command });
+  const show = ctx.cmd('state', 'show', `${SESSIONS_DIR}/${session.id}.json`);
+  const r = await rollbackSession({ store, session, n, now: ctx.now(), command, show });
   const first = Math.min(r.before, r.after) + 1;
   const listed = r.moved.map((t, i) => ({ turn: first + i, task: t.task, files: t.files }));
   for (const t of listed)
@@ -382,7 +383,6 @@ async function rollbackOutcome(args: Args, ctx: RunContext): Promise<Outcome> {
     );
   const turns = (k: number) => `${k} turn${k === 1 ? '' : 's'}`;
   const state = `${r.after} of ${r.session.turns.length} active`;
-  const show = ctx.cmd('state', 'show', `${SESSIONS_DIR}/${session.id}.json`);
   const data = { session: session.id, active: r.after, turns: r.session.turns.length, moved: listed.length };
   if (n < 0)
     return {

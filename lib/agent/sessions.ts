@@ -166,6 +166,7 @@ export async function rollbackSession({
   n,
   now,
   command,
+  show,
 }: {
   store: StateStore;
   session: AgentSession;
@@ -173,6 +174,8 @@ export async function rollbackSession({
   now: Date;
   /** The command line a fix names, with its flags: (n) => `forge agent --rollback ${n}`. */
   command: (n: number) => string;
+  /** The fix when there is nothing to move either way: a command that shows the session. */
+  show: string;
 }): Promise<RollbackResult> {
   const r = await store.update({
     message: `agent: session ${chosen.id} rollback ${n}`,
@@ -189,7 +192,8 @@ export async function rollbackSession({
             ? '--rollback 0 moves nothing: give how many turns to roll back (a negative number restores)'
             : `session '${session.id}' has ${room} turn${room === 1 ? '' : 's'} to ${back ? 'roll back' : 'restore'} (${before} of ${session.turns.length} active): cannot ${back ? 'roll back' : 'restore'} ${Math.abs(n)}`,
           {
-            fix: room ? command(back ? room : -room) : back ? command(-(session.turns.length - before)) : command(before),
+            // Nothing to move this way: the other way if it can, else the session as it is.
+            fix: room ? command(back ? room : -room) : show,
             data: { session: session.id, active: before, turns: session.turns.length, rollback: n },
           },
         );

@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { openRepo } from '../../lib/git/repo';
+import { StateStore } from '../../lib/git/state';
 import { forge } from '../helpers/forge';
 import { reply, startOpenAIServer, type ChatRequestBody, type ScriptStep } from '../helpers/openai-server';
 import { git, repoWith, tempDir, tempRepo } from '../helpers/repo';
@@ -187,6 +189,12 @@ test('--rollback 1 leaves the last turn out of the next --continue, its hint (fo
     [stored.active, stored.turns.map((t: { task: string }) => t.task), stored.abandoned[0].turns[0].task],
     [2, ['plan the files', 'what now?'], 'write second.txt'],
   );
+  const gone = await forge(['agent', '--rollback', '-1', '--json'], { cwd: dir });
+  assert.equal(
+    [gone.code, gone.records.at(-1)!.error.code, gone.records.at(-1)!._next_action],
+    [2, 'ROLLBACK_OUT_OF_RANGE', `forge state show ${file}`],
+  );
+  assert.match(gone.records.at(-1)!.error.message, /has 0 turns to restore \(2 of 2 active\)/);
 });
 
 test('--rollback -N restores rolled-back turns; rolling back or restoring more than there is is ROLLBACK_OUT_OF_RANGE with a working fix', async () => {
@@ -226,6 +234,25 @@ test('--rollback -N restores rolled-back turns; rolling back or restoring more t
     git(dir, 'log', '--format=%s', 'refs/forge/state'),
     new RegExp(`agent: session ${id} rollback -2\\n(.|\\n)*agent: session ${id} rollback 2`),
   );
+});
+
+test('a session whose pointer is out of range is STATE_INVALID, never a crash or a silent reset', async () => {
+  const dir = tempRepo();
+  const store = new StateStore(await openRepo({ cwd: dir }), { name: 't', email: 't@t' });
+  const turn = { timestamp: '2026-01-01T00:00:00Z', task: 't', answer: 'a', files: [], toolCalls: 0, model: 'm' };
+  await store.update({
+    message: 'a bad pointer',
+    apply: async (tx) => {
+      tx.write(
+        '.forge/agent/sessions/ag-bad.json',
+        JSON.stringify({ id: 'ag-bad', createdAt: '2026-01-01', updatedAt: '2026-01-01', turns: [turn], active: 7 }),
+      );
+    },
+  });
+  store.close();
+  const r = await forge(['agent', '--rollback', '1', '--session', 'ag-bad', '--json'], { cwd: dir });
+  assert.equal([r.code, r.records.at(-1)!.error.code], [1, 'STATE_INVALID'], r.stdout);
+  assert.match(r.records.at(-1)!.error.message, /active: 7 is not a whole number from 0 to 1/);
 });
 
 test.run();
