@@ -59,9 +59,10 @@ async function branchLine(cwd: string, header: string): Promise<string> {
 /**
  * The repository's state as a few capped lines: the branch (or detached HEAD, or no commits yet),
  * `git status --short` (the first 30 files, and how many more), the last 5 commits, and the staged
- * diff's size and first 3,000 bytes. Null when `cwd` is not in a work tree.
+ * diff's size and first 3,000 bytes (fewer, or none, when `maxChars` has no room for them). Null when `cwd`
+ * is not in a work tree.
  */
-export async function gitContext({ cwd }: { cwd: string }): Promise<string | null> {
+export async function gitContext({ cwd, maxChars = Number.POSITIVE_INFINITY }: { cwd: string; maxChars?: number }): Promise<string | null> {
   const caps = GIT_CONTEXT_CAPS;
   // A status line is at most a path or two: the cap on bytes keeps 50,000 changed files from being read.
   const status = await cappedGit({ cwd, args: ['status', '--porcelain=v1', '--branch', '--untracked-files=normal'], cap: 64_000 });
@@ -75,9 +76,6 @@ export async function gitContext({ cwd }: { cwd: string }): Promise<string | nul
   const commits = log.code === 0 ? log.stdout.toString('utf8').split('\n').filter(Boolean) : [];
   const stat = await runGit({ cwd, args: ['diff', '--cached', '--shortstat'] });
   const staged = stat.code === 0 ? stat.stdout.toString('utf8').trim() : '';
-  const diff = staged
-    ? await cappedGit({ cwd, args: ['diff', '--cached', '--no-color', '--no-ext-diff'], cap: caps.diffBytes })
-    : { text: '', cut: false, ok: true };
   const out = [`Git: on ${await branchLine(cwd, header)}`];
   out.push(
     files.length
@@ -89,10 +87,13 @@ export async function gitContext({ cwd }: { cwd: string }): Promise<string | nul
       ? `Last commits (git log --oneline -${caps.commits}):\n${commits.map((c) => (c.length > caps.subject + 8 ? `${c.slice(0, caps.subject + 8)}…` : c)).join('\n')}`
       : 'Last commits: none yet',
   );
+  if (!staged) return [...out, 'Staged: nothing'].join('\n');
+  // A small token budget (a 4k-context model) gets the diff's size alone rather than a preamble that crowds out the task.
+  const room = Math.min(caps.diffBytes, maxChars - out.join('\n').length - 120);
+  if (room < 200) return [...out, `Staged (git diff --cached: ${staged}; the diff left out to fit the token budget)`].join('\n');
+  const diff = await cappedGit({ cwd, args: ['diff', '--cached', '--no-color', '--no-ext-diff'], cap: room });
   out.push(
-    staged
-      ? `Staged (git diff --cached: ${staged}${diff.cut ? `; first ${caps.diffBytes} bytes` : ''}):\n${diff.text.trimEnd()}${diff.cut ? '\n… [cut]' : ''}`
-      : 'Staged: nothing',
+    `Staged (git diff --cached: ${staged}${diff.cut ? `; first ${room} bytes` : ''}):\n${diff.text.trimEnd()}${diff.cut ? '\n… [cut]' : ''}`,
   );
   return out.join('\n');
 }

@@ -89,6 +89,12 @@ test('git context in a repository with no commits, on a detached HEAD, and with 
   assert.ok(git3.includes('Staged (git diff --cached: 1 file changed, 25000 insertions(+); first 3000 bytes):\n'), git3);
   assert.ok(git3.length < 5000, `the git context stays small: ${git3.length} characters`);
   assert.ok(git3.endsWith('\n… [cut]'), git3.slice(-200));
+  // A small budget (a 4k-context model) gets less of the diff: the preamble stays an eighth of it.
+  const small = await agent(huge, [reply({ text: 'ok' })], [['--budget', '4000', 'say ok']]);
+  assert.is(small.runs[0]!.code, 0, small.runs[0]!.stderr);
+  const git4 = system(small.bodies[0]!).slice(system(small.bodies[0]!).indexOf('Git: on'));
+  assert.ok(git4.length <= 2000, `${git4.length} characters`);
+  assert.match(git4, /Staged \(git diff --cached: 1 file changed, 25000 insertions\(\+\); first \d+ bytes\):\ndiff --git a\/big.txt/);
 });
 
 test('git_context "tool" offers a git_context tool instead of the preamble; "off" neither; a bad value is CONFIG_INVALID', async () => {
