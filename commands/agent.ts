@@ -4,7 +4,7 @@ import { InvalidInputError, NotAGitRepoError, RefusedError } from '../lib/errors
 import { workTreeRoot } from '../lib/git/repo';
 import type { AgentEvent, AgentRun } from '../lib/agent/agent';
 import type { RetryPolicy } from '../lib/agent/chat';
-import type { ModelConfig } from '../lib/agent/config';
+import type { GitContextMode, ModelConfig } from '../lib/agent/config';
 import { describeEvent } from '../lib/agent/events';
 import { PLAN_MARKDOWN } from '../lib/agent/plan';
 import type { PlanModeEnd } from '../lib/agent/plan-mode';
@@ -93,6 +93,15 @@ const ARGS = {
   },
   session: { type: 'string', placeholder: 'ID', tool: '', description: 'Continue this session (an id from --list).' },
   list: { type: 'boolean', tool: '', description: 'List the sessions on the state ref.' },
+  rollback: {
+    type: 'integer',
+    min: -500,
+    max: 500,
+    placeholder: 'N',
+    personOnly: true,
+    description:
+      'Move the session back N turns (the most recent session, or --session ID): a later --continue builds on the turns before them. Nothing is deleted; --rollback -N restores N rolled-back turns, until a new turn follows them. forge undo takes the files back.',
+  },
   plan: {
     type: 'boolean',
     alias: 'p',
@@ -131,7 +140,7 @@ export default defineCommand({
   description: [
     'Sends the task to an OpenAI-compatible chat endpoint (streaming; Ollama, OpenAI, OpenRouter, vLLM…) with forge\'s own commands as tools — read, edit, patch, write, search, ls, replace, validate, memory (lean views of their declarations, described for the model; a near-miss argument name such as file_path is taken as path and the result says so) — plus bash (120 s timeout; long output keeps its head, tail and error lines). Each call the model makes runs exactly as the command would on the command line; its hints come back written as tool calls (Next: read {"path":"a.ts","start":151}). --mechanical does a plain replacement task (replace|rename|change OLD with|to NEW [in PATH, …]) with forge replace and no model call at all. The conventions of AGENTS.md, CLAUDE.md or .forge/conventions.md (forge init) go into the system prompt. A tool call identical to an earlier one (argument order aside), with no write, edit, patch or bash in between, does not run again: the model gets a one-line note naming the turn of the first, and a third identical call ends the run (LOOP_DETECTED); so does an edit that puts a file back as it was earlier in the task for the second time (the first time, the result says so). A re-read of a file unchanged since it was read (same size and mtime) is served from cache. Replies are read for what they are: tool calls an open model writes as text (Hermes/Qwen <tool_call>{"name":…,"arguments":…}</tool_call> tags, or a fenced JSON object naming a tool) run as calls, and a <tool_call> that cannot be read is neither run nor taken as the answer: the model is asked once to send it again, then the run fails (MODEL_UNREADABLE_CALL); arguments that are not valid JSON are repaired (trailing commas, single quotes, unquoted keys — jsonrepair) and the result says how they were read, while a cut-off object is refused with the reason and the tool\'s schema; <think> blocks are shown but never sent back. A reply cut off by the length limit is never used — the model is asked once to send it again, shorter, then the run fails (MODEL_TRUNCATED); an empty reply (Ollama sends one when it drops streamed tool calls) gets one nudge, then fails (MODEL_EMPTY_REPLY). A run that did not finish its task never exits 0. The budget defaults to 12000 tokens, lowered to fit the model\'s context with room for the reply (a quarter of it, at most 4096): the profile\'s context_window, else, for an endpoint that needs no API key, what Ollama says (POST /api/show, GET /api/ps: a loaded model\'s context, else the Modelfile\'s num_ctx, else Ollama\'s default of 4096 tokens below 24 GiB of VRAM, which it cuts longer requests to silently). A --budget that cannot fit gets one warning saying how to raise the context (OLLAMA_CONTEXT_LENGTH=N ollama serve) or which budget fits. Before every model call the whole request — messages with their framing (roles, tool call ids and arguments) and the tool schemas, counted as JSON in o200k_base — is brought under --budget tokens, never touching the system prompt or the task: older tool results become one-line stubs, oldest first, in one block down to 75% of the budget (so the next calls only append and a prefix cache stays valid); then long arguments of earlier calls are shortened; then the latest results are cut, saying so; then the oldest turns are dropped. The recall tool gives a compressed result back whole. A budget that cannot hold the system prompt, the task and the schemas (or the latest turn) fails with BUDGET_TOO_SMALL before anything is sent. When the server reports no usage, the tokens are counted here and marked estimated (in the summary, telemetry and forge stats).',
     'The model and endpoint come from --endpoint / --model / --profile / --api-key-env, then FORGE_ENDPOINT / FORGE_MODEL / FORGE_PROFILE, then a profile of ~/.config/forge/config.json, then detection (Ollama on localhost, OPENAI_API_KEY, OPENROUTER_API_KEY); the text output says what was chosen and how to change it. 429, 5xx and stalled streams (no byte for --stall-seconds) are retried with backoff. --quick makes one call without tools. With --json the events stream as NDJSON items — config, text, tool_call, tool_result, compressed, usage, done — before the summary record. --dry-run prints the first request exactly as it would be sent and its size in tokens (o200k_base), without calling the model.',
-    "Each task appends a line to the telemetry on the state ref (.forge/telemetry/, segments of at most 256 KiB; the task's first 200 characters, model, endpoint, tokens, tool calls, cache hits, duration, cost when the profile has rates); forge stats sums it up. Each task is saved as a turn of a session on the state ref (.forge/agent/sessions/<id>.json: task, answer, files changed); --continue (or --session ID) starts the next task with a summary of the earlier turns of the session, capped at 1,500 characters, newest kept; --list shows the sessions. The text output says what is recorded. Outside a git repository nothing is.",
+    'Each task appends a line to the telemetry on the state ref (.forge/telemetry/, segments of at most 256 KiB; the task\'s first 200 characters, model, endpoint, tokens, tool calls, cache hits, duration, cost when the profile has rates); forge stats sums it up. Each task is saved as a turn of a session on the state ref (.forge/agent/sessions/<id>.json: task, answer, files changed); --continue (or --session ID) starts the next task with a summary of the earlier turns of the session, capped at 1,500 characters, newest kept; --list shows the sessions. In a continued session a short reply (yes, ok, go ahead, no, 2) reaches the model with the previous turn\'s task and answer (a reply_to record says so). --rollback N moves the session\'s active turn pointer back N turns, deleting nothing: the next --continue builds on the turns before; --rollback -N restores them (until a new turn follows, which keeps them in the file\'s abandoned list); the hint is the forge undo N that takes their files back; more than there are is ROLLBACK_OUT_OF_RANGE. In a repository the system prompt opens with the git state — branch, git status --short (30 files), the last 5 commits, the staged diff (3,000 bytes; the whole in at most an eighth of the budget) — or, with the profile\'s "git_context": "tool", a git_context tool gives it ("off": neither). The text output says what is recorded. Outside a git repository nothing is.',
     'What is recorded is shared with every clone that runs forge state sync, so no secret goes in: the endpoint is recorded (and shown) without user, password, query string or fragment, and every file forge writes on the state ref — telemetry, sessions, agent plans, memory, logs — passes through a redactor that replaces API keys (sk-…, sk-proj-…, sk-ant-…, ghp_…, gho_…, github_pat_…, xoxb-…, AKIA…), Bearer tokens, passwords in URLs, private key blocks and the values of *_KEY=, *_TOKEN=, *SECRET=, *PASSWORD= (or key: value) with a marker such as [REDACTED:openai-key]; the model itself still gets the task as typed. Turn recording off with FORGE_NO_TELEMETRY=1 (or DO_NOT_TRACK=1) and FORGE_NO_SESSIONS=1, or in the profile with "telemetry_disabled": true and "sessions_disabled": true; off wins wherever it is said. A plan (--plan) is always kept on the state ref, redacted: --resume needs it.',
     "With --plan the task is planned first: one call to the planner model (planner_model of the profile, or --planner-model; else the model) returns a JSON module plan — steps with an objective, files, optional symbols, verify commands, doneWhen and dependsOn — checked exactly as forge plan check checks .forge/plans/*.json; a plan with errors goes back to the planner once with the findings, a second bad plan is refused (PLAN_INVALID). The plan is shown with an estimate: each step's first request counted in tokens (o200k_base) times the 3 to 6 calls a step usually takes, plus the planning tokens, and dollars when the profile has cost_per_mtok. On a terminal each step is reviewed: a approves it, e adds a note to its instruction, c cancels the plan. --yes approves every step; without a terminal and without --yes the plan is saved as proposed and not run (forge agent --resume --yes runs it).",
     "Each step then runs with a fresh context holding only its instruction, its files as anchored windows (for symbols the planner named, their definitions, found through the symbol index) and the carry-forward summary of the steps done — the files each changed and their top symbols, computed from the files without a model call — and is verified with forge validate (its verify commands and its files) under the plan's run id. A step that fails its check, or whose run hits --max-turns, pauses the plan there; forge agent --resume runs that step again with its failure in the instruction, then the rest. The plan and its progress are on the state ref: .forge/agent/plans/<id>.json, and .forge/plan.md for people (git show refs/forge/state:.forge/plan.md). Every call of the plan — tool calls, preflights, validations — is logged under the plan's id as its run id (or --run-id): forge logs --run-id <plan id>.",
@@ -150,6 +159,7 @@ export default defineCommand({
   ],
   errors: {
     NO_SESSION: 'nothing to continue, or no session with that id',
+    ROLLBACK_OUT_OF_RANGE: '--rollback N beyond the turns the session has active (or -N beyond those rolled back), or 0',
     INVALID_ID: 'a --session id or run id that is not 1-128 letters, digits, _ . -',
     MODEL_UNREACHABLE: 'the endpoint does not answer',
     MODEL_NOT_FOUND: 'the endpoint has no such model',
@@ -163,7 +173,8 @@ export default defineCommand({
     NO_PLAN: 'nothing to resume: no plan, or the plan is done or cancelled',
     STATE_INVALID: 'the session (--session) or the plan (--resume) on the state ref is not one forge can read',
     PLAN_INVALID: "the planner's plan failed forge plan check twice",
-    CONFLICTING_ARGUMENTS: 'flags that do not go together (--plan with --resume, --quick or --continue; --mechanical with any of them)',
+    CONFLICTING_ARGUMENTS:
+      'flags that do not go together (--plan with --resume, --quick or --continue; --mechanical with any of them; --rollback with a task)',
     NOT_MECHANICAL: 'a --mechanical task that is not a plain replacement',
     NO_MATCH: 'with --mechanical: the text to replace is in no file (nothing was written)',
     ...CONFINEMENT_ERRORS,
@@ -208,15 +219,13 @@ export default defineCommand({
   mcp: { toolset: 'agent', effect: 'destructive', openWorld: true },
   async run(args, ctx) {
     if (args.list) return listOutcome(ctx);
+    if (args.rollback !== undefined) return rollbackOutcome(args, ctx);
     if (args.mechanical) return mechanicalOutcome(args, ctx);
     refuseConflicts(args, ctx);
     const task = args.task ?? '';
     if (!args.resume && !task.trim())
       throw new InvalidInputError('EMPTY_TASK', 'which task? give it as the argument', { fix: 'forge agent --help' });
-    const { findSession, sessionSummary } = await import('../lib/agent/sessions');
-    const resumed =
-      args.continue || args.session !== undefined ? await findSession({ store: await ctx.store(), id: args.session ?? null }) : null;
-    const history = resumed ? sessionSummary(resumed) : undefined;
+    const { resumed, history, modelTask } = await continuedSession(args, ctx, task);
     const top = await workTreeRoot({ cwd: ctx.cwd });
     const root = top?.root ?? ctx.cwd;
     if ((args.plan || args.resume) && !top && !args['dry-run'])
@@ -230,9 +239,31 @@ export default defineCommand({
     const runId = resumedPlan?.runId ?? ctx.runId ?? (args.plan && !args['dry-run'] ? planId : undefined);
     const env = runId ? { ...ctx.env, FORGE_RUN_ID: runId } : ctx.env;
     const [{ agentTools }, { entries }] = await Promise.all([import('../lib/cli/agent-tools'), import('./index')]);
-    const forgeTools = agentTools({ entries, cwd: ctx.cwd, root, env });
-    if (args['dry-run']) return dryRunOutcome({ plan: args.plan, task, root, history, tools: forgeTools, ctx });
-    const { config, budget } = await chooseModel(args, ctx, env, top !== null);
+    const plainTools = agentTools({ entries, cwd: ctx.cwd, root, env });
+    const inRepo = top !== null;
+    if (args['dry-run']) {
+      const [{ resolveAgentSettings }, { DEFAULT_BUDGET }] = await Promise.all([
+        import('../lib/agent/config'),
+        import('../lib/agent/context'),
+      ]);
+      const settings = await resolveAgentSettings({ flags: { profile: args.profile }, env });
+      const dry = await withGitContext({
+        mode: settings.gitContext.value,
+        inRepo,
+        cwd: ctx.cwd,
+        tools: plainTools,
+        budget: args.budget ?? DEFAULT_BUDGET,
+      });
+      return dryRunOutcome({ plan: args.plan, task: modelTask, root, history, git: dry.git, tools: dry.tools, ctx });
+    }
+    const { config, budget } = await chooseModel(args, ctx, env, inRepo);
+    const { git, tools: forgeTools } = await withGitContext({
+      mode: config.gitContext.value,
+      inRepo,
+      cwd: ctx.cwd,
+      tools: plainTools,
+      budget,
+    });
     const retry = { stallMs: args['stall-seconds'] * 1000 };
     const view = liveView(ctx, config.model.value);
     const { openWorkbench } = await import('../lib/agent/workbench');
@@ -266,7 +297,8 @@ export default defineCommand({
         });
         return planOutcome(end, ctx);
       }
-      return await taskOutcome({ args, ctx, task, history, resumed, inRepo: top !== null, root, config, budget, retry, bench, view });
+      const run = { args, ctx, task, modelTask, history, git, resumed, inRepo, root, config, budget, retry, bench, view };
+      return await taskOutcome(run);
     } finally {
       const report = await bench.close();
       if (report) await ctx.emit({ type: 'hooks', text: report }, report);
@@ -276,20 +308,124 @@ export default defineCommand({
 
 type Args = ArgsOf<typeof ARGS>;
 
+/**
+ * The session a task continues (--continue, --session), its summary, and the task as the model gets
+ * it: "yes" in a continued session answers the previous turn, so that turn goes with it.
+ */
+async function continuedSession(
+  args: Args,
+  ctx: RunContext,
+  task: string,
+): Promise<{ resumed: AgentSession | null; history: string | undefined; modelTask: string }> {
+  if (!args.continue && args.session === undefined) return { resumed: null, history: undefined, modelTask: task };
+  const { activeCount, findSession, replyInContext, sessionSummary } = await import('../lib/agent/sessions');
+  const resumed = await findSession({ store: await ctx.store(), id: args.session ?? null });
+  const reply = replyInContext(task, resumed);
+  if (reply)
+    await ctx.emit(
+      { type: 'reply_to', session: resumed.id, turn: reply.turn },
+      `'${task.trim()}' read as the reply to turn ${reply.turn} of session ${resumed.id}: the model gets that turn with it`,
+    );
+  // A session rolled back to its start has nothing to summarise: the task starts afresh in it.
+  return { resumed, history: activeCount(resumed) ? sessionSummary(resumed) : undefined, modelTask: reply?.text ?? task };
+}
+
+/** The git context as the profile asks: the preamble's text, or the git_context tool added to forge's tools (outside a repository, neither). */
+async function withGitContext({
+  mode,
+  inRepo,
+  cwd,
+  tools,
+  budget,
+}: {
+  mode: GitContextMode;
+  inRepo: boolean;
+  cwd: string;
+  tools: AgentTools;
+  budget: number;
+}): Promise<{ git: string | null; tools: AgentTools }> {
+  if (!inRepo || mode === 'off') return { git: null, tools };
+  const { gitContext } = await import('../lib/git/context');
+  // The preamble is never compressed: at most an eighth of the budget (about 4 characters a token).
+  if (mode === 'preamble') return { git: await gitContext({ cwd, maxChars: budget / 2 }), tools };
+  const { gitContextTool, mergeTools } = await import('../lib/agent/tools');
+  return { git: null, tools: mergeTools(tools, gitContextTool({ cwd, read: (at) => gitContext({ cwd: at }) })) };
+}
+
 /** --list: the sessions on the state ref, newest first. */
 async function listOutcome(ctx: RunContext): Promise<Outcome> {
-  const { listSessions, SESSIONS_DIR } = await import('../lib/agent/sessions');
+  const { activeCount, listSessions, SESSIONS_DIR } = await import('../lib/agent/sessions');
   const sessions = await listSessions({ store: await ctx.store(), warn: (text) => ctx.warn(text) });
   for (const x of sessions)
     await ctx.emit(
-      { type: 'session', id: x.id, updatedAt: x.updatedAt, turns: x.turns.length, first: x.turns[0]?.task ?? '' },
-      `${x.id}  ${x.updatedAt}  ${x.turns.length} turn${x.turns.length === 1 ? '' : 's'}  ${(x.turns[0]?.task ?? '').slice(0, 60)}`,
+      { type: 'session', id: x.id, updatedAt: x.updatedAt, turns: x.turns.length, active: activeCount(x), first: x.turns[0]?.task ?? '' },
+      `${x.id}  ${x.updatedAt}  ${x.turns.length} turn${x.turns.length === 1 ? '' : 's'}${activeCount(x) < x.turns.length ? ` (${x.turns.length - activeCount(x)} rolled back)` : ''}  ${(x.turns[0]?.task ?? '').slice(0, 60)}`,
     );
   return {
     data: { sessions: sessions.length },
     text: sessions.length ? `${sessions.length} session${sessions.length === 1 ? '' : 's'}` : 'no forge agent sessions yet',
     next: sessions.length ? ctx.cmd('state', 'show', `${SESSIONS_DIR}/${sessions[0]!.id}.json`) : null,
   };
+}
+
+/**
+ * --rollback N: the session's active pointer N turns back (or forward, for -N), nothing deleted; the
+ * hint names the forge undo that takes the rolled-back turns' files back, when their checkpoint is still kept.
+ */
+async function rollbackOutcome(args: Args, ctx: RunContext): Promise<Outcome> {
+  const n = args.rollback!;
+  const extra = args.task?.trim()
+    ? 'task'
+    : args.plan || args.resume
+      ? '--plan or --resume'
+      : args.quick || args.mechanical || args['dry-run']
+        ? '--quick, --mechanical or --dry-run'
+        : null;
+  const onSession = args.session !== undefined ? ['--session', args.session] : [];
+  const command = (k: number) => ctx.cmd('agent', '--rollback', k, ...onSession);
+  if (extra)
+    throw new InvalidInputError('CONFLICTING_ARGUMENTS', `--rollback moves a session's turns and runs nothing: it takes no ${extra}`, {
+      fix: command(n),
+    });
+  const { findSession, rollbackSession, SESSIONS_DIR } = await import('../lib/agent/sessions');
+  const store = await ctx.store();
+  const session = await findSession({ store, id: args.session ?? null });
+  const show = ctx.cmd('state', 'show', `${SESSIONS_DIR}/${session.id}.json`);
+  const r = await rollbackSession({ store, session, n, now: ctx.now(), command, show });
+  const first = Math.min(r.before, r.after) + 1;
+  const listed = r.moved.map((t, i) => ({ turn: first + i, task: t.task, files: t.files }));
+  for (const t of listed)
+    await ctx.emit(
+      { type: n > 0 ? 'rolled_back' : 'restored', ...t },
+      `  turn ${t.turn}: ${t.task.replace(/\s+/g, ' ').slice(0, 70)}${t.files.length ? ` (${t.files.join(', ')})` : ''}`,
+    );
+  const turns = (k: number) => `${k} turn${k === 1 ? '' : 's'}`;
+  const state = `${r.after} of ${r.session.turns.length} active`;
+  const data = { session: session.id, active: r.after, turns: r.session.turns.length, moved: listed.length };
+  if (n < 0)
+    return {
+      data,
+      text: `session ${session.id}: restored ${turns(listed.length)} (${state}); the files are as they are now`,
+      next: show,
+      or: command(listed.length),
+    };
+  // The checkpoint before the earliest rolled-back turn holds the files as they were before it.
+  const undo = await undoCommand({ ctx, turns: r.moved });
+  return {
+    data: { ...data, undo },
+    text: `session ${session.id}: rolled back ${turns(listed.length)} (${state}); nothing is deleted: ${command(-listed.length)} restores ${listed.length === 1 ? 'it' : 'them'}${undo ? `; ${undo} takes ${listed.length === 1 ? 'its' : 'their'} files back` : ''}`,
+    next: undo ?? show,
+    or: command(-listed.length),
+  };
+}
+
+/** The forge undo that restores the files as they were before these turns: their first checkpoint, by its number now; null when they changed no file. */
+async function undoCommand({ ctx, turns }: { ctx: RunContext; turns: AgentSession['turns'] }): Promise<string | null> {
+  if (!turns.some((t) => t.files.length)) return null;
+  const oid = turns.find((t) => t.checkpoint)?.checkpoint;
+  const { listCheckpoints } = await import('../lib/git/checkpoint');
+  const kept = oid ? (await listCheckpoints({ cwd: ctx.cwd }).catch(() => [])).find((c) => c.oid === oid && c.n !== null) : undefined;
+  return kept ? ctx.cmd('undo', kept.n!) : ctx.cmd('undo', '--list');
 }
 
 /** --mechanical: seed 004's mechanical mode — no model, no checkpoint of its own; forge replace writes all files or none. */
@@ -338,6 +474,7 @@ async function dryRunOutcome({
   task,
   root,
   history,
+  git,
   tools,
   ctx,
 }: {
@@ -345,6 +482,7 @@ async function dryRunOutcome({
   task: string;
   root: string;
   history: string | undefined;
+  git: string | null;
   tools: AgentTools;
   ctx: RunContext;
 }): Promise<Outcome> {
@@ -360,7 +498,7 @@ async function dryRunOutcome({
     };
   }
   const { firstRequest, fixedPromptTokens } = await import('../lib/agent/agent');
-  const request = await firstRequest({ task, root, history, tools });
+  const request = await firstRequest({ task, root, history, git, tools });
   const fixed = await fixedPromptTokens(request.tools);
   const tokens = await requestTokens(request);
   return {
@@ -490,7 +628,9 @@ async function taskOutcome({
   args,
   ctx,
   task,
+  modelTask,
   history,
+  git,
   resumed,
   inRepo,
   root,
@@ -503,7 +643,10 @@ async function taskOutcome({
   args: Args;
   ctx: RunContext;
   task: string;
+  /** The task as the model gets it: a short reply with the turn it answers. */
+  modelTask: string;
   history: string | undefined;
+  git: string | null;
   resumed: AgentSession | null;
   inRepo: boolean;
   root: string;
@@ -521,7 +664,7 @@ async function taskOutcome({
   const { runAgent } = await import('../lib/agent/agent');
   const run = await runAgent({
     config,
-    task,
+    task: modelTask,
     root,
     cwd: ctx.cwd,
     maxTurns: args.quick ? 1 : args['max-turns'],
@@ -529,6 +672,7 @@ async function taskOutcome({
     quick: args.quick,
     retry,
     history,
+    git,
     onEvent: view.onEvent,
     onDelta: view.onDelta,
     tools: bench.tools,
@@ -536,7 +680,9 @@ async function taskOutcome({
   }).finally(view.quiet);
   await afterTask({ ctx, args, task, run, started, checkpoint, inRepo, config, bench });
   const session =
-    inRepo && config.recording.sessions.value ? await saveSession({ ctx, resumed, task, run, model: config.model.value }) : null;
+    inRepo && config.recording.sessions.value
+      ? await saveSession({ ctx, resumed, task, run, model: config.model.value, checkpoint })
+      : null;
   const { SESSIONS_DIR } = await import('../lib/agent/sessions');
   const data = runData(run, session?.id ?? null, config.model.value);
   const tally = runTally(run);
@@ -573,18 +719,28 @@ async function saveSession({
   task,
   run,
   model,
+  checkpoint,
 }: {
   ctx: RunContext;
   resumed: AgentSession | null;
   task: string;
   run: AgentRun;
   model: string;
+  checkpoint: string | null;
 }): Promise<AgentSession> {
   const { saveTurn } = await import('../lib/agent/sessions');
   return saveTurn({
     store: await ctx.store(),
     id: resumed?.id ?? null,
-    turn: { timestamp: ctx.now().toISOString(), task, answer: run.answer, files: run.files, toolCalls: run.toolCalls, model },
+    turn: {
+      timestamp: ctx.now().toISOString(),
+      task,
+      answer: run.answer,
+      files: run.files,
+      toolCalls: run.toolCalls,
+      model,
+      ...(checkpoint ? { checkpoint } : {}),
+    },
   });
 }
 

@@ -258,6 +258,11 @@ export const ERROR_CODES = {
   PROMPT_NOT_FOUND: { exit: 2, meaning: 'the prompt file cannot be read' },
   REMOTE_NOT_FOUND: { exit: 2, meaning: 'no such remote' },
   RESTORE_FAILED: { exit: 1, meaning: 'git could not write the files (the replaced tree is saved)', data: shape<{ saved: string }>() },
+  ROLLBACK_OUT_OF_RANGE: {
+    exit: 2,
+    meaning: 'forge agent --rollback N: more turns than the session has active (or, for -N, rolled back), or 0',
+    data: shape<{ session: string; active: number; turns: number; rollback: number }>(),
+  },
   SELF_CHECK_FAILED: {
     exit: 1,
     meaning: "forge's own check found the result differs from what was asked; nothing was written",

@@ -107,14 +107,17 @@ export async function firstRequest({
   task,
   root,
   history,
+  git,
   tools,
 }: {
   task: string;
   root: string;
   history?: string;
+  /** The repository's git state (lib/git/context.ts), capped: the preamble. */
+  git?: string | null;
   tools: AgentTools;
 }): Promise<{ messages: ChatMessage[]; tools: ToolSchema[] }> {
-  const system = [SYSTEM_PROMPT, await conventions(root), history ?? null].filter(Boolean).join('\n\n');
+  const system = [SYSTEM_PROMPT, git ?? null, await conventions(root), history ?? null].filter(Boolean).join('\n\n');
   const messages: ChatMessage[] = [
     { role: 'system', content: system },
     { role: 'user', content: task },
@@ -547,6 +550,7 @@ export async function runAgent({
   onDelta,
   signal,
   history,
+  git,
   tools,
   guards = {},
 }: {
@@ -563,11 +567,12 @@ export async function runAgent({
   onDelta?: (text: string) => void;
   signal?: AbortSignal;
   history?: string;
+  git?: string | null;
   /** forge's commands as tools (lib/cli/agent-tools.ts), with any MCP servers' merged in. */
   tools: AgentTools;
   guards?: ToolCallGuards;
 }): Promise<AgentRun> {
-  const { messages, tools: schemas } = await firstRequest({ task, root, history, tools });
+  const { messages, tools: schemas } = await firstRequest({ task, root, history, git, tools });
   const known = new Set(schemas.map((s) => s.function.name));
   const budgetState = newBudgetState();
   const run = newRun();

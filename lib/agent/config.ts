@@ -80,6 +80,8 @@ export type AutoCommit = 'task' | 'plan';
 /** Server names become tool-name prefixes, which providers restrict to [A-Za-z0-9_-]. */
 export const MCP_SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
 export const DEFAULT_AUTO_COMMIT_PREFIX = 'forge: ';
+export const GIT_CONTEXT_MODES = ['preamble', 'tool', 'off'] as const;
+export type GitContextMode = (typeof GIT_CONTEXT_MODES)[number];
 
 /**
  * What forge agent records on the state ref besides its plans, and what turns each off: the
@@ -112,6 +114,8 @@ export interface AgentSettings {
   /** null: auto-commit is off (the default). */
   autoCommit: Sourced<AutoCommit | null>;
   autoCommitPrefix: Sourced<string>;
+  /** How the model sees git status, the last commits and the staged diff: a capped preamble (the default), a git_context tool, or not at all. */
+  gitContext: Sourced<GitContextMode>;
   /** Whether each kind is recorded (true) or turned off (false), and by what. */
   recording: Record<Recording, Sourced<boolean>>;
 }
@@ -157,6 +161,8 @@ export interface ConfigProfile {
   /** `true` in the file is read as "task". */
   auto_commit?: AutoCommit | false;
   auto_commit_prefix?: string;
+  /** "preamble" (default: measured cheapest by bench/git-context.ts), "tool" or "off". */
+  git_context?: GitContextMode;
   /** `true`: forge agent appends nothing to .forge/telemetry/. */
   telemetry_disabled?: boolean;
   /** `true`: forge agent saves no session turns (.forge/agent/sessions/); --continue has nothing new to continue. */
@@ -396,6 +402,10 @@ function profileSettings({
       p.auto_commit_prefix !== undefined
         ? { value: p.auto_commit_prefix, source: from('auto_commit_prefix') }
         : { value: DEFAULT_AUTO_COMMIT_PREFIX, source: unset(`commit messages start with '${DEFAULT_AUTO_COMMIT_PREFIX}'`) },
+    gitContext:
+      p.git_context !== undefined
+        ? { value: p.git_context, source: from('git_context') }
+        : { value: 'preamble', source: unset('git status, the last commits and the staged diff open the system prompt') },
     recording: Object.fromEntries(
       (Object.keys(RECORDINGS) as Recording[]).map((kind) => {
         const { key, envs } = RECORDINGS[kind];
@@ -553,6 +563,8 @@ function checkCommitAndRecordingKeys({ p, at, invalid }: { p: Record<string, unk
   ) {
     throw invalid(`${at}.auto_commit_prefix must be a string of one line, at most 50 characters (like "forge: ")`);
   }
+  if (p.git_context !== undefined && !GIT_CONTEXT_MODES.includes(p.git_context as GitContextMode))
+    throw invalid(`${at}.git_context must be "preamble" (the default), "tool" (a git_context tool instead) or "off"`);
   for (const { key, path: where } of Object.values(RECORDINGS)) {
     if (p[key] !== undefined && typeof p[key] !== 'boolean')
       throw invalid(`${at}.${key} must be true (forge agent records nothing in ${where}) or false`);
@@ -579,6 +591,7 @@ function checkProfile({ p, at, invalid }: { p: Record<string, unknown>; at: stri
     // One commit per task is the smaller, easier-to-revert unit: what a bare `true` asks for.
     ...(p.auto_commit !== undefined ? { auto_commit: p.auto_commit === true ? 'task' : (p.auto_commit as AutoCommit | false) } : {}),
     ...(typeof p.auto_commit_prefix === 'string' ? { auto_commit_prefix: p.auto_commit_prefix } : {}),
+    ...(typeof p.git_context === 'string' ? { git_context: p.git_context as GitContextMode } : {}),
     ...Object.fromEntries(
       Object.values(RECORDINGS)
         .filter(({ key }) => typeof p[key] === 'boolean')

@@ -121,3 +121,23 @@ export function mergeTools(...sets: AgentTools[]): AgentTools {
     run: (name, args) => (owner.get(name) ?? sets[0]!).run(name, args),
   };
 }
+
+export const GIT_CONTEXT_TOOL: ToolSchema = {
+  type: 'function',
+  function: {
+    name: 'git_context',
+    description: 'git status, last commits, staged diff',
+    parameters: { type: 'object', properties: {} },
+  },
+};
+
+/** The git_context tool (profile "git_context": "tool"): the same capped text the preamble would hold. */
+export function gitContextTool({ cwd, read }: { cwd: string; read: (cwd: string) => Promise<string | null> }): AgentTools {
+  return {
+    schemas: [GIT_CONTEXT_TOOL],
+    async run() {
+      const text = await read(cwd);
+      return text === null ? { ok: false, text: 'Error: not in a git work tree' } : { ok: true, text };
+    },
+  };
+}

@@ -153,21 +153,26 @@ const telemetry = () =>
     cost: z.nullable(z.number()),
   });
 
+const agentTurn = () =>
+  z.looseObject({
+    timestamp: z.string(),
+    task: z.string(),
+    answer: z.string(),
+    files: strings(),
+    toolCalls: z.number(),
+    model: z.string(),
+    checkpoint: z.optional(z.string()),
+  });
+
+// A session an earlier forge wrote has no active pointer: all its turns are active.
 const agentSession = () =>
   z.looseObject({
     id: id(),
     createdAt: z.string(),
     updatedAt: z.string(),
-    turns: z.array(
-      z.looseObject({
-        timestamp: z.string(),
-        task: z.string(),
-        answer: z.string(),
-        files: strings(),
-        toolCalls: z.number(),
-        model: z.string(),
-      }),
-    ),
+    turns: z.array(agentTurn()),
+    active: z.optional(z.number()),
+    abandoned: z.optional(z.array(z.looseObject({ at: z.string(), after: z.number(), turns: z.array(agentTurn()) }))),
   });
 
 const logEvent = () =>

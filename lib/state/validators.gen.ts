@@ -2482,7 +2482,7 @@ return errors === 0;
 }
 
 export const validate_agentSession = validate16;
-const schema17 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"createdAt":{"type":"string"},"updatedAt":{"type":"string"},"turns":{"type":"array","items":{"type":"object","properties":{"timestamp":{"type":"string"},"task":{"type":"string"},"answer":{"type":"string"},"files":{"type":"array","items":{"type":"string"}},"toolCalls":{"type":"number"},"model":{"type":"string"}},"required":["timestamp","task","answer","files","toolCalls","model"],"additionalProperties":{}}}},"required":["id","createdAt","updatedAt","turns"],"additionalProperties":{},"$id":"agentSession"};
+const schema17 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"createdAt":{"type":"string"},"updatedAt":{"type":"string"},"turns":{"type":"array","items":{"type":"object","properties":{"timestamp":{"type":"string"},"task":{"type":"string"},"answer":{"type":"string"},"files":{"type":"array","items":{"type":"string"}},"toolCalls":{"type":"number"},"model":{"type":"string"},"checkpoint":{"type":"string"}},"required":["timestamp","task","answer","files","toolCalls","model"],"additionalProperties":{}}},"active":{"type":"number"},"abandoned":{"type":"array","items":{"type":"object","properties":{"at":{"type":"string"},"after":{"type":"number"},"turns":{"type":"array","items":{"type":"object","properties":{"timestamp":{"type":"string"},"task":{"type":"string"},"answer":{"type":"string"},"files":{"type":"array","items":{"type":"string"}},"toolCalls":{"type":"number"},"model":{"type":"string"},"checkpoint":{"type":"string"}},"required":["timestamp","task","answer","files","toolCalls","model"],"additionalProperties":{}}}},"required":["at","after","turns"],"additionalProperties":{}}}},"required":["id","createdAt","updatedAt","turns"],"additionalProperties":{},"$id":"agentSession"};
 
 function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="agentSession" */;
@@ -2649,6 +2649,19 @@ var valid2 = _errs25 === errors;
 else {
 var valid2 = true;
 }
+if(valid2){
+if(data4.checkpoint !== undefined){
+const _errs27 = errors;
+if(typeof data4.checkpoint !== "string"){
+validate16.errors = [{instancePath:instancePath+"/turns/" + i0+"/checkpoint",schemaPath:"#/properties/turns/items/properties/checkpoint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs27 === errors;
+}
+else {
+var valid2 = true;
+}
+}
 }
 }
 }
@@ -2676,6 +2689,239 @@ var valid0 = _errs8 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.active !== undefined){
+let data13 = data.active;
+const _errs29 = errors;
+if(!((typeof data13 == "number") && (isFinite(data13)))){
+validate16.errors = [{instancePath:instancePath+"/active",schemaPath:"#/properties/active/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs29 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.abandoned !== undefined){
+let data14 = data.abandoned;
+const _errs31 = errors;
+if(errors === _errs31){
+if(Array.isArray(data14)){
+var valid4 = true;
+const len2 = data14.length;
+for(let i2=0; i2<len2; i2++){
+let data15 = data14[i2];
+const _errs33 = errors;
+if(errors === _errs33){
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+let missing2;
+if((((data15.at === undefined) && (missing2 = "at")) || ((data15.after === undefined) && (missing2 = "after"))) || ((data15.turns === undefined) && (missing2 = "turns"))){
+validate16.errors = [{instancePath:instancePath+"/abandoned/" + i2,schemaPath:"#/properties/abandoned/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+if(data15.at !== undefined){
+const _errs36 = errors;
+if(typeof data15.at !== "string"){
+validate16.errors = [{instancePath:instancePath+"/abandoned/" + i2+"/at",schemaPath:"#/properties/abandoned/items/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid5 = _errs36 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data15.after !== undefined){
+let data17 = data15.after;
+const _errs38 = errors;
+if(!((typeof data17 == "number") && (isFinite(data17)))){
+validate16.errors = [{instancePath:instancePath+"/abandoned/" + i2+"/after",schemaPath:"#/properties/abandoned/items/properties/after/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid5 = _errs38 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data15.turns !== undefined){
+let data18 = data15.turns;
+const _errs40 = errors;
+if(errors === _errs40){
+if(Array.isArray(data18)){
+var valid6 = true;
+const len3 = data18.length;
+for(let i3=0; i3<len3; i3++){
+let data19 = data18[i3];
+const _errs42 = errors;
+if(errors === _errs42){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+let missing3;
+if(((((((data19.timestamp === undefined) && (missing3 = "timestamp")) || ((data19.task === undefined) && (missing3 = "task"))) || ((data19.answer === undefined) && (missing3 = "answer"))) || ((data19.files === undefined) && (missing3 = "files"))) || ((data19.toolCalls === undefined) && (missing3 = "toolCalls"))) || ((data19.model === undefined) && (missing3 = "model"))){
+validate16.errors = [{instancePath:instancePath+"/abandoned/" + i2+"/turns/" + i3,schemaPath:"#/properties/abandoned/items/properties/turns/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+return false;
+}
+else {
+if(data19.timestamp !== undefined){
+const _errs45 = errors;
+if(typeof data19.timestamp !== "string"){
+validate16.errors = [{instancePath:instancePath+"/abandoned/" + i2+"/turns/" + i3+"/timestamp",schemaPath:"#/properties/abandoned/items/properties/turns/items/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid7 = _errs45 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data19.task !== undefined){
+const _errs47 = errors;
+if(typeof data19.task !== "string"){
+validate16.errors = [{instancePath:instancePath+"/abandoned/" + i2+"/turns/" + i3+"/task",schemaPath:"#/properties/abandoned/items/properties/turns/items/properties/task/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid7 = _errs47 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data19.answer !== undefined){
+const _errs49 = errors;
+if(typeof data19.answer !== "string"){
+validate16.errors = [{instancePath:instancePath+"/abandoned/" + i2+"/turns/" + i3+"/answer",schemaPath:"#/properties/abandoned/items/properties/turns/items/properties/answer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid7 = _errs49 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data19.files !== undefined){
+let data23 = data19.files;
+const _errs51 = errors;
+if(errors === _errs51){
+if(Array.isArray(data23)){
+var valid8 = true;
+const len4 = data23.length;
+for(let i4=0; i4<len4; i4++){
+const _errs53 = errors;
+if(typeof data23[i4] !== "string"){
+validate16.errors = [{instancePath:instancePath+"/abandoned/" + i2+"/turns/" + i3+"/files/" + i4,schemaPath:"#/properties/abandoned/items/properties/turns/items/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid8 = _errs53 === errors;
+if(!valid8){
+break;
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath+"/abandoned/" + i2+"/turns/" + i3+"/files",schemaPath:"#/properties/abandoned/items/properties/turns/items/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid7 = _errs51 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data19.toolCalls !== undefined){
+let data25 = data19.toolCalls;
+const _errs55 = errors;
+if(!((typeof data25 == "number") && (isFinite(data25)))){
+validate16.errors = [{instancePath:instancePath+"/abandoned/" + i2+"/turns/" + i3+"/toolCalls",schemaPath:"#/properties/abandoned/items/properties/turns/items/properties/toolCalls/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid7 = _errs55 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data19.model !== undefined){
+const _errs57 = errors;
+if(typeof data19.model !== "string"){
+validate16.errors = [{instancePath:instancePath+"/abandoned/" + i2+"/turns/" + i3+"/model",schemaPath:"#/properties/abandoned/items/properties/turns/items/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid7 = _errs57 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data19.checkpoint !== undefined){
+const _errs59 = errors;
+if(typeof data19.checkpoint !== "string"){
+validate16.errors = [{instancePath:instancePath+"/abandoned/" + i2+"/turns/" + i3+"/checkpoint",schemaPath:"#/properties/abandoned/items/properties/turns/items/properties/checkpoint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid7 = _errs59 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath+"/abandoned/" + i2+"/turns/" + i3,schemaPath:"#/properties/abandoned/items/properties/turns/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid6 = _errs42 === errors;
+if(!valid6){
+break;
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath+"/abandoned/" + i2+"/turns",schemaPath:"#/properties/abandoned/items/properties/turns/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid5 = _errs40 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath+"/abandoned/" + i2,schemaPath:"#/properties/abandoned/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid4 = _errs33 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath+"/abandoned",schemaPath:"#/properties/abandoned/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs31 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
