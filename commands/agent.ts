@@ -1,8 +1,9 @@
 // forge agent: a thin agent — a model proposing calls of forge's own commands, until the task is done.
 import { defineCommand, type ArgsOf, type ArgsSpec, type Outcome, type RunContext } from '../lib/cli/declare';
-import { InvalidInputError, NotAGitRepoError, RefusedError } from '../lib/errors';
+import { ForgeError, InvalidInputError, NotAGitRepoError, RefusedError } from '../lib/errors';
 import { workTreeRoot } from '../lib/git/repo';
 import type { AgentEvent, AgentRun } from '../lib/agent/agent';
+import type { Attachments } from '../lib/agent/attach';
 import type { RetryPolicy } from '../lib/agent/chat';
 import type { ModelConfig } from '../lib/agent/config';
 import { describeEvent } from '../lib/agent/events';
@@ -118,6 +119,20 @@ const ARGS = {
     description:
       'Write the hooks detected in this repository into the profile of the config file (all five events), so later runs find them there; without it they serve this run only.',
   },
+  attach: {
+    type: 'array',
+    placeholder: 'PATH',
+    tool: 'Files pinned to every call',
+    description:
+      'Pin these files (repeat the flag): their current content is in the system prompt of every call, read again when it changes, never compressed; --continue keeps them.',
+  },
+  image: {
+    type: 'array',
+    placeholder: 'PATH',
+    tool: 'Images (png, jpeg, gif, webp)',
+    description:
+      'Send these images with the task, as image_url parts (base64 data URLs), for a vision model; the first thing left out when a request is over --budget.',
+  },
   mechanical: {
     type: 'boolean',
     tool: '',
@@ -177,6 +192,13 @@ export default defineCommand({
     MODEL_QUOTA: 'the account is out of quota',
     MODEL_CONTEXT_EXCEEDED: "the request is over the model's context window",
     MODEL_REQUEST_REJECTED: 'the endpoint rejected the request',
+    MODEL_NO_VISION: 'an --image sent to a model or endpoint that does not take images',
+    ATTACHMENT_TOO_LARGE: 'an --attach file over 64 KiB or an --image over 5 MiB',
+    IMAGE_UNSUPPORTED: 'an --image that is not a PNG, JPEG, GIF or WebP image by its bytes',
+    FILE_NOT_FOUND: 'no such --attach or --image file',
+    IS_A_DIRECTORY: 'an --attach or --image path that is a directory',
+    BINARY_FILE: 'an --attach file that is binary (images go with --image)',
+    NOT_A_REGULAR_FILE: 'an --attach or --image path that is a FIFO, socket or device',
     NO_MODEL_ENDPOINT: 'no --endpoint, no profile endpoint, and no Ollama found',
     INVALID_ENDPOINT: 'an --endpoint that is not an http(s) URL',
     API_KEY_MISSING: 'the API key variable the endpoint needs is not set',
@@ -217,6 +239,7 @@ export default defineCommand({
     const resumed =
       args.continue || args.session !== undefined ? await findSession({ store: await ctx.store(), id: args.session ?? null }) : null;
     const history = resumed ? sessionSummary(resumed) : undefined;
+    const attachments = await openTaskAttachments({ args, ctx, task, resumed });
     const top = await workTreeRoot({ cwd: ctx.cwd });
     const root = top?.root ?? ctx.cwd;
     if ((args.plan || args.resume) && !top && !args['dry-run'])
@@ -231,7 +254,7 @@ export default defineCommand({
     const env = runId ? { ...ctx.env, FORGE_RUN_ID: runId } : ctx.env;
     const [{ agentTools }, { entries }] = await Promise.all([import('../lib/cli/agent-tools'), import('./index')]);
     const forgeTools = agentTools({ entries, cwd: ctx.cwd, root, env });
-    if (args['dry-run']) return dryRunOutcome({ plan: args.plan, task, root, history, tools: forgeTools, ctx });
+    if (args['dry-run']) return dryRunOutcome({ plan: args.plan, task, root, history, tools: forgeTools, ctx, attachments });
     const { config, budget } = await chooseModel(args, ctx, env, top !== null);
     const retry = { stallMs: args['stall-seconds'] * 1000 };
     const view = liveView(ctx, config.model.value);
@@ -266,7 +289,21 @@ export default defineCommand({
         });
         return planOutcome(end, ctx);
       }
-      return await taskOutcome({ args, ctx, task, history, resumed, inRepo: top !== null, root, config, budget, retry, bench, view });
+      return await taskOutcome({
+        args,
+        ctx,
+        task,
+        history,
+        resumed,
+        inRepo: top !== null,
+        root,
+        config,
+        budget,
+        retry,
+        bench,
+        view,
+        attachments,
+      });
     } finally {
       const report = await bench.close();
       if (report) await ctx.emit({ type: 'hooks', text: report }, report);
@@ -294,10 +331,10 @@ async function listOutcome(ctx: RunContext): Promise<Outcome> {
 
 /** --mechanical: seed 004's mechanical mode — no model, no checkpoint of its own; forge replace writes all files or none. */
 async function mechanicalOutcome(args: Args, ctx: RunContext): Promise<Outcome> {
-  if (args.plan || args.resume || args.quick || args.continue || args.session !== undefined)
+  if (args.plan || args.resume || args.quick || args.continue || args.session !== undefined || args.attach.length || args.image.length)
     throw new InvalidInputError(
       'CONFLICTING_ARGUMENTS',
-      '--mechanical runs no model: it goes with no --plan, --resume, --quick, --continue or --session',
+      '--mechanical runs no model: it goes with no --plan, --resume, --quick, --continue, --session, --attach or --image',
       {
         fix: args.task?.trim() ? ctx.cmd('agent', '--mechanical', args.task) : 'forge agent --help',
       },
@@ -325,7 +362,9 @@ function refuseConflicts(args: Args, ctx: RunContext): void {
         ? '--quick with a plan'
         : (args.plan || args.resume) && (args.continue || args.session !== undefined)
           ? '--continue/--session with a plan'
-          : null;
+          : (args.plan || args.resume) && (args.attach.length || args.image.length)
+            ? '--attach/--image with a plan'
+            : null;
   if (conflict)
     throw new InvalidInputError('CONFLICTING_ARGUMENTS', `${conflict} do not go together`, {
       fix: args.resume ? ctx.cmd('agent', '--resume') : args.task?.trim() ? ctx.cmd('agent', '--plan', args.task) : 'forge agent --help',
@@ -340,6 +379,7 @@ async function dryRunOutcome({
   history,
   tools,
   ctx,
+  attachments,
 }: {
   plan: boolean;
   task: string;
@@ -347,6 +387,7 @@ async function dryRunOutcome({
   history: string | undefined;
   tools: AgentTools;
   ctx: RunContext;
+  attachments: Attachments | undefined;
 }): Promise<Outcome> {
   const { requestTokens } = await import('../lib/agent/context');
   if (plan) {
@@ -360,7 +401,7 @@ async function dryRunOutcome({
     };
   }
   const { firstRequest, fixedPromptTokens } = await import('../lib/agent/agent');
-  const request = await firstRequest({ task, root, history, tools });
+  const request = await firstRequest({ task, root, history, tools, attachments });
   const fixed = await fixedPromptTokens(request.tools);
   const tokens = await requestTokens(request);
   return {
@@ -499,12 +540,14 @@ async function taskOutcome({
   retry,
   bench,
   view,
+  attachments,
 }: {
   args: Args;
   ctx: RunContext;
   task: string;
   history: string | undefined;
   resumed: AgentSession | null;
+  attachments: Attachments | undefined;
   inRepo: boolean;
   root: string;
   config: ModelConfig;
@@ -533,10 +576,17 @@ async function taskOutcome({
     onDelta: view.onDelta,
     tools: bench.tools,
     guards: bench.guards,
-  }).finally(view.quiet);
+    attachments,
+  })
+    .catch((err: unknown) => {
+      throw noVisionFix({ err, args, ctx, task });
+    })
+    .finally(view.quiet);
   await afterTask({ ctx, args, task, run, started, checkpoint, inRepo, config, bench });
   const session =
-    inRepo && config.recording.sessions.value ? await saveSession({ ctx, resumed, task, run, model: config.model.value }) : null;
+    inRepo && config.recording.sessions.value
+      ? await saveSession({ ctx, resumed, task, run, model: config.model.value, attached: attachments?.pinned.paths ?? [] })
+      : null;
   const { SESSIONS_DIR } = await import('../lib/agent/sessions');
   const data = runData(run, session?.id ?? null, config.model.value);
   const tally = runTally(run);
@@ -573,18 +623,21 @@ async function saveSession({
   task,
   run,
   model,
+  attached,
 }: {
   ctx: RunContext;
   resumed: AgentSession | null;
   task: string;
   run: AgentRun;
   model: string;
+  attached: readonly string[];
 }): Promise<AgentSession> {
   const { saveTurn } = await import('../lib/agent/sessions');
   return saveTurn({
     store: await ctx.store(),
     id: resumed?.id ?? null,
     turn: { timestamp: ctx.now().toISOString(), task, answer: run.answer, files: run.files, toolCalls: run.toolCalls, model },
+    attached,
   });
 }
 
@@ -641,4 +694,59 @@ async function afterTask({
   if (!run.exhausted && !run.stopped && !args.quick) {
     await hooksThenCommit({ io: ctx, bench, event: 'on_task_done', at: 'task', message: task.split('\n')[0]!.slice(0, 72) });
   }
+}
+
+/** The flags of --attach and --image as given, but for `without`: the command line a fix runs. */
+function attachFlags(args: Args, without?: string): string[] {
+  return [
+    ...args.attach.filter((p) => p !== without).flatMap((p) => ['--attach', p]),
+    ...args.image.filter((p) => p !== without).flatMap((p) => ['--image', p]),
+  ];
+}
+
+/** --attach, --image and the files a continued session pinned, checked; each pinned file and image said. */
+async function openTaskAttachments({
+  args,
+  ctx,
+  task,
+  resumed,
+}: {
+  args: Args;
+  ctx: RunContext;
+  task: string;
+  resumed: AgentSession | null;
+}): Promise<Attachments | undefined> {
+  if (!args.attach.length && !args.image.length && !resumed?.attached?.length) return undefined;
+  const { openAttachments } = await import('../lib/agent/attach');
+  const keep = resumed ? ['--session', resumed.id] : [];
+  const attachments = await openAttachments({
+    cwd: ctx.cwd,
+    attach: args.attach,
+    images: args.image,
+    sessionPinned: resumed?.attached ?? [],
+    again: (without) => ctx.cmd('agent', ...keep, ...attachFlags(args, without), task),
+  });
+  for (const path of attachments.dropped) {
+    const text = `pinned file '${path}' of the session is gone or no longer allowed: left out`;
+    await ctx.emit({ type: 'notice', kind: 'warning', text }, text);
+  }
+  const pinned = attachments.pinned.paths;
+  const images = attachments.images.map((i) => i.path);
+  if (pinned.length || images.length)
+    await ctx.emit(
+      { type: 'attached', pinned, images },
+      [pinned.length ? `pinned ${pinned.join(', ')}` : '', images.length ? `image ${images.join(', ')}` : ''].filter(Boolean).join('; '),
+    );
+  return attachments;
+}
+
+/** A model that takes no images: the fix names a vision model of the endpoint when it has one, else the task without its images. */
+function noVisionFix({ err, args, ctx, task }: { err: unknown; args: Args; ctx: RunContext; task: string }): unknown {
+  if (!(err instanceof ForgeError) || err.code !== 'MODEL_NO_VISION') return err;
+  // chat.ts names a model of the endpoint's list whose name says it takes images, or the flag alone.
+  const named = /^forge agent --model (\S+)$/.exec(err.fix ?? '')?.[1];
+  const suggested = named === 'NAME' ? undefined : named;
+  const pinned = args.attach.flatMap((p) => ['--attach', p]);
+  err.fix = suggested ? ctx.cmd('agent', '--model', suggested, ...attachFlags(args), task) : ctx.cmd('agent', ...pinned, task);
+  return err;
 }

@@ -24,6 +24,8 @@ export interface AgentSession {
   createdAt: string;
   updatedAt: string;
   turns: AgentTurn[];
+  /** Files pinned to every call of the session (--attach), relative to the work tree's top: --continue keeps them. */
+  attached?: string[];
 }
 
 // An id typed in or read back from the state (which a sync may bring from anywhere) is checked before it names a path.
@@ -90,8 +92,18 @@ export function sessionSummary(session: AgentSession, cap = SUMMARY_CAP): string
   return `Earlier in this session (${session.id})${dropped ? `, ${dropped} older turn${dropped === 1 ? '' : 's'} left out` : ''}:\n${kept.join('\n')}`;
 }
 
-/** Appends a turn to the session (a new one when `id` is null); returns the session. */
-export async function saveTurn({ store, id, turn }: { store: StateStore; id: string | null; turn: AgentTurn }): Promise<AgentSession> {
+/** Appends a turn to the session (a new one when `id` is null), with the files now pinned to it; returns the session. */
+export async function saveTurn({
+  store,
+  id,
+  turn,
+  attached = [],
+}: {
+  store: StateStore;
+  id: string | null;
+  turn: AgentTurn;
+  attached?: readonly string[];
+}): Promise<AgentSession> {
   const sessionId = id ?? `ag-${turn.timestamp.slice(0, 10).replace(/-/g, '')}-${randomHex().slice(0, 8)}`;
   const r = await store.update({
     message: `agent: session ${sessionId} turn`,
@@ -102,6 +114,7 @@ export async function saveTurn({ store, id, turn }: { store: StateStore; id: str
         ...(existing ?? { id: sessionId, createdAt: turn.timestamp, turns: [] }),
         updatedAt: turn.timestamp,
         turns: [...(existing?.turns ?? []), turn],
+        ...(attached.length ? { attached: [...attached] } : {}),
       };
       tx.write(sessionPath(sessionId), `${JSON.stringify(session, null, 2)}\n`);
       return session;

@@ -168,6 +168,7 @@ const agentSession = () =>
         model: z.string(),
       }),
     ),
+    attached: z.optional(strings()),
   });
 
 const logEvent = () =>

@@ -2482,7 +2482,7 @@ return errors === 0;
 }
 
 export const validate_agentSession = validate16;
-const schema17 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"createdAt":{"type":"string"},"updatedAt":{"type":"string"},"turns":{"type":"array","items":{"type":"object","properties":{"timestamp":{"type":"string"},"task":{"type":"string"},"answer":{"type":"string"},"files":{"type":"array","items":{"type":"string"}},"toolCalls":{"type":"number"},"model":{"type":"string"}},"required":["timestamp","task","answer","files","toolCalls","model"],"additionalProperties":{}}}},"required":["id","createdAt","updatedAt","turns"],"additionalProperties":{},"$id":"agentSession"};
+const schema17 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"createdAt":{"type":"string"},"updatedAt":{"type":"string"},"turns":{"type":"array","items":{"type":"object","properties":{"timestamp":{"type":"string"},"task":{"type":"string"},"answer":{"type":"string"},"files":{"type":"array","items":{"type":"string"}},"toolCalls":{"type":"number"},"model":{"type":"string"}},"required":["timestamp","task","answer","files","toolCalls","model"],"additionalProperties":{}}},"attached":{"type":"array","items":{"type":"string"}}},"required":["id","createdAt","updatedAt","turns"],"additionalProperties":{},"$id":"agentSession"};
 
 function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="agentSession" */;
@@ -2676,6 +2676,37 @@ var valid0 = _errs8 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.attached !== undefined){
+let data12 = data.attached;
+const _errs27 = errors;
+if(errors === _errs27){
+if(Array.isArray(data12)){
+var valid4 = true;
+const len2 = data12.length;
+for(let i2=0; i2<len2; i2++){
+const _errs29 = errors;
+if(typeof data12[i2] !== "string"){
+validate16.errors = [{instancePath:instancePath+"/attached/" + i2,schemaPath:"#/properties/attached/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid4 = _errs29 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath+"/attached",schemaPath:"#/properties/attached/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs27 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
