@@ -126,6 +126,12 @@ const ARGS = {
     description:
       'Pin these files (repeat the flag): their current content is in the system prompt of every call, read again when it changes, never compressed; --continue keeps them.',
   },
+  detach: {
+    type: 'array',
+    placeholder: 'PATH',
+    personOnly: true,
+    description: 'Unpin these files of the session continued (--continue, --session): this task and the next go without them.',
+  },
   image: {
     type: 'array',
     placeholder: 'PATH',
@@ -146,7 +152,7 @@ export default defineCommand({
   description: [
     'Sends the task to an OpenAI-compatible chat endpoint (streaming; Ollama, OpenAI, OpenRouter, vLLM…) with forge\'s own commands as tools — read, edit, patch, write, search, ls, replace, validate, memory (lean views of their declarations, described for the model; a near-miss argument name such as file_path is taken as path and the result says so) — plus bash (120 s timeout; long output keeps its head, tail and error lines). Each call the model makes runs exactly as the command would on the command line; its hints come back written as tool calls (Next: read {"path":"a.ts","start":151}). --mechanical does a plain replacement task (replace|rename|change OLD with|to NEW [in PATH, …]) with forge replace and no model call at all. The conventions of AGENTS.md, CLAUDE.md or .forge/conventions.md (forge init) go into the system prompt. A tool call identical to an earlier one (argument order aside), with no write, edit, patch or bash in between, does not run again: the model gets a one-line note naming the turn of the first, and a third identical call ends the run (LOOP_DETECTED); so does an edit that puts a file back as it was earlier in the task for the second time (the first time, the result says so). A re-read of a file unchanged since it was read (same size and mtime) is served from cache. Replies are read for what they are: tool calls an open model writes as text (Hermes/Qwen <tool_call>{"name":…,"arguments":…}</tool_call> tags, or a fenced JSON object naming a tool) run as calls, and a <tool_call> that cannot be read is neither run nor taken as the answer: the model is asked once to send it again, then the run fails (MODEL_UNREADABLE_CALL); arguments that are not valid JSON are repaired (trailing commas, single quotes, unquoted keys — jsonrepair) and the result says how they were read, while a cut-off object is refused with the reason and the tool\'s schema; <think> blocks are shown but never sent back. A reply cut off by the length limit is never used — the model is asked once to send it again, shorter, then the run fails (MODEL_TRUNCATED); an empty reply (Ollama sends one when it drops streamed tool calls) gets one nudge, then fails (MODEL_EMPTY_REPLY). A run that did not finish its task never exits 0. The budget defaults to 12000 tokens, lowered to fit the model\'s context with room for the reply (a quarter of it, at most 4096): the profile\'s context_window, else, for an endpoint that needs no API key, what Ollama says (POST /api/show, GET /api/ps: a loaded model\'s context, else the Modelfile\'s num_ctx, else Ollama\'s default of 4096 tokens below 24 GiB of VRAM, which it cuts longer requests to silently). A --budget that cannot fit gets one warning saying how to raise the context (OLLAMA_CONTEXT_LENGTH=N ollama serve) or which budget fits. Before every model call the whole request — messages with their framing (roles, tool call ids and arguments) and the tool schemas, counted as JSON in o200k_base — is brought under --budget tokens, never touching the system prompt or the task: older tool results become one-line stubs, oldest first, in one block down to 75% of the budget (so the next calls only append and a prefix cache stays valid); then long arguments of earlier calls are shortened; then the latest results are cut, saying so; then the oldest turns are dropped. The recall tool gives a compressed result back whole. A budget that cannot hold the system prompt, the task and the schemas (or the latest turn) fails with BUDGET_TOO_SMALL before anything is sent. When the server reports no usage, the tokens are counted here and marked estimated (in the summary, telemetry and forge stats).',
     'The model and endpoint come from --endpoint / --model / --profile / --api-key-env, then FORGE_ENDPOINT / FORGE_MODEL / FORGE_PROFILE, then a profile of ~/.config/forge/config.json, then detection (Ollama on localhost, OPENAI_API_KEY, OPENROUTER_API_KEY); the text output says what was chosen and how to change it. 429, 5xx and stalled streams (no byte for --stall-seconds) are retried with backoff. --quick makes one call without tools. With --json the events stream as NDJSON items — config, text, tool_call, tool_result, compressed, usage, done — before the summary record. --dry-run prints the first request exactly as it would be sent and its size in tokens (o200k_base), without calling the model.',
-    "--attach PATH (repeatable) pins a text file to the task: its content goes into the system prompt of every call, read again before each call when its size or mtime changed (so an edit the task makes is what the next call sees), and the budget never compresses it; a budget the system prompt, pinned files, task and schemas cannot hold fails with BUDGET_TOO_SMALL before anything is sent, saying when the pinned files alone are over it (a larger --budget, or fewer files). The session keeps its pinned files: --continue and --session pin them again (one that is gone is left out, with a warning). --image PATH (repeatable) sends a PNG, JPEG, GIF or WebP image with the task as an image_url content part holding a base64 data URL, as the OpenAI chat API and Ollama's take it; each counts as 1000 tokens, and images are the first thing left out of a request over --budget (the compressed record says how many). A model or endpoint that refuses images fails with MODEL_NO_VISION; its fix names a model of the endpoint's list whose name says it takes images, else the task without --image. Both take paths as the file tools do — inside the work tree, never git's own files, regular files — capped at 64 KiB for a pinned file and 5 MiB for an image; an image's type is read from its bytes (IMAGE_UNSUPPORTED otherwise), a pinned file must be text. They go with no --plan, --resume or --mechanical.",
+    "--attach PATH (repeatable) pins a text file to the task: its content goes into the system prompt of every call, read again before each call when its size or mtime changed (so an edit the task makes is what the next call sees), and the budget never compresses it; a budget the system prompt, pinned files, task and schemas cannot hold fails with BUDGET_TOO_SMALL before anything is sent, saying when the pinned files alone are over it (a larger --budget, or fewer files). The session keeps its pinned files: --continue and --session pin them again (one that is gone is left out, with a warning). --image PATH (repeatable) sends a PNG, JPEG, GIF or WebP image with the task as an image_url content part holding a base64 data URL, as the OpenAI chat API and Ollama's take it; each counts as 1000 tokens, and images are the first thing left out of a request over --budget (the compressed record says how many). A model or endpoint that refuses images fails with MODEL_NO_VISION; its fix names a model of the endpoint's list whose name says it takes images, else the task without --image. Both take paths as the file tools do — inside the work tree, never git's own files, regular files — capped at 64 KiB for a pinned file and 5 MiB for an image; an image's type is read from its bytes (IMAGE_UNSUPPORTED otherwise), a pinned file must be text. --detach PATH unpins a file of the session continued. They go with no --plan, --resume or --mechanical.",
     "Each task appends a line to the telemetry on the state ref (.forge/telemetry/, segments of at most 256 KiB; the task's first 200 characters, model, endpoint, tokens, tool calls, cache hits, duration, cost when the profile has rates); forge stats sums it up. Each task is saved as a turn of a session on the state ref (.forge/agent/sessions/<id>.json: task, answer, files changed); --continue (or --session ID) starts the next task with a summary of the earlier turns of the session, capped at 1,500 characters, newest kept; --list shows the sessions. The text output says what is recorded. Outside a git repository nothing is.",
     'What is recorded is shared with every clone that runs forge state sync, so no secret goes in: the endpoint is recorded (and shown) without user, password, query string or fragment, and every file forge writes on the state ref — telemetry, sessions, agent plans, memory, logs — passes through a redactor that replaces API keys (sk-…, sk-proj-…, sk-ant-…, ghp_…, gho_…, github_pat_…, xoxb-…, AKIA…), Bearer tokens, passwords in URLs, private key blocks and the values of *_KEY=, *_TOKEN=, *SECRET=, *PASSWORD= (or key: value) with a marker such as [REDACTED:openai-key]; the model itself still gets the task as typed. Turn recording off with FORGE_NO_TELEMETRY=1 (or DO_NOT_TRACK=1) and FORGE_NO_SESSIONS=1, or in the profile with "telemetry_disabled": true and "sessions_disabled": true; off wins wherever it is said. A plan (--plan) is always kept on the state ref, redacted: --resume needs it.',
     "With --plan the task is planned first: one call to the planner model (planner_model of the profile, or --planner-model; else the model) returns a JSON module plan — steps with an objective, files, optional symbols, verify commands, doneWhen and dependsOn — checked exactly as forge plan check checks .forge/plans/*.json; a plan with errors goes back to the planner once with the findings, a second bad plan is refused (PLAN_INVALID). The plan is shown with an estimate: each step's first request counted in tokens (o200k_base) times the 3 to 6 calls a step usually takes, plus the planning tokens, and dollars when the profile has cost_per_mtok. On a terminal each step is reviewed: a approves it, e adds a note to its instruction, c cancels the plan. --yes approves every step; without a terminal and without --yes the plan is saved as proposed and not run (forge agent --resume --yes runs it).",
@@ -332,7 +338,16 @@ async function listOutcome(ctx: RunContext): Promise<Outcome> {
 
 /** --mechanical: seed 004's mechanical mode — no model, no checkpoint of its own; forge replace writes all files or none. */
 async function mechanicalOutcome(args: Args, ctx: RunContext): Promise<Outcome> {
-  if (args.plan || args.resume || args.quick || args.continue || args.session !== undefined || args.attach.length || args.image.length)
+  if (
+    args.plan ||
+    args.resume ||
+    args.quick ||
+    args.continue ||
+    args.session !== undefined ||
+    args.attach.length ||
+    args.image.length ||
+    args.detach.length
+  )
     throw new InvalidInputError(
       'CONFLICTING_ARGUMENTS',
       '--mechanical runs no model: it goes with no --plan, --resume, --quick, --continue, --session, --attach or --image',
@@ -363,8 +378,8 @@ function refuseConflicts(args: Args, ctx: RunContext): void {
         ? '--quick with a plan'
         : (args.plan || args.resume) && (args.continue || args.session !== undefined)
           ? '--continue/--session with a plan'
-          : (args.plan || args.resume) && (args.attach.length || args.image.length)
-            ? '--attach/--image with a plan'
+          : (args.plan || args.resume) && (args.attach.length || args.image.length || args.detach.length)
+            ? '--attach/--image/--detach with a plan'
             : null;
   if (conflict)
     throw new InvalidInputError('CONFLICTING_ARGUMENTS', `${conflict} do not go together`, {
@@ -717,7 +732,7 @@ async function openTaskAttachments({
   task: string;
   resumed: AgentSession | null;
 }): Promise<Attachments | undefined> {
-  if (!args.attach.length && !args.image.length && !resumed?.attached?.length) return undefined;
+  if (!args.attach.length && !args.image.length && !args.detach.length && !resumed?.attached?.length) return undefined;
   const { openAttachments } = await import('../lib/agent/attach');
   const keep = resumed ? ['--session', resumed.id] : [];
   const attachments = await openAttachments({
@@ -725,12 +740,14 @@ async function openTaskAttachments({
     attach: args.attach,
     images: args.image,
     sessionPinned: resumed?.attached ?? [],
+    detach: args.detach,
     again: (without) => ctx.cmd('agent', ...keep, ...attachFlags(args, without), task),
   });
-  for (const path of attachments.dropped) {
-    const text = `pinned file '${path}' of the session is gone or no longer allowed: left out`;
-    await ctx.emit({ type: 'notice', kind: 'warning', text }, text);
-  }
+  const warnings = [
+    ...attachments.dropped.map((path) => `pinned file '${path}' of the session is gone or no longer allowed: left out`),
+    ...attachments.notPinned.map((path) => `--detach '${path}': not pinned, nothing to unpin`),
+  ];
+  for (const text of warnings) await ctx.emit({ type: 'notice', kind: 'warning', text }, text);
   const pinned = attachments.pinned.paths;
   const images = attachments.images.map((i) => i.path);
   if (pinned.length || images.length)

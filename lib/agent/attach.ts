@@ -136,24 +136,29 @@ export interface Attachments {
   images: AttachedImage[];
   /** Files the session had pinned that can no longer be (gone, or no longer allowed): left out, each said. */
   dropped: string[];
+  /** --detach paths that were not pinned: nothing to unpin. */
+  notPinned: string[];
 }
 
 /**
  * Checks and opens what a task attaches: `attach` and `images` as given (relative to `cwd`), and
  * the files a continued session pinned (`sessionPinned`, relative to the work tree's top). A bad
  * path given now is an error whose fix is `again` without it; one a session kept is left out.
+ * `detach` unpins files (of the session, or given now).
  */
 export async function openAttachments({
   cwd,
   attach,
   images,
   sessionPinned = [],
+  detach = [],
   again,
 }: {
   cwd: string;
   attach: readonly string[];
   images: readonly string[];
   sessionPinned?: readonly string[];
+  detach?: readonly string[];
   again: (without: string) => string;
 }): Promise<Attachments> {
   const ws = await locateWorkspace({ cwd });
@@ -175,6 +180,7 @@ export async function openAttachments({
     files.set(f.abs, f);
     flags.push('--attach', p);
   }
+  const notPinned = detach.filter((p) => !files.delete(resolve(cwd, p)));
   const loaded: AttachedImage[] = [];
   for (const p of images) {
     const f = await checkFile({ ws, path: p, cap: IMAGE_CAP, flag: '--image', again });
@@ -187,7 +193,7 @@ export async function openAttachments({
       });
     loaded.push({ path: f.path, mime, url: `data:${mime};base64,${bytes.toString('base64')}` });
   }
-  return { pinned: new PinnedFiles([...files.values()], flags), images: loaded, dropped };
+  return { pinned: new PinnedFiles([...files.values()], flags), images: loaded, dropped, notPinned };
 }
 
 /** The task's user message: its text, and each image as an image_url part after it. */

@@ -114,7 +114,8 @@ export async function saveTurn({
         ...(existing ?? { id: sessionId, createdAt: turn.timestamp, turns: [] }),
         updatedAt: turn.timestamp,
         turns: [...(existing?.turns ?? []), turn],
-        ...(attached.length ? { attached: [...attached] } : {}),
+        // Once a session pinned files, the list is what this turn had: --detach can empty it.
+        ...(attached.length || existing?.attached ? { attached: [...attached] } : {}),
       };
       tx.write(sessionPath(sessionId), `${JSON.stringify(session, null, 2)}\n`);
       return session;

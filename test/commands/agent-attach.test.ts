@@ -25,6 +25,7 @@ test('--attach puts the file in the system prompt of every request, as it is at 
       reply({ toolCalls: [{ name: 'edit', arguments: { path: 'notes.md', old: 'doc comment', new: 'doc comment and a test' } }] }),
       reply({ text: 'Done.' }),
       reply({ text: 'Still pinned.' }),
+      reply({ text: 'Unpinned.' }),
     ],
   });
   try {
@@ -48,6 +49,13 @@ test('--attach puts the file in the system prompt of every request, as it is at 
     const next = await forge(agent(server.url, '--continue', 'is it still there'), { cwd: dir });
     assert.is(next.code, 0, next.stderr);
     assert.match(system(server.chatBodies()[3]!), /--- notes\.md ---\nRule: every function has a doc comment and a test\./);
+    const unpinned = await forge(agent(server.url, '--continue', '--detach', 'notes.md', 'and now without'), { cwd: dir });
+    assert.is(unpinned.code, 0, unpinned.stderr);
+    assert.not.match(system(server.chatBodies()[4]!), /Pinned files|--- notes\.md ---/, '--detach unpins it');
+    const after = JSON.parse(
+      (await forge(['state', 'show', `.forge/agent/sessions/${session}.json`, '--json'], { cwd: dir })).records.at(-1)!.content as string,
+    );
+    assert.equal(after.attached, [], 'and the session keeps it unpinned');
   } finally {
     await server.close();
   }
