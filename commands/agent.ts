@@ -595,7 +595,7 @@ async function taskOutcome({
     attachments,
   })
     .catch((err: unknown) => {
-      throw noVisionFix({ err, args, ctx, task });
+      throw noVisionFix({ err, args, ctx, task, session: resumed?.id ?? null });
     })
     .finally(view.quiet);
   await afterTask({ ctx, args, task, run, started, checkpoint, inRepo, config, bench });
@@ -759,12 +759,27 @@ async function openTaskAttachments({
 }
 
 /** A model that takes no images: the fix names a vision model of the endpoint when it has one, else the task without its images. */
-function noVisionFix({ err, args, ctx, task }: { err: unknown; args: Args; ctx: RunContext; task: string }): unknown {
+function noVisionFix({
+  err,
+  args,
+  ctx,
+  task,
+  session,
+}: {
+  err: unknown;
+  args: Args;
+  ctx: RunContext;
+  task: string;
+  session: string | null;
+}): unknown {
   if (!(err instanceof ForgeError) || err.code !== 'MODEL_NO_VISION') return err;
   // chat.ts names a model of the endpoint's list whose name says it takes images, or the flag alone.
   const named = /^forge agent --model (\S+)$/.exec(err.fix ?? '')?.[1];
   const suggested = named === 'NAME' ? undefined : named;
+  const keep = session ? ['--session', session] : [];
   const pinned = args.attach.flatMap((p) => ['--attach', p]);
-  err.fix = suggested ? ctx.cmd('agent', '--model', suggested, ...attachFlags(args), task) : ctx.cmd('agent', ...pinned, task);
+  err.fix = suggested
+    ? ctx.cmd('agent', '--model', suggested, ...keep, ...attachFlags(args), task)
+    : ctx.cmd('agent', ...keep, ...pinned, task);
   return err;
 }

@@ -23,10 +23,10 @@ test('a pinned file is read again when it changes, said when deleted, and a sess
     cwd: dir,
     attach: ['a.md'],
     images: [],
-    sessionPinned: ['../outside.md', 'gone.md'],
+    sessionPinned: ['../outside.md', 'gone.md', '.git/config', '/etc/hostname'],
     again: () => 'forge agent task',
   });
-  assert.equal(dropped, ['../outside.md', 'gone.md']);
+  assert.equal(dropped, ['../outside.md', 'gone.md', '.git/config', '/etc/hostname']);
   assert.equal(pinned.paths, ['a.md']);
   assert.match(await pinned.text(), /--- a\.md ---\none\n--- end of a\.md ---$/);
   writeFileSync(join(dir, 'a.md'), 'one\ntwo, longer\n');
