@@ -1,8 +1,9 @@
 // forge agent: a thin agent — a model proposing calls of forge's own commands, until the task is done.
 import { defineCommand, type ArgsOf, type ArgsSpec, type Outcome, type RunContext } from '../lib/cli/declare';
-import { InvalidInputError, NotAGitRepoError, RefusedError } from '../lib/errors';
+import { ForgeError, InvalidInputError, NotAGitRepoError, RefusedError } from '../lib/errors';
 import { workTreeRoot } from '../lib/git/repo';
 import type { AgentEvent, AgentRun } from '../lib/agent/agent';
+import type { Attachments } from '../lib/agent/attach';
 import type { RetryPolicy } from '../lib/agent/chat';
 import type { GitContextMode, ModelConfig } from '../lib/agent/config';
 import { describeEvent } from '../lib/agent/events';
@@ -127,6 +128,26 @@ const ARGS = {
     description:
       'Write the hooks detected in this repository into the profile of the config file (all five events), so later runs find them there; without it they serve this run only.',
   },
+  attach: {
+    type: 'array',
+    placeholder: 'PATH',
+    tool: '',
+    description:
+      'Pin these files (repeat the flag): their current content is in the system prompt of every call, read again when it changes, never compressed; --continue keeps them.',
+  },
+  detach: {
+    type: 'array',
+    placeholder: 'PATH',
+    personOnly: true,
+    description: 'Unpin these files of the session continued (--continue, --session): this task and the next go without them.',
+  },
+  image: {
+    type: 'array',
+    placeholder: 'PATH',
+    tool: '',
+    description:
+      'Send these images with the task, as image_url parts (base64 data URLs), for a vision model; the first thing left out when a request is over --budget.',
+  },
   mechanical: {
     type: 'boolean',
     tool: '',
@@ -140,6 +161,7 @@ export default defineCommand({
   description: [
     'Sends the task to an OpenAI-compatible chat endpoint (streaming; Ollama, OpenAI, OpenRouter, vLLM…) with forge\'s own commands as tools — read, edit, patch, write, search, ls, replace, validate, memory (lean views of their declarations, described for the model; a near-miss argument name such as file_path is taken as path and the result says so) — plus bash (120 s timeout; long output keeps its head, tail and error lines). Each call the model makes runs exactly as the command would on the command line; its hints come back written as tool calls (Next: read {"path":"a.ts","start":151}). --mechanical does a plain replacement task (replace|rename|change OLD with|to NEW [in PATH, …]) with forge replace and no model call at all. The conventions of AGENTS.md, CLAUDE.md or .forge/conventions.md (forge init) go into the system prompt. A tool call identical to an earlier one (argument order aside), with no write, edit, patch or bash in between, does not run again: the model gets a one-line note naming the turn of the first, and a third identical call ends the run (LOOP_DETECTED); so does an edit that puts a file back as it was earlier in the task for the second time (the first time, the result says so). A re-read of a file unchanged since it was read (same size and mtime) is served from cache. Replies are read for what they are: tool calls an open model writes as text (Hermes/Qwen <tool_call>{"name":…,"arguments":…}</tool_call> tags, or a fenced JSON object naming a tool) run as calls, and a <tool_call> that cannot be read is neither run nor taken as the answer: the model is asked once to send it again, then the run fails (MODEL_UNREADABLE_CALL); arguments that are not valid JSON are repaired (trailing commas, single quotes, unquoted keys — jsonrepair) and the result says how they were read, while a cut-off object is refused with the reason and the tool\'s schema; <think> blocks are shown but never sent back. A reply cut off by the length limit is never used — the model is asked once to send it again, shorter, then the run fails (MODEL_TRUNCATED); an empty reply (Ollama sends one when it drops streamed tool calls) gets one nudge, then fails (MODEL_EMPTY_REPLY). A run that did not finish its task never exits 0. The budget defaults to 12000 tokens, lowered to fit the model\'s context with room for the reply (a quarter of it, at most 4096): the profile\'s context_window, else, for an endpoint that needs no API key, what Ollama says (POST /api/show, GET /api/ps: a loaded model\'s context, else the Modelfile\'s num_ctx, else Ollama\'s default of 4096 tokens below 24 GiB of VRAM, which it cuts longer requests to silently). A --budget that cannot fit gets one warning saying how to raise the context (OLLAMA_CONTEXT_LENGTH=N ollama serve) or which budget fits. Before every model call the whole request — messages with their framing (roles, tool call ids and arguments) and the tool schemas, counted as JSON in o200k_base — is brought under --budget tokens, never touching the system prompt or the task: older tool results become one-line stubs, oldest first, in one block down to 75% of the budget (so the next calls only append and a prefix cache stays valid); then long arguments of earlier calls are shortened; then the latest results are cut, saying so; then the oldest turns are dropped. The recall tool gives a compressed result back whole. A budget that cannot hold the system prompt, the task and the schemas (or the latest turn) fails with BUDGET_TOO_SMALL before anything is sent. When the server reports no usage, the tokens are counted here and marked estimated (in the summary, telemetry and forge stats).',
     'The model and endpoint come from --endpoint / --model / --profile / --api-key-env, then FORGE_ENDPOINT / FORGE_MODEL / FORGE_PROFILE, then a profile of ~/.config/forge/config.json, then detection (Ollama on localhost, OPENAI_API_KEY, OPENROUTER_API_KEY); the text output says what was chosen and how to change it. 429, 5xx and stalled streams (no byte for --stall-seconds) are retried with backoff. --quick makes one call without tools. With --json the events stream as NDJSON items — config, text, tool_call, tool_result, compressed, usage, done — before the summary record. --dry-run prints the first request exactly as it would be sent and its size in tokens (o200k_base), without calling the model.',
+    "--attach PATH (repeatable) pins a text file to the task: its content goes into the system prompt of every call, read again before each call when its size or mtime changed (so an edit the task makes is what the next call sees), and the budget never compresses it; a budget the system prompt, pinned files, task and schemas cannot hold fails with BUDGET_TOO_SMALL before anything is sent, saying when the pinned files alone are over it (a larger --budget, or fewer files). The session keeps its pinned files: --continue and --session pin them again (one that is gone is left out, with a warning). --image PATH (repeatable) sends a PNG, JPEG, GIF or WebP image with the task as an image_url content part holding a base64 data URL, as the OpenAI chat API and Ollama's take it; each counts as 1000 tokens, and images are the first thing left out of a request over --budget (the compressed record says how many). A model or endpoint that refuses images fails with MODEL_NO_VISION; its fix names a model of the endpoint's list whose name says it takes images, else the task without --image. Both take paths as the file tools do — inside the work tree, never git's own files, regular files — capped at 64 KiB for a pinned file and 5 MiB for an image; an image's type is read from its bytes (IMAGE_UNSUPPORTED otherwise), a pinned file must be text. --detach PATH unpins a file of the session continued. They go with no --plan, --resume or --mechanical.",
     'Each task appends a line to the telemetry on the state ref (.forge/telemetry/, segments of at most 256 KiB; the task\'s first 200 characters, model, endpoint, tokens, tool calls, cache hits, duration, cost when the profile has rates); forge stats sums it up. Each task is saved as a turn of a session on the state ref (.forge/agent/sessions/<id>.json: task, answer, files changed); --continue (or --session ID) starts the next task with a summary of the earlier turns of the session, capped at 1,500 characters, newest kept; --list shows the sessions. In a continued session a short reply (yes, ok, go ahead, no, 2) reaches the model with the previous turn\'s task and answer (a reply_to record says so). --rollback N moves the session\'s active turn pointer back N turns, deleting nothing: the next --continue builds on the turns before; --rollback -N restores them (until a new turn follows, which keeps them in the file\'s abandoned list); the hint is the forge undo N that takes their files back; more than there are is ROLLBACK_OUT_OF_RANGE. In a repository the system prompt opens with the git state — branch, git status --short (30 files), the last 5 commits, the staged diff (3,000 bytes; the whole in at most an eighth of the budget) — or, with the profile\'s "git_context": "tool", a git_context tool gives it ("off": neither). The text output says what is recorded. Outside a git repository nothing is.',
     'What is recorded is shared with every clone that runs forge state sync, so no secret goes in: the endpoint is recorded (and shown) without user, password, query string or fragment, and every file forge writes on the state ref — telemetry, sessions, agent plans, memory, logs — passes through a redactor that replaces API keys (sk-…, sk-proj-…, sk-ant-…, ghp_…, gho_…, github_pat_…, xoxb-…, AKIA…), Bearer tokens, passwords in URLs, private key blocks and the values of *_KEY=, *_TOKEN=, *SECRET=, *PASSWORD= (or key: value) with a marker such as [REDACTED:openai-key]; the model itself still gets the task as typed. Turn recording off with FORGE_NO_TELEMETRY=1 (or DO_NOT_TRACK=1) and FORGE_NO_SESSIONS=1, or in the profile with "telemetry_disabled": true and "sessions_disabled": true; off wins wherever it is said. A plan (--plan) is always kept on the state ref, redacted: --resume needs it.',
     "With --plan the task is planned first: one call to the planner model (planner_model of the profile, or --planner-model; else the model) returns a JSON module plan — steps with an objective, files, optional symbols, verify commands, doneWhen and dependsOn — checked exactly as forge plan check checks .forge/plans/*.json; a plan with errors goes back to the planner once with the findings, a second bad plan is refused (PLAN_INVALID). The plan is shown with an estimate: each step's first request counted in tokens (o200k_base) times the 3 to 6 calls a step usually takes, plus the planning tokens, and dollars when the profile has cost_per_mtok. On a terminal each step is reviewed: a approves it, e adds a note to its instruction, c cancels the plan. --yes approves every step; without a terminal and without --yes the plan is saved as proposed and not run (forge agent --resume --yes runs it).",
@@ -188,6 +210,13 @@ export default defineCommand({
     MODEL_QUOTA: 'the account is out of quota',
     MODEL_CONTEXT_EXCEEDED: "the request is over the model's context window",
     MODEL_REQUEST_REJECTED: 'the endpoint rejected the request',
+    MODEL_NO_VISION: 'an --image sent to a model or endpoint that does not take images',
+    ATTACHMENT_TOO_LARGE: 'an --attach file over 64 KiB or an --image over 5 MiB',
+    IMAGE_UNSUPPORTED: 'an --image that is not a PNG, JPEG, GIF or WebP image by its bytes',
+    FILE_NOT_FOUND: 'no such --attach or --image file',
+    IS_A_DIRECTORY: 'an --attach or --image path that is a directory',
+    BINARY_FILE: 'an --attach file that is binary (images go with --image)',
+    NOT_A_REGULAR_FILE: 'an --attach or --image path that is a FIFO, socket or device',
     NO_MODEL_ENDPOINT: 'no --endpoint, no profile endpoint, and no Ollama found',
     INVALID_ENDPOINT: 'an --endpoint that is not an http(s) URL',
     API_KEY_MISSING: 'the API key variable the endpoint needs is not set',
@@ -226,6 +255,7 @@ export default defineCommand({
     if (!args.resume && !task.trim())
       throw new InvalidInputError('EMPTY_TASK', 'which task? give it as the argument', { fix: 'forge agent --help' });
     const { resumed, history, modelTask } = await continuedSession(args, ctx, task);
+    const attachments = await openTaskAttachments({ args, ctx, task, resumed });
     const top = await workTreeRoot({ cwd: ctx.cwd });
     const root = top?.root ?? ctx.cwd;
     if ((args.plan || args.resume) && !top && !args['dry-run'])
@@ -254,7 +284,7 @@ export default defineCommand({
         tools: plainTools,
         budget: args.budget ?? DEFAULT_BUDGET,
       });
-      return dryRunOutcome({ plan: args.plan, task: modelTask, root, history, git: dry.git, tools: dry.tools, ctx });
+      return dryRunOutcome({ plan: args.plan, task: modelTask, root, history, git: dry.git, tools: dry.tools, ctx, attachments });
     }
     const { config, budget } = await chooseModel(args, ctx, env, inRepo);
     const { git, tools: forgeTools } = await withGitContext({
@@ -297,7 +327,7 @@ export default defineCommand({
         });
         return planOutcome(end, ctx);
       }
-      const run = { args, ctx, task, modelTask, history, git, resumed, inRepo, root, config, budget, retry, bench, view };
+      const run = { args, ctx, task, modelTask, history, git, resumed, inRepo, root, config, budget, retry, bench, view, attachments };
       return await taskOutcome(run);
     } finally {
       const report = await bench.close();
@@ -430,10 +460,19 @@ async function undoCommand({ ctx, turns }: { ctx: RunContext; turns: AgentSessio
 
 /** --mechanical: seed 004's mechanical mode — no model, no checkpoint of its own; forge replace writes all files or none. */
 async function mechanicalOutcome(args: Args, ctx: RunContext): Promise<Outcome> {
-  if (args.plan || args.resume || args.quick || args.continue || args.session !== undefined)
+  if (
+    args.plan ||
+    args.resume ||
+    args.quick ||
+    args.continue ||
+    args.session !== undefined ||
+    args.attach.length ||
+    args.image.length ||
+    args.detach.length
+  )
     throw new InvalidInputError(
       'CONFLICTING_ARGUMENTS',
-      '--mechanical runs no model: it goes with no --plan, --resume, --quick, --continue or --session',
+      '--mechanical runs no model: it goes with no --plan, --resume, --quick, --continue, --session, --attach or --image',
       {
         fix: args.task?.trim() ? ctx.cmd('agent', '--mechanical', args.task) : 'forge agent --help',
       },
@@ -461,7 +500,9 @@ function refuseConflicts(args: Args, ctx: RunContext): void {
         ? '--quick with a plan'
         : (args.plan || args.resume) && (args.continue || args.session !== undefined)
           ? '--continue/--session with a plan'
-          : null;
+          : (args.plan || args.resume) && (args.attach.length || args.image.length || args.detach.length)
+            ? '--attach/--image/--detach with a plan'
+            : null;
   if (conflict)
     throw new InvalidInputError('CONFLICTING_ARGUMENTS', `${conflict} do not go together`, {
       fix: args.resume ? ctx.cmd('agent', '--resume') : args.task?.trim() ? ctx.cmd('agent', '--plan', args.task) : 'forge agent --help',
@@ -477,6 +518,7 @@ async function dryRunOutcome({
   git,
   tools,
   ctx,
+  attachments,
 }: {
   plan: boolean;
   task: string;
@@ -485,6 +527,7 @@ async function dryRunOutcome({
   git: string | null;
   tools: AgentTools;
   ctx: RunContext;
+  attachments: Attachments | undefined;
 }): Promise<Outcome> {
   const { requestTokens } = await import('../lib/agent/context');
   if (plan) {
@@ -498,7 +541,7 @@ async function dryRunOutcome({
     };
   }
   const { firstRequest, fixedPromptTokens } = await import('../lib/agent/agent');
-  const request = await firstRequest({ task, root, history, git, tools });
+  const request = await firstRequest({ task, root, history, git, tools, attachments });
   const fixed = await fixedPromptTokens(request.tools);
   const tokens = await requestTokens(request);
   return {
@@ -639,6 +682,7 @@ async function taskOutcome({
   retry,
   bench,
   view,
+  attachments,
 }: {
   args: Args;
   ctx: RunContext;
@@ -648,6 +692,7 @@ async function taskOutcome({
   history: string | undefined;
   git: string | null;
   resumed: AgentSession | null;
+  attachments: Attachments | undefined;
   inRepo: boolean;
   root: string;
   config: ModelConfig;
@@ -677,11 +722,16 @@ async function taskOutcome({
     onDelta: view.onDelta,
     tools: bench.tools,
     guards: bench.guards,
-  }).finally(view.quiet);
+    attachments,
+  })
+    .catch((err: unknown) => {
+      throw noVisionFix({ err, args, ctx, task, session: resumed?.id ?? null });
+    })
+    .finally(view.quiet);
   await afterTask({ ctx, args, task, run, started, checkpoint, inRepo, config, bench });
   const session =
     inRepo && config.recording.sessions.value
-      ? await saveSession({ ctx, resumed, task, run, model: config.model.value, checkpoint })
+      ? await saveSession({ ctx, resumed, task, run, model: config.model.value, checkpoint, attached: attachments?.pinned.paths ?? [] })
       : null;
   const { SESSIONS_DIR } = await import('../lib/agent/sessions');
   const data = runData(run, session?.id ?? null, config.model.value);
@@ -720,6 +770,7 @@ async function saveSession({
   run,
   model,
   checkpoint,
+  attached,
 }: {
   ctx: RunContext;
   resumed: AgentSession | null;
@@ -727,6 +778,7 @@ async function saveSession({
   run: AgentRun;
   model: string;
   checkpoint: string | null;
+  attached: readonly string[];
 }): Promise<AgentSession> {
   const { saveTurn } = await import('../lib/agent/sessions');
   return saveTurn({
@@ -741,6 +793,7 @@ async function saveSession({
       model,
       ...(checkpoint ? { checkpoint } : {}),
     },
+    attached,
   });
 }
 
@@ -797,4 +850,76 @@ async function afterTask({
   if (!run.exhausted && !run.stopped && !args.quick) {
     await hooksThenCommit({ io: ctx, bench, event: 'on_task_done', at: 'task', message: task.split('\n')[0]!.slice(0, 72) });
   }
+}
+
+/** The flags of --attach and --image as given, but for `without`: the command line a fix runs. */
+function attachFlags(args: Args, without?: string): string[] {
+  return [
+    ...args.attach.filter((p) => p !== without).flatMap((p) => ['--attach', p]),
+    ...args.image.filter((p) => p !== without).flatMap((p) => ['--image', p]),
+  ];
+}
+
+/** --attach, --image and the files a continued session pinned, checked; each pinned file and image said. */
+async function openTaskAttachments({
+  args,
+  ctx,
+  task,
+  resumed,
+}: {
+  args: Args;
+  ctx: RunContext;
+  task: string;
+  resumed: AgentSession | null;
+}): Promise<Attachments | undefined> {
+  if (!args.attach.length && !args.image.length && !args.detach.length && !resumed?.attached?.length) return undefined;
+  const { openAttachments } = await import('../lib/agent/attach');
+  const keep = resumed ? ['--session', resumed.id] : [];
+  const attachments = await openAttachments({
+    cwd: ctx.cwd,
+    attach: args.attach,
+    images: args.image,
+    sessionPinned: resumed?.attached ?? [],
+    detach: args.detach,
+    again: (without) => ctx.cmd('agent', ...keep, ...attachFlags(args, without), task),
+  });
+  const warnings = [
+    ...attachments.dropped.map((path) => `pinned file '${path}' of the session is gone or no longer allowed: left out`),
+    ...attachments.notPinned.map((path) => `--detach '${path}': not pinned, nothing to unpin`),
+  ];
+  for (const text of warnings) await ctx.emit({ type: 'notice', kind: 'warning', text }, text);
+  const pinned = attachments.pinned.paths;
+  const images = attachments.images.map((i) => i.path);
+  if (pinned.length || images.length)
+    await ctx.emit(
+      { type: 'attached', pinned, images },
+      [pinned.length ? `pinned ${pinned.join(', ')}` : '', images.length ? `image ${images.join(', ')}` : ''].filter(Boolean).join('; '),
+    );
+  return attachments;
+}
+
+/** A model that takes no images: the fix names a vision model of the endpoint when it has one, else the task without its images. */
+function noVisionFix({
+  err,
+  args,
+  ctx,
+  task,
+  session,
+}: {
+  err: unknown;
+  args: Args;
+  ctx: RunContext;
+  task: string;
+  session: string | null;
+}): unknown {
+  if (!(err instanceof ForgeError) || err.code !== 'MODEL_NO_VISION') return err;
+  // chat.ts names a model of the endpoint's list whose name says it takes images, or the flag alone.
+  const named = /^forge agent --model (\S+)$/.exec(err.fix ?? '')?.[1];
+  const suggested = named === 'NAME' ? undefined : named;
+  const keep = session ? ['--session', session] : [];
+  const pinned = args.attach.flatMap((p) => ['--attach', p]);
+  err.fix = suggested
+    ? ctx.cmd('agent', '--model', suggested, ...keep, ...attachFlags(args), task)
+    : ctx.cmd('agent', ...keep, ...pinned, task);
+  return err;
 }

@@ -82,6 +82,11 @@ export const ERROR_CODES = {
     data: shape<{ path: string; anchor: string; region: RegionLine[] }>(),
   },
   API_KEY_MISSING: { exit: 2, meaning: 'the API key variable the endpoint needs is not set', data: shape<{ apiKeyEnv: string }>() },
+  ATTACHMENT_TOO_LARGE: {
+    exit: 2,
+    meaning: 'an --attach file or --image over its size cap',
+    data: shape<{ path: string; bytes: number; limit: number }>(),
+  },
   AUTO_COMMIT_FAILED: { exit: 1, meaning: 'git commit of the result failed' },
   BAD_HOOK_PAYLOAD: { exit: 2, meaning: "a hook payload on stdin that is not the agent's JSON for that hook" },
   BAD_INPUT: { exit: 2, meaning: 'stdin that is not NDJSON' },
@@ -96,7 +101,7 @@ export const ERROR_CODES = {
   BUDGET_TOO_SMALL: {
     exit: 2,
     meaning: 'a token budget that cannot hold the system prompt, the task and the tool schemas, or the latest turn',
-    data: shape<{ budget: number; needed: number; suggested: number }>(),
+    data: shape<{ budget: number; needed: number; suggested: number; pinned?: number }>(),
   },
   CONFIG_INVALID: { exit: 2, meaning: 'the config file is not valid JSON or a key has the wrong shape', data: shape<{ path: string }>() },
   CONFIG_UNREADABLE: { exit: 2, meaning: 'the config file cannot be read', data: shape<{ path: string }>() },
@@ -114,6 +119,11 @@ export const ERROR_CODES = {
   GIT_BUSY: { exit: 1, meaning: 'a git operation (merge, rebase, cherry-pick, revert, bisect) is in progress' },
   GIT_FAILED: { exit: 1, meaning: 'a git command failed' },
   HOOK_CONFLICT: { exit: 1, meaning: 'a foreign git hook and its .local copy both exist' },
+  IMAGE_UNSUPPORTED: {
+    exit: 2,
+    meaning: 'an --image that is not a PNG, JPEG, GIF or WebP image by its bytes',
+    data: shape<{ path: string }>(),
+  },
   INDENTATION_UNCLEAR: {
     exit: 1,
     meaning: 'the old text matches one place but for whitespace, and no one indentation change explains it',
@@ -165,6 +175,7 @@ export const ERROR_CODES = {
   MODEL_BAD_ENDPOINT: { exit: 2, meaning: 'the endpoint is not a usable OpenAI-compatible URL', data: shape<ModelData>() },
   MODEL_CONTEXT_EXCEEDED: { exit: 1, meaning: "the request is over the model's context window", data: shape<ModelData>() },
   MODEL_EMPTY_REPLY: { exit: 1, meaning: 'the model sent an empty reply twice in a row', data: shape<AgentRunData>() },
+  MODEL_NO_VISION: { exit: 2, meaning: 'the model or endpoint does not take image input', data: shape<ModelData>() },
   MODEL_NOT_FOUND: { exit: 2, meaning: 'the endpoint has no such model', data: shape<ModelData>() },
   MODEL_QUOTA: { exit: 1, meaning: 'the account is out of quota', data: shape<ModelData>() },
   MODEL_RATE_LIMITED: { exit: 1, meaning: 'still rate-limited after the retries', data: shape<ModelData>() },

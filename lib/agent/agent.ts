@@ -12,8 +12,9 @@ import {
   type ToolSchema,
   type Usage,
 } from './chat';
+import { type Attachments, taskContent } from './attach';
 import type { ModelConfig } from './config';
-import { enforceBudget, newBudgetState, RECALL_TOOL, replyTokens, requestTokens } from './context';
+import { type PinnedText, enforceBudget, newBudgetState, RECALL_TOOL, replyTokens, requestTokens } from './context';
 import { parseArguments, splitThinking, toolCallsInText, VisibleStream, type ParsedArguments } from './replies';
 import type { AgentTools } from './tools';
 
@@ -60,7 +61,8 @@ export type AgentEvent =
   | { type: 'tool_call'; name: string; arguments: string; cached: boolean }
   | { type: 'tool_result'; name: string; ok: boolean; chars: number }
   | { type: 'usage'; input: number; output: number; estimated: boolean }
-  | { type: 'compressed'; results: number; before: number; after: number }
+  /** The request was brought under the budget: older results compressed, attached images left out. */
+  | { type: 'compressed'; results: number; before: number; after: number; images?: number }
   | { type: 'done'; turns: number; answer: string };
 
 export interface AgentRun {
@@ -102,6 +104,25 @@ export interface ToolCallGuards {
   afterChange?: (name: string, args: Record<string, unknown>) => Promise<string>;
 }
 
+/** What the task attaches: pinned files (in the system prompt of every call) and images (with the task). */
+export type TaskAttachments = Pick<Attachments, 'pinned' | 'images'>;
+
+/** The system prompt: forge's, the conventions, the session's earlier turns, and the pinned files as they are now. */
+async function systemPrompt({
+  root,
+  history,
+  git,
+  attachments,
+}: {
+  root: string;
+  history?: string;
+  git?: string | null;
+  attachments?: TaskAttachments;
+}): Promise<string> {
+  const pinned = attachments ? await attachments.pinned.text() : '';
+  return [SYSTEM_PROMPT, git ?? null, await conventions(root), history ?? null, pinned || null].filter(Boolean).join('\n\n');
+}
+
 /** The first request exactly as it would be sent: for --dry-run. */
 export async function firstRequest({
   task,
@@ -109,6 +130,7 @@ export async function firstRequest({
   history,
   git,
   tools,
+  attachments,
 }: {
   task: string;
   root: string;
@@ -116,11 +138,11 @@ export async function firstRequest({
   /** The repository's git state (lib/git/context.ts), capped: the preamble. */
   git?: string | null;
   tools: AgentTools;
+  attachments?: TaskAttachments;
 }): Promise<{ messages: ChatMessage[]; tools: ToolSchema[] }> {
-  const system = [SYSTEM_PROMPT, git ?? null, await conventions(root), history ?? null].filter(Boolean).join('\n\n');
   const messages: ChatMessage[] = [
-    { role: 'system', content: system },
-    { role: 'user', content: task },
+    { role: 'system', content: await systemPrompt({ root, history, git, attachments }) },
+    { role: 'user', content: taskContent(task, attachments?.images ?? []) },
   ];
   return { messages, tools: [...tools.schemas, RECALL_TOOL] };
 }
@@ -207,6 +229,7 @@ async function callModel({
   schemas,
   budget,
   budgetState,
+  pinned,
   quick,
   retry,
   signal,
@@ -219,6 +242,7 @@ async function callModel({
   schemas: ToolSchema[];
   budget: number;
   budgetState: ReturnType<typeof newBudgetState>;
+  pinned: PinnedText | null;
   quick: boolean;
   retry: Partial<RetryPolicy> | undefined;
   signal: AbortSignal | undefined;
@@ -226,7 +250,7 @@ async function callModel({
   onEvent: (e: AgentEvent) => Promise<void>;
   onDelta: ((text: string) => void) | undefined;
 }): Promise<ChatResult> {
-  const fit = await enforceBudget({ messages, tools: quick ? [] : schemas, budget, state: budgetState });
+  const fit = await enforceBudget({ messages, tools: quick ? [] : schemas, budget, state: budgetState, pinned });
   run.uncachedTokens += fit.uncached;
   if (fit.after < fit.before) {
     run.compression.before += fit.before;
@@ -236,6 +260,7 @@ async function callModel({
       results: fit.compressed + fit.shortened + fit.cut + fit.dropped,
       before: fit.before,
       after: fit.after,
+      ...(fit.images ? { images: fit.images } : {}),
     });
   }
   await onEvent({ type: 'request', turn: run.turns });
@@ -553,6 +578,7 @@ export async function runAgent({
   git,
   tools,
   guards = {},
+  attachments,
 }: {
   config: ModelConfig;
   task: string;
@@ -571,8 +597,10 @@ export async function runAgent({
   /** forge's commands as tools (lib/cli/agent-tools.ts), with any MCP servers' merged in. */
   tools: AgentTools;
   guards?: ToolCallGuards;
+  /** Files pinned to every call (read again when they change) and images sent with the task. */
+  attachments?: TaskAttachments;
 }): Promise<AgentRun> {
-  const { messages, tools: schemas } = await firstRequest({ task, root, history, git, tools });
+  const { messages, tools: schemas } = await firstRequest({ task, root, history, git, tools, attachments });
   const known = new Set(schemas.map((s) => s.function.name));
   const budgetState = newBudgetState();
   const run = newRun();
@@ -592,7 +620,11 @@ export async function runAgent({
   let nudged: Nudge | null = null;
   while (run.turns < maxTurns) {
     run.turns++;
-    const r = await callModel({ config, messages, schemas, budget, budgetState, quick, retry, signal, run, onEvent, onDelta });
+    // Pinned files as they are now: a file the task changed is sent as changed.
+    if (attachments?.pinned.files.length && run.turns > 1)
+      messages[0] = { role: 'system', content: await systemPrompt({ root, history, git, attachments }) };
+    const pinned = (await attachments?.pinned.budgetText()) ?? null;
+    const r = await callModel({ config, messages, schemas, budget, budgetState, pinned, quick, retry, signal, run, onEvent, onDelta });
     const { text, calls, unreadable } = await readReply({ r, quick, known, turn: run.turns, onEvent });
     const unusable = unusableReply({ r, text, calls, unreadable, nudged, known, turn: run.turns });
     if (unusable && 'stop' in unusable) return stop(unusable.stop);

@@ -19,9 +19,12 @@ export interface AssistantMessage {
   tool_calls?: ToolCall[];
 }
 
+/** A part of a user message with images (--image): text, or an image as a base64 data URL, as the OpenAI chat API takes them. */
+export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string | ContentPart[] }
   | AssistantMessage
   | { role: 'tool'; tool_call_id: string; content: string };
 
@@ -120,6 +123,7 @@ const FAILURES = {
   MODEL_QUOTA: { setting: 'api_key_env' },
   MODEL_AUTH: { setting: 'api_key_env' },
   MODEL_NOT_FOUND: { setting: 'model' },
+  MODEL_NO_VISION: { setting: 'model' },
   MODEL_CONTEXT_EXCEEDED: { setting: 'model' },
   MODEL_REQUEST_REJECTED: { setting: 'model' },
 } as const satisfies Record<string, { setting: ModelSetting }>;
@@ -143,6 +147,13 @@ interface Target {
   model: string;
   apiKey?: string;
   apiKeyEnv?: string;
+  /** The request carries images: a refusal that names them is the model's lack of vision. */
+  images?: boolean;
+}
+
+/** True when a message of the request has an image part. */
+export function hasImages(messages: readonly ChatMessage[]): boolean {
+  return messages.some((m) => m.role === 'user' && Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url'));
 }
 
 /**
@@ -158,6 +169,7 @@ export async function chat(options: ChatOptions): Promise<ChatResult> {
     model: options.model,
     apiKey: options.apiKey,
     apiKeyEnv: options.apiKeyEnv,
+    images: hasImages(options.messages),
   };
   const body = JSON.stringify({
     model: options.model,
@@ -455,6 +467,9 @@ function errorCode(err: unknown): string | undefined {
 const MODEL_MISSING =
   /model.{0,80}(not found|does not exist|not a valid|is invalid|unknown)|(no such|unknown|invalid) model|not a valid model/i;
 const CONTEXT_TOO_LONG = /context.(length|window)|maximum context|too many tokens|prompt is too long/i;
+/** What Ollama ("this model does not support image input"), OpenAI ("image_url is only supported by certain models") and OpenRouter ("No endpoints found that support image input") say of images sent to a text-only model. */
+const NO_VISION =
+  /(support|accept|take)s? (image|vision)|image input|image_url is only supported|images? (are|is) not supported|not (a )?(multimodal|vision)|vision is not|no vision/i;
 const OUT_OF_QUOTA = /insufficient_quota|exceeded your current quota|billing|insufficient credits/i;
 
 function httpFailure({
@@ -494,6 +509,13 @@ function httpFailure({
       extra,
     );
   }
+  if (target.images && NO_VISION.test(said))
+    return new AttemptFailure(
+      'MODEL_NO_VISION',
+      `model '${target.model}' at '${target.endpoint}' does not take image input (${status}): ${said}`,
+      false,
+      extra,
+    );
   if (MODEL_MISSING.test(said))
     return new AttemptFailure(
       'MODEL_NOT_FOUND',
@@ -541,7 +563,12 @@ async function finalError({
 }): Promise<ModelError> {
   const { setting } = FAILURES[failure.code];
   const message = attempts > 1 ? `${failure.message} (gave up after ${attempts} attempts)` : failure.message;
-  const fix = failure.code === 'MODEL_NOT_FOUND' ? await missingModelFix({ failure, target }) : fixFor({ setting, target });
+  const fix =
+    failure.code === 'MODEL_NOT_FOUND'
+      ? await missingModelFix({ failure, target })
+      : failure.code === 'MODEL_NO_VISION'
+        ? await visionModelFix({ target })
+        : fixFor({ setting, target });
   return new ModelError(failure.code, message, {
     fix,
     setting,
@@ -566,6 +593,17 @@ async function missingModelFix({ failure, target }: { failure: AttemptFailure; t
   if (/try pulling it|ollama pull/i.test(failure.message)) return `ollama pull ${target.model}`;
   const available = await listModels({ endpoint: target.endpoint, apiKey: target.apiKey, timeoutMs: 2000 }).catch(() => []);
   const suggestion = available.find((m) => m !== target.model);
+  return suggestion ? `forge agent --model ${suggestion}` : 'forge agent --model NAME';
+}
+
+/** Model names that take images, as providers and Ollama's library name them. */
+const VISION_MODEL =
+  /vision|[-_.:]vl\b|vl[-_:]|llava|gpt-4o|gpt-4\.1|gpt-5|claude|gemini|pixtral|gemma3|minicpm-v|moondream|mistral-small3/i;
+
+/** A model of the endpoint's list whose name says it takes images; else the flag to choose one. */
+async function visionModelFix({ target }: { target: Target }): Promise<string> {
+  const available = await listModels({ endpoint: target.endpoint, apiKey: target.apiKey, timeoutMs: 2000 }).catch(() => []);
+  const suggestion = available.find((m) => m !== target.model && VISION_MODEL.test(m));
   return suggestion ? `forge agent --model ${suggestion}` : 'forge agent --model NAME';
 }
 

@@ -1,7 +1,7 @@
 // The token budget over the real request — messages with their framing, and the tool schemas — kept before every model call, prefix-stable where it can be.
 import { InvalidInputError } from '../errors';
 import { shellQuote } from '../quote';
-import type { AssistantMessage, ChatMessage, ToolSchema } from './chat';
+import type { AssistantMessage, ChatMessage, ContentPart, ToolSchema } from './chat';
 
 export interface Compressed {
   id: string;
@@ -22,14 +22,44 @@ async function tokenizer(): Promise<Count> {
   return countTokens;
 }
 
-/** The request as the budget counts it: messages and tool schemas as JSON, the way bench/agent.ts counts the recorded bodies. */
+/**
+ * Tokens an attached image (--image) is counted as, whatever its size: about what a vision model
+ * takes for one (OpenAI's high detail is 85 + 170 per 512-pixel tile; local models ~600–1500),
+ * not its base64, which no model reads as text.
+ */
+export const IMAGE_TOKENS = 1000;
+
+const IMAGE_STAND_IN: ContentPart = { type: 'image_url', image_url: { url: 'image' } };
+
+const imagesIn = (m: ChatMessage): number =>
+  m.role === 'user' && Array.isArray(m.content) ? m.content.filter((p) => p.type === 'image_url').length : 0;
+
+/** The message with each image's data URL replaced by a stand-in: the image is counted as IMAGE_TOKENS instead. */
+function countable(m: ChatMessage): ChatMessage {
+  return imagesIn(m) && m.role === 'user' && Array.isArray(m.content)
+    ? { ...m, content: m.content.map((p) => (p.type === 'image_url' ? IMAGE_STAND_IN : p)) }
+    : m;
+}
+
+/** The text of a message's content, images left out. */
+export function textOf(content: string | ContentPart[] | null | undefined): string {
+  if (typeof content === 'string') return content;
+  return (content ?? []).map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+}
+
+/** The request as the budget counts it: messages and tool schemas as JSON, the way bench/agent.ts counts the recorded bodies (images as stand-ins). */
 function wireText({ messages, tools }: ChatRequest): string {
-  return JSON.stringify({ messages, tools: tools?.length ? tools : undefined });
+  return JSON.stringify({ messages: messages.map(countable), tools: tools?.length ? tools : undefined });
+}
+
+/** Tokens of a request: its wire text and IMAGE_TOKENS per image. */
+function measure(request: ChatRequest, count: Count): number {
+  return count(wireText(request)) + request.messages.reduce((n, m) => n + imagesIn(m), 0) * IMAGE_TOKENS;
 }
 
 /** Tokens of the request as sent (o200k_base: close enough for every modern model, and JSON framing counts more than any chat template adds). */
 export async function requestTokens(request: ChatRequest): Promise<number> {
-  return (await tokenizer())(wireText(request));
+  return measure(request, await tokenizer());
 }
 
 /**
@@ -38,7 +68,7 @@ export async function requestTokens(request: ChatRequest): Promise<number> {
  * (Ollama's KV cache, hosted prompt caching) can reuse.
  */
 export function prefixText({ messages, tools }: ChatRequest): string {
-  return JSON.stringify({ tools: tools ?? [], messages });
+  return JSON.stringify({ tools: tools ?? [], messages: messages.map(countable) });
 }
 
 /** Tokens of `current` after its longest common prefix with `previous` (both from prefixText); all of it when there is no previous request. */
@@ -91,13 +121,44 @@ export interface Fit {
   cut: number;
   /** Oldest turns dropped whole. */
   dropped: number;
+  /** Attached images left out (first of all, oldest first). */
+  images: number;
   /** Tokens after the common prefix with the previous request. */
   uncached: number;
 }
 
+/** Pinned files (--attach) as the system prompt holds them, for a budget that cannot hold them to say so. */
+export interface PinnedText {
+  text: string;
+  paths: readonly string[];
+  /** The flags that pin them again, for the fix's command (--attach a.ts …). */
+  flags: readonly string[];
+}
+
+/**
+ * Leaves out attached images, oldest first, while the request is over `budget`: an image costs
+ * IMAGE_TOKENS, so it goes before any text. Returns how many went.
+ */
+function evictImages({ messages, over }: { messages: ChatMessage[]; over: () => boolean }): number {
+  let gone = 0;
+  for (const [i, m] of messages.entries()) {
+    if (m.role !== 'user' || !Array.isArray(m.content)) continue;
+    const parts = [...m.content];
+    for (const [j, p] of parts.entries()) {
+      if (!over()) return gone;
+      if (p.type !== 'image_url') continue;
+      parts[j] = { type: 'text', text: '[an attached image was left out to fit the token budget]' };
+      messages[i] = { role: 'user', content: [...parts] };
+      gone++;
+    }
+  }
+  return gone;
+}
+
 /**
  * Brings the whole request — messages, their framing and the tool schemas — under `budget` tokens,
- * never touching the system prompt or the task. In order, each only while still over:
+ * never touching the system prompt (with its pinned files) or the task's text. Attached images go
+ * first, oldest first; then, in order, each only while still over:
  * 1. older tool results become one-line stubs, oldest first, down to LOW_WATER of the budget (in one
  *    block, so the following calls append to an unchanged prefix); each stub names an id the
  *    `recall` tool returns the full text for;
@@ -112,36 +173,41 @@ export async function enforceBudget({
   tools,
   budget,
   state,
+  pinned = null,
 }: {
   messages: ChatMessage[];
   tools: readonly ToolSchema[];
   budget: number;
   state: BudgetState;
+  pinned?: PinnedText | null;
 }): Promise<Fit> {
   const count = await tokenizer();
-  const before = count(wireText({ messages, tools }));
-  const fit: Fit = { before, after: before, compressed: 0, shortened: 0, cut: 0, dropped: 0, uncached: 0 };
-  const task = messages[1]?.content ?? '';
+  const before = measure({ messages, tools }, count);
+  const fit: Fit = { before, after: before, compressed: 0, shortened: 0, cut: 0, dropped: 0, images: 0, uncached: 0 };
+  if (before > budget) fit.images = evictImages({ messages, over: () => measure({ messages, tools }, count) > budget });
+  const task = textOf(messages[1]?.content);
+  const flags = pinned?.flags ?? [];
   const fixedText = wireText({ messages: messages.slice(0, 2), tools });
-  if (state.fixed?.text !== fixedText) state.fixed = { text: fixedText, tokens: count(fixedText) };
+  if (state.fixed?.text !== fixedText) state.fixed = { text: fixedText, tokens: measure({ messages: messages.slice(0, 2), tools }, count) };
   const fixed = state.fixed.tokens;
-  if (fixed > budget)
-    throw budgetTooSmall({ budget, needed: fixed, task, what: 'the system prompt, the task and the tool schemas alone are' });
-  if (before > budget) {
+  if (fixed > budget) throw fixedTooLarge({ budget, fixed, task, pinned, count });
+  if (measure({ messages, tools }, count) > budget) {
     // Per-message costs (JSON plus the comma between them) are summed as an estimate; the
     // exact count of the whole request then decides, and any overshoot is taken off the limit.
     let limit = budget;
     for (;;) {
       fitUnder({ messages, tools, limit, lowWater: Math.floor(limit * LOW_WATER), state, count, fit });
-      fit.after = count(wireText({ messages, tools }));
+      fit.after = measure({ messages, tools }, count);
       if (fit.after <= budget) break;
       const next = limit - (fit.after - budget);
-      if (next <= fixed) throw budgetTooSmall({ budget, needed: fit.after, task, what: 'the latest turn does not fit: the request is' });
+      if (next <= fixed)
+        throw budgetTooSmall({ budget, needed: fit.after, task, flags, what: 'the latest turn does not fit: the request is' });
       limit = next;
     }
-  }
+  } else fit.after = measure({ messages, tools }, count);
   const text = prefixText({ messages, tools });
-  fit.uncached = uncachedTokens(state.previous, text, count);
+  const images = messages.reduce((n, m) => n + imagesIn(m), 0);
+  fit.uncached = uncachedTokens(state.previous, text, count) + (state.previous === null ? images * IMAGE_TOKENS : 0);
   state.previous = text;
   return fit;
 }
@@ -163,7 +229,7 @@ function fitUnder({
   count: Count;
   fit: Fit;
 }): void {
-  const cost = (m: ChatMessage) => count(JSON.stringify(m)) + 1;
+  const cost = (m: ChatMessage) => count(JSON.stringify(countable(m))) + imagesIn(m) * IMAGE_TOKENS + 1;
   const costs = messages.map(cost);
   let total = count(wireText({ messages: [], tools })) + costs.reduce((a, b) => a + b, 0);
   const replace = (i: number, m: ChatMessage) => {
@@ -265,13 +331,73 @@ function cutToTokens(text: string, tokens: number, count: Count): string {
   return text.slice(0, chars) + note(chars);
 }
 
+/** The system prompt, pinned files, task and schemas over the budget: said of the pinned files when they alone are. */
+function fixedTooLarge({
+  budget,
+  fixed,
+  task,
+  pinned,
+  count,
+}: {
+  budget: number;
+  fixed: number;
+  task: string;
+  pinned: PinnedText | null;
+  count: Count;
+}): InvalidInputError {
+  const flags = pinned?.flags ?? [];
+  if (!pinned?.paths.length)
+    return budgetTooSmall({ budget, needed: fixed, task, flags, what: 'the system prompt, the task and the tool schemas alone are' });
+  const tokens = count(pinned.text);
+  const one = pinned.paths.length === 1;
+  const files = `${one ? 'file' : 'files'} (${pinned.paths.join(', ')})`;
+  return tokens > budget
+    ? budgetTooSmall({
+        budget,
+        needed: fixed,
+        task,
+        flags,
+        pinned: tokens,
+        what: `the pinned ${files} alone ${one ? 'is' : 'are'} ${tokens} tokens; with the prompt, the task and the tool schemas, the request is`,
+      })
+    : budgetTooSmall({
+        budget,
+        needed: fixed,
+        task,
+        flags,
+        pinned: tokens,
+        what: `the system prompt, the pinned ${files}, the task and the tool schemas alone are`,
+      });
+}
+
 /** The budget to suggest: what was needed, with room for a few turns, rounded up to 500. */
-function budgetTooSmall({ budget, needed, task, what }: { budget: number; needed: number; task: string; what: string }): InvalidInputError {
+function budgetTooSmall({
+  budget,
+  needed,
+  task,
+  what,
+  flags = [],
+  pinned,
+}: {
+  budget: number;
+  needed: number;
+  task: string;
+  what: string;
+  flags?: readonly string[];
+  pinned?: number;
+}): InvalidInputError {
   const suggested = Math.ceil((needed + 1500) / 500) * 500;
-  return new InvalidInputError('BUDGET_TOO_SMALL', `a token budget of ${budget} cannot hold the request: ${what} ${needed} tokens`, {
-    fix: task.trim() ? `forge agent --budget ${suggested} ${shellQuote(task)}` : 'forge agent --help',
-    data: { budget, needed, suggested },
-  });
+  const fewer = pinned === undefined ? '' : ': pass a larger --budget, or attach fewer files';
+  return new InvalidInputError(
+    'BUDGET_TOO_SMALL',
+    `a token budget of ${budget} cannot hold the request: ${what} ${needed} tokens${fewer}`,
+    {
+      fix: task.trim()
+        ? `forge agent --budget ${suggested} ${[...flags.map(shellQuote), shellQuote(task)].join(' ')}`
+        : 'forge agent --help',
+      data: { budget, needed, suggested, ...(pinned === undefined ? {} : { pinned }) },
+    },
+  );
 }
 
 export const RECALL_TOOL = {

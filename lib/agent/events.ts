@@ -21,8 +21,8 @@ export function describeEvent(e: AgentEvent): { record: RunRecord; text: string 
       };
     case 'compressed':
       return {
-        record: { type: 'compressed', results: e.results, before: e.before, after: e.after },
-        text: `  (context ${e.before} → ${e.after} tokens: ${e.results} older result${e.results === 1 ? '' : 's'} compressed)`,
+        record: { type: 'compressed', results: e.results, before: e.before, after: e.after, ...(e.images ? { images: e.images } : {}) },
+        text: `  (context ${e.before} → ${e.after} tokens: ${e.results} older result${e.results === 1 ? '' : 's'} compressed${e.images ? `, ${e.images} attached image${e.images === 1 ? '' : 's'} left out` : ''})`,
       };
     case 'text':
       return { record: { type: 'text', text: e.text }, text: e.text.trim() };

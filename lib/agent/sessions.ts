@@ -40,6 +40,8 @@ export interface AgentSession {
    */
   active?: number;
   abandoned?: AbandonedTurns[];
+  /** Files pinned to every call of the session (--attach), relative to the work tree's top: --continue keeps them. */
+  attached?: string[];
 }
 
 /** The turns a continued task builds on. */
@@ -121,8 +123,18 @@ export function sessionSummary(session: AgentSession, cap = SUMMARY_CAP): string
   return `Earlier in this session (${session.id})${dropped ? `, ${dropped} older turn${dropped === 1 ? '' : 's'} left out` : ''}:\n${kept.join('\n')}`;
 }
 
-/** Appends a turn to the session (a new one when `id` is null); returns the session. */
-export async function saveTurn({ store, id, turn }: { store: StateStore; id: string | null; turn: AgentTurn }): Promise<AgentSession> {
+/** Appends a turn to the session (a new one when `id` is null), with the files now pinned to it; returns the session. */
+export async function saveTurn({
+  store,
+  id,
+  turn,
+  attached = [],
+}: {
+  store: StateStore;
+  id: string | null;
+  turn: AgentTurn;
+  attached?: readonly string[];
+}): Promise<AgentSession> {
   const sessionId = id ?? `ag-${turn.timestamp.slice(0, 10).replace(/-/g, '')}-${randomHex().slice(0, 8)}`;
   const r = await store.update({
     message: `agent: session ${sessionId} turn`,
@@ -140,6 +152,8 @@ export async function saveTurn({ store, id, turn }: { store: StateStore; id: str
         turns: [...kept, turn],
         ...(base.active !== undefined ? { active: kept.length + 1 } : {}),
         ...(dropped.length ? { abandoned: [...(base.abandoned ?? []), { at: turn.timestamp, after: kept.length, turns: dropped }] } : {}),
+        // Once a session pinned files, the list is what this turn had: --detach can empty it.
+        ...(attached.length || existing?.attached ? { attached: [...attached] } : {}),
       };
       tx.write(sessionPath(sessionId), `${JSON.stringify(session, null, 2)}\n`);
       return session;

@@ -173,6 +173,7 @@ const agentSession = () =>
     turns: z.array(agentTurn()),
     active: z.optional(z.number()),
     abandoned: z.optional(z.array(z.looseObject({ at: z.string(), after: z.number(), turns: z.array(agentTurn()) }))),
+    attached: z.optional(strings()),
   });
 
 const logEvent = () =>

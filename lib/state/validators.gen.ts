@@ -2482,7 +2482,7 @@ return errors === 0;
 }
 
 export const validate_agentSession = validate16;
-const schema17 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"createdAt":{"type":"string"},"updatedAt":{"type":"string"},"turns":{"type":"array","items":{"type":"object","properties":{"timestamp":{"type":"string"},"task":{"type":"string"},"answer":{"type":"string"},"files":{"type":"array","items":{"type":"string"}},"toolCalls":{"type":"number"},"model":{"type":"string"},"checkpoint":{"type":"string"}},"required":["timestamp","task","answer","files","toolCalls","model"],"additionalProperties":{}}},"active":{"type":"number"},"abandoned":{"type":"array","items":{"type":"object","properties":{"at":{"type":"string"},"after":{"type":"number"},"turns":{"type":"array","items":{"type":"object","properties":{"timestamp":{"type":"string"},"task":{"type":"string"},"answer":{"type":"string"},"files":{"type":"array","items":{"type":"string"}},"toolCalls":{"type":"number"},"model":{"type":"string"},"checkpoint":{"type":"string"}},"required":["timestamp","task","answer","files","toolCalls","model"],"additionalProperties":{}}}},"required":["at","after","turns"],"additionalProperties":{}}}},"required":["id","createdAt","updatedAt","turns"],"additionalProperties":{},"$id":"agentSession"};
+const schema17 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"createdAt":{"type":"string"},"updatedAt":{"type":"string"},"turns":{"type":"array","items":{"type":"object","properties":{"timestamp":{"type":"string"},"task":{"type":"string"},"answer":{"type":"string"},"files":{"type":"array","items":{"type":"string"}},"toolCalls":{"type":"number"},"model":{"type":"string"},"checkpoint":{"type":"string"}},"required":["timestamp","task","answer","files","toolCalls","model"],"additionalProperties":{}}},"active":{"type":"number"},"abandoned":{"type":"array","items":{"type":"object","properties":{"at":{"type":"string"},"after":{"type":"number"},"turns":{"type":"array","items":{"type":"object","properties":{"timestamp":{"type":"string"},"task":{"type":"string"},"answer":{"type":"string"},"files":{"type":"array","items":{"type":"string"}},"toolCalls":{"type":"number"},"model":{"type":"string"},"checkpoint":{"type":"string"}},"required":["timestamp","task","answer","files","toolCalls","model"],"additionalProperties":{}}}},"required":["at","after","turns"],"additionalProperties":{}}},"attached":{"type":"array","items":{"type":"string"}}},"required":["id","createdAt","updatedAt","turns"],"additionalProperties":{},"$id":"agentSession"};
 
 function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="agentSession" */;
@@ -2920,6 +2920,37 @@ var valid0 = _errs31 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.attached !== undefined){
+let data28 = data.attached;
+const _errs61 = errors;
+if(errors === _errs61){
+if(Array.isArray(data28)){
+var valid9 = true;
+const len5 = data28.length;
+for(let i5=0; i5<len5; i5++){
+const _errs63 = errors;
+if(typeof data28[i5] !== "string"){
+validate16.errors = [{instancePath:instancePath+"/attached/" + i5,schemaPath:"#/properties/attached/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid9 = _errs63 === errors;
+if(!valid9){
+break;
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath+"/attached",schemaPath:"#/properties/attached/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs61 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
