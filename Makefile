@@ -41,6 +41,8 @@ bench: build
 	$(TSX) bench/plans.ts
 	$(TSX) bench/validate.ts
 	$(TSX) bench/agent.ts
+	$(TSX) bench/attach.ts
+	$(TSX) bench/git-context.ts
 	$(TSX) bench/mcp.ts
 	$(TSX) bench/walk.ts
 
