@@ -266,7 +266,21 @@ export default defineCommand({
         });
         return planOutcome(end, ctx);
       }
-      return await taskOutcome({ args, ctx, task, history, resumed, inRepo: top !== null, root, config, budget, retry, bench, view });
+      const taskArgs = await autoQuick(args, ctx, config, task);
+      return await taskOutcome({
+        args: taskArgs,
+        ctx,
+        task,
+        history,
+        resumed,
+        inRepo: top !== null,
+        root,
+        config,
+        budget,
+        retry,
+        bench,
+        view,
+      });
     } finally {
       const report = await bench.close();
       if (report) await ctx.emit({ type: 'hooks', text: report }, report);
@@ -408,6 +422,18 @@ async function chooseModel(
   return { config, budget };
 }
 
+/** auto_quick: a short question goes to quick mode; the decision is said either way, as a warning when the task looks like a change. */
+async function autoQuick(args: Args, ctx: RunContext, config: ModelConfig, task: string): Promise<Args> {
+  if (!config.autoQuick.value || args.quick || args.plan || args.resume) return args;
+  const { quickDecision } = await import('../lib/agent/routes');
+  const d = quickDecision(task);
+  await ctx.emit(
+    { type: 'auto_quick', quick: d.quick, reason: d.reason, warning: d.warning },
+    `${d.warning ? 'warning: ' : ''}auto_quick: ${d.quick ? 'quick mode' : 'not quick'}: ${d.reason}`,
+  );
+  return d.quick ? { ...args, quick: true } : args;
+}
+
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** How a run is shown as it goes: on a terminal a spinner while the model thinks and its text as it streams in; each event as its record or line. */
@@ -494,7 +520,7 @@ async function taskOutcome({
   resumed,
   inRepo,
   root,
-  config,
+  config: profileConfig,
   budget,
   retry,
   bench,
@@ -514,6 +540,15 @@ async function taskOutcome({
   view: ReturnType<typeof liveView>;
 }): Promise<Outcome> {
   const started = Date.now();
+  const [{ configFor }, { describeSource }] = await Promise.all([import('../lib/agent/routes'), import('../lib/agent/config')]);
+  const category = args.quick ? 'quick' : 'standard';
+  // model_routes: a quick task goes to the quick route, any other to the standard one.
+  const config = configFor(profileConfig, category);
+  if (config !== profileConfig)
+    await ctx.emit(
+      { type: 'config', line: `${category} route: model ${config.model.value}` },
+      `using model ${config.model.value} for this ${category} task (${describeSource(config.model.source)})`,
+    );
   // --quick answers from the prompt alone and changes no file: no checkpoint to take.
   const checkpoint = args.quick ? null : await bench.checkpoint(task, 'task');
   if (checkpoint)
@@ -531,10 +566,10 @@ async function taskOutcome({
     history,
     onEvent: view.onEvent,
     onDelta: view.onDelta,
-    tools: bench.tools,
+    tools: bench.toolsFor(category),
     guards: bench.guards,
   }).finally(view.quiet);
-  await afterTask({ ctx, args, task, run, started, checkpoint, inRepo, config, bench });
+  await afterTask({ ctx, args, task, run, started, checkpoint, inRepo, config, bench, category });
   const session =
     inRepo && config.recording.sessions.value ? await saveSession({ ctx, resumed, task, run, model: config.model.value }) : null;
   const { SESSIONS_DIR } = await import('../lib/agent/sessions');
@@ -621,6 +656,7 @@ async function afterTask({
   inRepo,
   config,
   bench,
+  category,
 }: {
   ctx: RunContext;
   args: Args;
@@ -629,13 +665,15 @@ async function afterTask({
   started: number;
   checkpoint: string | null;
   inRepo: boolean;
+  /** With the model the task's calls went to. */
   config: ModelConfig;
   bench: Workbench;
+  category: string;
 }): Promise<void> {
   // Telemetry needs a repository to live in; outside one the run is simply not recorded.
   if (inRepo) {
     const { recordTelemetry } = await import('../lib/agent/telemetry');
-    await recordTelemetry({ store: await ctx.store(), config, task, run, started, now: ctx.now() });
+    await recordTelemetry({ store: await ctx.store(), config, task, run, started, now: ctx.now(), category });
   }
   if (checkpoint) await emitSweep({ io: ctx, checkpoint, ...(await bench.sweep(checkpoint)) });
   if (!run.exhausted && !run.stopped && !args.quick) {
