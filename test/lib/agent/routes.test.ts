@@ -1,9 +1,20 @@
 // auto_quick's reading of a task, the model a category routes to, MCP scope, and the module plan's category field.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { ModelConfig } from '../../../lib/agent/config';
+import { resolveModelConfig, type ModelConfig } from '../../../lib/agent/config';
 import { inScope, quickDecision, routedModel, stepCategory } from '../../../lib/agent/routes';
 import { checkModulePlan } from '../../../lib/plans/modules';
+import { tempDir } from '../../helpers/repo';
+
+/** An env whose config.json holds one profile. */
+function withProfile(profile: Record<string, unknown>): Record<string, string> {
+  const home = tempDir('forge-config-');
+  mkdirSync(join(home, 'forge'));
+  writeFileSync(join(home, 'forge', 'config.json'), JSON.stringify({ profiles: { p: profile } }));
+  return { XDG_CONFIG_HOME: home };
+}
 
 test('a short question is quick; plan words and several files warn; one file or many words are the normal mode without a warning', () => {
   const cases: Array<[string, boolean, boolean]> = [
@@ -60,6 +71,26 @@ test('forge plan check: a module category must be a string; an unknown one is a 
   );
   const fine = await checkModulePlan({ file: 'p.json', text: module('deep'), cwd: '.' });
   assert.equal(fine.findings, []);
+});
+
+test('the planner: --planner-model, else planner_model, else the deep route, else the model; a profile with routes and no model runs on standard', async () => {
+  const endpoint = 'http://127.0.0.1:9/v1';
+  const routes = { deep: 'd', standard: 's', quick: 'q' };
+  const routed = await resolveModelConfig({ env: withProfile({ endpoint, model_routes: routes }) });
+  assert.equal([routed.model.value, routed.plannerModel.value], ['s', 'd']);
+  assert.match(routed.plannerModel.source.kind === 'config' ? routed.plannerModel.source.key : '', /model_routes$/);
+  const planned = await resolveModelConfig({ env: withProfile({ endpoint, model: 'm', planner_model: 'pm', model_routes: routes }) });
+  assert.is(planned.plannerModel.value, 'pm');
+  const flagged = await resolveModelConfig({
+    flags: { plannerModel: 'fm' },
+    env: withProfile({ endpoint, model: 'm', planner_model: 'pm', model_routes: routes }),
+  });
+  assert.is(flagged.plannerModel.value, 'fm');
+  // --model names one model for every call: no routes, the planner is that model too.
+  const one = await resolveModelConfig({ flags: { model: 'only' }, env: withProfile({ endpoint, model: 'm', model_routes: routes }) });
+  assert.equal([one.model.value, one.plannerModel.value, one.routes.value], ['only', null, {}]);
+  const fromEnv = await resolveModelConfig({ env: { ...withProfile({ endpoint, model_routes: routes }), FORGE_MODEL: 'env-model' } });
+  assert.equal(fromEnv.routes.value, {});
 });
 
 test.run();
