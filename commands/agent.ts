@@ -235,7 +235,7 @@ export default defineCommand({
     if (args['dry-run']) return dryRunOutcome({ plan: args.plan, task, root, history, tools: forgeTools, ctx });
     const { config, budget } = await chooseModel(args, ctx, env, top !== null);
     const retry = { stallMs: args['stall-seconds'] * 1000 };
-    const view = liveView(ctx, config.model.value);
+    const view = liveView(ctx);
     const { openWorkbench } = await import('../lib/agent/workbench');
     const bench = await openWorkbench({
       forgeTools,
@@ -438,7 +438,7 @@ async function autoQuick(args: Args, ctx: RunContext, config: ModelConfig, task:
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** How a run is shown as it goes: on a terminal a spinner while the model thinks and its text as it streams in; each event as its record or line. */
-function liveView(ctx: RunContext, model: string) {
+function liveView(ctx: RunContext) {
   let spinner: NodeJS.Timeout | null = null;
   let shown = Promise.resolve();
   let streamedText = false;
@@ -457,7 +457,7 @@ function liveView(ctx: RunContext, model: string) {
   const onEvent = async (e: AgentEvent) => {
     if (e.type === 'request') {
       let frame = 0;
-      spinner ??= setInterval(() => void ctx.status(`${SPINNER[frame++ % SPINNER.length]} waiting for ${model}`), 120);
+      spinner ??= setInterval(() => void ctx.status(`${SPINNER[frame++ % SPINNER.length]} waiting for ${e.model}`), 120);
       spinner.unref();
       return;
     }
