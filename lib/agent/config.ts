@@ -12,6 +12,9 @@ import type { ModelRoutes, StepCategory } from './routes';
 import { SESSIONS_DIR } from './sessions';
 import { TELEMETRY_DIR } from './telemetry';
 
+/** The routes' source when the profile has none. */
+const NO_ROUTES = 'no model_routes';
+
 export const OLLAMA_ENDPOINT = 'http://localhost:11434/v1';
 export const OPENAI_ENDPOINT = 'https://api.openai.com/v1';
 export const OPENROUTER_ENDPOINT = 'https://openrouter.ai/api/v1';
@@ -251,30 +254,32 @@ function modelExtras({
   settings,
   fromConfig,
   profileModelInUse,
-  routesInUse,
+  routesOff,
 }: {
   flags: AgentFlags;
   settings: ConfigProfile;
   fromConfig: (key: keyof ConfigProfile) => Source;
   profileModelInUse: boolean;
-  routesInUse: boolean;
+  /** Why the profile's model_routes are not used; null when they are. */
+  routesOff: string | null;
 }): Pick<ModelConfig, 'plannerModel' | 'cost' | 'contextWindow' | 'routes' | 'autoQuick'> {
-  const routes = routesInUse ? (settings.model_routes ?? {}) : {};
+  const routes = routesOff === null ? (settings.model_routes ?? {}) : {};
   return {
     plannerModel: first<string>([
       [flags.plannerModel, { kind: 'flag', flag: '--planner-model' }],
       [settings.planner_model, fromConfig('planner_model')],
       [routes.deep, fromConfig('model_routes')],
     ]) ?? { value: null, source: { kind: 'default', detail: 'the main model plans' } },
-    routes: routesInUse
-      ? { value: routes, source: fromConfig('model_routes') }
-      : {
-          value: {},
-          source: {
-            kind: 'default',
-            detail: settings.model_routes ? 'the model was chosen by a flag or FORGE_MODEL: one model for every call' : 'no model_routes',
+    routes:
+      routesOff === null && settings.model_routes
+        ? { value: routes, source: fromConfig('model_routes') }
+        : {
+            value: {},
+            source: {
+              kind: 'default',
+              detail: settings.model_routes ? `${routesOff}, so the profile's model_routes are not used` : NO_ROUTES,
+            },
           },
-        },
     autoQuick:
       settings.auto_quick !== undefined
         ? { value: settings.auto_quick, source: fromConfig('auto_quick') }
@@ -319,7 +324,14 @@ export async function resolveModelConfig({
   const profileEndpointInUse = settings.endpoint === undefined || endpoint?.value === trimSlashes(settings.endpoint);
   const profileModelInUse = profileEndpointInUse && (settings.model === undefined || model?.value === settings.model);
   // Routes are the profile's choice of models: a model named by a flag or FORGE_MODEL is one model for every call.
-  const routesInUse = profileEndpointInUse && (model === undefined || model.source.kind === 'config');
+  const routesOff = !profileEndpointInUse
+    ? "the endpoint in use is not the profile's"
+    : model?.source.kind === 'flag'
+      ? `${model.source.flag} names it`
+      : model?.source.kind === 'env'
+        ? `$${model.source.name} names it`
+        : null;
+  const routesInUse = routesOff === null;
   if (model === undefined && routesInUse && settings.model_routes?.standard)
     model = { value: settings.model_routes.standard, source: fromConfig('model_routes') };
   if (flags.apiKeyEnv !== undefined && !ENV_NAME.test(flags.apiKeyEnv)) {
@@ -355,7 +367,7 @@ export async function resolveModelConfig({
     model,
     apiKeyEnv: key.apiKeyEnv ?? { value: null, source: { kind: 'default', detail: 'no API key is sent' } },
     apiKey: key.apiKey,
-    ...modelExtras({ flags, settings, fromConfig, profileModelInUse, routesInUse }),
+    ...modelExtras({ flags, settings, fromConfig, profileModelInUse, routesOff }),
     ...profileSettings({ file, profile, path, env }),
     firstRun,
   };
@@ -882,6 +894,8 @@ export function describeModelConfig(config: ModelConfig): string[] {
       `API key from $${config.apiKeyEnv.value} (${describeSource(config.apiKeyEnv.source)}); change it with --api-key-env NAME or api_key_env in a profile`,
     );
   const routes = Object.entries(config.routes.value);
+  if (!routes.length && config.routes.source.kind === 'default' && config.routes.source.detail !== NO_ROUTES)
+    lines.push(`one model for every call: ${config.routes.source.detail}`);
   if (routes.length)
     lines.push(
       `model routes ${routes.map(([c, m]) => `${c} ${m}`).join(', ')} (${describeSource(config.routes.source)}); plan steps go by their category`,

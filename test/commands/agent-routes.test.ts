@@ -177,7 +177,7 @@ test('--model names one model for every call: the routes are not used, and the t
     });
     assert.is(r.code, 0, r.stderr);
     assert.is(server.chatBodies()[0]!.model, 'flag-model');
-    assert.not.match(r.stdout, /model routes/);
+    assert.match(r.stdout, /^using one model for every call: --model names it, so the profile's model_routes are not used$/m);
     const routed = await forge(['agent', '--quick', 'is this a question?'], { cwd: dir, env: { XDG_CONFIG_HOME: home } });
     assert.is(routed.code, 0, routed.stderr);
     assert.is(server.chatBodies()[1]!.model, 'quick-model');
