@@ -168,6 +168,7 @@ export default defineCommand({
     "Each step then runs with a fresh context holding only its instruction, its files as anchored windows (for symbols the planner named, their definitions, found through the symbol index) and the carry-forward summary of the steps done — the files each changed and their top symbols, computed from the files without a model call — and is verified with forge validate (its verify commands and its files) under the plan's run id. A step that fails its check, or whose run hits --max-turns, pauses the plan there; forge agent --resume runs that step again with its failure in the instruction, then the rest. The plan and its progress are on the state ref: .forge/agent/plans/<id>.json, and .forge/plan.md for people (git show refs/forge/state:.forge/plan.md). Every call of the plan — tool calls, preflights, validations — is logged under the plan's id as its run id (or --run-id): forge logs --run-id <plan id>.",
     'Around every run: a checkpoint of the work tree (untracked files included, ignored ones not) on refs/forge/checkpoints before the task and before each plan step — HEAD, the index and the branches untouched; forge undo restores it, forge diff shows what changed since. After the task come the files changed since the checkpoint and a change-impact sweep: symbols whose signature changed or that went away, with their references in files the task did not touch, as warnings. When a plan contract is active (forge plan activate), every tool call passes forge plan preflight first: a hard refusal is reported to the model and the call does not run; a soft one tells the model it may run forge plan ack through bash and repeat the call.',
     'The profile\'s hooks run: on_edit after each write, edit or patch that landed — its output (50 lines at most, 30 s timeout) is appended to that tool result, so the model sees a compiler error at once — and on_step_done, on_task_done, on_session_start, on_session_end. A profile without hooks gets them detected from Cargo.toml, tsconfig.json, go.mod or pyproject.toml/setup.py for the run; they are written into it (all five events, and hooks_detected_from) only with --save-hooks — forge never changes the user\'s config unasked (in a repository with other build files, its own detected hooks serve the run); a hook command the shell cannot find is reported once and not run again in the session; hooks_disabled turns them off; forge hooks list shows them. The profile\'s mcp_servers are started over stdio and their tools offered as <server>__<tool> (forge shows <server>.<tool>; OpenAI and Anthropic refuse dots in tool names); a server that fails to start is skipped with one warning; all are stopped at exit. auto_commit commits the result: "task", a commit per task and per plan step; "plan", a commit per task and one per plan; auto_commit_prefix starts the message.',
+    "Model routes: the profile's model_routes name a model per category — deep, standard, quick, search. A plan step runs with its category's model (the planner gives each module a category; missing or unknown is standard), --quick with quick, a task with standard, the planner with deep unless --planner-model or planner_model names one; a category without a route takes standard's, else the model; --model or FORGE_MODEL runs every call on that one model. An MCP server's scope (a list of categories) offers its tools only to calls of those categories. auto_quick: true runs a task of fewer than 20 words that names no file and no plan word as --quick, and says so (an auto_quick record); refactor, implement, plan or several files keep the normal mode with a warning.",
   ].join('\n\n'),
   args: ARGS,
   examples: [
@@ -295,7 +296,7 @@ export default defineCommand({
       budget,
     });
     const retry = { stallMs: args['stall-seconds'] * 1000 };
-    const view = liveView(ctx, config.model.value);
+    const view = liveView(ctx);
     const { openWorkbench } = await import('../lib/agent/workbench');
     const bench = await openWorkbench({
       forgeTools,
@@ -327,7 +328,24 @@ export default defineCommand({
         });
         return planOutcome(end, ctx);
       }
-      const run = { args, ctx, task, modelTask, history, git, resumed, inRepo, root, config, budget, retry, bench, view, attachments };
+      const taskArgs = await autoQuick(args, ctx, config, task);
+      const run = {
+        args: taskArgs,
+        ctx,
+        task,
+        modelTask,
+        history,
+        git,
+        resumed,
+        inRepo,
+        root,
+        config,
+        budget,
+        retry,
+        bench,
+        view,
+        attachments,
+      };
       return await taskOutcome(run);
     } finally {
       const report = await bench.close();
@@ -589,10 +607,22 @@ async function chooseModel(
   return { config, budget };
 }
 
+/** auto_quick: a short question goes to quick mode; the decision is said either way, as a warning when the task looks like a change. */
+async function autoQuick(args: Args, ctx: RunContext, config: ModelConfig, task: string): Promise<Args> {
+  if (!config.autoQuick.value || args.quick || args.plan || args.resume) return args;
+  const { quickDecision } = await import('../lib/agent/routes');
+  const d = quickDecision(task);
+  await ctx.emit(
+    { type: 'auto_quick', quick: d.quick, reason: d.reason, warning: d.warning },
+    `${d.warning ? 'warning: ' : ''}auto_quick: ${d.quick ? 'quick mode' : 'not quick'}: ${d.reason}`,
+  );
+  return d.quick ? { ...args, quick: true } : args;
+}
+
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** How a run is shown as it goes: on a terminal a spinner while the model thinks and its text as it streams in; each event as its record or line. */
-function liveView(ctx: RunContext, model: string) {
+function liveView(ctx: RunContext) {
   let spinner: NodeJS.Timeout | null = null;
   let shown = Promise.resolve();
   let streamedText = false;
@@ -611,7 +641,7 @@ function liveView(ctx: RunContext, model: string) {
   const onEvent = async (e: AgentEvent) => {
     if (e.type === 'request') {
       let frame = 0;
-      spinner ??= setInterval(() => void ctx.status(`${SPINNER[frame++ % SPINNER.length]} waiting for ${model}`), 120);
+      spinner ??= setInterval(() => void ctx.status(`${SPINNER[frame++ % SPINNER.length]} waiting for ${e.model}`), 120);
       spinner.unref();
       return;
     }
@@ -677,7 +707,7 @@ async function taskOutcome({
   resumed,
   inRepo,
   root,
-  config,
+  config: profileConfig,
   budget,
   retry,
   bench,
@@ -702,6 +732,15 @@ async function taskOutcome({
   view: ReturnType<typeof liveView>;
 }): Promise<Outcome> {
   const started = Date.now();
+  const [{ configFor }, { describeSource }] = await Promise.all([import('../lib/agent/routes'), import('../lib/agent/config')]);
+  const category = args.quick ? 'quick' : 'standard';
+  // model_routes: a quick task goes to the quick route, any other to the standard one.
+  const config = configFor(profileConfig, category);
+  if (config !== profileConfig)
+    await ctx.emit(
+      { type: 'config', line: `${category} route: model ${config.model.value}` },
+      `using model ${config.model.value} for this ${category} task (${describeSource(config.model.source)})`,
+    );
   // --quick answers from the prompt alone and changes no file: no checkpoint to take.
   const checkpoint = args.quick ? null : await bench.checkpoint(task, 'task');
   if (checkpoint)
@@ -720,7 +759,7 @@ async function taskOutcome({
     git,
     onEvent: view.onEvent,
     onDelta: view.onDelta,
-    tools: bench.tools,
+    tools: bench.toolsFor(category),
     guards: bench.guards,
     attachments,
   })
@@ -728,7 +767,7 @@ async function taskOutcome({
       throw noVisionFix({ err, args, ctx, task, session: resumed?.id ?? null });
     })
     .finally(view.quiet);
-  await afterTask({ ctx, args, task, run, started, checkpoint, inRepo, config, bench });
+  await afterTask({ ctx, args, task, run, started, checkpoint, inRepo, config, bench, category });
   const session =
     inRepo && config.recording.sessions.value
       ? await saveSession({ ctx, resumed, task, run, model: config.model.value, checkpoint, attached: attachments?.pinned.paths ?? [] })
@@ -830,6 +869,7 @@ async function afterTask({
   inRepo,
   config,
   bench,
+  category,
 }: {
   ctx: RunContext;
   args: Args;
@@ -838,13 +878,15 @@ async function afterTask({
   started: number;
   checkpoint: string | null;
   inRepo: boolean;
+  /** With the model the task's calls went to. */
   config: ModelConfig;
   bench: Workbench;
+  category: string;
 }): Promise<void> {
   // Telemetry needs a repository to live in; outside one the run is simply not recorded.
   if (inRepo) {
     const { recordTelemetry } = await import('../lib/agent/telemetry');
-    await recordTelemetry({ store: await ctx.store(), config, task, run, started, now: ctx.now() });
+    await recordTelemetry({ store: await ctx.store(), config, task, run, started, now: ctx.now(), category });
   }
   if (checkpoint) await emitSweep({ io: ctx, checkpoint, ...(await bench.sweep(checkpoint)) });
   if (!run.exhausted && !run.stopped && !args.quick) {

@@ -350,6 +350,7 @@ export const FINDING_CODES = {
   SURFACE_WIDER: { meaning: 'a unit has a wider surface than its parent' },
   TOOLS_WIDER: { meaning: 'a unit allows tools its parent does not' },
   UNCOVERED_REQUIREMENT: { meaning: 'a requirement no unit covers' },
+  UNKNOWN_CATEGORY: { meaning: 'a module category that is not deep, standard, quick or search (it runs as standard)' },
   UNKNOWN_DEPENDENCY: { meaning: 'dependsOn names no module' },
   UNKNOWN_FIELD: { meaning: 'a field the format does not have' },
   UNKNOWN_REQUIREMENT: { meaning: 'a unit requirement the plan does not list' },

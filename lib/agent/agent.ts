@@ -52,7 +52,8 @@ export async function conventions(root: string): Promise<string | null> {
 
 export type AgentEvent =
   /** A model call is about to be made (a terminal shows a spinner until text arrives). */
-  | { type: 'request'; turn: number }
+  /** A call about to go out, to `model` (a plan step's may differ from the run's: model_routes). */
+  | { type: 'request'; turn: number; model: string }
   | { type: 'text'; text: string }
   /** Reasoning the model wrote (`<think>`): shown, never sent back. */
   | { type: 'thinking'; text: string }
@@ -263,7 +264,7 @@ async function callModel({
       ...(fit.images ? { images: fit.images } : {}),
     });
   }
-  await onEvent({ type: 'request', turn: run.turns });
+  await onEvent({ type: 'request', turn: run.turns, model: config.model.value });
   const shown = new VisibleStream();
   const live =
     onDelta &&

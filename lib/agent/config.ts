@@ -4,11 +4,16 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidInputError } from '../errors';
 import { shellQuote } from '../quote';
+import { STEP_CATEGORIES } from '../plans/modules';
 import { recordableEndpoint } from '../redact';
 import { listModels, ollamaContext } from './chat';
 import type { ModelContext } from './context';
+import type { ModelRoutes, StepCategory } from './routes';
 import { SESSIONS_DIR } from './sessions';
 import { TELEMETRY_DIR } from './telemetry';
+
+/** The routes' source when the profile has none. */
+const NO_ROUTES = 'no model_routes';
 
 export const OLLAMA_ENDPOINT = 'http://localhost:11434/v1';
 export const OPENAI_ENDPOINT = 'https://api.openai.com/v1';
@@ -72,6 +77,8 @@ export interface McpServerConfig {
   env?: Record<string, string>;
   /** Relative to the repository top. */
   cwd?: string;
+  /** The categories whose calls get this server's tools; absent: every category. */
+  scope?: StepCategory[];
 }
 
 /** One commit per task, or one per plan. */
@@ -133,6 +140,10 @@ export interface ModelConfig extends AgentSettings {
   cost: Sourced<CostPerMtok | null>;
   /** The model's context in tokens from the profile's context_window; null when the profile gives none (forge agent then asks Ollama). */
   contextWindow: Sourced<number | null>;
+  /** The profile's model_routes while its model is the one in use (a --model or FORGE_MODEL means one model for every call); {} otherwise. */
+  routes: Sourced<ModelRoutes>;
+  /** auto_quick: a short question without files or plan words goes to quick mode. */
+  autoQuick: Sourced<boolean>;
   /**
    * No flag, env or profile chose the endpoint and the config file sets no endpoint or model
    * anywhere (it is missing, or holds only what forge wrote itself, like detected hooks): the CLI
@@ -149,6 +160,10 @@ export interface ConfigProfile {
   cost_per_mtok?: CostPerMtok;
   /** The model's context in tokens, for endpoints forge cannot ask (everything but Ollama). */
   context_window?: number;
+  /** A model per category of call: plan steps by their category, quick mode by quick, the planner by deep. */
+  model_routes?: ModelRoutes;
+  /** `true`: a short task naming no file and no plan word runs as --quick. */
+  auto_quick?: boolean;
   /** As written: events may be missing. */
   hooks?: Partial<HookConfig>;
   hooks_disabled?: boolean;
@@ -239,23 +254,42 @@ function apiKeyOf({
   return { apiKeyEnv, apiKey };
 }
 
-/** The planner model, the cost per Mtok and the context window: a profile's prices and window only while its model is the one in use. */
+/** The planner model, the cost per Mtok, the context window, the model routes and auto_quick: a profile's prices and window only while its model is the one in use. */
 function modelExtras({
   flags,
   settings,
   fromConfig,
   profileModelInUse,
+  routesOff,
 }: {
   flags: AgentFlags;
   settings: ConfigProfile;
   fromConfig: (key: keyof ConfigProfile) => Source;
   profileModelInUse: boolean;
-}): Pick<ModelConfig, 'plannerModel' | 'cost' | 'contextWindow'> {
+  /** Why the profile's model_routes are not used; null when they are. */
+  routesOff: string | null;
+}): Pick<ModelConfig, 'plannerModel' | 'cost' | 'contextWindow' | 'routes' | 'autoQuick'> {
+  const routes = routesOff === null ? (settings.model_routes ?? {}) : {};
   return {
     plannerModel: first<string>([
       [flags.plannerModel, { kind: 'flag', flag: '--planner-model' }],
       [settings.planner_model, fromConfig('planner_model')],
+      [routes.deep, fromConfig('model_routes')],
     ]) ?? { value: null, source: { kind: 'default', detail: 'the main model plans' } },
+    routes:
+      routesOff === null && settings.model_routes
+        ? { value: routes, source: fromConfig('model_routes') }
+        : {
+            value: {},
+            source: {
+              kind: 'default',
+              detail: settings.model_routes ? `${routesOff}, so the profile's model_routes are not used` : NO_ROUTES,
+            },
+          },
+    autoQuick:
+      settings.auto_quick !== undefined
+        ? { value: settings.auto_quick, source: fromConfig('auto_quick') }
+        : { value: false, source: { kind: 'default', detail: 'auto_quick is off' } },
     cost:
       settings.cost_per_mtok && profileModelInUse
         ? { value: settings.cost_per_mtok, source: fromConfig('cost_per_mtok') }
@@ -295,6 +329,17 @@ export async function resolveModelConfig({
   // Its prices belong to its model there too.
   const profileEndpointInUse = settings.endpoint === undefined || endpoint?.value === trimSlashes(settings.endpoint);
   const profileModelInUse = profileEndpointInUse && (settings.model === undefined || model?.value === settings.model);
+  // Routes are the profile's choice of models: a model named by a flag or FORGE_MODEL is one model for every call.
+  const routesOff = !profileEndpointInUse
+    ? "the endpoint in use is not the profile's"
+    : model?.source.kind === 'flag'
+      ? `${model.source.flag} names it`
+      : model?.source.kind === 'env'
+        ? `$${model.source.name} names it`
+        : null;
+  const routesInUse = routesOff === null;
+  if (model === undefined && routesInUse && settings.model_routes?.standard)
+    model = { value: settings.model_routes.standard, source: fromConfig('model_routes') };
   if (flags.apiKeyEnv !== undefined && !ENV_NAME.test(flags.apiKeyEnv)) {
     // The value is not echoed: someone who passed the key itself should not see it in logs.
     throw new InvalidInputError('INVALID_API_KEY_ENV', '--api-key-env takes the name of the variable that holds the key, not the key', {
@@ -328,7 +373,7 @@ export async function resolveModelConfig({
     model,
     apiKeyEnv: key.apiKeyEnv ?? { value: null, source: { kind: 'default', detail: 'no API key is sent' } },
     apiKey: key.apiKey,
-    ...modelExtras({ flags, settings, fromConfig, profileModelInUse }),
+    ...modelExtras({ flags, settings, fromConfig, profileModelInUse, routesOff }),
     ...profileSettings({ file, profile, path, env }),
     firstRun,
   };
@@ -571,12 +616,29 @@ function checkCommitAndRecordingKeys({ p, at, invalid }: { p: Record<string, unk
   }
 }
 
+/** A profile's model_routes (a known category to a non-empty model name) and auto_quick. */
+function checkRouteKeys({ p, at, invalid }: { p: Record<string, unknown>; at: string; invalid: Invalid }): ModelRoutes | undefined {
+  if (p.auto_quick !== undefined && typeof p.auto_quick !== 'boolean')
+    throw invalid(`${at}.auto_quick must be true (short questions run as --quick) or false`);
+  if (p.model_routes === undefined) return undefined;
+  const r = p.model_routes;
+  if (!isRecord(r))
+    throw invalid(`${at}.model_routes must be an object of categories to model names, like {"deep": "big-model", "quick": "small-model"}`);
+  for (const [name, model] of Object.entries(r)) {
+    if (!(STEP_CATEGORIES as readonly string[]).includes(name))
+      throw invalid(`${at}.model_routes has an unknown route '${name}'; the routes are ${STEP_CATEGORIES.join(', ')}`);
+    if (typeof model !== 'string' || !model.trim()) throw invalid(`${at}.model_routes.${name} must be a model name (a non-empty string)`);
+  }
+  return r as ModelRoutes;
+}
+
 /** One profile checked key by key (the first wrong key is the error), kept with only the keys it sets. */
 function checkProfile({ p, at, invalid }: { p: Record<string, unknown>; at: string; invalid: Invalid }): ConfigProfile {
   const cost = checkModelKeys({ p, at, invalid });
   const hooks = checkHookKeys({ p, at, invalid });
   const mcpServers = p.mcp_servers === undefined ? undefined : checkMcpServers(p.mcp_servers, `${at}.mcp_servers`, invalid);
   checkCommitAndRecordingKeys({ p, at, invalid });
+  const routes = checkRouteKeys({ p, at, invalid });
   return {
     ...(typeof p.endpoint === 'string' ? { endpoint: p.endpoint } : {}),
     ...(typeof p.model === 'string' ? { model: p.model } : {}),
@@ -584,6 +646,8 @@ function checkProfile({ p, at, invalid }: { p: Record<string, unknown>; at: stri
     ...(typeof p.planner_model === 'string' ? { planner_model: p.planner_model } : {}),
     ...(cost ? { cost_per_mtok: cost } : {}),
     ...(typeof p.context_window === 'number' ? { context_window: p.context_window } : {}),
+    ...(routes ? { model_routes: routes } : {}),
+    ...(typeof p.auto_quick === 'boolean' ? { auto_quick: p.auto_quick } : {}),
     ...(hooks ? { hooks } : {}),
     ...(typeof p.hooks_disabled === 'boolean' ? { hooks_disabled: p.hooks_disabled } : {}),
     ...(Array.isArray(p.hooks_detected_from) ? { hooks_detected_from: p.hooks_detected_from as string[] } : {}),
@@ -649,8 +713,8 @@ function checkMcpServers(value: unknown, at: string, invalid: (why: string) => I
     for (const key of Object.keys(s)) {
       if (key === 'args')
         throw invalid(`${here} has "args": put the program and its arguments together in "command", like ["npx", "-y", "some-mcp-server"]`);
-      if (!['name', 'command', 'env', 'cwd'].includes(key))
-        throw invalid(`${here} has an unknown key '${key}'; a server has name, command, env and cwd`);
+      if (!['name', 'command', 'env', 'cwd', 'scope'].includes(key))
+        throw invalid(`${here} has an unknown key '${key}'; a server has name, command, env, cwd and scope`);
     }
     if (typeof s.name !== 'string' || !MCP_SERVER_NAME.test(s.name))
       throw invalid(`${here}.name must be 1 to 32 letters, digits, '_' or '-' (it prefixes the server's tool names)`);
@@ -666,12 +730,24 @@ function checkMcpServers(value: unknown, at: string, invalid: (why: string) => I
     }
     if (s.cwd !== undefined && (typeof s.cwd !== 'string' || !s.cwd))
       throw invalid(`${here}.cwd must be a non-empty path (relative to the repository top)`);
+    checkScope(s.scope, `${here}.scope`, invalid);
     return {
       name: s.name,
       command: s.command as string[],
       ...(s.env !== undefined ? { env: s.env as Record<string, string> } : {}),
       ...(s.cwd !== undefined ? { cwd: s.cwd as string } : {}),
+      ...(s.scope !== undefined ? { scope: s.scope as StepCategory[] } : {}),
     };
+  });
+}
+
+/** A server's scope: a non-empty list of categories (leave it out for every category). */
+function checkScope(value: unknown, at: string, invalid: Invalid): void {
+  if (value === undefined) return;
+  const why = `must be a non-empty list of categories (${STEP_CATEGORIES.join(', ')}); leave it out for every category`;
+  if (!Array.isArray(value) || !value.length) throw invalid(`${at} ${why}`);
+  value.forEach((c, i) => {
+    if (!(STEP_CATEGORIES as readonly unknown[]).includes(c)) throw invalid(`${at}[${i}] is ${JSON.stringify(c)}: the scope ${why}`);
   });
 }
 
@@ -829,6 +905,13 @@ export function describeModelConfig(config: ModelConfig): string[] {
   if (config.apiKeyEnv.value)
     lines.push(
       `API key from $${config.apiKeyEnv.value} (${describeSource(config.apiKeyEnv.source)}); change it with --api-key-env NAME or api_key_env in a profile`,
+    );
+  const routes = Object.entries(config.routes.value);
+  if (!routes.length && config.routes.source.kind === 'default' && config.routes.source.detail !== NO_ROUTES)
+    lines.push(`one model for every call: ${config.routes.source.detail}`);
+  if (routes.length)
+    lines.push(
+      `model routes ${routes.map(([c, m]) => `${c} ${m}`).join(', ')} (${describeSource(config.routes.source)}); plan steps go by their category`,
     );
   if (config.plannerModel.value) lines.push(`planner model ${config.plannerModel.value} (${describeSource(config.plannerModel.source)})`);
   if (config.profile)

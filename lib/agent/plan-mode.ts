@@ -9,6 +9,7 @@ import { makePlan } from './planner';
 import { emitSweep, hooksThenCommit } from './report';
 import type { AgentIO } from './io';
 import { describeStep, reviewPlan } from './review';
+import { configFor, routedModel, stepCategory } from './routes';
 import { executePlan, stepPrompt, type PlanEvent } from './steps';
 import type { Workbench } from './workbench';
 
@@ -24,19 +25,24 @@ export interface PlanModeArgs {
   budget: number;
 }
 
-/** Each step's first request in tokens: the fixed prompt plus its instruction, files and summary. */
+/** Each step's first request in tokens: the fixed prompt (with the MCP tools in its scope) plus its instruction, files and summary. */
 async function firstRequestTokens({ plan, root, bench }: { plan: AgentPlan; root: string; bench: Workbench }): Promise<number[]> {
   const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
-  const fixed = await fixedPromptTokens((await firstRequest({ task: '', root, tools: bench.tools })).tools);
   const out: number[] = [];
-  for (const step of plan.steps) out.push(fixed + countTokens(await stepPrompt({ plan, step, root, tools: bench.tools })));
+  for (const step of plan.steps) {
+    const tools = bench.toolsFor(stepCategory(step.category));
+    const fixed = await fixedPromptTokens((await firstRequest({ task: '', root, tools })).tools);
+    out.push(fixed + countTokens(await stepPrompt({ plan, step, root, tools: bench.tools })));
+  }
   return out;
 }
 
-function planText(plan: AgentPlan): string {
+function planText(plan: AgentPlan, config: ModelConfig): string {
   const head = `Plan ${plan.id}: ${plan.task}\n${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'} · ${describeEstimate(plan.estimate)}${plan.planner !== plan.model ? ` · planned by ${plan.planner}, run by ${plan.model}` : ''}`;
+  const routed = Object.keys(config.routes.value).length > 0;
   const steps = plan.steps.map(
-    (s, i) => `${s.status === 'done' ? '✓' : s.status === 'failed' ? '✗' : '·'} ${describeStep(s, i, plan.steps.length)}`,
+    (s, i) =>
+      `${s.status === 'done' ? '✓' : s.status === 'failed' ? '✗' : '·'} ${describeStep(s, i, plan.steps.length)}${routed ? `\n  model: ${routedModel(config, stepCategory(s.category))} (${stepCategory(s.category)})` : ''}`,
   );
   return [head, ...steps].join('\n');
 }
@@ -71,6 +77,7 @@ async function proposePlan({
     );
   for (const w of made.warnings)
     await io.emit({ type: 'plan_warning', code: w.code, message: w.message }, `warning: ${w.code}: ${w.message}`);
+  await recordPlanner({ store, config, planner, planId: args.planId, task: args.task, made, now: io.now() });
   const plan = newPlan({
     id: args.planId,
     runId: args.runId,
@@ -90,9 +97,56 @@ async function proposePlan({
   return plan;
 }
 
-/** The plan as one record (its steps without their run state) and as text. */
-async function showPlan(io: AgentIO, plan: AgentPlan): Promise<void> {
-  const steps = plan.steps.map(({ id, title, objective, files, symbols, verify, doneWhen, dependsOn, status }) => ({
+/** The planner's call as a telemetry line: its model, its tokens (a corrected plan is two calls). */
+async function recordPlanner({
+  store,
+  config,
+  planner,
+  planId,
+  task,
+  made,
+  now,
+}: {
+  store: StateStore;
+  config: ModelConfig;
+  planner: string;
+  planId: string;
+  task: string;
+  made: Awaited<ReturnType<typeof makePlan>>;
+  now: Date;
+}): Promise<void> {
+  const { recordTelemetry } = await import('./telemetry');
+  const calls = made.corrected ? 2 : 1;
+  await recordTelemetry({
+    store,
+    config:
+      planner === config.model.value
+        ? config
+        : { ...config, model: { value: planner, source: config.plannerModel.source }, cost: { value: null, source: config.cost.source } },
+    task: `${planId} planner: ${task}`,
+    run: {
+      answer: '',
+      turns: calls,
+      toolCalls: 0,
+      cacheHits: 0,
+      usage: made.usage,
+      estimatedCalls: 0,
+      uncachedTokens: made.usage.input,
+      compression: { before: 0, after: 0 },
+      files: [],
+      exhausted: false,
+      stopped: null,
+      refused: 0,
+    },
+    started: now.getTime(),
+    now,
+    category: 'planner',
+  });
+}
+
+/** The plan as one record (its steps without their run state, with the model each runs with) and as text. */
+async function showPlan(io: AgentIO, plan: AgentPlan, config: ModelConfig): Promise<void> {
+  const steps = plan.steps.map(({ id, title, objective, files, symbols, verify, doneWhen, dependsOn, status, category }) => ({
     id,
     title,
     objective,
@@ -102,8 +156,13 @@ async function showPlan(io: AgentIO, plan: AgentPlan): Promise<void> {
     doneWhen,
     dependsOn,
     status,
+    category: stepCategory(category),
+    model: routedModel(config, stepCategory(category)),
   }));
-  await io.emit({ type: 'plan', id: plan.id, task: plan.task, status: plan.status, estimate: plan.estimate, steps }, planText(plan));
+  await io.emit(
+    { type: 'plan', id: plan.id, task: plan.task, status: plan.status, estimate: plan.estimate, steps },
+    planText(plan, config),
+  );
 }
 
 /** Reports each step as it starts, passes or fails; after a step, its hooks, auto-commit and telemetry. */
@@ -124,10 +183,12 @@ function stepReporter({
   return async (e) => {
     if (e.type === 'step_start') stepStarted = Date.now();
     const label = `step ${e.index + 1}/${plan.steps.length} ${e.step.id}`;
+    const category = stepCategory(e.step.category);
+    const stepConfig = configFor(config, category);
     if (e.type === 'step_start')
       await io.emit(
-        { type: 'step_start', step: e.step.id, index: e.index, checkpoint: e.checkpoint },
-        `▶ ${label}: ${e.step.title}${e.step.attempts ? ` (attempt ${e.step.attempts + 1})` : ''}`,
+        { type: 'step_start', step: e.step.id, index: e.index, checkpoint: e.checkpoint, category, model: stepConfig.model.value },
+        `▶ ${label}: ${e.step.title}${e.step.attempts ? ` (attempt ${e.step.attempts + 1})` : ''}${Object.keys(config.routes.value).length ? ` · ${category} → ${stepConfig.model.value}` : ''}`,
       );
     else if (e.type === 'step_done')
       await io.emit(
@@ -154,11 +215,12 @@ function stepReporter({
       const { recordTelemetry } = await import('./telemetry');
       await recordTelemetry({
         store,
-        config,
+        config: stepConfig,
         task: `${plan.id} ${e.step.id}: ${e.step.title}`,
         run: e.run,
         started: stepStarted,
         now: io.now(),
+        category,
       });
     }
   };
@@ -240,7 +302,7 @@ export async function runPlanMode({
   onEvent: (e: AgentEvent) => Promise<void>;
 }): Promise<PlanModeEnd> {
   let plan = args.resume ?? (await proposePlan({ args, io, store, config, root, env, bench, retry }));
-  await showPlan(io, plan);
+  await showPlan(io, plan, config);
   if (plan.status === 'proposed' && !args.yes) {
     const verdict = await reviewPlan({ plan, ask: (q) => io.ask(q) });
     if (verdict === null) return { ended: 'unapproved', plan };
@@ -258,6 +320,7 @@ export async function runPlanMode({
     root,
     cwd,
     tools: bench.tools,
+    toolsFor: bench.toolsFor,
     guards: bench.guards,
     maxTurns: args.maxTurns,
     budget: args.budget,

@@ -9,6 +9,7 @@ import { randomHex } from '../random';
 import { readStateJson, stateInvalid } from '../state/read';
 import * as validators from '../state/validators.gen';
 import type { CostPerMtok } from './config';
+import { stepCategory } from './routes';
 
 export const PLANS_DIR = '.forge/agent/plans';
 export const CURRENT_PLAN = `${PLANS_DIR}/current.json`;
@@ -29,6 +30,8 @@ export interface PlanStep {
   verify: string[];
   doneWhen: string;
   dependsOn: string[];
+  /** The planner's category, the model route the step runs with; absent in plans made before routes (standard). */
+  category?: string;
   status: StepStatus;
   /** The person's note from the review, added to the instruction. */
   note?: string;
@@ -100,6 +103,7 @@ export function newPlan({
     verify: verifyCommands(m),
     doneWhen: Array.isArray(m.doneWhen) ? m.doneWhen.join('; ') : m.doneWhen,
     dependsOn: m.dependsOn ?? [],
+    category: stepCategory(m.category),
     status: 'pending',
     attempts: 0,
     tokens: { input: 0, output: 0 },

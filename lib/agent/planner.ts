@@ -8,8 +8,8 @@ import { chat, type ChatMessage, type RetryPolicy } from './chat';
 import type { ModelConfig } from './config';
 
 export const PLANNER_PROMPT = `You plan coding tasks for an agent that carries out one step at a time with a fresh context: each step sees only its own instruction, its files and a one-line summary of earlier steps. Reply with only a JSON object, no prose:
-{"modules": [{"id": "M1", "title": "short title", "objective": "what to change, precisely enough to do without seeing other steps", "files": ["paths the step reads or changes"], "symbols": ["functions or classes it works on (optional)"], "verify": ["a shell command that exits 0 once the step is done"], "doneWhen": "the observable result", "dependsOn": ["ids of earlier steps it needs"]}]}
-Use 1 to 8 steps, ids M1, M2…; every step needs at least one verify command that runs in the repository (tests, a type-check, grep, test -f).`;
+{"modules": [{"id": "M1", "title": "short title", "objective": "what to change, precisely enough to do without seeing other steps", "files": ["paths the step reads or changes"], "symbols": ["functions or classes it works on (optional)"], "verify": ["a shell command that exits 0 once the step is done"], "doneWhen": "the observable result", "dependsOn": ["ids of earlier steps it needs"], "category": "standard"}]}
+Use 1 to 8 steps, ids M1, M2…; every step needs at least one verify command that runs in the repository (tests, a type-check, grep, test -f). category: deep (hard, several files, design), standard, quick (one small edit) or search (only reads).`;
 
 /** Paths the planner sees, so it names files that exist; capped to keep planning cheap. */
 const FILES_SHOWN = 150;

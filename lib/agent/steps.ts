@@ -13,6 +13,7 @@ import { runAgent, type AgentEvent, type AgentRun, type ToolCallGuards } from '.
 import type { RetryPolicy } from './chat';
 import type { ModelConfig } from './config';
 import { savePlan, stepSummary, STEP_FILE_LINES, type AgentPlan, type PlanStep } from './plan';
+import { configFor, stepCategory, type StepCategory } from './routes';
 import type { AgentTools } from './tools';
 
 /** Where a named symbol is defined: a path and its lines. */
@@ -177,6 +178,8 @@ export interface PlanRunOptions {
   cwd: string;
   /** Made with the plan's run id (FORGE_RUN_ID), so every call lands in its log. */
   tools: AgentTools;
+  /** The tools a step of this category gets (MCP servers scoped by category); without it, `tools`. */
+  toolsFor?: (category: StepCategory) => AgentTools;
   guards: ToolCallGuards;
   maxTurns: number;
   budget: number;
@@ -187,6 +190,15 @@ export interface PlanRunOptions {
   changedSince: (checkpoint: string) => Promise<string[]>;
   onAgentEvent: (e: AgentEvent) => Promise<void>;
   onPlanEvent: (e: PlanEvent) => Promise<void>;
+}
+
+/** The model (its category's route) and the tools (MCP servers in scope) a step runs with. */
+export function stepRoute(
+  o: Pick<PlanRunOptions, 'config' | 'tools' | 'toolsFor'>,
+  step: PlanStep,
+): { config: ModelConfig; tools: AgentTools } {
+  const category = stepCategory(step.category);
+  return { config: configFor(o.config, category), tools: o.toolsFor?.(category) ?? o.tools };
 }
 
 /**
@@ -209,7 +221,7 @@ export async function executePlan(o: PlanRunOptions): Promise<AgentPlan> {
     await o.onPlanEvent({ type: 'step_start', step, index, total: plan.steps.length, checkpoint: cp });
     const task = await stepPrompt({ plan, step, root: o.root, tools: o.tools });
     const run = await runAgent({
-      config: o.config,
+      ...stepRoute(o, step),
       task,
       root: o.root,
       cwd: o.cwd,
@@ -217,7 +229,6 @@ export async function executePlan(o: PlanRunOptions): Promise<AgentPlan> {
       budget: o.budget,
       retry: o.retry,
       onEvent: o.onAgentEvent,
-      tools: o.tools,
       guards: o.guards,
     });
     step.attempts++;

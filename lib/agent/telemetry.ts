@@ -33,6 +33,8 @@ export interface TaskTelemetry {
   exhausted: boolean;
   /** Dollars, when the profile gives rates. */
   cost: number | null;
+  /** The category whose model route the task ran with (model_routes); absent in lines before routes. */
+  category?: string;
 }
 
 /**
@@ -48,13 +50,16 @@ export async function recordTelemetry({
   run,
   started,
   now,
+  category,
 }: {
   store: StateStore;
+  /** With the model the task's calls went to (routes.ts configFor). */
   config: Pick<ModelConfig, 'model' | 'endpoint' | 'cost' | 'recording'>;
   task: string;
   run: AgentRun;
   started: number;
   now: Date;
+  category?: string;
 }): Promise<boolean> {
   if (!config.recording.telemetry.value) return false;
   const rates = config.cost.value;
@@ -74,6 +79,7 @@ export async function recordTelemetry({
     durationMs: now.getTime() - started,
     exhausted: run.exhausted,
     cost: rates ? (run.usage.input * rates.input + run.usage.output * rates.output) / 1e6 : null,
+    ...(category ? { category } : {}),
   };
   await store.update({
     message: `agent: ${entry.model}, ${entry.inputTokens + entry.outputTokens} tokens, ${entry.toolCalls} tool calls`,

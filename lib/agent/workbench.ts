@@ -6,13 +6,17 @@ import { contractGate } from './gate';
 import { ensureHooks, formatHookResults, runHooks } from './hooks';
 import type { ImpactWarning } from './impact';
 import { startMcpServers, type McpServers } from './mcp-client';
+import { inScope, type StepCategory } from './routes';
 import { recordEvents, toolCallEvent } from '../logs/events';
 import type { Repo } from '../git/repo';
 import type { StateStore } from '../git/state';
 import { capOutput, mergeTools, type AgentTools } from './tools';
 
 export interface Workbench {
+  /** forge's tools and every MCP server's. */
   tools: AgentTools;
+  /** forge's tools and the MCP servers whose scope holds the category (a server without scope: every category). */
+  toolsFor(category: StepCategory): AgentTools;
   guards: ToolCallGuards;
   /** A checkpoint of the work tree (untracked files included) on refs/forge/checkpoints; its commit, or null outside git. */
   checkpoint(summary: string, kind: CheckpointKind): Promise<string | null>;
@@ -31,11 +35,13 @@ export interface Workbench {
 /** A notice for the person: what was set up, or what was skipped (a broken MCP server). */
 export type Notice = { kind: 'hooks' | 'mcp' | 'warning'; text: string };
 
-/** MCP results are capped like bash output: a server may return a whole web page. */
-function mcpTools(mcp: McpServers): AgentTools {
+/** MCP results are capped like bash output: a server may return a whole web page. `offered`: the servers whose tools the model gets. */
+function mcpTools(mcp: McpServers, offered: (server: string) => boolean = () => true): AgentTools {
+  const names = new Set(mcp.tools.filter((t) => offered(t.server)).map((t) => t.wireName));
   return {
-    schemas: mcp.schemas(),
+    schemas: mcp.schemas().filter((s) => names.has(s.function.name)),
     run: async (name, args) => {
+      if (!names.has(name)) return { ok: false, text: `Error: no tool '${name}' in this step (MCP servers are scoped by category)` };
       const r = await mcp.call(name, args);
       return { ok: r.ok, text: capOutput(r.text) };
     },
@@ -116,10 +122,16 @@ async function startServers({
   if (mcp.servers.length)
     await notice({
       kind: 'mcp',
-      text: `MCP: ${mcp.servers.map((s) => `${s.name} (${s.tools} tool${s.tools === 1 ? '' : 's'})`).join(', ')}`,
+      text: `MCP: ${mcp.servers.map((s) => `${s.name} (${s.tools} tool${s.tools === 1 ? '' : 's'}${scopeOf(config, s.name)})`).join(', ')}`,
     });
 
   return mcp;
+}
+
+/** `; for deep, search` after a scoped server's tool count. */
+function scopeOf(config: ModelConfig, server: string): string {
+  const scope = config.mcpServers.value.find((s) => s.name === server)?.scope;
+  return scope ? `; for ${scope.join(', ')}` : '';
 }
 
 /** The contract gate, each check logged under the run (as forge plan preflight's call is when the CLI runs it). */
@@ -183,6 +195,12 @@ export async function openWorkbench({
   const hooks = config.hooksDisabled.value ? null : await setUpHooks({ config, root, env, notice, saveHooks });
   const mcp = await startServers({ config, root, env, notice });
   const tools = mergeTools(forgeTools, mcpTools(mcp));
+  const servers = new Map(config.mcpServers.value.map((s) => [s.name, s]));
+  const toolsFor = (category: StepCategory) =>
+    mergeTools(
+      forgeTools,
+      mcpTools(mcp, (server) => inScope(servers.get(server) ?? {}, category)),
+    );
   // A contract names MCP tools as `<server>.<tool>`, the way forge shows them, not by wire name.
   const shown = new Map(mcp.tools.map((t) => [t.wireName, t.name]));
   const gate = state ? planGate({ ...state, root, cwd }) : null;
@@ -210,6 +228,7 @@ export async function openWorkbench({
   const prefix = config.autoCommitPrefix.value;
   return {
     tools,
+    toolsFor,
     guards,
     checkpoint: async (summary, kind) => (state ? ((await createCheckpoint({ cwd: root, message: summary, kind }))?.oid ?? null) : null),
     changedSince: async (checkpoint) => (await workTreeChanges({ cwd: root, base: checkpoint })).files.map((f) => f.path),

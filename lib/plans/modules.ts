@@ -15,7 +15,13 @@ export interface Module {
   dependsOn?: string[];
   /** Symbols the module works on (forge agent --plan gives the step their definitions). */
   symbols?: string[];
+  /** How hard the module is, for forge agent's model routes (STEP_CATEGORIES; anything else is standard). */
+  category?: string;
 }
+
+/** The categories a module may declare: forge agent --plan runs it with the profile's model route of that name. */
+export const STEP_CATEGORIES = ['deep', 'standard', 'quick', 'search'] as const;
+export type StepCategory = (typeof STEP_CATEGORIES)[number];
 
 const MODULE_SHAPE: { fields: Record<string, Shape>; required: string[] } = {
   fields: {
@@ -27,6 +33,7 @@ const MODULE_SHAPE: { fields: Record<string, Shape>; required: string[] } = {
     doneWhen: 'string',
     dependsOn: 'string[]',
     symbols: 'string[]',
+    category: 'string',
   },
   required: ['id', 'title', 'objective', 'files', 'verify', 'doneWhen'],
 };
@@ -98,6 +105,15 @@ async function readModules({
       );
     if (seen.has(m.id)) findings.push(located.finding(['modules', i, 'id'], 'DUPLICATE_MODULE', `module id '${m.id}' appears twice`));
     seen.add(m.id);
+    if (m.category !== undefined && !(STEP_CATEGORIES as readonly string[]).includes(m.category))
+      findings.push(
+        located.finding(
+          ['modules', i, 'category'],
+          'UNKNOWN_CATEGORY',
+          `${m.id}: category '${m.category}' is none of ${STEP_CATEGORIES.join(', ')}; the module runs as standard`,
+          'warning',
+        ),
+      );
     modules.push(m);
     if (path === undefined) continue;
     for (const [k, command] of verifyCommands(m).entries()) {

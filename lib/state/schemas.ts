@@ -121,6 +121,8 @@ const agentPlan = () =>
         verify: strings(),
         doneWhen: z.string(),
         dependsOn: strings(),
+        // Absent in plans made before model routes; an unknown one runs as standard.
+        category: z.optional(z.string()),
         status: z.enum(['pending', 'done', 'failed']),
         note: z.optional(z.string()),
         summary: z.optional(z.string()),
@@ -151,6 +153,7 @@ const telemetry = () =>
     durationMs: z.number(),
     exhausted: z.boolean(),
     cost: z.nullable(z.number()),
+    category: z.optional(z.string()),
   });
 
 const agentTurn = () =>

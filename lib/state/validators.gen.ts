@@ -1610,7 +1610,7 @@ return errors === 0;
 }
 
 export const validate_agentPlan = validate14;
-const schema15 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"task":{"type":"string"},"status":{"type":"string","enum":["proposed","running","paused","done","cancelled"]},"createdAt":{"type":"string"},"updatedAt":{"type":"string"},"model":{"type":"string"},"planner":{"type":"string"},"runId":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"plannerTokens":{"type":"object","properties":{"input":{"type":"number"},"output":{"type":"number"}},"required":["input","output"],"additionalProperties":{}},"estimate":{"type":"object","properties":{"low":{"type":"number"},"high":{"type":"number"},"usdLow":{"type":["number","null"]},"usdHigh":{"type":["number","null"]}},"required":["low","high","usdLow","usdHigh"],"additionalProperties":{}},"steps":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"title":{"type":"string"},"objective":{"type":"string"},"files":{"type":"array","items":{"type":"string"}},"symbols":{"type":"array","items":{"type":"string"}},"verify":{"type":"array","items":{"type":"string"}},"doneWhen":{"type":"string"},"dependsOn":{"type":"array","items":{"type":"string"}},"status":{"type":"string","enum":["pending","done","failed"]},"note":{"type":"string"},"summary":{"type":"string"},"attempts":{"type":"number"},"failure":{"type":"string"},"tokens":{"type":"object","properties":{"input":{"type":"number"},"output":{"type":"number"}},"required":["input","output"],"additionalProperties":{}}},"required":["id","title","objective","files","symbols","verify","doneWhen","dependsOn","status","attempts","tokens"],"additionalProperties":{}}},"reason":{"type":"string"},"checkpoint":{"type":"string"}},"required":["id","task","status","createdAt","updatedAt","model","planner","runId","plannerTokens","estimate","steps"],"additionalProperties":{},"$id":"agentPlan"};
+const schema15 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"task":{"type":"string"},"status":{"type":"string","enum":["proposed","running","paused","done","cancelled"]},"createdAt":{"type":"string"},"updatedAt":{"type":"string"},"model":{"type":"string"},"planner":{"type":"string"},"runId":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"plannerTokens":{"type":"object","properties":{"input":{"type":"number"},"output":{"type":"number"}},"required":["input","output"],"additionalProperties":{}},"estimate":{"type":"object","properties":{"low":{"type":"number"},"high":{"type":"number"},"usdLow":{"type":["number","null"]},"usdHigh":{"type":["number","null"]}},"required":["low","high","usdLow","usdHigh"],"additionalProperties":{}},"steps":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"title":{"type":"string"},"objective":{"type":"string"},"files":{"type":"array","items":{"type":"string"}},"symbols":{"type":"array","items":{"type":"string"}},"verify":{"type":"array","items":{"type":"string"}},"doneWhen":{"type":"string"},"dependsOn":{"type":"array","items":{"type":"string"}},"category":{"type":"string"},"status":{"type":"string","enum":["pending","done","failed"]},"note":{"type":"string"},"summary":{"type":"string"},"attempts":{"type":"number"},"failure":{"type":"string"},"tokens":{"type":"object","properties":{"input":{"type":"number"},"output":{"type":"number"}},"required":["input","output"],"additionalProperties":{}}},"required":["id","title","objective","files","symbols","verify","doneWhen","dependsOn","status","attempts","tokens"],"additionalProperties":{}}},"reason":{"type":"string"},"checkpoint":{"type":"string"}},"required":["id","task","status","createdAt","updatedAt","model","planner","runId","plannerTokens","estimate","steps"],"additionalProperties":{},"$id":"agentPlan"};
 
 function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="agentPlan" */;
@@ -2057,15 +2057,10 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data17.status !== undefined){
-let data30 = data17.status;
+if(data17.category !== undefined){
 const _errs65 = errors;
-if(typeof data30 !== "string"){
-validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/status",schemaPath:"#/properties/steps/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data30 === "pending") || (data30 === "done")) || (data30 === "failed"))){
-validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/status",schemaPath:"#/properties/steps/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema15.properties.steps.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
+if(typeof data17.category !== "string"){
+validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/category",schemaPath:"#/properties/steps/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs65 === errors;
@@ -2074,10 +2069,15 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data17.note !== undefined){
+if(data17.status !== undefined){
+let data31 = data17.status;
 const _errs67 = errors;
-if(typeof data17.note !== "string"){
-validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/note",schemaPath:"#/properties/steps/items/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data31 !== "string"){
+validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/status",schemaPath:"#/properties/steps/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data31 === "pending") || (data31 === "done")) || (data31 === "failed"))){
+validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/status",schemaPath:"#/properties/steps/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema15.properties.steps.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid4 = _errs67 === errors;
@@ -2086,10 +2086,10 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data17.summary !== undefined){
+if(data17.note !== undefined){
 const _errs69 = errors;
-if(typeof data17.summary !== "string"){
-validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/summary",schemaPath:"#/properties/steps/items/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data17.note !== "string"){
+validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/note",schemaPath:"#/properties/steps/items/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs69 === errors;
@@ -2098,11 +2098,10 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data17.attempts !== undefined){
-let data33 = data17.attempts;
+if(data17.summary !== undefined){
 const _errs71 = errors;
-if(!((typeof data33 == "number") && (isFinite(data33)))){
-validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/attempts",schemaPath:"#/properties/steps/items/properties/attempts/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data17.summary !== "string"){
+validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/summary",schemaPath:"#/properties/steps/items/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs71 === errors;
@@ -2111,10 +2110,11 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data17.failure !== undefined){
+if(data17.attempts !== undefined){
+let data34 = data17.attempts;
 const _errs73 = errors;
-if(typeof data17.failure !== "string"){
-validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/failure",schemaPath:"#/properties/steps/items/properties/failure/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((typeof data34 == "number") && (isFinite(data34)))){
+validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/attempts",schemaPath:"#/properties/steps/items/properties/attempts/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid4 = _errs73 === errors;
@@ -2123,38 +2123,50 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data17.tokens !== undefined){
-let data35 = data17.tokens;
+if(data17.failure !== undefined){
 const _errs75 = errors;
-if(errors === _errs75){
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+if(typeof data17.failure !== "string"){
+validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/failure",schemaPath:"#/properties/steps/items/properties/failure/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid4 = _errs75 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data17.tokens !== undefined){
+let data36 = data17.tokens;
+const _errs77 = errors;
+if(errors === _errs77){
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 let missing4;
-if(((data35.input === undefined) && (missing4 = "input")) || ((data35.output === undefined) && (missing4 = "output"))){
+if(((data36.input === undefined) && (missing4 = "input")) || ((data36.output === undefined) && (missing4 = "output"))){
 validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/tokens",schemaPath:"#/properties/steps/items/properties/tokens/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-if(data35.input !== undefined){
-let data36 = data35.input;
-const _errs78 = errors;
-if(!((typeof data36 == "number") && (isFinite(data36)))){
+if(data36.input !== undefined){
+let data37 = data36.input;
+const _errs80 = errors;
+if(!((typeof data37 == "number") && (isFinite(data37)))){
 validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/tokens/input",schemaPath:"#/properties/steps/items/properties/tokens/properties/input/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
-var valid9 = _errs78 === errors;
+var valid9 = _errs80 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data35.output !== undefined){
-let data37 = data35.output;
-const _errs80 = errors;
-if(!((typeof data37 == "number") && (isFinite(data37)))){
+if(data36.output !== undefined){
+let data38 = data36.output;
+const _errs82 = errors;
+if(!((typeof data38 == "number") && (isFinite(data38)))){
 validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/tokens/output",schemaPath:"#/properties/steps/items/properties/tokens/properties/output/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
-var valid9 = _errs80 === errors;
+var valid9 = _errs82 === errors;
 }
 else {
 var valid9 = true;
@@ -2167,10 +2179,11 @@ validate14.errors = [{instancePath:instancePath+"/steps/" + i0+"/tokens",schemaP
 return false;
 }
 }
-var valid4 = _errs75 === errors;
+var valid4 = _errs77 === errors;
 }
 else {
 var valid4 = true;
+}
 }
 }
 }
@@ -2210,24 +2223,24 @@ var valid0 = true;
 }
 if(valid0){
 if(data.reason !== undefined){
-const _errs82 = errors;
+const _errs84 = errors;
 if(typeof data.reason !== "string"){
 validate14.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid0 = _errs82 === errors;
+var valid0 = _errs84 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.checkpoint !== undefined){
-const _errs84 = errors;
+const _errs86 = errors;
 if(typeof data.checkpoint !== "string"){
 validate14.errors = [{instancePath:instancePath+"/checkpoint",schemaPath:"#/properties/checkpoint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid0 = _errs84 === errors;
+var valid0 = _errs86 === errors;
 }
 else {
 var valid0 = true;
@@ -2256,7 +2269,7 @@ return errors === 0;
 }
 
 export const validate_telemetry = validate15;
-const schema16 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"timestamp":{"type":"string"},"task":{"type":"string"},"model":{"type":"string"},"endpoint":{"type":"string"},"turns":{"type":"number"},"inputTokens":{"type":"number"},"outputTokens":{"type":"number"},"estimated":{"type":"boolean"},"uncachedTokens":{"type":"number"},"toolCalls":{"type":"number"},"cacheHits":{"type":"number"},"compressionRatio":{"default":null,"type":["number","null"]},"durationMs":{"type":"number"},"exhausted":{"type":"boolean"},"cost":{"type":["number","null"]}},"required":["timestamp","task","model","endpoint","turns","inputTokens","outputTokens","toolCalls","cacheHits","durationMs","exhausted","cost"],"additionalProperties":{},"$id":"telemetry"};
+const schema16 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"timestamp":{"type":"string"},"task":{"type":"string"},"model":{"type":"string"},"endpoint":{"type":"string"},"turns":{"type":"number"},"inputTokens":{"type":"number"},"outputTokens":{"type":"number"},"estimated":{"type":"boolean"},"uncachedTokens":{"type":"number"},"toolCalls":{"type":"number"},"cacheHits":{"type":"number"},"compressionRatio":{"default":null,"type":["number","null"]},"durationMs":{"type":"number"},"exhausted":{"type":"boolean"},"cost":{"type":["number","null"]},"category":{"type":"string"}},"required":["timestamp","task","model","endpoint","turns","inputTokens","outputTokens","toolCalls","cacheHits","durationMs","exhausted","cost"],"additionalProperties":{},"$id":"telemetry"};
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="telemetry" */;
@@ -2455,6 +2468,19 @@ var valid0 = _errs30 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.category !== undefined){
+const _errs32 = errors;
+if(typeof data.category !== "string"){
+validate15.errors = [{instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
