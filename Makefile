@@ -44,6 +44,7 @@ bench: build
 	$(TSX) bench/attach.ts
 	$(TSX) bench/git-context.ts
 	$(TSX) bench/mcp.ts
+	$(TSX) bench/routes.ts
 	$(TSX) bench/walk.ts
 
 # Regenerate man pages, completions and the package.json bin map from the declarations.
