@@ -1,4 +1,5 @@
 // forge agent: a thin agent — a model proposing calls of forge's own commands, until the task is done.
+import { join, relative } from 'node:path';
 import { defineCommand, type ArgsOf, type ArgsSpec, type Outcome, type RunContext } from '../lib/cli/declare';
 import { InvalidInputError, NotAGitRepoError, RefusedError } from '../lib/errors';
 import { workTreeRoot } from '../lib/git/repo';
@@ -111,6 +112,15 @@ const ARGS = {
     placeholder: 'NAME',
     tool: '',
     description: "The model that writes the plan (default: the profile's planner_model, else the model).",
+  },
+  parallel: {
+    type: 'integer',
+    min: 1,
+    max: 8,
+    placeholder: 'N',
+    personOnly: true,
+    description:
+      "With --plan: run up to N steps at once when they share no file and none depends on another, each in its own git worktree, merged back in step order (default: the profile's parallel_steps, else 1).",
   },
   'save-hooks': {
     type: 'boolean',
@@ -252,7 +262,16 @@ export default defineCommand({
       if (args.plan || args.resume) {
         const { runPlanMode } = await import('../lib/agent/plan-mode');
         const end = await runPlanMode({
-          args: { task, resume: resumedPlan, planId, runId: runId!, yes: args.yes, maxTurns: args['max-turns'], budget },
+          args: {
+            task,
+            resume: resumedPlan,
+            planId,
+            runId: runId!,
+            yes: args.yes,
+            maxTurns: args['max-turns'],
+            budget,
+            parallel: args.parallel ?? config.parallelSteps.value,
+          },
           io: ctx,
           repo: await ctx.repo(),
           store: await ctx.store(),
@@ -263,6 +282,8 @@ export default defineCommand({
           bench,
           retry,
           onEvent: view.onEvent,
+          // A step that runs at once with others works in its own worktree: the same tools, at that worktree.
+          toolsAt: (dir) => agentTools({ entries, cwd: join(dir, relative(root, ctx.cwd)), root: dir, env }),
         });
         return planOutcome(end, ctx);
       }
@@ -325,7 +346,9 @@ function refuseConflicts(args: Args, ctx: RunContext): void {
         ? '--quick with a plan'
         : (args.plan || args.resume) && (args.continue || args.session !== undefined)
           ? '--continue/--session with a plan'
-          : null;
+          : args.parallel !== undefined && !args.plan && !args.resume
+            ? '--parallel without --plan or --resume'
+            : null;
   if (conflict)
     throw new InvalidInputError('CONFLICTING_ARGUMENTS', `${conflict} do not go together`, {
       fix: args.resume ? ctx.cmd('agent', '--resume') : args.task?.trim() ? ctx.cmd('agent', '--plan', args.task) : 'forge agent --help',

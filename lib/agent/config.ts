@@ -112,6 +112,8 @@ export interface AgentSettings {
   /** null: auto-commit is off (the default). */
   autoCommit: Sourced<AutoCommit | null>;
   autoCommitPrefix: Sourced<string>;
+  /** How many independent plan steps may run at once, each in its own git worktree (parallel_steps; 1: one after another). */
+  parallelSteps: Sourced<number>;
   /** Whether each kind is recorded (true) or turned off (false), and by what. */
   recording: Record<Recording, Sourced<boolean>>;
 }
@@ -137,6 +139,9 @@ export interface ModelConfig extends AgentSettings {
   firstRun: boolean;
 }
 
+/** The most plan steps that run at once: each holds a worktree and a model request. */
+export const MAX_PARALLEL_STEPS = 8;
+
 export interface ConfigProfile {
   endpoint?: string;
   model?: string;
@@ -157,6 +162,8 @@ export interface ConfigProfile {
   /** `true` in the file is read as "task". */
   auto_commit?: AutoCommit | false;
   auto_commit_prefix?: string;
+  /** Plan steps with no shared file and no dependency that may run at once, each in its own worktree (1 to 8; default 1). */
+  parallel_steps?: number;
   /** `true`: forge agent appends nothing to .forge/telemetry/. */
   telemetry_disabled?: boolean;
   /** `true`: forge agent saves no session turns (.forge/agent/sessions/); --continue has nothing new to continue. */
@@ -396,6 +403,10 @@ function profileSettings({
       p.auto_commit_prefix !== undefined
         ? { value: p.auto_commit_prefix, source: from('auto_commit_prefix') }
         : { value: DEFAULT_AUTO_COMMIT_PREFIX, source: unset(`commit messages start with '${DEFAULT_AUTO_COMMIT_PREFIX}'`) },
+    parallelSteps:
+      p.parallel_steps !== undefined
+        ? { value: p.parallel_steps, source: from('parallel_steps') }
+        : { value: 1, source: unset('plan steps run one after another unless parallel_steps is more than 1') },
     recording: Object.fromEntries(
       (Object.keys(RECORDINGS) as Recording[]).map((kind) => {
         const { key, envs } = RECORDINGS[kind];
@@ -553,6 +564,14 @@ function checkCommitAndRecordingKeys({ p, at, invalid }: { p: Record<string, unk
   ) {
     throw invalid(`${at}.auto_commit_prefix must be a string of one line, at most 50 characters (like "forge: ")`);
   }
+  if (
+    p.parallel_steps !== undefined &&
+    (typeof p.parallel_steps !== 'number' ||
+      !Number.isInteger(p.parallel_steps) ||
+      p.parallel_steps < 1 ||
+      p.parallel_steps > MAX_PARALLEL_STEPS)
+  )
+    throw invalid(`${at}.parallel_steps must be an integer from 1 (one step at a time) to ${MAX_PARALLEL_STEPS}`);
   for (const { key, path: where } of Object.values(RECORDINGS)) {
     if (p[key] !== undefined && typeof p[key] !== 'boolean')
       throw invalid(`${at}.${key} must be true (forge agent records nothing in ${where}) or false`);
@@ -579,6 +598,7 @@ function checkProfile({ p, at, invalid }: { p: Record<string, unknown>; at: stri
     // One commit per task is the smaller, easier-to-revert unit: what a bare `true` asks for.
     ...(p.auto_commit !== undefined ? { auto_commit: p.auto_commit === true ? 'task' : (p.auto_commit as AutoCommit | false) } : {}),
     ...(typeof p.auto_commit_prefix === 'string' ? { auto_commit_prefix: p.auto_commit_prefix } : {}),
+    ...(typeof p.parallel_steps === 'number' ? { parallel_steps: p.parallel_steps } : {}),
     ...Object.fromEntries(
       Object.values(RECORDINGS)
         .filter(({ key }) => typeof p[key] === 'boolean')
