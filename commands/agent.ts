@@ -198,6 +198,7 @@ export default defineCommand({
     NO_WORK_TREE: 'in a bare repository or inside the git dir',
     AUTO_COMMIT_FAILED: 'auto_commit: git commit failed',
     GIT_BUSY: 'auto_commit: a merge, rebase, cherry-pick, revert or bisect is in progress',
+    GIT_FAILED: "with --parallel: git could not make a step's worktree or read its changes",
   },
   exits: {
     0: 'the model answered; with --plan, every step passed its check, or the plan was saved for approval',

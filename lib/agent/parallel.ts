@@ -127,7 +127,11 @@ export async function runTogether({
     await o.onPlanEvent({ type: 'steps_together', steps: group, indexes, checkpoint: cp });
     for (const [i, step] of group.entries())
       await o.onPlanEvent({ type: 'step_start', step, index: indexes[i]!, total: plan.steps.length, checkpoint: cp });
-    const results = await Promise.all(group.map((step, i) => runIsolated({ o, plan, step, dir: dirs[i]! })));
+    // Every step ends before anything is merged or removed, even when one of them throws.
+    const settled = await Promise.allSettled(group.map((step, i) => runIsolated({ o, plan, step, dir: dirs[i]! })));
+    const thrown = settled.find((x) => x.status === 'rejected');
+    if (thrown) throw thrown.reason;
+    const results = settled.map((x) => (x as PromiseFulfilledResult<Isolated>).value);
     for (const [i, step] of group.entries()) {
       const r = results[i]!;
       if (r.kind === 'alone') {

@@ -174,6 +174,15 @@ test('a step that depends on another, or shares its file, waits for it; --parall
     const bad = await forge(['agent', '--parallel', '2', 'say hi'], { cwd: dir });
     assert.is(bad.code, 2);
     assert.match(bad.stderr + bad.stdout, /--parallel without --plan or --resume/);
+    const home = tempDir('forge-config-');
+    mkdirSync(join(home, 'forge'));
+    writeFileSync(join(home, 'forge', 'config.json'), JSON.stringify({ profiles: { default: { parallel_steps: 0 } } }));
+    const zero = await forge(['agent', '--plan', '--endpoint', server.url, '--model', 'm', 'three'], {
+      cwd: dir,
+      env: { XDG_CONFIG_HOME: home },
+    });
+    assert.is(zero.code, 2);
+    assert.match(zero.stderr, /parallel_steps must be an integer from 1 \(one step at a time\) to 8/);
   } finally {
     await server.close();
   }
