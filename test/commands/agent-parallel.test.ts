@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { forge } from '../helpers/forge';
+import { spawn } from 'node:child_process';
+import { FORGE, forge, forgeEnv } from '../helpers/forge';
 import { reply, startOpenAIServer, type ChatRequestBody, type ReplyStep } from '../helpers/openai-server';
 import { git, repoWith, tempDir } from '../helpers/repo';
 
@@ -207,6 +208,39 @@ test("co-change hints: files history changes together with a step's file are sug
     assert.equal(steps[1].cochange, [], 'a file changed once says nothing');
     const text = await forge(['agent', '--plan', '--endpoint', server.url, '--model', 'm', 'change auth'], { cwd: dir });
     assert.match(text.stdout, /history suggests: src\/handler\.js \(changed with src\/auth\.js in 3 of its last 3 commits\)/);
+  } finally {
+    await server.close();
+  }
+});
+
+test('Ctrl-C while steps run at once removes their worktrees', async () => {
+  const dir = fixture();
+  const server = await startOpenAIServer({
+    script: [
+      planReply([module('M1', 'src/a.js'), module('M2', 'src/b.js')]),
+      // Neither step ever gets its reply: the run is interrupted while both are in flight.
+      forStep(1, 2, 0, { text: 'never', holdUntilChats: 99 }),
+      forStep(2, 2, 0, { text: 'never', holdUntilChats: 99 }),
+    ],
+  });
+  try {
+    const child = spawn(
+      process.execPath,
+      [FORGE, 'agent', '--plan', '--yes', '--parallel', '2', '--endpoint', server.url, '--model', 'm', '--json', 'add a and b'],
+      { cwd: dir, env: forgeEnv() },
+    );
+    let out = '';
+    const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, signal) => resolve(signal)));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (b) => {
+        out += b;
+        if (out.includes('"type":"steps_together"') && worktrees(dir) === 3) resolve();
+      });
+      child.on('close', () => reject(new Error(`forge ended before the steps started:\n${out}`)));
+    });
+    child.kill('SIGINT');
+    assert.is(await ended, 'SIGINT', 'the interrupt still ends the process');
+    assert.is(worktrees(dir), 1, 'the worktrees are removed');
   } finally {
     await server.close();
   }

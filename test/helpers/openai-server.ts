@@ -169,6 +169,7 @@ export async function startOpenAIServer({ script = [], models = ['test-model'], 
   const queue = [...script];
   const requests: RecordedRequest[] = [];
   let chats = 0;
+  let closed = false;
   const waiting: Array<() => void> = [];
   const arrived = () => {
     for (const wake of waiting.splice(0)) wake();
@@ -177,6 +178,7 @@ export async function startOpenAIServer({ script = [], models = ['test-model'], 
   const chatsReach = async (n: number): Promise<boolean> => {
     const deadline = Date.now() + 20_000;
     while (chats < n) {
+      if (closed) return false;
       const left = deadline - Date.now();
       if (left <= 0) return false;
       await new Promise<void>((resolve) => {
@@ -254,6 +256,8 @@ export async function startOpenAIServer({ script = [], models = ['test-model'], 
     remaining: () => queue.length,
     close: () =>
       new Promise<void>((resolve) => {
+        closed = true;
+        arrived();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
