@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
 import { reply, startOpenAIServer, type ChatRequestBody, type ReplyStep } from '../helpers/openai-server';
 import { git, repoWith, tempDir } from '../helpers/repo';
@@ -52,14 +52,15 @@ test('--parallel 2: two independent steps are in flight at once, each edits its 
       forStep(2, 2, 2, { text: 'Added b.' }),
     ],
   });
+  // A worktree an earlier forge left when it was killed: locked by a process that has ended.
+  const stale = join(tempDir('forge-stale-'), 'wt');
+  const dead = spawnSync('true').pid;
+  git(dir, 'worktree', 'add', '--detach', '--lock', '--reason', `forge agent plan step, pid ${dead}`, stale, 'HEAD');
   try {
-    const r = await forge(
-      ['agent', '--plan', '--yes', '--parallel', '2', '--endpoint', server.url, '--model', 'm', '--json', 'add a and b'],
-      {
-        cwd: dir,
-      },
-    );
+    const args = ['agent', '--plan', '--yes', '--parallel', '2', '--endpoint', server.url, '--model', 'm', '--json', 'add a and b'];
+    const r = await forge(args, { cwd: dir });
     assert.is(r.code, 0, r.stderr + r.stdout);
+    assert.not.ok(existsSync(stale), 'the worktree a killed run left is removed');
     assert.is(server.remaining(), 0, 'every scripted reply was used');
     const plan = r.records.find((x) => x.type === 'plan')!;
     assert.equal(plan.together, [['M1', 'M2']], 'the review says which steps run at once');
