@@ -1,6 +1,14 @@
 // Plan steps at once (parallel_steps): which steps may run together, and running a group, each step in its own git worktree, merged back in step order.
 import { ForgeError } from '../errors';
-import { addWorktree, applyChanges, pruneStaleWorktrees, removeOnSignal, removeWorktree, worktreeChanges } from '../git/worktree';
+import {
+  addWorktree,
+  applyChanges,
+  linkIgnored,
+  pruneStaleWorktrees,
+  removeOnSignal,
+  removeWorktree,
+  worktreeChanges,
+} from '../git/worktree';
 import type { ToolCallGuards } from './agent';
 import type { AgentPlan, PlanStep } from './plan';
 import type { AgentTools } from './tools';
@@ -123,7 +131,11 @@ export async function runTogether({
   const alone: Array<{ step: PlanStep; reason: string }> = [];
   let failed = false;
   try {
-    for (const _ of group) dirs.push(await addWorktree({ cwd: o.root, base: cp, pid: process.pid }));
+    const links: string[][] = [];
+    for (const _ of group) {
+      dirs.push(await addWorktree({ cwd: o.root, base: cp, pid: process.pid }));
+      links.push(await linkIgnored({ root: o.root, dir: dirs.at(-1)! }));
+    }
     await o.onPlanEvent({ type: 'steps_together', steps: group, indexes, checkpoint: cp });
     for (const [i, step] of group.entries())
       await o.onPlanEvent({ type: 'step_start', step, index: indexes[i]!, total: plan.steps.length, checkpoint: cp });
@@ -138,7 +150,7 @@ export async function runTogether({
         alone.push({ step, reason: r.reason });
         continue;
       }
-      const changes = await worktreeChanges({ dir: r.dir, base: cp });
+      const changes = await worktreeChanges({ dir: r.dir, base: cp, linked: links[i]! });
       const applied = await applyChanges({ root: o.root, patch: changes.patch });
       if (!applied.ok && r.attempt.verdict.passed) {
         alone.push({ step, reason: `its changes conflict with an earlier step's (${applied.reason})` });

@@ -1,6 +1,6 @@
 // Throwaway linked worktrees for plan steps that run at once: made from a checkpoint, their changes taken as one patch, applied to the work tree in step order, then removed.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,9 +35,44 @@ export async function addWorktree({ cwd, base, pid }: { cwd: string; base: strin
   return dir;
 }
 
-/** The worktree's changes since `base` (untracked files included, ignored ones not), without touching the main index. */
-export async function worktreeChanges({ dir, base }: { dir: string; base: string }): Promise<WorktreeChanges> {
-  await must(dir, ['add', '-A']);
+/**
+ * Links the work tree's ignored top-level entries (node_modules, target, .venv, .env…) into the
+ * worktree, so a step's checks find what they find in the work tree; returns their names, which
+ * worktreeChanges leaves out. A tool call cannot write through them: file tools refuse symlinks
+ * that lead outside the worktree.
+ */
+export async function linkIgnored({ root, dir }: { root: string; dir: string }): Promise<string[]> {
+  const r = await runGit({ cwd: root, args: ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z'] });
+  if (r.code !== 0) return [];
+  const names = [
+    ...new Set(
+      r.stdout
+        .toString('utf8')
+        .split('\0')
+        .map((p) => p.replace(/\/$/, ''))
+        .filter((p) => p && !p.includes('/')),
+    ),
+  ];
+  const linked: string[] = [];
+  for (const name of names) {
+    if (existsSync(join(dir, name))) continue;
+    symlinkSync(join(root, name), join(dir, name));
+    linked.push(name);
+  }
+  return linked;
+}
+
+/** The worktree's changes since `base` (untracked files included, ignored ones and the `linked` entries not), without touching the main index. */
+export async function worktreeChanges({
+  dir,
+  base,
+  linked = [],
+}: {
+  dir: string;
+  base: string;
+  linked?: string[];
+}): Promise<WorktreeChanges> {
+  await must(dir, ['add', '-A', '--', '.', ...linked.map((name) => `:(top,exclude,literal)${name}`)]);
   const names = (await must(dir, ['diff', '--cached', '--name-only', '-z', '--no-renames', base])).toString('utf8');
   const files = names.split('\0').filter(Boolean);
   const patch = files.length ? await must(dir, ['diff', '--cached', '--binary', '--full-index', '--no-renames', base]) : Buffer.alloc(0);

@@ -39,9 +39,16 @@ function fixture(): string {
 
 test('--parallel 2: two independent steps are in flight at once, each edits its own worktree, both land in the work tree in step order', async () => {
   const dir = fixture();
+  // An ignored directory the checks need (as node_modules would be): the worktrees see it too.
+  writeFileSync(join(dir, '.gitignore'), 'deps/\n');
+  git(dir, 'add', '.gitignore');
+  git(dir, 'commit', '-qm', 'ignore deps');
+  mkdirSync(join(dir, 'deps'));
+  writeFileSync(join(dir, 'deps/marker'), 'installed\n');
+  const needsDeps = (id: string, file: string) => module(id, file, { verify: ['test -f deps/marker', `node ${file}`] });
   const server = await startOpenAIServer({
     script: [
-      planReply([module('M1', 'src/a.js'), module('M2', 'src/b.js')]),
+      planReply([needsDeps('M1', 'src/a.js'), needsDeps('M2', 'src/b.js')]),
       // Step 1's first reply waits for step 2's first request: both are in flight at once.
       forStep(1, 2, 0, { toolCalls: [write('src/a.js', 'console.log("M1");\n')], holdUntilChats: 3 }),
       forStep(2, 2, 0, { toolCalls: [write('src/b.js', 'console.log("M2");\n')] }),
@@ -86,6 +93,8 @@ test('--parallel 2: two independent steps are in flight at once, each edits its 
       'nothing staged: the index is untouched',
     );
     assert.is(worktrees(dir), 1, 'the worktrees are removed');
+    assert.is(readFileSync(join(dir, 'deps/marker'), 'utf8'), 'installed\n', 'the linked directory is untouched');
+    assert.is(git(dir, 'status', '--porcelain').trim(), '?? src/a.js\n?? src/b.js', 'nothing else came back from the worktrees');
     const summary = r.records.at(-1)!;
     assert.equal(
       summary.steps.map((s: any) => s.status),
