@@ -81,8 +81,8 @@ function isolatedTools({ shown, own }: { shown: AgentTools; own: AgentTools }): 
 /** One step of a group in its worktree. */
 async function runIsolated({ o, plan, step, dir }: { o: PlanRunOptions; plan: AgentPlan; step: PlanStep; dir: string }): Promise<Isolated> {
   const { tools, why, signal } = isolatedTools({ shown: o.tools, own: o.toolsAt!(dir) });
-  // The contract gate judges each call as in the work tree; on_edit hooks run there, so not for a worktree's edits.
-  const guards: ToolCallGuards = o.guards.gate ? { gate: o.guards.gate } : {};
+  // The contract gate judges each call as in the work tree; on_edit hooks run in the worktree.
+  const guards: ToolCallGuards = o.guardsAt ? o.guardsAt(dir) : o.guards.gate ? { gate: o.guards.gate } : {};
   const attemptsBefore = step.attempts;
   try {
     const attempt = await attemptStep({ o, plan, step, root: dir, tools, guards, signal });

@@ -315,6 +315,7 @@ export async function runPlanMode({
     onAgentEvent: onEvent,
     onPlanEvent: stepReporter({ io, store, config, bench, plan }),
     parallel: args.parallel,
+    guardsAt: (dir) => bench.guardsAt(dir),
     ...(toolsAt ? { toolsAt } : {}),
   });
   const before = plan.status === 'done' ? await finishPlan({ io, bench, plan }) : null;

@@ -195,6 +195,8 @@ export interface PlanRunOptions {
   parallel?: number;
   /** forge's own tools working in another worktree (same run id): what a step running in its own worktree gets. */
   toolsAt?: (root: string) => AgentTools;
+  /** The guards for calls in another worktree (the contract gate, on_edit hooks run there). */
+  guardsAt?: (root: string) => ToolCallGuards;
 }
 
 /** What one attempt at a step gave: the model's run and the check's verdict. */

@@ -1,6 +1,6 @@
 // forge agent --plan with steps at once (--parallel, parallel_steps) and co-change hints, against a scripted OpenAI-compatible server on real repositories.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
@@ -109,7 +109,12 @@ test('a step whose changes conflict with an earlier one of its group runs again 
   const dir = fixture();
   const home = tempDir('forge-config-');
   mkdirSync(join(home, 'forge'));
-  writeFileSync(join(home, 'forge', 'config.json'), JSON.stringify({ profiles: { default: { parallel_steps: 2 } } }));
+  writeFileSync(
+    join(home, 'forge', 'config.json'),
+    JSON.stringify({
+      profiles: { default: { parallel_steps: 2, hooks: { on_edit: ['echo "edited in $(basename "$PWD")"; exit 3'] } } },
+    }),
+  );
   const server = await startOpenAIServer({
     script: [
       planReply([module('M1', 'src/a.js'), module('M2', 'src/b.js')]),
@@ -133,6 +138,15 @@ test('a step whose changes conflict with an earlier one of its group runs again 
     assert.match(r.stdout, /↻ step 2\/2 M2 runs again on its own: its changes conflict with an earlier step's \(.*src\/a\.js/);
     assert.is(server.remaining(), 0, 'step 2 ran a second time');
     assert.is(readFileSync(join(dir, 'src/a.js'), 'utf8'), 'console.log("M1");\n', "step 1's change stands");
+    const hookSaid = (n: number, results: number) =>
+      String(
+        server
+          .chatBodies()
+          .filter((b) => userText(b).startsWith(`Step ${n} of 2:`) && toolResults(b) === results)[0]!
+          .messages.find((m) => m.role === 'tool')!.content,
+      );
+    assert.match(hookSaid(1, 1), /edited in forge-step-/, "on_edit runs in step 1's worktree");
+    assert.match(hookSaid(2, 1), new RegExp(`edited in ${basename(dir)}\\b`), 'and in the work tree for the step run on its own');
     assert.is(readFileSync(join(dir, 'src/b.js'), 'utf8'), 'console.log("M2 again");\n');
     assert.is(worktrees(dir), 1, 'the worktrees are removed');
   } finally {
