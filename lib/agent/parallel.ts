@@ -100,6 +100,79 @@ async function runIsolated({ o, plan, step, dir }: { o: PlanRunOptions; plan: Ag
 }
 
 /**
+ * A worktree of the checkpoint per step, the work tree's ignored top-level entries linked in; each
+ * directory goes into `dirs` as soon as it exists (so it is removed whatever happens next). The
+ * links of each, or why git could not make them (the steps then run one after another).
+ */
+async function openWorktrees({
+  o,
+  cp,
+  count,
+  dirs,
+}: {
+  o: PlanRunOptions;
+  cp: string;
+  count: number;
+  dirs: string[];
+}): Promise<string[][] | string> {
+  const links: string[][] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      dirs.push(await addWorktree({ cwd: o.root, base: cp, pid: process.pid }));
+      links.push(await linkIgnored({ root: o.root, dir: dirs.at(-1)! }));
+    }
+  } catch (err) {
+    if (!(err instanceof ForgeError)) throw err;
+    return `git could not make a worktree for it (${err.message})`;
+  }
+  return links;
+}
+
+/**
+ * Takes each step's changes into the work tree in step order, whole or not at all: a step that passed
+ * is done; one whose changes do not apply over an earlier step's goes to `alone`; the first that
+ * failed its check pauses the plan there (false), the steps after it left to run again.
+ */
+async function mergeInOrder({
+  o,
+  progress,
+  group,
+  results,
+  cp,
+  links,
+  alone,
+}: {
+  o: PlanRunOptions;
+  progress: PlanProgress;
+  group: PlanStep[];
+  results: Isolated[];
+  cp: string;
+  links: string[][];
+  alone: Array<{ step: PlanStep; reason: string }>;
+}): Promise<boolean> {
+  for (const [i, step] of group.entries()) {
+    const r = results[i]!;
+    if (r.kind === 'alone') {
+      alone.push({ step, reason: r.reason });
+      continue;
+    }
+    const changes = await worktreeChanges({ dir: r.dir, base: cp, linked: links[i]! });
+    const applied = await applyChanges({ root: o.root, patch: changes.patch });
+    if (!applied.ok && r.attempt.verdict.passed) {
+      alone.push({ step, reason: `its changes conflict with an earlier step's (${applied.reason})` });
+      continue;
+    }
+    if (!r.attempt.verdict.passed) {
+      const note = applied.ok ? '' : `\n(its changes were not applied: they conflict with an earlier step's: ${applied.reason})`;
+      await progress.failed(step, { ...r.attempt, verdict: { ...r.attempt.verdict, failure: r.attempt.verdict.failure + note } });
+      return false;
+    }
+    await progress.done(step, r.attempt, changes.files);
+  }
+  return true;
+}
+
+/**
  * Runs a group of independent steps at once, each in a worktree of one checkpoint, then takes their
  * changes into the work tree in step order (each step's patch whole or not at all). A step that
  * reached for a tool outside its worktree, or whose changes do not apply over an earlier step's,
@@ -129,49 +202,24 @@ export async function runTogether({
   const dirs: string[] = [];
   const stopWatching = removeOnSignal({ cwd: o.root, dirs: () => dirs });
   const alone: Array<{ step: PlanStep; reason: string }> = [];
-  let failed = false;
   try {
-    const links: string[][] = [];
-    for (const _ of group) {
-      dirs.push(await addWorktree({ cwd: o.root, base: cp, pid: process.pid }));
-      links.push(await linkIgnored({ root: o.root, dir: dirs.at(-1)! }));
-    }
-    await o.onPlanEvent({ type: 'steps_together', steps: group, indexes, checkpoint: cp });
-    for (const [i, step] of group.entries())
-      await o.onPlanEvent({ type: 'step_start', step, index: indexes[i]!, total: plan.steps.length, checkpoint: cp });
-    // Every step ends before anything is merged or removed, even when one of them throws.
-    const settled = await Promise.allSettled(group.map((step, i) => runIsolated({ o, plan, step, dir: dirs[i]! })));
-    const thrown = settled.find((x) => x.status === 'rejected');
-    if (thrown) throw thrown.reason;
-    const results = settled.map((x) => (x as PromiseFulfilledResult<Isolated>).value);
-    for (const [i, step] of group.entries()) {
-      const r = results[i]!;
-      if (r.kind === 'alone') {
-        alone.push({ step, reason: r.reason });
-        continue;
-      }
-      const changes = await worktreeChanges({ dir: r.dir, base: cp, linked: links[i]! });
-      const applied = await applyChanges({ root: o.root, patch: changes.patch });
-      if (!applied.ok && r.attempt.verdict.passed) {
-        alone.push({ step, reason: `its changes conflict with an earlier step's (${applied.reason})` });
-        continue;
-      }
-      if (!r.attempt.verdict.passed) {
-        const note = applied.ok ? '' : `\n(its changes were not applied: they conflict with an earlier step's: ${applied.reason})`;
-        await progress.failed(step, { ...r.attempt, verdict: { ...r.attempt.verdict, failure: r.attempt.verdict.failure + note } });
-        failed = true;
-        break;
-      }
-      await progress.done(step, r.attempt, changes.files);
+    const links = await openWorktrees({ o, cp, count: group.length, dirs });
+    if (typeof links === 'string') alone.push(...group.map((step) => ({ step, reason: links })));
+    else {
+      await o.onPlanEvent({ type: 'steps_together', steps: group, indexes, checkpoint: cp });
+      for (const [i, step] of group.entries())
+        await o.onPlanEvent({ type: 'step_start', step, index: indexes[i]!, total: plan.steps.length, checkpoint: cp });
+      // Every step ends before anything is merged or removed, even when one of them throws.
+      const settled = await Promise.allSettled(group.map((step, i) => runIsolated({ o, plan, step, dir: dirs[i]! })));
+      const thrown = settled.find((x) => x.status === 'rejected');
+      if (thrown) throw thrown.reason;
+      const results = settled.map((x) => (x as PromiseFulfilledResult<Isolated>).value);
+      if (!(await mergeInOrder({ o, progress, group, results, cp, links, alone }))) return false;
     }
   } finally {
     stopWatching();
-    for (const dir of dirs)
-      await removeWorktree({ cwd: o.root, dir }).catch((err: unknown) => {
-        if (!(err instanceof ForgeError)) throw err;
-      });
+    for (const dir of dirs) await removeWorktree({ cwd: o.root, dir });
   }
-  if (failed) return false;
   for (const { step, reason } of alone) {
     await o.onPlanEvent({ type: 'step_sequential', step, index: plan.steps.indexOf(step), reason });
     if (!(await runStepHere(o, progress, step))) return false;

@@ -30,7 +30,14 @@ async function must(cwd: string, args: string[], input?: Buffer): Promise<Buffer
  * it was left behind.
  */
 export async function addWorktree({ cwd, base, pid }: { cwd: string; base: string; pid: number }): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'forge-step-'));
+  let dir: string;
+  try {
+    dir = mkdtempSync(join(tmpdir(), 'forge-step-'));
+  } catch (err) {
+    throw new ForgeError('GIT_FAILED', `cannot make a directory for a worktree in '${tmpdir()}': ${(err as Error).message}`, {
+      fix: 'git worktree list',
+    });
+  }
   await must(cwd, ['worktree', 'add', '--quiet', '--detach', '--lock', '--reason', `${LOCK_REASON}${pid}`, dir, base]);
   return dir;
 }

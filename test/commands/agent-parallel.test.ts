@@ -185,6 +185,37 @@ test('a step that calls bash while steps run at once stops before it runs, and r
   }
 });
 
+test('when no worktree can be made, the steps run one after another and the output says why', async () => {
+  const dir = fixture();
+  const server = await startOpenAIServer({
+    script: [
+      planReply([module('M1', 'src/a.js'), module('M2', 'src/b.js')]),
+      forStep(1, 2, 0, { toolCalls: [write('src/a.js', 'console.log(1);\n')] }),
+      forStep(1, 2, 1, { text: 'Added a.' }),
+      forStep(2, 2, 0, { toolCalls: [write('src/b.js', 'console.log(2);\n')] }),
+      forStep(2, 2, 1, { text: 'Added b.' }),
+    ],
+  });
+  try {
+    const args = ['agent', '--plan', '--yes', '--parallel', '2', '--endpoint', server.url, '--model', 'm', '--json', 'add a and b'];
+    const r = await forge(args, { cwd: dir, env: { TMPDIR: join(dir, 'no-such-dir') } });
+    assert.is(r.code, 0, r.stderr + r.stdout);
+    const alone = r.records.filter((x) => x.type === 'step_sequential');
+    assert.equal(
+      alone.map((x) => x.step),
+      ['M1', 'M2'],
+    );
+    assert.match(alone[0]!.reason, /^git could not make a worktree for it \(cannot make a directory for a worktree in '.*no-such-dir'/);
+    assert.equal(
+      r.records.filter((x) => x.type === 'step_done').map((x) => x.step),
+      ['M1', 'M2'],
+    );
+    assert.is(worktrees(dir), 1);
+  } finally {
+    await server.close();
+  }
+});
+
 test('a step that depends on another, or shares its file, waits for it; --parallel needs a plan', async () => {
   const dir = fixture();
   const server = await startOpenAIServer({
