@@ -69,7 +69,8 @@ function isolatedTools({ shown, own }: { shown: AgentTools; own: AgentTools }): 
     tools: {
       schemas: shown.schemas,
       run: async (name, args) => {
-        if (local.has(name)) return own.run(name, args);
+        // A name no tool has gets its error from forge's tools, as in the work tree.
+        if (local.has(name) || !shown.schemas.some((x) => x.function.name === name)) return own.run(name, args);
         why ??= `it called ${name}, which may change things outside its own worktree`;
         stop.abort(new Error(why));
         return { ok: false, text: `${name} does not run while steps run at once; this step runs again on its own` };
