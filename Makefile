@@ -43,6 +43,7 @@ bench: build
 	$(TSX) bench/agent.ts
 	$(TSX) bench/attach.ts
 	$(TSX) bench/git-context.ts
+	$(TSX) bench/parallel.ts
 	$(TSX) bench/mcp.ts
 	$(TSX) bench/routes.ts
 	$(TSX) bench/walk.ts

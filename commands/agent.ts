@@ -1,4 +1,5 @@
 // forge agent: a thin agent — a model proposing calls of forge's own commands, until the task is done.
+import { join, relative } from 'node:path';
 import { defineCommand, type ArgsOf, type ArgsSpec, type Outcome, type RunContext } from '../lib/cli/declare';
 import { ForgeError, InvalidInputError, NotAGitRepoError, RefusedError } from '../lib/errors';
 import { workTreeRoot } from '../lib/git/repo';
@@ -122,6 +123,15 @@ const ARGS = {
     tool: '',
     description: "The model that writes the plan (default: the profile's planner_model, else the model).",
   },
+  parallel: {
+    type: 'integer',
+    min: 1,
+    max: 8,
+    placeholder: 'N',
+    personOnly: true,
+    description:
+      "With --plan: run up to N steps at once when they share no file and none depends on another, each in its own git worktree, merged back in step order (default: the profile's parallel_steps, else 1).",
+  },
   'save-hooks': {
     type: 'boolean',
     personOnly: true,
@@ -165,7 +175,7 @@ export default defineCommand({
     'Each task appends a line to the telemetry on the state ref (.forge/telemetry/, segments of at most 256 KiB; the task\'s first 200 characters, model, endpoint, tokens, tool calls, cache hits, duration, cost when the profile has rates); forge stats sums it up. Each task is saved as a turn of a session on the state ref (.forge/agent/sessions/<id>.json: task, answer, files changed); --continue (or --session ID) starts the next task with a summary of the earlier turns of the session, capped at 1,500 characters, newest kept; --list shows the sessions. In a continued session a short reply (yes, ok, go ahead, no, 2) reaches the model with the previous turn\'s task and answer (a reply_to record says so). --rollback N moves the session\'s active turn pointer back N turns, deleting nothing: the next --continue builds on the turns before; --rollback -N restores them (until a new turn follows, which keeps them in the file\'s abandoned list); the hint is the forge undo N that takes their files back; more than there are is ROLLBACK_OUT_OF_RANGE. In a repository the system prompt opens with the git state — branch, git status --short (30 files), the last 5 commits, the staged diff (3,000 bytes; the whole in at most an eighth of the budget) — or, with the profile\'s "git_context": "tool", a git_context tool gives it ("off": neither). The text output says what is recorded. Outside a git repository nothing is.',
     'What is recorded is shared with every clone that runs forge state sync, so no secret goes in: the endpoint is recorded (and shown) without user, password, query string or fragment, and every file forge writes on the state ref — telemetry, sessions, agent plans, memory, logs — passes through a redactor that replaces API keys (sk-…, sk-proj-…, sk-ant-…, ghp_…, gho_…, github_pat_…, xoxb-…, AKIA…), Bearer tokens, passwords in URLs, private key blocks and the values of *_KEY=, *_TOKEN=, *SECRET=, *PASSWORD= (or key: value) with a marker such as [REDACTED:openai-key]; the model itself still gets the task as typed. Turn recording off with FORGE_NO_TELEMETRY=1 (or DO_NOT_TRACK=1) and FORGE_NO_SESSIONS=1, or in the profile with "telemetry_disabled": true and "sessions_disabled": true; off wins wherever it is said. A plan (--plan) is always kept on the state ref, redacted: --resume needs it.',
     "With --plan the task is planned first: one call to the planner model (planner_model of the profile, or --planner-model; else the model) returns a JSON module plan — steps with an objective, files, optional symbols, verify commands, doneWhen and dependsOn — checked exactly as forge plan check checks .forge/plans/*.json; a plan with errors goes back to the planner once with the findings, a second bad plan is refused (PLAN_INVALID). The plan is shown with an estimate: each step's first request counted in tokens (o200k_base) times the 3 to 6 calls a step usually takes, plus the planning tokens, and dollars when the profile has cost_per_mtok. On a terminal each step is reviewed: a approves it, e adds a note to its instruction, c cancels the plan. --yes approves every step; without a terminal and without --yes the plan is saved as proposed and not run (forge agent --resume --yes runs it).",
-    "Each step then runs with a fresh context holding only its instruction, its files as anchored windows (for symbols the planner named, their definitions, found through the symbol index) and the carry-forward summary of the steps done — the files each changed and their top symbols, computed from the files without a model call — and is verified with forge validate (its verify commands and its files) under the plan's run id. A step that fails its check, or whose run hits --max-turns, pauses the plan there; forge agent --resume runs that step again with its failure in the instruction, then the rest. The plan and its progress are on the state ref: .forge/agent/plans/<id>.json, and .forge/plan.md for people (git show refs/forge/state:.forge/plan.md). Every call of the plan — tool calls, preflights, validations — is logged under the plan's id as its run id (or --run-id): forge logs --run-id <plan id>.",
+    "Each step then runs with a fresh context holding only its instruction, its files as anchored windows (for symbols the planner named, their definitions, found through the symbol index) and the carry-forward summary of the steps done — the files each changed and their top symbols, computed from the files without a model call — and is verified with forge validate (its verify commands and its files) under the plan's run id. A step that fails its check, or whose run hits --max-turns, pauses the plan there; forge agent --resume runs that step again with its failure in the instruction, then the rest. The plan and its progress are on the state ref: .forge/agent/plans/<id>.json, and .forge/plan.md for people (git show refs/forge/state:.forge/plan.md). Every call of the plan — tool calls, preflights, validations — is logged under the plan's id as its run id (or --run-id): forge logs --run-id <plan id>. With --parallel N (or the profile's parallel_steps) steps that share no file and depend on none of each other run at once, up to N, each in its own git worktree of one checkpoint (the work tree's ignored top-level entries linked in), gated and checked there; their changes go into the work tree in step order, each whole or not at all (git apply; the index and HEAD untouched). A step that calls bash or an MCP tool meanwhile stops before the call runs, and one whose changes conflict with an earlier step's is set aside: both run again on their own afterwards, saying why (step_sequential). The worktrees are removed afterwards, on Ctrl-C too. When the plan is made, files that the last 50 commits changed together with a step's files (in 60% of their commits or more) are shown under the step as hints (the step's cochange in the plan record).",
     'Around every run: a checkpoint of the work tree (untracked files included, ignored ones not) on refs/forge/checkpoints before the task and before each plan step — HEAD, the index and the branches untouched; forge undo restores it, forge diff shows what changed since. After the task come the files changed since the checkpoint and a change-impact sweep: symbols whose signature changed or that went away, with their references in files the task did not touch, as warnings. When a plan contract is active (forge plan activate), every tool call passes forge plan preflight first: a hard refusal is reported to the model and the call does not run; a soft one tells the model it may run forge plan ack through bash and repeat the call.',
     'The profile\'s hooks run: on_edit after each write, edit or patch that landed — its output (50 lines at most, 30 s timeout) is appended to that tool result, so the model sees a compiler error at once — and on_step_done, on_task_done, on_session_start, on_session_end. A profile without hooks gets them detected from Cargo.toml, tsconfig.json, go.mod or pyproject.toml/setup.py for the run; they are written into it (all five events, and hooks_detected_from) only with --save-hooks — forge never changes the user\'s config unasked (in a repository with other build files, its own detected hooks serve the run); a hook command the shell cannot find is reported once and not run again in the session; hooks_disabled turns them off; forge hooks list shows them. The profile\'s mcp_servers are started over stdio and their tools offered as <server>__<tool> (forge shows <server>.<tool>; OpenAI and Anthropic refuse dots in tool names); a server that fails to start is skipped with one warning; all are stopped at exit. auto_commit commits the result: "task", a commit per task and per plan step; "plan", a commit per task and one per plan; auto_commit_prefix starts the message.',
     "Model routes: the profile's model_routes name a model per category — deep, standard, quick, search. A plan step runs with its category's model (the planner gives each module a category; missing or unknown is standard), --quick with quick, a task with standard, the planner with deep unless --planner-model or planner_model names one; a category without a route takes standard's, else the model; --model or FORGE_MODEL runs every call on that one model. An MCP server's scope (a list of categories) offers its tools only to calls of those categories. auto_quick: true runs a task of fewer than 20 words that names no file and no plan word as --quick, and says so (an auto_quick record); refactor, implement, plan or several files keep the normal mode with a warning.",
@@ -229,6 +239,7 @@ export default defineCommand({
     NO_WORK_TREE: 'in a bare repository or inside the git dir',
     AUTO_COMMIT_FAILED: 'auto_commit: git commit failed',
     GIT_BUSY: 'auto_commit: a merge, rebase, cherry-pick, revert or bisect is in progress',
+    GIT_FAILED: "with --parallel: git could not make a step's worktree or read its changes",
   },
   exits: {
     0: 'the model answered; with --plan, every step passed its check, or the plan was saved for approval',
@@ -257,36 +268,11 @@ export default defineCommand({
       throw new InvalidInputError('EMPTY_TASK', 'which task? give it as the argument', { fix: 'forge agent --help' });
     const { resumed, history, modelTask } = await continuedSession(args, ctx, task);
     const attachments = await openTaskAttachments({ args, ctx, task, resumed });
-    const top = await workTreeRoot({ cwd: ctx.cwd });
-    const root = top?.root ?? ctx.cwd;
-    if ((args.plan || args.resume) && !top && !args['dry-run'])
-      throw new NotAGitRepoError(ctx.cwd, { why: 'plan mode keeps its plan on the state ref' });
-    // A plan to resume is looked up before the model settings, so "nothing to resume" is the answer.
-    const { newPlanId, resumablePlan } = await import('../lib/agent/plan');
-    const resumedPlan = args.resume && top ? await resumablePlan({ store: await ctx.store() }) : null;
-    // The agent's tool calls land in the run's log when a run id is set (flag or FORGE_RUN_ID); a
-    // plan's are always logged, under the plan's id unless a run id was given.
-    const planId = newPlanId(ctx.now());
-    const runId = resumedPlan?.runId ?? ctx.runId ?? (args.plan && !args['dry-run'] ? planId : undefined);
-    const env = runId ? { ...ctx.env, FORGE_RUN_ID: runId } : ctx.env;
+    const { top, root, resumedPlan, planId, runId, env } = await whereItRuns(args, ctx);
     const [{ agentTools }, { entries }] = await Promise.all([import('../lib/cli/agent-tools'), import('./index')]);
     const plainTools = agentTools({ entries, cwd: ctx.cwd, root, env });
     const inRepo = top !== null;
-    if (args['dry-run']) {
-      const [{ resolveAgentSettings }, { DEFAULT_BUDGET }] = await Promise.all([
-        import('../lib/agent/config'),
-        import('../lib/agent/context'),
-      ]);
-      const settings = await resolveAgentSettings({ flags: { profile: args.profile }, env });
-      const dry = await withGitContext({
-        mode: settings.gitContext.value,
-        inRepo,
-        cwd: ctx.cwd,
-        tools: plainTools,
-        budget: args.budget ?? DEFAULT_BUDGET,
-      });
-      return dryRunOutcome({ plan: args.plan, task: modelTask, root, history, git: dry.git, tools: dry.tools, ctx, attachments });
-    }
+    if (args['dry-run']) return dryRunWithGit({ args, ctx, env, inRepo, tools: plainTools, task: modelTask, root, history, attachments });
     const { config, budget } = await chooseModel(args, ctx, env, inRepo);
     const { git, tools: forgeTools } = await withGitContext({
       mode: config.gitContext.value,
@@ -314,7 +300,16 @@ export default defineCommand({
       if (args.plan || args.resume) {
         const { runPlanMode } = await import('../lib/agent/plan-mode');
         const end = await runPlanMode({
-          args: { task, resume: resumedPlan, planId, runId: runId!, yes: args.yes, maxTurns: args['max-turns'], budget },
+          args: {
+            task,
+            resume: resumedPlan,
+            planId,
+            runId: runId!,
+            yes: args.yes,
+            maxTurns: args['max-turns'],
+            budget,
+            parallel: args.parallel ?? config.parallelSteps.value,
+          },
           io: ctx,
           repo: await ctx.repo(),
           store: await ctx.store(),
@@ -325,11 +320,13 @@ export default defineCommand({
           bench,
           retry,
           onEvent: view.onEvent,
+          // A step that runs at once with others works in its own worktree: the same tools, at that worktree.
+          toolsAt: (dir) => agentTools({ entries, cwd: join(dir, relative(root, ctx.cwd)), root: dir, env }),
         });
         return planOutcome(end, ctx);
       }
       const taskArgs = await autoQuick(args, ctx, config, task);
-      const run = {
+      return await taskOutcome({
         args: taskArgs,
         ctx,
         task,
@@ -345,8 +342,7 @@ export default defineCommand({
         bench,
         view,
         attachments,
-      };
-      return await taskOutcome(run);
+      });
     } finally {
       const report = await bench.close();
       if (report) await ctx.emit({ type: 'hooks', text: report }, report);
@@ -520,14 +516,63 @@ function refuseConflicts(args: Args, ctx: RunContext): void {
           ? '--continue/--session with a plan'
           : (args.plan || args.resume) && (args.attach.length || args.image.length || args.detach.length)
             ? '--attach/--image/--detach with a plan'
-            : null;
+            : args.parallel !== undefined && !args.plan && !args.resume
+              ? '--parallel without --plan or --resume'
+              : null;
   if (conflict)
     throw new InvalidInputError('CONFLICTING_ARGUMENTS', `${conflict} do not go together`, {
       fix: args.resume ? ctx.cmd('agent', '--resume') : args.task?.trim() ? ctx.cmd('agent', '--plan', args.task) : 'forge agent --help',
     });
 }
 
+/**
+ * Where the task runs: the work tree's top (null outside git), the plan to resume, and the run id
+ * its calls are logged under — a run id given (flag or FORGE_RUN_ID), else a plan's own id.
+ */
+async function whereItRuns(args: Args, ctx: RunContext) {
+  const top = await workTreeRoot({ cwd: ctx.cwd });
+  const root = top?.root ?? ctx.cwd;
+  if ((args.plan || args.resume) && !top && !args['dry-run'])
+    throw new NotAGitRepoError(ctx.cwd, { why: 'plan mode keeps its plan on the state ref' });
+  // A plan to resume is looked up before the model settings, so "nothing to resume" is the answer.
+  const { newPlanId, resumablePlan } = await import('../lib/agent/plan');
+  const resumedPlan = args.resume && top ? await resumablePlan({ store: await ctx.store() }) : null;
+  const planId = newPlanId(ctx.now());
+  const runId = resumedPlan?.runId ?? ctx.runId ?? (args.plan && !args['dry-run'] ? planId : undefined);
+  const env = runId ? { ...ctx.env, FORGE_RUN_ID: runId } : ctx.env;
+  return { top, root, resumedPlan, planId, runId, env };
+}
+
 /** --dry-run: the first request (the planner's with --plan) exactly as it would be sent, and its size. */
+/** --dry-run: the first request with the git context the profile asks for, sized against --budget (or the default). */
+async function dryRunWithGit({
+  args,
+  ctx,
+  env,
+  inRepo,
+  tools,
+  task,
+  root,
+  history,
+  attachments,
+}: {
+  args: Args;
+  ctx: RunContext;
+  env: NodeJS.ProcessEnv;
+  inRepo: boolean;
+  tools: AgentTools;
+  task: string;
+  root: string;
+  history: string | undefined;
+  attachments: Attachments | undefined;
+}): Promise<Outcome> {
+  const [{ resolveAgentSettings }, { DEFAULT_BUDGET }] = await Promise.all([import('../lib/agent/config'), import('../lib/agent/context')]);
+  const settings = await resolveAgentSettings({ flags: { profile: args.profile }, env });
+  const budget = args.budget ?? DEFAULT_BUDGET;
+  const dry = await withGitContext({ mode: settings.gitContext.value, inRepo, cwd: ctx.cwd, tools, budget });
+  return dryRunOutcome({ plan: args.plan, task, root, history, git: dry.git, tools: dry.tools, ctx, attachments });
+}
+
 async function dryRunOutcome({
   plan,
   task,

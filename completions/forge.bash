@@ -10,7 +10,7 @@ declare -gA _forge_subs=(
   ["forge state"]="export log show sync"
 )
 declare -gA _forge_opts=(
-  ["forge agent"]="--task --endpoint --model --profile --api-key-env --max-turns --quick --stall-seconds --budget --dry-run --continue --session --list --rollback --plan --resume --yes --planner-model --save-hooks --attach --detach --image --mechanical --cwd --run-id --json --color --help"
+  ["forge agent"]="--task --endpoint --model --profile --api-key-env --max-turns --quick --stall-seconds --budget --dry-run --continue --session --list --rollback --plan --resume --yes --planner-model --parallel --save-hooks --attach --detach --image --mechanical --cwd --run-id --json --color --help"
   ["forge checkpoint"]="--message --cwd --run-id --json --color --help"
   ["forge completion"]="--shell --cwd --run-id --json --color --help"
   ["forge diff"]="--checkpoint --stat --cwd --run-id --json --color --help"

@@ -123,6 +123,8 @@ export interface AgentSettings {
   autoCommitPrefix: Sourced<string>;
   /** How the model sees git status, the last commits and the staged diff: a capped preamble (the default), a git_context tool, or not at all. */
   gitContext: Sourced<GitContextMode>;
+  /** How many independent plan steps may run at once, each in its own git worktree (parallel_steps; 1: one after another). */
+  parallelSteps: Sourced<number>;
   /** Whether each kind is recorded (true) or turned off (false), and by what. */
   recording: Record<Recording, Sourced<boolean>>;
 }
@@ -152,6 +154,9 @@ export interface ModelConfig extends AgentSettings {
   firstRun: boolean;
 }
 
+/** The most plan steps that run at once: each holds a worktree and a model request. */
+export const MAX_PARALLEL_STEPS = 8;
+
 export interface ConfigProfile {
   endpoint?: string;
   model?: string;
@@ -178,6 +183,8 @@ export interface ConfigProfile {
   auto_commit_prefix?: string;
   /** "preamble" (default: measured cheapest by bench/git-context.ts), "tool" or "off". */
   git_context?: GitContextMode;
+  /** Plan steps with no shared file and no dependency that may run at once, each in its own worktree (1 to 8; default 1). */
+  parallel_steps?: number;
   /** `true`: forge agent appends nothing to .forge/telemetry/. */
   telemetry_disabled?: boolean;
   /** `true`: forge agent saves no session turns (.forge/agent/sessions/); --continue has nothing new to continue. */
@@ -451,6 +458,10 @@ function profileSettings({
       p.git_context !== undefined
         ? { value: p.git_context, source: from('git_context') }
         : { value: 'preamble', source: unset('git status, the last commits and the staged diff open the system prompt') },
+    parallelSteps:
+      p.parallel_steps !== undefined
+        ? { value: p.parallel_steps, source: from('parallel_steps') }
+        : { value: 1, source: unset('plan steps run one after another unless parallel_steps is more than 1') },
     recording: Object.fromEntries(
       (Object.keys(RECORDINGS) as Recording[]).map((kind) => {
         const { key, envs } = RECORDINGS[kind];
@@ -610,6 +621,14 @@ function checkCommitAndRecordingKeys({ p, at, invalid }: { p: Record<string, unk
   }
   if (p.git_context !== undefined && !GIT_CONTEXT_MODES.includes(p.git_context as GitContextMode))
     throw invalid(`${at}.git_context must be "preamble" (the default), "tool" (a git_context tool instead) or "off"`);
+  if (
+    p.parallel_steps !== undefined &&
+    (typeof p.parallel_steps !== 'number' ||
+      !Number.isInteger(p.parallel_steps) ||
+      p.parallel_steps < 1 ||
+      p.parallel_steps > MAX_PARALLEL_STEPS)
+  )
+    throw invalid(`${at}.parallel_steps must be an integer from 1 (one step at a time) to ${MAX_PARALLEL_STEPS}`);
   for (const { key, path: where } of Object.values(RECORDINGS)) {
     if (p[key] !== undefined && typeof p[key] !== 'boolean')
       throw invalid(`${at}.${key} must be true (forge agent records nothing in ${where}) or false`);
@@ -656,6 +675,7 @@ function checkProfile({ p, at, invalid }: { p: Record<string, unknown>; at: stri
     ...(p.auto_commit !== undefined ? { auto_commit: p.auto_commit === true ? 'task' : (p.auto_commit as AutoCommit | false) } : {}),
     ...(typeof p.auto_commit_prefix === 'string' ? { auto_commit_prefix: p.auto_commit_prefix } : {}),
     ...(typeof p.git_context === 'string' ? { git_context: p.git_context as GitContextMode } : {}),
+    ...(typeof p.parallel_steps === 'number' ? { parallel_steps: p.parallel_steps } : {}),
     ...Object.fromEntries(
       Object.values(RECORDINGS)
         .filter(({ key }) => typeof p[key] === 'boolean')

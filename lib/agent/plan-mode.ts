@@ -8,8 +8,10 @@ import { describeEstimate, estimatePlan, formatTokens, newPlan, savePlan, type A
 import { makePlan } from './planner';
 import { emitSweep, hooksThenCommit } from './report';
 import type { AgentIO } from './io';
-import { describeStep, reviewPlan } from './review';
+import { stepGroups } from './parallel';
+import { describeStep, reviewPlan, type StepHints } from './review';
 import { configFor, routedModel, stepCategory } from './routes';
+import type { AgentTools } from './tools';
 import { executePlan, stepPrompt, type PlanEvent } from './steps';
 import type { Workbench } from './workbench';
 
@@ -23,6 +25,8 @@ export interface PlanModeArgs {
   yes: boolean;
   maxTurns: number;
   budget: number;
+  /** Independent steps that may run at once (--parallel, parallel_steps). */
+  parallel: number;
 }
 
 /** Each step's first request in tokens: the fixed prompt (with the MCP tools in its scope) plus its instruction, files and summary. */
@@ -37,14 +41,33 @@ async function firstRequestTokens({ plan, root, bench }: { plan: AgentPlan; root
   return out;
 }
 
-function planText(plan: AgentPlan, config: ModelConfig): string {
+/** Co-change hints for each step: files the last commits changed together with the step's files. */
+async function coChangeHints({ plan, root }: { plan: AgentPlan; root: string }): Promise<StepHints> {
+  const { changeHistory, suggestCoChanges } = await import('../git/cochange');
+  const history = await changeHistory({ cwd: root });
+  const hints: StepHints = {};
+  for (const step of plan.steps) {
+    const found = suggestCoChanges({ history, files: step.files });
+    if (found.length) hints[step.id] = found;
+  }
+  return hints;
+}
+
+/** The groups of steps that would run at once, said for the review. */
+function togetherLines(plan: AgentPlan, parallel: number): string[] {
+  if (parallel < 2) return [];
+  const groups = stepGroups(plan, parallel).filter((g) => g.length > 1);
+  return groups.map((g) => `runs at once (parallel_steps ${parallel}), each in its own worktree: ${g.map((s) => s.id).join(' + ')}`);
+}
+
+function planText(plan: AgentPlan, config: ModelConfig, hints: StepHints, parallel: number): string {
   const head = `Plan ${plan.id}: ${plan.task}\n${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'} · ${describeEstimate(plan.estimate)}${plan.planner !== plan.model ? ` · planned by ${plan.planner}, run by ${plan.model}` : ''}`;
   const routed = Object.keys(config.routes.value).length > 0;
   const steps = plan.steps.map(
     (s, i) =>
-      `${s.status === 'done' ? '✓' : s.status === 'failed' ? '✗' : '·'} ${describeStep(s, i, plan.steps.length)}${routed ? `\n  model: ${routedModel(config, stepCategory(s.category))} (${stepCategory(s.category)})` : ''}`,
+      `${s.status === 'done' ? '✓' : s.status === 'failed' ? '✗' : '·'} ${describeStep(s, i, plan.steps.length, hints[s.id])}${routed ? `\n  model: ${routedModel(config, stepCategory(s.category))} (${stepCategory(s.category)})` : ''}`,
   );
-  return [head, ...steps].join('\n');
+  return [head, ...steps, ...togetherLines(plan, parallel)].join('\n');
 }
 
 /** A new plan: the planner's modules (corrected once if they failed forge plan check), with its estimate, saved as proposed. */
@@ -144,8 +167,8 @@ async function recordPlanner({
   });
 }
 
-/** The plan as one record (its steps without their run state, with the model each runs with) and as text. */
-async function showPlan(io: AgentIO, plan: AgentPlan, config: ModelConfig): Promise<void> {
+/** The plan as one record (its steps without their run state, with the model each runs with, their co-change hints and the groups that run at once) and as text. */
+async function showPlan(io: AgentIO, plan: AgentPlan, config: ModelConfig, hints: StepHints, parallel: number): Promise<void> {
   const steps = plan.steps.map(({ id, title, objective, files, symbols, verify, doneWhen, dependsOn, status, category }) => ({
     id,
     title,
@@ -158,10 +181,12 @@ async function showPlan(io: AgentIO, plan: AgentPlan, config: ModelConfig): Prom
     status,
     category: stepCategory(category),
     model: routedModel(config, stepCategory(category)),
+    cochange: hints[id] ?? [],
   }));
+  const together = parallel > 1 ? stepGroups(plan, parallel).map((g) => g.map((s) => s.id)) : null;
   await io.emit(
-    { type: 'plan', id: plan.id, task: plan.task, status: plan.status, estimate: plan.estimate, steps },
-    planText(plan, config),
+    { type: 'plan', id: plan.id, task: plan.task, status: plan.status, estimate: plan.estimate, steps, ...(together ? { together } : {}) },
+    planText(plan, config, hints, parallel),
   );
 }
 
@@ -179,18 +204,35 @@ function stepReporter({
   bench: Workbench;
   plan: AgentPlan;
 }): (e: PlanEvent) => Promise<void> {
-  let stepStarted = Date.now();
+  const started = new Map<string, number>();
   return async (e) => {
-    if (e.type === 'step_start') stepStarted = Date.now();
+    if (e.type === 'steps_together') {
+      const ids = e.steps.map((s) => s.id);
+      await io.emit(
+        { type: 'steps_together', steps: ids, checkpoint: e.checkpoint },
+        `⇉ steps ${ids.join(' + ')} run at once, each in its own worktree`,
+      );
+      return;
+    }
     const label = `step ${e.index + 1}/${plan.steps.length} ${e.step.id}`;
+    if (e.type === 'step_sequential') {
+      await io.emit(
+        { type: 'step_sequential', step: e.step.id, index: e.index, reason: e.reason },
+        `↻ ${label} runs again on its own: ${e.reason}`,
+      );
+      return;
+    }
     const category = stepCategory(e.step.category);
     const stepConfig = configFor(config, category);
-    if (e.type === 'step_start')
+    if (e.type === 'step_start') {
+      started.set(e.step.id, Date.now());
       await io.emit(
         { type: 'step_start', step: e.step.id, index: e.index, checkpoint: e.checkpoint, category, model: stepConfig.model.value },
         `▶ ${label}: ${e.step.title}${e.step.attempts ? ` (attempt ${e.step.attempts + 1})` : ''}${Object.keys(config.routes.value).length ? ` · ${category} → ${stepConfig.model.value}` : ''}`,
       );
-    else if (e.type === 'step_done')
+      return;
+    }
+    if (e.type === 'step_done')
       await io.emit(
         { type: 'step_done', step: e.step.id, index: e.index, summary: e.step.summary, tokens: e.run.usage },
         `✓ ${label}: ${e.step.summary} (${e.run.usage.input} tokens in, ${e.run.usage.output} out)`,
@@ -211,18 +253,16 @@ function stepReporter({
       const message = `${plan.task.split('\n')[0]!.slice(0, 50)} — ${e.step.id}: ${e.step.title}`;
       await hooksThenCommit({ io, bench, event: 'on_step_done', at: 'step', message });
     }
-    if (e.type !== 'step_start') {
-      const { recordTelemetry } = await import('./telemetry');
-      await recordTelemetry({
-        store,
-        config: stepConfig,
-        task: `${plan.id} ${e.step.id}: ${e.step.title}`,
-        run: e.run,
-        started: stepStarted,
-        now: io.now(),
-        category,
-      });
-    }
+    const { recordTelemetry } = await import('./telemetry');
+    await recordTelemetry({
+      store,
+      config: stepConfig,
+      task: `${plan.id} ${e.step.id}: ${e.step.title}`,
+      run: e.run,
+      started: started.get(e.step.id) ?? Date.now(),
+      now: io.now(),
+      category,
+    });
   };
 }
 
@@ -288,6 +328,7 @@ export async function runPlanMode({
   bench,
   retry,
   onEvent,
+  toolsAt,
 }: {
   args: PlanModeArgs;
   io: AgentIO;
@@ -300,11 +341,15 @@ export async function runPlanMode({
   bench: Workbench;
   retry: Partial<RetryPolicy>;
   onEvent: (e: AgentEvent) => Promise<void>;
+  /** forge's own tools in another worktree, for steps that run at once. */
+  toolsAt?: (root: string) => AgentTools;
 }): Promise<PlanModeEnd> {
   let plan = args.resume ?? (await proposePlan({ args, io, store, config, root, env, bench, retry }));
-  await showPlan(io, plan, config);
+  // Hints are for a new plan's review: a resumed one was reviewed when it was made.
+  const hints = args.resume ? {} : await coChangeHints({ plan, root });
+  await showPlan(io, plan, config, hints, args.parallel);
   if (plan.status === 'proposed' && !args.yes) {
-    const verdict = await reviewPlan({ plan, ask: (q) => io.ask(q) });
+    const verdict = await reviewPlan({ plan, ask: (q) => io.ask(q), hints });
     if (verdict === null) return { ended: 'unapproved', plan };
     if (verdict === 'cancelled') {
       plan = { ...plan, status: 'cancelled', reason: 'cancelled in review' };
@@ -329,6 +374,9 @@ export async function runPlanMode({
     changedSince: (c) => bench.changedSince(c),
     onAgentEvent: onEvent,
     onPlanEvent: stepReporter({ io, store, config, bench, plan }),
+    parallel: args.parallel,
+    guardsAt: (dir) => bench.guardsAt(dir),
+    ...(toolsAt ? { toolsAt } : {}),
   });
   const before = plan.status === 'done' ? await finishPlan({ io, bench, plan }) : null;
   return { ended: plan.status === 'done' ? 'done' : 'paused', plan, ...tokenTally(plan), before };

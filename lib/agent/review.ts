@@ -1,7 +1,16 @@
 // A person's review of a plan before it runs: each step approved, annotated or the whole plan cancelled.
+import type { CoChange } from '../git/cochange';
 import type { AgentPlan, PlanStep } from './plan';
 
-export function describeStep(step: PlanStep, index: number, total: number): string {
+/** Co-change hints of the plan's steps by step id: files history says go with theirs. */
+export type StepHints = Record<string, CoChange[]>;
+
+/** A co-change hint as a person reads it. */
+export function describeCoChange(c: CoChange): string {
+  return `${c.file} (changed with ${c.with} in ${c.together} of its last ${c.of} commits)`;
+}
+
+export function describeStep(step: PlanStep, index: number, total: number, hints: CoChange[] = []): string {
   return [
     `Step ${index + 1}/${total} (${step.id}): ${step.title}`,
     `  ${step.objective}`,
@@ -9,6 +18,7 @@ export function describeStep(step: PlanStep, index: number, total: number): stri
       ? [`  files: ${step.files.join(', ')}${step.symbols.length ? ` · symbols: ${step.symbols.join(', ')}` : ''}`]
       : []),
     `  verify: ${step.verify.join(' && ')}`,
+    ...(hints.length ? [`  history suggests: ${hints.map(describeCoChange).join(', ')}`] : []),
     ...(step.note ? [`  note: ${step.note}`] : []),
   ].join('\n');
 }
@@ -20,13 +30,17 @@ export function describeStep(step: PlanStep, index: number, total: number): stri
 export async function reviewPlan({
   plan,
   ask,
+  hints = {},
 }: {
   plan: AgentPlan;
   ask: (question: string) => Promise<string | null>;
+  hints?: StepHints;
 }): Promise<'approved' | 'cancelled' | null> {
   for (const [i, step] of plan.steps.entries()) {
     for (;;) {
-      const answer = await ask(`\n${describeStep(step, i, plan.steps.length)}\n[a]pprove, [e] add a note, [c]ancel the plan? `);
+      const answer = await ask(
+        `\n${describeStep(step, i, plan.steps.length, hints[step.id])}\n[a]pprove, [e] add a note, [c]ancel the plan? `,
+      );
       if (answer === null) return null;
       const a = answer.trim().toLowerCase();
       if (a === 'a' || a === 'y' || a === 'yes' || a === 'approve') break;

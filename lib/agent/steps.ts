@@ -166,7 +166,11 @@ export async function verifyStep({ step, root, check }: { step: PlanStep; root: 
 export type PlanEvent =
   | { type: 'step_start'; step: PlanStep; index: number; total: number; checkpoint: string | null }
   | { type: 'step_done'; step: PlanStep; index: number; run: AgentRun }
-  | { type: 'step_failed'; step: PlanStep; index: number; run: AgentRun; verdict: StepVerdict };
+  | { type: 'step_failed'; step: PlanStep; index: number; run: AgentRun; verdict: StepVerdict }
+  /** Steps that start at once, each in its own worktree of the checkpoint. */
+  | { type: 'steps_together'; steps: PlanStep[]; indexes: number[]; checkpoint: string }
+  /** A step of such a group that runs again on its own, after the group, and why. */
+  | { type: 'step_sequential'; step: PlanStep; index: number; reason: string };
 
 export interface PlanRunOptions {
   config: ModelConfig;
@@ -190,6 +194,12 @@ export interface PlanRunOptions {
   changedSince: (checkpoint: string) => Promise<string[]>;
   onAgentEvent: (e: AgentEvent) => Promise<void>;
   onPlanEvent: (e: PlanEvent) => Promise<void>;
+  /** Independent steps that may run at once (parallel_steps); 1 or absent: one after another. */
+  parallel?: number;
+  /** forge's own tools working in another worktree (same run id): what a step running in its own worktree gets. */
+  toolsAt?: (root: string) => AgentTools;
+  /** The guards for calls in another worktree (the contract gate, on_edit hooks run there). */
+  guardsAt?: (root: string) => ToolCallGuards;
 }
 
 /** The model (its category's route) and the tools (MCP servers in scope) a step runs with. */
@@ -201,59 +211,126 @@ export function stepRoute(
   return { config: configFor(o.config, category), tools: o.toolsFor?.(category) ?? o.tools };
 }
 
+/** What one attempt at a step gave: the model's run and the check's verdict. */
+export interface StepAttempt {
+  run: AgentRun;
+  verdict: StepVerdict;
+}
+
 /**
- * Runs the plan's pending and failed steps in order. Each step: a checkpoint, a fresh agent run on its
- * prompt, then forge validate. A step that passes gets its carry-forward summary; one that fails (or
- * whose run hit the turn limit) pauses the plan there, saved for --resume.
+ * One attempt at a step where `root` is (the work tree, or the step's own worktree): a fresh agent
+ * run on its prompt, then its check. Counts the attempt and its tokens on the step.
  */
-export async function executePlan(o: PlanRunOptions): Promise<AgentPlan> {
+export async function attemptStep({
+  o,
+  plan,
+  step,
+  root,
+  tools,
+  guards,
+  signal,
+}: {
+  o: PlanRunOptions;
+  plan: AgentPlan;
+  step: PlanStep;
+  root: string;
+  tools: AgentTools;
+  guards: ToolCallGuards;
+  signal?: AbortSignal;
+}): Promise<StepAttempt> {
+  const task = await stepPrompt({ plan, step, root, tools });
+  const run = await runAgent({
+    config: stepRoute(o, step).config,
+    task,
+    root,
+    cwd: root === o.root ? o.cwd : root,
+    maxTurns: o.maxTurns,
+    budget: o.budget,
+    retry: o.retry,
+    onEvent: o.onAgentEvent,
+    tools,
+    guards,
+    ...(signal ? { signal } : {}),
+  });
+  step.attempts++;
+  step.tokens = { input: step.tokens.input + run.usage.input, output: step.tokens.output + run.usage.output };
+  const verdict = run.exhausted
+    ? { passed: false, recommendation: 'RETRY', failure: `the step's agent run hit the turn limit (${o.maxTurns}) before answering` }
+    : run.stopped
+      ? { passed: false, recommendation: 'RETRY', failure: `the step's agent run failed (${run.stopped.code}): ${run.stopped.message}` }
+      : await verifyStep({ step, root, check: o.check });
+  return { run, verdict };
+}
+
+/** How executePlan's steps share the plan: saving it, and marking a step done or failed. */
+export interface PlanProgress {
+  plan(): AgentPlan;
+  save(message: string): Promise<void>;
+  /** A step that passed: its carry-forward summary from the files it changed, saved, reported. */
+  done(step: PlanStep, attempt: StepAttempt, changed: string[]): Promise<void>;
+  /** A step that failed: the plan paused there, saved, reported. */
+  failed(step: PlanStep, attempt: StepAttempt): Promise<void>;
+}
+
+function planProgress(o: PlanRunOptions): PlanProgress {
   let plan: AgentPlan = { ...o.plan, status: 'running', reason: undefined };
   const save = async (message: string) => {
     plan = { ...plan, updatedAt: new Date().toISOString() };
     await savePlan({ store: o.store, plan, message });
   };
-  await save('running');
-  for (const [index, step] of plan.steps.entries()) {
-    if (step.status === 'done') continue;
-    const cp = await o.checkpoint(`step ${index + 1} (${step.id}) of ${plan.id}: ${step.title}`);
-    // The tree before the plan's first step: what the sweep and the auto-commit compare against.
-    plan.checkpoint ??= cp ?? undefined;
-    await o.onPlanEvent({ type: 'step_start', step, index, total: plan.steps.length, checkpoint: cp });
-    const task = await stepPrompt({ plan, step, root: o.root, tools: o.tools });
-    const run = await runAgent({
-      ...stepRoute(o, step),
-      task,
-      root: o.root,
-      cwd: o.cwd,
-      maxTurns: o.maxTurns,
-      budget: o.budget,
-      retry: o.retry,
-      onEvent: o.onAgentEvent,
-      guards: o.guards,
-    });
-    step.attempts++;
-    step.tokens = { input: step.tokens.input + run.usage.input, output: step.tokens.output + run.usage.output };
-    const verdict = run.exhausted
-      ? { passed: false, recommendation: 'RETRY', failure: `the step's agent run hit the turn limit (${o.maxTurns}) before answering` }
-      : run.stopped
-        ? { passed: false, recommendation: 'RETRY', failure: `the step's agent run failed (${run.stopped.code}): ${run.stopped.message}` }
-        : await verifyStep({ step, root: o.root, check: o.check });
-    if (!verdict.passed) {
+  return {
+    plan: () => plan,
+    save,
+    done: async (step, { run }, changed) => {
+      step.status = 'done';
+      step.failure = undefined;
+      step.summary = await stepSummary({ root: o.root, changed });
+      await save(`step ${step.id} done`);
+      await o.onPlanEvent({ type: 'step_done', step, index: plan.steps.indexOf(step), run });
+    },
+    failed: async (step, { run, verdict }) => {
+      const index = plan.steps.indexOf(step);
       step.status = 'failed';
       step.failure = verdict.failure;
       plan = { ...plan, status: 'paused', reason: `step ${index + 1} (${step.id}) failed its check` };
       await save(`step ${step.id} failed; paused`);
       await o.onPlanEvent({ type: 'step_failed', step, index, run, verdict });
-      return plan;
-    }
-    const changed = cp ? await o.changedSince(cp) : run.files;
-    step.status = 'done';
-    step.failure = undefined;
-    step.summary = await stepSummary({ root: o.root, changed });
-    await save(`step ${step.id} done`);
-    await o.onPlanEvent({ type: 'step_done', step, index, run });
+    },
+  };
+}
+
+/** One step in the work tree itself: a checkpoint, an attempt, done or failed. False when it failed (the plan is paused). */
+async function runStepHere(o: PlanRunOptions, progress: PlanProgress, step: PlanStep): Promise<boolean> {
+  const plan = progress.plan();
+  const index = plan.steps.indexOf(step);
+  const cp = await o.checkpoint(`step ${index + 1} (${step.id}) of ${plan.id}: ${step.title}`);
+  // The tree before the plan's first step: what the sweep and the auto-commit compare against.
+  plan.checkpoint ??= cp ?? undefined;
+  await o.onPlanEvent({ type: 'step_start', step, index, total: plan.steps.length, checkpoint: cp });
+  const attempt = await attemptStep({ o, plan, step, root: o.root, tools: stepRoute(o, step).tools, guards: o.guards });
+  if (!attempt.verdict.passed) {
+    await progress.failed(step, attempt);
+    return false;
   }
-  plan = { ...plan, status: 'done' };
-  await save('done');
+  await progress.done(step, attempt, cp ? await o.changedSince(cp) : attempt.run.files);
+  return true;
+}
+
+/**
+ * Runs the plan's pending and failed steps in order. Each step: a checkpoint, a fresh agent run on its
+ * prompt, then forge validate. A step that passes gets its carry-forward summary; one that fails (or
+ * whose run hit the turn limit) pauses the plan there, saved for --resume. With `parallel` above 1,
+ * independent steps run at once, each in its own worktree (lib/agent/parallel.ts).
+ */
+export async function executePlan(o: PlanRunOptions): Promise<AgentPlan> {
+  const progress = planProgress(o);
+  await progress.save('running');
+  const { stepGroups, runTogether } = await import('./parallel');
+  for (const group of stepGroups(progress.plan(), o.toolsAt ? (o.parallel ?? 1) : 1)) {
+    const ok = group.length === 1 ? await runStepHere(o, progress, group[0]!) : await runTogether({ o, progress, group, runStepHere });
+    if (!ok) return progress.plan();
+  }
+  const plan: AgentPlan = { ...progress.plan(), status: 'done', updatedAt: new Date().toISOString() };
+  await savePlan({ store: o.store, plan, message: 'done' });
   return plan;
 }

@@ -18,6 +18,8 @@ export interface Workbench {
   /** forge's tools and the MCP servers whose scope holds the category (a server without scope: every category). */
   toolsFor(category: StepCategory): AgentTools;
   guards: ToolCallGuards;
+  /** The same guards for calls working in another worktree (a plan step running at once with others): on_edit hooks run there. */
+  guardsAt(root: string): ToolCallGuards;
   /** A checkpoint of the work tree (untracked files included) on refs/forge/checkpoints; its commit, or null outside git. */
   checkpoint(summary: string, kind: CheckpointKind): Promise<string | null>;
   /** Paths changed since a checkpoint, untracked files included. */
@@ -207,10 +209,10 @@ export async function openWorkbench({
   // Hooks are per profile, so a hook detected in one project can meet another without its tools:
   // a command the shell cannot find (exit 127) is reported once, then left out for the session.
   const missing = new Set<string>();
-  const runEvent = async (event: HookEvent) => {
+  const runEvent = async (event: HookEvent, at = root) => {
     const commands = (hooks?.[event] ?? []).filter((c) => !missing.has(c));
     if (!commands.length) return '';
-    const results = await runHooks({ commands, cwd: root, env });
+    const results = await runHooks({ commands, cwd: at, env });
     const notFound = results.filter((r) => r.exitCode === 127).map((r) => r.command);
     for (const c of notFound) missing.add(c);
     const report = formatHookResults(results, event);
@@ -218,10 +220,11 @@ export async function openWorkbench({
       ? `${report}\n(not found, so not run again in this session: ${notFound.join(', ')}; forge hooks list shows the profile's hooks)`
       : report;
   };
-  const guards: ToolCallGuards = {
+  const guardsAt = (at: string): ToolCallGuards => ({
     ...(gate ? { gate: (name: string, args: Record<string, unknown>) => gate(shown.get(name) ?? name, args) } : {}),
-    ...(hooks?.on_edit.length ? { afterChange: async () => `\n${await runEvent('on_edit')}` } : {}),
-  };
+    ...(hooks?.on_edit.length ? { afterChange: async () => `\n${await runEvent('on_edit', at)}` } : {}),
+  });
+  const guards = guardsAt(root);
   const started = await runEvent('on_session_start');
   if (started) await notice({ kind: 'hooks', text: started });
   const mode = config.autoCommit.value;
@@ -230,6 +233,7 @@ export async function openWorkbench({
     tools,
     toolsFor,
     guards,
+    guardsAt,
     checkpoint: async (summary, kind) => (state ? ((await createCheckpoint({ cwd: root, message: summary, kind }))?.oid ?? null) : null),
     changedSince: async (checkpoint) => (await workTreeChanges({ cwd: root, base: checkpoint })).files.map((f) => f.path),
     sweep: async (checkpoint) => {
@@ -241,7 +245,7 @@ export async function openWorkbench({
       ]);
       return { changes: files, number: list.find((c) => c.oid === checkpoint)?.n ?? null, warnings: impact.warnings };
     },
-    hook: runEvent,
+    hook: (event) => runEvent(event),
     // auto_commit "task": a commit per task, and per plan step (each step is a task of its own);
     // "plan": a commit per task, and one per plan once every step passed.
     commit: async (at, message) => {

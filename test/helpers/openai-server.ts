@@ -48,6 +48,16 @@ export interface ReplyStep {
   writeBytes?: number;
   /** Drop the connection after the text deltas: no finish reason, no usage, no `[DONE]`. */
   cutOff?: boolean;
+  /**
+   * Serve this step to the first chat request it matches, wherever it is in the script (requests
+   * that come at once arrive in any order); steps without it are served in order.
+   */
+  when?: (body: ChatRequestBody) => boolean;
+  /**
+   * Hold the reply until this many chat requests have arrived (so two requests are provably in
+   * flight at once); if they do not within 20 s, answer 500 so the test fails rather than hangs.
+   */
+  holdUntilChats?: number;
 }
 
 export interface ErrorStep {
@@ -159,6 +169,28 @@ export async function startOpenAIServer({ script = [], models = ['test-model'], 
   const queue = [...script];
   const requests: RecordedRequest[] = [];
   let chats = 0;
+  let closed = false;
+  const waiting: Array<() => void> = [];
+  const arrived = () => {
+    for (const wake of waiting.splice(0)) wake();
+  };
+  /** Resolves true once `n` chat requests have arrived, false after 20 s. */
+  const chatsReach = async (n: number): Promise<boolean> => {
+    const deadline = Date.now() + 20_000;
+    while (chats < n) {
+      if (closed) return false;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        waiting.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return true;
+  };
   const server = createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => {
       res.destroy(err instanceof Error ? err : new Error(String(err)));
@@ -200,7 +232,14 @@ export async function startOpenAIServer({ script = [], models = ['test-model'], 
       return;
     }
     chats++;
-    const step = queue.shift();
+    arrived();
+    const body = recorded.body as ChatRequestBody;
+    const at = queue.findIndex((s) => s.type !== 'reply' || !s.when || s.when(body));
+    const step = at < 0 ? undefined : queue.splice(at, 1)[0];
+    if (step?.type === 'reply' && step.holdUntilChats !== undefined && !(await chatsReach(step.holdUntilChats)))
+      return sendJson(res, 500, {
+        error: { message: `scripted server: held for ${step.holdUntilChats} requests at once; only ${chats} came` },
+      });
     if (!step) return sendJson(res, 500, { error: { message: `scripted server: no step left for chat request ${chats}` } });
     const model = (recorded.body as Partial<ChatRequestBody>).model ?? '';
     return serveStep(res, step, { requestNumber: chats, model });
@@ -217,6 +256,8 @@ export async function startOpenAIServer({ script = [], models = ['test-model'], 
     remaining: () => queue.length,
     close: () =>
       new Promise<void>((resolve) => {
+        closed = true;
+        arrived();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
