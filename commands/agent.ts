@@ -940,6 +940,16 @@ async function afterTask({
 }
 
 /** The flags of --attach and --image as given, but for `without`: the command line a fix runs. */
+/** The flags that chose the endpoint and model, so a Fix runs against the same one (`--model` left out where the Fix names another). */
+function endpointFlags(args: Args, { model = true }: { model?: boolean } = {}): string[] {
+  return [
+    ...(args.endpoint !== undefined ? ['--endpoint', args.endpoint] : []),
+    ...(args.profile !== undefined ? ['--profile', args.profile] : []),
+    ...(args['api-key-env'] !== undefined ? ['--api-key-env', args['api-key-env']] : []),
+    ...(model && args.model !== undefined ? ['--model', args.model] : []),
+  ];
+}
+
 function attachFlags(args: Args, without?: string): string[] {
   return [
     ...args.attach.filter((p) => p !== without).flatMap((p) => ['--attach', p]),
@@ -968,7 +978,7 @@ async function openTaskAttachments({
     images: args.image,
     sessionPinned: resumed?.attached ?? [],
     detach: args.detach,
-    again: (without) => ctx.cmd('agent', ...keep, ...attachFlags(args, without), task),
+    again: (without) => ctx.cmd('agent', ...endpointFlags(args), ...keep, ...attachFlags(args, without), task),
   });
   const warnings = [
     ...attachments.dropped.map((path) => `pinned file '${path}' of the session is gone or no longer allowed: left out`),
@@ -1006,7 +1016,7 @@ function noVisionFix({
   const keep = session ? ['--session', session] : [];
   const pinned = args.attach.flatMap((p) => ['--attach', p]);
   err.fix = suggested
-    ? ctx.cmd('agent', '--model', suggested, ...keep, ...attachFlags(args), task)
-    : ctx.cmd('agent', ...keep, ...pinned, task);
+    ? ctx.cmd('agent', ...endpointFlags(args, { model: false }), '--model', suggested, ...keep, ...attachFlags(args), task)
+    : ctx.cmd('agent', ...endpointFlags(args), ...keep, ...pinned, task);
   return err;
 }

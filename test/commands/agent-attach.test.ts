@@ -125,7 +125,11 @@ test('--image sends the image as an image_url part with a base64 data URL; a fil
       const last = bad.records.at(-1)!;
       assert.equal([bad.code, last.error.code], [code, errorCode], path);
       assert.match(last.error.message, message);
-      assert.is(last._next_action, 'forge agent --image shot.png look', 'the fix is the command without the bad file');
+      assert.is(
+        last._next_action,
+        `forge agent --endpoint ${server.url} --model test-model --image shot.png look`,
+        'the fix is the same command (the same endpoint and model) without the bad file',
+      );
     }
     assert.is(server.chatBodies().length, 1, 'nothing was sent for a refused file');
   } finally {
@@ -164,10 +168,16 @@ test('a model that refuses images is MODEL_NO_VISION, with a fix naming a vision
       last.error.message,
       /^model 'test-model' at '.*' does not take image input \(400\): this model does not support image input$/,
     );
-    assert.is(last._next_action, "forge agent --model llava:7b --attach notes.md --image shot.png 'what is wrong here'");
+    assert.is(
+      last._next_action,
+      `forge agent --endpoint ${withVision.url} --model llava:7b --attach notes.md --image shot.png 'what is wrong here'`,
+    );
     const plain = await forge(agent(without.url, '--attach', 'notes.md', '--image', 'shot.png', 'what is wrong here'), { cwd: dir });
     assert.equal([plain.code, plain.records.at(-1)!.error.code], [2, 'MODEL_NO_VISION']);
-    assert.is(plain.records.at(-1)!._next_action, "forge agent --attach notes.md 'what is wrong here'");
+    assert.is(
+      plain.records.at(-1)!._next_action,
+      `forge agent --endpoint ${without.url} --model test-model --attach notes.md 'what is wrong here'`,
+    );
     const noImage = await startOpenAIServer({ script: [refusal] });
     try {
       const text = await forge(agent(noImage.url, 'what is wrong here'), { cwd: dir });
