@@ -396,6 +396,8 @@ async function planModeOutcome({
     onEvent: view.onEvent,
     // A step that runs at once with others works in its own worktree: the same tools, at that worktree.
     toolsAt: (dir) => gitToolAt(agentTools({ entries, cwd: join(dir, relative(root, ctx.cwd)), root: dir, env }), dir),
+  }).catch((err: unknown) => {
+    throw noVisionFix({ err, args, ctx, task, session: null, planner: true });
   });
   return planOutcome(end, ctx);
 }
@@ -1060,21 +1062,25 @@ function noVisionFix({
   ctx,
   task,
   session,
+  planner = false,
 }: {
   err: unknown;
   args: Args;
   ctx: RunContext;
   task: string;
   session: string | null;
+  /** With --plan only the planner gets the images: the fix names a --planner-model. */
+  planner?: boolean;
 }): unknown {
   if (!(err instanceof ForgeError) || err.code !== 'MODEL_NO_VISION') return err;
   // chat.ts names a model of the endpoint's list whose name says it takes images, or the flag alone.
   const named = /^forge agent --model (\S+)$/.exec(err.fix ?? '')?.[1];
   const suggested = named === 'NAME' ? undefined : named;
-  const keep = session ? ['--session', session] : [];
+  const keep = session ? ['--session', session] : planner ? ['--plan'] : [];
   const pinned = args.attach.flatMap((p) => ['--attach', p]);
+  const vision = planner ? ['--planner-model', suggested!] : ['--model', suggested!];
   err.fix = suggested
-    ? ctx.cmd('agent', ...endpointFlags(args, { model: false }), '--model', suggested, ...keep, ...attachFlags(args), task)
+    ? ctx.cmd('agent', ...endpointFlags(args, { model: planner }), ...vision, ...keep, ...attachFlags(args), task)
     : ctx.cmd('agent', ...endpointFlags(args), ...keep, ...pinned, task);
   return err;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
-import { reply, startOpenAIServer, type ChatRequestBody, type ReplyStep } from '../helpers/openai-server';
+import { failWith, reply, startOpenAIServer, type ChatRequestBody, type ReplyStep } from '../helpers/openai-server';
 import { git, repoWith, tempDir } from '../helpers/repo';
 
 const usage = { prompt_tokens: 300, completion_tokens: 10 };
@@ -213,6 +213,50 @@ test('a plan whose pinned files the budget cannot hold is refused before anythin
     writeFileSync(join(dir, 'shot.png'), PNG);
     const resume = await forge(['agent', '--resume', '--image', 'shot.png', ...opts], { cwd: dir });
     assert.equal([resume.code, resume.records.at(-1)!.error.code], [2, 'CONFLICTING_ARGUMENTS']);
+  } finally {
+    await server.close();
+  }
+});
+
+test("--plan --dry-run shows the pinned file and the image in the planner's request; a planner that refuses images is MODEL_NO_VISION, its fix a --planner-model that takes them", async () => {
+  const dir = repoWith({ 'notes.md': 'Rule: indent with tabs.\n', 'shot.png': PNG });
+  const dry = await forge(['agent', '--plan', '--dry-run', '--json', '--attach', 'notes.md', '--image', 'shot.png', 'plan it'], {
+    cwd: dir,
+  });
+  assert.is(dry.code, 0, dry.stderr + dry.stdout);
+  const messages = dry.records.at(-1)!.request.messages;
+  assert.match(messages[0].content, /--- notes\.md ---\nRule: indent with tabs\./);
+  assert.match(messages[0].content, /Git: on main/);
+  assert.is(messages[1].content[1].type, 'image_url');
+  const refusal = failWith(400, { error: { message: 'this model does not support image input', type: 'invalid_request_error' } });
+  const server = await startOpenAIServer({ script: [refusal], models: ['m', 'llava:7b'] });
+  try {
+    const r = await forge(
+      [
+        'agent',
+        '--plan',
+        '--yes',
+        '--endpoint',
+        server.url,
+        '--model',
+        'm',
+        '--json',
+        '--attach',
+        'notes.md',
+        '--image',
+        'shot.png',
+        'plan it',
+      ],
+      {
+        cwd: dir,
+      },
+    );
+    const last = r.records.at(-1)!;
+    assert.equal([r.code, last.error.code], [2, 'MODEL_NO_VISION']);
+    assert.is(
+      last._next_action,
+      `forge agent --endpoint ${server.url} --model m --planner-model llava:7b --plan --attach notes.md --image shot.png 'plan it'`,
+    );
   } finally {
     await server.close();
   }
