@@ -35,13 +35,25 @@ export interface PlanModeArgs {
 }
 
 /** Each step's first request in tokens: the fixed prompt (with the MCP tools in its scope) plus its instruction, files and summary. */
-async function firstRequestTokens({ plan, root, bench }: { plan: AgentPlan; root: string; bench: Workbench }): Promise<number[]> {
+async function firstRequestTokens({
+  plan,
+  root,
+  bench,
+  context = '',
+}: {
+  plan: AgentPlan;
+  root: string;
+  bench: Workbench;
+  /** What every step's system prompt carries besides forge's: the git preamble and the pinned files. */
+  context?: string;
+}): Promise<number[]> {
   const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+  const extra = context ? countTokens(context) : 0;
   const out: number[] = [];
   for (const step of plan.steps) {
     const tools = bench.toolsFor(stepCategory(step.category));
     const fixed = await fixedPromptTokens((await firstRequest({ task: '', root, tools })).tools);
-    out.push(fixed + countTokens(await stepPrompt({ plan, step, root, tools: bench.tools })));
+    out.push(fixed + extra + countTokens(await stepPrompt({ plan, step, root, tools: bench.tools })));
   }
   return out;
 }
@@ -124,7 +136,12 @@ async function proposePlan({
   });
   if (args.attachments?.pinned.files.length) plan.attached = args.attachments.pinned.paths;
   plan.estimate = estimatePlan({
-    firstRequests: await firstRequestTokens({ plan, root, bench }),
+    firstRequests: await firstRequestTokens({
+      plan,
+      root,
+      bench,
+      context: [context.git ?? '', (await args.attachments?.pinned.text()) ?? ''].join('\n'),
+    }),
     plannerTokens: made.usage.input + made.usage.output,
     cost: config.cost.value,
   });

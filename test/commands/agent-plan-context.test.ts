@@ -218,6 +218,28 @@ test('a plan whose pinned files the budget cannot hold is refused before anythin
   }
 });
 
+test("the plan's estimate counts the pinned files in every step's first request", async () => {
+  const spec = Array.from({ length: 100 }, (_, i) => `spec line ${i + 1}: words that every step carries`).join('\n');
+  const dir = repoWith({ 'spec.md': `${spec}\n` });
+  const modules = [module('M1', 'src/a.js'), module('M2', 'src/b.js')];
+  const server = await startOpenAIServer({ script: [planReply(modules), planReply(modules)] });
+  try {
+    const opts = ['--endpoint', server.url, '--model', 'm', '--json'];
+    const low = async (...flags: string[]) => {
+      // Without a terminal and without --yes the plan is saved, not run.
+      const r = await forge(['agent', '--plan', ...flags, ...opts, 'add a and b'], { cwd: dir });
+      assert.is(r.code, 0, r.stderr + r.stdout);
+      return r.records.find((x) => x.type === 'plan')!.estimate.low as number;
+    };
+    const bare = await low();
+    const pinned = await low('--attach', 'spec.md');
+    // Two steps, each at least 3 calls, each carrying the spec (about 1,000 tokens).
+    assert.ok(pinned - bare > 2 * 3 * 900, `${bare} → ${pinned}`);
+  } finally {
+    await server.close();
+  }
+});
+
 test("--plan --dry-run shows the pinned file and the image in the planner's request; a planner that refuses images is MODEL_NO_VISION, its fix a --planner-model that takes them", async () => {
   const dir = repoWith({ 'notes.md': 'Rule: indent with tabs.\n', 'shot.png': PNG });
   const dry = await forge(['agent', '--plan', '--dry-run', '--json', '--attach', 'notes.md', '--image', 'shot.png', 'plan it'], {
