@@ -240,6 +240,35 @@ test("the plan's estimate counts the pinned files in every step's first request"
   }
 });
 
+test('a step whose request the budget cannot hold with the pinned files stops the plan with BUDGET_TOO_SMALL, its fix --resume with a budget that fits', async () => {
+  const spec = Array.from({ length: 150 }, (_, i) => `spec line ${i + 1}: words that every step carries`).join('\n');
+  const dir = repoWith({ 'package.json': '{ "type": "module" }\n', 'spec.md': `${spec}\n` });
+  const home = profile({ git_context: 'off' });
+  const server = await startOpenAIServer({ script: [planReply([module('M1', 'src/a.js')])] });
+  const resumed = await startOpenAIServer({
+    script: [forStep(1, 1, 0, { toolCalls: [write('src/a.js', 'console.log("M1");\n')] }), forStep(1, 1, 1, { text: 'Added a.' })],
+  });
+  try {
+    const env = { XDG_CONFIG_HOME: home };
+    const dry = await forge(['agent', '--dry-run', '--json', '--attach', 'spec.md', 'x'], { cwd: dir, env });
+    // The planner's request (no tool schemas) fits; a step's (the same file and forge's tools) does not.
+    const budget = String((dry.records.at(-1)!.tokens as number) - 200);
+    const opts = ['--endpoint', server.url, '--model', 'm', '--json'];
+    const r = await forge(['agent', '--plan', '--yes', '--budget', budget, '--attach', 'spec.md', ...opts, 'add a'], { cwd: dir, env });
+    const last = r.records.at(-1)!;
+    assert.equal([r.code, last.error?.code], [2, 'BUDGET_TOO_SMALL'], r.stdout);
+    assert.match(last._next_action, /^forge agent --resume --budget \d+$/);
+    assert.is(server.chatBodies().length, 1, 'only the planner was asked');
+    const fix = last._next_action.split(' ').slice(2);
+    const again = await forge(['agent', ...fix, '--yes', '--endpoint', resumed.url, '--model', 'm', '--json'], { cwd: dir, env });
+    assert.is(again.code, 0, again.stderr + again.stdout);
+    assert.match(system(resumed.chatBodies()[0]!), /--- spec\.md ---/, 'the fix pins the file again');
+  } finally {
+    await server.close();
+    await resumed.close();
+  }
+});
+
 test("--plan --dry-run shows the pinned file and the image in the planner's request; a planner that refuses images is MODEL_NO_VISION, its fix a --planner-model that takes them", async () => {
   const dir = repoWith({ 'notes.md': 'Rule: indent with tabs.\n', 'shot.png': PNG });
   const dry = await forge(['agent', '--plan', '--dry-run', '--json', '--attach', 'notes.md', '--image', 'shot.png', 'plan it'], {
