@@ -8,7 +8,7 @@ import type { Attachments } from '../lib/agent/attach';
 import type { RetryPolicy } from '../lib/agent/chat';
 import type { GitContextMode, ModelConfig } from '../lib/agent/config';
 import { describeEvent } from '../lib/agent/events';
-import { PLAN_MARKDOWN } from '../lib/agent/plan';
+import { PLAN_MARKDOWN, type AgentPlan } from '../lib/agent/plan';
 import type { PlanModeEnd } from '../lib/agent/plan-mode';
 import { emitSweep, hooksThenCommit } from '../lib/agent/report';
 import type { AgentSession } from '../lib/agent/sessions';
@@ -171,8 +171,8 @@ export default defineCommand({
   description: [
     'Sends the task to an OpenAI-compatible chat endpoint (streaming; Ollama, OpenAI, OpenRouter, vLLM…) with forge\'s own commands as tools — read, edit, patch, write, search, ls, replace, validate, memory (lean views of their declarations, described for the model; a near-miss argument name such as file_path is taken as path and the result says so) — plus bash (120 s timeout; long output keeps its head, tail and error lines). Each call the model makes runs exactly as the command would on the command line; its hints come back written as tool calls (Next: read {"path":"a.ts","start":151}). --mechanical does a plain replacement task (replace|rename|change OLD with|to NEW [in PATH, …]) with forge replace and no model call at all. The conventions of AGENTS.md, CLAUDE.md or .forge/conventions.md (forge init) go into the system prompt. A tool call identical to an earlier one (argument order aside), with no write, edit, patch or bash in between, does not run again: the model gets a one-line note naming the turn of the first, and a third identical call ends the run (LOOP_DETECTED); so does an edit that puts a file back as it was earlier in the task for the second time (the first time, the result says so). A re-read of a file unchanged since it was read (same size and mtime) is served from cache. Replies are read for what they are: tool calls an open model writes as text (Hermes/Qwen <tool_call>{"name":…,"arguments":…}</tool_call> tags, or a fenced JSON object naming a tool) run as calls, and a <tool_call> that cannot be read is neither run nor taken as the answer: the model is asked once to send it again, then the run fails (MODEL_UNREADABLE_CALL); arguments that are not valid JSON are repaired (trailing commas, single quotes, unquoted keys — jsonrepair) and the result says how they were read, while a cut-off object is refused with the reason and the tool\'s schema; <think> blocks are shown but never sent back. A reply cut off by the length limit is never used — the model is asked once to send it again, shorter, then the run fails (MODEL_TRUNCATED); an empty reply (Ollama sends one when it drops streamed tool calls) gets one nudge, then fails (MODEL_EMPTY_REPLY). A run that did not finish its task never exits 0. The budget defaults to 12000 tokens, lowered to fit the model\'s context with room for the reply (a quarter of it, at most 4096): the profile\'s context_window, else, for an endpoint that needs no API key, what Ollama says (POST /api/show, GET /api/ps: a loaded model\'s context, else the Modelfile\'s num_ctx, else Ollama\'s default of 4096 tokens below 24 GiB of VRAM, which it cuts longer requests to silently). A --budget that cannot fit gets one warning saying how to raise the context (OLLAMA_CONTEXT_LENGTH=N ollama serve) or which budget fits. Before every model call the whole request — messages with their framing (roles, tool call ids and arguments) and the tool schemas, counted as JSON in o200k_base — is brought under --budget tokens, never touching the system prompt or the task: older tool results become one-line stubs, oldest first, in one block down to 75% of the budget (so the next calls only append and a prefix cache stays valid); then long arguments of earlier calls are shortened; then the latest results are cut, saying so; then the oldest turns are dropped. The recall tool gives a compressed result back whole. A budget that cannot hold the system prompt, the task and the schemas (or the latest turn) fails with BUDGET_TOO_SMALL before anything is sent. When the server reports no usage, the tokens are counted here and marked estimated (in the summary, telemetry and forge stats).',
     'The model and endpoint come from --endpoint / --model / --profile / --api-key-env, then FORGE_ENDPOINT / FORGE_MODEL / FORGE_PROFILE, then a profile of ~/.config/forge/config.json, then detection (Ollama on localhost, OPENAI_API_KEY, OPENROUTER_API_KEY); the text output says what was chosen and how to change it. 429, 5xx and stalled streams (no byte for --stall-seconds) are retried with backoff. --quick makes one call without tools. With --json the events stream as NDJSON items — config, text, tool_call, tool_result, compressed, usage, done — before the summary record. --dry-run prints the first request exactly as it would be sent and its size in tokens (o200k_base), without calling the model.',
-    "--attach PATH (repeatable) pins a text file to the task: its content goes into the system prompt of every call, read again before each call when its size or mtime changed (so an edit the task makes is what the next call sees), and the budget never compresses it; a budget the system prompt, pinned files, task and schemas cannot hold fails with BUDGET_TOO_SMALL before anything is sent, saying when the pinned files alone are over it (a larger --budget, or fewer files). The session keeps its pinned files: --continue and --session pin them again (one that is gone is left out, with a warning). --image PATH (repeatable) sends a PNG, JPEG, GIF or WebP image with the task as an image_url content part holding a base64 data URL, as the OpenAI chat API and Ollama's take it; each counts as 1000 tokens, and images are the first thing left out of a request over --budget (the compressed record says how many). A model or endpoint that refuses images fails with MODEL_NO_VISION; its fix names a model of the endpoint's list whose name says it takes images, else the task without --image. Both take paths as the file tools do — inside the work tree, never git's own files, regular files — capped at 64 KiB for a pinned file and 5 MiB for an image; an image's type is read from its bytes (IMAGE_UNSUPPORTED otherwise), a pinned file must be text. --detach PATH unpins a file of the session continued. They go with no --plan, --resume or --mechanical.",
-    'Each task appends a line to the telemetry on the state ref (.forge/telemetry/, segments of at most 256 KiB; the task\'s first 200 characters, model, endpoint, tokens, tool calls, cache hits, duration, cost when the profile has rates); forge stats sums it up. Each task is saved as a turn of a session on the state ref (.forge/agent/sessions/<id>.json: task, answer, files changed); --continue (or --session ID) starts the next task with a summary of the earlier turns of the session, capped at 1,500 characters, newest kept; --list shows the sessions. In a continued session a short reply (yes, ok, go ahead, no, 2) reaches the model with the previous turn\'s task and answer (a reply_to record says so). --rollback N moves the session\'s active turn pointer back N turns, deleting nothing: the next --continue builds on the turns before; --rollback -N restores them (until a new turn follows, which keeps them in the file\'s abandoned list); the hint is the forge undo N that takes their files back; more than there are is ROLLBACK_OUT_OF_RANGE. In a repository the system prompt opens with the git state — branch, git status --short (30 files), the last 5 commits, the staged diff (3,000 bytes; the whole in at most an eighth of the budget) — or, with the profile\'s "git_context": "tool", a git_context tool gives it ("off": neither). The text output says what is recorded. Outside a git repository nothing is.',
+    "--attach PATH (repeatable) pins a text file to the task: its content goes into the system prompt of every call, read again before each call when its size or mtime changed (so an edit the task makes is what the next call sees), and the budget never compresses it; a budget the system prompt, pinned files, task and schemas cannot hold fails with BUDGET_TOO_SMALL before anything is sent, saying when the pinned files alone are over it (a larger --budget, or fewer files). The session keeps its pinned files: --continue and --session pin them again (one that is gone is left out, with a warning). --image PATH (repeatable) sends a PNG, JPEG, GIF or WebP image with the task as an image_url content part holding a base64 data URL, as the OpenAI chat API and Ollama's take it; each counts as 1000 tokens, and images are the first thing left out of a request over --budget (the compressed record says how many). A model or endpoint that refuses images fails with MODEL_NO_VISION; its fix names a model of the endpoint's list whose name says it takes images, else the task without --image. Both take paths as the file tools do — inside the work tree, never git's own files, regular files — capped at 64 KiB for a pinned file and 5 MiB for an image; an image's type is read from its bytes (IMAGE_UNSUPPORTED otherwise), a pinned file must be text. --detach PATH unpins a file of the session (or the plan) continued. With --plan the pinned files go into the planner's request and every call of every step (a step that runs in its own worktree reads that worktree's copy; the plan's estimate counts them), and the plan keeps them: --resume pins them again (--attach and --detach change them); images go with the planner's request only (a step works from its instruction), so --image does not go with --resume. None of them goes with --mechanical.",
+    "Each task appends a line to the telemetry on the state ref (.forge/telemetry/, segments of at most 256 KiB; the task's first 200 characters, model, endpoint, tokens, tool calls, cache hits, duration, cost when the profile has rates); forge stats sums it up. Each task is saved as a turn of a session on the state ref (.forge/agent/sessions/<id>.json: task, answer, files changed); --continue (or --session ID) starts the next task with a summary of the earlier turns of the session, capped at 1,500 characters, newest kept; --list shows the sessions. In a continued session a short reply (yes, ok, go ahead, no, 2) reaches the model with the previous turn's task and answer (a reply_to record says so). --rollback N moves the session's active turn pointer back N turns, deleting nothing: the next --continue builds on the turns before; --rollback -N restores them (until a new turn follows, which keeps them in the file's abandoned list); the hint is the forge undo N that takes their files back; more than there are is ROLLBACK_OUT_OF_RANGE. In a repository the system prompt opens with the git state — branch, git status --short (30 files), the last 5 commits, the staged diff (3,000 bytes; the whole in at most an eighth of the budget) — or, with the profile's \"git_context\": \"tool\", a git_context tool gives it (\"off\": neither); in plan mode the planner's request and each step's calls get it too, read where and when the step starts (a step in its own worktree sees that worktree's state). The text output says what is recorded. Outside a git repository nothing is.",
     'What is recorded is shared with every clone that runs forge state sync, so no secret goes in: the endpoint is recorded (and shown) without user, password, query string or fragment, and every file forge writes on the state ref — telemetry, sessions, agent plans, memory, logs — passes through a redactor that replaces API keys (sk-…, sk-proj-…, sk-ant-…, ghp_…, gho_…, github_pat_…, xoxb-…, AKIA…), Bearer tokens, passwords in URLs, private key blocks and the values of *_KEY=, *_TOKEN=, *SECRET=, *PASSWORD= (or key: value) with a marker such as [REDACTED:openai-key]; the model itself still gets the task as typed. Turn recording off with FORGE_NO_TELEMETRY=1 (or DO_NOT_TRACK=1) and FORGE_NO_SESSIONS=1, or in the profile with "telemetry_disabled": true and "sessions_disabled": true; off wins wherever it is said. A plan (--plan) is always kept on the state ref, redacted: --resume needs it.',
     "With --plan the task is planned first: one call to the planner model (planner_model of the profile, or --planner-model; else the model) returns a JSON module plan — steps with an objective, files, optional symbols, verify commands, doneWhen and dependsOn — checked exactly as forge plan check checks .forge/plans/*.json; a plan with errors goes back to the planner once with the findings, a second bad plan is refused (PLAN_INVALID). The plan is shown with an estimate: each step's first request counted in tokens (o200k_base) times the 3 to 6 calls a step usually takes, plus the planning tokens, and dollars when the profile has cost_per_mtok. On a terminal each step is reviewed: a approves it, e adds a note to its instruction, c cancels the plan. --yes approves every step; without a terminal and without --yes the plan is saved as proposed and not run (forge agent --resume --yes runs it).",
     "Each step then runs with a fresh context holding only its instruction, its files as anchored windows (for symbols the planner named, their definitions, found through the symbol index) and the carry-forward summary of the steps done — the files each changed and their top symbols, computed from the files without a model call — and is verified with forge validate (its verify commands and its files) under the plan's run id. A step that fails its check, or whose run hits --max-turns, pauses the plan there; forge agent --resume runs that step again with its failure in the instruction, then the rest. The plan and its progress are on the state ref: .forge/agent/plans/<id>.json, and .forge/plan.md for people (git show refs/forge/state:.forge/plan.md). Every call of the plan — tool calls, preflights, validations — is logged under the plan's id as its run id (or --run-id): forge logs --run-id <plan id>. With --parallel N (or the profile's parallel_steps) steps that share no file and depend on none of each other run at once, up to N, each in its own git worktree of one checkpoint (the work tree's ignored top-level entries linked in), gated and checked there; their changes go into the work tree in step order, each whole or not at all (git apply; the index and HEAD untouched). A step that calls bash or an MCP tool meanwhile stops before the call runs, and one whose changes conflict with an earlier step's is set aside: both run again on their own afterwards, saying why (step_sequential). The worktrees are removed afterwards, on Ctrl-C too. When the plan is made, files that the last 50 commits changed together with a step's files (in 60% of their commits or more) are shown under the step as hints (the step's cochange in the plan record).",
@@ -267,8 +267,8 @@ export default defineCommand({
     if (!args.resume && !task.trim())
       throw new InvalidInputError('EMPTY_TASK', 'which task? give it as the argument', { fix: 'forge agent --help' });
     const { resumed, history, modelTask } = await continuedSession(args, ctx, task);
-    const attachments = await openTaskAttachments({ args, ctx, task, resumed });
     const { top, root, resumedPlan, planId, runId, env } = await whereItRuns(args, ctx);
+    const attachments = await openTaskAttachments({ args, ctx, task, resumed, resumedPlan });
     const [{ agentTools }, { entries }] = await Promise.all([import('../lib/cli/agent-tools'), import('./index')]);
     const plainTools = agentTools({ entries, cwd: ctx.cwd, root, env });
     const inRepo = top !== null;
@@ -298,32 +298,8 @@ export default defineCommand({
     });
     try {
       if (args.plan || args.resume) {
-        const { runPlanMode } = await import('../lib/agent/plan-mode');
-        const end = await runPlanMode({
-          args: {
-            task,
-            resume: resumedPlan,
-            planId,
-            runId: runId!,
-            yes: args.yes,
-            maxTurns: args['max-turns'],
-            budget,
-            parallel: args.parallel ?? config.parallelSteps.value,
-          },
-          io: ctx,
-          repo: await ctx.repo(),
-          store: await ctx.store(),
-          cwd: ctx.cwd,
-          config,
-          root,
-          env,
-          bench,
-          retry,
-          onEvent: view.onEvent,
-          // A step that runs at once with others works in its own worktree: the same tools, at that worktree.
-          toolsAt: (dir) => agentTools({ entries, cwd: join(dir, relative(root, ctx.cwd)), root: dir, env }),
-        });
-        return planOutcome(end, ctx);
+        const planArgs = { task, resumedPlan, planId, runId: runId!, attachments, budget };
+        return await planModeOutcome({ args, ctx, config, root, env, bench, retry, view, plan: planArgs, agentTools, entries });
       }
       const taskArgs = await autoQuick(args, ctx, config, task);
       return await taskOutcome({
@@ -351,6 +327,80 @@ export default defineCommand({
 });
 
 type Args = ArgsOf<typeof ARGS>;
+
+/** Plan mode (--plan, --resume): the planner and every step get the git context the profile asks for, where and when each runs, and the pinned files. */
+async function planModeOutcome({
+  args,
+  ctx,
+  config,
+  root,
+  env,
+  bench,
+  retry,
+  view,
+  plan,
+  agentTools,
+  entries,
+}: {
+  args: Args;
+  ctx: RunContext;
+  config: ModelConfig;
+  root: string;
+  env: NodeJS.ProcessEnv;
+  bench: Workbench;
+  retry: Partial<RetryPolicy>;
+  view: ReturnType<typeof liveView>;
+  plan: {
+    task: string;
+    resumedPlan: AgentPlan | null;
+    planId: string;
+    runId: string;
+    attachments: Attachments | undefined;
+    budget: number;
+  };
+  agentTools: typeof import('../lib/cli/agent-tools').agentTools;
+  entries: Parameters<typeof import('../lib/cli/agent-tools').agentTools>[0]['entries'];
+}): Promise<Outcome> {
+  const [{ runPlanMode }, { gitContext }, { gitContextTool, mergeTools }] = await Promise.all([
+    import('../lib/agent/plan-mode'),
+    import('../lib/git/context'),
+    import('../lib/agent/tools'),
+  ]);
+  const mode = config.gitContext.value;
+  // With git_context "tool", a step in its own worktree gets the tool reading that worktree.
+  const gitToolAt = (tools: AgentTools, cwd: string) =>
+    mode === 'tool' ? mergeTools(tools, gitContextTool({ cwd, read: (at) => gitContext({ cwd: at }) })) : tools;
+  const { task, resumedPlan, planId, runId, attachments, budget } = plan;
+  const end = await runPlanMode({
+    args: {
+      task,
+      resume: resumedPlan,
+      planId,
+      runId,
+      yes: args.yes,
+      maxTurns: args['max-turns'],
+      budget,
+      parallel: args.parallel ?? config.parallelSteps.value,
+      ...(attachments ? { attachments } : {}),
+      ...(mode === 'preamble' ? { gitAt: (cwd: string) => gitContext({ cwd, maxChars: budget / 2 }) } : {}),
+    },
+    io: ctx,
+    repo: await ctx.repo(),
+    store: await ctx.store(),
+    cwd: ctx.cwd,
+    config,
+    root,
+    env,
+    bench,
+    retry,
+    onEvent: view.onEvent,
+    // A step that runs at once with others works in its own worktree: the same tools, at that worktree.
+    toolsAt: (dir) => gitToolAt(agentTools({ entries, cwd: join(dir, relative(root, ctx.cwd)), root: dir, env }), dir),
+  }).catch((err: unknown) => {
+    throw noVisionFix({ err, args, ctx, task, session: null, planner: true });
+  });
+  return planOutcome(end, ctx);
+}
 
 /**
  * The session a task continues (--continue, --session), its summary, and the task as the model gets
@@ -514,8 +564,8 @@ function refuseConflicts(args: Args, ctx: RunContext): void {
         ? '--quick with a plan'
         : (args.plan || args.resume) && (args.continue || args.session !== undefined)
           ? '--continue/--session with a plan'
-          : (args.plan || args.resume) && (args.attach.length || args.image.length || args.detach.length)
-            ? '--attach/--image/--detach with a plan'
+          : args.resume && args.image.length
+            ? "--image with --resume (images go with the planner's request only)"
             : args.parallel !== undefined && !args.plan && !args.resume
               ? '--parallel without --plan or --resume'
               : null;
@@ -595,7 +645,12 @@ async function dryRunOutcome({
   const { requestTokens } = await import('../lib/agent/context');
   if (plan) {
     const { plannerMessages } = await import('../lib/agent/planner');
-    const messages = await plannerMessages({ task, root });
+    const messages = await plannerMessages({
+      task,
+      root,
+      git,
+      ...(attachments ? { pinned: attachments.pinned, images: attachments.images } : {}),
+    });
     const tokens = await requestTokens({ messages });
     return {
       data: { request: { messages }, tokens },
@@ -963,25 +1018,30 @@ async function openTaskAttachments({
   ctx,
   task,
   resumed,
+  resumedPlan = null,
 }: {
   args: Args;
   ctx: RunContext;
   task: string;
   resumed: AgentSession | null;
+  /** A plan --resume goes on with: its pinned files are pinned again. */
+  resumedPlan?: AgentPlan | null;
 }): Promise<Attachments | undefined> {
-  if (!args.attach.length && !args.image.length && !args.detach.length && !resumed?.attached?.length) return undefined;
+  const before = resumedPlan?.attached ?? resumed?.attached ?? [];
+  if (!args.attach.length && !args.image.length && !args.detach.length && !before.length) return undefined;
   const { openAttachments } = await import('../lib/agent/attach');
-  const keep = resumed ? ['--session', resumed.id] : [];
+  const keep = resumed ? ['--session', resumed.id] : args.plan ? ['--plan'] : args.resume ? ['--resume'] : [];
   const attachments = await openAttachments({
     cwd: ctx.cwd,
     attach: args.attach,
     images: args.image,
-    sessionPinned: resumed?.attached ?? [],
+    sessionPinned: before,
     detach: args.detach,
-    again: (without) => ctx.cmd('agent', ...endpointFlags(args), ...keep, ...attachFlags(args, without), task),
+    again: (without) => ctx.cmd('agent', ...endpointFlags(args), ...keep, ...attachFlags(args, without), ...(task ? [task] : [])),
   });
+  const of = resumedPlan ? `plan ${resumedPlan.id}` : 'the session';
   const warnings = [
-    ...attachments.dropped.map((path) => `pinned file '${path}' of the session is gone or no longer allowed: left out`),
+    ...attachments.dropped.map((path) => `pinned file '${path}' of ${of} is gone or no longer allowed: left out`),
     ...attachments.notPinned.map((path) => `--detach '${path}': not pinned, nothing to unpin`),
   ];
   for (const text of warnings) await ctx.emit({ type: 'notice', kind: 'warning', text }, text);
@@ -1002,21 +1062,25 @@ function noVisionFix({
   ctx,
   task,
   session,
+  planner = false,
 }: {
   err: unknown;
   args: Args;
   ctx: RunContext;
   task: string;
   session: string | null;
+  /** With --plan only the planner gets the images: the fix names a --planner-model. */
+  planner?: boolean;
 }): unknown {
   if (!(err instanceof ForgeError) || err.code !== 'MODEL_NO_VISION') return err;
   // chat.ts names a model of the endpoint's list whose name says it takes images, or the flag alone.
   const named = /^forge agent --model (\S+)$/.exec(err.fix ?? '')?.[1];
   const suggested = named === 'NAME' ? undefined : named;
-  const keep = session ? ['--session', session] : [];
+  const keep = session ? ['--session', session] : planner ? ['--plan'] : [];
   const pinned = args.attach.flatMap((p) => ['--attach', p]);
+  const vision = planner ? ['--planner-model', suggested!] : ['--model', suggested!];
   err.fix = suggested
-    ? ctx.cmd('agent', ...endpointFlags(args, { model: false }), '--model', suggested, ...keep, ...attachFlags(args), task)
+    ? ctx.cmd('agent', ...endpointFlags(args, { model: planner }), ...vision, ...keep, ...attachFlags(args), task)
     : ctx.cmd('agent', ...endpointFlags(args), ...keep, ...pinned, task);
   return err;
 }

@@ -1,6 +1,7 @@
 // forge agent --plan / --resume: plan (or load) → show with its estimate → review → run the steps → how it ended.
 import type { Repo } from '../git/repo';
 import type { StateStore } from '../git/state';
+import type { Attachments } from './attach';
 import { firstRequest, fixedPromptTokens, type AgentEvent } from './agent';
 import type { RetryPolicy } from './chat';
 import type { ModelConfig } from './config';
@@ -27,16 +28,32 @@ export interface PlanModeArgs {
   budget: number;
   /** Independent steps that may run at once (--parallel, parallel_steps). */
   parallel: number;
+  /** --attach (and a resumed plan's pinned files): in the planner's request and every call of every step; --image: the planner's only. */
+  attachments?: Attachments;
+  /** The git preamble where a request is made (the profile's git_context "preamble"), computed then; absent: none. */
+  gitAt?: (cwd: string) => Promise<string | null>;
 }
 
 /** Each step's first request in tokens: the fixed prompt (with the MCP tools in its scope) plus its instruction, files and summary. */
-async function firstRequestTokens({ plan, root, bench }: { plan: AgentPlan; root: string; bench: Workbench }): Promise<number[]> {
+async function firstRequestTokens({
+  plan,
+  root,
+  bench,
+  context = '',
+}: {
+  plan: AgentPlan;
+  root: string;
+  bench: Workbench;
+  /** What every step's system prompt carries besides forge's: the git preamble and the pinned files. */
+  context?: string;
+}): Promise<number[]> {
   const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+  const extra = context ? countTokens(context) : 0;
   const out: number[] = [];
   for (const step of plan.steps) {
     const tools = bench.toolsFor(stepCategory(step.category));
     const fixed = await fixedPromptTokens((await firstRequest({ task: '', root, tools })).tools);
-    out.push(fixed + countTokens(await stepPrompt({ plan, step, root, tools: bench.tools })));
+    out.push(fixed + extra + countTokens(await stepPrompt({ plan, step, root, tools: bench.tools })));
   }
   return out;
 }
@@ -80,6 +97,7 @@ async function proposePlan({
   env,
   bench,
   retry,
+  cwd,
 }: {
   args: PlanModeArgs;
   io: AgentIO;
@@ -89,10 +107,15 @@ async function proposePlan({
   env: NodeJS.ProcessEnv;
   bench: Workbench;
   retry: Partial<RetryPolicy>;
+  cwd: string;
 }): Promise<AgentPlan> {
   const planner = config.plannerModel.value ?? config.model.value;
   await io.progress(`⟳ planning via ${planner}: ${args.task}`);
-  const made = await makePlan({ config, task: args.task, root, env, retry });
+  const context = {
+    git: (await args.gitAt?.(cwd)) ?? null,
+    ...(args.attachments ? { pinned: args.attachments.pinned, images: args.attachments.images } : {}),
+  };
+  const made = await makePlan({ config, task: args.task, root, env, retry, context, budget: args.budget });
   if (made.corrected)
     await io.emit(
       { type: 'plan_corrected', findings: made.corrected },
@@ -111,8 +134,14 @@ async function proposePlan({
     plannerTokens: made.usage,
     now: io.now(),
   });
+  if (args.attachments?.pinned.files.length) plan.attached = args.attachments.pinned.paths;
   plan.estimate = estimatePlan({
-    firstRequests: await firstRequestTokens({ plan, root, bench }),
+    firstRequests: await firstRequestTokens({
+      plan,
+      root,
+      bench,
+      context: [context.git ?? '', (await args.attachments?.pinned.text()) ?? ''].join('\n'),
+    }),
     plannerTokens: made.usage.input + made.usage.output,
     cost: config.cost.value,
   });
@@ -344,7 +373,9 @@ export async function runPlanMode({
   /** forge's own tools in another worktree, for steps that run at once. */
   toolsAt?: (root: string) => AgentTools;
 }): Promise<PlanModeEnd> {
-  let plan = args.resume ?? (await proposePlan({ args, io, store, config, root, env, bench, retry }));
+  let plan = args.resume ?? (await proposePlan({ args, io, store, config, root, env, bench, retry, cwd }));
+  // A resumed plan keeps the files pinned now (its own, less --detach, plus any --attach).
+  if (args.resume && args.attachments) plan = { ...plan, attached: args.attachments.pinned.paths };
   // Hints are for a new plan's review: a resumed one was reviewed when it was made.
   const hints = args.resume ? {} : await coChangeHints({ plan, root });
   await showPlan(io, plan, config, hints, args.parallel);
@@ -376,6 +407,8 @@ export async function runPlanMode({
     onPlanEvent: stepReporter({ io, store, config, bench, plan }),
     parallel: args.parallel,
     guardsAt: (dir) => bench.guardsAt(dir),
+    ...(args.attachments?.pinned.files.length ? { pinned: args.attachments.pinned } : {}),
+    ...(args.gitAt ? { gitAt: args.gitAt } : {}),
     ...(toolsAt ? { toolsAt } : {}),
   });
   const before = plan.status === 'done' ? await finishPlan({ io, bench, plan }) : null;

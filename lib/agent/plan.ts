@@ -60,6 +60,8 @@ export interface AgentPlan {
   reason?: string;
   /** The checkpoint taken before the first step ran: forge undo goes back to it. */
   checkpoint?: string;
+  /** The files pinned with --attach, relative to the work tree's top: --resume pins them again. */
+  attached?: string[];
 }
 
 export interface PlanEstimate {

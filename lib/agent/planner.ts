@@ -1,11 +1,19 @@
 // The planner: one model call (planner_model when set) for a JSON module plan that forge plan check accepts; a bad plan goes back once with the findings.
-import { RefusedError } from '../errors';
+import { InvalidInputError, RefusedError } from '../errors';
 import { shellJoin } from '../quote';
 import { listWorkTreeFiles } from '../git/repo';
 import { checkModulePlan, type Module } from '../plans/modules';
 import type { Finding } from '../plans/yaml';
+import { taskContent, type PinnedFiles, type AttachedImage } from './attach';
 import { chat, type ChatMessage, type RetryPolicy } from './chat';
 import type { ModelConfig } from './config';
+
+/** What the planner gets besides the task: the git preamble, the pinned files and the images. */
+export interface PlannerContext {
+  git?: string | null;
+  pinned?: PinnedFiles;
+  images?: readonly AttachedImage[];
+}
 
 export const PLANNER_PROMPT = `You plan coding tasks for an agent that carries out one step at a time with a fresh context: each step sees only its own instruction, its files and a one-line summary of earlier steps. Reply with only a JSON object, no prose:
 {"modules": [{"id": "M1", "title": "short title", "objective": "what to change, precisely enough to do without seeing other steps", "files": ["paths the step reads or changes"], "symbols": ["functions or classes it works on (optional)"], "verify": ["a shell command that exits 0 once the step is done"], "doneWhen": "the observable result", "dependsOn": ["ids of earlier steps it needs"], "category": "standard"}]}
@@ -27,15 +35,21 @@ export function describeFindings(findings: Finding[]): string {
   return findings.map((f) => `${f.file}:${f.line}:${f.col} ${f.severity} ${f.code}: ${f.message}`).join('\n');
 }
 
-/** The planner's request: its instructions, the task, and the repository's file list. */
-export async function plannerMessages({ task, root }: { task: string; root: string }): Promise<ChatMessage[]> {
+/** The planner's request: its instructions (with the git preamble and the pinned files), the task with its images, and the repository's file list. */
+export async function plannerMessages({
+  task,
+  root,
+  git = null,
+  pinned,
+  images = [],
+}: { task: string; root: string } & PlannerContext): Promise<ChatMessage[]> {
   const files = (await listWorkTreeFiles({ cwd: root })) ?? [];
   const listing = files.length
     ? `Files in the repository${files.length > FILES_SHOWN ? ` (first ${FILES_SHOWN} of ${files.length})` : ''}:\n${files.slice(0, FILES_SHOWN).join('\n')}`
     : 'The repository has no files yet.';
   return [
-    { role: 'system', content: PLANNER_PROMPT },
-    { role: 'user', content: `Task: ${task}\n\n${listing}` },
+    { role: 'system', content: [PLANNER_PROMPT, git, (await pinned?.text()) || null].filter(Boolean).join('\n\n') },
+    { role: 'user', content: taskContent(`Task: ${task}\n\n${listing}`, images) },
   ];
 }
 
@@ -61,6 +75,8 @@ export async function makePlan({
   env,
   retry,
   signal,
+  context = {},
+  budget,
 }: {
   config: ModelConfig;
   task: string;
@@ -68,8 +84,12 @@ export async function makePlan({
   env: NodeJS.ProcessEnv;
   retry?: Partial<RetryPolicy>;
   signal?: AbortSignal;
+  context?: PlannerContext;
+  /** --budget: a request it cannot hold fails with BUDGET_TOO_SMALL before it is sent (images go first). */
+  budget?: number;
 }): Promise<PlannerResult> {
-  const messages = await plannerMessages({ task, root });
+  const messages = await plannerMessages({ task, root, ...context });
+  if (budget !== undefined) await fitPlanner({ messages, budget, task, pinned: context.pinned });
   const model = config.plannerModel.value ?? config.model.value;
   const usage = { input: 0, output: 0 };
   let corrected: Finding[] | null = null;
@@ -106,4 +126,34 @@ export async function makePlan({
       },
     );
   }
+}
+
+/** The planner's request under --budget as a task's is: images left out first; pinned files and prompt that cannot fit are BUDGET_TOO_SMALL, its fix the same plan with a larger budget. */
+async function fitPlanner({
+  messages,
+  budget,
+  task,
+  pinned,
+}: {
+  messages: ChatMessage[];
+  budget: number;
+  task: string;
+  pinned: PinnedFiles | undefined;
+}): Promise<void> {
+  const { enforceBudget, newBudgetState } = await import('./context');
+  const text = pinned ? await pinned.budgetText() : null;
+  await enforceBudget({
+    messages,
+    tools: [],
+    budget,
+    state: newBudgetState(),
+    pinned: text ? { ...text, flags: ['--plan', ...text.flags] } : { text: '', paths: [], flags: ['--plan'] },
+  }).catch((err: unknown) => {
+    // The fix names the plan's task, not the planner's request.
+    if (err instanceof InvalidInputError && err.code === 'BUDGET_TOO_SMALL') {
+      const suggested = (err.data as { suggested?: number } | undefined)?.suggested ?? budget * 2;
+      err.fix = shellJoin(['forge', 'agent', '--budget', String(suggested), '--plan', ...(pinned?.flags ?? []), task]);
+    }
+    throw err;
+  });
 }

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ForgeError } from '../errors';
+import { PinnedFiles } from './attach';
 import { isFile } from '../fs/stat';
 import { grepWords } from '../git/grep';
 import type { Repo } from '../git/repo';
@@ -200,6 +201,29 @@ export interface PlanRunOptions {
   toolsAt?: (root: string) => AgentTools;
   /** The guards for calls in another worktree (the contract gate, on_edit hooks run there). */
   guardsAt?: (root: string) => ToolCallGuards;
+  /** Files pinned (--attach) to every call of every step; a step in its own worktree reads that worktree's copies. */
+  pinned?: PinnedFiles;
+  /** The git preamble of a directory, computed when a step starts there. */
+  gitAt?: (cwd: string) => Promise<string | null>;
+}
+
+/** The pinned files as a step at `root` reads them: the work tree's, or the same paths in the step's own worktree. */
+function pinnedAt(o: PlanRunOptions, root: string): PinnedFiles | undefined {
+  if (!o.pinned?.files.length) return undefined;
+  if (root === o.root) return o.pinned;
+  return new PinnedFiles(
+    o.pinned.files.map((f) => ({ abs: join(root, f.path), path: f.path })),
+    o.pinned.flags,
+  );
+}
+
+/** A step's request over --budget: the fix goes on with the plan under a larger budget (the task's fix would name the step's prompt). */
+function budgetFix(err: unknown): unknown {
+  if (err instanceof ForgeError && err.code === 'BUDGET_TOO_SMALL') {
+    const suggested = (err.data as { suggested?: number } | undefined)?.suggested;
+    err.fix = `forge agent --resume${suggested ? ` --budget ${suggested}` : ''}`;
+  }
+  return err;
 }
 
 /** The model (its category's route) and the tools (MCP servers in scope) a step runs with. */
@@ -239,18 +263,24 @@ export async function attemptStep({
   signal?: AbortSignal;
 }): Promise<StepAttempt> {
   const task = await stepPrompt({ plan, step, root, tools });
+  const cwd = root === o.root ? o.cwd : root;
+  const pinned = pinnedAt(o, root);
   const run = await runAgent({
     config: stepRoute(o, step).config,
     task,
     root,
-    cwd: root === o.root ? o.cwd : root,
+    cwd,
     maxTurns: o.maxTurns,
     budget: o.budget,
     retry: o.retry,
     onEvent: o.onAgentEvent,
     tools,
     guards,
+    git: (await o.gitAt?.(cwd)) ?? null,
+    ...(pinned ? { attachments: { pinned, images: [] } } : {}),
     ...(signal ? { signal } : {}),
+  }).catch((err: unknown) => {
+    throw budgetFix(err);
   });
   step.attempts++;
   step.tokens = { input: step.tokens.input + run.usage.input, output: step.tokens.output + run.usage.output };

@@ -133,6 +133,8 @@ const agentPlan = () =>
     ),
     reason: z.optional(z.string()),
     checkpoint: z.optional(z.string()),
+    // The files pinned with --attach (relative to the work tree's top), pinned again by --resume; absent before plan mode took --attach.
+    attached: z.optional(strings()),
   });
 
 const telemetry = () =>

@@ -1610,7 +1610,7 @@ return errors === 0;
 }
 
 export const validate_agentPlan = validate14;
-const schema15 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"task":{"type":"string"},"status":{"type":"string","enum":["proposed","running","paused","done","cancelled"]},"createdAt":{"type":"string"},"updatedAt":{"type":"string"},"model":{"type":"string"},"planner":{"type":"string"},"runId":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"plannerTokens":{"type":"object","properties":{"input":{"type":"number"},"output":{"type":"number"}},"required":["input","output"],"additionalProperties":{}},"estimate":{"type":"object","properties":{"low":{"type":"number"},"high":{"type":"number"},"usdLow":{"type":["number","null"]},"usdHigh":{"type":["number","null"]}},"required":["low","high","usdLow","usdHigh"],"additionalProperties":{}},"steps":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"title":{"type":"string"},"objective":{"type":"string"},"files":{"type":"array","items":{"type":"string"}},"symbols":{"type":"array","items":{"type":"string"}},"verify":{"type":"array","items":{"type":"string"}},"doneWhen":{"type":"string"},"dependsOn":{"type":"array","items":{"type":"string"}},"category":{"type":"string"},"status":{"type":"string","enum":["pending","done","failed"]},"note":{"type":"string"},"summary":{"type":"string"},"attempts":{"type":"number"},"failure":{"type":"string"},"tokens":{"type":"object","properties":{"input":{"type":"number"},"output":{"type":"number"}},"required":["input","output"],"additionalProperties":{}}},"required":["id","title","objective","files","symbols","verify","doneWhen","dependsOn","status","attempts","tokens"],"additionalProperties":{}}},"reason":{"type":"string"},"checkpoint":{"type":"string"}},"required":["id","task","status","createdAt","updatedAt","model","planner","runId","plannerTokens","estimate","steps"],"additionalProperties":{},"$id":"agentPlan"};
+const schema15 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"task":{"type":"string"},"status":{"type":"string","enum":["proposed","running","paused","done","cancelled"]},"createdAt":{"type":"string"},"updatedAt":{"type":"string"},"model":{"type":"string"},"planner":{"type":"string"},"runId":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"plannerTokens":{"type":"object","properties":{"input":{"type":"number"},"output":{"type":"number"}},"required":["input","output"],"additionalProperties":{}},"estimate":{"type":"object","properties":{"low":{"type":"number"},"high":{"type":"number"},"usdLow":{"type":["number","null"]},"usdHigh":{"type":["number","null"]}},"required":["low","high","usdLow","usdHigh"],"additionalProperties":{}},"steps":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"title":{"type":"string"},"objective":{"type":"string"},"files":{"type":"array","items":{"type":"string"}},"symbols":{"type":"array","items":{"type":"string"}},"verify":{"type":"array","items":{"type":"string"}},"doneWhen":{"type":"string"},"dependsOn":{"type":"array","items":{"type":"string"}},"category":{"type":"string"},"status":{"type":"string","enum":["pending","done","failed"]},"note":{"type":"string"},"summary":{"type":"string"},"attempts":{"type":"number"},"failure":{"type":"string"},"tokens":{"type":"object","properties":{"input":{"type":"number"},"output":{"type":"number"}},"required":["input","output"],"additionalProperties":{}}},"required":["id","title","objective","files","symbols","verify","doneWhen","dependsOn","status","attempts","tokens"],"additionalProperties":{}}},"reason":{"type":"string"},"checkpoint":{"type":"string"},"attached":{"type":"array","items":{"type":"string"}}},"required":["id","task","status","createdAt","updatedAt","model","planner","runId","plannerTokens","estimate","steps"],"additionalProperties":{},"$id":"agentPlan"};
 
 function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="agentPlan" */;
@@ -2244,6 +2244,37 @@ var valid0 = _errs86 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.attached !== undefined){
+let data41 = data.attached;
+const _errs88 = errors;
+if(errors === _errs88){
+if(Array.isArray(data41)){
+var valid10 = true;
+const len5 = data41.length;
+for(let i5=0; i5<len5; i5++){
+const _errs90 = errors;
+if(typeof data41[i5] !== "string"){
+validate14.errors = [{instancePath:instancePath+"/attached/" + i5,schemaPath:"#/properties/attached/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid10 = _errs90 === errors;
+if(!valid10){
+break;
+}
+}
+}
+else {
+validate14.errors = [{instancePath:instancePath+"/attached",schemaPath:"#/properties/attached/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs88 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

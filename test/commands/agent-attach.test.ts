@@ -191,13 +191,14 @@ test('a model that refuses images is MODEL_NO_VISION, with a fix naming a vision
   }
 });
 
-test('--attach refuses a binary file, a directory and one inside .git, and goes with no --plan', async () => {
+test('--attach refuses a binary file, a directory and one inside .git; --image goes with no --resume', async () => {
   const dir = repoWith({ 'shot.png': PNG, 'src/a.ts': 'export const a = 1;\n' });
   const cases: Array<[string[], number, string]> = [
     [['--attach', 'shot.png'], 1, 'BINARY_FILE'],
     [['--attach', 'src'], 2, 'IS_A_DIRECTORY'],
     [['--attach', '.git/config'], 1, 'PATH_IN_GIT_DIR'],
-    [['--attach', 'src/a.ts', '--plan'], 2, 'CONFLICTING_ARGUMENTS'],
+    [['--attach', 'shot.png', '--plan'], 1, 'BINARY_FILE'],
+    [['--image', 'shot.png', '--resume'], 2, 'CONFLICTING_ARGUMENTS'],
   ];
   for (const [flags, code, errorCode] of cases) {
     const r = await forge(['agent', '--endpoint', 'http://127.0.0.1:9/v1', '--model', 'm', '--json', ...flags, 'task'], { cwd: dir });
