@@ -1073,9 +1073,8 @@ function noVisionFix({
   planner?: boolean;
 }): unknown {
   if (!(err instanceof ForgeError) || err.code !== 'MODEL_NO_VISION') return err;
-  // chat.ts names a model of the endpoint's list whose name says it takes images, or the flag alone.
-  const named = /^forge agent --model (\S+)$/.exec(err.fix ?? '')?.[1];
-  const suggested = named === 'NAME' ? undefined : named;
+  // chat.ts names a model of the endpoint's list whose name says it takes images, else how to list them.
+  const suggested = /^forge agent --model (\S+)$/.exec(err.fix ?? '')?.[1];
   const keep = session ? ['--session', session] : planner ? ['--plan'] : [];
   const pinned = args.attach.flatMap((p) => ['--attach', p]);
   const vision = planner ? ['--planner-model', suggested!] : ['--model', suggested!];

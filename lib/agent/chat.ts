@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { request } from 'undici';
 import { ForgeError, type DataOf } from '../errors';
+import { shellJoin } from '../quote';
 import { randomHex } from '../random';
 
 /** One tool call of an assistant message, in the wire format the endpoint expects back. */
@@ -582,10 +583,24 @@ async function finalError({
   });
 }
 
+/**
+ * A command that shows what the endpoint says — its models, or its answer to the key — since no
+ * forge command can work until the setting is mended, and a Fix is never a placeholder (--model NAME).
+ */
+function askEndpoint(target: Target): string {
+  const url = shellJoin([`${target.endpoint.replace(/\/+$/, '')}/models`]);
+  return target.apiKeyEnv ? `curl -sS -H "Authorization: Bearer $${target.apiKeyEnv}" ${url}` : `curl -sS ${url}`;
+}
+
 function fixFor({ setting, target }: { setting: ModelSetting; target: Target }): string {
-  if (setting === 'api_key_env') return `export ${target.apiKeyEnv ?? 'OPENAI_API_KEY'}=…`;
-  if (setting === 'model') return 'forge agent --model NAME';
-  return 'forge agent --endpoint URL';
+  // localhost:11434 without its scheme: the same address as a URL.
+  if (setting === 'endpoint' && !/^https?:\/\//i.test(target.endpoint))
+    return /^[\w.-]+(:\d+)?(\/|$)/.test(target.endpoint)
+      ? shellJoin(['forge', 'agent', '--endpoint', `http://${target.endpoint}`])
+      : 'forge agent --help';
+  // Ollama's own port: the server is not running.
+  if (setting === 'endpoint' && /^https?:\/\/(localhost|127\.0\.0\.1):11434\b/.test(target.endpoint)) return 'ollama serve';
+  return askEndpoint(target);
 }
 
 /** Ollama names its own remedy; elsewhere the endpoint's list of models gives a real name to suggest. */
@@ -593,7 +608,7 @@ async function missingModelFix({ failure, target }: { failure: AttemptFailure; t
   if (/try pulling it|ollama pull/i.test(failure.message)) return `ollama pull ${target.model}`;
   const available = await listModels({ endpoint: target.endpoint, apiKey: target.apiKey, timeoutMs: 2000 }).catch(() => []);
   const suggestion = available.find((m) => m !== target.model);
-  return suggestion ? `forge agent --model ${suggestion}` : 'forge agent --model NAME';
+  return suggestion ? `forge agent --model ${suggestion}` : askEndpoint(target);
 }
 
 /** Model names that take images, as providers and Ollama's library name them. */
@@ -604,7 +619,7 @@ const VISION_MODEL =
 async function visionModelFix({ target }: { target: Target }): Promise<string> {
   const available = await listModels({ endpoint: target.endpoint, apiKey: target.apiKey, timeoutMs: 2000 }).catch(() => []);
   const suggestion = available.find((m) => m !== target.model && VISION_MODEL.test(m));
-  return suggestion ? `forge agent --model ${suggestion}` : 'forge agent --model NAME';
+  return suggestion ? `forge agent --model ${suggestion}` : askEndpoint(target);
 }
 
 /**
@@ -755,7 +770,7 @@ function apiBase(endpoint: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ModelError('MODEL_BAD_ENDPOINT', `'${endpoint}' is not an http(s) URL`, {
-      fix: 'forge agent --endpoint URL',
+      fix: fixFor({ setting: 'endpoint', target: { endpoint, model: '' } }),
       setting: 'endpoint',
       data: { endpoint },
     });

@@ -253,7 +253,8 @@ function apiKeyOf({
       'API_KEY_MISSING',
       `the API key variable '${apiKeyEnv.value}' (${describeSource(apiKeyEnv.source)}) is not set`,
       {
-        fix: `export ${apiKeyEnv.value}=…`,
+        // Reads the key from the terminal without echoing it: a working command, not a placeholder.
+        fix: `read -rs ${apiKeyEnv.value} && export ${apiKeyEnv.value}`,
         data: { apiKeyEnv: apiKeyEnv.value },
       },
     );
@@ -838,7 +839,8 @@ async function defaultModel({
   });
   if (!models.length) {
     throw new InvalidInputError('NO_MODEL', `no model is configured for '${endpoint}' and it lists none`, {
-      fix: 'forge agent --model NAME',
+      // What the endpoint answers when asked for its models: the names --model takes.
+      fix: `curl -sS ${shellQuote(`${endpoint.replace(/\/+$/, '')}/models`)}`,
       data: { endpoint },
     });
   }
@@ -861,7 +863,7 @@ function assertHttpUrl(endpoint: Sourced<string>): void {
     'INVALID_ENDPOINT',
     `endpoint '${endpoint.value}' (${describeSource(endpoint.source)}) is not an http(s) URL`,
     {
-      fix: changeCommand('endpoint', endpoint.source),
+      fix: endpointFix(endpoint.value, endpoint.source),
       data: { endpoint: endpoint.value },
     },
   );
@@ -904,10 +906,13 @@ export function describeSource(source: Source): string {
 const FLAGS = { endpoint: '--endpoint URL', model: '--model NAME' } as const;
 const ENVS = { endpoint: 'FORGE_ENDPOINT', model: 'FORGE_MODEL' } as const;
 
-/** The one command that changes a setting where it was set: the flag wins over everything, so it always works. */
-function changeCommand(field: 'endpoint' | 'model', source: Source): string {
+/**
+ * The command that mends an endpoint that is no http(s) URL: the variable that set it unset, the
+ * same address with http:// when the scheme is what is missing (localhost:11434), else the help.
+ */
+function endpointFix(value: string, source: Source): string {
   if (source.kind === 'env') return `unset ${source.name}`;
-  return `forge agent ${FLAGS[field]}`;
+  return /^[\w.-]+(:\d+)?(\/|$)/.test(value) ? `forge agent --endpoint ${shellQuote(`http://${value}`)}` : 'forge agent --help';
 }
 
 /**

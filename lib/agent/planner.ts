@@ -113,7 +113,8 @@ export async function makePlan({
     if (!errors.length) return { modules, text, usage, corrected, warnings: findings.filter((f) => f.severity === 'warning') };
     if (attempt === 2) {
       throw new RefusedError('PLAN_INVALID', `the planner's plan failed forge plan check twice:\n${describeFindings(errors)}`, {
-        fix: shellJoin(['forge', 'agent', '--plan', '--planner-model', 'NAME', task]),
+        // A plan is drawn anew each time; a stronger planner is --planner-model's (forge agent --help).
+        fix: shellJoin(['forge', 'agent', '--plan', task]),
         data: { findings: errors, plan: text.slice(0, 4000) },
       });
     }

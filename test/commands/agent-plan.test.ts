@@ -214,7 +214,7 @@ test('a planner that is wrong twice is refused with the findings; --plan with --
     const err = r.records.at(-1)!;
     assert.is(err.error.code, 'PLAN_INVALID');
     assert.match(err.error.message, /failed forge plan check twice:\nplan\.json:1:1 error MISSING_FIELD/);
-    assert.is(err._next_action, "forge agent --plan --planner-model NAME 'add greet'");
+    assert.is(err._next_action, "forge agent --plan 'add greet'", 'a plan is drawn anew: the same command, no placeholder');
     const conflict = await forge(['agent', '--plan', '--resume', 'x'], { cwd: dir });
     assert.is(conflict.code, 2);
     assert.match(conflict.stderr, /--plan and --resume do not go together\nFix: forge agent --resume/);

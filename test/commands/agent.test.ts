@@ -390,7 +390,7 @@ test('an unreachable endpoint names the setting; --dry-run keeps the fixed promp
   const r = await forge(['agent', '--endpoint', `http://127.0.0.1:${port}/v1`, '--model', 'm', '--json', 'x'], { cwd: dir });
   const err = r.records.at(-1)!;
   assert.equal([r.code, err.error.code], [2, 'MODEL_UNREACHABLE']);
-  assert.match(err._next_action, /--endpoint/);
+  assert.is(err._next_action, `curl -sS http://127.0.0.1:${port}/v1/models`, 'what the endpoint answers: a command, not a placeholder');
   writeFileSync(join(dir, 'AGENTS.md'), '# Rules\nUse tabs.\n');
   const dry = await forge(['agent', '--dry-run', '--json', 'add a flag'], { cwd: dir });
   assert.is(dry.code, 0, dry.stderr);

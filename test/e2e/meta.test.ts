@@ -35,7 +35,9 @@ test('no hint written in the source is a placeholder: every fix, next, or and ct
     readFileSync(file, 'utf8')
       .split('\n')
       .forEach((line, i) => {
-        for (const m of line.matchAll(/\b(?:fix|next|or)\s*:\s*(?:[^'"`,}]*\?\s*)?(['"`])((?:forge|git) (?:(?!\1).)*)\1/g)) {
+        for (const m of line.matchAll(
+          /\b(?:fix|next|or)\s*:\s*(?:[^'"`,}]*\?\s*)?(['"`])((?:forge|git|export|curl|unset|ollama) (?:(?!\1).)*)\1/g,
+        )) {
           seen++;
           const slot = placeholderIn(literal(m[2]!));
           if (slot) found.push(`${file}:${i + 1}: ${m[2]} (${slot})`);
@@ -51,6 +53,24 @@ test('no hint written in the source is a placeholder: every fix, next, or and ct
   }
   assert.ok(seen > 150, `the scan found only ${seen} hints: its patterns no longer match the source`);
   assert.equal(found, []);
+});
+
+test('the placeholder check sees the slots hints once had: <id>, an ellipsis, a flag with its metavariable', () => {
+  for (const hint of [
+    'forge iter get <module>',
+    'export OPENAI_API_KEY=…',
+    'forge agent --model NAME',
+    'forge agent --endpoint URL',
+    "forge agent --plan --planner-model NAME 'add greet'",
+  ])
+    assert.ok(placeholderIn(hint), hint);
+  for (const hint of [
+    'forge agent --model llava:7b',
+    'FORGE_PAGER=cat forge diff',
+    'forge read README.md',
+    'curl -sS http://127.0.0.1:9/v1/models',
+  ])
+    assert.is(placeholderIn(hint), null, hint);
 });
 
 test('man pages and completions are current (run `make docs` when this fails)', () => {

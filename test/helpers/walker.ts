@@ -91,9 +91,11 @@ const PLACEHOLDER =
   /<[^<>\s][^<>]*>|…|\.\.\.|\b(describe (a|the) task|(the )?next task|the task|OLD with NEW|placeholder|your[-_ ](task|file|plan|path|id))\b/i;
 /** Markers of unfinished text, in capitals only (a file may well be called todo.md). */
 const UNFINISHED = /\b(TODO|FIXME|XXX)\b/;
+/** A help text's metavariable standing for a flag's value: `--model NAME`, `--endpoint URL`. */
+const METAVARIABLE = /\s--[a-z][a-z-]*[ =](NAME|URL|PATH|FILE|ID|TASK|N|VAR)(?=\s|$)/;
 
 export function placeholderIn(hint: string): string | null {
-  return PLACEHOLDER.exec(hint)?.[0] ?? UNFINISHED.exec(hint)?.[0] ?? null;
+  return PLACEHOLDER.exec(hint)?.[0] ?? UNFINISHED.exec(hint)?.[0] ?? METAVARIABLE.exec(hint)?.[0]?.trim() ?? null;
 }
 
 interface Ran {

@@ -257,7 +257,7 @@ test('gives up on a 500 every time after the configured attempts with MODEL_SERV
     assert.is(err.code, 'MODEL_SERVER_ERROR');
     assert.match(err.message, /model crashed/);
     assert.match(err.message, /gave up after 3 attempts/);
-    assert.is(err.fix, 'forge agent --endpoint URL');
+    assert.match(err.fix!, /^curl -sS http:\/\/127\.0\.0\.1:\d+\/(v1\/)?models$/, 'what the endpoint answers, never a placeholder');
     assert.is(err.data.attempts, 3);
     assert.is(err.data.status, 500);
     assert.is(server.chatBodies().length, 3);
@@ -278,7 +278,7 @@ test('gives up on a stream that keeps stalling with MODEL_STALLED', async () => 
     const err = await failure(call(server, { retry: { ...FAST, attempts: 2 } }));
     assert.is(err.code, 'MODEL_STALLED');
     assert.match(err.message, /sent nothing for 300 ms after the request \(gave up after 2 attempts\)/);
-    assert.is(err.fix, 'forge agent --endpoint URL');
+    assert.match(err.fix!, /^curl -sS http:\/\/127\.0\.0\.1:\d+\/(v1\/)?models$/, 'what the endpoint answers, never a placeholder');
     assert.is(server.chatBodies().length, 2);
   });
 });
@@ -299,7 +299,7 @@ test('an unreachable endpoint is MODEL_UNREACHABLE with a fix naming --endpoint'
   const err = await failure(chat({ endpoint, model: 'm', messages, retry: { ...FAST, attempts: 2 }, onRetry: (n) => retries.push(n) }));
   assert.is(err.code, 'MODEL_UNREACHABLE');
   assert.match(err.message, new RegExp(`cannot reach '${endpoint}': connection refused`));
-  assert.is(err.fix, 'forge agent --endpoint URL');
+  assert.match(err.fix!, /^curl -sS http:\/\/127\.0\.0\.1:\d+\/(v1\/)?models$/, 'what the endpoint answers, never a placeholder');
   assert.is(err.data.setting, 'endpoint');
   assert.is(err.exitCode, 2);
   assert.is(retries.length, 1);
@@ -336,7 +336,7 @@ test('a base URL without the API path is MODEL_BAD_ENDPOINT, not a missing model
     const err = await failure(chat({ endpoint: server.url.replace(/\/v1$/, ''), model: 'm', messages, retry: FAST }));
     assert.is(err.code, 'MODEL_BAD_ENDPOINT');
     assert.match(err.message, /does not exist \(404\); is '.*' the API base \(usually ending in \/v1\)\?/);
-    assert.is(err.fix, 'forge agent --endpoint URL');
+    assert.match(err.fix!, /^curl -sS http:\/\/127\.0\.0\.1:\d+\/(v1\/)?models$/, 'what the endpoint answers, never a placeholder');
   });
 });
 
@@ -345,7 +345,7 @@ test('a 401 is MODEL_AUTH naming the key variable, and is not retried', async ()
     const err = await failure(call(server, { apiKey: 'sk-wrong', apiKeyEnv: 'OPENROUTER_API_KEY' }));
     assert.is(err.code, 'MODEL_AUTH');
     assert.match(err.message, /refused the API key \(401\): Incorrect API key provided/);
-    assert.is(err.fix, 'export OPENROUTER_API_KEY=…');
+    assert.match(err.fix!, /^curl -sS -H "Authorization: Bearer \$OPENROUTER_API_KEY" http:\/\/127\.0\.0\.1:\d+\/v1\/models$/);
     assert.is(server.chatBodies().length, 1);
   });
 });
@@ -422,7 +422,7 @@ test('lists models, and reports an endpoint that does not answer in time', async
 test('refuses an endpoint that is not an http(s) URL before sending anything', async () => {
   const err = await failure(chat({ endpoint: 'localhost:11434', model: 'm', messages }));
   assert.is(err.code, 'MODEL_BAD_ENDPOINT');
-  assert.is(err.fix, 'forge agent --endpoint URL');
+  assert.is(err.fix, 'forge agent --endpoint http://localhost:11434', 'the same address with its scheme');
 });
 
 test.run();

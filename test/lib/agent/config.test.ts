@@ -118,7 +118,7 @@ test('a key variable that is not set is an error naming it', async () => {
   const err = await resolveError({ flags: { profile: 'claude' }, env });
   assert.is(err.code, 'API_KEY_MISSING');
   assert.match(err.message, /'MY_ROUTER_KEY' \(from profiles\.claude\.api_key_env in .*config\.json\) is not set/);
-  assert.is(err.fix, 'export MY_ROUTER_KEY=…');
+  assert.is(err.fix, 'read -rs MY_ROUTER_KEY && export MY_ROUTER_KEY', 'reads the key without echoing it: a command, not a placeholder');
 });
 
 test('a malformed config file is a clear error with a fix that opens it', async () => {
@@ -251,7 +251,7 @@ test('an endpoint given without a model gets the host default or the first model
   }
   const err = await resolveError({ flags: { endpoint: `http://127.0.0.1:${await closedPort()}/v1` }, env });
   assert.is(err.code, 'NO_MODEL');
-  assert.is(err.fix, 'forge agent --model NAME');
+  assert.match(err.fix!, /^curl -sS http:\/\/127\.0\.0\.1:\d+\/v1\/models$/);
 });
 
 test('an endpoint that is not an http(s) URL names where it was set', async () => {
