@@ -81,11 +81,14 @@ interface Seen {
  */
 export class PinnedFiles {
   private readonly seen = new Map<string, Seen>();
+  private workspace: Promise<Workspace> | undefined;
 
   constructor(
     readonly files: ReadonlyArray<{ abs: string; path: string }>,
     /** The flags that pin them again (--attach a.ts …), for the commands in fixes. */
     readonly flags: readonly string[],
+    /** The top of the work tree (or of a step's worktree) the paths are in. */
+    readonly root: string,
   ) {}
 
   get paths(): string[] {
@@ -111,6 +114,10 @@ export class PinnedFiles {
     const version = `${info.size}:${info.mtimeMs}`;
     const known = this.seen.get(f.abs);
     if (known?.version === version) return known.text;
+    // A file changed during the task is judged again as the file tools judge a path: one replaced
+    // by a symlink to a file outside the work tree (or into git's own files) is not read.
+    const refused = await this.refusal(f.path);
+    if (refused) return `[no longer pinned: ${refused}]`;
     const bytes = await readFile(f.abs).catch(() => null);
     let text: string;
     if (!bytes) text = '[cannot be read now]';
@@ -120,6 +127,18 @@ export class PinnedFiles {
     else text = bytes.toString('utf8').replace(/\n$/, '');
     this.seen.set(f.abs, { version, text });
     return text;
+  }
+
+  /** Why the file tools would refuse the path now, or null. */
+  private async refusal(path: string): Promise<string | null> {
+    this.workspace ??= locateWorkspace({ cwd: this.root });
+    try {
+      await statTarget(await resolveInside({ ws: await this.workspace, path }));
+      return null;
+    } catch (err) {
+      if (err instanceof ForgeError) return err.message;
+      throw err;
+    }
   }
 }
 
@@ -193,7 +212,7 @@ export async function openAttachments({
       });
     loaded.push({ path: f.path, mime, url: `data:${mime};base64,${bytes.toString('base64')}` });
   }
-  return { pinned: new PinnedFiles([...files.values()], flags), images: loaded, dropped, notPinned };
+  return { pinned: new PinnedFiles([...files.values()], flags, ws.root), images: loaded, dropped, notPinned };
 }
 
 /** The task's user message: its text, and each image as an image_url part after it. */

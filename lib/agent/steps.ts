@@ -214,6 +214,7 @@ function pinnedAt(o: PlanRunOptions, root: string): PinnedFiles | undefined {
   return new PinnedFiles(
     o.pinned.files.map((f) => ({ abs: join(root, f.path), path: f.path })),
     o.pinned.flags,
+    root,
   );
 }
 

@@ -61,6 +61,28 @@ test('--attach puts the file in the system prompt of every request, as it is at 
   }
 });
 
+test('a pinned file replaced during the task by a symlink out of the work tree is not read into the prompt', async () => {
+  const outside = join(tempDir(), 'secret.txt');
+  writeFileSync(outside, 'SECRET-OUTSIDE-THE-REPOSITORY\n');
+  const dir = repoWith({ 'notes.md': 'the rules\n' });
+  const server = await startOpenAIServer({
+    script: [
+      reply({ toolCalls: [{ name: 'bash', arguments: { command: `rm notes.md && ln -s ${outside} notes.md` } }] }),
+      reply({ text: 'Done.' }),
+    ],
+  });
+  try {
+    const r = await forge(agent(server.url, '--attach', 'notes.md', 'follow the notes'), { cwd: dir });
+    assert.is(r.code, 0, r.stderr);
+    const [first, second] = server.chatBodies();
+    assert.match(system(first!), /--- notes\.md ---\nthe rules\n/);
+    assert.not.match(system(second!), /SECRET-OUTSIDE/, 'the file outside is never sent');
+    assert.match(system(second!), /--- notes\.md ---\n\[no longer pinned: .*outside the repository/);
+  } finally {
+    await server.close();
+  }
+});
+
 test('pinned files are never compressed, and a budget they alone exceed is refused before anything is sent, with the budget that fits', async () => {
   const lines = (n: number, what: string) =>
     Array.from({ length: n }, (_, i) => `${what} line ${i + 1}: words to fill the context up`).join('\n') + '\n';
