@@ -1,13 +1,10 @@
 // What the agent's model is told about the repository's git state: branch, status, last commits, staged diff — each part capped.
-import { gitEnv, runGit } from './exec';
+import { runGit } from './exec';
 
 /** Caps on each part, so a repository with 50,000 changed files or a 1 GB staged diff costs the same few hundred tokens. */
 export const GIT_CONTEXT_CAPS = { files: 30, commits: 5, subject: 100, diffBytes: 3000 } as const;
 
-/**
- * Runs git and keeps at most `cap` bytes of its output, stopping git once it has them (a huge diff
- * is never read whole); says whether output was left out.
- */
+/** Git's output up to `cap` bytes (git stopped beyond), as text: a character cut in two is dropped, not shown as U+FFFD. */
 async function cappedGit({
   cwd,
   args,
@@ -17,31 +14,9 @@ async function cappedGit({
   args: string[];
   cap: number;
 }): Promise<{ text: string; cut: boolean; ok: boolean }> {
-  const { spawn } = await import('node:child_process');
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env: gitEnv({ GIT_OPTIONAL_LOCKS: '0' }), stdio: ['ignore', 'pipe', 'ignore'] });
-    const kept: Buffer[] = [];
-    let size = 0;
-    let cut = false;
-    child.stdout!.on('data', (b: Buffer) => {
-      if (cut) return;
-      kept.push(b);
-      size += b.length;
-      if (size > cap) {
-        cut = true;
-        child.kill();
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      // A multi-byte character cut in two is dropped, not shown as a replacement character.
-      const text = Buffer.concat(kept)
-        .subarray(0, cap)
-        .toString('utf8')
-        .replace(/\uFFFD$/, '');
-      resolve({ text, cut, ok: cut || code === 0 });
-    });
-  });
+  const r = await runGit({ cwd, args, env: { GIT_OPTIONAL_LOCKS: '0' }, maxBytes: cap });
+  const cut = r.cut === true;
+  return { text: r.stdout.toString('utf8').replace(/\uFFFD$/, ''), cut, ok: cut || r.code === 0 };
 }
 
 /** The branch line of `git status --branch --porcelain`, as a person says it; detached HEAD named by its commit. */

@@ -3,6 +3,8 @@ export interface GitResult {
   code: number;
   stdout: Buffer;
   stderr: string;
+  /** With `maxBytes`: git sent more, and was stopped once it had (stdout holds the first maxBytes). */
+  cut?: boolean;
 }
 
 /** Environment for git children: no prompts, untranslated messages we can match on. */
@@ -10,17 +12,22 @@ export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', LANGUAGE: 'C', ...extra };
 }
 
-/** Runs `git args…` in cwd and resolves with its exit code and output; never rejects on exit code. */
+/**
+ * Runs `git args…` in cwd and resolves with its exit code and output; never rejects on exit code.
+ * With `maxBytes`, git is stopped once it has sent that much (a huge diff is never read whole).
+ */
 export async function runGit({
   cwd,
   args,
   input,
   env,
+  maxBytes = Number.POSITIVE_INFINITY,
 }: {
   cwd: string;
   args: string[];
   input?: string | Buffer;
   env?: Record<string, string>;
+  maxBytes?: number;
 }): Promise<GitResult> {
   // Loaded on first use: commands that never run git (help, schema) start without it.
   const { spawn } = await import('node:child_process');
@@ -28,10 +35,23 @@ export async function runGit({
     const child = spawn('git', args, { cwd, env: gitEnv(env), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout!.on('data', (b: Buffer) => out.push(b));
+    let size = 0;
+    let cut = false;
+    child.stdout!.on('data', (b: Buffer) => {
+      if (cut) return;
+      out.push(b);
+      size += b.length;
+      if (size > maxBytes) {
+        cut = true;
+        child.kill();
+      }
+    });
     child.stderr!.on('data', (b: Buffer) => err.push(b));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 128, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }));
+    child.on('close', (code) => {
+      const stdout = cut ? Buffer.concat(out).subarray(0, maxBytes) : Buffer.concat(out);
+      resolve({ code: code ?? 128, stdout, stderr: Buffer.concat(err).toString('utf8'), ...(cut ? { cut } : {}) });
+    });
     if (input !== undefined) child.stdin!.end(input);
   });
 }
