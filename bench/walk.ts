@@ -16,10 +16,11 @@ interface Case {
   label: string;
   cmd: string;
   args: string[];
+  env?: Record<string, string>;
 }
 
 /** git grep and rg exit 1 when nothing matched: the same answer as forge's "no matches". */
-const asRun = (c: Case, cwd: string) => ({ cmd: c.cmd, args: c.args, cwd, env, okCodes: c.cmd === 'git' || c.cmd === 'rg' ? [1] : [] });
+const asRun = (c: Case, cwd: string) => ({ cmd: c.cmd, args: c.args, cwd, env: { ...env, ...c.env }, okCodes: c.cmd === 'git' || c.cmd === 'rg' ? [1] : [] });
 const cpuOnce = (c: Case, cwd: string) => timeRun(asRun(c, cwd)).cpu;
 const peakMiB = (c: Case, cwd: string) => peakRssMiB(asRun(c, cwd));
 
@@ -106,12 +107,13 @@ for (const [name, dir, patterns] of [
     // The same answer in each: every line matching, tracked and untracked files, .gitignore respected (rg: hidden files too, .git left out; a path, or it reads stdin).
     const cases = [
       forge('search', pattern),
+      { ...forge('search', pattern), label: `FORGE_SEARCH_ENGINE=git forge search ${pattern}`, env: { FORGE_SEARCH_ENGINE: 'git' } },
       tool('git', 'grep', '-n', '--untracked', '-P', pattern),
       tool('git', 'grep', '-n', '-P', pattern),
       ...(hasRg ? [tool('rg', '-n', '--hidden', '--glob', '!.git', pattern, '.')] : []),
       tool(node, '-e', '0'),
     ];
-    sideBySide(`search /${pattern}/, ${name} (ratios against git grep --untracked)`, dir, cases, { memory: dir === big });
+    sideBySide(`search /${pattern}/, ${name} (ratios against git grep --untracked)`, dir, cases, { baseline: 2, memory: dir === big });
   }
   const ls = sideBySide(
     `listing, ${name} (ratios against git ls-files -co --exclude-standard, the same list before forge's checks)`,

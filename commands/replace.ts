@@ -2,7 +2,7 @@
 import { defineCommand } from '../lib/cli/declare';
 import { AFTER_A_CRASH, commitChanges } from '../lib/files/journal';
 import { planReplace, SHOWN_IN_ALL, SHOWN_PER_FILE, type ReplacedFile } from '../lib/files/replace';
-import { searchEngineOf } from '../lib/files/search';
+import { searchEngineOf } from '../lib/files/sweep';
 import { CONFINEMENT_ERRORS, CONFINEMENT_RULE, assertWalkable, openWorkspace, resolveWalkPath } from '../lib/files/workspace';
 import { crashAt } from '../lib/process/crash';
 

@@ -5,7 +5,8 @@ import { withArguments } from '../lib/quote';
 import { defineCommand } from '../lib/cli/declare';
 import { AFTER_A_CRASH } from '../lib/files/journal';
 import { CONFINEMENT_ERRORS, assertWalkable, openWorkspace, resolveWalkPath } from '../lib/files/workspace';
-import { compilePattern, searchEngineOf, searchWorkspace } from '../lib/files/search';
+import { compilePattern, searchWorkspace } from '../lib/files/search';
+import { searchEngineOf } from '../lib/files/sweep';
 
 export default defineCommand({
   name: 'search',
@@ -13,7 +14,7 @@ export default defineCommand({
   tool: 'Regex search; matches show N#HASH anchors edit takes',
   description: [
     'Searches every file git would consider (tracked, and untracked ones .gitignore does not exclude; outside a repository, all but .git and node_modules) under the given paths, skipping binary files, git\'s own files, and symlinks that resolve outside the repository or into git\'s files (the files forge read refuses). Each match prints as "<n>#<hash>: line", ready for forge edit, as soon as it is found. At most --limit matches are shown (--limit 0: all); the summary says how many were cut and the hint narrows to where most of them are. "N files searched" counts every file under the paths, binary ones included. "no matches" is a definite, terminal answer: a replacement that leaves no matches is finished.',
-    "Patterns are JavaScript regular expressions in Unicode mode (\\d, \\w, \\b, lookarounds, named groups, \\p{…}), matched one line at a time, or plain text with --literal. They are never handed to git as regexes: in a repository, the plain text every match must contain (console.log in console\\.log, TODO and FIXME in TODO|FIXME) goes to one threaded git grep -F, which picks the files worth reading, and forge matches the lines itself, so git's regex dialects never change an answer. A pattern with no such text of 3 characters or more (\\d+, a.*b) reads every file. FORGE_SEARCH_ENGINE=js reads every file without git grep (the answer is the same).",
+    "Patterns are JavaScript regular expressions in Unicode mode (\\d, \\w, \\b, lookarounds, named groups, \\p{…}), matched one line at a time, or plain text with --literal. They are never handed to git as regexes: forge lists the files with one git ls-files, reads each file once, decodes only those holding the plain text every match must contain (console.log in console\\.log, TODO and FIXME in TODO|FIXME), and matches the lines itself, so git's regex dialects never change an answer. FORGE_SEARCH_ENGINE=git has one threaded git grep -F pick the tracked files holding that text instead (the answer is the same; on a machine with many cores it can take less wall time and more CPU).",
     AFTER_A_CRASH,
   ].join('\n\n'),
   args: {

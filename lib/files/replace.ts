@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { InvalidInputError, RefusedError } from '../errors';
 import { shellJoin, withArguments } from '../quote';
 import { lineHash } from './anchor';
-import { readListedFile } from './list';
+import { requiredLiterals } from './literals';
 import type { PlannedFile } from './patch-apply';
-import { compilePattern, filesToSearch, type SearchEngine } from './search';
-import { decodeString, encodeString, indexLines, lineAt, type LineIndex } from './text';
+import { compilePattern } from './search';
+import { type SearchEngine, sweepFiles } from './sweep';
+import { encodeString, indexLines, lineAt, type LineIndex } from './text';
 import type { Workspace } from './workspace';
 
 /** Changed regions shown per file and in all: enough to check a replacement, small enough for a model. */
@@ -160,7 +161,7 @@ export async function planReplace({
   ignoreCase,
   paths,
   glob,
-  engine = 'git',
+  engine = 'js',
 }: {
   ws: Workspace;
   old: string;
@@ -173,44 +174,51 @@ export async function planReplace({
 }): Promise<ReplacePlan> {
   if (old === '') throw new InvalidInputError('INVALID_ARGUMENT', 'the text to replace is empty', { fix: 'forge replace --help' });
   const base = compilePattern({ pattern: old, literal: !isRegex, ignoreCase });
-  // Multiline: ^ and $ are line starts and ends, as in an editor's replace.
-  const { files, toRead, links, mayHold } = await filesToSearch({ ws, regex: base, paths, glob, engine });
-  const plan: ReplacePlan = { files: [], searched: files.length, replacements: 0 };
+  // Multiline: ^ and $ are line starts and ends, as in an editor's replace. A file that cannot match
+  // is passed over before its lines are indexed; a literal's line breaks are the file's, so it is tried on each.
+  const mayHold = isRegex ? new RegExp(base.source, `${base.flags}m`) : null;
+  const plan: ReplacePlan = { files: [], searched: 0, replacements: 0 };
   let budget = SHOWN_IN_ALL;
-  for (const path of toRead) {
-    const buf = readListedFile(join(ws.cwd, path), { link: links.has(path) });
-    if (!buf) continue;
-    const decoded = decodeString(buf);
-    if (mayHold && !mayHold.test(decoded.text)) continue;
-    const before = indexLines(decoded.text);
-    // A literal's line breaks match the file's (a model writes \n for a CRLF file's \r\n).
-    const regex = isRegex ? new RegExp(base.source, `${base.flags}gm`) : compilePatternFor(before, old, ignoreCase);
-    const r = replaceIn({ text: decoded.text, index: before, regex, replacement, literal: !isRegex });
-    if (!r) continue;
-    // JavaScript's ^ and $ also match between a CRLF's \r and \n: a match there leaves a lone \r.
-    if (/\r(?!\n)/.test(r.text) && !/\r(?!\n)/.test(decoded.text)) {
-      throw new RefusedError(
-        'SPLIT_LINE_ENDING',
-        `the replacement would split a CRLF line ending in '${path}' (a match starting or ending between its \\r and \\n); nothing was changed`,
-        {
-          fix: shellJoin(withArguments(['forge', 'search'], [old, path], [])),
-          data: { path },
-        },
-      );
-    }
-    const after = indexLines(r.text);
-    const hunks = hunksOf(before, after, r.regions, Math.min(SHOWN_PER_FILE, budget));
-    budget -= hunks.length;
-    plan.files.push({
-      abs: join(ws.cwd, path),
-      display: path,
-      data: encodeString(r.text, decoded),
-      replacements: r.count,
-      hunks,
-      cut: r.regions.length - hunks.length,
-    });
-    plan.replacements += r.count;
-  }
+  plan.searched = await sweepFiles({
+    ws,
+    paths,
+    glob,
+    literals: requiredLiterals({ pattern: base.source, ignoreCase }),
+    ignoreCase,
+    engine,
+    onText: (decoded) => {
+      const path = decoded.path;
+      if (mayHold && !mayHold.test(decoded.text)) return;
+      const before = indexLines(decoded.text);
+      // A literal's line breaks match the file's (a model writes \n for a CRLF file's \r\n).
+      const regex = isRegex ? new RegExp(base.source, `${base.flags}gm`) : compilePatternFor(before, old, ignoreCase);
+      const r = replaceIn({ text: decoded.text, index: before, regex, replacement, literal: !isRegex });
+      if (!r) return;
+      // JavaScript's ^ and $ also match between a CRLF's \r and \n: a match there leaves a lone \r.
+      if (/\r(?!\n)/.test(r.text) && !/\r(?!\n)/.test(decoded.text)) {
+        throw new RefusedError(
+          'SPLIT_LINE_ENDING',
+          `the replacement would split a CRLF line ending in '${path}' (a match starting or ending between its \\r and \\n); nothing was changed`,
+          {
+            fix: shellJoin(withArguments(['forge', 'search'], [old, path], [])),
+            data: { path },
+          },
+        );
+      }
+      const after = indexLines(r.text);
+      const hunks = hunksOf(before, after, r.regions, Math.min(SHOWN_PER_FILE, budget));
+      budget -= hunks.length;
+      plan.files.push({
+        abs: join(ws.cwd, path),
+        display: path,
+        data: encodeString(r.text, decoded),
+        replacements: r.count,
+        hunks,
+        cut: r.regions.length - hunks.length,
+      });
+      plan.replacements += r.count;
+    },
+  });
   if (!plan.files.length) {
     const what = isRegex ? `/${old}/` : `'${old}'`;
     const where = [...(paths.length ? [`under ${paths.join(', ')}`] : []), ...(glob ? [`matching '${glob}'`] : [])].join(' ');

@@ -1,12 +1,10 @@
 // Regex search over a workspace's files (.gitignore respected): every match with its line anchor.
-import { join } from 'node:path';
 import { InvalidInputError } from '../errors';
 import { withArguments, shellJoin } from '../quote';
 import { lineHash } from './anchor';
-import { grepFilesWith } from '../git/grep';
-import { globMatcher, listWorkspace, readListedFile, underPaths } from './list';
 import { requiredLiterals } from './literals';
-import { decodeString, splitLines } from './text';
+import { splitLines } from './text';
+import { type SearchEngine, sweepFiles } from './sweep';
 import type { Workspace } from './workspace';
 
 /** Shown around a match in a line longer than this. */
@@ -63,16 +61,10 @@ function snippet(line: string, at: number): string {
   return `${from > 0 ? '…' : ''}${line.slice(from, from + SNIPPET_CHARS)}${from + SNIPPET_CHARS < line.length ? '…' : ''}`;
 }
 
-/** How a search picks the files it reads: `git` lets git grep find those holding the pattern's literal text (when it has one). */
-export type SearchEngine = 'git' | 'js';
-
-/** FORGE_SEARCH_ENGINE=js makes search and replace read every file themselves (the answer is the same; for comparing, or a git that misbehaves). */
-export const searchEngineOf = (env: NodeJS.ProcessEnv): SearchEngine => (env.FORGE_SEARCH_ENGINE === 'js' ? 'js' : 'git');
-
 /**
- * Searches every listed text file under `paths` matching `glob`, in path order: `onMatch` gets the
- * first `limit` matches (0: all) as they are found; the rest are counted. Only the files
- * filesToSearch picks are read, and their lines are matched here, so both engines give the same
+ * Searches every file a sweep covers (sweepFiles: under `paths`, matching `glob`, text), in path
+ * order: `onMatch` gets the first `limit` matches (0: all) as they are found; the rest are
+ * counted. Lines are matched here, whichever engine picked the files, so both give the same
  * matches, anchors and counts.
  */
 export async function searchWorkspace({
@@ -81,7 +73,7 @@ export async function searchWorkspace({
   paths,
   glob,
   limit,
-  engine = 'git',
+  engine = 'js',
   onMatch,
   onProgress,
 }: {
@@ -94,78 +86,103 @@ export async function searchWorkspace({
   onMatch: (m: SearchMatch) => Promise<void>;
   onProgress?: (done: number, of: number) => Promise<void>;
 }): Promise<SearchResult> {
-  const { files, toRead, links, mayHold } = await filesToSearch({ ws, regex, paths, glob, engine });
+  const ignoreCase = regex.flags.includes('i');
   const cap = limit === 0 ? Infinity : limit;
-  const result: SearchResult = { matches: [], total: 0, files: 0, searched: files.length, cutByFile: new Map() };
-  for (let i = 0; i < toRead.length; i++) {
-    if (onProgress && i % 256 === 0) await onProgress(i, toRead.length);
-    const path = toRead[i]!;
-    const buf = readListedFile(join(ws.cwd, path), { link: links.has(path) });
-    if (!buf) continue;
-    const { text } = decodeString(buf);
-    if (mayHold && !mayHold.test(text)) continue;
-    const { lines } = splitLines(text);
-    let found = 0;
-    for (let n = 0; n < lines.length; n++) {
-      const line = lines[n]!;
-      const m = regex.exec(line);
-      if (!m) continue;
-      found++;
-      result.total++;
-      if (result.matches.length < cap) {
-        const hit = { path, line: n + 1, hash: lineHash(line), text: snippet(line, m.index) };
-        result.matches.push(hit);
-        await onMatch(hit);
-      } else result.cutByFile.set(path, (result.cutByFile.get(path) ?? 0) + 1);
-    }
-    if (found) result.files++;
-  }
+  const result: SearchResult = { matches: [], total: 0, files: 0, searched: 0, cutByFile: new Map() };
+  const eachLine = lineMatcher(regex);
+  result.searched = await sweepFiles({
+    ws,
+    paths,
+    glob,
+    literals: requiredLiterals({ pattern: regex.source, ignoreCase }),
+    ignoreCase,
+    engine,
+    onProgress,
+    onText: ({ path, text }) => {
+      const shown: SearchMatch[] = [];
+      let found = 0;
+      eachLine(text, (line, n, at) => {
+        found++;
+        result.total++;
+        if (result.matches.length < cap) {
+          const hit = { path, line: n, hash: lineHash(line), text: snippet(line, at) };
+          result.matches.push(hit);
+          shown.push(hit);
+        } else result.cutByFile.set(path, (result.cutByFile.get(path) ?? 0) + 1);
+      });
+      if (found) result.files++;
+      return shown.length ? printAll(shown, onMatch) : undefined;
+    },
+  });
   return result;
 }
 
-/**
- * The files a search (or a replacement) under `paths` matching `glob` covers, and those of them it
- * must read: in a repository, when the pattern holds literal text, one threaded `git grep -l -F`
- * picks the tracked files that contain it, and only those are read — with the listed symlinks (git
- * grep does not follow them), untracked files (searching those too would make git walk the work
- * tree a second time: the listing has walked it) and files git greps in the index, not the work
- * tree (assume-unchanged, skip-worktree). `mayHold` rules a file out before its lines are
- * split: its text must hold a literal or (with no lookaround, which could see past a line's ends)
- * match the pattern across lines; null when no such test is sound.
- */
-export async function filesToSearch({
-  ws,
-  regex,
-  paths,
-  glob,
-  engine,
-}: {
-  ws: Workspace;
-  regex: RegExp;
-  paths: string[];
-  glob?: string;
-  engine: SearchEngine;
-}): Promise<{ files: string[]; toRead: string[]; links: Set<string>; mayHold: RegExp | null }> {
-  const ignoreCase = regex.flags.includes('i');
-  const literals = requiredLiterals({ pattern: regex.source, ignoreCase });
-  const [match, listing, holders] = await Promise.all([
-    globMatcher(glob),
-    listWorkspace({ ws }),
-    ws.inRepo && literals && engine === 'git' ? grepFilesWith({ cwd: ws.cwd, literals, ignoreCase, paths }) : null,
-  ]);
-  const files = underPaths({ ws, files: listing.files, paths }).filter(match);
-  const toRead = holders ? files.filter((f) => holders.has(f) || listing.links.has(f) || listing.unseenByGrep.has(f)) : files;
-  const flags = regex.flags.replace(/[gmy]/g, '');
-  const mayHold = literals
-    ? new RegExp(literals.map(escapeRegex).join('|'), ignoreCase ? 'iu' : 'u')
-    : hasLookaround(regex.source)
-      ? null
-      : new RegExp(regex.source, `${flags}m`);
-  return { files, toRead, links: listing.links, mayHold };
+async function printAll(matches: SearchMatch[], onMatch: (m: SearchMatch) => Promise<void>): Promise<void> {
+  for (const m of matches) await onMatch(m);
 }
 
-/** Whether a regex source holds a lookahead or lookbehind. */
-function hasLookaround(source: string): boolean {
-  // An escaped paren followed by ?= also counts: a search then only goes without the shortcut.
-  return /\(\?<?[=!]/.test(source);
+/**
+ * Calls `each(line, number, index of the match)` for every line of a text (lines as splitLines
+ * cuts them) the regex matches. Without lookaround the pattern is first run over the whole text
+ * (multiline): a line matching on its own also matches there, at the same place (^, $ and \b see the
+ * same line ends), so only the line holding each whole-text hit is tried on its own, and the next
+ * whole-text run starts at the line after it — a hit that spans lines skips none. Lines are never
+ * split out of the text in between. With lookaround (which could see past a line's ends), every line.
+ */
+export function lineMatcher(regex: RegExp): (text: string, each: (line: string, n: number, at: number) => void) => void {
+  if (/\(\?<?[=!]/.test(regex.source)) {
+    // An escaped paren followed by ?= also counts: such a search only goes without the shortcut.
+    return (text, each) => {
+      const { lines } = splitLines(text);
+      for (let n = 0; n < lines.length; n++) {
+        const m = regex.exec(lines[n]!);
+        if (m) each(lines[n]!, n + 1, m.index);
+      }
+    };
+  }
+  const whole = new RegExp(regex.source, `${regex.flags.replace(/[gmy]/g, '')}gm`);
+  return (text, each) => {
+    const lineEnd = lineEnds(text);
+    let start = 0; // of the line being looked at
+    let n = 1;
+    for (whole.lastIndex = 0; start < text.length; whole.lastIndex = start) {
+      const hit = whole.exec(text);
+      if (!hit) return;
+      // Move to the line holding the hit: a line whose terminator ends at or before it is behind.
+      let end = lineEnd(start);
+      let next = afterTerminator(text, end);
+      while (end < text.length && next <= hit.index) {
+        start = next;
+        n++;
+        end = lineEnd(start);
+        next = afterTerminator(text, end);
+      }
+      if (start >= text.length) return; // after the last line's terminator: no line there
+      const line = text.slice(start, end);
+      const m = regex.exec(line);
+      if (m) each(line, n, m.index);
+      start = next;
+      n++;
+    }
+  };
+}
+
+/**
+ * For a text, where the line starting at a given offset ends (its terminator — \r\n, \n or a lone
+ * \r — or the text's end), for offsets that only grow: the next \n and \r are each found once.
+ */
+function lineEnds(text: string): (from: number) => number {
+  let lf = -1;
+  let cr = text.includes('\r') ? -1 : text.length;
+  return (from) => {
+    if (lf < from) lf = text.indexOf('\n', from) >>> 0; // -1 becomes 2^32-1: past any text
+    if (cr < from) cr = text.indexOf('\r', from) >>> 0;
+    return Math.min(lf, cr, text.length);
+  };
+}
+
+/** Where the line after a terminator at `end` starts (the text's length when `end` is the end). */
+function afterTerminator(text: string, end: number): number {
+  if (end >= text.length) return text.length;
+  return text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
 }

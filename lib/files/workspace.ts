@@ -203,18 +203,20 @@ export interface WalkableFiles {
 }
 
 /**
- * For a walk (ls, search): which of the paths it found (relative to cwd, '/'-separated) are files
- * it may list and read — the rule resolveInside applies. A path's kind comes with it (git's index
- * knows an unchanged tracked file's; a directory walk knows each entry's); only a changed or
- * untracked one is asked of lstat, and only a symlink is resolved. A changed file is listed only
- * when no directory on its way is a symlink, so a tracked path whose directory has become a link
- * is not read through it. Git's names and the control dirs under cwd are path prefixes.
+ * The rule resolveInside applies, as a walk (ls, search) applies it to the paths it found
+ * (relative to cwd, '/'-separated): `blocked` — a path under a git name or a control dir under cwd
+ * (path prefixes); `realDir` — no directory on the way is a symlink (asked of lstat once per
+ * directory), so a tracked path whose directory has become a link is not read through it;
+ * `linkTarget` — where a symlink resolves, when that is a file the rule allows (else null).
  */
-export function walkableFiles({ ws }: { ws: Workspace }): { accept(path: string, kind: WorkTreeKind): void; result: WalkableFiles } {
+export function walkRules({ ws }: { ws: Workspace }): {
+  blocked(path: string): boolean;
+  realDir(path: string): boolean;
+  linkTarget(abs: string): string | null;
+} {
   // Control dirs are resolved through symlinks: compare them with cwd resolved the same way.
   const realCwd = realCwdOf(ws);
   const underCwd = ws.controlDirs.map((g) => relative(realCwd, g)).filter((rel) => rel && inside(realCwd, join(realCwd, rel)));
-  const inControlDir = (path: string) => underCwd.some((rel) => path === rel || path.startsWith(`${rel}${sep}`));
   const realDirs = new Map<string, boolean>([['', true]]);
   const isRealDir = (dir: string): boolean => {
     let known = realDirs.get(dir);
@@ -225,23 +227,38 @@ export function walkableFiles({ ws }: { ws: Workspace }): { accept(path: string,
     }
     return known;
   };
-  const linkAllowed = (abs: string) => {
-    const real = realpathOrNull(abs);
-    return real !== null && !refusal(ws, abs, real) && statOrNull(real)?.isFile() === true;
+  return {
+    blocked: (path) => hasGitComponent(path) || underCwd.some((rel) => path === rel || path.startsWith(`${rel}${sep}`)),
+    realDir: (path) => {
+      const cut = path.lastIndexOf('/');
+      return isRealDir(cut < 0 ? '' : path.slice(0, cut));
+    },
+    linkTarget: (abs) => {
+      const real = realpathOrNull(abs);
+      return real !== null && !refusal(ws, abs, real) && statOrNull(real)?.isFile() === true ? real : null;
+    },
   };
+}
+
+/**
+ * For a walk (ls): which of the paths it found are files it may list and read (walkRules). A
+ * path's kind comes with it (git's index knows an unchanged tracked file's; a directory walk knows
+ * each entry's); only a changed or untracked one is asked of lstat, and only a symlink is resolved.
+ * A tracked file is listed only when no directory on its way is a symlink.
+ */
+export function walkableFiles({ ws }: { ws: Workspace }): { accept(path: string, kind: WorkTreeKind): void; result: WalkableFiles } {
+  const rules = walkRules({ ws });
   const result: WalkableFiles = { files: [], links: new Set(), unseenByGrep: new Set() };
   const accept = (path: string, kind: WorkTreeKind) => {
-    if (hasGitComponent(path) || inControlDir(path)) return;
-    // A tracked file git saw unchanged has the very inode git staged, wherever its path leads; a path
-    // git's walk found untracked was not reached through a link: only a changed or assumed one's way is checked.
-    const cut = path.lastIndexOf('/');
-    if ((kind === 'changed' || kind === 'assumed') && !isRealDir(cut < 0 ? '' : path.slice(0, cut))) return;
+    // git's walk never goes through a link, but a tracked path's may have become one, and git
+    // calls a file unchanged that is reached through a symlink to the directory it was moved to.
+    if (rules.blocked(path) || (kind !== 'untracked' && !rules.realDir(path))) return;
     let type: 'file' | 'link' | null = kind === 'file' || kind === 'link' ? kind : null;
     if (type === null) {
       const info = lstatOrNull(join(ws.cwd, path));
       type = info?.isFile() ? 'file' : info?.isSymbolicLink() ? 'link' : null;
     }
-    if (type === 'file' || (type === 'link' && linkAllowed(join(ws.cwd, path)))) {
+    if (type === 'file' || (type === 'link' && rules.linkTarget(join(ws.cwd, path)) !== null)) {
       result.files.push(path);
       if (type === 'link') result.links.add(path);
       if (kind === 'untracked' || kind === 'assumed') result.unseenByGrep.add(path);

@@ -1,4 +1,4 @@
-// forge search through git grep and through JavaScript alone: the same matches, anchors, counts and hints on a fixture with every kind of file a walk meets.
+// forge search through JavaScript alone (the default) and through git grep: the same matches, anchors, counts and hints on a fixture with every kind of file a walk meets.
 import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -31,8 +31,18 @@ function fixture(): string {
   write(dir, 'deleted.txt', 'needle, deleted later\n');
   write(dir, 'replaced.txt', 'needle, replaced by a link later\n');
   write(dir, 'long.txt', `${'x'.repeat(500)}needle${'y'.repeat(500)}\n`);
+  write(dir, 'moved/inner.txt', 'needle, in a directory moved out and linked back\n');
+  write(dir, 'fifo-now.txt', 'needle, replaced by a FIFO later\n');
+  write(dir, 'dir-now.txt', 'needle, replaced by a directory later\n');
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'fixture');
+  // git still calls moved/inner.txt unchanged (the same inode), but it is now reached through a link out.
+  execFileSync('mv', [join(dir, 'moved'), join(outside, 'moved')]);
+  symlinkSync(join(outside, 'moved'), join(dir, 'moved'));
+  rmSync(join(dir, 'fifo-now.txt'));
+  execFileSync('mkfifo', [join(dir, 'fifo-now.txt')]);
+  rmSync(join(dir, 'dir-now.txt'));
+  write(dir, 'dir-now.txt/inside.txt', 'an untracked needle where a tracked file was\n');
   rmSync(join(dir, 'deleted.txt'));
   rmSync(join(dir, 'replaced.txt'));
   symlinkSync(join(outside, 'secret.txt'), join(dir, 'replaced.txt'));
@@ -56,14 +66,20 @@ const gitLog = join(shim, 'calls.log');
 writeFileSync(join(shim, 'git'), `#!/bin/sh\necho "$*" >> '${gitLog}'\nexec '${realGit}' "$@"\n`);
 chmodSync(join(shim, 'git'), 0o755);
 
-async function both(args: string[], cwd = dir) {
+/** The git calls of one search, as the shim logged them. */
+async function logged(args: string[], cwd: string, env: Record<string, string>) {
   writeFileSync(gitLog, '');
-  const native = await forge(['search', ...args, '--json'], { cwd, env: { PATH: `${shim}:${process.env.PATH}` } });
-  const calls = execFileSync('cat', [gitLog], { encoding: 'utf8' });
-  const js = await forge(['search', ...args, '--json'], { cwd, env: { FORGE_SEARCH_ENGINE: 'js' } });
-  assert.is(native.code, 0, native.stderr);
-  assert.equal(native.records, js.records, `engines differ on ${args.join(' ')}`);
-  return { records: native.records, usedGitGrep: /(^| )grep /m.test(calls) };
+  const r = await forge(['search', ...args, '--json'], { cwd, env: { ...env, PATH: `${shim}:${process.env.PATH}` } });
+  return { ...r, calls: execFileSync('cat', [gitLog], { encoding: 'utf8' }) };
+}
+
+async function both(args: string[], cwd = dir) {
+  const native = await logged(args, cwd, { FORGE_SEARCH_ENGINE: 'git' });
+  const js = await logged(args, cwd, {});
+  assert.is(js.code, 0, js.stderr);
+  assert.equal(js.records, native.records, `engines differ on ${args.join(' ')}`);
+  assert.not.match(js.calls, /(^| )grep /m, 'the default engine runs no git grep');
+  return { records: js.records, usedGitGrep: /(^| )grep /m.test(native.calls) };
 }
 
 const matched = (records: Array<Record<string, any>>) => records.filter((r) => r.type === 'match').map((r) => `${r.path}:${r.line}`);
@@ -74,6 +90,7 @@ test('a literal: every kind of file answered alike, through git grep', async () 
   assert.equal(matched(records), [
     'cr.txt:2',
     'cr.txt:3',
+    'dir-now.txt/inside.txt:1',
     'latin1.txt:1',
     'link-in.ts:1',
     'long.txt:1',
@@ -89,9 +106,12 @@ test('a literal: every kind of file answered alike, through git grep', async () 
   assert.is(first.hash, lineHash('needle();'));
   assert.is(first.text, 'needle();');
   assert.ok(records.find((r) => r.path === 'long.txt')!.text.startsWith('…'), 'a long line is cut around its match');
-  // What a walk must never read: ignored files, binary ones, links out or into git, a FIFO, a deleted file.
+  // What a walk must never read: ignored files, binary ones, links out or into git, FIFOs, a deleted file, a file through a directory link.
   const summary = records.at(-1)!;
-  assert.equal({ matches: summary.matches, files: summary.files, cut: summary.cut }, { matches: 12, files: 10, cut: 0 });
+  assert.equal(
+    { matches: summary.matches, files: summary.files, cut: summary.cut, searched: summary.searched },
+    { matches: 13, files: 11, cut: 0, searched: 14 },
+  );
 });
 
 test('regexes, case folding, caps, paths and globs answer alike', async () => {
@@ -119,12 +139,12 @@ test('regexes, case folding, caps, paths and globs answer alike', async () => {
   assert.equal(matched((await both(['caf\\u00e9'])).records), ['latin1.txt:1']);
   assert.equal(matched((await both(['(?<=the )needle'])).records), ['ſtate.md:1']);
   const capped = (await both(['needle', '--limit', '3'])).records;
-  assert.equal({ shown: capped.at(-1)!.shown, cut: capped.at(-1)!.cut }, { shown: 3, cut: 9 });
+  assert.equal({ shown: capped.at(-1)!.shown, cut: capped.at(-1)!.cut }, { shown: 3, cut: 10 });
 });
 
 test('--limit 0 shows every match; a negative limit is refused', async () => {
   const all = await forge(['search', 'needle', '--limit', '0'], { cwd: dir });
-  assert.match(all.stdout, /12 matches in 10 files/);
+  assert.match(all.stdout, /13 matches in 11 files \(14 files searched\)/);
   assert.not.match(all.stdout, /cut/);
   const bad = await forge(['search', 'needle', '--limit', '-1'], { cwd: dir });
   assert.is(bad.code, 2);
@@ -158,9 +178,10 @@ test("a repository's grep and colour settings change nothing (coloured names onc
     ['submodule.recurse', 'true'],
   ])
     git(repo, 'config', key!, value!);
-  const top = await forge(['search', 'needle', '--json'], { cwd: repo });
+  const top = await both(['needle'], repo);
+  assert.ok(top.usedGitGrep);
   assert.equal(matched(top.records), ['sub/a.txt:1']);
-  const inSub = await forge(['search', 'needle', '--json'], { cwd: join(repo, 'sub') });
+  const inSub = await both(['needle'], join(repo, 'sub'));
   assert.equal(matched(inSub.records), ['a.txt:1']);
 });
 
@@ -174,6 +195,7 @@ test('ls lists exactly the files search reads: no deleted, retyped, ignored, lin
       'README.md',
       'bin.dat',
       'cr.txt',
+      'dir-now.txt/inside.txt',
       'latin1.txt',
       'link-in.ts',
       'long.txt',
