@@ -20,7 +20,13 @@ interface Case {
 }
 
 /** git grep and rg exit 1 when nothing matched: the same answer as forge's "no matches". */
-const asRun = (c: Case, cwd: string) => ({ cmd: c.cmd, args: c.args, cwd, env: { ...env, ...c.env }, okCodes: c.cmd === 'git' || c.cmd === 'rg' ? [1] : [] });
+const asRun = (c: Case, cwd: string) => ({
+  cmd: c.cmd,
+  args: c.args,
+  cwd,
+  env: { ...env, ...c.env },
+  okCodes: c.cmd === 'git' || c.cmd === 'rg' ? [1] : [],
+});
 const cpuOnce = (c: Case, cwd: string) => timeRun(asRun(c, cwd)).cpu;
 const peakMiB = (c: Case, cwd: string) => peakRssMiB(asRun(c, cwd));
 
