@@ -1,7 +1,7 @@
 // The agent's tools: lean views of forge commands (the same declarations, fewer arguments), run as the CLI runs them.
 import type { ToolSchema } from '../agent/chat';
 import { BASH_TOOL, mapKeys, runBash, type AgentTools } from '../agent/tools';
-import { escapeRegex } from '../files/search';
+import { escapeRegex } from '../files/literals';
 import { shellSplit } from '../quote';
 import type { CommandSpec, Entry } from './declare';
 import { invoke } from './invoke';

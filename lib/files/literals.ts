@@ -5,6 +5,9 @@ import regjsparser, { type AstNode } from 'regjsparser';
 const FEATURES = { lookbehind: true, namedGroups: true, unicodePropertyEscape: true } as const;
 type Node = AstNode<typeof FEATURES>;
 
+/** A regex source that matches `text` literally. */
+export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** Shorter literals pick nearly every file: reading them all in JavaScript is then as fast. */
 const MIN_LITERAL = 3;
 

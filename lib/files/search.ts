@@ -2,7 +2,7 @@
 import { InvalidInputError } from '../errors';
 import { withArguments, shellJoin } from '../quote';
 import { lineHash } from './anchor';
-import { requiredLiterals } from './literals';
+import { escapeRegex, requiredLiterals } from './literals';
 import { splitLines } from './text';
 import { type SearchEngine, sweepFiles } from './sweep';
 import type { Workspace } from './workspace';
@@ -27,9 +27,6 @@ export interface SearchResult {
   /** Where the matches that were not shown are, by file. */
   cutByFile: Map<string, number>;
 }
-
-/** A regex source that matches `text` literally. */
-export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function compilePattern({ pattern, literal, ignoreCase }: { pattern: string; literal: boolean; ignoreCase: boolean }): RegExp {
   const source = literal ? escapeRegex(pattern) : pattern;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { grepFilesWith } from '../git/grep';
 import { listWorkTreeFiles } from '../git/repo';
 import { globMatcher, listWorkspace, readListedFile, underPaths } from './list';
+import { escapeRegex } from './literals';
 import { decodeString, type Encoding } from './text';
 import { walkRules, type Workspace } from './workspace';
 
@@ -100,7 +101,7 @@ function holdsLiteral(literals: string[] | null, ignoreCase: boolean): { bytes(b
   const yes = () => true;
   if (!literals) return { bytes: yes, text: yes };
   if (ignoreCase) {
-    const folded = new RegExp(literals.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'iu');
+    const folded = new RegExp(literals.map(escapeRegex).join('|'), 'iu');
     return { bytes: yes, text: (t) => folded.test(t) };
   }
   const needles = literals.map((l) => Buffer.from(l, 'latin1'));
