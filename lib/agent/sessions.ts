@@ -2,7 +2,7 @@
 import { assertId, InvalidInputError, RefusedError } from '../errors';
 import type { StateStore } from '../git/state';
 import { randomHex } from '../random';
-import { type Checked, checkJson, readStateJson, type StateSource, skippedLine, stateInvalid } from '../state/read';
+import { type Checked, checkJson, listStateDir, readStateJson, type StateSource, stateInvalid } from '../state/read';
 import * as validators from '../state/validators.gen';
 
 export const SESSIONS_DIR = '.forge/agent/sessions';
@@ -75,16 +75,8 @@ export async function listSessions({
   store: StateStore;
   warn?: (text: string) => Promise<void>;
 }): Promise<AgentSession[]> {
-  const head = await store.head();
-  if (!head) return [];
-  const out: AgentSession[] = [];
-  for (const e of await store.listAt(head, SESSIONS_DIR)) {
-    const path = `${SESSIONS_DIR}/${e.name}`;
-    const r = checkSession({ text: (await store.readAt(head, path))?.toString('utf8') ?? '', name: e.name });
-    if (r.ok) out.push(r.value);
-    else await warn?.(skippedLine({ path, problem: r.problem }));
-  }
-  return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  const listed = await listStateDir({ store, dir: SESSIONS_DIR, check: (name, text) => checkSession({ text, name }), warn });
+  return listed.map((l) => l.value).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
 }
 
 /** The session saved as `id`: null when there is none, STATE_INVALID when the file is not one. */

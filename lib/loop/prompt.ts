@@ -2,22 +2,17 @@
 import type { StateStore } from '../git/state';
 import { iterDir, type IterState } from '../iter/iter';
 import { keywords, rankEntries, readProjectMemory } from '../memory/memory';
-import { checkJson } from '../state/read';
+import { checkJson, listStateDir } from '../state/read';
 import * as validators from '../state/validators.gen';
 import type { Loop } from './loop';
 
 /** The run's most recently updated module state: what the last `forge validate` said. */
 async function lastValidate({ store, runId }: { store: StateStore; runId: string }): Promise<IterState | null> {
-  const head = await store.head();
-  if (!head) return null;
+  // An unreadable module state says nothing about the last check: left out, without a word.
+  const listed = await listStateDir({ store, dir: iterDir(runId), check: (_, text) => checkJson({ text, file: validators.iterState }) });
   let latest: IterState | null = null;
-  for (const entry of await store.listAt(head, iterDir(runId))) {
-    const buf = await store.readAt(head, `${iterDir(runId)}/${entry.name}`);
-    // An unreadable module state says nothing about the last check.
-    const r = checkJson({ text: buf?.toString('utf8') ?? '', file: validators.iterState });
-    if (r.ok && (!latest || (r.value.updatedAt ?? '') > (latest.updatedAt ?? '')))
-      latest = { ...r.value, moduleId: entry.name.replace(/\.json$/, '') };
-  }
+  for (const { name, value } of listed)
+    if (!latest || (value.updatedAt ?? '') > (latest.updatedAt ?? '')) latest = { ...value, moduleId: name.replace(/\.json$/, '') };
   return latest;
 }
 

@@ -2,7 +2,7 @@
 import { isValidId } from '../errors';
 import type { StateStore } from '../git/state';
 import { shellJoin } from '../quote';
-import { checkJson, readStateJson, type StateSource, skippedLine } from '../state/read';
+import { checkJson, listStateDir, readStateJson, type StateSource } from '../state/read';
 import * as validators from '../state/validators.gen';
 
 export interface SessionState {
@@ -118,28 +118,23 @@ export async function listSessions({
   store: StateStore;
   warn?: (text: string) => Promise<void>;
 }): Promise<SessionSummary[]> {
-  const head = await store.head();
-  if (!head) return [];
-  const out: SessionSummary[] = [];
-  for (const entry of await store.listAt(head, '.forge/sessions')) {
-    if (!entry.name.endsWith('.json')) continue;
-    const path = `.forge/sessions/${entry.name}`;
-    const runId = entry.name.slice(0, -'.json'.length);
-    const r = isValidId(runId)
-      ? checkJson({ text: (await store.readAt(head, path))?.toString('utf8') ?? '', file: validators.session })
-      : { ok: false as const, problem: 'its name is no run id' };
-    if (!r.ok) {
-      await warn?.(skippedLine({ path, problem: r.problem }));
-      continue;
-    }
-    const s = r.value;
-    out.push({
-      runId,
-      lastUpdatedAt: s.lastUpdatedAt,
-      currentPhase: s.currentPhase,
-      completedCount: s.completedCount,
-      totalCount: s.totalCount,
-    });
-  }
+  const listed = await listStateDir({
+    store,
+    dir: '.forge/sessions',
+    check: (name, text) => {
+      if (!name.endsWith('.json')) return null;
+      return isValidId(name.slice(0, -'.json'.length))
+        ? checkJson({ text, file: validators.session })
+        : { ok: false, problem: 'its name is no run id' };
+    },
+    warn,
+  });
+  const out: SessionSummary[] = listed.map(({ name, value: s }) => ({
+    runId: name.slice(0, -'.json'.length),
+    lastUpdatedAt: s.lastUpdatedAt,
+    currentPhase: s.currentPhase,
+    completedCount: s.completedCount,
+    totalCount: s.totalCount,
+  }));
   return out.sort((a, b) => b.lastUpdatedAt.localeCompare(a.lastUpdatedAt) || a.runId.localeCompare(b.runId));
 }

@@ -175,6 +175,42 @@ export function parseStateLines<K extends StateKind>({
   return { entries, skipped };
 }
 
+/** What listStateDir reads: the state ref's files at one commit (a StateStore). */
+export interface StateListing {
+  head(): Promise<string | null>;
+  listAt(commit: string, dir: string): Promise<Array<{ name: string }>>;
+  readAt(commit: string, path: string): Promise<Buffer | null>;
+}
+
+/**
+ * The files of a state directory at the ref's head, in listing order, each judged by `check` from
+ * its name and text: those that pass, with their names. One that does not is left out and `warn`
+ * told (a sync brings state from any clone: one bad file never hides the rest); null from `check`
+ * means the name is no file of this listing, left out without a word.
+ */
+export async function listStateDir<T>({
+  store,
+  dir,
+  check,
+  warn,
+}: {
+  store: StateListing;
+  dir: string;
+  check: (name: string, text: string) => Checked<T> | null;
+  warn?: (text: string) => Promise<void>;
+}): Promise<Array<{ name: string; value: T }>> {
+  const head = await store.head();
+  if (!head) return [];
+  const out: Array<{ name: string; value: T }> = [];
+  for (const entry of await store.listAt(head, dir)) {
+    const path = `${dir}/${entry.name}`;
+    const r = check(entry.name, (await store.readAt(head, path))?.toString('utf8') ?? '');
+    if (r?.ok) out.push({ name: entry.name, value: r.value });
+    else if (r) await warn?.(skippedLine({ path, problem: r.problem }));
+  }
+  return out;
+}
+
 /** A listing's line for a file it left out. */
 export function skippedLine({ path, problem }: StateProblem): string {
   return `skipped ${path} on the state ref: ${problem}`;
