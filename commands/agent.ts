@@ -1,11 +1,11 @@
 // forge agent: a thin agent — a model proposing calls of forge's own commands, until the task is done.
 import { join, relative } from 'node:path';
 import { defineCommand, type ArgsOf, type ArgsSpec, type Outcome, type RunContext } from '../lib/cli/declare';
-import { ForgeError, InvalidInputError, NotAGitRepoError, RefusedError } from '../lib/errors';
+import { InvalidInputError, NotAGitRepoError, RefusedError } from '../lib/errors';
 import { workTreeRoot } from '../lib/git/repo';
 import type { AgentEvent, AgentRun } from '../lib/agent/agent';
 import type { Attachments } from '../lib/agent/attach';
-import type { RetryPolicy } from '../lib/agent/chat';
+import { ModelError, type RetryPolicy } from '../lib/agent/chat';
 import type { GitContextMode, ModelConfig } from '../lib/agent/config';
 import { describeEvent } from '../lib/agent/events';
 import { PLAN_MARKDOWN, type AgentPlan } from '../lib/agent/plan';
@@ -1072,14 +1072,21 @@ function noVisionFix({
   /** With --plan only the planner gets the images: the fix names a --planner-model. */
   planner?: boolean;
 }): unknown {
-  if (!(err instanceof ForgeError) || err.code !== 'MODEL_NO_VISION') return err;
-  // chat.ts names a model of the endpoint's list whose name says it takes images, else how to list them.
-  const suggested = /^forge agent --model (\S+)$/.exec(err.fix ?? '')?.[1];
+  if (!(err instanceof ModelError) || err.code !== 'MODEL_NO_VISION') return err;
+  // chat.ts found a model of the endpoint's list whose name says it takes images, or none.
+  const suggested = err.visionModel;
   const keep = session ? ['--session', session] : planner ? ['--plan'] : [];
   const pinned = args.attach.flatMap((p) => ['--attach', p]);
-  const vision = planner ? ['--planner-model', suggested!] : ['--model', suggested!];
   err.fix = suggested
-    ? ctx.cmd('agent', ...endpointFlags(args, { model: planner }), ...vision, ...keep, ...attachFlags(args), task)
+    ? ctx.cmd(
+        'agent',
+        ...endpointFlags(args, { model: planner }),
+        planner ? '--planner-model' : '--model',
+        suggested,
+        ...keep,
+        ...attachFlags(args),
+        task,
+      )
     : ctx.cmd('agent', ...endpointFlags(args), ...keep, ...pinned, task);
   return err;
 }

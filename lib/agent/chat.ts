@@ -99,6 +99,8 @@ export class ModelError extends ForgeError<FailureCode> {
     code: FailureCode,
     message: string,
     options: { fix: string; setting: ModelSetting; data: Omit<DataOf<FailureCode>, 'setting'>; cause?: unknown },
+    /** For MODEL_NO_VISION: a model of the endpoint's list whose name says it takes images, when there is one. */
+    readonly visionModel: string | null = null,
   ) {
     super(code, message, {
       fix: options.fix,
@@ -564,23 +566,31 @@ async function finalError({
 }): Promise<ModelError> {
   const { setting } = FAILURES[failure.code];
   const message = attempts > 1 ? `${failure.message} (gave up after ${attempts} attempts)` : failure.message;
+  const visionModel = failure.code === 'MODEL_NO_VISION' ? await visionModelOf(target) : null;
   const fix =
     failure.code === 'MODEL_NOT_FOUND'
       ? await missingModelFix({ failure, target })
       : failure.code === 'MODEL_NO_VISION'
-        ? await visionModelFix({ target })
+        ? visionModel
+          ? `forge agent --model ${visionModel}`
+          : askEndpoint(target)
         : fixFor({ setting, target });
-  return new ModelError(failure.code, message, {
-    fix,
-    setting,
-    data: {
-      endpoint: target.endpoint,
-      model: target.model,
-      attempts,
-      ...(failure.extra.status === undefined ? {} : { status: failure.extra.status }),
+  return new ModelError(
+    failure.code,
+    message,
+    {
+      fix,
+      setting,
+      data: {
+        endpoint: target.endpoint,
+        model: target.model,
+        attempts,
+        ...(failure.extra.status === undefined ? {} : { status: failure.extra.status }),
+      },
+      cause: failure.extra.cause,
     },
-    cause: failure.extra.cause,
-  });
+    visionModel,
+  );
 }
 
 /**
@@ -616,10 +626,10 @@ const VISION_MODEL =
   /vision|[-_.:]vl\b|vl[-_:]|llava|gpt-4o|gpt-4\.1|gpt-5|claude|gemini|pixtral|gemma3|minicpm-v|moondream|mistral-small3/i;
 
 /** A model of the endpoint's list whose name says it takes images; else the flag to choose one. */
-async function visionModelFix({ target }: { target: Target }): Promise<string> {
+/** A model of the endpoint's list, other than the one asked, whose name says it takes images; null when there is none (or no list). */
+async function visionModelOf(target: Target): Promise<string | null> {
   const available = await listModels({ endpoint: target.endpoint, apiKey: target.apiKey, timeoutMs: 2000 }).catch(() => []);
-  const suggestion = available.find((m) => m !== target.model && VISION_MODEL.test(m));
-  return suggestion ? `forge agent --model ${suggestion}` : askEndpoint(target);
+  return available.find((m) => m !== target.model && VISION_MODEL.test(m)) ?? null;
 }
 
 /**

@@ -53,9 +53,9 @@ export async function sweepFiles({
   onProgress?: (done: number, of: number) => Promise<void>;
 }): Promise<number> {
   const holds = holdsLiteral(literals, ignoreCase);
-  const [match, files] = await Promise.all([globMatcher(glob), engine === 'git' ? null : candidatePaths({ ws })]);
-  if (!files) return gitSweep({ ws, paths, match, literals, ignoreCase, holds, onText, onProgress });
   const rules = walkRules({ ws });
+  const [match, files] = await Promise.all([globMatcher(glob), engine === 'git' ? null : candidatePaths({ ws, rules })]);
+  if (!files) return gitSweep({ ws, paths, match, literals, ignoreCase, holds, onText, onProgress });
   const reader = fileReader();
   const chosen = underPaths({ ws, files, paths }).filter(match);
   const root = ws.cwd.endsWith('/') ? ws.cwd.slice(0, -1) : ws.cwd;
@@ -82,10 +82,9 @@ export async function sweepFiles({
  * --exclude-standard` (no lstat: the open is the check), minus git's names, control dirs and paths
  * through a directory that is now a symlink; elsewhere the directory walk's files and links.
  */
-async function candidatePaths({ ws }: { ws: Workspace }): Promise<string[]> {
+async function candidatePaths({ ws, rules }: { ws: Workspace; rules: ReturnType<typeof walkRules> }): Promise<string[]> {
   const listed = ws.inRepo ? await listWorkTreeFiles({ cwd: ws.cwd }) : null;
   if (!listed) return (await listWorkspace({ ws })).files;
-  const rules = walkRules({ ws });
   // A nested repository is listed as its directory, with a trailing slash: not a file.
   return listed.filter((p) => !p.endsWith('/') && !rules.blocked(p) && rules.realDir(p)).sort();
 }
