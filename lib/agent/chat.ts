@@ -572,7 +572,7 @@ async function finalError({
       ? await missingModelFix({ failure, target })
       : failure.code === 'MODEL_NO_VISION'
         ? visionModel
-          ? `forge agent --model ${visionModel}`
+          ? shellJoin(['forge', 'agent', '--model', visionModel])
           : askEndpoint(target)
         : fixFor({ setting, target });
   return new ModelError(
@@ -615,17 +615,17 @@ function fixFor({ setting, target }: { setting: ModelSetting; target: Target }):
 
 /** Ollama names its own remedy; elsewhere the endpoint's list of models gives a real name to suggest. */
 async function missingModelFix({ failure, target }: { failure: AttemptFailure; target: Target }): Promise<string> {
-  if (/try pulling it|ollama pull/i.test(failure.message)) return `ollama pull ${target.model}`;
+  if (/try pulling it|ollama pull/i.test(failure.message)) return shellJoin(['ollama', 'pull', target.model]);
   const available = await listModels({ endpoint: target.endpoint, apiKey: target.apiKey, timeoutMs: 2000 }).catch(() => []);
   const suggestion = available.find((m) => m !== target.model);
-  return suggestion ? `forge agent --model ${suggestion}` : askEndpoint(target);
+  // A name from the endpoint's list is its text, quoted: a hostile endpoint's `x; rm -rf ~` stays one word.
+  return suggestion ? shellJoin(['forge', 'agent', '--model', suggestion]) : askEndpoint(target);
 }
 
 /** Model names that take images, as providers and Ollama's library name them. */
 const VISION_MODEL =
   /vision|[-_.:]vl\b|vl[-_:]|llava|gpt-4o|gpt-4\.1|gpt-5|claude|gemini|pixtral|gemma3|minicpm-v|moondream|mistral-small3/i;
 
-/** A model of the endpoint's list whose name says it takes images; else the flag to choose one. */
 /** A model of the endpoint's list, other than the one asked, whose name says it takes images; null when there is none (or no list). */
 async function visionModelOf(target: Target): Promise<string | null> {
   const available = await listModels({ endpoint: target.endpoint, apiKey: target.apiKey, timeoutMs: 2000 }).catch(() => []);

@@ -331,6 +331,19 @@ test('an unknown model elsewhere is MODEL_NOT_FOUND naming --model and a model t
   });
 });
 
+test("a hostile endpoint's model name is one quoted word in the fix, never a second command", async () => {
+  const body = { error: { message: 'The model `gpt-9` does not exist', code: 'model_not_found' } };
+  await withServer({ script: [failWith(404, body)], models: ['gpt-9', 'x; touch pwned #'] }, async (server) => {
+    const err = await failure(chat({ endpoint: server.url, model: 'gpt-9', messages, retry: FAST }));
+    assert.is(err.code, 'MODEL_NOT_FOUND');
+    assert.is(err.fix, "forge agent --model 'x; touch pwned #'");
+  });
+  await withServer({ script: [modelNotFound('qwen$(id):1b')] }, async (server) => {
+    const err = await failure(chat({ endpoint: server.url, model: 'qwen$(id):1b', messages, retry: FAST }));
+    assert.is(err.fix, "ollama pull 'qwen$(id):1b'");
+  });
+});
+
 test('a base URL without the API path is MODEL_BAD_ENDPOINT, not a missing model', async () => {
   await withServer({}, async (server) => {
     const err = await failure(chat({ endpoint: server.url.replace(/\/v1$/, ''), model: 'm', messages, retry: FAST }));
