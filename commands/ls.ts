@@ -1,7 +1,7 @@
 // forge ls: the files git would consider (.gitignore respected), filtered by a glob, capped.
 import { defineCommand } from '../lib/cli/declare';
 import { AFTER_A_CRASH } from '../lib/files/journal';
-import { globMatcher, listFiles, underPaths } from '../lib/files/list';
+import { globMatcher, listEngineOf, listFiles, underPaths } from '../lib/files/list';
 import { CONFINEMENT_ERRORS, assertWalkable, openWorkspace, resolveWalkPath } from '../lib/files/workspace';
 
 export default defineCommand({
@@ -9,7 +9,7 @@ export default defineCommand({
   summary: 'List files (.gitignore-aware), optionally matching a glob; capped',
   tool: 'List files, optionally matching a glob',
   description: [
-    "Lists the files under the working directory that git would consider — tracked, and untracked ones .gitignore does not exclude (outside a repository: all but .git and node_modules) — relative to the working directory, sorted. A glob without a slash matches file names anywhere ('*.ts'); with one it matches paths ('src/**/*.ts'); a directory's name lists the files under it. Never listed: git's own files, symlinks that resolve outside the repository or into git's files, and what is not a regular file (what forge read would refuse); a glob rooted outside the repository ('../x', '/etc/*') is refused. At most --limit entries are printed; the summary counts what was cut by top-level directory and the hint narrows to the largest.",
+    "Lists the files under the working directory that git would consider — tracked, and untracked ones .gitignore does not exclude (outside a repository: all but .git and node_modules) — relative to the working directory, sorted. A glob without a slash matches file names anywhere ('*.ts'); with one it matches paths ('src/**/*.ts'); a directory's name lists the files under it. Never listed: git's own files, symlinks that resolve outside the repository or into git's files, and what is not a regular file (what forge read would refuse); a glob rooted outside the repository ('../x', '/etc/*') is refused. At most --limit entries are printed; the summary counts what was cut by top-level directory and the hint narrows to the largest. In a repository forge reads git's index and each directory that holds tracked files, and asks git only about names the index does not know (.gitignore is git's to apply); FORGE_LIST_ENGINE=git has one git ls-files look at every tracked file instead (the same answer).",
     AFTER_A_CRASH,
   ].join('\n\n'),
   args: {
@@ -46,7 +46,7 @@ export default defineCommand({
     const scan = args.glob ? (await import('picomatch')).default.scan(args.glob) : null;
     const base = scan?.base ? await resolveWalkPath({ ws, path: scan.base }) : null;
     const underDir = base?.isDirectory && !scan!.isGlob;
-    const listed = await listFiles({ ws });
+    const listed = await listFiles({ ws, engine: listEngineOf(ctx.env) });
     const files = underDir
       ? underPaths({ ws, files: listed, paths: [base.path] })
       : args.glob

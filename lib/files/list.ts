@@ -3,11 +3,22 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename, relative, resolve, sep } from 'node:path';
 import { editDistance } from '../distance';
 import { listWorkTree } from '../git/repo';
+import { listByIndex } from './index-walk';
 import { isBinary } from './text';
 import { walkableFiles, type WalkableFiles, type Workspace } from './workspace';
 
 /** Outside a repository there is no .gitignore to ask git about; these are never worth listing. */
 const ALWAYS_IGNORED = ['**/.git/**', '**/node_modules/**'];
+
+/**
+ * Who lists a repository's work tree. `index` (the default): forge reads git's index and each
+ * directory holding tracked files (index-walk.ts), and asks git only about names the index does not
+ * know; `git`: one `git ls-files -m -o`, which lstats every tracked file. Both list the same files.
+ */
+export type ListEngine = 'index' | 'git';
+
+/** FORGE_LIST_ENGINE=git lists through git's -m (the answer is the same; for comparing). */
+export const listEngineOf = (env: NodeJS.ProcessEnv): ListEngine => (env.FORGE_LIST_ENGINE === 'git' ? 'git' : 'index');
 
 /**
  * Files under cwd, relative to cwd, sorted. In a repository: tracked files plus untracked ones
@@ -16,9 +27,11 @@ const ALWAYS_IGNORED = ['**/.git/**', '**/node_modules/**'];
  * Either way, what a file tool may not read is left out: a symlink resolving outside the
  * workspace or into git's files, anything under a .git, and what is not a regular file.
  */
-export async function listWorkspace({ ws }: { ws: Workspace }): Promise<WalkableFiles> {
+export async function listWorkspace({ ws, engine = 'index' }: { ws: Workspace; engine?: ListEngine }): Promise<WalkableFiles> {
   let walk = walkableFiles({ ws });
-  if (!ws.inRepo || !(await listWorkTree({ cwd: ws.cwd, onFile: walk.accept }))) {
+  const listed = ws.inRepo && engine === 'index' && (await listByIndex({ cwd: ws.cwd, onFile: walk.accept }));
+  if (!listed && ws.inRepo) walk = walkableFiles({ ws }); // what a failed listing handed on is dropped
+  if (!listed && (!ws.inRepo || !(await listWorkTree({ cwd: ws.cwd, onFile: walk.accept })))) {
     walk = walkableFiles({ ws }); // what a failed git listing handed on is dropped
     const { default: glob } = await import('fast-glob');
     // Symlinks are listed, not followed: each is judged by where it points, like any other.
@@ -37,8 +50,8 @@ export async function listWorkspace({ ws }: { ws: Workspace }): Promise<Walkable
 }
 
 /** The files of listWorkspace, without saying which are symlinks. */
-export async function listFiles({ ws }: { ws: Workspace }): Promise<string[]> {
-  return (await listWorkspace({ ws })).files;
+export async function listFiles({ ws, engine }: { ws: Workspace; engine?: ListEngine }): Promise<string[]> {
+  return (await listWorkspace({ ws, engine })).files;
 }
 
 /** A bigger first read than binary detection needs: most source files then take one read. */

@@ -188,7 +188,7 @@ async function gitSweep({
   onProgress?: (done: number, of: number) => Promise<void>;
 }): Promise<number> {
   const [listing, holders] = await Promise.all([
-    listWorkspace({ ws }),
+    listWorkspace({ ws, engine: 'git' }),
     ws.inRepo && literals ? grepFilesWith({ cwd: ws.cwd, literals, ignoreCase, paths }) : null,
   ]);
   const files = underPaths({ ws, files: listing.files, paths }).filter(match);

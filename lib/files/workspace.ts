@@ -246,13 +246,17 @@ export function walkRules({ ws }: { ws: Workspace }): {
  * each entry's); only a changed or untracked one is asked of lstat, and only a symlink is resolved.
  * A tracked file is listed only when no directory on its way is a symlink.
  */
-export function walkableFiles({ ws }: { ws: Workspace }): { accept(path: string, kind: WorkTreeKind): void; result: WalkableFiles } {
+export function walkableFiles({ ws }: { ws: Workspace }): {
+  accept(path: string, kind: WorkTreeKind, realDirs?: boolean): void;
+  result: WalkableFiles;
+} {
   const rules = walkRules({ ws });
   const result: WalkableFiles = { files: [], links: new Set(), unseenByGrep: new Set() };
-  const accept = (path: string, kind: WorkTreeKind) => {
+  // `realDirs`: the lister read every directory on the path as a directory, not through a link.
+  const accept = (path: string, kind: WorkTreeKind, realDirs = false) => {
     // git's walk never goes through a link, but a tracked path's may have become one, and git
     // calls a file unchanged that is reached through a symlink to the directory it was moved to.
-    if (rules.blocked(path) || (kind !== 'untracked' && !rules.realDir(path))) return;
+    if (rules.blocked(path) || (kind !== 'untracked' && !realDirs && !rules.realDir(path))) return;
     let type: 'file' | 'link' | null = kind === 'file' || kind === 'link' ? kind : null;
     if (type === null) {
       const info = lstatOrNull(join(ws.cwd, path));

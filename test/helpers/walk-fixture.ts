@@ -1,0 +1,54 @@
+// A repository with every kind of path a walk meets (tracked, untracked, ignored, binary, encoded, linked, deleted, retyped, moved and linked back), for comparing listing and search engines.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { git, tempDir, tempRepo } from './repo';
+
+export function write(dir: string, path: string, content: string | Buffer) {
+  mkdirSync(dirname(join(dir, path)), { recursive: true });
+  writeFileSync(join(dir, path), content);
+}
+
+export const outside = tempDir('forge-outside-');
+write(outside, 'secret.txt', 'needle outside the repository\n');
+
+/** Tracked, untracked, ignored, binary, encoded, linked and replaced files, each holding "needle" somewhere. */
+export function walkFixture(): string {
+  const dir = tempRepo();
+  write(dir, '.gitignore', 'ignored/\n*.log\n');
+  write(dir, 'src/a.ts', 'const needle = 1;\n// Needle in caps\nnothing here\n');
+  write(dir, 'src/deep/b.ts', 'needle();\r\nneedle();\r\n');
+  write(dir, 'cr.txt', 'one\rneedle two\rneedle three\n');
+  write(dir, 'latin1.txt', Buffer.from('caf\xe9 needle\n', 'latin1'));
+  write(dir, 'utf16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a needle in UTF-16\n', 'utf16le')]));
+  write(dir, 'bin.dat', Buffer.from('\0\0needle\0'));
+  write(dir, 'ſtate.md', 'the ſtate of the needle\n'); // ſ folds to s under -i
+  write(dir, 'ünïcode dir/名前 with space.txt', 'needle ünïcode\n');
+  write(dir, 'deleted.txt', 'needle, deleted later\n');
+  write(dir, 'replaced.txt', 'needle, replaced by a link later\n');
+  write(dir, 'long.txt', `${'x'.repeat(500)}needle${'y'.repeat(500)}\n`);
+  write(dir, 'moved/inner.txt', 'needle, in a directory moved out and linked back\n');
+  write(dir, 'fifo-now.txt', 'needle, replaced by a FIFO later\n');
+  write(dir, 'dir-now.txt', 'needle, replaced by a directory later\n');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'fixture');
+  // git still calls moved/inner.txt unchanged (the same inode), but it is now reached through a link out.
+  execFileSync('mv', [join(dir, 'moved'), join(outside, 'moved')]);
+  symlinkSync(join(outside, 'moved'), join(dir, 'moved'));
+  rmSync(join(dir, 'fifo-now.txt'));
+  execFileSync('mkfifo', [join(dir, 'fifo-now.txt')]);
+  rmSync(join(dir, 'dir-now.txt'));
+  write(dir, 'dir-now.txt/inside.txt', 'an untracked needle where a tracked file was\n');
+  rmSync(join(dir, 'deleted.txt'));
+  rmSync(join(dir, 'replaced.txt'));
+  symlinkSync(join(outside, 'secret.txt'), join(dir, 'replaced.txt'));
+  write(dir, 'untracked.txt', 'an untracked needle\n');
+  write(dir, 'ignored/x.txt', 'an ignored needle\n');
+  write(dir, 'debug.log', 'a needle in a log\n');
+  symlinkSync('src/a.ts', join(dir, 'link-in.ts'));
+  symlinkSync(join(outside, 'secret.txt'), join(dir, 'link-out.txt'));
+  symlinkSync('.git/config', join(dir, 'link-git'));
+  symlinkSync(outside, join(dir, 'dir-link'));
+  execFileSync('mkfifo', [join(dir, 'fifo.txt')]);
+  return dir;
+}

@@ -1,0 +1,170 @@
+// readIndex against git's own reading of the same index: versions 2, 3 and 4, every mode and flag, conflicts, long paths, sha256; and what it must refuse.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { INDEX_FLAG, type IndexEntries, readIndex } from '../../../lib/git/index-file';
+import { git, tempDir, tempRepo } from '../../helpers/repo';
+import { write } from '../../helpers/walk-fixture';
+
+/** What git says of each entry: `git ls-files -s -v` (the tag says assume-unchanged or skip-worktree). */
+function asGitSees(dir: string): string[] {
+  return git(dir, 'ls-files', '-z', '-s', '-v')
+    .split('\0')
+    .filter(Boolean)
+    .map((r) => {
+      const [head, path] = r.split('\t') as [string, string];
+      const [tag, mode, , stage] = head.split(' ');
+      return `${tag} ${mode} ${stage} ${path}`;
+    });
+}
+
+/** The same, from readIndex. */
+function asRead(index: IndexEntries): string[] {
+  return index.paths
+    .split('\0')
+    .slice(0, -1)
+    .map((path, i) => {
+      const f = index.flags[i]!;
+      const tag = f & INDEX_FLAG.unmerged ? 'M' : f & INDEX_FLAG.skipWorktree ? 'S' : f & INDEX_FLAG.assumeValid ? 'h' : 'H';
+      return `${tag} ${index.modes[i]!.toString(8).padStart(6, '0')} ${f & INDEX_FLAG.unmerged ? 'x' : '0'} ${path}`;
+    });
+}
+
+/** readIndex's entries and git's, with a conflict's stages (1–3) written as x. */
+function compare(dir: string, format: 'sha1' | 'sha256' = 'sha1'): IndexEntries {
+  const index = readIndex(join(dir, '.git', 'index'), format);
+  assert.ok(index, 'read');
+  assert.equal(
+    asRead(index!),
+    asGitSees(dir).map((e) => e.replace(/^(\S+ \S+) [123] /, '$1 x ')),
+  );
+  return index!;
+}
+
+/** A repository with every mode, flags, a conflict and names that test the format's edges. */
+function richRepo(format: 'sha1' | 'sha256' = 'sha1'): string {
+  const dir = tempRepo();
+  if (format === 'sha256') {
+    rmSync(join(dir, '.git'), { recursive: true });
+    git(dir, 'init', '-q', '-b', 'main', '--object-format=sha256');
+  }
+  write(dir, 'conflict.txt', 'base\n');
+  write(dir, 'run.sh', '#!/bin/sh\n');
+  chmodSync(join(dir, 'run.sh'), 0o755);
+  symlinkSync('run.sh', join(dir, 'link'));
+  write(dir, 'ünïcode dir/名前.txt', 'x\n');
+  write(dir, 'a/b/c/d.txt', 'd\n');
+  write(dir, 'a/b.txt', 'b\n'); // sorts between a/b/… entries' neighbours: git's byte order
+  write(dir, 'a/b0', 'b0\n');
+  for (let i = 0; i < 20; i++) write(dir, `many/file${i}.txt`, `${i}\n`);
+  write(dir, 'assumed.txt', 'a\n');
+  write(dir, 'sparse.txt', 's\n');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'base');
+  // A path longer than the 12-bit length field holds, staged without a file (no file system takes it).
+  const blob = git(dir, 'hash-object', '-w', 'run.sh');
+  const long = `${Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, '0')}${'x'.repeat(220)}`).join('/')}/end.txt`;
+  git(dir, 'update-index', '--add', '--cacheinfo', `100644,${blob},${long}`);
+  git(dir, 'update-index', '--add', '--cacheinfo', `160000,${git(dir, 'rev-parse', 'HEAD')},sub`);
+  git(dir, 'commit', '-q', '-m', 'long');
+  git(dir, 'checkout', '-q', '-b', 'other');
+  write(dir, 'conflict.txt', 'theirs\n');
+  git(dir, 'commit', '-q', '-am', 'theirs');
+  git(dir, 'checkout', '-q', 'main');
+  write(dir, 'conflict.txt', 'ours\n');
+  git(dir, 'commit', '-q', '-am', 'ours');
+  try {
+    git(dir, 'merge', '-q', 'other');
+  } catch {
+    // the conflict is the point
+  }
+  git(dir, 'update-index', '--assume-unchanged', 'assumed.txt');
+  git(dir, 'update-index', '--skip-worktree', 'sparse.txt');
+  write(dir, 'new.txt', 'n\n');
+  git(dir, 'add', '-N', 'new.txt');
+  // Many paths under one long directory: version 4 stores each in a few bytes, so they take more room read than in the file.
+  const deep = `${'deep/'.repeat(60)}dir`;
+  execFileSync('git', ['update-index', '--add', '--index-info'], {
+    cwd: dir,
+    input: Array.from({ length: 400 }, (_, i) => `100644 ${blob}\t${deep}/f${i}\n`).join(''),
+  });
+  return dir;
+}
+
+test('versions 2, 3 and 4: every entry as git reads it', () => {
+  const dir = richRepo();
+  // skip-worktree and intent-to-add need version 3's extended flags.
+  assert.is(readFileSync(join(dir, '.git', 'index')).readUInt32BE(4), 3);
+  const v3 = compare(dir);
+  const paths = v3.paths.split('\0');
+  assert.ok(
+    paths.some((p) => p.length > 0xfff),
+    'a path past the 12-bit length',
+  );
+  assert.ok(v3.flags[paths.indexOf('new.txt')]! & INDEX_FLAG.intentToAdd, 'intent-to-add');
+  assert.is(v3.flags[paths.indexOf('run.sh')], 0);
+  assert.is(v3.modes[paths.indexOf('run.sh')], 0o100755);
+  git(dir, 'update-index', '--index-version', '4');
+  assert.is(readFileSync(join(dir, '.git', 'index')).readUInt32BE(4), 4);
+  assert.equal(compare(dir), v3, 'version 4 (prefix-compressed paths) reads the same');
+  const size = readFileSync(join(dir, '.git', 'index')).length;
+  assert.ok(size < Buffer.byteLength(v3.paths), `the paths take more room than the file (${size} vs ${Buffer.byteLength(v3.paths)} bytes)`);
+  git(dir, 'update-index', '--no-assume-unchanged', 'assumed.txt');
+  git(dir, 'update-index', '--no-skip-worktree', 'sparse.txt');
+  git(dir, 'rm', '-q', '--cached', 'new.txt');
+  git(dir, 'update-index', '--index-version', '2');
+  assert.is(readFileSync(join(dir, '.git', 'index')).readUInt32BE(4), 2);
+  compare(dir);
+});
+
+test('a sha256 repository, an empty index and no index at all', () => {
+  compare(richRepo('sha256'), 'sha256');
+  const empty = tempRepo();
+  git(empty, 'rm', '-q', '--cached', '-r', '.');
+  assert.equal(compare(empty).paths, '');
+  const fresh = tempDir('forge-fresh-');
+  git(fresh, 'init', '-q');
+  assert.equal(readIndex(join(fresh, '.git', 'index'), 'sha1'), { paths: '', modes: new Uint32Array(0), flags: new Uint8Array(0) });
+});
+
+test('refused: what git would refuse or this reader does not take', () => {
+  const dir = tempRepo();
+  write(dir, 'ab/x.txt', 'x\n');
+  git(dir, 'add', '-A');
+  const file = join(dir, '.git', 'index');
+  const good = readFileSync(file);
+  assert.ok(readIndex(file, 'sha1'));
+  const refused = (bytes: Buffer, why: string) => {
+    writeFileSync(file, bytes);
+    assert.is(readIndex(file, 'sha1'), null, why);
+  };
+  const patched = (from: string, to: string) => {
+    const b = Buffer.from(good);
+    const at = b.indexOf(from);
+    assert.ok(at >= 0, from);
+    b.write(to, at, 'latin1');
+    return b;
+  };
+  refused(patched('ab/x.txt', '../x.txt'), 'a path above the root');
+  refused(patched('ab/x.txt', 'ab//.txt'), 'an empty component');
+  refused(patched('ab/x.txt', 'ab/./xt'), 'a dot component');
+  refused(patched('DIRC', 'DIRD'), 'not an index');
+  refused(Buffer.concat([good.subarray(0, 8), Buffer.from([0, 0, 0, 3]), good.subarray(12)]), 'more entries than there are');
+  refused(Buffer.concat([good.subarray(0, 8), Buffer.from([0xff, 0xff, 0xff, 0xff]), good.subarray(12)]), 'a count no file holds');
+  const v5 = Buffer.from(good);
+  v5.writeUInt32BE(5, 4);
+  refused(v5, 'a version not known');
+  refused(good.subarray(0, 60), 'cut short');
+  const tree = good.indexOf('TREE');
+  assert.ok(tree > 0, 'the index has a cache tree to rename');
+  refused(patched('TREE', 'tree'), 'a required extension not known here');
+  const mode = Buffer.from(good);
+  mode.writeUInt32BE(0o40000, 12 + 24);
+  refused(mode, 'a directory entry (a sparse index)');
+  writeFileSync(file, good);
+  assert.ok(readIndex(file, 'sha1'), 'the same bytes unpatched read');
+});
+
+test.run();
