@@ -100,7 +100,8 @@ export async function listByIndex({
     else if (entry.isSymbolicLink()) onFile(path, 'link', true);
     // a FIFO, socket or device where a tracked file was: tracked, so not untracked either, and not a file
   }
-  if (!listings.has('')) listingOf('');
+  // cwd itself unreadable: git's answer, not an empty listing.
+  if (!listingOf('')) return false;
 
   const names: string[] = [];
   let bytes = 0;

@@ -1,5 +1,5 @@
 // Reads git's index file (gitformat-index: versions 2, 3 and 4) for its paths, modes and flags, without a git process.
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 
 /** What forge needs of an index entry's flags: bits of IndexEntries.flags. */
 export const INDEX_FLAG = {
@@ -37,10 +37,16 @@ const HASH_BYTES = { sha1: 20, sha256: 32 } as const;
  */
 export function readIndex(file: string, objectFormat: 'sha1' | 'sha256'): IndexEntries | null {
   let buf: Buffer;
+  let fd: number | null = null;
   try {
-    buf = readFileSync(file);
+    // Opened without blocking and read only when it is a regular file: a FIFO put there would never end.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!fstatSync(fd).isFile()) return null;
+    buf = readFileSync(fd);
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ENOENT' ? { paths: '', modes: new Uint32Array(0), flags: new Uint8Array(0) } : null;
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
   const hashBytes = HASH_BYTES[objectFormat];
   if (buf.length < 12 + hashBytes || buf.toString('latin1', 0, 4) !== 'DIRC') return null;

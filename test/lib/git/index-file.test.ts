@@ -163,6 +163,10 @@ test('refused: what git would refuse or this reader does not take', () => {
   const mode = Buffer.from(good);
   mode.writeUInt32BE(0o40000, 12 + 24);
   refused(mode, 'a directory entry (a sparse index)');
+  rmSync(file);
+  execFileSync('mkfifo', [file]);
+  assert.is(readIndex(file, 'sha1'), null, 'a FIFO is not waited on');
+  rmSync(file);
   writeFileSync(file, good);
   assert.ok(readIndex(file, 'sha1'), 'the same bytes unpatched read');
 });
