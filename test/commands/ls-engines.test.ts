@@ -1,24 +1,19 @@
 // forge ls from git's index and directory reads (the default) and through git's -m (FORGE_LIST_ENGINE=git): the same files, counts and hints on every kind of path a walk meets.
-import { chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { git, tempDir, tempRepo } from '../helpers/repo';
-import { walkFixture, write } from '../helpers/walk-fixture';
+import { conflict, gitCallLog, walkFixture, write } from '../helpers/walk-fixture';
 
 /** Every git call forge makes, logged by a wrapper ahead of the real git on PATH. */
-const shim = tempDir('forge-git-shim-');
-const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-const gitLog = join(shim, 'calls.log');
-writeFileSync(join(shim, 'git'), `#!/bin/sh\necho "$*" >> '${gitLog}'\nexec '${realGit}' "$@"\n`);
-chmodSync(join(shim, 'git'), 0o755);
+const gitLog = gitCallLog();
 
 async function ls(cwd: string, args: string[], env: Record<string, string>) {
-  writeFileSync(gitLog, '');
-  const r = await forge(['ls', ...args, '--json'], { cwd, env: { ...env, PATH: `${shim}:${process.env.PATH}` } });
-  return { ...r, calls: execFileSync('cat', [gitLog], { encoding: 'utf8' }) };
+  gitLog.reset();
+  const r = await forge(['ls', ...args, '--json'], { cwd, env: { ...env, PATH: gitLog.path } });
+  return { ...r, calls: gitLog.calls() };
 }
 
 /** ls by both engines: the same records, and the default never has git lstat the tracked files (-m). Returns the default's listed paths. */
@@ -83,17 +78,7 @@ test('conflicts, flags, submodules, nested repositories and names git must judge
   git(dir, 'add', '-A');
   git(dir, 'add', '-f', 'build/keep.txt');
   git(dir, 'commit', '-q', '-m', 'base');
-  git(dir, 'checkout', '-q', '-b', 'other');
-  write(dir, 'conflict.txt', 'theirs\n');
-  git(dir, 'commit', '-q', '-am', 'theirs');
-  git(dir, 'checkout', '-q', 'main');
-  write(dir, 'conflict.txt', 'ours\n');
-  git(dir, 'commit', '-q', '-am', 'ours');
-  try {
-    git(dir, 'merge', '-q', 'other');
-  } catch {
-    // the conflict is the point: three stages of conflict.txt
-  }
+  conflict(dir, 'conflict.txt');
   git(dir, 'update-index', '--assume-unchanged', 'assumed.txt');
   git(dir, 'update-index', '--skip-worktree', 'sparse.txt');
   rmSync(join(dir, 'sparse.txt'));

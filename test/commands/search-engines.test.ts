@@ -1,28 +1,23 @@
 // forge search through JavaScript alone (the default) and through git grep: the same matches, anchors, counts and hints on a fixture with every kind of file a walk meets.
-import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { lineHash } from '../../lib/files/anchor';
 import { forge } from '../helpers/forge';
-import { git, tempDir, tempRepo } from '../helpers/repo';
-import { outside, walkFixture, write } from '../helpers/walk-fixture';
+import { git, tempRepo } from '../helpers/repo';
+import { gitCallLog, outside, walkFixture, write } from '../helpers/walk-fixture';
 
 const dir = walkFixture();
 
-/** Every git grep forge runs, logged by a wrapper ahead of the real git on PATH. */
-const shim = tempDir('forge-git-shim-');
-const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-const gitLog = join(shim, 'calls.log');
-writeFileSync(join(shim, 'git'), `#!/bin/sh\necho "$*" >> '${gitLog}'\nexec '${realGit}' "$@"\n`);
-chmodSync(join(shim, 'git'), 0o755);
+/** Every git call forge makes, logged by a wrapper ahead of the real git on PATH. */
+const gitLog = gitCallLog();
 
 /** The git calls of one search, as the shim logged them. */
 async function logged(args: string[], cwd: string, env: Record<string, string>) {
-  writeFileSync(gitLog, '');
-  const r = await forge(['search', ...args, '--json'], { cwd, env: { ...env, PATH: `${shim}:${process.env.PATH}` } });
-  return { ...r, calls: execFileSync('cat', [gitLog], { encoding: 'utf8' }) };
+  gitLog.reset();
+  const r = await forge(['search', ...args, '--json'], { cwd, env: { ...env, PATH: gitLog.path } });
+  return { ...r, calls: gitLog.calls() };
 }
 
 async function both(args: string[], cwd = dir) {

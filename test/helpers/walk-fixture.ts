@@ -1,6 +1,6 @@
 // A repository with every kind of path a walk meets (tracked, untracked, ignored, binary, encoded, linked, deleted, retyped, moved and linked back), for comparing listing and search engines.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { git, tempDir, tempRepo } from './repo';
 
@@ -51,4 +51,29 @@ export function walkFixture(): string {
   symlinkSync(outside, join(dir, 'dir-link'));
   execFileSync('mkfifo', [join(dir, 'fifo.txt')]);
   return dir;
+}
+
+/** Leaves `file` (committed in dir, on main) conflicted: three stages in the index, from a merge of a branch that changed it too. */
+export function conflict(dir: string, file: string): void {
+  git(dir, 'checkout', '-q', '-b', 'other');
+  write(dir, file, 'theirs\n');
+  git(dir, 'commit', '-q', '-am', 'theirs');
+  git(dir, 'checkout', '-q', 'main');
+  write(dir, file, 'ours\n');
+  git(dir, 'commit', '-q', '-am', 'ours');
+  try {
+    git(dir, 'merge', '-q', 'other');
+  } catch {
+    // the conflict is the point
+  }
+}
+
+/** A `git` first on PATH that logs each call and runs the real one: which git processes a command starts. */
+export function gitCallLog(): { path: string; reset(): void; calls(): string } {
+  const shim = tempDir('forge-git-shim-');
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const log = join(shim, 'calls.log');
+  writeFileSync(join(shim, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
+  chmodSync(join(shim, 'git'), 0o755);
+  return { path: `${shim}:${process.env.PATH}`, reset: () => writeFileSync(log, ''), calls: () => readFileSync(log, 'utf8') };
 }

@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { INDEX_FLAG, type IndexEntries, readIndex } from '../../../lib/git/index-file';
 import { git, tempDir, tempRepo } from '../../helpers/repo';
-import { write } from '../../helpers/walk-fixture';
+import { conflict, write } from '../../helpers/walk-fixture';
 
 /** What git says of each entry: `git ls-files -s -v` (the tag says assume-unchanged or skip-worktree). */
 function asGitSees(dir: string): string[] {
@@ -69,17 +69,7 @@ function richRepo(format: 'sha1' | 'sha256' = 'sha1'): string {
   git(dir, 'update-index', '--add', '--cacheinfo', `100644,${blob},${long}`);
   git(dir, 'update-index', '--add', '--cacheinfo', `160000,${git(dir, 'rev-parse', 'HEAD')},sub`);
   git(dir, 'commit', '-q', '-m', 'long');
-  git(dir, 'checkout', '-q', '-b', 'other');
-  write(dir, 'conflict.txt', 'theirs\n');
-  git(dir, 'commit', '-q', '-am', 'theirs');
-  git(dir, 'checkout', '-q', 'main');
-  write(dir, 'conflict.txt', 'ours\n');
-  git(dir, 'commit', '-q', '-am', 'ours');
-  try {
-    git(dir, 'merge', '-q', 'other');
-  } catch {
-    // the conflict is the point
-  }
+  conflict(dir, 'conflict.txt');
   git(dir, 'update-index', '--assume-unchanged', 'assumed.txt');
   git(dir, 'update-index', '--skip-worktree', 'sparse.txt');
   write(dir, 'new.txt', 'n\n');
