@@ -2,8 +2,8 @@
 import { type Dirent, readdirSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { streamGit } from '../git/exec';
-import { INDEX_FLAG, INDEX_MODE, readIndex } from '../git/index-file';
-import { locateDirectly, type WorkTreeKind } from '../git/repo';
+import { INDEX_FLAG, INDEX_MODE, readRepositoryIndex } from '../git/index-file';
+import type { WorkTreeKind } from '../git/repo';
 
 /** Untracked names handed to git as pathspecs at most; past this, git lists every untracked file itself. */
 const MAX_PATHSPECS = 256;
@@ -33,13 +33,12 @@ export async function listByIndex({
   cwd: string;
   onFile: (path: string, kind: WorkTreeKind, realDirs?: boolean) => void;
 }): Promise<boolean> {
-  const repo = locateDirectly(cwd);
-  if (!repo || process.env.GIT_INDEX_FILE !== undefined) return false;
-  const index = readIndex(join(repo.gitDir, 'index'), repo.objectFormat);
-  if (!index) return false;
+  const read = readRepositoryIndex(cwd);
+  if (!read) return false;
+  const { root, index } = read;
   let prefix: string;
   try {
-    prefix = relative(repo.root, realpathSync(cwd));
+    prefix = relative(root, realpathSync(cwd));
   } catch {
     return false;
   }

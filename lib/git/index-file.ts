@@ -1,5 +1,7 @@
 // Reads git's index file (gitformat-index: versions 2, 3 and 4) for its paths, modes and flags, without a git process.
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { locateDirectly } from './repo';
 
 /** What forge needs of an index entry's flags: bits of IndexEntries.flags. */
 export const INDEX_FLAG = {
@@ -150,4 +152,16 @@ function safePath(b: Buffer, start: number, end: number): boolean {
     component = i + 1;
   }
   return true;
+}
+
+/**
+ * The index of cwd's repository and its work tree's root (a real path), for a plain repository
+ * (repo.ts locateDirectly) whose index git reads from its git dir; null for anything else
+ * (GIT_INDEX_FILE points git elsewhere) or an index readIndex does not take.
+ */
+export function readRepositoryIndex(cwd: string): { root: string; index: IndexEntries } | null {
+  const repo = locateDirectly(cwd);
+  if (!repo || process.env.GIT_INDEX_FILE !== undefined) return null;
+  const index = readIndex(join(repo.gitDir, 'index'), repo.objectFormat);
+  return index && { root: repo.root, index };
 }
