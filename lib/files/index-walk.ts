@@ -15,16 +15,17 @@ const ACCOUNTED = 0;
 
 /**
  * The files under cwd git would consider, each handed to `onFile` with what is known of it, as
- * listWorkTree's `git ls-files -m -o` gives them, for a plain repository (lib/git/repo.ts
- * locateDirectly) with an index this reader takes (readIndex). False otherwise, or when git's
- * answer for the untracked names failed: the caller then drops what it was handed and asks git. Each directory that holds a tracked path is read once,
- * top-down, and each tracked path is judged by its directory's entry: a regular file or a symlink
- * is listed as one; a path gone, or one whose directory is no longer a directory (a symlink now),
- * is not. A tracked path whose name the directory does not hold exactly (a case-folding file
- * system) is handed on as changed, for an lstat. Names no index entry accounts for are the only
- * ones git is asked about (`git ls-files -o --exclude-standard`, with them as literal pathspecs, or
- * without any when there are many): .gitignore is git's to apply. Directory reads cost what git's
- * own walk for untracked files costs, where git's `-m` lstats every tracked file as well.
+ * listWorkTree's `git ls-files -m -o` gives them, for a plain repository whose index
+ * readRepositoryIndex takes. Each directory that holds a tracked path is read once, top-down, and
+ * each tracked path is judged by its directory's entry: a regular file or a symlink is listed as
+ * one; a path gone, or one whose directory is no longer a directory (a symlink now), is not. A
+ * tracked path whose name the directory does not hold exactly (a case-folding file system) is
+ * handed on as changed, for an lstat. Names no index entry accounts for are the only ones git is
+ * asked about (`git ls-files -o --exclude-standard`, with them as literal pathspecs, or without
+ * any when there are many): .gitignore is git's to apply. Directory reads cost what git's own walk
+ * for untracked files costs, where git's `-m` lstats every tracked file as well. False when the
+ * index is not taken, cwd cannot be read, or git's answer for the untracked names failed: the
+ * caller then drops what it was handed and asks git.
  */
 export async function listByIndex({
   cwd,
