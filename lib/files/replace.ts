@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { InvalidInputError, RefusedError } from '../errors';
 import { shellJoin, withArguments } from '../quote';
 import { lineHash } from './anchor';
-import { requiredLiterals } from './literals';
 import type { PlannedFile } from './patch-apply';
 import { compilePattern } from './search';
 import { type SearchEngine, sweepFiles } from './sweep';
@@ -183,8 +182,7 @@ export async function planReplace({
     ws,
     paths,
     glob,
-    literals: requiredLiterals({ pattern: base.source, ignoreCase }),
-    ignoreCase,
+    pattern: base,
     engine,
     onText: (decoded) => {
       const path = decoded.path;

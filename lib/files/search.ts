@@ -2,7 +2,7 @@
 import { InvalidInputError } from '../errors';
 import { withArguments, shellJoin } from '../quote';
 import { lineHash } from './anchor';
-import { escapeRegex, requiredLiterals } from './literals';
+import { escapeRegex } from './literals';
 import { splitLines } from './text';
 import { type SearchEngine, sweepFiles } from './sweep';
 import type { Workspace } from './workspace';
@@ -83,7 +83,6 @@ export async function searchWorkspace({
   onMatch: (m: SearchMatch) => Promise<void>;
   onProgress?: (done: number, of: number) => Promise<void>;
 }): Promise<SearchResult> {
-  const ignoreCase = regex.flags.includes('i');
   const cap = limit === 0 ? Infinity : limit;
   const result: SearchResult = { matches: [], total: 0, files: 0, searched: 0, cutByFile: new Map() };
   const eachLine = lineMatcher(regex);
@@ -91,8 +90,7 @@ export async function searchWorkspace({
     ws,
     paths,
     glob,
-    literals: requiredLiterals({ pattern: regex.source, ignoreCase }),
-    ignoreCase,
+    pattern: regex,
     engine,
     onProgress,
     onText: ({ path, text }) => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { grepFilesWith } from '../git/grep';
 import { listWorkTreeFiles } from '../git/repo';
 import { globMatcher, listWorkspace, readListedFile, underPaths } from './list';
-import { escapeRegex } from './literals';
+import { escapeRegex, requiredLiterals } from './literals';
 import { decodeString, type Encoding } from './text';
 import { walkRules, type Workspace } from './workspace';
 
@@ -29,16 +29,15 @@ export interface SweptText {
 
 /**
  * Reads every file under `paths` matching `glob` that the rule lets a file tool read, in path order,
- * and hands `onText` each text file that holds one of `literals` (ASCII; folded with `ignoreCase`),
- * or every text file when there are none. Returns how many files were searched, binary ones
- * included. `onProgress` hears every 256 files.
+ * and hands `onText` each text file that holds one of the plain texts every match of `pattern` must
+ * contain (literals.ts; folded when the pattern ignores case), or every text file when there are
+ * none. Returns how many files were searched, binary ones included. `onProgress` hears every 256 files.
  */
 export async function sweepFiles({
   ws,
   paths,
   glob,
-  literals,
-  ignoreCase,
+  pattern,
   engine,
   onText,
   onProgress,
@@ -46,12 +45,13 @@ export async function sweepFiles({
   ws: Workspace;
   paths: string[];
   glob?: string;
-  literals: string[] | null;
-  ignoreCase: boolean;
+  pattern: RegExp;
   engine: SearchEngine;
   onText: (file: SweptText) => Promise<void> | void;
   onProgress?: (done: number, of: number) => Promise<void>;
 }): Promise<number> {
+  const ignoreCase = pattern.flags.includes('i');
+  const literals = requiredLiterals({ pattern: pattern.source, ignoreCase });
   const holds = holdsLiteral(literals, ignoreCase);
   const rules = walkRules({ ws });
   const [match, files] = await Promise.all([globMatcher(glob), engine === 'git' ? null : candidatePaths({ ws, rules })]);
