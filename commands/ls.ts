@@ -2,6 +2,7 @@
 import { defineCommand } from '../lib/cli/declare';
 import { AFTER_A_CRASH } from '../lib/files/journal';
 import { globMatcher, listEngineOf, listFiles, underPaths } from '../lib/files/list';
+import { byCodeUnit } from '../lib/order';
 import { CONFINEMENT_ERRORS, assertWalkable, openWorkspace, resolveWalkPath } from '../lib/files/workspace';
 
 export default defineCommand({
@@ -55,13 +56,17 @@ export default defineCommand({
     const shown = args.limit === 0 ? files : files.slice(0, args.limit);
     for (const path of shown) await ctx.emit({ type: 'file', path }, path);
     const cutByDir = new Map<string, number>();
-    for (let i = shown.length; i < files.length; i++) {
+    for (let i = shown.length; i < files.length; ) {
       const slash = files[i]!.indexOf('/');
       const top = slash < 0 ? './' : files[i]!.slice(0, slash + 1);
-      cutByDir.set(top, (cutByDir.get(top) ?? 0) + 1);
+      // The files under one top-level directory are adjacent in sorted order: counted as a run.
+      let next = i + 1;
+      if (slash >= 0) while (next < files.length && files[next]!.startsWith(top)) next++;
+      cutByDir.set(top, (cutByDir.get(top) ?? 0) + next - i);
+      i = next;
     }
     const cut = files.length - shown.length;
-    const biggest = [...cutByDir].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+    const biggest = [...cutByDir].sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]))[0];
     const what = args.glob ? ` matching '${args.glob}'` : '';
     return {
       data: { files: files.length, shown: shown.length, cut, cutByDir: Object.fromEntries(cutByDir) },

@@ -7,6 +7,7 @@ import { AFTER_A_CRASH } from '../lib/files/journal';
 import { CONFINEMENT_ERRORS, assertWalkable, openWorkspace, resolveWalkPath } from '../lib/files/workspace';
 import { compilePattern, searchWorkspace } from '../lib/files/search';
 import { searchEngineOf } from '../lib/files/sweep';
+import { byCodeUnit } from '../lib/order';
 
 export default defineCommand({
   name: 'search',
@@ -96,8 +97,8 @@ export default defineCommand({
       // Narrow to the directory (or file) holding most of what was cut.
       const byDir = new Map<string, number>();
       for (const [file, n] of r.cutByFile) byDir.set(dirname(file), (byDir.get(dirname(file)) ?? 0) + n);
-      const [dir] = [...byDir].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]!;
-      const [file] = [...r.cutByFile].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]!;
+      const [dir] = [...byDir].sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]))[0]!;
+      const [file] = [...r.cutByFile].sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]))[0]!;
       const narrower = dir !== '.' && !args.paths.includes(dir) ? dir : file;
       next = ctx.cmd(...withArguments(['search'], [args.pattern, narrower], flags));
     }

@@ -9,9 +9,8 @@ import type { WorkTreeKind } from '../git/repo';
 const MAX_PATHSPECS = 256;
 const MAX_PATHSPEC_BYTES = 64 * 1024;
 
-/** A directory's entries by name, each marked once an index entry accounts for it. */
-type Listing = Map<string, Dirent | typeof ACCOUNTED>;
-const ACCOUNTED = 0;
+/** A directory's entries by name; each is taken out once an index entry accounts for it, so what is left is untracked. */
+type Listing = Map<string, Dirent>;
 
 /**
  * The files under cwd git would consider, each handed to `onFile` with what is known of it, as
@@ -56,8 +55,9 @@ export async function listByIndex({
     const name = dir.slice(cut + 1);
     const entry = parent?.get(name);
     listing = null;
-    if (dir === '' || (parent && (entry === undefined || entry === ACCOUNTED || entry.isDirectory()))) {
-      parent?.set(name, ACCOUNTED);
+    // Absent by this exact name, it is read all the same: it may be there under another case.
+    if (dir === '' || (parent && (entry === undefined || entry.isDirectory()))) {
+      parent?.delete(name);
       listing = readListing(dir ? join(cwd, dir) : cwd);
     }
     listings.set(dir, listing);
@@ -67,8 +67,10 @@ export async function listByIndex({
   const paths = index.paths;
   let dir: string | null = null;
   let listing: Listing | null = null;
-  for (let i = 0, start = 0, end = paths.indexOf('\0'); end !== -1; i++, start = end + 1, end = paths.indexOf('\0', start)) {
+  let last = 0; // where the previous path starts: a conflict's stages follow each other under one path (readIndex holds to git's order)
+  for (let i = 0, start = 0, end = paths.indexOf('\0'); end !== -1; last = start, i++, start = end + 1, end = paths.indexOf('\0', start)) {
     if (prefix && !paths.startsWith(prefix, start)) continue;
+    if (index.flags[i]! & INDEX_FLAG.unmerged && i > 0 && paths.startsWith(paths.slice(last, start), start)) continue;
     const from = start + prefix.length;
     const slash = paths.lastIndexOf('/', end);
     const cut = slash < from ? from : slash + 1; // where the name starts
@@ -80,19 +82,17 @@ export async function listByIndex({
     if (!listing) continue; // its directory is gone, or is a symlink now
     const name = paths.slice(cut, end);
     const entry = listing.get(name);
-    if (entry === ACCOUNTED) continue; // a conflict's other stages
     const mode = index.modes[i]!;
     const assumed = (index.flags[i]! & (INDEX_FLAG.assumeValid | INDEX_FLAG.skipWorktree)) !== 0;
     const path = cut === from ? name : paths.slice(from, end);
     if (entry === undefined) {
       // Absent by this exact name: gone, or there under another case or normalisation; lstat tells.
-      listing.set(name, ACCOUNTED);
       if (mode !== INDEX_MODE.gitlink) onFile(path, assumed ? 'assumed' : 'changed');
       continue;
     }
     // A tracked file that became a directory: git lists what is in it as untracked, so it stays a name to ask about.
     if (entry.isDirectory() && mode !== INDEX_MODE.gitlink) continue;
-    listing.set(name, ACCOUNTED);
+    listing.delete(name);
     if (mode === INDEX_MODE.gitlink) continue; // a submodule: its files are its own repository's
     // Every directory on its way was read as a directory, not through a link: no lstat of them is needed.
     if (assumed) onFile(path, 'assumed', true);
@@ -106,9 +106,9 @@ export async function listByIndex({
   const names: string[] = [];
   let bytes = 0;
   for (const [dir, listing] of listings) {
-    if (!listing) continue;
-    for (const [name, entry] of listing) {
-      if (entry === ACCOUNTED || name === '.git') continue;
+    if (!listing?.size) continue;
+    for (const name of listing.keys()) {
+      if (name === '.git') continue;
       names.push(dir ? `${dir}/${name}` : name);
       bytes += names.at(-1)!.length + 1;
     }

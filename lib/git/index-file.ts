@@ -33,23 +33,15 @@ const HASH_BYTES = { sha1: 20, sha256: 32 } as const;
  * (a split index, a sparse index, an extension git requires that is not known here, a version
  * other than 2–4) — or that is not a well-formed index: the header's count not met, a path not
  * ended, a path git would refuse to check out (`..`, `.`, an empty or absolute component), a mode
- * no entry has. No index file is an empty index, as git reads it (a repository before its first
+ * no entry has, entries out of git's order (by path, then stage: a path is listed twice only as a
+ * conflict's stages). No index file is an empty index, as git reads it (a repository before its first
  * add). The trailing checksum is not verified: git replaces the index by rename, so it is never
  * seen half written, and hashing 9 MB would cost more than reading it.
  */
 export function readIndex(file: string, objectFormat: 'sha1' | 'sha256'): IndexEntries | null {
-  let buf: Buffer;
-  let fd: number | null = null;
-  try {
-    // Opened without blocking and read only when it is a regular file: a FIFO put there would never end.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    if (!fstatSync(fd).isFile()) return null;
-    buf = readFileSync(fd);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? { paths: '', modes: new Uint32Array(0), flags: new Uint8Array(0) } : null;
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
+  const buf = readRegularFile(file);
+  if (buf === 'absent') return { paths: '', modes: new Uint32Array(0), flags: new Uint8Array(0) };
+  if (!buf) return null;
   const hashBytes = HASH_BYTES[objectFormat];
   if (buf.length < 12 + hashBytes || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
   const version = buf.readUInt32BE(4);
@@ -57,14 +49,24 @@ export function readIndex(file: string, objectFormat: 'sha1' | 'sha256'): IndexE
   const end = buf.length - hashBytes;
   // A count the bytes cannot hold is refused before anything is sized by it.
   if (version < 2 || version > 4 || count > (end - 12) / (40 + hashBytes + 4)) return null;
+  const read = readEntries(buf, { version, count, hashBytes, end });
+  return read && knownExtensions(buf, read.at, end) ? read.entries : null;
+}
+
+/** The entries of an index whose header was read: the entries and where the extensions start, or null for anything readIndex refuses. */
+function readEntries(
+  buf: Buffer,
+  { version, count, hashBytes, end }: { version: number; count: number; hashBytes: number; end: number },
+): { entries: IndexEntries; at: number } | null {
   // Paths are gathered into one buffer, each ended by NUL, and decoded once. Version 4's paths
   // share prefixes, so they may take more room than the file: the buffer grows when they do.
-  let names = Buffer.allocUnsafe(Math.max(end, 64));
+  let names: Buffer = Buffer.allocUnsafe(Math.max(end, 64));
   let namesLength = 0;
   const modes = new Uint32Array(count);
   const flags = new Uint8Array(count);
-  let previous = 0; // v4: where the previous path starts in `names`, and its length
+  let previous = 0; // where the previous path starts in `names`, its length and its stage
   let previousLength = 0;
+  let previousStage = 0;
   let at = 12;
   for (let i = 0; i < count; i++) {
     const fixed = at + 40 + hashBytes + 2;
@@ -76,55 +78,112 @@ export function readIndex(file: string, objectFormat: 'sha1' | 'sha256'): IndexE
     let f = (bits & 0x8000 ? INDEX_FLAG.assumeValid : 0) | (bits & 0x3000 ? INDEX_FLAG.unmerged : 0);
     let name = fixed;
     if (bits & 0x4000) {
-      if (version < 3 || name + 2 > end) return null;
-      const extended = (buf[name]! << 8) | buf[name + 1]!;
-      if (extended & 0x9fff) return null; // reserved bits: a flag this reader does not know
-      f |= (extended & 0x4000 ? INDEX_FLAG.skipWorktree : 0) | (extended & 0x2000 ? INDEX_FLAG.intentToAdd : 0);
+      const extended = version < 3 || name + 2 > end ? -1 : extendedFlags((buf[name]! << 8) | buf[name + 1]!);
+      if (extended < 0) return null;
+      f |= extended;
       name += 2;
     }
     let strip = 0;
     if (version === 4) {
       // git's offset varint: the number of bytes to drop from the end of the previous path.
       let c = buf[name++]!;
-      strip = c & 0x7f;
-      while (c & 0x80) {
+      for (strip = c & 0x7f; c & 0x80; strip = ((strip + 1) << 7) | (c & 0x7f)) {
         if (name >= end || strip > 0xffffff) return null;
         c = buf[name++]!;
-        strip = ((strip + 1) << 7) | (c & 0x7f);
       }
       if (strip > previousLength) return null;
     }
-    const nul = buf.indexOf(0, name);
-    if (nul === -1 || nul >= end) return null;
+    // Versions 2 and 3 give the path's length (saturated at 0xfff): where it is exact, the NUL must
+    // be there, and a NUL before it is refused as the path is copied.
+    const given = bits & 0xfff;
+    let nul: number;
+    if (version !== 4 && given < 0xfff) {
+      nul = name + given;
+      if (nul >= end || buf[nul] !== 0) return null;
+    } else {
+      nul = buf.indexOf(0, name);
+      if (nul === -1 || nul >= end) return null;
+    }
     const start = namesLength;
     const room = namesLength + previousLength + (nul - name) + 1;
-    if (room > names.length) {
-      const grown = Buffer.allocUnsafe(room * 2);
-      names.copy(grown, 0, 0, namesLength);
-      names = grown;
-    }
+    if (room > names.length) names = grown(names, namesLength, room * 2);
     if (version === 4) {
       names.copyWithin(namesLength, previous, previous + previousLength - strip);
       namesLength += previousLength - strip;
     }
-    // Most paths are short: a loop copies them for less than a call to copy() costs.
-    if (nul - name < 64) for (let b = name; b < nul; b++) names[namesLength++] = buf[b]!;
-    else namesLength += buf.copy(names, namesLength, name, nul);
+    if (version !== 4 && given < 0xfff) {
+      // Most paths: copied a byte at a time (cheaper than a call, even to copy()), each component checked on the way.
+      let component = start;
+      for (let b = name; b < nul; b++) {
+        const c = buf[b]!;
+        if (c === 0x2f) {
+          if (!safeComponent(names, component, namesLength)) return null;
+          component = namesLength + 1;
+        } else if (c === 0) return null;
+        names[namesLength++] = c;
+      }
+      if (!safeComponent(names, component, namesLength)) return null;
+    } else {
+      namesLength += buf.copy(names, namesLength, name, nul);
+      // A saturated length must be 0xfff or more in versions 2 and 3, where it places the next entry.
+      if (version !== 4 && namesLength - start < 0xfff) return null;
+      if (!safePath(names, start, namesLength)) return null;
+    }
+    // Entries are sorted by path, then stage, as git checks on reading: a path out of order, or one
+    // twice that is not a conflict's stages in order, is refused. Users may then rely on that order.
     const length = namesLength - start;
-    // The 12-bit length must agree with the path (it saturates at 0xfff) in versions 2 and 3, where it places the next entry.
-    if (version !== 4 && (bits & 0xfff) !== (length < 0xfff ? length : 0xfff)) return null;
-    if (!safePath(names, start, namesLength)) return null;
+    const stage = (bits >> 12) & 3;
+    if (i > 0) {
+      // Version 4's path shares what was kept of the previous one: compared from there.
+      const order = compareBytes(names, start, length, previous, previousLength, version === 4 ? previousLength - strip : 0);
+      if (order < 0 || (order === 0 && (previousStage === 0 || stage <= previousStage))) return null;
+    }
     names[namesLength++] = 0;
     modes[i] = mode;
     flags[i] = f;
     previous = start;
     previousLength = length;
+    previousStage = stage;
     // Versions 2 and 3 pad an entry with 1–8 NULs to a multiple of 8 bytes; version 4 does not pad.
     at = version === 4 ? nul + 1 : at + ((nul - at + 8) & ~7);
     if (at > end) return null;
   }
-  if (!knownExtensions(buf, at, end)) return null;
-  return { paths: names.toString('utf8', 0, namesLength), modes, flags };
+  return { entries: { paths: names.toString('utf8', 0, namesLength), modes, flags }, at };
+}
+
+/** The bytes of a regular file; 'absent' when there is none; null when it is not a regular file or cannot be read. */
+function readRegularFile(file: string): Buffer | 'absent' | null {
+  let fd: number | null = null;
+  try {
+    // Opened without blocking and read only when it is a regular file: a FIFO put there would never end.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    return fstatSync(fd).isFile() ? readFileSync(fd) : null;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'absent' : null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/** INDEX_FLAG's bits for version 3's extended flags, or -1 when a reserved bit is set: a flag this reader does not know. */
+function extendedFlags(extended: number): number {
+  if (extended & 0x9fff) return -1;
+  return (extended & 0x4000 ? INDEX_FLAG.skipWorktree : 0) | (extended & 0x2000 ? INDEX_FLAG.intentToAdd : 0);
+}
+
+/** A bigger buffer holding the first `used` bytes of `b`. */
+function grown(b: Buffer, used: number, size: number): Buffer {
+  const bigger = Buffer.allocUnsafe(size);
+  b.copy(bigger, 0, 0, used);
+  return bigger;
+}
+
+/** How the bytes at b[start..+length) compare with b[other..+otherLength) (strcmp's sign), the first `same` bytes known equal. */
+function compareBytes(b: Buffer, start: number, length: number, other: number, otherLength: number, same: number): number {
+  const shared = Math.min(length, otherLength);
+  let k = same;
+  while (k < shared && b[start + k] === b[other + k]) k++;
+  return k < shared ? b[start + k]! - b[other + k]! : length - otherLength;
 }
 
 /** Whether the extensions after the entries leave the entries as they are: no split index (`link`), no sparse directories (`sdir`), no required one not known here. */
@@ -143,15 +202,19 @@ function knownExtensions(buf: Buffer, at: number, end: number): boolean {
 
 /** Whether bytes start..end of `b` are a relative path whose components are neither empty, `.` nor `..`. */
 function safePath(b: Buffer, start: number, end: number): boolean {
-  if (start === end) return false;
   let component = start;
-  for (let i = start; i <= end; i++) {
-    if (i < end && b[i] !== 0x2f) continue;
-    const n = i - component;
-    if (n === 0 || (b[component] === 0x2e && (n === 1 || (n === 2 && b[component + 1] === 0x2e)))) return false;
+  for (let i = start; i < end; i++) {
+    if (b[i] !== 0x2f) continue;
+    if (!safeComponent(b, component, i)) return false;
     component = i + 1;
   }
-  return true;
+  return safeComponent(b, component, end);
+}
+
+/** Whether bytes start..end of `b` are a path component git would check out: not empty, `.` or `..`. */
+function safeComponent(b: Buffer, start: number, end: number): boolean {
+  const n = end - start;
+  return n !== 0 && !(b[start] === 0x2e && (n === 1 || (n === 2 && b[start + 1] === 0x2e)));
 }
 
 /**

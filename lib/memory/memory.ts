@@ -9,6 +9,7 @@ import { sha1Hex } from '../sha1';
 import { checkJson } from '../state/read';
 import * as validators from '../state/validators.gen';
 import { bucketName, bucketsOf, legacyFile, splitLines } from '../state/streams';
+import { byCodeUnit } from '../order';
 
 export const CATEGORIES = [
   'convention',
@@ -114,15 +115,7 @@ export function parseEntries(...texts: string[]): MemoryEntry[] {
       entries.push(e);
     }
   }
-  return entries.sort((a, b) => compareTimestamps(a.timestamp, b.timestamp));
-}
-
-/**
- * ISO 8601 timestamps in time order: by code unit, which for them is time order. Not
- * localeCompare: its first call loads ICU's collator, 6 ms of a recall's start-up.
- */
-function compareTimestamps(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return entries.sort((a, b) => byCodeUnit(a.timestamp, b.timestamp));
 }
 
 /** What a line is kept once by, and the bucket it belongs in: an entry's dedupe key and its hash (its id's first two hex digits); any other line itself. */
@@ -283,6 +276,6 @@ export function rankEntries({ entries, words, category }: { entries: MemoryEntry
       return { e, hits: words.filter((w) => hay.includes(w)).length };
     })
     .filter((s) => words.length === 0 || s.hits > 0);
-  scored.sort((a, b) => b.e.confidence - a.e.confidence || b.hits - a.hits || compareTimestamps(b.e.timestamp, a.e.timestamp));
+  scored.sort((a, b) => b.e.confidence - a.e.confidence || b.hits - a.hits || byCodeUnit(b.e.timestamp, a.e.timestamp));
   return scored.map((s) => s.e);
 }

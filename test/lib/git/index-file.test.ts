@@ -122,6 +122,7 @@ test('a sha256 repository, an empty index and no index at all', () => {
 test('refused: what git would refuse or this reader does not take', () => {
   const dir = tempRepo();
   write(dir, 'ab/x.txt', 'x\n');
+  write(dir, 'ab/y.txt', 'y\n');
   git(dir, 'add', '-A');
   const file = join(dir, '.git', 'index');
   const good = readFileSync(file);
@@ -140,8 +141,20 @@ test('refused: what git would refuse or this reader does not take', () => {
   refused(patched('ab/x.txt', '../x.txt'), 'a path above the root');
   refused(patched('ab/x.txt', 'ab//.txt'), 'an empty component');
   refused(patched('ab/x.txt', 'ab/./xt'), 'a dot component');
+  refused(patched('ab/x.txt', 'abc/x/..'), 'a last component of ..');
+  refused(patched('ab/x.txt', 'ab/x\0txt'), 'a NUL inside the path its length gives');
+  const length = good.indexOf('ab/x.txt') - 2; // the flags' 12-bit length, just before the path
+  const shorter = Buffer.from(good);
+  shorter.writeUInt16BE((good.readUInt16BE(length) & ~0xfff) | 7, length);
+  refused(shorter, 'a length that does not end at the NUL');
+  refused(patched('ab/y.txt', 'ab/a.txt'), 'paths out of order');
+  refused(patched('ab/y.txt', 'ab/x.txt'), 'a path twice, not as stages of a conflict');
+  const staged = patched('ab/y.txt', 'ab/x.txt');
+  const second = good.indexOf('ab/y.txt') - 2;
+  staged.writeUInt16BE(staged.readUInt16BE(second) | 0x1000, second);
+  refused(staged, 'a merged path and a stage of it');
   refused(patched('DIRC', 'DIRD'), 'not an index');
-  refused(Buffer.concat([good.subarray(0, 8), Buffer.from([0, 0, 0, 3]), good.subarray(12)]), 'more entries than there are');
+  refused(Buffer.concat([good.subarray(0, 8), Buffer.from([0, 0, 0, 4]), good.subarray(12)]), 'more entries than there are');
   refused(Buffer.concat([good.subarray(0, 8), Buffer.from([0xff, 0xff, 0xff, 0xff]), good.subarray(12)]), 'a count no file holds');
   const v5 = Buffer.from(good);
   v5.writeUInt32BE(5, 4);
