@@ -68,7 +68,9 @@ export async function listByIndex({
   let dir: string | null = null;
   let listing: Listing | null = null;
   let last = 0; // where the previous path starts: a conflict's stages follow each other under one path (readIndex holds to git's order)
-  for (let i = 0, start = 0, end = paths.indexOf('\0'); end !== -1; last = start, i++, start = end + 1, end = paths.indexOf('\0', start)) {
+  const { ends } = index; // where each path ends, when all are ASCII: no search for each NUL
+  const endAfter = (i: number, start: number) => (ends ? (i < ends.length ? ends[i]! : -1) : paths.indexOf('\0', start));
+  for (let i = 0, start = 0, end = endAfter(0, 0); end !== -1; last = start, i++, start = end + 1, end = endAfter(i, start)) {
     if (prefix && !paths.startsWith(prefix, start)) continue;
     if (index.flags[i]! & INDEX_FLAG.unmerged && i > 0 && paths.startsWith(paths.slice(last, start), start)) continue;
     const from = start + prefix.length;

@@ -22,6 +22,11 @@ export const INDEX_MODE = { file: 0o100644, executable: 0o100755, symlink: 0o120
 export interface IndexEntries {
   /** Every entry's path, each ended by NUL, in one string: 100k paths without a string each until asked for. */
   paths: string;
+  /**
+   * Where each path's NUL is in `paths`, when every path is ASCII (a byte is a character, and
+   * character order is git's); null otherwise: then NULs are found by searching.
+   */
+  ends: Uint32Array | null;
   modes: Uint32Array;
   flags: Uint8Array;
 }
@@ -40,7 +45,7 @@ const HASH_BYTES = { sha1: 20, sha256: 32 } as const;
  */
 export function readIndex(file: string, objectFormat: 'sha1' | 'sha256'): IndexEntries | null {
   const buf = readRegularFile(file);
-  if (buf === 'absent') return { paths: '', modes: new Uint32Array(0), flags: new Uint8Array(0) };
+  if (buf === 'absent') return { paths: '', ends: new Uint32Array(0), modes: new Uint32Array(0), flags: new Uint8Array(0) };
   if (!buf) return null;
   const hashBytes = HASH_BYTES[objectFormat];
   if (buf.length < 12 + hashBytes || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
@@ -62,6 +67,7 @@ function readEntries(
   // share prefixes, so they may take more room than the file: the buffer grows when they do.
   let names: Buffer = Buffer.allocUnsafe(Math.max(end, 64));
   let namesLength = 0;
+  const ends = new Uint32Array(count);
   const modes = new Uint32Array(count);
   const flags = new Uint8Array(count);
   let previous = 0; // where the previous path starts in `names`, its length and its stage
@@ -96,14 +102,8 @@ function readEntries(
     // Versions 2 and 3 give the path's length (saturated at 0xfff): where it is exact, the NUL must
     // be there, and a NUL before it is refused as the path is copied.
     const given = bits & 0xfff;
-    let nul: number;
-    if (version !== 4 && given < 0xfff) {
-      nul = name + given;
-      if (nul >= end || buf[nul] !== 0) return null;
-    } else {
-      nul = buf.indexOf(0, name);
-      if (nul === -1 || nul >= end) return null;
-    }
+    const nul = version !== 4 && given < 0xfff ? name + given : buf.indexOf(0, name);
+    if (nul < 0 || nul >= end || buf[nul] !== 0) return null;
     const start = namesLength;
     const room = namesLength + previousLength + (nul - name) + 1;
     if (room > names.length) names = grown(names, namesLength, room * 2);
@@ -138,6 +138,7 @@ function readEntries(
       const order = compareBytes(names, start, length, previous, previousLength, version === 4 ? previousLength - strip : 0);
       if (order < 0 || (order === 0 && (previousStage === 0 || stage <= previousStage))) return null;
     }
+    ends[i] = namesLength;
     names[namesLength++] = 0;
     modes[i] = mode;
     flags[i] = f;
@@ -148,7 +149,10 @@ function readEntries(
     at = version === 4 ? nul + 1 : at + ((nul - at + 8) & ~7);
     if (at > end) return null;
   }
-  return { entries: { paths: names.toString('utf8', 0, namesLength), modes, flags }, at };
+  const paths = names.toString('utf8', 0, namesLength);
+  // As many characters as bytes and no U+FFFD: no byte sequence decoded to anything but itself, so all is ASCII.
+  const ascii = paths.length === namesLength && !paths.includes('\uFFFD');
+  return { entries: { paths, ends: ascii ? ends : null, modes, flags }, at };
 }
 
 /** The bytes of a regular file; 'absent' when there is none; null when it is not a regular file or cannot be read. */
@@ -227,4 +231,26 @@ export function readRepositoryIndex(cwd: string): { root: string; index: IndexEn
   if (!repo || process.env.GIT_INDEX_FILE !== undefined) return null;
   const index = readIndex(join(repo.gitDir, 'index'), repo.objectFormat);
   return index && { root: repo.root, index };
+}
+
+/**
+ * The paths of cwd's index, each ended by NUL, once each (a conflict's stages are one path), as
+ * `git ls-files -z --cached --deduplicate` run at the work tree's root lists them, and where they
+ * end (readIndex's `ends`); null when readRepositoryIndex does not take the repository (git then
+ * answers).
+ */
+export function readIndexPaths(cwd: string): { paths: string; ends: Uint32Array | null } | null {
+  const index = readRepositoryIndex(cwd)?.index;
+  if (!index) return null;
+  const { paths, ends, flags } = index;
+  if (!flags.some((f) => f & INDEX_FLAG.unmerged)) return { paths, ends };
+  // A conflict's stages are adjacent (readIndex holds to git's order): each path is kept once.
+  let kept = '';
+  let last = '';
+  for (let start = 0, end = paths.indexOf('\0'); end !== -1; start = end + 1, end = paths.indexOf('\0', start)) {
+    const path = paths.slice(start, end + 1);
+    if (path !== last) kept += path;
+    last = path;
+  }
+  return { paths: kept, ends: null };
 }

@@ -2,6 +2,7 @@
 import { listFiles, readListedFile } from '../files/list';
 import { decodeString } from '../files/text';
 import { resolveInside, type Workspace } from '../files/workspace';
+import { readIndexPaths } from '../git/index-file';
 import { listIndexPaths } from '../git/repo';
 
 export const CONVENTIONS_PATH = '.forge/conventions.md';
@@ -31,9 +32,10 @@ async function repositoryFiles({
 }: {
   ws: Workspace;
 }): Promise<{ top: Set<string>; dirs: Map<string, number>; testLike: string[]; read: (file: string) => Promise<string | null> }> {
-  const indexed = ws.inRepo ? await listIndexPaths({ cwd: ws.cwd }) : null;
-  const text = indexed || (await listFiles({ ws })).map((f) => `${f}\0`).join('');
-  const { top, dirs, testLike } = scanPaths(text);
+  // The index read here costs less than a git process to read it (git answers what it does not take).
+  const indexed = ws.inRepo ? (readIndexPaths(ws.cwd) ?? { paths: await listIndexPaths({ cwd: ws.cwd }), ends: null }) : null;
+  const text = indexed?.paths || (await listFiles({ ws })).map((f) => `${f}\0`).join('');
+  const { top, dirs, testLike } = scanPaths(text, indexed?.paths ? indexed.ends : null);
   // Every file init reads is a top-level one; it is read only when listed.
   const read = async (file: string) => {
     if (!top.has(file)) return null;
@@ -44,11 +46,55 @@ async function repositoryFiles({
   return { top, dirs, testLike, read };
 }
 
-/** The scan of repositoryFiles. Paths under one directory are adjacent in git's listing, so a directory's files are counted without a map lookup each. */
-export function scanPaths(listing: string): { top: Set<string>; dirs: Map<string, number>; testLike: string[] } {
+/**
+ * The scan of repositoryFiles. Paths under one directory are adjacent in git's listing, so a
+ * directory's files are counted without a map lookup each; given where each path ends (readIndex's
+ * `ends`: ASCII paths in git's order), each directory's run is found by a binary search instead.
+ */
+export function scanPaths(listing: string, ends?: Uint32Array | null): { top: Set<string>; dirs: Map<string, number>; testLike: string[] } {
   // Only NUL-ended paths count: a listing cut short ends in part of one, which is not a path (and
   // would send the token search below back to the start for ever).
   const text = listing.slice(0, listing.lastIndexOf('\0') + 1);
+  const { top, dirs } = ends ? runsByEnds(text, ends) : runsByScan(text);
+  const starts: number[] = [];
+  for (const token of ['test', 'spec']) {
+    for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, text.indexOf('\0', at) + 1))
+      starts.push(text.lastIndexOf('\0', at) + 1);
+  }
+  starts.sort((a, b) => a - b);
+  const testLike = starts.filter((s, i) => s !== starts[i - 1]).map((s) => text.slice(s, text.indexOf('\0', s)));
+  return { top, dirs, testLike };
+}
+
+/** scanPaths' top-level files and directory counts, given each path's end: a directory's run of paths is found by a binary search. */
+function runsByEnds(text: string, ends: Uint32Array): { top: Set<string>; dirs: Map<string, number> } {
+  const top = new Set<string>();
+  const dirs = new Map<string, number>();
+  const startOf = (i: number) => (i === 0 ? 0 : ends[i - 1]! + 1);
+  for (let i = 0; i < ends.length; ) {
+    const start = startOf(i);
+    const slash = text.indexOf('/', start);
+    if (slash === -1 || slash > ends[i]!) {
+      top.add(text.slice(start, ends[i]));
+      i++;
+      continue;
+    }
+    const under = text.slice(start, slash + 1);
+    let after = ends.length; // the first path past i not under `under`
+    for (let lo = i + 1; lo < after; ) {
+      const mid = (lo + after) >>> 1;
+      if (text.startsWith(under, startOf(mid))) lo = mid + 1;
+      else after = mid;
+    }
+    const dir = under.slice(0, -1);
+    dirs.set(dir, (dirs.get(dir) ?? 0) + after - i);
+    i = after;
+  }
+  return { top, dirs };
+}
+
+/** scanPaths' top-level files and directory counts, path by path. */
+function runsByScan(text: string): { top: Set<string>; dirs: Map<string, number> } {
   const top = new Set<string>();
   const dirs = new Map<string, number>();
   let dir = '';
@@ -72,14 +118,7 @@ export function scanPaths(listing: string): { top: Set<string>; dirs: Map<string
     run = 1;
   }
   flush();
-  const starts: number[] = [];
-  for (const token of ['test', 'spec']) {
-    for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, text.indexOf('\0', at) + 1))
-      starts.push(text.lastIndexOf('\0', at) + 1);
-  }
-  starts.sort((a, b) => a - b);
-  const testLike = starts.filter((s, i) => s !== starts[i - 1]).map((s) => text.slice(s, text.indexOf('\0', s)));
-  return { top, dirs, testLike };
+  return { top, dirs };
 }
 
 function json(src: string | null): Record<string, any> | null {

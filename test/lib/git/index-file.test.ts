@@ -40,6 +40,9 @@ function compare(dir: string, format: 'sha1' | 'sha256' = 'sha1'): IndexEntries 
     asRead(index!),
     asGitSees(dir).map((e) => e.replace(/^(\S+ \S+) [123] /, '$1 x ')),
   );
+  // Each NUL's place, only when every path is ASCII.
+  const ascii = /^[\x00-\x7f]*$/.test(index!.paths);
+  assert.equal(index!.ends && [...index!.ends], ascii ? [...index!.paths.matchAll(/\0/g)].map((m) => m.index) : null, 'ends');
   return index!;
 }
 
@@ -106,7 +109,12 @@ test('versions 2, 3 and 4: every entry as git reads it', () => {
   git(dir, 'rm', '-q', '--cached', 'new.txt');
   git(dir, 'update-index', '--index-version', '2');
   assert.is(readFileSync(join(dir, '.git', 'index')).readUInt32BE(4), 2);
-  compare(dir);
+  assert.is(compare(dir).ends, null, 'a unicode path: no ends');
+  git(dir, 'rm', '-q', '--cached', 'ünïcode dir/名前.txt');
+  for (const version of ['2', '3', '4']) {
+    git(dir, 'update-index', '--index-version', version);
+    assert.ok(compare(dir).ends, `every path ASCII: ends, version ${version}`);
+  }
 });
 
 test('a sha256 repository, an empty index and no index at all', () => {
@@ -116,7 +124,12 @@ test('a sha256 repository, an empty index and no index at all', () => {
   assert.equal(compare(empty).paths, '');
   const fresh = tempDir('forge-fresh-');
   git(fresh, 'init', '-q');
-  assert.equal(readIndex(join(fresh, '.git', 'index'), 'sha1'), { paths: '', modes: new Uint32Array(0), flags: new Uint8Array(0) });
+  assert.equal(readIndex(join(fresh, '.git', 'index'), 'sha1'), {
+    paths: '',
+    ends: new Uint32Array(0),
+    modes: new Uint32Array(0),
+    flags: new Uint8Array(0),
+  });
 });
 
 test('refused: what git would refuse or this reader does not take', () => {
@@ -153,6 +166,8 @@ test('refused: what git would refuse or this reader does not take', () => {
   const second = good.indexOf('ab/y.txt') - 2;
   staged.writeUInt16BE(staged.readUInt16BE(second) | 0x1000, second);
   refused(staged, 'a merged path and a stage of it');
+  writeFileSync(file, patched('ab/y.txt', 'ab/\x80.txt'));
+  assert.is(readIndex(file, 'sha1')?.ends, null, 'a byte that is not UTF-8 decodes to U+FFFD: no ends');
   refused(patched('DIRC', 'DIRD'), 'not an index');
   refused(Buffer.concat([good.subarray(0, 8), Buffer.from([0, 0, 0, 4]), good.subarray(12)]), 'more entries than there are');
   refused(Buffer.concat([good.subarray(0, 8), Buffer.from([0xff, 0xff, 0xff, 0xff]), good.subarray(12)]), 'a count no file holds');

@@ -1,4 +1,4 @@
-// scanPaths against the obvious per-path computation, on seeded random listings, sorted (git's order) and not.
+// scanPaths against the obvious per-path computation, on seeded random listings, sorted (git's order) and not, and given where each path ends.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { scanPaths } from '../../../lib/init/conventions';
@@ -45,12 +45,17 @@ test('scanPaths finds the top-level files, the files under each directory and ev
   for (let round = 0; round < 200; round++) {
     const paths = listing(rand, 1 + Math.floor(rand() * 40));
     if (round % 2) paths.sort();
-    const got = scanPaths(paths.map((p) => `${p}\0`).join(''));
+    const text = paths.map((p) => `${p}\0`).join('');
+    const got = scanPaths(text);
     assert.equal(
       { top: [...got.top], dirs: Object.fromEntries([...got.dirs].sort()), testLike: got.testLike },
       obvious(paths),
       paths.join(' | '),
     );
+    if (!(round % 2)) continue;
+    // Sorted, as the index is: each directory's run found by binary search over where each path ends.
+    const byEnds = scanPaths(text, new Uint32Array([...text.matchAll(/\0/g)].map((m) => m.index)));
+    assert.equal([[...byEnds.top], [...byEnds.dirs], byEnds.testLike], [[...got.top], [...got.dirs], got.testLike], 'by ends');
   }
 });
 
