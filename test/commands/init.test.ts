@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { repoWith, tempDir, tempRepo } from '../helpers/repo';
+import { conflict } from '../helpers/walk-fixture';
 
 async function conventions(files: Record<string, string>): Promise<string> {
   const r = await forge(['init', '--print', '--json'], { cwd: repoWith(files) });
@@ -144,6 +145,24 @@ test('a README or package.json that is a symlink out of the repository is not re
   assert.is(r.code, 0, r.stderr);
   assert.not.match(r.stdout, /launch codes|TypeScript|JavaScript|vitest/);
   assert.match(r.stdout, /Python/);
+});
+
+test("the index read as git lists it: a conflict's stages count once, non-ASCII paths, and a split index (git's own listing) alike", async () => {
+  const dir = repoWith({ 'src/a.test.ts': '', 'src/b.ts': '', 'src/c.ts': 'base\n', 'dócs/ünï.md': '', 'lib/x.ts': '' });
+  conflict(dir, 'src/c.ts');
+  assert.match(spawnSync('git', ['ls-files', '-s', 'src/c.ts'], { cwd: dir, encoding: 'utf8' }).stdout, / 3\tsrc\/c\.ts/, 'a conflict');
+  const layout = async () => {
+    const r = await forge(['init', '--print'], { cwd: dir });
+    assert.is(r.code, 0, r.stderr);
+    return r.stdout.match(/^- Layout: .*$/m)?.[0];
+  };
+  assert.is(await layout(), '- Layout: src/ (3), dócs/ (1), lib/ (1)');
+  // ASCII only: each directory's files are counted by where its paths end.
+  spawnSync('git', ['rm', '-q', '--cached', 'dócs/ünï.md'], { cwd: dir });
+  assert.is(await layout(), '- Layout: src/ (3), lib/ (1)');
+  spawnSync('git', ['update-index', '--split-index'], { cwd: dir });
+  assert.ok(readFileSync(join(dir, '.git', 'index')).includes('link'), 'a split index, which readIndex leaves to git');
+  assert.is(await layout(), '- Layout: src/ (3), lib/ (1)', "a split index: git's listing, the same");
 });
 
 test.run();
