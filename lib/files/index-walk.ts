@@ -106,16 +106,25 @@ export async function listByIndex({
   if (!listingOf('')) return false;
 
   const names: string[] = [];
-  let bytes = 0;
   for (const [dir, listing] of listings) {
     if (!listing?.size) continue;
-    for (const name of listing.keys()) {
-      if (name === '.git') continue;
-      names.push(dir ? `${dir}/${name}` : name);
-      bytes += names.at(-1)!.length + 1;
-    }
+    for (const name of listing.keys()) if (name !== '.git') names.push(dir ? `${dir}/${name}` : name);
   }
+  return listUntracked({ cwd, names, onFile });
+}
+
+/** Hands on the files git lists among `names` (untracked and not ignored); false when git failed. */
+async function listUntracked({
+  cwd,
+  names,
+  onFile,
+}: {
+  cwd: string;
+  names: string[];
+  onFile: (path: string, kind: WorkTreeKind) => void;
+}): Promise<boolean> {
   if (!names.length) return true;
+  const bytes = names.reduce((n, name) => n + name.length + 1, 0);
   const pathspecs = names.length <= MAX_PATHSPECS && bytes <= MAX_PATHSPEC_BYTES ? ['--', ...names] : [];
   const r = await streamGit({
     cwd,
