@@ -4,7 +4,7 @@ import { access } from 'node:fs/promises';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { ForgeError, InvalidInputError, NotAGitRepoError } from '../errors';
 import { shellJoin } from '../quote';
-import { runGit, streamGit } from './exec';
+import { runGit, runGitWhole, streamGit } from './exec';
 
 export interface Repo {
   /** The directory commands run in (inside the repository). */
@@ -338,14 +338,12 @@ async function unusedPath(path: string): Promise<string> {
  * that .gitignore does not exclude. Null outside a work tree.
  */
 export async function listWorkTreeFiles({ cwd }: { cwd: string }): Promise<string[] | null> {
-  const paths: string[] = [];
-  const r = await streamGit({
-    cwd,
-    args: ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'],
-    separator: '\0',
-    onRecord: (p) => paths.push(p),
-  });
-  return r.code === 0 ? paths : null;
+  // Held whole (the caller sorts them anyway): no pipes' streams to load.
+  const r = await runGitWhole({ cwd, args: ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'] });
+  if (r.code !== 0) return null;
+  const paths = r.stdout.toString('utf8').split('\0');
+  paths.pop(); // after the last NUL
+  return paths;
 }
 
 /**
