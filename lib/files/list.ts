@@ -55,7 +55,7 @@ export async function listFiles({ ws, engine }: { ws: Workspace; engine?: ListEn
 }
 
 /** A bigger first read than binary detection needs: most source files then take one read. */
-const FIRST_READ = 64 * 1024;
+export const FIRST_READ = 64 * 1024;
 
 /**
  * A listed file's bytes, or null when it is binary or no longer a regular file. A file listed as
@@ -77,7 +77,7 @@ export function readListedFile(abs: string, { link }: { link: boolean }): Buffer
     let got = 0;
     for (let n = -1; n !== 0 && got < buf.length; got += n) {
       n = readSync(fd, buf, got, Math.min(buf.length - got, got === 0 ? FIRST_READ : buf.length - got), got);
-      if (got === 0 && isBinary(buf.subarray(0, n))) return null;
+      if (got === 0 && isBinary(buf, n)) return null;
     }
     return buf.subarray(0, got);
   } catch {

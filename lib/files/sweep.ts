@@ -3,9 +3,9 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { grepFilesWith } from '../git/grep';
 import { listWorkTreeFiles } from '../git/repo';
-import { globMatcher, listWorkspace, readListedFile, underPaths } from './list';
+import { FIRST_READ, globMatcher, listWorkspace, readListedFile, underPaths } from './list';
 import { escapeRegex, requiredLiterals } from './literals';
-import { decodeString, type Encoding } from './text';
+import { decodeString, type Encoding, isBinary, utf16Bom } from './text';
 import { walkRules, type Workspace } from './workspace';
 
 /**
@@ -70,7 +70,7 @@ export async function sweepFiles({
     if (bytes === 'binary' || !holds.bytes(bytes)) continue;
     const decoded = decodeString(bytes);
     // Bytes that hold a literal hold it as text; a UTF-16 file's, or a folded one's, are looked at decoded.
-    if ((ignoreCase || startsUtf16(bytes)) && !holds.text(decoded.text)) continue;
+    if ((ignoreCase || utf16Bom(bytes)) && !holds.text(decoded.text)) continue;
     const pending = onText({ path, ...decoded });
     if (pending) await pending;
   }
@@ -89,9 +89,6 @@ async function candidatePaths({ ws, rules }: { ws: Workspace; rules: ReturnType<
   return listed.filter((p) => !p.endsWith('/') && !rules.blocked(p) && rules.realDir(p)).sort();
 }
 
-/** Bytes that begin a UTF-16 file: its ASCII is other bytes, so a byte search for a literal cannot rule it out. */
-const startsUtf16 = (b: Buffer) => (b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff);
-
 /**
  * Whether a file may hold one of the literals: by its bytes (a literal is ASCII, so it is the same
  * bytes in UTF-8 and Latin-1) or, under ignoreCase, by its decoded text.
@@ -104,16 +101,10 @@ function holdsLiteral(literals: string[] | null, ignoreCase: boolean): { bytes(b
     return { bytes: yes, text: (t) => folded.test(t) };
   }
   const needles = literals.map((l) => Buffer.from(l, 'latin1'));
-  return { bytes: (b) => startsUtf16(b) || needles.some((n) => b.includes(n)), text: (t) => literals.some((l) => t.includes(l)) };
+  // A UTF-16 file's ASCII is other bytes: a byte search for a literal cannot rule it out.
+  return { bytes: (b) => utf16Bom(b) !== null || needles.some((n) => b.includes(n)), text: (t) => literals.some((l) => t.includes(l)) };
 }
 
-/** isBinary of the first `n` bytes of `buf`, without a view of them: a NUL in the first 8000 bytes and no UTF-16 BOM. */
-function headIsBinary(buf: Buffer, n: number): boolean {
-  return buf.lastIndexOf(0, Math.min(n, 8000) - 1) !== -1 && !startsUtf16(buf);
-}
-
-/** Read first: enough to tell a binary file, and the whole of most source files. */
-const FIRST_READ = 64 * 1024;
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
 
 /**
@@ -149,7 +140,7 @@ function fileReader(): { read(abs: string, linkTarget: (abs: string) => string |
       let got = 0;
       for (let n = -1; n !== 0 && got < info.size; got += n) {
         n = readSync(fd, buf, got, got === 0 ? Math.min(info.size, FIRST_READ) : info.size - got, got);
-        if (got === 0 && n > 0 && headIsBinary(buf, n)) return 'binary';
+        if (got === 0 && n > 0 && isBinary(buf, n)) return 'binary';
       }
       return buf.subarray(0, got);
     } catch {

@@ -13,13 +13,18 @@ export interface TextFile {
   eol: '\n' | '\r\n' | '\r';
 }
 
-/** git's heuristic: a NUL byte in the first 8000 bytes means binary (UTF-16 with a BOM excepted). */
-export function isBinary(buf: Buffer): boolean {
-  if (utf16Bom(buf)) return false;
-  return buf.subarray(0, 8000).includes(0);
+/**
+ * git's heuristic: a NUL byte in the first 8000 bytes means binary (UTF-16 with a BOM excepted).
+ * `length`: only the first bytes of `buf` hold the file (a reused buffer), looked at without a view.
+ */
+export function isBinary(buf: Buffer, length = buf.length): boolean {
+  if (length >= 2 && utf16Bom(buf)) return false;
+  const end = Math.min(length, 8000);
+  return end > 0 && buf.lastIndexOf(0, end - 1) !== -1;
 }
 
-function utf16Bom(buf: Buffer): 'utf16le' | 'utf16be' | null {
+/** The UTF-16 byte order a file's first two bytes mark, or null. */
+export function utf16Bom(buf: Buffer): 'utf16le' | 'utf16be' | null {
   if (buf[0] === 0xff && buf[1] === 0xfe) return 'utf16le';
   if (buf[0] === 0xfe && buf[1] === 0xff) return 'utf16be';
   return null;
