@@ -121,12 +121,11 @@ export async function listSessions({
   const listed = await listStateDir({
     store,
     dir: '.forge/sessions',
-    check: (name, text) => {
-      if (!name.endsWith('.json')) return null;
-      return isValidId(name.slice(0, -'.json'.length))
+    named: (name) => name.endsWith('.json'),
+    check: (name, text) =>
+      isValidId(name.slice(0, -'.json'.length))
         ? checkJson({ text, file: validators.session })
-        : { ok: false, problem: 'its name is no run id' };
-    },
+        : { ok: false, problem: 'its name is no run id' },
     warn,
   });
   const out: SessionSummary[] = listed.map(({ name, value: s }) => ({

@@ -185,28 +185,31 @@ export interface StateListing {
 /**
  * The files of a state directory at the ref's head, in listing order, each judged by `check` from
  * its name and text: those that pass, with their names. One that does not is left out and `warn`
- * told (a sync brings state from any clone: one bad file never hides the rest); null from `check`
- * means the name is no file of this listing, left out without a word.
+ * told (a sync brings state from any clone: one bad file never hides the rest). A name `named`
+ * rejects is no file of this listing: left out unread, without a word.
  */
 export async function listStateDir<T>({
   store,
   dir,
+  named = () => true,
   check,
   warn,
 }: {
   store: StateListing;
   dir: string;
-  check: (name: string, text: string) => Checked<T> | null;
+  named?: (name: string) => boolean;
+  check: (name: string, text: string) => Checked<T>;
   warn?: (text: string) => Promise<void>;
 }): Promise<Array<{ name: string; value: T }>> {
   const head = await store.head();
   if (!head) return [];
   const out: Array<{ name: string; value: T }> = [];
   for (const entry of await store.listAt(head, dir)) {
+    if (!named(entry.name)) continue;
     const path = `${dir}/${entry.name}`;
     const r = check(entry.name, (await store.readAt(head, path))?.toString('utf8') ?? '');
-    if (r?.ok) out.push({ name: entry.name, value: r.value });
-    else if (r) await warn?.(skippedLine({ path, problem: r.problem }));
+    if (r.ok) out.push({ name: entry.name, value: r.value });
+    else await warn?.(skippedLine({ path, problem: r.problem }));
   }
   return out;
 }
