@@ -2,7 +2,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename, relative, resolve, sep } from 'node:path';
 import { editDistance } from '../distance';
-import { listWorkTree } from '../git/repo';
+import { listWorkTree, type WorkTreeKind } from '../git/repo';
 import { listByIndex } from './index-walk';
 import { isBinary } from './text';
 import { walkableFiles, type WalkableFiles, type Workspace } from './workspace';
@@ -28,11 +28,26 @@ export const listEngineOf = (env: NodeJS.ProcessEnv): ListEngine => (env.FORGE_L
  * workspace or into git's files, anything under a .git, and what is not a regular file.
  */
 export async function listWorkspace({ ws, engine = 'index' }: { ws: Workspace; engine?: ListEngine }): Promise<WalkableFiles> {
-  let walk = walkableFiles({ ws });
-  const listed = ws.inRepo && engine === 'index' && (await listByIndex({ cwd: ws.cwd, onFile: walk.accept }));
-  if (!listed && ws.inRepo) walk = walkableFiles({ ws }); // what a failed listing handed on is dropped
-  if (!listed && (!ws.inRepo || !(await listWorkTree({ cwd: ws.cwd, onFile: walk.accept })))) {
-    walk = walkableFiles({ ws }); // what a failed git listing handed on is dropped
+  const listers: Array<(onFile: OnFile) => Promise<boolean>> = [
+    ...(ws.inRepo && engine === 'index' ? [(onFile: OnFile) => listByIndex({ cwd: ws.cwd, onFile })] : []),
+    ...(ws.inRepo ? [(onFile: OnFile) => listWorkTree({ cwd: ws.cwd, onFile })] : []),
+    walkDirectories(ws), // always answers
+  ];
+  // Each in turn until one answers: what a failed one handed on goes with its walk.
+  let walk: ReturnType<typeof walkableFiles> | undefined;
+  for (const list of listers) {
+    walk = walkableFiles({ ws });
+    if (await list(walk.accept)) break;
+  }
+  walk!.result.files.sort();
+  return walk!.result;
+}
+
+type OnFile = (path: string, kind: WorkTreeKind, realDirs?: boolean) => void;
+
+/** Outside git (or when git cannot answer): every file under cwd but ALWAYS_IGNORED, by a directory walk. */
+function walkDirectories(ws: Workspace) {
+  return async (onFile: OnFile): Promise<boolean> => {
     const { default: glob } = await import('fast-glob');
     // Symlinks are listed, not followed: each is judged by where it points, like any other.
     const entries = await glob('**/*', {
@@ -43,10 +58,9 @@ export async function listWorkspace({ ws, engine = 'index' }: { ws: Workspace; e
       ignore: ALWAYS_IGNORED,
       followSymbolicLinks: false,
     });
-    for (const e of entries) if (e.dirent.isFile() || e.dirent.isSymbolicLink()) walk.accept(e.path, e.dirent.isFile() ? 'file' : 'link');
-  }
-  walk.result.files.sort();
-  return walk.result;
+    for (const e of entries) if (e.dirent.isFile() || e.dirent.isSymbolicLink()) onFile(e.path, e.dirent.isFile() ? 'file' : 'link');
+    return true;
+  };
 }
 
 /** The files of listWorkspace, without saying which are symlinks. */
