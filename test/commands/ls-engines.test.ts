@@ -3,17 +3,14 @@ import { mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { forge } from '../helpers/forge';
 import { git, tempDir, tempRepo } from '../helpers/repo';
-import { conflict, gitCallLog, walkFixture, write } from '../helpers/walk-fixture';
+import { conflict, gitCallLog, WALK_FIXTURE_FILES, walkFixture, write } from '../helpers/walk-fixture';
 
 /** Every git call forge makes, logged by a wrapper ahead of the real git on PATH. */
 const gitLog = gitCallLog();
 
 async function ls(cwd: string, args: string[], env: Record<string, string>) {
-  gitLog.reset();
-  const r = await forge(['ls', ...args, '--json'], { cwd, env: { ...env, PATH: gitLog.path } });
-  return { ...r, calls: gitLog.calls() };
+  return gitLog.forge(['ls', ...args, '--json'], { cwd, env });
 }
 
 /** ls by both engines: the same records, and the default never has git lstat the tracked files (-m). Returns the default's listed paths. */
@@ -29,22 +26,7 @@ async function both(cwd: string, args: string[] = ['--limit', '0']): Promise<{ p
 test('every kind of path: listed alike, and no git at all when the index accounts for every name', async () => {
   const dir = walkFixture();
   const { paths, calls } = await both(dir);
-  assert.equal(paths, [
-    '.gitignore',
-    'README.md',
-    'bin.dat',
-    'cr.txt',
-    'dir-now.txt/inside.txt',
-    'latin1.txt',
-    'link-in.ts',
-    'long.txt',
-    'src/a.ts',
-    'src/deep/b.ts',
-    'untracked.txt',
-    'utf16.txt',
-    'ünïcode dir/名前 with space.txt',
-    'ſtate.md',
-  ]);
+  assert.equal(paths, WALK_FIXTURE_FILES);
   assert.not.match(calls, /--modified/);
   assert.match(
     calls,

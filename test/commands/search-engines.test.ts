@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { lineHash } from '../../lib/files/anchor';
 import { forge } from '../helpers/forge';
 import { git, tempRepo } from '../helpers/repo';
-import { gitCallLog, outside, walkFixture, write } from '../helpers/walk-fixture';
+import { gitCallLog, outside, WALK_FIXTURE_FILES, walkFixture, write } from '../helpers/walk-fixture';
 
 const dir = walkFixture();
 
@@ -15,9 +15,7 @@ const gitLog = gitCallLog();
 
 /** The git calls of one search, as the shim logged them. */
 async function logged(args: string[], cwd: string, env: Record<string, string>) {
-  gitLog.reset();
-  const r = await forge(['search', ...args, '--json'], { cwd, env: { ...env, PATH: gitLog.path } });
-  return { ...r, calls: gitLog.calls() };
+  return gitLog.forge(['search', ...args, '--json'], { cwd, env });
 }
 
 async function both(args: string[], cwd = dir) {
@@ -137,22 +135,7 @@ test('ls lists exactly the files search reads: no deleted, retyped, ignored, lin
   assert.is(all.records.at(-1)!.cut, 0);
   assert.equal(
     all.records.filter((x) => x.type === 'file').map((x) => x.path),
-    [
-      '.gitignore',
-      'README.md',
-      'bin.dat',
-      'cr.txt',
-      'dir-now.txt/inside.txt',
-      'latin1.txt',
-      'link-in.ts',
-      'long.txt',
-      'src/a.ts',
-      'src/deep/b.ts',
-      'untracked.txt',
-      'utf16.txt',
-      'ünïcode dir/名前 with space.txt',
-      'ſtate.md',
-    ],
+    WALK_FIXTURE_FILES,
   );
 });
 

@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { forge, type Run } from './forge';
 import { git, tempDir, tempRepo } from './repo';
 
 export function write(dir: string, path: string, content: string | Buffer) {
@@ -11,6 +12,24 @@ export function write(dir: string, path: string, content: string | Buffer) {
 
 export const outside = tempDir('forge-outside-');
 write(outside, 'secret.txt', 'needle outside the repository\n');
+
+/** What a listing of walkFixture holds, in order: the files a file tool may read (no deleted, retyped, ignored, linked-out or git path). */
+export const WALK_FIXTURE_FILES = [
+  '.gitignore',
+  'README.md',
+  'bin.dat',
+  'cr.txt',
+  'dir-now.txt/inside.txt',
+  'latin1.txt',
+  'link-in.ts',
+  'long.txt',
+  'src/a.ts',
+  'src/deep/b.ts',
+  'untracked.txt',
+  'utf16.txt',
+  'ünïcode dir/名前 with space.txt',
+  'ſtate.md',
+];
 
 /** Tracked, untracked, ignored, binary, encoded, linked and replaced files, each holding "needle" somewhere. */
 export function walkFixture(): string {
@@ -68,12 +87,23 @@ export function conflict(dir: string, file: string): void {
   }
 }
 
-/** A `git` first on PATH that logs each call and runs the real one: which git processes a command starts. */
-export function gitCallLog(): { path: string; reset(): void; calls(): string } {
+/**
+ * A `git` first on PATH that logs each call and runs the real one: `forge(args, …)` runs forge with
+ * it and answers with forge's result and the git calls that one run made (a line each).
+ */
+export function gitCallLog(): {
+  forge(args: string[], opts: { cwd: string; env: Record<string, string> }): Promise<Run & { calls: string }>;
+} {
   const shim = tempDir('forge-git-shim-');
   const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
   const log = join(shim, 'calls.log');
   writeFileSync(join(shim, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
   chmodSync(join(shim, 'git'), 0o755);
-  return { path: `${shim}:${process.env.PATH}`, reset: () => writeFileSync(log, ''), calls: () => readFileSync(log, 'utf8') };
+  return {
+    forge: async (args, { cwd, env }) => {
+      writeFileSync(log, '');
+      const r = await forge(args, { cwd, env: { ...env, PATH: `${shim}:${process.env.PATH}` } });
+      return { ...r, calls: readFileSync(log, 'utf8') };
+    },
+  };
 }
