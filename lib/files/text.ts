@@ -18,7 +18,7 @@ export interface TextFile {
  * `length`: only the first bytes of `buf` hold the file (a reused buffer), looked at without a view.
  */
 export function isBinary(buf: Buffer, length = buf.length): boolean {
-  if (length >= 2 && utf16Bom(buf)) return false;
+  if (utf16Bom(buf)) return false;
   const end = Math.min(length, 8000);
   return end > 0 && buf.lastIndexOf(0, end - 1) !== -1;
 }

@@ -42,6 +42,12 @@ test('binary means a NUL in the first 8000 bytes, unless UTF-16 with a BOM', () 
   assert.ok(isBinary(Buffer.from([0x89, 0x50, 0x00, 0x01])));
   assert.not.ok(isBinary(Buffer.from('plain text\n')));
   assert.not.ok(isBinary(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('hi', 'utf16le')])));
+  // A reused buffer: only its first `length` bytes are the file, whatever follows them.
+  const reused = Buffer.from([0x41, 0x42, 0x00, 0x43]);
+  assert.not.ok(isBinary(reused, 2), 'a NUL past the length');
+  assert.ok(isBinary(reused, 3));
+  assert.not.ok(isBinary(reused, 0), 'an empty file');
+  assert.not.ok(isBinary(Buffer.alloc(9000, 0x41).fill(0, 8500), 9000), 'a NUL past the first 8000 bytes');
 });
 
 test('line hashes: FNV-1a 32 folded to 16 bits, independent of the line ending', () => {
