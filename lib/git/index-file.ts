@@ -37,9 +37,9 @@ const HASH_BYTES = { sha1: 20, sha256: 32 } as const;
  * The index at `file`, or null for anything this reader does not take as it is — git then answers
  * (a split index, a sparse index, an extension git requires that is not known here, a version
  * other than 2–4) — or that is not a well-formed index: the header's count not met, a path not
- * ended, a path git would refuse to check out (`..`, `.`, an empty or absolute component), a mode
- * no entry has, entries out of git's order (by path, then stage: a path is listed twice only as a
- * conflict's stages). No index file is an empty index, as git reads it (a repository before its first
+ * ended or not of the length its entry gives, a path git would refuse to check out (`..`, `.`, an
+ * empty or absolute component), a mode no entry has, entries out of git's order (by path, then
+ * stage: a path is listed twice only as a conflict's stages). No index file is an empty index, as git reads it (a repository before its first
  * add). The trailing checksum is not verified: git replaces the index by rename, so it is never
  * seen half written, and hashing 9 MB would cost more than reading it.
  */
@@ -112,26 +112,20 @@ function readEntries(
       namesLength += previousLength - strip;
     }
     if (version !== 4 && given < 0xfff) {
-      // Most paths: copied a byte at a time (cheaper than a call, even to copy()), each component checked on the way.
-      let component = start;
-      for (let b = name; b < nul; b++) {
-        const c = buf[b]!;
-        if (c === 0x2f) {
-          if (!safeComponent(names, component, namesLength)) return null;
-          component = namesLength + 1;
-        } else if (c === 0) return null;
-        names[namesLength++] = c;
-      }
-      if (!safeComponent(names, component, namesLength)) return null;
+      namesLength = copyPath(buf, name, nul, names, namesLength);
+      if (namesLength < 0) return null;
     } else {
       namesLength += buf.copy(names, namesLength, name, nul);
       // A saturated length must be 0xfff or more in versions 2 and 3, where it places the next entry.
       if (version !== 4 && namesLength - start < 0xfff) return null;
       if (!safePath(names, start, namesLength)) return null;
     }
+    const length = namesLength - start;
+    // Version 4 gives the whole path's length too, and git reads the path by it: a path whose NUL
+    // is elsewhere is one git would read otherwise (and the entries after it), so it is refused.
+    if (version === 4 && given < 0xfff && given !== length) return null;
     // Entries are sorted by path, then stage, as git checks on reading: a path out of order, or one
     // twice that is not a conflict's stages in order, is refused. Users may then rely on that order.
-    const length = namesLength - start;
     const stage = (bits >> 12) & 3;
     if (i > 0) {
       // Version 4's path shares what was kept of the previous one: compared from there.
@@ -173,6 +167,24 @@ function readRegularFile(file: string): Buffer | 'absent' | null {
 function extendedFlags(extended: number): number {
   if (extended & 0x9fff) return -1;
   return (extended & 0x4000 ? INDEX_FLAG.skipWorktree : 0) | (extended & 0x2000 ? INDEX_FLAG.intentToAdd : 0);
+}
+
+/**
+ * Copies buf[from..to) to names[at..], a byte at a time (cheaper than a call, even to copy(), for
+ * most paths), checking each component on the way: where names now ends, or -1 for a NUL or a
+ * component git would refuse.
+ */
+function copyPath(buf: Buffer, from: number, to: number, names: Buffer, at: number): number {
+  let component = at;
+  for (let b = from; b < to; b++) {
+    const c = buf[b]!;
+    if (c === 0x2f) {
+      if (!safeComponent(names, component, at)) return -1;
+      component = at + 1;
+    } else if (c === 0) return -1;
+    names[at++] = c;
+  }
+  return safeComponent(names, component, at) ? at : -1;
 }
 
 /** A bigger buffer holding the first `used` bytes of `b`. */

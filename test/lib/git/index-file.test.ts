@@ -1,5 +1,6 @@
 // readIndex against git's own reading of the same index: versions 2, 3 and 4, every mode and flag, conflicts, long paths, sha256; and what it must refuse.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -10,7 +11,18 @@ import { conflict, write } from '../../helpers/walk-fixture';
 
 /** What git says of each entry: `git ls-files -s -v` (the tag says assume-unchanged or skip-worktree). */
 function asGitSees(dir: string): string[] {
-  return git(dir, 'ls-files', '-z', '-s', '-v')
+  return gitRows(git(dir, 'ls-files', '-z', '-s', '-v'));
+}
+
+/** asGitSees, or null when git cannot read the index. */
+function asGitSeesOrNull(dir: string): string[] | null {
+  const r = spawnSync('git', ['ls-files', '-z', '-s', '-v'], { cwd: dir, encoding: 'utf8' });
+  return r.status === 0 ? gitRows(r.stdout) : null;
+}
+
+/** `ls-files -z -s -v`'s records as `tag mode stage path`. */
+function gitRows(out: string): string[] {
+  return out
     .split('\0')
     .filter(Boolean)
     .map((r) => {
@@ -32,14 +44,14 @@ function asRead(index: IndexEntries): string[] {
     });
 }
 
+/** git's rows with a conflict's stages (1–3) written as x, as asRead writes them. */
+const stagesAsX = (rows: string[]) => rows.map((e) => e.replace(/^(\S+ \S+) [123] /, '$1 x '));
+
 /** readIndex's entries and git's, with a conflict's stages (1–3) written as x. */
 function compare(dir: string, format: 'sha1' | 'sha256' = 'sha1'): IndexEntries {
   const index = readIndex(join(dir, '.git', 'index'), format);
   assert.ok(index, 'read');
-  assert.equal(
-    asRead(index!),
-    asGitSees(dir).map((e) => e.replace(/^(\S+ \S+) [123] /, '$1 x ')),
-  );
+  assert.equal(asRead(index!), stagesAsX(asGitSees(dir)));
   // Each NUL's place, only when every path is ASCII.
   const ascii = /^[\x00-\x7f]*$/.test(index!.paths);
   assert.equal(index!.ends && [...index!.ends], ascii ? [...index!.paths.matchAll(/\0/g)].map((m) => m.index) : null, 'ends');
@@ -181,12 +193,66 @@ test('refused: what git would refuse or this reader does not take', () => {
   const mode = Buffer.from(good);
   mode.writeUInt32BE(0o40000, 12 + 24);
   refused(mode, 'a directory entry (a sparse index)');
+  // Version 4: the path is its suffix after the previous one's kept prefix, and the length is the whole path's.
+  git(dir, 'update-index', '--index-version', '4');
+  const v4 = readFileSync(file);
+  assert.ok(readIndex(file, 'sha1'), 'version 4 read');
+  const suffix = v4.indexOf('y.txt\0'); // after ab/x.txt, ab/y.txt keeps 'ab/' (a varint 5 before it)
+  assert.is(v4[suffix - 1], 5, 'the varint before the suffix');
+  const v4Length = Buffer.from(v4);
+  v4Length.writeUInt16BE((v4.readUInt16BE(suffix - 3) & ~0xfff) | 7, suffix - 3);
+  refused(v4Length, 'version 4: a length other than the path the NUL ends (git would read 7 bytes)');
   rmSync(file);
   execFileSync('mkfifo', [file]);
   assert.is(readIndex(file, 'sha1'), null, 'a FIFO is not waited on');
   rmSync(file);
   writeFileSync(file, good);
   assert.ok(readIndex(file, 'sha1'), 'the same bytes unpatched read');
+});
+
+test('a damaged index: what readIndex takes, git reads the same (seeded bit flips and bytes in the entries, the checksum made good)', () => {
+  let seed = 17;
+  const random = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
+  const tally = { both: 0, refused: 0 };
+  for (const version of ['2', '3', '4']) {
+    const dir = tempRepo();
+    for (let i = 0; i < 24; i++) write(dir, `d${i % 4}/sub${i % 3}/f${i}.txt`, `${i}\n`);
+    write(dir, 'a/b.txt', 'b\n');
+    write(dir, 'a/b0', 'b0\n');
+    write(dir, 'ü/名.txt', 'u\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'base');
+    conflict(dir, 'a/b.txt');
+    git(dir, 'update-index', '--index-version', version);
+    if (version === '3') git(dir, 'update-index', '--skip-worktree', 'd0/sub0/f0.txt');
+    const file = join(dir, '.git', 'index');
+    const good = readFileSync(file);
+    // The entries only: an optional extension's content (the cache tree) is git's, not read here.
+    const entriesEnd = good.indexOf('TREE');
+    assert.ok(entriesEnd > 12, 'a cache tree after the entries');
+    for (let k = 0; k < 150; k++) {
+      const body = Buffer.from(good.subarray(0, good.length - 20));
+      for (let n = 1 + random(3); n > 0; n--) {
+        const at = 12 + random(entriesEnd - 12);
+        body[at] = random(4) === 0 ? random(256) : body[at]! ^ (1 << random(8));
+      }
+      writeFileSync(file, Buffer.concat([body, createHash('sha1').update(body).digest()]));
+      const ours = readIndex(file, 'sha1');
+      if (!ours) {
+        tally.refused++;
+        continue;
+      }
+      const theirs = asGitSeesOrNull(dir);
+      assert.ok(theirs, `version ${version}, case ${k}: taken here, but git cannot read it`);
+      assert.equal(asRead(ours), stagesAsX(theirs!), `version ${version}, case ${k}`);
+      tally.both++;
+    }
+  }
+  // Neither side vacuous: most damage is to stat data and hashes, which both read past.
+  assert.ok(tally.both > 150 && tally.refused > 30, JSON.stringify(tally));
 });
 
 test.run();
