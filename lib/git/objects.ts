@@ -8,6 +8,7 @@ import { exists } from '../fs/stat';
 import { randomHex } from '../random';
 import { sha1Hex } from '../sha1';
 import { gitEnv } from './exec';
+import { parsePackedRefs } from './packed-refs';
 import { locateDirectly } from './repo';
 import { deflateStored, inflate } from './zlib';
 
@@ -204,8 +205,10 @@ class LooseReader {
       if (code !== 'ENOENT' && code !== 'ENOTDIR') return undefined;
       const packed = readOrNull(join(this.commonDir, 'packed-refs'));
       if (!packed) return null;
-      const line = new RegExp(`^([0-9a-f]{${hex}}) ${rev.replace(/[.]/g, '\\.')}$`, 'm').exec(packed.toString('utf8'));
-      return line ? line[1]! : null;
+      const refs = parsePackedRefs(packed.toString('utf8'), hex === 64 ? 64 : 40);
+      // A file git would read otherwise (or die on): git's answer.
+      if (!refs) return undefined;
+      return refs.find((r) => r.name === rev)?.oid ?? null;
     }
     const m = new RegExp(`^([0-9a-f]{${hex}})\\n?$`).exec(loose);
     return m ? m[1]! : undefined;

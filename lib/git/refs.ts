@@ -1,6 +1,7 @@
 // A ref's compare-and-swap by git's own lock-file protocol, without a git process, where the repository is a plain one; anything else is left to `git update-ref`.
 import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { parsePackedRefs } from './packed-refs';
 import { locateDirectly } from './repo';
 
 /**
@@ -110,12 +111,11 @@ function currentValue(commonDir: string, ref: string): string | null | undefined
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
   }
-  for (const line of packed.split('\n')) {
-    if (line === '' || line.startsWith('#') || line.startsWith('^')) continue;
-    const m = /^([0-9a-f]{40}) (.+)$/.exec(line);
-    if (!m) return undefined;
-    if (m[2] === ref) return m[1]!;
-    if (m[2]!.startsWith(`${ref}/`) || ref.startsWith(`${m[2]}/`)) return undefined;
+  const refs = parsePackedRefs(packed, 40);
+  if (!refs) return undefined;
+  for (const { name, oid } of refs) {
+    if (name === ref) return oid;
+    if (name.startsWith(`${ref}/`) || ref.startsWith(`${name}/`)) return undefined;
   }
   return null;
 }
