@@ -177,7 +177,10 @@ class LooseReader {
     for (const name of path.split('/')) {
       if (!obj) return obj;
       if (obj.type !== 'tree') return null;
-      const entry = this.entries(obj).get(name);
+      const byName = this.entries(obj);
+      // A tree git's fsck would call broken: git's answer (or its error).
+      if (!byName) return undefined;
+      const entry = byName.get(name);
       if (!entry) return null;
       // A submodule's commit is not in this repository.
       if (entry.mode === '160000') return undefined;
@@ -218,11 +221,13 @@ class LooseReader {
     return /^tree ([0-9a-f]+)\n/.exec(commit.content.toString('latin1', 0, 100))?.[1] ?? '';
   }
 
-  /** A tree's entries by name, parsed once: reading many files of one directory walks the same trees. */
-  private entries(tree: GitObject): Map<string, TreeEntry> {
+  /** A tree's entries by name, parsed once: reading many files of one directory walks the same trees. Null for a malformed tree. */
+  private entries(tree: GitObject): Map<string, TreeEntry> | null {
     let byName = this.parsed.get(tree.oid);
     if (!byName) {
-      byName = new Map(parseTree(tree.content, this.hashBytes).map((e) => [e.name, e]));
+      const entries = parseTree(tree.content, this.hashBytes);
+      if (!entries) return null;
+      byName = new Map(entries.map((e) => [e.name, e]));
       this.parsed.set(tree.oid, byName);
     }
     return byName;
@@ -289,19 +294,37 @@ function readdirOrEmpty(path: string): string[] {
 }
 
 /** Parses a binary tree object into its entries. */
-export function parseTree(content: Buffer, hashBytes: number): TreeEntry[] {
+/**
+ * A tree object's entries, or null for one git's fsck calls broken: an entry cut short, a mode not
+ * in octal, a name that is empty, `.`, `..` or `.git` (in any case) or holds a `/`, entries out of
+ * git's order or a name twice. Trees come from refs anyone may push (a synced state ref): such a
+ * name would take a path out of the directory it is written under (forge state export), and
+ * reading on would loop or answer for a tree git does not read that way.
+ */
+export function parseTree(content: Buffer, hashBytes: number): TreeEntry[] | null {
   const entries: TreeEntry[] = [];
-  let i = 0;
-  while (i < content.length) {
-    const space = content.indexOf(32, i);
-    const nul = content.indexOf(0, space);
-    const mode = content.subarray(i, space).toString('utf8');
-    const name = content.subarray(space + 1, nul).toString('utf8');
-    const oid = content.subarray(nul + 1, nul + 1 + hashBytes).toString('hex');
-    entries.push({ mode, name, oid });
+  const names = new Set<string>();
+  let previous: Buffer | null = null;
+  for (let i = 0; i < content.length; ) {
+    const space = content.indexOf(0x20, i);
+    const nul = space < 0 ? -1 : content.indexOf(0, space + 1);
+    if (space <= i || nul < 0 || nul + 1 + hashBytes > content.length) return null;
+    const mode = content.toString('latin1', i, space);
+    const name = content.toString('utf8', space + 1, nul);
+    if (!/^[0-7]+$/.test(mode) || !safeTreeName(name) || names.has(name)) return null;
+    const key = sortKey({ mode, name, oid: '' });
+    if (previous && Buffer.compare(previous, key) >= 0) return null;
+    names.add(name);
+    previous = key;
+    entries.push({ mode, name, oid: content.toString('hex', nul + 1, nul + 1 + hashBytes) });
     i = nul + 1 + hashBytes;
   }
   return entries;
+}
+
+/** A name a tree entry may have: git refuses to check out the others. */
+function safeTreeName(name: string): boolean {
+  return name !== '' && name !== '.' && name !== '..' && !name.includes('/') && name.toLowerCase() !== '.git';
 }
 
 /** git orders tree entries by name, comparing a subtree's name as if it ended in '/'. */

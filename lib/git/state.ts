@@ -4,7 +4,7 @@ import { ForgeError, InvalidInputError, isValidId } from '../errors';
 import { withLock } from '../fs/lock';
 import { redactJsonText, redactSecrets } from '../redact';
 import { runGit } from './exec';
-import { ObjectReader, ObjectWriter, parseTree, serializeTree, streamBlobLines, type TreeEntry } from './objects';
+import { type GitObject, ObjectReader, ObjectWriter, parseTree, serializeTree, streamBlobLines, type TreeEntry } from './objects';
 import { updateRefDirectly } from './refs';
 import type { Repo } from './repo';
 
@@ -177,7 +177,30 @@ export class StateStore {
 
   async listAt(commit: string, dir: string): Promise<TreeEntry[]> {
     const obj = await this.reader.read(`${commit}:${dir}`);
-    return obj && obj.type === 'tree' ? parseTree(obj.content, this.writer.hashBytes) : [];
+    return obj && obj.type === 'tree' ? this.entriesOf(obj) : [];
+  }
+
+  /**
+   * Every tree of a state commit read as entriesOf reads it: STATE_CORRUPT for one forge would
+   * not write. What another clone pushed is checked so before a sync takes any of it.
+   */
+  async checkTrees(commit: string, { ref }: { ref: string }): Promise<void> {
+    const seen = new Set<string>();
+    const walk = async (oid: string): Promise<void> => {
+      if (seen.has(oid)) return;
+      seen.add(oid);
+      const tree = await this.reader.read(oid);
+      if (tree?.type !== 'tree') throw corruptTree(oid, ref);
+      for (const e of this.entriesOf(tree, ref)) if (e.mode === '40000') await walk(e.oid);
+    };
+    await walk(await this.treeOf(commit));
+  }
+
+  /** A state tree's entries; one forge would not write (objects/parseTree: a name like `..`, a broken entry) is refused, never walked. */
+  private entriesOf(tree: GitObject, ref = STATE_REF): TreeEntry[] {
+    const entries = parseTree(tree.content, this.writer.hashBytes);
+    if (!entries) throw corruptTree(tree.oid, ref);
+    return entries;
   }
 
   /** Reads a file at the current head (null when absent). */
@@ -296,7 +319,7 @@ export class StateStore {
     const entries = new Map<string, TreeEntry>();
     if (base) {
       const obj = await this.reader.read(base);
-      if (obj) for (const e of parseTree(obj.content, this.writer.hashBytes)) entries.set(e.name, e);
+      if (obj) for (const e of this.entriesOf(obj)) entries.set(e.name, e);
     }
     const byChild = new Map<string, Array<[string[], Buffer | null]>>();
     for (const [segments, content] of changes) {
@@ -347,4 +370,15 @@ export class StateStore {
   close(): void {
     this.reader.close();
   }
+}
+
+/** STATE_CORRUPT for a tree of `ref` that entriesOf refuses (or that is not a tree). */
+function corruptTree(oid: string, ref: string): ForgeError {
+  return new ForgeError(
+    'STATE_CORRUPT',
+    `${ref} holds a tree forge does not read: ${oid} is malformed or names an entry '..', '.' or '.git'`,
+    {
+      fix: `git fsck --strict ${ref}`,
+    },
+  );
 }

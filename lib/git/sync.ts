@@ -196,6 +196,8 @@ export async function syncState({ repo, store, remote }: { repo: Repo; store: St
     let next = local;
     if (!local && !remoteHead) return { remote, action: 'empty', head: null, combined, pushed: false };
     if (remoteHead && local !== remoteHead) {
+      // Anyone who can push to the remote wrote what is there: nothing of it is taken unread.
+      await store.checkTrees(remoteHead, { ref: tracking });
       if (!local || (await isAncestor(repo, local, remoteHead))) {
         next = remoteHead;
         action = 'fast-forwarded';

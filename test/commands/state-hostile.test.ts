@@ -1,11 +1,12 @@
 // State files from anywhere (another clone, an old forge, a hand edit, a hostile agent) written straight onto refs/forge/state: each command that reads one gives its documented code or a warning, never INTERNAL, and the other state stays.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { oneUnitPlan } from '../helpers/plans';
-import { git, repoWith, storeLines } from '../helpers/repo';
+import { git, repoWith, storeLines, tempDir, tempRepo } from '../helpers/repo';
 import { plantState, stateFile } from '../helpers/state';
 
 const PLAN = oneUnitPlan({ id: 'hostile-plan', title: 'Hostile', parentTools: ['Read', 'Edit'], unitTools: ['Read', 'Edit'] });
@@ -277,6 +278,57 @@ test('undo: an undo marker that is not forge\'s is discarded — its "tree" neve
   assert.is(git(dir, 'show', ':a.txt'), 'one');
   assert.not.ok(existsSync(marker));
   assert.not.ok(existsSync(join(dir, 'owned')));
+});
+
+/** A tree object of these entries, written as given (`--literally`: git's own tools refuse such names). */
+function rawTree(dir: string, entries: Array<[mode: string, name: string, oid: string]>): string {
+  const bytes = Buffer.concat(
+    entries.map(([mode, name, oid]) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(oid, 'hex')])),
+  );
+  return execFileSync('git', ['hash-object', '-w', '-t', 'tree', '--literally', '--stdin'], {
+    cwd: dir,
+    input: bytes,
+    encoding: 'utf8',
+  }).trim();
+}
+
+test("a state tree naming '..' (pushed to a shared remote by anyone): sync refuses it with the local ref unmoved, export writes nothing, show and log's readers say STATE_CORRUPT", async () => {
+  const dir = await activeRepo();
+  const remote = tempRepo({ bare: true });
+  git(dir, 'remote', 'add', 'origin', remote);
+  git(dir, 'push', '-q', 'origin', 'main', 'refs/forge/state');
+  // Another clone puts a .forge/.. → .. → pwned.txt chain on top of the shared state and pushes it with plain git.
+  const other = join(tempDir(), 'other');
+  git(tempDir(), 'clone', '-q', remote, other);
+  git(other, 'fetch', '-q', 'origin', 'refs/forge/state:refs/forge/state');
+  const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: other, input: 'pwned\n', encoding: 'utf8' }).trim();
+  const deeper = rawTree(other, [['40000', '..', rawTree(other, [['100644', 'pwned.txt', blob]])]]);
+  const forgeTree = git(other, 'ls-tree', 'refs/forge/state:.forge')
+    .split('\n')
+    .map((line): [string, string, string] => {
+      const [mode, , oid, name] = line.split(/\s+/);
+      return [mode === '040000' ? '40000' : mode!, name!, oid!];
+    });
+  const root = rawTree(other, [['40000', '.forge', rawTree(other, [['40000', '..', deeper], ...forgeTree])]]);
+  const evil = git(other, 'commit-tree', '-p', 'refs/forge/state', '-m', 'evil', root);
+  git(other, 'update-ref', 'refs/forge/state', evil);
+  git(other, 'push', '-q', 'origin', 'refs/forge/state');
+
+  const before = git(dir, 'rev-parse', 'refs/forge/state');
+  assert.equal(failure(await forge(['state', 'sync', '--json'], { cwd: dir })).slice(0, 2), [1, 'STATE_CORRUPT']);
+  assert.is(git(dir, 'rev-parse', 'refs/forge/state'), before, 'the local state is not moved');
+  // Diverged, a sync would merge: refused the same, nothing of the remote's tree taken.
+  assert.is((await forge(['memory', 'save', 'a lesson of this clone'], { cwd: dir })).code, 0);
+  const diverged = git(dir, 'rev-parse', 'refs/forge/state');
+  assert.equal(failure(await forge(['state', 'sync', '--json'], { cwd: dir })).slice(0, 2), [1, 'STATE_CORRUPT']);
+  assert.is(git(dir, 'rev-parse', 'refs/forge/state'), diverged);
+  await lessonStillThere(dir);
+
+  const parent = tempDir();
+  const target = join(parent, 'a', 'b', 'out');
+  assert.equal(failure(await forge(['state', 'export', target, '--json'], { cwd: other })).slice(0, 2), [1, 'STATE_CORRUPT']);
+  assert.equal(readdirSync(parent), [], 'nothing written, inside or out');
+  assert.equal(failure(await forge(['state', 'show', '--json'], { cwd: other })).slice(0, 2), [1, 'STATE_CORRUPT']);
 });
 
 test.run();

@@ -1,13 +1,14 @@
 // The object reader: loose objects and refs read without a git process give exactly what git cat-file gives; everything else still goes to git.
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ObjectReader } from '../../../lib/git/objects';
+import { ObjectReader, parseTree } from '../../../lib/git/objects';
 import { openRepo } from '../../../lib/git/repo';
 import { STATE_REF, StateStore } from '../../../lib/git/state';
 import { git, tempDir, tempRepo } from '../../helpers/repo';
+import { write } from '../../helpers/walk-fixture';
 
 /** Runs body with a `git` first on PATH that logs its calls: how many git processes the reads started. */
 async function countingGit(body: () => Promise<void>): Promise<string[]> {
@@ -140,6 +141,128 @@ test('packed refs and objects (git gc), HEAD and replace refs go to git, with th
   assert.is((await replaced.read(blob))!.content.toString(), '{"plan_id":"p"}\n');
   replaced.close();
   store.close();
+});
+
+/** A tree object of these bytes, written as given (`--literally`: git's own tools refuse broken ones). */
+function rawTree(dir: string, bytes: Buffer): string {
+  return execFileSync('git', ['hash-object', '-w', '-t', 'tree', '--literally', '--stdin'], {
+    cwd: dir,
+    input: bytes,
+    encoding: 'utf8',
+  }).trim();
+}
+
+/** Tree bytes of these entries, in the order given. */
+const treeBytes = (entries: Array<[mode: string, name: string, oid: string]>) =>
+  Buffer.concat(entries.map(([mode, name, oid]) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(oid, 'hex')])));
+
+test('parseTree: the trees git writes, entry for entry as git ls-tree lists them', () => {
+  const dir = tempRepo();
+  for (const [path, text] of [
+    ['a.txt', 'a'],
+    ['a/x.txt', 'x'],
+    ['a0', '0'],
+    ['b c.txt', 'space'],
+    ['ünï.txt', 'u'],
+  ])
+    write(dir, path!, text!);
+  write(dir, 'run.sh', '#!/bin/sh\n');
+  chmodSync(join(dir, 'run.sh'), 0o755);
+  symlinkSync('a.txt', join(dir, 'link'));
+  git(dir, 'add', '-A');
+  git(dir, 'update-index', '--add', '--cacheinfo', `160000,${git(dir, 'rev-parse', 'HEAD')},sub`);
+  git(dir, 'commit', '-q', '-m', 'every kind');
+  for (const tree of ['HEAD^{tree}', 'HEAD:a']) {
+    const listed = git(dir, '-c', 'core.quotePath=false', 'ls-tree', tree)
+      .split('\n')
+      .map((line) => {
+        const [meta, name] = line.split('\t') as [string, string];
+        const [mode, , oid] = meta.split(' ') as [string, string, string];
+        return { mode: mode.replace(/^0/, ''), name, oid };
+      });
+    const content = execFileSync('git', ['cat-file', 'tree', tree], { cwd: dir });
+    assert.equal(parseTree(content, 20), listed, tree);
+  }
+  assert.equal(parseTree(Buffer.alloc(0), 20), [], 'the empty tree');
+});
+
+test("parseTree refuses a tree git's fsck calls broken, and what would take a path out of its directory", () => {
+  const a = 'a'.repeat(40);
+  const good = treeBytes([
+    ['100644', 'a', a],
+    ['100644', 'a.txt', a],
+    ['40000', 'b', a],
+  ]);
+  assert.is(parseTree(good, 20)?.length, 3);
+  const refused: Array<[Buffer, string]> = [
+    [good.subarray(0, good.length - 1), 'an entry cut short'],
+    [Buffer.from('100644'), 'no space'],
+    [Buffer.from('100644 a'), 'no NUL'],
+    [treeBytes([['10064x', 'a', a]]), 'a mode not in octal'],
+    [treeBytes([['', 'a', a]]), 'no mode'],
+    ...['', '.', '..', '.git', '.GIT', 'a/b'].map((name): [Buffer, string] => [treeBytes([['100644', name, a]]), `the name '${name}'`]),
+    [
+      treeBytes([
+        ['100644', 'b', a],
+        ['100644', 'a', a],
+      ]),
+      'out of order',
+    ],
+    [
+      treeBytes([
+        ['100644', 'a', a],
+        ['100644', 'a', a],
+      ]),
+      'a name twice',
+    ],
+    [
+      treeBytes([
+        ['100644', 'a', a],
+        ['100644', 'a.txt', a],
+        ['40000', 'a', a],
+      ]),
+      'a file and a directory of one name',
+    ],
+  ];
+  for (const [bytes, why] of refused) assert.is(parseTree(bytes, 20), null, why);
+});
+
+test('a damaged tree (seeded): ref:path reads answer as git cat-file does, git answering for what parseTree refuses', async () => {
+  const dir = tempRepo();
+  for (const name of ['a.txt', 'b.txt', 'c/d.txt', 'e.txt']) write(dir, name, `${name}\n`);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'tree');
+  const good = execFileSync('git', ['cat-file', 'tree', 'HEAD^{tree}'], { cwd: dir });
+  let seed = 11;
+  const random = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
+  const tally = { parsed: 0, refused: 0 };
+  for (let k = 0; k < 120; k++) {
+    const bytes = Buffer.from(good);
+    for (let n = 1 + random(2); n > 0; n--) {
+      const at = random(bytes.length);
+      const how = random(5);
+      // A NUL, a space, a slash, a dot or a flipped bit.
+      bytes[at] = how < 4 ? [0x00, 0x20, 0x2f, 0x2e][how]! : bytes[at]! ^ (1 << random(8));
+    }
+    const tree = rawTree(dir, bytes);
+    if (parseTree(bytes, 20)) tally.parsed++;
+    else tally.refused++;
+    for (const spec of ['a.txt', 'c/d.txt', 'e.txt', 'c'].map((path) => `${tree}:${path}`)) {
+      const answer = spawnSync('git', ['cat-file', '--batch-check'], { cwd: dir, input: `${spec}\n`, encoding: 'utf8' });
+      const theirs = answer.status === 0 ? answer.stdout : 'ERROR'; // git dies on a tree it cannot parse
+      const reader = new ObjectReader(dir);
+      const ours = await reader.read(spec).then(
+        (o) => (o ? `${o.oid} ${o.type} ${o.content.length}\n` : `${spec} missing\n`),
+        () => 'ERROR',
+      );
+      reader.close();
+      assert.is(ours, theirs, `case ${k}, ${spec}`);
+    }
+  }
+  assert.ok(tally.parsed > 20 && tally.refused > 20, JSON.stringify(tally));
 });
 
 test.run();
