@@ -196,10 +196,14 @@ export class StateStore {
     await walk(await this.treeOf(commit));
   }
 
-  /** A state tree's entries; one forge would not write (objects/parseTree: a name like `..`, a broken entry) is refused, never walked. */
+  /**
+   * A state tree's entries; one forge would not write is refused, never walked: a tree parseTree
+   * refuses (a name like `..`, a broken entry), or an entry other than a file or a tree (forge
+   * writes no link or submodule, and has no blob to read for a submodule).
+   */
   private entriesOf(tree: GitObject, ref = STATE_REF): TreeEntry[] {
     const entries = parseTree(tree.content, this.writer.hashBytes);
-    if (!entries) throw corruptTree(tree.oid, ref);
+    if (!entries?.every((e) => e.mode === '100644' || e.mode === '40000')) throw corruptTree(tree.oid, ref);
     return entries;
   }
 
@@ -376,7 +380,7 @@ export class StateStore {
 function corruptTree(oid: string, ref: string): ForgeError {
   return new ForgeError(
     'STATE_CORRUPT',
-    `${ref} holds a tree forge does not read: ${oid} is malformed or names an entry '..', '.' or '.git'`,
+    `${ref} holds a tree forge does not read: ${oid} is malformed, names an entry '..', '.' or '.git', or holds a link or a submodule`,
     {
       fix: `git fsck --strict ${ref}`,
     },

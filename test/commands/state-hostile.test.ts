@@ -331,4 +331,21 @@ test("a state tree naming '..' (pushed to a shared remote by anyone): sync refus
   assert.equal(failure(await forge(['state', 'show', '--json'], { cwd: other })).slice(0, 2), [1, 'STATE_CORRUPT']);
 });
 
+test('a state tree holding a submodule or a link (forge writes neither): export and show say STATE_CORRUPT, not INTERNAL', async () => {
+  const dir = await activeRepo();
+  const head = git(dir, 'rev-parse', 'HEAD');
+  const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: dir, input: 'target', encoding: 'utf8' }).trim();
+  for (const [mode, oid] of [
+    ['160000', head],
+    ['120000', blob],
+  ]) {
+    const root = rawTree(dir, [['40000', '.forge', rawTree(dir, [[mode!, 'odd', oid!]])]]);
+    git(dir, 'update-ref', 'refs/forge/state', git(dir, 'commit-tree', '-p', 'refs/forge/state', '-m', mode!, root));
+    const target = join(tempDir(), 'out');
+    assert.equal(failure(await forge(['state', 'export', target, '--json'], { cwd: dir })).slice(0, 2), [1, 'STATE_CORRUPT'], mode);
+    assert.not.ok(existsSync(target), mode);
+    assert.equal(failure(await forge(['state', 'show', '--json'], { cwd: dir })).slice(0, 2), [1, 'STATE_CORRUPT'], mode);
+  }
+});
+
 test.run();
