@@ -271,7 +271,8 @@ class LooseReader {
       return undefined;
     }
     const nul = raw.indexOf(0);
-    const header = /^(blob|tree|commit|tag) (\d+)$/.exec(raw.toString('latin1', 0, Math.max(0, nul)));
+    // git refuses a size written with a leading zero, a sign or more spaces: then git answers (it says missing).
+    const header = /^(blob|tree|commit|tag) (0|[1-9]\d*)$/.exec(raw.toString('latin1', 0, Math.max(0, nul)));
     if (!header || Number(header[2]) !== raw.length - nul - 1) return undefined;
     return { oid, type: header[1] as ObjectType, content: raw.subarray(nul + 1) };
   }

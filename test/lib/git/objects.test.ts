@@ -2,10 +2,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ObjectReader, parseTree } from '../../../lib/git/objects';
 import { openRepo } from '../../../lib/git/repo';
+import { sha1Hex } from '../../../lib/sha1';
 import { STATE_REF, StateStore } from '../../../lib/git/state';
 import { git, tempDir, tempRepo } from '../../helpers/repo';
 import { write } from '../../helpers/walk-fixture';
@@ -263,6 +265,24 @@ test('a damaged tree (seeded): ref:path reads answer as git cat-file does, git a
     }
   }
   assert.ok(tally.parsed > 20 && tally.refused > 20, JSON.stringify(tally));
+});
+
+test('loose objects whose header git cannot parse (a size with a leading zero, a sign, two spaces) are answered as git answers them', async () => {
+  const dir = tempRepo();
+  const oids = ['blob 5', 'blob 05', 'blob +5', 'blob  5'].map((header) => {
+    const raw = Buffer.from(`${header}\0hello`);
+    const oid = sha1Hex(raw);
+    mkdirSync(join(dir, '.git', 'objects', oid.slice(0, 2)), { recursive: true });
+    writeFileSync(join(dir, '.git', 'objects', oid.slice(0, 2), oid.slice(2)), deflateSync(raw));
+    return oid;
+  });
+  const reader = new ObjectReader(dir);
+  for (const oid of oids) {
+    const theirs = spawnSync('git', ['cat-file', '--batch-check'], { cwd: dir, input: `${oid}\n`, encoding: 'utf8' }).stdout;
+    const ours = await reader.read(oid);
+    assert.is(ours ? `${ours.oid} ${ours.type} ${ours.content.length}\n` : `${oid} missing\n`, theirs, oid);
+  }
+  reader.close();
 });
 
 test.run();
