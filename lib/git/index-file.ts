@@ -39,9 +39,10 @@ const HASH_BYTES = { sha1: 20, sha256: 32 } as const;
  * other than 2–4) — or that is not a well-formed index: the header's count not met, a path not
  * ended or not of the length its entry gives, a path git would refuse to check out (`..`, `.`, an
  * empty or absolute component), a mode no entry has, entries out of git's order (by path, then
- * stage: a path is listed twice only as a conflict's stages). No index file is an empty index, as git reads it (a repository before its first
- * add). The trailing checksum is not verified: git replaces the index by rename, so it is never
- * seen half written, and hashing 9 MB would cost more than reading it.
+ * stage: a path is listed twice only as a conflict's stages). No index file is an empty index, as
+ * git reads it (a repository before its first add). The trailing checksum is not verified: git
+ * replaces the index by rename, so it is never seen half written, and hashing 9 MB would cost more
+ * than reading it.
  */
 export function readIndex(file: string, objectFormat: 'sha1' | 'sha256'): IndexEntries | null {
   const buf = readRegularFile(file);

@@ -294,7 +294,6 @@ function readdirOrEmpty(path: string): string[] {
   }
 }
 
-/** Parses a binary tree object into its entries. */
 /**
  * A tree object's entries, or null for one git's fsck calls broken: an entry cut short, a mode not
  * in octal, a name that is empty, `.`, `..` or `.git` (in any case) or holds a `/`, entries out of
