@@ -185,6 +185,12 @@ export class StateStore {
    * not write. What another clone pushed is checked so before a sync takes any of it.
    */
   async checkTrees(commit: string, { ref }: { ref: string }): Promise<void> {
+    const head = await this.reader.read(commit);
+    if (head?.type !== 'commit') {
+      throw new ForgeError('STATE_CORRUPT', `${ref} is not a commit: ${commit} is ${head ? `a ${head.type}` : 'missing'}`, {
+        fix: `git fsck --strict ${ref}`,
+      });
+    }
     const seen = new Set<string>();
     const walk = async (oid: string): Promise<void> => {
       if (seen.has(oid)) return;

@@ -183,7 +183,9 @@ export async function syncState({ repo, store, remote }: { repo: Repo; store: St
     let remoteHead: string | null = null;
     try {
       await g.fetch([remote, `+${STATE_REF}:${tracking}`, '--no-tags', '--quiet']);
-      remoteHead = await store.resolve(tracking);
+      // Whatever the ref names: checkTrees refuses what is no commit (resolve would call it no
+      // state, and each push would be refused as not a fast-forward, round after round).
+      remoteHead = (await store.reader.read(tracking))?.oid ?? null;
     } catch (err) {
       const text = String((err as Error).message);
       if (!/couldn't find remote ref/i.test(text)) {

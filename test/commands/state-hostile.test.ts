@@ -323,6 +323,11 @@ test("a state tree naming '..' (pushed to a shared remote by anyone): sync refus
   assert.equal(failure(await forge(['state', 'sync', '--json'], { cwd: dir })).slice(0, 2), [1, 'STATE_CORRUPT']);
   assert.is(git(dir, 'rev-parse', 'refs/forge/state'), diverged);
   await lessonStillThere(dir);
+  // A state ref that is no commit at all (a blob reading like one): refused, not retried as a remote that kept moving.
+  const blob2 = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: other, input: `tree ${root}\n`, encoding: 'utf8' }).trim();
+  git(other, 'push', '-q', 'origin', `+${blob2}:refs/forge/state`);
+  assert.equal(failure(await forge(['state', 'sync', '--json'], { cwd: dir })).slice(0, 2), [1, 'STATE_CORRUPT']);
+  assert.is(git(dir, 'rev-parse', 'refs/forge/state'), diverged);
 
   const parent = tempDir();
   const target = join(parent, 'a', 'b', 'out');
