@@ -1,6 +1,5 @@
 // The CLI entry: resolve the command, read flags or NDJSON, run each request, render text or records, exit code.
 import { statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import type { Readable } from 'node:stream';
 import pkg from '../../package.json' with { type: 'json' };
@@ -419,7 +418,12 @@ function runContext({
     runId: state.runId,
     paint: json ? PLAIN : out.outPalette,
     env,
-    dataHome: join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'forge'),
+    // A getter: node:os (0.3 ms) only for the commands that keep data outside the repository.
+    get dataHome() {
+      const home =
+        env.XDG_DATA_HOME || join((process.getBuiltinModule('node:os') as typeof import('node:os')).homedir(), '.local', 'share');
+      return join(home, 'forge');
+    },
     repo: () => repos.repo(dir),
     store: () => repos.store(dir, env),
     cmd: (...w) => shellJoin(['forge', ...w.map(String)]),

@@ -1,5 +1,7 @@
 // argv → a raw request through yargs-parser with options derived from the declaration; yargs renders --help.
-import yargsParser from 'yargs-parser';
+// The entry without Node's libraries: the same parser, whose config files, env prefix and path
+// normalising forge never asks for, without loading node:module (0.4 ms of every call) for them.
+import yargsParser from 'yargs-parser/browser';
 import type { Argv } from 'yargs';
 import { InvalidInputError } from '../errors';
 import { COMMON_ARGS, type ArgSpec, type ArgsSpec, type CommandSpec } from './declare';
