@@ -65,8 +65,12 @@ async function* splitLines(stream: Readable): AsyncGenerator<string> {
   if (parts.length) yield* lines(Buffer.concat(parts));
 }
 
-/** ignoreBOM: a byte-order mark is content, kept (`forge write x < file` writes it back). */
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/**
+ * ignoreBOM: a byte-order mark is content, kept (`forge write x < file` writes it back). Made on
+ * first use: making one costs 0.1 ms, and most calls read no stdin.
+ */
+let decoder: TextDecoder | null = null;
+const strictUtf8 = () => (decoder ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }));
 
 /**
  * Bytes as text. A byte that is not part of valid UTF-8 becomes a lone surrogate, U+DC80-U+DCFF
@@ -75,7 +79,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  */
 export function decodeBytes(bytes: Uint8Array): string {
   try {
-    return strictUtf8.decode(bytes);
+    return strictUtf8().decode(bytes);
   } catch {
     // Decoded run by run below, each bad byte escaped.
   }
@@ -87,10 +91,10 @@ export function decodeBytes(bytes: Uint8Array): string {
       i += n;
       continue;
     }
-    out += strictUtf8.decode(bytes.subarray(run, i)) + String.fromCharCode(0xdc00 | bytes[i]!);
+    out += strictUtf8().decode(bytes.subarray(run, i)) + String.fromCharCode(0xdc00 | bytes[i]!);
     run = ++i;
   }
-  return out + strictUtf8.decode(bytes.subarray(run));
+  return out + strictUtf8().decode(bytes.subarray(run));
 }
 
 /** The length of the well-formed UTF-8 sequence at bytes[i] (the Unicode standard's table 3-7), or 0. */
