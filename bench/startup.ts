@@ -149,6 +149,14 @@ function startupCases({ small, gated, huge }: { small: string; gated: string; hu
       goal: 1.5,
     },
     {
+      // What Claude Code runs before each tool call: the payload on stdin (a socket, as Node spawns it).
+      label: 'forge plan preflight --hook claude, plan active',
+      args: [FORGE, 'plan', 'preflight', '--hook', 'claude'],
+      cwd: gated,
+      input: `${JSON.stringify({ session_id: 'bench', hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: join(gated, 'src', 'a.ts') }, cwd: gated })}\n`,
+      goal: 1.5,
+    },
+    {
       label: 'forge memory save (a state write)',
       args: () => [FORGE, 'memory', 'save', `start-up lesson ${lesson++}`],
       cwd: small,

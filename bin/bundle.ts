@@ -4,7 +4,7 @@ import { invoke, type Invocation } from '../lib/cli/invoke';
 import { main } from '../lib/cli/main';
 import { leaves } from '../lib/cli/registry';
 import { setCommandLoader, type CommandBundle, type CommandLoader } from '../lib/cli/bundles';
-import { outputStream } from './stdio';
+import { inputSource, outputStream } from './stdio';
 
 export function commandBundle(entries: readonly Entry[]): CommandBundle {
   return {
@@ -16,10 +16,8 @@ export function commandBundle(entries: readonly Entry[]): CommandBundle {
         argv,
         env: process.env,
         cwd: process.cwd(),
-        // process.stdin is made on first use: most calls never read it, and making it costs a few ms.
-        get stdin() {
-          return process.stdin;
-        },
+        // process.stdin is made only for a terminal, and on first use: making it costs a few ms.
+        stdin: inputSource(0, () => process.stdin),
         stdout: outputStream(1, () => process.stdout),
         stderr: outputStream(2, () => process.stderr),
       });

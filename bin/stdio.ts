@@ -1,6 +1,8 @@
-// stdout and stderr for a run: a pipe, socket or file is written with write(2), as Node's own stream for them does on Linux (synchronously), without loading the net and stream modules that stream costs every call; a terminal gets Node's own stream.
+// stdin, stdout and stderr for a run: a pipe, socket or file is read with read(2) and written with write(2) (as Node's own stream writes them on Linux, synchronously), without loading the net and stream modules Node's stream costs every call; a terminal gets Node's own stream.
 import { EventEmitter } from 'node:events';
-import { fstatSync, statSync, writeSync, type Stats } from 'node:fs';
+import { fstatSync, read, statSync, writeSync, type Stats } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { type StdinSource, streamSource } from '../lib/cli/input';
 import type { Stream } from '../lib/cli/output';
 
 /**
@@ -62,4 +64,55 @@ export function outputStream(fd: 1 | 2, nodeStream: () => Stream): Stream {
   }
   const plain = kind.isFIFO() || kind.isSocket() || kind.isFile() || (kind.isCharacterDevice() && isDevNull(kind));
   return plain ? (new FdWriter(fd, nodeStream) as unknown as Stream) : nodeStream();
+}
+
+/** What one read(2) of stdin asks for: Node's stream reads 64 KiB at a time too. */
+const READ_SIZE = 64 * 1024;
+
+/**
+ * stdin for a run: read(2) on a pipe, socket or file, a chunk per read on libuv's threads (a read
+ * that waits blocks one of them, not the event loop); Node's stream, made on first use, for a
+ * terminal or anything else. A non-blocking pipe (EAGAIN: another process set O_NONBLOCK on it)
+ * hands this and every later read to Node's stream, which waits for data. An error ends the input,
+ * as it ends Node's stream for the reader (lib/cli/input.ts).
+ */
+export function inputSource(fd: number, nodeStream: () => Readable & { isTTY?: boolean }): StdinSource {
+  let kind: Stats | null = null;
+  try {
+    kind = fstatSync(fd);
+  } catch {
+    // closed: Node's stream says what it is
+  }
+  if (!kind || !(kind.isFIFO() || kind.isSocket() || kind.isFile())) {
+    let node: StdinSource | null = null;
+    const own = () => (node ??= streamSource(nodeStream()));
+    return {
+      get isTTY() {
+        return own().isTTY;
+      },
+      read: () => own().read(),
+      stream: () => own().stream!(),
+    };
+  }
+  let fallback: StdinSource | null = null;
+  let ended = false;
+  return {
+    isTTY: false,
+    read: () => {
+      if (fallback) return fallback.read();
+      if (ended) return Promise.resolve(null);
+      return new Promise((resolve) => {
+        const buf = Buffer.allocUnsafe(READ_SIZE);
+        read(fd, buf, 0, READ_SIZE, null, (err, n) => {
+          if (err && err.code === 'EAGAIN') {
+            fallback = streamSource(nodeStream());
+            resolve(fallback.read());
+          } else if (err || n === 0) {
+            ended = true;
+            resolve(null);
+          } else resolve(buf.subarray(0, n));
+        });
+      });
+    },
+  };
 }

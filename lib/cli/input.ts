@@ -4,14 +4,51 @@ import type { Readable } from 'node:stream';
 export type StdinInput = { kind: 'empty' } | { kind: 'ndjson'; lines: AsyncIterable<string> } | { kind: 'text'; text: string };
 
 /**
- * Peeks until the first non-blank byte decides the kind, then hands the stream — with what was
- * peeked pushed back — to the line splitter, so a million requests stream in constant memory.
+ * stdin as a run reads it: its bytes a chunk at a time, and whether it is a terminal. A pipe,
+ * socket or file is read with read(2) (bin/stdio.ts), without the net and stream modules Node's
+ * stream for it loads (3 ms); Node's stream is made for a terminal, where a question may be asked.
  */
-export async function readStdin(stream: Readable): Promise<StdinInput> {
+export interface StdinSource {
+  readonly isTTY: boolean;
+  /** The next chunk; null at the end (or on an error, as Node's stream ends then too). */
+  read(): Promise<Buffer | null>;
+  /** Node's stream of the same input, for readline's questions on a terminal: only a terminal's source has it. */
+  stream?(): Readable;
+}
+
+/** A StdinSource over a Node stream (a terminal's, or Node's for what bin/stdio.ts does not read itself). */
+export function streamSource(stream: Readable & { isTTY?: boolean }): StdinSource {
+  return { isTTY: stream.isTTY === true, read: () => nextChunk(stream), stream: () => stream };
+}
+
+/** A StdinSource of these chunks (what an in-process call is given), then the end. */
+export function bytesSource(chunks: Buffer[]): StdinSource {
+  const pending = [...chunks];
+  return { isTTY: false, read: () => Promise.resolve(pending.shift() ?? null) };
+}
+
+/** A source that gives `first` before the rest of `source`: what a peek took, handed back. */
+function prepended(first: Buffer, source: StdinSource): StdinSource {
+  let pending: Buffer | null = first;
+  return {
+    isTTY: source.isTTY,
+    read: () => {
+      const chunk = pending;
+      pending = null;
+      return chunk ? Promise.resolve(chunk) : source.read();
+    },
+  };
+}
+
+/**
+ * Peeks until the first non-blank byte decides the kind, then hands the source — with what was
+ * peeked given back first — to the line splitter, so a million requests stream in constant memory.
+ */
+export async function readStdin(source: StdinSource): Promise<StdinInput> {
   const peeked: Buffer[] = [];
   let first: number | undefined;
   for (;;) {
-    const chunk = await nextChunk(stream);
+    const chunk = await source.read();
     if (chunk === null) break;
     peeked.push(chunk);
     const i = chunk.findIndex((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09);
@@ -21,16 +58,16 @@ export async function readStdin(stream: Readable): Promise<StdinInput> {
     }
   }
   if (first === undefined) return { kind: 'empty' };
-  stream.unshift(Buffer.concat(peeked));
-  if (first === 0x7b) return { kind: 'ndjson', lines: splitLines(stream) };
-  return { kind: 'text', text: await readAll(stream) };
+  const rest = prepended(Buffer.concat(peeked), source);
+  if (first === 0x7b) return { kind: 'ndjson', lines: splitLines(rest) };
+  return { kind: 'text', text: await readAll(rest) };
 }
 
 /** All of stdin as text (the content of `forge write path < file`), decoded by decodeBytes. */
-export async function readAll(stream: Readable): Promise<string> {
+export async function readAll(source: StdinSource): Promise<string> {
   const chunks: Buffer[] = [];
   for (;;) {
-    const chunk = await nextChunk(stream);
+    const chunk = await source.read();
     if (chunk === null) break;
     chunks.push(chunk);
   }
@@ -44,14 +81,14 @@ const LINE_END = /\r?\n|\r/;
  * stdin's lines, each decoded by decodeBytes: every chunk up to its last \n is decoded at once (no
  * character spans a \n byte); the rest waits for the next chunk, so a long line costs its length.
  */
-async function* splitLines(stream: Readable): AsyncGenerator<string> {
+async function* splitLines(source: StdinSource): AsyncGenerator<string> {
   let parts: Buffer[] = [];
   const lines = (bytes: Buffer) => {
     const text = decodeBytes(bytes);
     return (text.endsWith('\r') ? text.slice(0, -1) : text).split(LINE_END);
   };
   for (;;) {
-    const chunk = await nextChunk(stream);
+    const chunk = await source.read();
     if (chunk === null) break;
     const end = chunk.lastIndexOf(0x0a);
     if (end < 0) {

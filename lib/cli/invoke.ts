@@ -1,6 +1,7 @@
 // Runs one command in-process exactly as the CLI would — for MCP tool calls (NDJSON) and the agent's tools (text).
 import type { Writable } from 'node:stream';
 import type { ArgsSpec, CommandSpec, Entry } from './declare';
+import { bytesSource } from './input';
 import { main } from './main';
 import { leaves } from './registry';
 
@@ -57,11 +58,8 @@ export async function invoke({
   env: NodeJS.ProcessEnv;
   json: boolean;
 }): Promise<Invocation> {
-  const { Readable } = await import('node:stream');
   const [stdout, stderr] = [await collector(), await collector()];
-  const stdin = json
-    ? Readable.from([Buffer.from(`${JSON.stringify(args)}\n`)], { objectMode: false })
-    : Readable.from([], { objectMode: false });
+  const stdin = bytesSource(json ? [Buffer.from(`${JSON.stringify(args)}\n`)] : []);
   const words = json ? ['--json'] : argvOf(spec, args);
   const code = await main({
     entries,

@@ -1,14 +1,13 @@
 // The CLI entry: resolve the command, read flags or NDJSON, run each request, render text or records, exit code.
 import { statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve as resolvePath } from 'node:path';
-import type { Readable } from 'node:stream';
 import pkg from '../../package.json' with { type: 'json' };
 import { assertId, CwdNotFoundError, ForgeError, InvalidInputError, type ExitCode } from '../errors';
 import { openRepo, type Repo } from '../git/repo';
 import { StateStore } from '../git/state';
 import { recordEvents, toolCallEvent } from '../logs/events';
 import type { CommandSpec, Entry, Item, Outcome, RunContext } from './declare';
-import { readAll, readStdin } from './input';
+import { readAll, readStdin, type StdinSource } from './input';
 import { hintFields, hintLines, Output, PLAIN, type Hint, type Stream } from './output';
 import { groupHelp, topHelp } from './overview';
 import { colorOption, isLeadingOption, leadingWithoutValue, splitWords } from './leading';
@@ -30,7 +29,7 @@ export interface MainOptions {
   argv: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
-  stdin: Readable & { isTTY?: boolean };
+  stdin: StdinSource;
   stdout: Stream;
   stderr: Stream;
 }
@@ -462,9 +461,10 @@ function runContext({
 
 /** A question on the terminal; null when there is none to ask on, or nobody answers (Ctrl-D). */
 async function ask({ question, opts }: { question: string; opts: MainOptions }): Promise<string | null> {
-  if (!opts.stdin.isTTY || !opts.stderr.isTTY) return null;
+  const input = opts.stdin.isTTY && opts.stderr.isTTY ? opts.stdin.stream?.() : undefined;
+  if (!input) return null;
   const { createInterface } = await import('node:readline');
-  const rl = createInterface({ input: opts.stdin, output: opts.stderr });
+  const rl = createInterface({ input, output: opts.stderr });
   // Ctrl-D closes the question unanswered: nobody is answering any more.
   const answer = await new Promise<string | null>((done) => {
     rl.on('close', () => done(null));

@@ -179,6 +179,58 @@ test('stdout to /dev/null, a pipe or a file is written with write(2), without lo
   assert.is(readFileSync(file, 'utf8'), expected.stdout);
 });
 
+test('stdin from a pipe, a socket or a file is read with read(2), without loading the stream modules: the same requests', () => {
+  const home = tempDir();
+  const probe = join(tempDir(), 'probe.cjs');
+  writeFileSync(
+    probe,
+    "process.on('exit', () => require('node:fs').writeSync(2, `stream:${process.moduleLoadList.includes('NativeModule stream')}\\n`));\n",
+  );
+  const input = join(tempDir(), 'in.txt');
+  writeFileSync(input, 'from stdin\n');
+  const forgeCmd = `'${process.execPath}' -r '${probe}' '${FORGE}'`;
+  const inputFd = openSync(input, 'r');
+  try {
+    for (const [name, r] of [
+      // A shell's pipe (a FIFO); Node's spawnSync input (a socket); a redirected file.
+      ['pipe', spawnSync('sh', ['-c', `cat '${input}' | ${forgeCmd} write pipe.txt`], { cwd: repo, env: userEnv(home), encoding: 'utf8' })],
+      [
+        'socket',
+        spawnSync(process.execPath, ['-r', probe, FORGE, 'write', 'socket.txt'], {
+          cwd: repo,
+          env: userEnv(home),
+          encoding: 'utf8',
+          input: 'from stdin\n',
+        }),
+      ],
+      [
+        'file',
+        spawnSync(process.execPath, ['-r', probe, FORGE, 'write', 'file.txt'], {
+          cwd: repo,
+          env: userEnv(home),
+          encoding: 'utf8',
+          stdio: [inputFd, 'pipe', 'pipe'],
+        }),
+      ],
+      [
+        'NDJSON',
+        spawnSync(process.execPath, ['-r', probe, FORGE, 'write'], {
+          cwd: repo,
+          env: userEnv(home),
+          encoding: 'utf8',
+          input: '{"path":"ndjson.txt","content":"from stdin\\n"}\n',
+        }),
+      ],
+    ] as const) {
+      assert.is(r.status, 0, `${name}: ${r.stderr}`);
+      assert.is(r.stderr, 'stream:false\n', name);
+      assert.is(readFileSync(join(repo, `${name === 'NDJSON' ? 'ndjson' : name}.txt`), 'utf8'), 'from stdin\n', name);
+    }
+  } finally {
+    closeSync(inputFd);
+  }
+});
+
 test("each bundle's import.meta.url is pathToFileURL's, for plain paths and for those it encodes", () => {
   const banner = readFileSync(join(FORGE, '..', 'commands', 'read.js'), 'utf8').split('\n')[0]!;
   assert.match(banner, /^var __forgeImportMetaUrl = /);

@@ -2,13 +2,15 @@
 import { Readable } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decodeBytes, readStdin } from '../../../lib/cli/input';
+import { decodeBytes, readStdin, streamSource } from '../../../lib/cli/input';
 
 /** stdin made of these chunks, as a pipe delivers them. */
 const stdin = (...chunks: Array<string | number[]>) =>
-  Readable.from(
-    chunks.map((c) => Buffer.from(c as string)),
-    { objectMode: false },
+  streamSource(
+    Readable.from(
+      chunks.map((c) => Buffer.from(c as string)),
+      { objectMode: false },
+    ),
   );
 
 async function lines(...chunks: Array<string | number[]>): Promise<string[]> {

@@ -1,0 +1,93 @@
+// stdin read with read(2): a file, a FIFO and a socket give their bytes as Node's stream would; a non-blocking pipe goes to Node's stream; anything else is Node's stream from the start.
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, createReadStream, openSync, writeFileSync, writeSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { inputSource } from '../../bin/stdio';
+import type { StdinSource } from '../../lib/cli/input';
+import { tempDir } from '../helpers/repo';
+
+/** Everything a source gives, and how many chunks it came in; the end stays the end. */
+async function drain(source: StdinSource): Promise<{ bytes: Buffer; chunks: number }> {
+  const parts: Buffer[] = [];
+  for (let chunk = await source.read(); chunk !== null; chunk = await source.read()) parts.push(chunk);
+  assert.is(await source.read(), null, 'read again after the end');
+  return { bytes: Buffer.concat(parts), chunks: parts.length };
+}
+
+const notUsed = () => {
+  throw new Error("Node's stream was made");
+};
+
+test("a file is read whole in 64 KiB chunks, from the fd's offset, without Node's stream", async () => {
+  const file = join(tempDir(), 'in.bin');
+  const content = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7) % 256));
+  writeFileSync(file, content);
+  const fd = openSync(file, 'r');
+  try {
+    const source = inputSource(fd, notUsed);
+    assert.is(source.isTTY, false);
+    const { bytes, chunks } = await drain(source);
+    assert.ok(bytes.equals(content));
+    assert.is(chunks, 4);
+  } finally {
+    closeSync(fd);
+  }
+});
+
+test('a FIFO: what the writer wrote, to its close', async () => {
+  const fifo = join(tempDir(), 'fifo');
+  execFileSync('mkfifo', [fifo]);
+  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writer = openSync(fifo, constants.O_WRONLY);
+  // Blocking again, as a shell's pipe is: the reads wait for the writer.
+  closeSync(reader);
+  const blocking = openSync(fifo, constants.O_RDONLY);
+  writeSync(writer, 'one\n');
+  const source = inputSource(blocking, notUsed);
+  const first = await source.read();
+  assert.is(first?.toString(), 'one\n');
+  writeSync(writer, 'two\n');
+  closeSync(writer);
+  assert.is((await drain(source)).bytes.toString(), 'two\n');
+  closeSync(blocking);
+});
+
+test("a non-blocking pipe with nothing in it yet (EAGAIN) is handed to Node's stream, which waits for the writer", async () => {
+  const fifo = join(tempDir(), 'fifo');
+  execFileSync('mkfifo', [fifo]);
+  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writer = openSync(fifo, constants.O_WRONLY);
+  let made = 0;
+  const source = inputSource(reader, () => {
+    made++;
+    // Written only once the stream is made: the first read met an empty pipe (EAGAIN), whatever the machine's speed.
+    setImmediate(() => {
+      writeSync(writer, 'late\n');
+      closeSync(writer);
+    });
+    return new Socket({ fd: reader, readable: true, writable: false });
+  });
+  assert.is((await drain(source)).bytes.toString(), 'late\n');
+  assert.is(made, 1, "Node's stream made once, on EAGAIN");
+});
+
+test("a character device or a closed fd is Node's stream's, made when first asked", async () => {
+  let made = 0;
+  const devNull = openSync('/dev/null', 'r');
+  const source = inputSource(devNull, () => {
+    made++;
+    return createReadStream('', { fd: devNull, autoClose: false });
+  });
+  assert.is(made, 0, 'not made before use');
+  assert.is(source.isTTY, false);
+  assert.is((await drain(source)).bytes.length, 0);
+  assert.is(made, 1);
+  closeSync(devNull);
+  const closed = inputSource(987, () => Object.assign(createReadStream('/dev/null'), { isTTY: false }));
+  assert.is(await closed.read(), null);
+});
+
+test.run();
