@@ -84,14 +84,14 @@ export function inputSource(fd: number, nodeStream: () => Readable & { isTTY?: b
     // closed: Node's stream says what it is
   }
   if (!kind || !(kind.isFIFO() || kind.isSocket() || kind.isFile())) {
-    let node: StdinSource | null = null;
+    let node: Required<StdinSource> | null = null;
     const own = () => (node ??= streamSource(nodeStream()));
     return {
       get isTTY() {
         return own().isTTY;
       },
       read: () => own().read(),
-      stream: () => own().stream!(),
+      stream: () => own().stream(),
     };
   }
   let fallback: StdinSource | null = null;

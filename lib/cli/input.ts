@@ -17,7 +17,7 @@ export interface StdinSource {
 }
 
 /** A StdinSource over a Node stream (a terminal's, or Node's for what bin/stdio.ts does not read itself). */
-export function streamSource(stream: Readable & { isTTY?: boolean }): StdinSource {
+export function streamSource(stream: Readable & { isTTY?: boolean }): Required<StdinSource> {
   return { isTTY: stream.isTTY === true, read: () => nextChunk(stream), stream: () => stream };
 }
 

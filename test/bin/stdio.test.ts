@@ -17,6 +17,14 @@ async function drain(source: StdinSource): Promise<{ bytes: Buffer; chunks: numb
   return { bytes: Buffer.concat(parts), chunks: parts.length };
 }
 
+/** A new FIFO, open at both ends: the reader non-blocking (so that opening it does not wait for a writer). */
+function fifo(): { path: string; reader: number; writer: number } {
+  const path = join(tempDir(), 'fifo');
+  execFileSync('mkfifo', [path]);
+  const reader = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  return { path, reader, writer: openSync(path, constants.O_WRONLY) };
+}
+
 const notUsed = () => {
   throw new Error("Node's stream was made");
 };
@@ -38,13 +46,10 @@ test("a file is read whole in 64 KiB chunks, from the fd's offset, without Node'
 });
 
 test('a FIFO: what the writer wrote, to its close', async () => {
-  const fifo = join(tempDir(), 'fifo');
-  execFileSync('mkfifo', [fifo]);
-  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
-  const writer = openSync(fifo, constants.O_WRONLY);
+  const { path, reader, writer } = fifo();
   // Blocking again, as a shell's pipe is: the reads wait for the writer.
   closeSync(reader);
-  const blocking = openSync(fifo, constants.O_RDONLY);
+  const blocking = openSync(path, constants.O_RDONLY);
   writeSync(writer, 'one\n');
   const source = inputSource(blocking, notUsed);
   const first = await source.read();
@@ -56,10 +61,7 @@ test('a FIFO: what the writer wrote, to its close', async () => {
 });
 
 test("a non-blocking pipe with nothing in it yet (EAGAIN) is handed to Node's stream, which waits for the writer", async () => {
-  const fifo = join(tempDir(), 'fifo');
-  execFileSync('mkfifo', [fifo]);
-  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
-  const writer = openSync(fifo, constants.O_WRONLY);
+  const { reader, writer } = fifo();
   let made = 0;
   const source = inputSource(reader, () => {
     made++;

@@ -145,14 +145,19 @@ test('a read-only install, and a cache home that is unusable or unsafe, leave ou
   );
 });
 
-test('stdout to /dev/null, a pipe or a file is written with write(2), without loading the stream modules', () => {
-  const home = tempDir();
-  // Reports, on exit, whether the stream module was loaded: which writer the executable took.
+/** A file for node -r that reports on stderr, at exit, whether the stream module was loaded: which reader and writer the executable took. */
+function streamProbe(): string {
   const probe = join(tempDir(), 'probe.cjs');
   writeFileSync(
     probe,
     "process.on('exit', () => require('node:fs').writeSync(2, `stream:${process.moduleLoadList.includes('NativeModule stream')}\\n`));\n",
   );
+  return probe;
+}
+
+test('stdout to /dev/null, a pipe or a file is written with write(2), without loading the stream modules', () => {
+  const home = tempDir();
+  const probe = streamProbe();
   const run = (stdout: number | 'pipe') =>
     spawnSync(process.execPath, ['-r', probe, FORGE, 'read', 'a.txt'], {
       cwd: repo,
@@ -181,11 +186,7 @@ test('stdout to /dev/null, a pipe or a file is written with write(2), without lo
 
 test('stdin from a pipe, a socket or a file is read with read(2), without loading the stream modules: the same requests', () => {
   const home = tempDir();
-  const probe = join(tempDir(), 'probe.cjs');
-  writeFileSync(
-    probe,
-    "process.on('exit', () => require('node:fs').writeSync(2, `stream:${process.moduleLoadList.includes('NativeModule stream')}\\n`));\n",
-  );
+  const probe = streamProbe();
   const input = join(tempDir(), 'in.txt');
   writeFileSync(input, 'from stdin\n');
   const forgeCmd = `'${process.execPath}' -r '${probe}' '${FORGE}'`;
