@@ -113,7 +113,14 @@ export function checksum(data: Buffer): number {
   return (Math.imul(a, 0x9e3779b1) ^ b) >>> 0;
 }
 
-/** Writes the cache atomically (a reader sees the old file or the new one) and drops this bundle's stale ones. */
+/**
+ * Caches a directory keeps at most: about four installs' worth (each bundle and vendored library
+ * has one per install). npx and version managers put each version somewhere new, and a stale
+ * cache is dropped only by a rebuild of the same install: past this, the oldest written go.
+ */
+export const MAX_CACHES = 256;
+
+/** Writes the cache atomically (a reader sees the old file or the new one), drops this bundle's stale ones, and the oldest past MAX_CACHES. */
 function writeCache({ dir, name, prefix, data }: { dir: string; name: string; prefix: string; data: Buffer }): void {
   const header = Buffer.alloc(HEADER);
   MAGIC.copy(header);
@@ -122,7 +129,15 @@ function writeCache({ dir, name, prefix, data }: { dir: string; name: string; pr
   try {
     writeFileSync(tmp, Buffer.concat([header, data]), { mode: 0o600 });
     renameSync(tmp, join(dir, name));
-    for (const old of readdirSync(dir)) if (old.startsWith(prefix) && old !== name) unlinkSync(join(dir, old));
+    const kept: string[] = [];
+    for (const old of readdirSync(dir)) {
+      if (old.startsWith(prefix) && old !== name) unlinkSync(join(dir, old));
+      else if (old.endsWith('.v8') && old !== name) kept.push(old);
+    }
+    if (kept.length >= MAX_CACHES) {
+      const byAge = kept.map((file) => ({ file, written: lstatSync(join(dir, file)).mtimeMs })).sort((a, b) => a.written - b.written);
+      for (const { file } of byAge.slice(0, kept.length - MAX_CACHES + 1)) unlinkSync(join(dir, file));
+    }
   } catch {
     // A cache is only ever a shortcut: a full disk or a read-only directory just means compiling again.
     try {

@@ -9,17 +9,18 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checksum } from '../../bin/code-cache';
+import { checksum, MAX_CACHES } from '../../bin/code-cache';
 import { FORGE, forgeEnv } from '../helpers/forge';
 import { tempDir, tempRepo } from '../helpers/repo';
 
@@ -108,6 +109,28 @@ test('a rebuilt bundle gets a cache of its own and the stale one goes', () => {
   const after = [...caches(home).keys()];
   assert.is(after.length, 1);
   assert.is.not(after[0], first);
+});
+
+test('a cache directory keeps at most MAX_CACHES caches: a write drops the oldest written, and nothing that is not a cache', () => {
+  const home = tempDir();
+  assert.equal(read(home), expected);
+  const [first] = [...caches(home).keys()];
+  const dir = dirname(first!);
+  // Other installs' caches, written long ago, oldest first; and a file that is no cache.
+  for (let i = 0; i < MAX_CACHES + 20; i++) {
+    const file = join(dir, `other-${String(i).padStart(3, '0')}-1-2-3-4.v8`);
+    writeFileSync(file, 'x');
+    utimesSync(file, 1_000_000 + i, 1_000_000 + i);
+  }
+  writeFileSync(join(dir, 'notes.txt'), 'kept');
+  rmSync(first!); // the next read writes its cache again
+  assert.equal(read(home), expected);
+  const left = readdirSync(dir);
+  assert.is(left.filter((f) => f.endsWith('.v8')).length, MAX_CACHES);
+  assert.ok(left.includes(basename(first!)), "the read's own cache, just written");
+  assert.ok(left.includes('notes.txt'));
+  assert.not.ok(left.includes('other-000-1-2-3-4.v8'), 'the oldest went');
+  assert.ok(left.includes(`other-${String(MAX_CACHES + 19).padStart(3, '0')}-1-2-3-4.v8`), 'the newest stayed');
 });
 
 test('a read-only install, and a cache home that is unusable or unsafe, leave output alone and write nothing there', () => {
