@@ -147,7 +147,8 @@ function configsArePlain(commonDir: string): boolean {
       return false;
     }
     // git init sets logAllRefUpdates=true, which logs branches, not refs/forge/*: only 'always' does.
-    if (/\[\s*include|hookspath|sharedrepository|fsync|logallrefupdates\s*=\s*"?\s*always/i.test(text)) return false;
+    // A value continued on the next line (a backslash before the line end) could be any of these.
+    if (/\[\s*include|hookspath|sharedrepository|fsync|logallrefupdates\s*=\s*"?\s*always|\\\r?\n/i.test(text)) return false;
   }
   return true;
 }

@@ -112,6 +112,21 @@ test('git updates the ref instead when the repository is not plain: a hook, refl
   loggedStore.close();
   assert.ok(existsSync(join(logged, '.git', 'logs', STATE_REF)), 'git wrote the reflog');
 
+  // The same in the user's config, its value continued on a second line: git reads 'always'.
+  const continued = tempRepo();
+  git(continued, 'config', '--unset', 'core.logAllRefUpdates'); // git init's `true` would win over the user's
+  const globalConfig = join(tempDir(), 'gitconfig');
+  writeFileSync(globalConfig, '[core]\n\tlogAllRefUpdates = al\\\nways\n');
+  const before = process.env.GIT_CONFIG_GLOBAL;
+  process.env.GIT_CONFIG_GLOBAL = globalConfig;
+  try {
+    assert.is(git(continued, 'config', '--get', 'core.logAllRefUpdates'), 'always');
+    assert.is(direct(continued, twoCommits(continued)[0], null), undefined);
+  } finally {
+    if (before === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+    else process.env.GIT_CONFIG_GLOBAL = before;
+  }
+
   const withLog = tempRepo();
   const [wa] = twoCommits(withLog);
   mkdirSync(join(withLog, '.git', 'logs', 'refs', 'forge'), { recursive: true });
