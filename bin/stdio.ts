@@ -2,7 +2,7 @@
 import { EventEmitter } from 'node:events';
 import { fstatSync, read, statSync, writeSync, type Stats } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { type StdinSource, streamSource } from '../lib/cli/input';
+import { type StdinSource, streamSource, unreadable } from '../lib/cli/input';
 import type { Stream } from '../lib/cli/output';
 
 /**
@@ -70,11 +70,11 @@ export function outputStream(fd: 1 | 2, nodeStream: () => Stream): Stream {
 const READ_SIZE = 64 * 1024;
 
 /**
- * stdin for a run: read(2) on a pipe, socket or file, a chunk per read on libuv's threads (a read
- * that waits blocks one of them, not the event loop); Node's stream, made on first use, for a
- * terminal or anything else. A non-blocking pipe (EAGAIN: another process set O_NONBLOCK on it)
- * hands this and every later read to Node's stream, which waits for data. An error ends the input,
- * as it ends Node's stream for the reader (lib/cli/input.ts).
+ * stdin for a run: read(2) on a pipe, socket, file or anything else that is not a character
+ * device, a chunk per read on libuv's threads (a read that waits blocks one of them, not the event
+ * loop); Node's stream, made on first use, for a terminal or another character device. A non-blocking pipe (EAGAIN: another process set O_NONBLOCK on it)
+ * hands this and every later read to Node's stream, which waits for data. A failed read is
+ * BAD_INPUT (lib/cli/input.ts unreadable), never the end.
  */
 export function inputSource(fd: number, nodeStream: () => Readable & { isTTY?: boolean }): StdinSource {
   let kind: Stats | null = null;
@@ -83,7 +83,8 @@ export function inputSource(fd: number, nodeStream: () => Readable & { isTTY?: b
   } catch {
     // closed: Node's stream says what it is
   }
-  if (!kind || !(kind.isFIFO() || kind.isSocket() || kind.isFile())) {
+  // A directory is read too, to fail (EISDIR): Node's stream makes an empty stdin of it.
+  if (!kind || kind.isCharacterDevice()) {
     let node: Required<StdinSource> | null = null;
     const own = () => (node ??= streamSource(nodeStream()));
     return {
@@ -101,13 +102,14 @@ export function inputSource(fd: number, nodeStream: () => Readable & { isTTY?: b
     read: () => {
       if (fallback) return fallback.read();
       if (ended) return Promise.resolve(null);
-      return new Promise((resolve) => {
+      return new Promise((resolve, reject) => {
         const buf = Buffer.allocUnsafe(READ_SIZE);
         read(fd, buf, 0, READ_SIZE, null, (err, n) => {
-          if (err && err.code === 'EAGAIN') {
+          if (err?.code === 'EAGAIN') {
             fallback = streamSource(nodeStream());
             resolve(fallback.read());
-          } else if (err || n === 0) {
+          } else if (err) reject(unreadable(err));
+          else if (n === 0) {
             ended = true;
             resolve(null);
           } else resolve(buf.subarray(0, n));

@@ -89,7 +89,7 @@ export const ERROR_CODES = {
   },
   AUTO_COMMIT_FAILED: { exit: 1, meaning: 'git commit of the result failed' },
   BAD_HOOK_PAYLOAD: { exit: 2, meaning: "a hook payload on stdin that is not the agent's JSON for that hook" },
-  BAD_INPUT: { exit: 2, meaning: 'stdin that is not NDJSON' },
+  BAD_INPUT: { exit: 2, meaning: 'stdin that is not NDJSON, or that cannot be read' },
   BAD_NDJSON: { exit: 2, meaning: 'a stdin line that is not a JSON object (the message names the line)', data: shape<{ line?: number }>() },
   BAD_REVISION: { exit: 2, meaning: 'a revision that is not a commit or tree' },
   BINARY_FILE: { exit: 1, meaning: 'the file is binary' },

@@ -1,5 +1,6 @@
 // Reads stdin: NDJSON requests line by line (first non-blank byte `{`), or raw text for text-input commands; bytes that are not UTF-8 are kept apart for validation to refuse.
 import type { Readable } from 'node:stream';
+import { InvalidInputError } from '../errors';
 
 export type StdinInput = { kind: 'empty' } | { kind: 'ndjson'; lines: AsyncIterable<string> } | { kind: 'text'; text: string };
 
@@ -10,7 +11,7 @@ export type StdinInput = { kind: 'empty' } | { kind: 'ndjson'; lines: AsyncItera
  */
 export interface StdinSource {
   readonly isTTY: boolean;
-  /** The next chunk; null at the end (or on an error, as Node's stream ends then too). */
+  /** The next chunk; null at the end. Rejects with BAD_INPUT (unreadable) when the read fails. */
   read(): Promise<Buffer | null>;
   /** Node's stream of the same input, for readline's questions on a terminal: only a terminal's source has it. */
   stream?(): Readable;
@@ -161,14 +162,15 @@ function sequenceLength(bytes: Uint8Array, i: number): number {
 }
 
 function nextChunk(stream: Readable): Promise<Buffer | null> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const chunk = stream.read() as Buffer | null;
     if (chunk !== null) return resolve(chunk);
+    if (stream.errored) return reject(unreadable(stream.errored));
     if (stream.readableEnded || stream.destroyed) return resolve(null);
     const cleanup = () => {
       stream.off('readable', onReadable);
       stream.off('end', onEnd);
-      stream.off('error', onEnd);
+      stream.off('error', onError);
     };
     const onReadable = () => {
       const c = stream.read() as Buffer | null;
@@ -181,8 +183,22 @@ function nextChunk(stream: Readable): Promise<Buffer | null> {
       cleanup();
       resolve(null);
     };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(unreadable(err));
+    };
     stream.on('readable', onReadable);
     stream.on('end', onEnd);
-    stream.on('error', onEnd);
+    stream.on('error', onError);
   });
+}
+
+/**
+ * BAD_INPUT for stdin that failed to read (a directory, an I/O error): never taken as its end, or
+ * a command would act on what came before the failure as if it were all (`forge write x < dir`
+ * wrote an empty file). The command's help is its Fix (lib/cli/main.ts).
+ */
+export function unreadable(err: Error): InvalidInputError<'BAD_INPUT'> {
+  const code = (err as NodeJS.ErrnoException).code;
+  return new InvalidInputError('BAD_INPUT', `stdin could not be read${code ? ` (${code})` : ''}: ${err.message}`);
 }

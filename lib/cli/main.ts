@@ -6,7 +6,7 @@ import { assertId, CwdNotFoundError, ForgeError, InvalidInputError, type ExitCod
 import { openRepo, type Repo } from '../git/repo';
 import { StateStore } from '../git/state';
 import { recordEvents, toolCallEvent } from '../logs/events';
-import type { CommandSpec, Entry, Item, Outcome, RunContext } from './declare';
+import type { ArgsSpec, CommandSpec, Entry, Item, Outcome, RunContext } from './declare';
 import { readAll, readStdin, type StdinSource } from './input';
 import { hintFields, hintLines, Output, PLAIN, type Hint, type Stream } from './output';
 import { groupHelp, topHelp } from './overview';
@@ -39,6 +39,8 @@ interface Request {
   raw: Record<string, unknown>;
   line?: number;
   error?: string;
+  /** Why no request could be read here at all (stdin failed). */
+  failure?: ForgeError;
 }
 
 /** Per-process caches: one repository discovery and one state store per directory. */
@@ -248,26 +250,15 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
     return 0;
   }
 
-  // Flags alone make one request; with no command arguments, stdin may carry NDJSON requests.
-  let requests: AsyncIterable<Request> | Request[] = [{ raw: parsed.raw }];
-  const textArg = spec.stdinText;
-  const textElsewhere = (spec.stdinAlternatives ?? []).some((a) => parsed.raw[a] !== undefined);
-  if (textArg && parsed.hasCommandArgs && parsed.raw[textArg] === undefined && !textElsewhere && !opts.stdin.isTTY) {
-    requests = [{ raw: { ...parsed.raw, [textArg]: await readAll(opts.stdin) } }];
-  } else if (!parsed.hasCommandArgs && !opts.stdin.isTTY && !spec.ownsStdin) {
-    const input = await readStdin(opts.stdin);
-    if (input.kind === 'ndjson') {
-      json = true;
-      requests = numbered(input.lines);
-    } else if (input.kind === 'text' && textArg) {
-      requests = [{ raw: { ...parsed.raw, [textArg]: input.text } }];
-    } else if (input.kind === 'text') {
-      const e = new InvalidInputError('BAD_INPUT', "stdin is not NDJSON: each request is one JSON object per line, starting with '{'", {
-        fix: helpFix,
-      });
-      await renderError(out, e, { json, env, id: undefined, line: undefined });
-      return e.exitCode;
-    }
+  let requests: AsyncIterable<Request> | Request[];
+  try {
+    const read = await requestsOf({ spec, parsed, stdin: opts.stdin });
+    requests = read.requests;
+    json ||= read.ndjson;
+  } catch (err) {
+    const e = toForgeError(err, helpFix);
+    await renderError(out, e, { json, env, id: undefined, line: undefined });
+    return e.exitCode;
   }
 
   const repos = new RepoCache();
@@ -309,9 +300,56 @@ async function openPager({ opts, out }: { opts: MainOptions; out: Output }): Pro
   });
 }
 
+/**
+ * The requests of a call: its flags; the text of a text-input command read from stdin; or, with no
+ * command arguments, stdin's NDJSON requests. BAD_INPUT for stdin that is not NDJSON, or that cannot
+ * be read — except a blob the command parses itself (a hook's payload, `anyText`): an unreadable one
+ * is handed on empty, for the command to judge as it judges an empty one (a gate: closed while a
+ * plan is active, out of the way when none is).
+ */
+async function requestsOf({
+  spec,
+  parsed,
+  stdin,
+}: {
+  spec: CommandSpec<any>;
+  parsed: ParsedArgv;
+  stdin: StdinSource;
+}): Promise<{ requests: AsyncIterable<Request> | Request[]; ndjson: boolean }> {
+  const flags = { requests: [{ raw: parsed.raw }], ndjson: false };
+  const textArg = spec.stdinText;
+  const textElsewhere = (spec.stdinAlternatives ?? []).some((a) => parsed.raw[a] !== undefined);
+  if (textArg && parsed.hasCommandArgs && parsed.raw[textArg] === undefined && !textElsewhere && !stdin.isTTY) {
+    const text = await readAll(stdin).catch((err: unknown) => {
+      if ((spec.args as ArgsSpec)[textArg]?.anyText && err instanceof ForgeError) return '';
+      throw err;
+    });
+    return { requests: [{ raw: { ...parsed.raw, [textArg]: text } }], ndjson: false };
+  }
+  if (parsed.hasCommandArgs || stdin.isTTY || spec.ownsStdin) return flags;
+  const input = await readStdin(stdin);
+  if (input.kind === 'ndjson') return { requests: numbered(input.lines), ndjson: true };
+  if (input.kind === 'text' && textArg) return { requests: [{ raw: { ...parsed.raw, [textArg]: input.text } }], ndjson: false };
+  if (input.kind === 'text')
+    throw new InvalidInputError('BAD_INPUT', "stdin is not NDJSON: each request is one JSON object per line, starting with '{'");
+  return flags;
+}
+
+/** stdin's NDJSON lines as requests, numbered; a failed read ends them with its BAD_INPUT as the last request. */
 async function* numbered(lines: AsyncIterable<string>): AsyncGenerator<Request> {
   let n = 0;
-  for await (const text of lines) {
+  const iterator = lines[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<string>;
+    try {
+      next = await iterator.next();
+    } catch (err) {
+      if (!(err instanceof ForgeError)) throw err;
+      yield { raw: {}, line: n + 1, failure: err };
+      return;
+    }
+    if (next.done) return;
+    const text = next.value;
     n++;
     if (!text.trim()) continue;
     let value: unknown;
@@ -535,6 +573,7 @@ async function runRequest({
   let code: ExitCode = 0;
   let errorCode: string | undefined;
   try {
+    if (req.failure) throw req.failure;
     if (req.error) throw new InvalidInputError('BAD_NDJSON', req.error, { fix: helpFix, data: { line: req.line } });
     if (badId) throw badIdError(req.raw.id, helpFix);
     const { args, common } = validateRequest({ spec: spec.args, raw: req.raw, fix: helpFix });

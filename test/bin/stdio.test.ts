@@ -2,11 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, createReadStream, openSync, writeFileSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { inputSource } from '../../bin/stdio';
-import type { StdinSource } from '../../lib/cli/input';
+import { type StdinSource, streamSource } from '../../lib/cli/input';
+import type { ForgeError } from '../../lib/errors';
 import { tempDir } from '../helpers/repo';
 
 /** Everything a source gives, and how many chunks it came in; the end stays the end. */
@@ -74,6 +76,36 @@ test("a non-blocking pipe with nothing in it yet (EAGAIN) is handed to Node's st
   });
   assert.is((await drain(source)).bytes.toString(), 'late\n');
   assert.is(made, 1, "Node's stream made once, on EAGAIN");
+});
+
+test("a directory is read to fail: BAD_INPUT (EISDIR), where Node's stream makes an empty stdin of it", async () => {
+  const fd = openSync(tempDir(), 'r');
+  try {
+    const failed = await inputSource(fd, notUsed)
+      .read()
+      .then(
+        () => null,
+        (err: ForgeError) => [err.code, (err.message.match(/\(\w+\)/) ?? [])[0]],
+      );
+    assert.equal(failed, ['BAD_INPUT', '(EISDIR)']);
+  } finally {
+    closeSync(fd);
+  }
+});
+
+test("a failing Node stream (a terminal's, say) is BAD_INPUT too, not its end", async () => {
+  const stream = new Readable({ read() {} });
+  const source = streamSource(stream);
+  const pending = source.read();
+  stream.destroy(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
+  await pending.then(
+    () => assert.unreachable('read as the end'),
+    (err: ForgeError) => assert.is(err.code, 'BAD_INPUT'),
+  );
+  await source.read().then(
+    () => assert.unreachable('read as the end after the failure'),
+    (err: ForgeError) => assert.is(err.code, 'BAD_INPUT'),
+  );
 });
 
 test("a character device or a closed fd is Node's stream's, made when first asked", async () => {
