@@ -199,7 +199,7 @@ export class StateStore {
       if (tree?.type !== 'tree') throw corruptTree(oid, ref);
       for (const e of this.entriesOf(tree, ref)) if (e.mode === '40000') await walk(e.oid);
     };
-    await walk(await this.treeOf(commit));
+    await walk(treeLine(head, commit));
   }
 
   /**
@@ -318,10 +318,7 @@ export class StateStore {
   }
 
   async treeOf(commit: string): Promise<string> {
-    const obj = await this.reader.read(commit);
-    const m = obj && /^tree ([0-9a-f]+)/.exec(obj.content.toString('utf8'));
-    if (!m) throw new ForgeError('STATE_CORRUPT', `state commit ${commit} has no tree`, { fix: 'git fsck' });
-    return m[1]!;
+    return treeLine(await this.reader.read(commit), commit);
   }
 
   /** Rebuilds only the trees on the changed paths; untouched subtrees keep their oids. */
@@ -391,4 +388,11 @@ function corruptTree(oid: string, ref: string): ForgeError {
       fix: `git fsck --strict ${ref}`,
     },
   );
+}
+
+/** The tree a state commit names (its object, as read); STATE_CORRUPT when it names none. */
+function treeLine(obj: GitObject | null, commit: string): string {
+  const m = obj && /^tree ([0-9a-f]+)/.exec(obj.content.toString('utf8'));
+  if (!m) throw new ForgeError('STATE_CORRUPT', `state commit ${commit} has no tree`, { fix: 'git fsck' });
+  return m[1]!;
 }
