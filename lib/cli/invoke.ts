@@ -6,7 +6,7 @@ import { main } from './main';
 import { leaves } from './registry';
 
 /** A stream that keeps what is written to it; node:stream is loaded by the first in-process call, not by every command's start-up. */
-async function collector(): Promise<Writable & { readonly text: string }> {
+export async function collector(): Promise<Writable & { readonly text: string }> {
   const { Writable } = await import('node:stream');
   let text = '';
   const stream = new Writable({

@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { oneUnitPlan } from '../helpers/plans';
-import { git, repoWith, storeLines, tempDir, tempRepo } from '../helpers/repo';
+import { git, rawTree, repoWith, storeLines, tempDir, tempRepo } from '../helpers/repo';
 import { plantState, stateFile } from '../helpers/state';
 
 const PLAN = oneUnitPlan({ id: 'hostile-plan', title: 'Hostile', parentTools: ['Read', 'Edit'], unitTools: ['Read', 'Edit'] });
@@ -279,18 +279,6 @@ test('undo: an undo marker that is not forge\'s is discarded — its "tree" neve
   assert.not.ok(existsSync(marker));
   assert.not.ok(existsSync(join(dir, 'owned')));
 });
-
-/** A tree object of these entries, written as given (`--literally`: git's own tools refuse such names). */
-function rawTree(dir: string, entries: Array<[mode: string, name: string, oid: string]>): string {
-  const bytes = Buffer.concat(
-    entries.map(([mode, name, oid]) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(oid, 'hex')])),
-  );
-  return execFileSync('git', ['hash-object', '-w', '-t', 'tree', '--literally', '--stdin'], {
-    cwd: dir,
-    input: bytes,
-    encoding: 'utf8',
-  }).trim();
-}
 
 test("a state tree naming '..' (pushed to a shared remote by anyone): sync refuses it with the local ref unmoved, export writes nothing, show and log's readers say STATE_CORRUPT", async () => {
   const dir = await activeRepo();

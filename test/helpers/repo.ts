@@ -144,3 +144,17 @@ export function storeLines(dir: string, store: string): string[] {
     return []; // git grep exits 1 when nothing matched
   }
 }
+
+/** A tree entry as written: mode (octal text), name, object id (hex). */
+export type RawTreeEntry = [mode: string, name: string, oid: string];
+
+/** The bytes of a tree object holding these entries, in the order given. */
+export function treeBytes(entries: RawTreeEntry[]): Buffer {
+  return Buffer.concat(entries.map(([mode, name, oid]) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(oid, 'hex')])));
+}
+
+/** A tree object of these bytes (or entries) written as given: `--literally`, since git's own tools refuse broken ones. */
+export function rawTree(dir: string, tree: Buffer | RawTreeEntry[]): string {
+  const input = Buffer.isBuffer(tree) ? tree : treeBytes(tree);
+  return execFileSync('git', ['hash-object', '-w', '-t', 'tree', '--literally', '--stdin'], { cwd: dir, input, encoding: 'utf8' }).trim();
+}

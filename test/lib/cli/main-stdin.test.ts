@@ -1,13 +1,12 @@
 // stdin that fails to read is BAD_INPUT, never the end of the input: no command acts on what came before the failure as if it were all.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { entries } from '../../../commands/index';
 import { type StdinSource, unreadable } from '../../../lib/cli/input';
+import { collector } from '../../../lib/cli/invoke';
 import { main } from '../../../lib/cli/main';
-import type { Stream } from '../../../lib/cli/output';
 import { repoWith } from '../../helpers/repo';
 
 /** A stdin that gives these chunks, then fails as a read(2) with EIO does. */
@@ -18,25 +17,17 @@ function failingAfter(...chunks: string[]): StdinSource {
 }
 
 async function run(argv: string[], stdin: StdinSource, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const sink = (add: (s: string) => void) =>
-    new Writable({
-      write(chunk: Buffer, _enc, done) {
-        add(chunk.toString('utf8'));
-        done();
-      },
-    }) as unknown as Stream;
+  const [stdout, stderr] = [await collector(), await collector()];
   const code = await main({
     entries,
     argv: ['node', 'forge', ...argv],
     env: { ...process.env, NO_COLOR: '1', FORGE_JSON: undefined },
     cwd,
     stdin,
-    stdout: sink((s) => (stdout += s)),
-    stderr: sink((s) => (stderr += s)),
+    stdout,
+    stderr,
   });
-  return { code, stdout, stderr };
+  return { code, stdout: stdout.text, stderr: stderr.text };
 }
 
 test('a text command (forge write) whose stdin fails: BAD_INPUT, exit 2, nothing written', async () => {

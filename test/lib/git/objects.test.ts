@@ -9,7 +9,7 @@ import { ObjectReader, parseTree } from '../../../lib/git/objects';
 import { openRepo } from '../../../lib/git/repo';
 import { sha1Hex } from '../../../lib/sha1';
 import { STATE_REF, StateStore } from '../../../lib/git/state';
-import { git, tempDir, tempRepo } from '../../helpers/repo';
+import { git, rawTree, tempDir, tempRepo, treeBytes } from '../../helpers/repo';
 import { write } from '../../helpers/walk-fixture';
 
 /** Runs body with a `git` first on PATH that logs its calls: how many git processes the reads started. */
@@ -144,19 +144,6 @@ test('packed refs and objects (git gc), HEAD and replace refs go to git, with th
   replaced.close();
   store.close();
 });
-
-/** A tree object of these bytes, written as given (`--literally`: git's own tools refuse broken ones). */
-function rawTree(dir: string, bytes: Buffer): string {
-  return execFileSync('git', ['hash-object', '-w', '-t', 'tree', '--literally', '--stdin'], {
-    cwd: dir,
-    input: bytes,
-    encoding: 'utf8',
-  }).trim();
-}
-
-/** Tree bytes of these entries, in the order given. */
-const treeBytes = (entries: Array<[mode: string, name: string, oid: string]>) =>
-  Buffer.concat(entries.map(([mode, name, oid]) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(oid, 'hex')])));
 
 test('parseTree: the trees git writes, entry for entry as git ls-tree lists them', () => {
   const dir = tempRepo();
