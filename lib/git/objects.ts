@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { ForgeError } from '../errors';
 import { exists } from '../fs/stat';
 import { randomHex } from '../random';
 import { sha1Hex } from '../sha1';
@@ -65,9 +66,10 @@ export class ObjectReader {
       this.failure = err;
       for (const p of this.queue.splice(0)) p.reject(err);
     };
-    child.on('error', fail);
+    // A repository git cannot read (a packed-refs it dies on) is GIT_FAILED, with git's words: not a crash of forge's.
+    child.on('error', (err) => fail(new ForgeError('GIT_FAILED', `cannot run git cat-file: ${err.message}`, { fix: 'git --version' })));
     child.on('close', (code) => {
-      if (this.queue.length) fail(new Error(`git cat-file exited (${code}): ${stderr.trim()}`));
+      if (this.queue.length) fail(new ForgeError('GIT_FAILED', `git cat-file exited (${code}): ${stderr.trim()}`, { fix: 'git fsck' }));
       this.child = null;
     });
     child.stdin.on('error', () => {}); // reported through 'close'

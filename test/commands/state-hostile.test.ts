@@ -1,6 +1,6 @@
 // State files from anywhere (another clone, an old forge, a hand edit, a hostile agent) written straight onto refs/forge/state: each command that reads one gives its documented code or a warning, never INTERNAL, and the other state stays.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -339,6 +339,23 @@ test('a state tree holding a submodule or a link (forge writes neither): export 
     assert.not.ok(existsSync(target), mode);
     assert.equal(failure(await forge(['state', 'show', '--json'], { cwd: dir })).slice(0, 2), [1, 'STATE_CORRUPT'], mode);
   }
+});
+
+test("a packed-refs git cannot read, the state ref only packed: GIT_FAILED with git's words, not an internal error, and nothing written", async () => {
+  const dir = await activeRepo();
+  git(dir, 'pack-refs', '--all');
+  const file = join(dir, '.git', 'packed-refs');
+  writeFileSync(file, `${readFileSync(file, 'utf8')}not a ref line\n`);
+  for (const argv of [
+    ['memory', 'recall', 'pnpm', '--json'],
+    ['memory', 'save', 'a lesson', '--json'],
+  ]) {
+    const r = await forge(argv, { cwd: dir });
+    const [code, errorCode] = failure(r);
+    assert.equal([code, errorCode], [1, 'GIT_FAILED'], argv.join(' '));
+    assert.match(r.records.at(-1)!.error.message, /unexpected line in .git\/packed-refs/);
+  }
+  assert.not.ok(existsSync(join(dir, '.git', 'refs', 'forge', 'state')), 'no loose state ref written past it');
 });
 
 test.run();
