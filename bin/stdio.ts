@@ -72,7 +72,8 @@ const READ_SIZE = 64 * 1024;
 /**
  * stdin for a run: read(2) on a pipe, socket, file or anything else that is not a character
  * device, a chunk per read on libuv's threads (a read that waits blocks one of them, not the event
- * loop); Node's stream, made on first use, for a terminal or another character device. A non-blocking pipe (EAGAIN: another process set O_NONBLOCK on it)
+ * loop); nothing for /dev/null, which is empty; Node's stream, made on first use, for a terminal
+ * or another character device. A non-blocking pipe (EAGAIN: another process set O_NONBLOCK on it)
  * hands this and every later read to Node's stream, which waits for data. A failed read is
  * BAD_INPUT (lib/cli/input.ts unreadable), never the end.
  */
@@ -83,6 +84,8 @@ export function inputSource(fd: number, nodeStream: () => Readable & { isTTY?: b
   } catch {
     // closed: Node's stream says what it is
   }
+  // /dev/null (CI's and many agents' stdin) ends at once: Node's stream for it costs ~6 ms of loading.
+  if (kind?.isCharacterDevice() && isDevNull(kind)) return { isTTY: false, read: () => Promise.resolve(null) };
   // A directory is read too, to fail (EISDIR): Node's stream makes an empty stdin of it.
   if (!kind || kind.isCharacterDevice()) {
     let node: Required<StdinSource> | null = null;

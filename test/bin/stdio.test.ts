@@ -108,20 +108,25 @@ test("a failing Node stream (a terminal's, say) is BAD_INPUT too, not its end", 
   );
 });
 
-test("a character device or a closed fd is Node's stream's, made when first asked", async () => {
-  let made = 0;
+test("/dev/null is empty without Node's stream; another character device or a closed fd is Node's stream's, made when first asked", async () => {
   const devNull = openSync('/dev/null', 'r');
-  const source = inputSource(devNull, () => {
+  const empty = inputSource(devNull, notUsed);
+  assert.is(empty.isTTY, false);
+  assert.is(await empty.read(), null);
+  assert.is(await empty.read(), null);
+  closeSync(devNull);
+  let made = 0;
+  const zero = openSync('/dev/zero', 'r');
+  const source = inputSource(zero, () => {
     made++;
-    return createReadStream('', { fd: devNull, autoClose: false });
+    return createReadStream('', { fd: zero, autoClose: false, end: 9 });
   });
   assert.is(made, 0, 'not made before use');
   assert.is(source.isTTY, false);
-  assert.is((await drain(source)).bytes.length, 0);
   assert.is(made, 1);
-  closeSync(devNull);
+  assert.is((await drain(source)).bytes.length, 10);
+  closeSync(zero);
   const closed = inputSource(987, () => Object.assign(createReadStream('/dev/null'), { isTTY: false }));
   assert.is(await closed.read(), null);
 });
-
 test.run();
