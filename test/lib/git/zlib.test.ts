@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ObjectWriter } from '../../../lib/git/objects';
 import { adler32, deflateStored, inflate, ZlibFormatError } from '../../../lib/git/zlib';
-import { sha1Hex } from '../../../lib/sha1';
+import { sha1Hasher, sha1Hex } from '../../../lib/sha1';
 import { git, tempRepo } from '../../helpers/repo';
 import { seeded } from '../../helpers/seeded';
 
@@ -84,17 +84,21 @@ test('deflateStored writes streams node:zlib and inflate read back, over several
   assert.is(adler32(Buffer.from('Wikipedia')), 0x11e60398);
 });
 
-test('sha1Hex is node:crypto SHA-1, around every padding boundary and past the JavaScript limit', () => {
+test('sha1Hex is node:crypto SHA-1, in JavaScript around every padding boundary, and once its budget is spent', () => {
   const random = seeded(3);
+  const inJavaScript = sha1Hasher(Number.POSITIVE_INFINITY);
   for (let length = 0; length < 300; length++) {
     const data = sample(random, length);
-    assert.is(sha1Hex(data), createHash('sha1').update(data).digest('hex'), `length ${length}`);
+    assert.is(inJavaScript(data), createHash('sha1').update(data).digest('hex'), `length ${length}`);
   }
-  for (const length of [65_535, 65_536, 65_537, 200_000]) {
+  // A budget of 100 bytes: the first two inputs fit it, the third (and everything after) is crypto's.
+  const budgeted = sha1Hasher(100);
+  for (const length of [60, 40, 1, 0, 65_536, 200_000]) {
     const data = sample(random, length);
-    assert.is(sha1Hex(data), createHash('sha1').update(data).digest('hex'), `length ${length}`);
+    assert.is(budgeted(data), createHash('sha1').update(data).digest('hex'), `length ${length}`);
   }
   assert.is(sha1Hex('héllo 🎉\0'), createHash('sha1').update('héllo 🎉\0').digest('hex'));
+  assert.is(inJavaScript('héllo 🎉\0'), createHash('sha1').update('héllo 🎉\0').digest('hex'));
 });
 
 test('objects written small (stored) and big (compressed) are the ones git writes: same ids, git cat-file reads them, git fsck is clean', async () => {
