@@ -125,10 +125,27 @@ function placeOf(line: string): { key: string; bucket: string } {
   return { key: e ? key : `\0line\0${key}`, bucket: bucketName(sha1Hex(key)) };
 }
 
-/** The entry of these files (a bucket, an earlier forge's file) that `entry` would repeat. */
+/**
+ * The entry of these files (a bucket, an earlier forge's file) that `entry` would repeat: the first
+ * entry with its dedupe key, as parseEntries keeps it. Only a line with that key is checked as an
+ * entry: a save into a big bucket parses each line, but validates one.
+ */
 function findDuplicate(texts: string[], entry: MemoryEntry): MemoryEntry | undefined {
   const key = dedupeKey(entry.category, entry.pattern);
-  return parseEntries(...texts).find((e) => dedupeKey(e.category, e.pattern) === key);
+  for (const text of texts) {
+    for (const line of text.split('\n')) {
+      let raw: { category?: unknown; pattern?: unknown } | null;
+      try {
+        raw = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (typeof raw?.category !== 'string' || typeof raw.pattern !== 'string' || dedupeKey(raw.category, raw.pattern) !== key) continue;
+      const e = parseEntry(line);
+      if (e) return e;
+    }
+  }
+  return undefined;
 }
 
 /** `stored` with `lines` appended, each on its own line; bytes, so what is stored is extended exactly. */

@@ -237,6 +237,34 @@ test('project memory an earlier forge kept in one file is recalled, and converte
   assert.is(all.records.at(-1)!.project, 302);
 });
 
+test('only an entry repeats a save: a line with its pattern that is not an entry does not, and the first entry that does is the one named', async () => {
+  const now = new Date('2025-12-01T00:00:00Z');
+  const entry = await buildEntry({ pattern: 'Lesson Twice', category: 'convention', confidence: 0.6, tags: [], now });
+  const seed = async (lines: string[]) => {
+    const dir = tempRepo();
+    const store = new StateStore(await openRepo({ cwd: dir }));
+    await store.update({ message: 'seed', apply: async (tx) => tx.write('.forge/memory/project.jsonl', `${lines.join('\n')}\n`) });
+    store.close();
+    return dir;
+  };
+  const notEntries = [
+    '{"category":"convention","pattern":"lesson twice", broken',
+    JSON.stringify({ category: 'convention', pattern: 'lesson twice' }), // no id
+    JSON.stringify({ ...entry, confidence: 'high' }),
+    JSON.stringify({ ...entry, id: 42 }),
+    JSON.stringify({ ...entry, category: 'test_command', id: 'mem-other' }),
+  ];
+  const none = await seed(notEntries);
+  const saved = await forge(['memory', 'save', 'lesson twice', '--category', 'convention', '--json'], { cwd: none });
+  assert.is(saved.records[0]!.saved, true, 'nothing there was an entry with its key');
+  const two = await seed([...notEntries, JSON.stringify({ ...entry, id: 'mem-first' }), JSON.stringify({ ...entry, id: 'mem-second' })]);
+  const ref = git(two, 'rev-parse', 'refs/forge/state');
+  const dup = await forge(['memory', 'save', 'lesson twice', '--category', 'convention', '--json'], { cwd: two });
+  assert.is(dup.records[0]!.duplicate, true);
+  assert.is(dup.records[0]!.entry.id, 'mem-first');
+  assert.is(git(two, 'rev-parse', 'refs/forge/state'), ref);
+});
+
 test('global memory an earlier forge kept in global.jsonl is recalled, and converted by the next global save with every line kept', async () => {
   const xdg = tempDir();
   const env = { XDG_DATA_HOME: xdg };
