@@ -1,7 +1,7 @@
 // One pass over a file's bytes in fixed chunks: what a read reports about the whole file — lines, line endings, encoding, longest line — and the bytes of the lines a window shows, without decoding or holding the file.
 import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { isBinary, type Encoding } from './text';
+import { isBinary, type Encoding, utf16Bom } from './text';
 
 /** Big enough to hold the 8000 bytes binary detection looks at. */
 const CHUNK = 64 * 1024;
@@ -46,7 +46,7 @@ interface Counts {
 /** A verdict from the file's first bytes alone: binary, or an encoding only a whole read decodes exactly; null for text to scan. */
 function headVerdict({ head, size }: { head: Buffer; size: () => number }): FileScan | null {
   if (isBinary(head)) return { kind: 'binary', bytes: size(), head };
-  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return { kind: 'whole' };
+  if (utf16Bom(head)) return { kind: 'whole' };
   // TextDecoder drops a second BOM after the first: the decoded text would not be these bytes.
   if (head.subarray(0, 6).equals(Buffer.from([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf]))) return { kind: 'whole' };
   return null;

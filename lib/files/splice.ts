@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import { lineHash, type Anchor } from './anchor';
 import type { EditResult } from './edit';
 import { windowOf, type WindowLine } from './read';
-import { indexLines } from './text';
+import { indexLines, utf16Bom } from './text';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -40,7 +40,7 @@ export function spliceExact({
   all: boolean;
   context: number;
 }): Splice | null {
-  if ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff)) return null; // UTF-16
+  if (utf16Bom(buf)) return null;
   const encoding = isUtf8(buf) ? 'utf8' : 'latin1';
   const bom = encoding === 'utf8' && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
   // The decoder drops a second BOM too: the decoded text would not be these bytes.
