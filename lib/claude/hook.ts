@@ -6,6 +6,9 @@ import { ForgeError, InvalidInputError } from '../errors';
  * as an exit code (2 means "block" to Claude Code): the gate denies, the driver lets the session stop.
  */
 export function parseHookPayload(text: string, fix: string, agent = 'Claude Code'): Record<string, unknown> {
+  // lib/cli/main.ts hands a payload stdin could not be read as an empty one.
+  if (!text.trim())
+    throw new InvalidInputError('BAD_HOOK_PAYLOAD', `the ${agent} hook payload on stdin is empty, or could not be read`, { fix });
   let value: unknown;
   try {
     value = JSON.parse(text);

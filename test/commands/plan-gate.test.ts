@@ -484,6 +484,11 @@ test('with a plan active the gate fails closed: an unreadable payload, a contrac
     assert.equal(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision, 'deny', payload);
     assert.match(r.stderr, /\[BAD_HOOK_PAYLOAD\]; the call is refused\n/, payload);
   }
+  // stdin that cannot be read (a directory) is judged as an empty payload, and says so.
+  const unreadable = runHook({ dir, command: 'forge plan preflight --hook claude < .', payload: '' });
+  assert.is(unreadable.status, 0);
+  assert.equal(JSON.parse(unreadable.stdout).hookSpecificOutput.permissionDecision, 'deny');
+  assert.match(unreadable.stderr, /hook payload on stdin is empty, or could not be read \[BAD_HOOK_PAYLOAD\]; the call is refused\n/);
   // The contract on the state ref is replaced by bytes that are not JSON.
   const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: dir, input: 'not json' }).toString().trim();
   const index = join(tempDir('forge-index-'), 'index');
