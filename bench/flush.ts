@@ -1,4 +1,4 @@
-// One timed log flush in its own process, for bench/run.ts: spools N events of a run, commits them, prints {ms, maxRssKb}.
+// One timed log flush in its own process, for bench/run.ts: spools N events of a run, commits them, prints {ms, cpuMs, maxRssKb} (wall and CPU of the flush alone).
 import { openRepo } from '../lib/git/repo';
 import { StateStore } from '../lib/git/state';
 import { flushEvents, newEvent, spoolEvents } from '../lib/logs/events';
@@ -25,8 +25,10 @@ for (let i = 0; i < count; i++) {
   });
 }
 const start = process.hrtime.bigint();
+const cpuBefore = process.cpuUsage();
 const flushed = await flushEvents({ repo, store });
 const ms = Number(process.hrtime.bigint() - start) / 1e6;
+const cpu = process.cpuUsage(cpuBefore);
 store.close();
 if (flushed !== count) throw new Error(`flushed ${flushed} of ${count} events`);
-process.stdout.write(`${JSON.stringify({ ms, maxRssKb: process.resourceUsage().maxRSS })}\n`);
+process.stdout.write(`${JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, maxRssKb: process.resourceUsage().maxRSS })}\n`);

@@ -36,6 +36,8 @@ interface Case {
 
 interface Measure {
   ms: number;
+  /** CPU time (user+system) of the process, or of the part a self-timed one times; null when it did not say. */
+  cpuMs: number | null;
   /** Peak resident set of the process, when it reported it (bench/maxrss.cjs, or a self-timed process). */
   rssKb: number | null;
 }
@@ -48,11 +50,13 @@ function timeOnce(c: Case): Measure {
   const t = ms(start);
   if (r.status !== 0) throw new Error(`${c.label} failed (${r.status}): ${r.stderr}`);
   if (c.selfTimed) {
-    const m = JSON.parse(r.stdout.toString('utf8')) as { ms: number; maxRssKb: number };
-    return { ms: m.ms, rssKb: m.maxRssKb };
+    const m = JSON.parse(r.stdout.toString('utf8')) as { ms: number; cpuMs: number; maxRssKb: number };
+    return { ms: m.ms, cpuMs: m.cpuMs, rssKb: m.maxRssKb };
   }
-  const rss = /forge-bench-maxrss (\d+)/.exec(r.stderr.toString('utf8'))?.[1];
-  return { ms: t, rssKb: rss ? Number(rss) : null };
+  const stderr = r.stderr.toString('utf8');
+  const rss = /forge-bench-maxrss (\d+)/.exec(stderr)?.[1];
+  const cpu = /forge-bench-cpu (\d+)/.exec(stderr)?.[1];
+  return { ms: t, cpuMs: cpu ? Number(cpu) / 1000 : null, rssKb: rss ? Number(rss) : null };
 }
 
 const mib = (kb: number) => `${(kb / 1024).toFixed(0)} MiB`;
@@ -63,14 +67,19 @@ function sideBySide(title: string, cases: Case[], runs = RUNS): void {
   for (const c of cases) timeOnce(c); // warm the page cache
   for (let i = 0; i < runs; i++) cases.forEach((c, j) => measures[j]!.push(timeOnce(c)));
   const base = median(measures[0]!.map((m) => m.ms));
+  // CPU where every run reported it: on a shared machine, what to compare (wall time beside it).
+  const cpuOf = (j: number) => (measures[j]!.every((m) => m.cpuMs !== null) ? median(measures[j]!.map((m) => m.cpuMs!)) : null);
+  const baseCpu = cpuOf(0);
   const baseRss = Math.max(...measures[0]!.map((m) => m.rssKb ?? 0));
   console.log(`\n${title}`);
   const width = Math.max(...cases.map((c) => c.label.length));
   cases.forEach((c, j) => {
     const m = median(measures[j]!.map((x) => x.ms));
+    const cpu = cpuOf(j);
+    const cpuText = cpu !== null && baseCpu ? `   cpu ${cpu.toFixed(1).padStart(6)} ms ${(cpu / baseCpu).toFixed(2)}×` : '';
     const rss = Math.max(...measures[j]!.map((x) => x.rssKb ?? 0));
     const peak = rss ? `   peak RSS ${mib(rss).padStart(8)} ${(rss / baseRss).toFixed(2)}×` : '';
-    console.log(`  ${c.label.padEnd(width)}  ${m.toFixed(1).padStart(8)} ms   ${(m / base).toFixed(2)}×${peak}`);
+    console.log(`  ${c.label.padEnd(width)}  ${m.toFixed(1).padStart(8)} ms   ${(m / base).toFixed(2)}×${cpuText}${peak}`);
   });
 }
 
