@@ -44,14 +44,21 @@ class FdWriter extends EventEmitter {
   }
 }
 
-/** Whether a character device is /dev/null (Node writes it with write(2) too, through a stream that loads the stream module). */
-function isDevNull(kind: { rdev: number }): boolean {
-  try {
-    const devNull = statSync('/dev/null');
-    return devNull.isCharacterDevice() && devNull.rdev === kind.rdev;
-  } catch {
-    return false;
+/** /dev/null's device number, stat'ed once a run (stdin, stdout and stderr may each ask); null when there is none. */
+let devNullRdev: number | null | undefined;
+
+/** Whether fd's file is /dev/null: Node reads and writes it through a stream that loads the stream module. */
+function isDevNull(kind: Stats): boolean {
+  if (!kind.isCharacterDevice()) return false;
+  if (devNullRdev === undefined) {
+    try {
+      const devNull = statSync('/dev/null');
+      devNullRdev = devNull.isCharacterDevice() ? devNull.rdev : null;
+    } catch {
+      devNullRdev = null;
+    }
   }
+  return devNullRdev === kind.rdev;
 }
 
 /** The stream for fd 1 or 2: a write(2) writer for a pipe, socket, file or /dev/null; Node's (made on first use otherwise) for a terminal or anything else. */
@@ -62,7 +69,7 @@ export function outputStream(fd: 1 | 2, nodeStream: () => Stream): Stream {
   } catch {
     return nodeStream();
   }
-  const plain = kind.isFIFO() || kind.isSocket() || kind.isFile() || (kind.isCharacterDevice() && isDevNull(kind));
+  const plain = kind.isFIFO() || kind.isSocket() || kind.isFile() || isDevNull(kind);
   return plain ? (new FdWriter(fd, nodeStream) as unknown as Stream) : nodeStream();
 }
 
@@ -85,7 +92,7 @@ export function inputSource(fd: number, nodeStream: () => Readable & { isTTY?: b
     // closed: Node's stream says what it is
   }
   // /dev/null (CI's and many agents' stdin) ends at once: Node's stream for it costs ~6 ms of loading.
-  if (kind?.isCharacterDevice() && isDevNull(kind)) return { isTTY: false, read: () => Promise.resolve(null) };
+  if (kind && isDevNull(kind)) return { isTTY: false, read: () => Promise.resolve(null) };
   // A directory is read too, to fail (EISDIR): Node's stream makes an empty stdin of it.
   if (!kind || kind.isCharacterDevice()) {
     let node: Required<StdinSource> | null = null;
