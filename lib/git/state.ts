@@ -181,13 +181,13 @@ export class StateStore {
   }
 
   /**
-   * Every tree of a state commit read as entriesOf reads it: STATE_CORRUPT for one forge would
-   * not write. What another clone pushed is checked so before a sync takes any of it.
+   * Every tree of a state commit (the object a ref was read as) read as entriesOf reads it:
+   * STATE_CORRUPT for one forge would not write, or for an object that is no commit. What another
+   * clone pushed is checked so before a sync takes any of it.
    */
-  async checkTrees(commit: string, { ref }: { ref: string }): Promise<void> {
-    const head = await this.reader.read(commit);
+  async checkTrees(head: GitObject | null, { ref }: { ref: string }): Promise<void> {
     if (head?.type !== 'commit') {
-      throw new ForgeError('STATE_CORRUPT', `${ref} is not a commit: ${commit} is ${head ? `a ${head.type}` : 'missing'}`, {
+      throw new ForgeError('STATE_CORRUPT', `${ref} is not a commit: ${head ? `${head.oid} is a ${head.type}` : 'it is missing'}`, {
         fix: `git fsck --strict ${ref}`,
       });
     }
@@ -199,7 +199,7 @@ export class StateStore {
       if (tree?.type !== 'tree') throw corruptTree(oid, ref);
       for (const e of this.entriesOf(tree, ref)) if (e.mode === '40000') await walk(e.oid);
     };
-    await walk(treeLine(head, commit));
+    await walk(treeLine(head, head.oid));
   }
 
   /**

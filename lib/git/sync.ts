@@ -3,6 +3,7 @@ import { ForgeError } from '../errors';
 import { combineContents, decide } from '../state/merge';
 import { logicalFile } from '../state/streams';
 import { gitEnv, runGit } from './exec';
+import type { GitObject } from './objects';
 import type { Repo } from './repo';
 import { STATE_REF, type StateStore } from './state';
 
@@ -180,12 +181,12 @@ export async function syncState({ repo, store, remote }: { repo: Repo; store: St
   let combined: string[] = [];
   let action: SyncAction = 'up-to-date';
   for (let round = 0; round < ROUNDS; round++) {
-    let remoteHead: string | null = null;
+    let remoteObject: GitObject | null = null;
     try {
       await g.fetch([remote, `+${STATE_REF}:${tracking}`, '--no-tags', '--quiet']);
       // Whatever the ref names: checkTrees refuses what is no commit (resolve would call it no
       // state, and each push would be refused as not a fast-forward, round after round).
-      remoteHead = (await store.reader.read(tracking))?.oid ?? null;
+      remoteObject = await store.reader.read(tracking);
     } catch (err) {
       const text = String((err as Error).message);
       if (!/couldn't find remote ref/i.test(text)) {
@@ -194,12 +195,13 @@ export async function syncState({ repo, store, remote }: { repo: Repo; store: St
         });
       }
     }
+    const remoteHead = remoteObject?.oid ?? null;
     const local = await store.head();
     let next = local;
     if (!local && !remoteHead) return { remote, action: 'empty', head: null, combined, pushed: false };
     if (remoteHead && local !== remoteHead) {
       // Anyone who can push to the remote wrote what is there: nothing of it is taken unread.
-      await store.checkTrees(remoteHead, { ref: tracking });
+      await store.checkTrees(remoteObject, { ref: tracking });
       if (!local || (await isAncestor(repo, local, remoteHead))) {
         next = remoteHead;
         action = 'fast-forwarded';
