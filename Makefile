@@ -4,7 +4,7 @@ SHELL := /bin/bash
 TSX := node --import tsx
 SOURCES := $(shell find bin lib commands -name '*.ts' 2>/dev/null) package.json scripts/build.mjs
 
-.PHONY: build deps typecheck lint format test demo bench man completions docs hints install clean
+.PHONY: build deps typecheck lint format test test-fast demo bench man completions docs hints install clean
 
 node_modules/.deps-stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
@@ -28,8 +28,13 @@ lint: deps
 format: deps
 	node_modules/.bin/biome check --write
 
+# `make test` is everything CI runs; `make test-fast` the files that start no built binary, without
+# coverage. TESTFLAGS goes to the runner: make test TESTFLAGS='-j 1 patch' (scripts/test.ts --help).
 test: build typecheck lint
-	$(TSX) scripts/test.ts
+	$(TSX) scripts/test.ts $(TESTFLAGS)
+
+test-fast: deps
+	$(TSX) scripts/test.ts --fast --no-coverage $(TESTFLAGS)
 
 demo: build
 	bash examples/demo.sh

@@ -250,7 +250,8 @@ export default defineCommand({
     FORGE_ENDPOINT: 'The endpoint when --endpoint is not given.',
     FORGE_MODEL: 'The model when --model is not given.',
     FORGE_PROFILE: 'The profile of the config file when --profile is not given.',
-    FORGE_OLLAMA_URL: 'Where a first run looks for Ollama (default http://localhost:11434/v1).',
+    FORGE_OLLAMA_URL:
+      'Where a first run looks for Ollama (default http://localhost:11434/v1, given 300 ms to answer; an address set here gets 3 s).',
     FORGE_NO_TELEMETRY: 'Set to 1: append nothing to .forge/telemetry/ (like "telemetry_disabled": true in the profile).',
     DO_NOT_TRACK: 'Set to 1: the same as FORGE_NO_TELEMETRY=1.',
     FORGE_NO_SESSIONS: 'Set to 1: save no session turns in .forge/agent/sessions/ (like "sessions_disabled": true in the profile).',

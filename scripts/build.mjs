@@ -34,7 +34,11 @@ const common = {
   minifySyntax: true,
   // Keeping line breaks costs nothing measurable at start-up and lets c8 map coverage back to the sources.
   minifyWhitespace: false,
-  sourcemap: true,
+  // Maps beside the bundles but no sourceMappingURL comment in them: with the comment, every process
+  // run under coverage (NODE_V8_COVERAGE) reads and parses the map of each bundle it loads and writes
+  // it out again at exit (a third of a forge call's CPU in the tests); the test runner hands c8 each
+  // map once instead (scripts/testing/coverage.ts).
+  sourcemap: 'external',
   // The maps name the sources (c8 reads them from the checkout); copying every source into each bundle's map would multiply the package's size.
   sourcesContent: false,
   // A bundle may run through vm.Script (bin/code-cache.ts), where import() has no loader: lowered to require().

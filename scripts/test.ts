@@ -1,55 +1,133 @@
-// `make test`: every uvu suite under c8 (child processes of the built binary included), then the line CI reads.
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+// `make test`: every test file in parallel worker processes, each under a time limit, with c8 coverage merged once at the end; always ends with a summary.
+import type { ChildProcess } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CoverageMerger, clearCoverage, coverageReport, rawDirOf } from './testing/coverage';
+import { ENV } from './testing/protocol';
+import { longestFirst, readTimes, saveTimes, selectFiles, type Tier } from './testing/files';
+import { type FileResult, killGroup, runFile, slugOf } from './testing/run-file';
+import { allPassed, duration, fileLine, summary } from './testing/summary';
 
-const args = [
-  'node_modules/.bin/c8',
-  'node',
-  '--import',
-  'tsx',
-  'node_modules/uvu/bin.js',
-  'test',
-  '\\.test\\.ts$',
-  '-c',
-  'false',
-  ...process.argv.slice(2),
-];
-// Tests spawn many short node processes; the machine's extra CA bundle would add ~100 ms to each.
-const env = { ...process.env };
-delete env.NODE_EXTRA_CA_CERTS;
-const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
-let out = '';
-child.stdout.on('data', (b: Buffer) => {
-  out += b.toString();
-  process.stdout.write(b);
-});
-child.on('close', (code) => {
-  const total = Number(/Total:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  const passed = Number(/Passed:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  const skipped = Number(/Skipped:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  printCoverage();
-  console.log(`\ntests: ${passed} passed, ${total - passed - skipped} failed, ${skipped} skipped`);
-  process.exitCode = code === 0 && total > 0 && passed === total - skipped ? 0 : 1;
-});
+const USAGE = `usage: node --import tsx scripts/test.ts [options] [pattern…]
 
-/** Coverage of forge's own sources (the bundle's source map also names its dependencies'). */
-function printCoverage(): void {
-  let summary: Record<string, Record<string, { total: number; covered: number }>>;
-  try {
-    summary = JSON.parse(readFileSync('coverage/coverage-summary.json', 'utf8'));
-  } catch {
-    return;
-  }
-  const totals: Record<string, { total: number; covered: number }> = {};
-  for (const [file, stats] of Object.entries(summary)) {
-    if (!/^(lib|commands|bin)\//.test(relative(process.cwd(), file))) continue;
-    for (const [kind, s] of Object.entries(stats)) {
-      totals[kind] ??= { total: 0, covered: 0 };
-      totals[kind].total += s.total;
-      totals[kind].covered += s.covered;
-    }
-  }
-  const pct = (k: string) => (totals[k] ? ((100 * totals[k].covered) / Math.max(1, totals[k].total)).toFixed(1) : '-');
-  console.log(`coverage of lib/, commands/, bin/: lines ${pct('lines')}%, branches ${pct('branches')}%, functions ${pct('functions')}%`);
+Runs test/**/*.test.ts (those whose path contains a pattern, if any) in parallel processes.
+
+  -j, --jobs N          files at once (default: the machine's cores, ${availableParallelism()})
+      --fast            only the files that run no built binary (test/lib/, test/bin/)
+      --no-coverage     no c8 coverage
+      --timeout S       seconds a test may run (default 120)
+      --file-timeout S  seconds a file may run before its process group is killed (default 600)
+  -h, --help`;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    jobs: { type: 'string', short: 'j' },
+    fast: { type: 'boolean', default: false },
+    'no-coverage': { type: 'boolean', default: false },
+    timeout: { type: 'string', default: '120' },
+    'file-timeout': { type: 'string', default: '600' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
 }
+const number = (name: string, text: string) => {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) {
+    console.error(`error: --${name} takes a positive number, not '${text}'\n\n${USAGE}`);
+    process.exit(2);
+  }
+  return n;
+};
+const jobs = Math.floor(number('jobs', values.jobs ?? String(availableParallelism())));
+const tier: Tier = values.fast ? 'fast' : 'all';
+const coverage = !values['no-coverage'];
+
+const files = longestFirst(selectFiles({ tier, patterns: positionals }), readTimes());
+if (files.length === 0) {
+  console.error(`error: no test file matches ${positionals.map((p) => `'${p}'`).join(', ')}`);
+  process.exit(2);
+}
+
+// Tests spawn many short node processes; the machine's extra CA bundle would add ~100 ms to each.
+const env: NodeJS.ProcessEnv = { ...process.env, [ENV.timeoutMs]: String(number('timeout', values.timeout) * 1000) };
+delete env.NODE_EXTRA_CA_CERTS;
+if (coverage) clearCoverage();
+const merger = coverage ? new CoverageMerger() : null;
+const merged: Array<Promise<void>> = [];
+const workDir = mkdtempSync(join(tempRoot(), 'forge-tests-'));
+const fileTimeoutMs = number('file-timeout', values['file-timeout']) * 1000;
+
+/**
+ * Where the files' temp directories go: TMPDIR when it is set, else /dev/shm when the machine has
+ * room there (the tests make thousands of small repositories, and in memory git and the file tools
+ * spend a fraction of the system time they spend on a disk), else the system's temp directory.
+ */
+function tempRoot(): string {
+  if (process.env.TMPDIR) return process.env.TMPDIR;
+  try {
+    const shm = statfsSync('/dev/shm');
+    accessSync('/dev/shm', constants.W_OK);
+    if (shm.bavail * shm.bsize >= 2 * 1024 ** 3) return '/dev/shm';
+  } catch {
+    // no /dev/shm (not Linux), or not ours to write
+  }
+  return tmpdir();
+}
+
+const running = new Set<ChildProcess>();
+const results: FileResult[] = [];
+let next = 0;
+let interrupted = false;
+const started = performance.now();
+
+async function worker(): Promise<void> {
+  while (!interrupted && next < files.length) {
+    const file = files[next++]!;
+    const result = await runFile({
+      file,
+      // Every process the file starts writes its raw coverage beside the others of the file.
+      env: coverage ? { ...env, NODE_V8_COVERAGE: rawDirOf(slugOf(file)) } : env,
+      workDir,
+      fileTimeoutMs,
+      onStart: (child) => {
+        running.add(child);
+        child.once('exit', () => running.delete(child));
+      },
+    });
+    if (interrupted) return;
+    if (merger) merged.push(merger.merge(slugOf(file)));
+    results.push(result);
+    console.log(fileLine(result));
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    interrupted = true;
+    for (const child of running) killGroup(child.pid!);
+  });
+
+console.log(`${files.length} test files, ${Math.min(jobs, files.length)} at once${coverage ? ', with coverage' : ''}`);
+await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
+rmSync(workDir, { recursive: true, force: true });
+
+const figures = { results, wallMs: performance.now() - started, jobs, notRun: files.length - results.length };
+if (!interrupted)
+  saveTimes(Object.fromEntries(results.filter((r) => r.file.endsWith('.test.ts')).map((r) => [r.file, Math.round(r.wallMs)])));
+console.log(summary(figures));
+if (merger && !interrupted) {
+  const reportStarted = performance.now();
+  await Promise.all(merged);
+  merger.close();
+  console.log(coverageReport());
+  if (merger.unreadable) console.log(`coverage: ${merger.unreadable} raw files could not be read (processes killed while writing them)`);
+  console.log(`coverage reported in ${duration(performance.now() - reportStarted)} after the last file`);
+}
+merger?.close();
+process.exitCode = interrupted ? 130 : allPassed(figures) ? 0 : 1;

@@ -5,6 +5,7 @@ import { request } from 'undici';
 import { ForgeError, type DataOf } from '../errors';
 import { shellJoin } from '../quote';
 import { randomHex } from '../random';
+import { type StartTimeout, wallClock } from '../timeout';
 
 /** One tool call of an assistant message, in the wire format the endpoint expects back. */
 export interface ToolCall {
@@ -88,6 +89,8 @@ export interface ChatOptions {
   onDelta?: (text: string) => void;
   onRetry?: (notice: RetryNotice) => void;
   retry?: Partial<RetryPolicy>;
+  /** The clock a stall and the model-list look-ups run on (default the wall clock; tests pass one they expire). */
+  startTimeout?: StartTimeout;
 }
 
 /** The setting a model failure is about, so the CLI can name the flag, variable or profile key to change. */
@@ -152,6 +155,8 @@ interface Target {
   apiKeyEnv?: string;
   /** The request carries images: a refusal that names them is the model's lack of vision. */
   images?: boolean;
+  /** The clock of the stall watch and of the model-list look-ups a failure makes (default the wall clock). */
+  startTimeout?: StartTimeout;
 }
 
 /** True when a message of the request has an image part. */
@@ -173,6 +178,7 @@ export async function chat(options: ChatOptions): Promise<ChatResult> {
     apiKey: options.apiKey,
     apiKeyEnv: options.apiKeyEnv,
     images: hasImages(options.messages),
+    startTimeout: options.startTimeout,
   };
   const body = JSON.stringify({
     model: options.model,
@@ -217,6 +223,40 @@ function backoff(policy: RetryPolicy, attempt: number): number {
   return Math.round(full / 2 + (Math.random() * full) / 2);
 }
 
+/**
+ * One attempt's stall detector: `stallMs` without a byte — before the headers or between chunks —
+ * aborts the request. Each sign of life (`alive`: the headers, a chunk) starts the wait again.
+ */
+function stallWatch({ stallMs, startTimeout, signal }: { stallMs: number; startTimeout: StartTimeout; signal?: AbortSignal }) {
+  const controller = new AbortController();
+  let stalled = false;
+  let replied = false;
+  const wait = () =>
+    startTimeout(stallMs, () => {
+      stalled = true;
+      controller.abort();
+    });
+  let cancel = wait();
+  return {
+    signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal,
+    /** The failure of a stalled attempt, else null: whether it stalled before any answer or in the middle of one. */
+    failure(target: Target): AttemptFailure | null {
+      if (!stalled) return null;
+      const when = replied ? 'in the middle of its reply' : 'after the request';
+      return new AttemptFailure('MODEL_STALLED', `'${target.endpoint}' sent nothing for ${stallMs} ms ${when}`, true);
+    },
+    alive(): void {
+      if (stalled) return;
+      replied = true;
+      cancel();
+      cancel = wait();
+    },
+    stop(): void {
+      cancel();
+    },
+  };
+}
+
 async function attemptChat({
   target,
   body,
@@ -230,19 +270,40 @@ async function attemptChat({
   signal?: AbortSignal;
   onDelta?: (text: string) => void;
 }): Promise<ChatResult> {
+  const watch = stallWatch({ stallMs: policy.stallMs, startTimeout: target.startTimeout ?? wallClock, signal });
+  try {
+    return await exchange({ target, body, watch, onDelta });
+  } finally {
+    watch.stop();
+  }
+}
+
+async function exchange({
+  target,
+  body,
+  watch,
+  onDelta,
+}: {
+  target: Target;
+  body: string;
+  watch: ReturnType<typeof stallWatch>;
+  onDelta?: (text: string) => void;
+}): Promise<ChatResult> {
   let res: Awaited<ReturnType<typeof request>>;
   try {
     res = await request(apiUrl(target.endpoint, '/chat/completions'), {
       method: 'POST',
       headers: { ...authHeaders(target.apiKey), 'content-type': 'application/json', accept: 'text/event-stream' },
       body,
-      signal,
-      headersTimeout: policy.stallMs,
-      bodyTimeout: policy.stallMs,
+      signal: watch.signal,
+      // The stall watch times both, on the caller's clock.
+      headersTimeout: 0,
+      bodyTimeout: 0,
     });
   } catch (err) {
-    throw networkFailure({ err, target, policy, midStream: false });
+    throw watch.failure(target) ?? networkFailure({ err, target, midStream: false });
   }
+  watch.alive();
   if (res.statusCode < 200 || res.statusCode > 299) {
     const text = await res.body.text().catch(() => '');
     throw httpFailure({ status: res.statusCode, headers: res.headers, text, target });
@@ -250,20 +311,26 @@ async function attemptChat({
   const contentType = header(res.headers, 'content-type') ?? '';
   // A server that ignores `stream: true` answers with one JSON completion; take it as it is.
   if (contentType.includes('application/json')) {
-    let text: string;
+    const chunks: Buffer[] = [];
     try {
-      text = await res.body.text();
+      for await (const chunk of res.body) {
+        watch.alive();
+        chunks.push(chunk as Buffer);
+      }
     } catch (err) {
-      throw networkFailure({ err, target, policy, midStream: true });
+      throw watch.failure(target) ?? networkFailure({ err, target, midStream: true });
     }
-    return completionFromJson({ text, target, onDelta });
+    return completionFromJson({ text: new TextDecoder().decode(Buffer.concat(chunks)), target, onDelta });
   }
   const stream = new ChatStream({ onDelta });
   try {
-    for await (const chunk of res.body) stream.feed(chunk as Buffer);
+    for await (const chunk of res.body) {
+      watch.alive();
+      stream.feed(chunk as Buffer);
+    }
   } catch (err) {
     if (err instanceof AttemptFailure) throw err;
-    throw networkFailure({ err, target, policy, midStream: true });
+    throw watch.failure(target) ?? networkFailure({ err, target, midStream: true });
   }
   return stream.finish({ endpoint: target.endpoint, eventStream: contentType.includes('text/event-stream') });
 }
@@ -416,28 +483,10 @@ const TRANSIENT = new Set([
   'UND_ERR_CLOSED',
 ]);
 
-function networkFailure({
-  err,
-  target,
-  policy,
-  midStream,
-}: {
-  err: unknown;
-  target: Target;
-  policy: RetryPolicy;
-  midStream: boolean;
-}): unknown {
+function networkFailure({ err, target, midStream }: { err: unknown; target: Target; midStream: boolean }): unknown {
   const code = errorCode(err);
   if (code === undefined) return err;
   const cause = { cause: err };
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return new AttemptFailure(
-      'MODEL_STALLED',
-      `'${target.endpoint}' sent nothing for ${policy.stallMs} ms ${midStream ? 'in the middle of its reply' : 'after the request'}`,
-      true,
-      cause,
-    );
-  }
   if (code === 'UND_ERR_INVALID_ARG' || code === 'ERR_INVALID_URL') {
     return new AttemptFailure('MODEL_BAD_ENDPOINT', `'${target.endpoint}' is not a usable endpoint URL: ${messageOf(err)}`, false, cause);
   }
@@ -616,7 +665,12 @@ function fixFor({ setting, target }: { setting: ModelSetting; target: Target }):
 /** Ollama names its own remedy; elsewhere the endpoint's list of models gives a real name to suggest. */
 async function missingModelFix({ failure, target }: { failure: AttemptFailure; target: Target }): Promise<string> {
   if (/try pulling it|ollama pull/i.test(failure.message)) return shellJoin(['ollama', 'pull', target.model]);
-  const available = await listModels({ endpoint: target.endpoint, apiKey: target.apiKey, timeoutMs: 2000 }).catch(() => []);
+  const available = await listModels({
+    endpoint: target.endpoint,
+    apiKey: target.apiKey,
+    timeoutMs: 2000,
+    startTimeout: target.startTimeout,
+  }).catch(() => []);
   const suggestion = available.find((m) => m !== target.model);
   // A name from the endpoint's list is its text, quoted: a hostile endpoint's `x; rm -rf ~` stays one word.
   return suggestion ? shellJoin(['forge', 'agent', '--model', suggestion]) : askEndpoint(target);
@@ -628,8 +682,19 @@ const VISION_MODEL =
 
 /** A model of the endpoint's list, other than the one asked, whose name says it takes images; null when there is none (or no list). */
 async function visionModelOf(target: Target): Promise<string | null> {
-  const available = await listModels({ endpoint: target.endpoint, apiKey: target.apiKey, timeoutMs: 2000 }).catch(() => []);
+  const available = await listModels({
+    endpoint: target.endpoint,
+    apiKey: target.apiKey,
+    timeoutMs: 2000,
+    startTimeout: target.startTimeout,
+  }).catch(() => []);
   return available.find((m) => m !== target.model && VISION_MODEL.test(m)) ?? null;
+}
+
+/** A signal that aborts once `ms` have passed on `startTimeout`'s clock; `cancel` before letting go of it. */
+function deadlineSignal({ ms, startTimeout }: { ms: number; startTimeout: StartTimeout }): { signal: AbortSignal; cancel: () => void } {
+  const controller = new AbortController();
+  return { signal: controller.signal, cancel: startTimeout(ms, () => controller.abort()) };
 }
 
 /**
@@ -641,15 +706,18 @@ export async function listModels({
   apiKey,
   timeoutMs = 5000,
   signal,
+  startTimeout = wallClock,
 }: {
   endpoint: string;
   apiKey?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The clock `timeoutMs` runs on (tests pass one they expire). */
+  startTimeout?: StartTimeout;
 }): Promise<string[]> {
   const base = apiBase(endpoint);
-  const target: Target = { endpoint: base, model: '' };
-  const deadline = AbortSignal.timeout(timeoutMs);
+  const target: Target = { endpoint: base, model: '', startTimeout };
+  const { signal: deadline, cancel } = deadlineSignal({ ms: timeoutMs, startTimeout });
   const fail = (code: FailureCode, message: string, cause?: unknown) =>
     new ModelError(code, message, {
       fix: fixFor({ setting: FAILURES[code].setting, target }),
@@ -662,8 +730,9 @@ export async function listModels({
       method: 'GET',
       headers: { ...authHeaders(apiKey), accept: 'application/json' },
       signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
+      // The deadline bounds the whole exchange, on the caller's clock.
+      headersTimeout: 0,
+      bodyTimeout: 0,
     });
     const text = await res.body.text();
     if (res.statusCode === 401 || res.statusCode === 403)
@@ -677,9 +746,11 @@ export async function listModels({
     if (err instanceof ModelError) throw err;
     if (signal?.aborted) throw signal.reason;
     if (deadline.aborted) throw fail('MODEL_UNREACHABLE', `'${base}' did not answer within ${timeoutMs} ms`, err);
-    const failure = networkFailure({ err, target, policy: { ...DEFAULT_RETRY, stallMs: timeoutMs }, midStream: false });
+    const failure = networkFailure({ err, target, midStream: false });
     if (failure instanceof AttemptFailure) throw fail(failure.code, failure.message, err);
     throw failure;
+  } finally {
+    cancel();
   }
 }
 

@@ -7,6 +7,7 @@ import { shellQuote } from '../quote';
 import { STEP_CATEGORIES } from '../plans/modules';
 import { recordableEndpoint } from '../redact';
 import { listModels, ollamaContext } from './chat';
+import type { StartTimeout } from '../timeout';
 import type { ModelContext } from './context';
 import type { ModelRoutes, StepCategory } from './routes';
 import { SESSIONS_DIR } from './sessions';
@@ -321,11 +322,14 @@ export async function resolveModelConfig({
   env,
   homeDir = homedir(),
   signal,
+  startTimeout,
 }: {
   flags?: AgentFlags;
   env: Record<string, string | undefined>;
   homeDir?: string;
   signal?: AbortSignal;
+  /** The clock the probe of Ollama and the list of an endpoint's models run on (default the wall clock; tests pass their own). */
+  startTimeout?: StartTimeout;
 }): Promise<ModelConfig> {
   const path = configPath({ env, homeDir });
   const file = await loadConfigFile(path);
@@ -367,7 +371,7 @@ export async function resolveModelConfig({
   if (endpoint === undefined && !profile && profileNames.length > 1)
     throw profileNotChosen({ path, names: profileNames, command: 'forge agent' });
   if (endpoint === undefined) {
-    const detected = await detectEndpoint({ env, signal, modelChosen: model !== undefined });
+    const detected = await detectEndpoint({ env, signal, startTimeout, modelChosen: model !== undefined });
     endpoint = detected.endpoint;
     model ??= detected.model;
     apiKeyEnv ??= detected.apiKeyEnv;
@@ -375,7 +379,7 @@ export async function resolveModelConfig({
     assertHttpUrl(endpoint);
   }
   const key = apiKeyOf({ endpoint, apiKeyEnv, env });
-  model ??= await defaultModel({ endpoint: endpoint.value, apiKey: key.apiKey, signal });
+  model ??= await defaultModel({ endpoint: endpoint.value, apiKey: key.apiKey, signal, startTimeout });
   return {
     endpoint,
     model,
@@ -781,14 +785,19 @@ interface Detected {
 async function detectEndpoint({
   env,
   signal,
+  startTimeout,
   modelChosen,
 }: {
   env: Record<string, string | undefined>;
   signal?: AbortSignal;
+  startTimeout?: StartTimeout;
   modelChosen: boolean;
 }): Promise<Detected> {
   const ollama = trimSlashes(env.FORGE_OLLAMA_URL || OLLAMA_ENDPOINT);
-  const models = await listModels({ endpoint: ollama, timeoutMs: OLLAMA_PROBE_MS, signal }).catch(() => {
+  // The default address is a guess that must cost a machine without Ollama nothing; an address the
+  // user gave is where they run it, maybe across a network, and is asked as a configured endpoint is.
+  const timeoutMs = env.FORGE_OLLAMA_URL ? MODEL_LIST_MS : OLLAMA_PROBE_MS;
+  const models = await listModels({ endpoint: ollama, timeoutMs, signal, startTimeout }).catch(() => {
     if (signal?.aborted) throw signal.reason;
     return null;
   });
@@ -826,14 +835,16 @@ async function defaultModel({
   endpoint,
   apiKey,
   signal,
+  startTimeout,
 }: {
   endpoint: string;
   apiKey: string | undefined;
   signal?: AbortSignal;
+  startTimeout?: StartTimeout;
 }): Promise<Sourced<string>> {
   const known = knownHost(endpoint);
   if (known) return { value: known.model, source: { kind: 'default', detail: `forge's default model for ${known.host}` } };
-  const models = await listModels({ endpoint, apiKey, timeoutMs: MODEL_LIST_MS, signal }).catch(() => {
+  const models = await listModels({ endpoint, apiKey, timeoutMs: MODEL_LIST_MS, signal, startTimeout }).catch(() => {
     if (signal?.aborted) throw signal.reason;
     return [] as string[];
   });

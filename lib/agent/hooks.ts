@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { isFile } from '../fs/stat';
 import { onPath } from '../plans/modules';
 import { runShell } from '../process/program';
+import type { StartTimeout } from '../timeout';
 import { HOOK_EVENTS, parseConfigFile, readConfigText, type ConfigFile, type HookConfig, type HookEvent } from './config';
 
 /** Hooks run for a few seconds at most, or they would stall every edit of the loop. */
@@ -203,6 +204,8 @@ export interface HookResult {
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;
+  /** The limit it ran under: what a timeout reports, rather than the moment the kill happened to land. */
+  timeoutMs: number;
   /** stdout and stderr interleaved, colours stripped, capped to `maxLines` (see capLines). */
   output: string;
   durationMs: number;
@@ -220,6 +223,7 @@ export async function runHooks({
   timeoutMs = HOOK_TIMEOUT_MS,
   maxLines = HOOK_MAX_LINES,
   signal,
+  startTimeout,
 }: {
   commands: readonly string[];
   cwd: string;
@@ -227,17 +231,20 @@ export async function runHooks({
   timeoutMs?: number;
   maxLines?: number;
   signal?: AbortSignal;
+  /** The clock `timeoutMs` runs on (default the wall clock; tests pass one they expire). */
+  startTimeout?: StartTimeout;
 }): Promise<HookResult[]> {
   const results: HookResult[] = [];
   for (const command of commands) {
     if (signal?.aborted) break;
     // A large tail, since the head is what matters: runShell keeps the end of what it saw.
-    const r = await runShell({ command, cwd, env, timeoutMs, tailBytes: 1 << 20, signal });
+    const r = await runShell({ command, cwd, env, timeoutMs, tailBytes: 1 << 20, signal, startTimeout });
     results.push({
       command,
       exitCode: r.exitCode,
       signal: r.signal,
       timedOut: r.timedOut,
+      timeoutMs,
       output: capLines(stripAnsi(r.tail).trimEnd(), maxLines),
       durationMs: r.durationMs,
     });
@@ -271,7 +278,7 @@ export function formatHookResults(results: readonly HookResult[], event: HookEve
       const head = `⚙ ${event} \`${r.command}\``;
       if (r.exitCode === 0 && !r.timedOut) return `${head} ✓`;
       const status = r.timedOut
-        ? `timed out after ${seconds(r.durationMs)}; its processes were killed`
+        ? `timed out after ${r.timeoutMs / 1000} s; its processes were killed`
         : r.exitCode !== null
           ? `exit ${r.exitCode}`
           : r.signal
@@ -280,11 +287,6 @@ export function formatHookResults(results: readonly HookResult[], event: HookEve
       return `${head} (${status}):\n${r.output || '(no output)'}`;
     })
     .join('\n');
-}
-
-function seconds(ms: number): string {
-  const s = ms / 1000;
-  return `${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
 }
 
 function stripAnsi(text: string): string {

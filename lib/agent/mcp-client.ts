@@ -6,6 +6,7 @@ import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdi
 import pkg from '../../package.json' with { type: 'json' };
 import type { ToolSchema } from './chat';
 import type { McpServerConfig } from './config';
+import { type StartTimeout, wallClock } from '../timeout';
 
 /** A server that has not answered initialize and tools/list by then is skipped: the session must not wait on it. */
 export const MCP_START_TIMEOUT_MS = 10_000;
@@ -84,6 +85,7 @@ async function startServer({
   cwd,
   env,
   timeoutMs,
+  startTimeout,
   warn,
 }: {
   sdk: typeof import('./mcp-sdk');
@@ -92,6 +94,7 @@ async function startServer({
   cwd: string;
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
+  startTimeout: StartTimeout;
   warn: Warn;
 }): Promise<{ running: Running; tools: Listed } | null> {
   const dir = resolve(cwd, config.cwd ?? '.');
@@ -119,9 +122,9 @@ async function startServer({
     return listTools(client);
   })();
   work.catch(() => {});
-  let timer: NodeJS.Timeout | undefined;
+  let cancelTimeout = () => {};
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StartTimeout()), timeoutMs);
+    cancelTimeout = startTimeout(timeoutMs, () => reject(new StartTimedOut()));
   });
   try {
     const tools = await Promise.race([work, deadline]);
@@ -133,7 +136,7 @@ async function startServer({
     warn(config.name, reason.text, reason.command ? `${key}.command` : key);
     return null;
   } finally {
-    clearTimeout(timer);
+    cancelTimeout();
   }
 }
 
@@ -149,6 +152,7 @@ export async function startMcpServers({
   cwd,
   env,
   timeoutMs = MCP_START_TIMEOUT_MS,
+  startTimeout = wallClock,
   onWarning = () => {},
   configKey = 'mcp_servers',
   configPath,
@@ -157,6 +161,8 @@ export async function startMcpServers({
   cwd: string;
   env: NodeJS.ProcessEnv;
   timeoutMs?: number;
+  /** The clock `timeoutMs` runs on (tests pass one they expire). */
+  startTimeout?: StartTimeout;
   onWarning?: (warning: McpWarning) => void;
   configKey?: string;
   configPath?: string;
@@ -172,7 +178,7 @@ export async function startMcpServers({
   // Loaded only when a profile has servers: most runs never pay for the SDK.
   const sdk = await import('./mcp-sdk');
   const started = await Promise.all(
-    servers.map((config, i) => startServer({ sdk, config, key: `${configKey}[${i}]`, cwd, env, timeoutMs, warn })),
+    servers.map((config, i) => startServer({ sdk, config, key: `${configKey}[${i}]`, cwd, env, timeoutMs, startTimeout, warn })),
   );
   const ok = started.filter((s) => s !== null);
   for (const { running } of ok) {
@@ -316,7 +322,7 @@ function base64Bytes(data: string): number {
   return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
 }
 
-class StartTimeout extends Error {}
+class StartTimedOut extends Error {}
 
 function failure({
   err,
@@ -336,7 +342,7 @@ function failure({
     return { text: `cannot start '${command}': ${command.includes('/') ? 'no such file' : 'not found on PATH'}`, command: true };
   if (code === 'EACCES') return { text: `cannot start '${command}': not executable`, command: true };
   const said = stderrLine(stderr);
-  if (err instanceof StartTimeout) return { text: `no answer to ${phase} within ${timeoutMs / 1000} s${said}`, command: false };
+  if (err instanceof StartTimedOut) return { text: `no answer to ${phase} within ${timeoutMs / 1000} s${said}`, command: false };
   // The SDK rejects pending requests with "Connection closed" when the process exits.
   if (/connection closed/i.test((err as Error).message)) return { text: `it exited before answering ${phase}${said}`, command: false };
   return { text: `${phase} failed: ${(err as Error).message}${said}`, command: false };

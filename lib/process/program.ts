@@ -1,5 +1,6 @@
 // Runs a program in its own process group — output streamed and kept, stoppable as a whole — and sh with a timeout on it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { type StartTimeout, wallClock } from '../timeout';
 
 export interface ProgramResult {
   exitCode: number | null;
@@ -150,6 +151,7 @@ export async function runShell({
   env,
   tailBytes = 4000,
   signal,
+  startTimeout = wallClock,
 }: {
   command: string;
   cwd: string;
@@ -158,19 +160,21 @@ export async function runShell({
   env: NodeJS.ProcessEnv;
   tailBytes?: number;
   signal?: AbortSignal;
+  /** The clock `timeoutMs` runs on (tests pass one they expire). */
+  startTimeout?: StartTimeout;
 }): Promise<ShellResult> {
   const started = Date.now();
   const program = startProgram({ argv: ['sh', '-c', command], cwd, env, keepBytes: tailBytes });
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const cancelTimeout = startTimeout(timeoutMs, () => {
     timedOut = true;
     program.stop('SIGTERM');
-  }, timeoutMs);
+  });
   const abort = () => program.stop('SIGTERM');
   if (signal?.aborted) abort();
   else signal?.addEventListener('abort', abort, { once: true });
   const r = await program.done;
-  clearTimeout(timer);
+  cancelTimeout();
   signal?.removeEventListener('abort', abort);
   return {
     command,

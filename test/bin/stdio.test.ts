@@ -4,7 +4,7 @@ import { closeSync, constants, createReadStream, openSync, writeFileSync, writeS
 import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { inputSource } from '../../bin/stdio';
 import { type StdinSource, streamSource } from '../../lib/cli/input';

@@ -1,6 +1,6 @@
 // forge agent's request budget and token counts, measured on the wire against the scripted server.
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { reply, startOpenAIServer, type ChatRequestBody } from '../helpers/openai-server';

@@ -1,7 +1,8 @@
 // forge agent --plan with steps at once (--parallel, parallel_steps) and co-change hints, against a scripted OpenAI-compatible server on real repositories.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
+import { ownChild } from '../helpers/owner';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
@@ -279,10 +280,12 @@ test('Ctrl-C while steps run at once removes their worktrees', async () => {
     ],
   });
   try {
-    const child = spawn(
-      process.execPath,
-      [FORGE, 'agent', '--plan', '--yes', '--parallel', '2', '--endpoint', server.url, '--model', 'm', '--json', 'add a and b'],
-      { cwd: dir, env: forgeEnv() },
+    const child = ownChild(
+      spawn(
+        process.execPath,
+        [FORGE, 'agent', '--plan', '--yes', '--parallel', '2', '--endpoint', server.url, '--model', 'm', '--json', 'add a and b'],
+        { cwd: dir, env: forgeEnv() },
+      ),
     );
     let out = '';
     const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, signal) => resolve(signal)));

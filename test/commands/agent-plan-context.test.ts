@@ -1,7 +1,7 @@
 // forge agent --plan with --attach, --image and the git context, on the wire against the scripted server: the planner's request and every step's calls carry them.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { failWith, reply, startOpenAIServer, type ChatRequestBody, type ReplyStep } from '../helpers/openai-server';

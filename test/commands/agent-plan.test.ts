@@ -1,7 +1,7 @@
 // forge agent --plan / --resume against a scripted OpenAI-compatible server: planning, isolated steps, verification, pause and resume.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { reply, startOpenAIServer, type ChatRequestBody } from '../helpers/openai-server';

@@ -1,7 +1,7 @@
 // What forge agent records on refs/forge/state: endpoints without credentials, secrets redacted, and recording that the user can turn off.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { reply, startOpenAIServer } from '../helpers/openai-server';

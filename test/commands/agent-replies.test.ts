@@ -1,7 +1,7 @@
 // forge agent against the replies small models really send, replayed through the scripted server: each ends with the right exit code and code, and no failed run exits 0.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { forgeOnTty } from '../helpers/tty';
@@ -186,14 +186,20 @@ test('--mechanical: a plain replacement is done by forge replace with no model c
 
 test('on a terminal: a spinner while the model is silent, its text once as it streams, reasoning dimmed on stderr, never in the answer', async () => {
   const dir = repoWith({ 'notes.txt': 'one\n' });
+  // The model answers once the spinner is on the screen: however slow the machine, it is seen first.
+  let answer = () => {};
+  const spinnerShown = new Promise<void>((resolve) => (answer = resolve));
   const server = await startOpenAIServer({
-    script: [reply({ text: ['<thi', 'nk>the notes', ' say one</think>', 'It says ', 'one.'], delayMs: 600 })],
+    script: [reply({ text: ['<thi', 'nk>the notes', ' say one</think>', 'It says ', 'one.'], after: spinnerShown })],
   });
   try {
     const r = await forgeOnTty(['agent', '--endpoint', server.url, '--model', 'small-model', 'what do the notes say'], {
       cwd: dir,
       prompt: 'never asked',
       answers: [],
+      onOutput: (shown) => {
+        if (shown.includes('⠋ waiting for small-model')) answer();
+      },
     });
     assert.is(r.code, 0, r.output);
     assert.match(r.output, /⠋ waiting for small-model/);

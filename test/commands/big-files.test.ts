@@ -1,7 +1,7 @@
 // Files of a few MB through the built binary: a window read in chunks and an edit spliced in the bytes give the lines, anchors and bytes a whole-file pass gives.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { lineHash } from '../../lib/files/anchor';
 import { forge } from '../helpers/forge';

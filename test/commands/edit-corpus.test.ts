@@ -1,7 +1,7 @@
 // forge edit over the real-history corpus through the built binary: each hunk as an edit, exact bytes or a refusal that changes nothing.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { editArgs, failureLine, judge, PERTURBATIONS, sampleCases } from '../helpers/corpus';
 import { forge } from '../helpers/forge';

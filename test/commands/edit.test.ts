@@ -1,7 +1,7 @@
 // forge edit: exact bytes after each kind of sloppy-but-unambiguous edit; files byte-identical after every refusal.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { lineHash } from '../../lib/files/anchor';
 import { forge } from '../helpers/forge';

@@ -2,7 +2,7 @@
 // refused with every file byte-identical — whitespace drift, stale numbers, endings, final newlines.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { git, repoWith } from '../helpers/repo';

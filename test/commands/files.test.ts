@@ -1,7 +1,7 @@
 // forge read / write / ls / search through the built binary: windows, anchors, caps, refusals, .gitignore.
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { lineHash } from '../../lib/files/anchor';
 import { forge } from '../helpers/forge';

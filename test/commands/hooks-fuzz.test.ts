@@ -2,7 +2,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
+import { ownChild } from '../helpers/owner';
 import * as assert from 'uvu/assert';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
 import { changedPaths, repoWith, tempDir, tempRepo, treeHashes } from '../helpers/repo';
@@ -13,8 +14,6 @@ import { oneUnitPlan } from '../helpers/plans';
 const SEED = Number(process.env.FORGE_FUZZ_SEED ?? 13);
 /** Cases per group: a few hundred per hook, split between nothing active and something active. */
 const CASES = 150;
-/** Only turns a hang into a failure: far beyond a normal run, not a measure of speed. */
-const CASE_TIMEOUT_MS = 10_000;
 
 class Gen {
   private readonly next: () => number;
@@ -291,7 +290,11 @@ interface Batch {
   stderr: string;
 }
 
-/** Many payloads in one forge process: one NDJSON request per payload, as the command allows. */
+/**
+ * Many payloads in one forge process: one NDJSON request per payload, as the command allows. No
+ * deadline of its own: a hang is the harness's per-test timeout (a batch's limit here would be
+ * either under that, and trip on a slow machine, or over it, and never fire).
+ */
 function runBatch({
   dir,
   words,
@@ -304,17 +307,13 @@ function runBatch({
   list: Case[];
 }): Promise<Batch> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [FORGE, ...words], { cwd: dir, env: forgeEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = ownChild(spawn(process.execPath, [FORGE, ...words], { cwd: dir, env: forgeEnv(), stdio: ['pipe', 'pipe', 'pipe'] }));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b) => (stdout += b));
     child.stderr.on('data', (b) => (stderr += b));
-    const timer = setTimeout(() => child.kill('SIGKILL'), CASE_TIMEOUT_MS * list.length);
     child.on('error', fail);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      done({ code, signal, stdout, stderr });
-    });
+    child.on('close', (code, signal) => done({ code, signal, stdout, stderr }));
     child.stdin.on('error', () => {});
     child.stdin.end(list.map((c) => JSON.stringify({ ...field, payload: c.payload })).join('\n') + '\n');
   });
@@ -342,16 +341,12 @@ async function check({
   ok: (b: Batch, n: number) => string | null;
 }): Promise<void> {
   const b = await runBatch({ dir, words, field, list });
-  const problem = b.signal
-    ? `killed after ${CASE_TIMEOUT_MS * list.length} ms (a hang)`
-    : INTERNAL.test(b.stdout + b.stderr)
-      ? 'an INTERNAL error'
-      : ok(b, list.length);
+  const problem = b.signal ? `killed by ${b.signal}` : INTERNAL.test(b.stdout + b.stderr) ? 'an INTERNAL error' : ok(b, list.length);
   if (problem === null) return;
   let culprit = '';
   for (const [i, c] of list.entries()) {
     const one = await runBatch({ dir, words, field, list: [c] });
-    const alone = one.signal ? 'a hang' : INTERNAL.test(one.stdout + one.stderr) ? 'an INTERNAL error' : ok(one, 1);
+    const alone = one.signal ? `killed by ${one.signal}` : INTERNAL.test(one.stdout + one.stderr) ? 'an INTERNAL error' : ok(one, 1);
     if (alone) {
       culprit = `\ncase ${i}: ${alone}\npayload ${show(c)}\nstdout ${one.stdout.slice(0, 500)}\nstderr ${one.stderr.slice(0, 500)}`;
       break;

@@ -1,5 +1,5 @@
 // forge iter get / update / reset: attempts, stagnation, per-run scoping.
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { forge, stable } from '../helpers/forge';
 import { git, tempRepo } from '../helpers/repo';

@@ -2,7 +2,8 @@
 import { spawn } from 'node:child_process';
 import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
+import { ownChild } from '../helpers/owner';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../lib/git/repo';
 import { StateStore } from '../../lib/git/state';
@@ -243,11 +244,13 @@ test('8 processes logging to one run at once, each flushing as the spool fills: 
       { length: writers },
       () =>
         new Promise<number>((done, fail) => {
-          const child = spawn(process.execPath, [FORGE, 'memory', 'recall'], {
-            cwd: dir,
-            env: forgeEnv({ FORGE_RUN_ID: 'c' }),
-            stdio: ['pipe', 'ignore', 'ignore'],
-          });
+          const child = ownChild(
+            spawn(process.execPath, [FORGE, 'memory', 'recall'], {
+              cwd: dir,
+              env: forgeEnv({ FORGE_RUN_ID: 'c' }),
+              stdio: ['pipe', 'ignore', 'ignore'],
+            }),
+          );
           child.on('error', fail);
           child.on('close', (code) => done(code ?? -1));
           child.stdin.end(Array.from({ length: each }, (_, i) => JSON.stringify({ query: `q${i}` })).join('\n'));

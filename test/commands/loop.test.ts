@@ -2,11 +2,13 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
+import { ownChild } from '../helpers/owner';
 import * as assert from 'uvu/assert';
 import { runHook } from '../helpers/claude';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
 import { changedPaths, stateCommits, tempDir, tempRepo, treeHashes } from '../helpers/repo';
+import { running, until } from '../helpers/process';
 
 const HOOK = 'forge loop hook claude';
 
@@ -27,8 +29,8 @@ async function started(args: string[] = []): Promise<string> {
 }
 
 /** A Claude Code transcript: one JSON object per line. */
-function transcript(dir: string, entries: Array<Record<string, unknown> | string>): string {
-  const file = join(dir, '..', `${Math.random().toString(16).slice(2)}.jsonl`);
+function transcript(entries: Array<Record<string, unknown> | string>): string {
+  const file = join(tempDir('forge-transcript-'), 'session.jsonl');
   writeFileSync(file, entries.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).join('\n') + '\n');
   return file;
 }
@@ -76,7 +78,7 @@ test('binding: never to an empty or "null" session; once bound, another session 
 
 test('the last assistant text comes from the transcript: a tool-use-only ending, a line still being written, broken lines, control characters', async () => {
   const dir = await started();
-  const toolOnly = transcript(dir, [
+  const toolOnly = transcript([
     user('old prompt'),
     said('FORGE_COMPLETE from an earlier turn'),
     user('go on'),
@@ -89,7 +91,7 @@ test('the last assistant text comes from the transcript: a tool-use-only ending,
   assert.is(r1.answer!.decision, 'block', 'the earlier turn’s control word does not count');
   const last = (await status(dir)).last;
   assert.is(last.chars, 'Fixed the race in src/a.ts.'.length);
-  const partial = transcript(dir, [user('go on'), said('Done:\nFORGE_COMPLETE'), '{"type":"assistant","message":{"content":[{"type":"te']);
+  const partial = transcript([user('go on'), said('Done:\nFORGE_COMPLETE'), '{"type":"assistant","message":{"content":[{"type":"te']);
   const messy = readFileSync(partial, 'utf8').replace(/\n$/, '');
   writeFileSync(partial, `garbage line\n\u0000\u0007{broken\n${messy}`);
   const r2 = hook(dir, { session_id: 's', transcript_path: partial });
@@ -361,8 +363,8 @@ test('loop install keeps the driver failing open: an onFailure "block" on its St
 });
 
 /** A scripted agent: logs each prompt; says FORGE_COMPLETE at iteration `finish` (never when 0). */
-function agentScript(dir: string, finish: number): string {
-  const file = join(dir, '..', `agent-${Math.random().toString(16).slice(2)}.js`);
+function agentScript(finish: number): string {
+  const file = join(tempDir('forge-agent-script-'), 'agent.js');
   writeFileSync(
     file,
     `
@@ -383,7 +385,7 @@ test('forge loop run drives a scripted agent to completion, and to its limit', a
   const dir = tempRepo();
   writeFileSync(join(dir, 'PROMPT.md'), 'Make the build green.\n');
   const run = await forge(
-    ['loop', 'run', '--prompt-file', 'PROMPT.md', '--max-iterations', '5', '--json', '--', process.execPath, agentScript(dir, 3)],
+    ['loop', 'run', '--prompt-file', 'PROMPT.md', '--max-iterations', '5', '--json', '--', process.execPath, agentScript(3)],
     { cwd: dir },
   );
   assert.is(run.code, 0, run.stderr);
@@ -402,10 +404,9 @@ test('forge loop run drives a scripted agent to completion, and to its limit', a
   assert.match(prompts, /^=== 1 loop-\d{8}-[0-9a-f]{8}\nMake the build green\.\n\n---\nforge loop loop-\S+ · iteration 1 of 5\n/);
   assert.match(prompts, /=== 3 loop-/);
   const limited = tempRepo();
-  const capped = await forge(
-    ['loop', 'run', '--prompt', 'never done', '--max-iterations', '2', '--', process.execPath, agentScript(limited, 0)],
-    { cwd: limited },
-  );
+  const capped = await forge(['loop', 'run', '--prompt', 'never done', '--max-iterations', '2', '--', process.execPath, agentScript(0)], {
+    cwd: limited,
+  });
   assert.is(capped.code, 1);
   assert.match(
     capped.stdout,
@@ -429,35 +430,30 @@ const { spawn } = require('child_process');
 process.stdin.resume();
 process.stdin.on('end', () => {
   if (fs.existsSync('resumed')) { console.log('FORGE_COMPLETE'); return; }
-  const child = spawn('sleep', ['60'], { stdio: 'ignore' });
-  fs.writeFileSync('pids', process.pid + ' ' + child.pid);
-  setTimeout(() => {}, 60000);
+  const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+  fs.writeFileSync('pids.tmp', process.pid + ' ' + child.pid);
+  fs.renameSync('pids.tmp', 'pids');
+  setInterval(() => {}, 1 << 30);
 });
 `,
   );
-  const child = spawn(process.execPath, [FORGE, 'loop', 'run', '--prompt', 'slow work', '--', process.execPath, agent], {
-    cwd: dir,
-    env: forgeEnv(),
-  });
+  const child = ownChild(
+    spawn(process.execPath, [FORGE, 'loop', 'run', '--prompt', 'slow work', '--', process.execPath, agent], {
+      cwd: dir,
+      env: forgeEnv(),
+    }),
+  );
   let stdout = '';
   child.stdout.on('data', (b) => (stdout += b));
-  for (let i = 0; i < 200 && !existsSync(join(dir, 'pids')); i++) await new Promise((r) => setTimeout(r, 50));
+  // The agent and its grandchild run; only Ctrl-C ends them.
+  await until(() => existsSync(join(dir, 'pids')));
   const pids = readFileSync(join(dir, 'pids'), 'utf8').split(' ').map(Number);
   child.kill('SIGINT');
   const code = await new Promise<number | null>((r) => child.on('close', r));
   assert.is(code, 1);
   assert.match(stdout, /paused — interrupted during iteration 1; the iteration was not counted\n[\s\S]*Next: forge loop resume\n/);
-  // A killed process lingers a moment as a zombie until init reaps it.
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return !/^Z/m.test(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '');
-    } catch {
-      return false;
-    }
-  };
-  for (let i = 0; i < 40 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
-  for (const pid of pids) assert.not.ok(alive(pid), `pid ${pid} is gone`);
+  // Unbounded (a zombie counts as gone): the harness's timeout is the failure if one was missed.
+  await until(() => !pids.some(running));
   const s = await status(dir);
   assert.equal([s.status, s.iteration, s.runnerPid], ['paused', 0, null]);
   appendFileSync(join(dir, 'resumed'), '');

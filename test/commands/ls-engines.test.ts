@@ -1,7 +1,7 @@
 // forge ls from git's index and directory reads (the default) and through git's -m (FORGE_LIST_ENGINE=git): the same files, counts and hints on every kind of path a walk meets.
 import { mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { git, tempDir, tempRepo } from '../helpers/repo';
 import { conflict, gitCallLog, WALK_FIXTURE_FILES, walkFixture, write } from '../helpers/walk-fixture';

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
+import { ownChild } from '../helpers/owner';
 import * as assert from 'uvu/assert';
 import { entries } from '../../commands/index';
 import { leaves } from '../../lib/cli/registry';
@@ -215,11 +216,13 @@ test('read, edit and plan check run as the CLI runs them; errors are isError res
 });
 
 test('tools/list answers exactly the tools the declarations give (the build derives them, so listing loads no command)', async () => {
-  const child = spawn(process.execPath, [FORGE, 'mcp', '--toolsets', 'all'], {
-    cwd: tempRepo(),
-    env: forgeEnv(),
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
+  const child = ownChild(
+    spawn(process.execPath, [FORGE, 'mcp', '--toolsets', 'all'], {
+      cwd: tempRepo(),
+      env: forgeEnv(),
+      stdio: ['pipe', 'pipe', 'ignore'],
+    }),
+  );
   const session = [
     {
       jsonrpc: '2.0',

@@ -1,7 +1,7 @@
 // forge memory save / recall through the built binary: exact records, dedupe, scopes, refusals.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../lib/git/repo';
 import { StateStore } from '../../lib/git/state';

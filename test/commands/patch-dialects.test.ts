@@ -1,7 +1,7 @@
 // forge patch on what the parser decides: a patch cut short, malformed or mixed is INVALID_PATCH (exit 2) with every file unchanged; git's names land on the real files.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { git, repoWith } from '../helpers/repo';

@@ -1,7 +1,7 @@
 // forge patch: the perturbed real-history corpus byte for byte, every format, and all-or-nothing across files.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { failureLine, judge, PERTURBATIONS, sampleCases } from '../helpers/corpus';
 import { forge } from '../helpers/forge';

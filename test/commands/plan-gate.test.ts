@@ -2,11 +2,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../lib/git/repo';
 import { StateStore } from '../../lib/git/state';
 import { hookEnv, runHook } from '../helpers/claude';
+import { plantState, stateFile } from '../helpers/state';
 import { forge } from '../helpers/forge';
 import { changedPaths, git, planJournal, repoWith, stateCommits, tempDir, tempRepo, treeHashes } from '../helpers/repo';
 
@@ -178,12 +179,18 @@ test('budgets: context_tokens_expected is advisory (journaled once), caps on tok
 });
 
 test('wall_time counts from activation', async () => {
-  const dir = repoWith({ 'docs/plans/gate.md': PLAN.replace('      tokens: 1000\n', '      tokens: 1000\n      wall_time: 1s\n') });
+  const dir = repoWith({ 'docs/plans/gate.md': PLAN.replace('      tokens: 1000\n', '      tokens: 1000\n      wall_time: 1h\n') });
   assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/gate.md'], { cwd: dir })).code, 0);
-  await new Promise((r) => setTimeout(r, 1100));
+  assert.is((await preflight(dir, ['--tool', 'read', '--path', 'src/a.ts'])).code, 0, 'within the hour');
+  // Two hours pass, without waiting for them: the activation is moved back on the state ref.
+  const path = `.forge/plans/${PLAN_ID}.json`;
+  const contract = JSON.parse(stateFile(dir, path)!);
+  const activatedAt = new Date(Date.parse(contract.activatedAt) - 2 * 3600_000).toISOString();
+  plantState(dir, { [path]: `${JSON.stringify({ ...contract, activatedAt }, null, 2)}\n` });
   const r = await preflight(dir, ['--tool', 'read', '--path', 'src/a.ts']);
   assert.equal([r.code, r.record.error.code], [1, 'BUDGET_CAP_REACHED']);
-  assert.match(r.record.error.message, /^plan budget cap reached: wall_time 1s since activation at \d{4}-/);
+  const expected = `plan budget cap reached: wall_time 1h since activation at ${activatedAt}`;
+  assert.ok(r.record.error.message.startsWith(expected), r.record.error.message);
 });
 
 test('the kill switch refuses every call with its reason until resume', async () => {

@@ -1,7 +1,7 @@
 // The tool map through the installed Claude Code hook: today's tool set, forge's own MCP tools, unknown tools as soft refusals, path-less searches.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { runHook } from '../helpers/claude';
 import { forge } from '../helpers/forge';

@@ -1,7 +1,7 @@
 // forge plan check / new: real plan files for every check, each finding at file:line:col, exit codes 0/1/2.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { planTemplate } from '../../lib/plans/template';
 import { forge } from '../helpers/forge';

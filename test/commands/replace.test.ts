@@ -1,7 +1,7 @@
 // forge replace: exact bytes across files, encodings and line endings kept, all files or none, confinement.
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { git, repoWith, tempDir } from '../helpers/repo';

@@ -1,7 +1,7 @@
 // forge search through JavaScript alone (the default) and through git grep: the same matches, anchors, counts and hints on a fixture with every kind of file a walk meets.
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { lineHash } from '../../lib/files/anchor';
 import { forge } from '../helpers/forge';

@@ -1,5 +1,5 @@
 // forge session save / load / list: merged snapshots, derived counts, newest first.
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { forge, stable } from '../helpers/forge';
 import { tempRepo } from '../helpers/repo';
@@ -41,15 +41,16 @@ test('load of an unknown run is found: false and points at the list', async () =
 
 test('list is newest first and suggests the run to resume', async () => {
   const dir = tempRepo();
-  await forge(['session', 'save', '--run-id', 'old', '--module-status', 'm1=done'], { cwd: dir });
-  await new Promise((r) => setTimeout(r, 20));
-  await forge(['session', 'save', '--run-id', 'new', '--module-status', 'm1=done', '--module-status', 'm2=pending'], { cwd: dir });
+  // Named against the order by time, so the tie-break by name cannot pass for it. The second save is
+  // later by the clock: a process started after the first one ended, and stamps are in milliseconds.
+  await forge(['session', 'save', '--run-id', 'earlier', '--module-status', 'm1=done'], { cwd: dir });
+  await forge(['session', 'save', '--run-id', 'later', '--module-status', 'm1=done', '--module-status', 'm2=pending'], { cwd: dir });
   const r = await forge(['session', 'list', '--json'], { cwd: dir });
   assert.equal(
     r.records.map((x) => x.runId ?? x.type),
-    ['new', 'old', 'summary'],
+    ['later', 'earlier', 'summary'],
   );
-  assert.equal(r.records.at(-1), { ok: true, type: 'summary', count: 2, _next_action: 'forge session load --run-id new' });
+  assert.equal(r.records.at(-1), { ok: true, type: 'summary', count: 2, _next_action: 'forge session load --run-id later' });
   const bad = await forge(['session', 'save', '--module-status', 'oops'], { cwd: dir });
   assert.is(bad.code, 2);
   assert.match(bad.stderr, /module status 'oops' is not ID=STATUS/);

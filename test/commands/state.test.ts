@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../lib/git/repo';
 import { StateStore } from '../../lib/git/state';
@@ -96,8 +96,8 @@ test('sync shares state between two clones through a bare remote, merging diverg
   assert.match(ff.stdout, /^origin: merged both sides( \(combined [^)]+\))?, pushed at [0-9a-f]{12}\n/);
 
   // Diverge again: a resets m1 and saves a later session; b saves an older-phase session first.
+  // Later by the clock: a's save is a process started after b's ended, and stamps are in milliseconds.
   await forge(['session', 'save', '--run-id', 'shared', '--phase', 'b-phase'], { cwd: b });
-  await new Promise((r) => setTimeout(r, 20));
   await forge(['session', 'save', '--run-id', 'shared', '--phase', 'a-later'], { cwd: a });
   await forge(['iter', 'reset', 'm1', '--run-id', 'r'], { cwd: a });
   await forge(['memory', 'save', 'from a again'], { cwd: a });

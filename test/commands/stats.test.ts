@@ -1,5 +1,5 @@
 // forge stats: telemetry read from the state ref, however it is stored.
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { openRepo } from '../../lib/git/repo';
 import { StateStore } from '../../lib/git/state';

@@ -2,10 +2,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
-import { FORGE, forge, forgeEnv } from '../helpers/forge';
-import { git, tempDir, tempRepo, userView } from '../helpers/repo';
+import { forge } from '../helpers/forge';
+import { git, ownPath, tempDir, tempRepo, userView } from '../helpers/repo';
+import { forgeOnTty } from '../helpers/tty';
 
 function write(dir: string, path: string, content: string) {
   mkdirSync(join(dir, path, '..'), { recursive: true });
@@ -299,7 +300,7 @@ test('in a bare repository or inside .git: NO_WORK_TREE with a fix that leads to
       args.join(' '),
     );
   }
-  git(tempDir(), 'clone', '-q', bare, `${bare}-work`);
+  git(tempDir(), 'clone', '-q', bare, ownPath(`${bare}-work`));
   assert.is((await forge(['checkpoint', '--json'], { cwd: `${bare}-work` })).code, 0, 'the fix gives a work tree to checkpoint');
   const dir = tempRepo();
   for (const args of [
@@ -311,38 +312,28 @@ test('in a bare repository or inside .git: NO_WORK_TREE with a fix that leads to
   }
 });
 
-/** Runs forge on a pseudo-terminal (util-linux script), answering the question with `answer`. */
-function onTerminal(dir: string, args: string[], answer: string) {
-  const command = [process.execPath, FORGE, ...args].map((w) => `'${w}'`).join(' ');
-  // The answer is typed once the question is up; script copies it to the terminal's input.
-  return spawnSync('sh', ['-c', `(sleep 1.5; printf '${answer}\\n') | script -qec "${command.replace(/"/g, '\\"')}" /dev/null`], {
-    cwd: dir,
-    env: forgeEnv(),
-    encoding: 'utf8',
-  });
-}
-
-const hasScript = spawnSync('script', ['--version']).status === 0;
+/** Runs forge on a pseudo-terminal, typing `answer` once its question is up (never, for no answer). */
+const onTerminal = (dir: string, args: string[], answer: string) =>
+  forgeOnTty(args, { cwd: dir, prompt: String.raw`\[y/N\]`, answers: answer ? [answer] : [] });
 
 test('on a terminal undo asks first: no leaves the work tree, yes restores, --yes does not ask', async () => {
-  if (!hasScript) return console.log('  (no util-linux script: the terminal test is skipped)');
   const dir = tempRepo();
   write(dir, 'f.txt', 'kept\n');
   await forge(['checkpoint', 'before'], { cwd: dir });
   write(dir, 'f.txt', 'changed\n');
-  const no = onTerminal(dir, ['undo'], 'n');
+  const no = await onTerminal(dir, ['undo'], 'n');
   assert.match(
-    no.stdout,
+    no.output,
     /Restore the work tree to checkpoint 1 \(forge: checkpoint before "before", [^)]*, 1 uncommitted file\)\? \[y\/N\]/,
   );
-  assert.match(no.stdout, /not restored: the work tree is unchanged/);
+  assert.match(no.output, /not restored: the work tree is unchanged/);
   assert.is(read(dir, 'f.txt'), 'changed\n');
-  const yes = onTerminal(dir, ['undo'], 'y');
-  assert.match(yes.stdout, /restored the work tree to checkpoint 1/);
+  const yes = await onTerminal(dir, ['undo'], 'y');
+  assert.match(yes.output, /restored the work tree to checkpoint 1/);
   assert.is(read(dir, 'f.txt'), 'kept\n');
   write(dir, 'f.txt', 'again\n');
-  const forced = onTerminal(dir, ['undo', '--yes'], '');
-  assert.not.match(forced.stdout, /\[y\/N\]/);
+  const forced = await onTerminal(dir, ['undo', '--yes'], '');
+  assert.not.match(forced.output, /\[y\/N\]/);
   assert.is(read(dir, 'f.txt'), 'kept\n');
 });
 

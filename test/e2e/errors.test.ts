@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { catalog } from '../../commands/catalog';
 import { entries } from '../../commands/index';

@@ -15,7 +15,8 @@ import {
 } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import fc from 'fast-check';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
+import { ownChild } from '../helpers/owner';
 import * as assert from 'uvu/assert';
 import { entries } from '../../commands/index';
 import { leaves } from '../../lib/cli/registry';
@@ -103,7 +104,7 @@ interface Batch {
 /** Runs `forge <command>` with the lines as NDJSON and checks the contract: one answer each, no INTERNAL, no hang. */
 function batch({ cwd, command, lines }: { cwd: string; command: string[]; lines: Array<string | Buffer> }): Promise<Batch> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [FORGE, ...command], { cwd, env: forgeEnv() });
+    const child = ownChild(spawn(process.execPath, [FORGE, ...command], { cwd, env: forgeEnv() }));
     let stdout = '';
     let stderr = '';
     let hung = false;

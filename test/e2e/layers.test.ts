@@ -1,7 +1,7 @@
 // The layering rule of ARCHITECTURE.md, held by reading the sources: lib/ outside lib/cli/ knows no CLI, no process streams and no process environment.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 
 const tracked = (pattern: string) =>

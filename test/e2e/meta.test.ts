@@ -1,7 +1,7 @@
 // Every registered command: hint markers on success and error, docs and completions current, SYNOPSIS = --help.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { entries } from '../../commands/index';
 import { isGroup, type ArgsSpec } from '../../lib/cli/declare';

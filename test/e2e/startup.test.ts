@@ -18,7 +18,7 @@ import {
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { checksum, MAX_CACHES } from '../../bin/code-cache';
 import { FORGE, forgeEnv } from '../helpers/forge';

@@ -3,14 +3,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FORGE } from './forge';
-import { tempDir } from './repo';
+import { fileTempDir } from './repo';
 
 let bin: string | null = null;
 
 /** A directory holding a `forge` executable, as `npm install -g` would put on PATH. */
 export function forgeBinDir(): string {
   if (bin) return bin;
-  bin = tempDir('forge-claude-bin-');
+  bin = fileTempDir('forge-claude-bin-');
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'forge'), `#!/bin/sh\nexec ${process.execPath} ${FORGE} "$@"\n`, { mode: 0o755 });
   return bin;

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, symlinkSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ownChild } from './owner';
 import { tempDir } from './repo';
 
 export const FORGE = resolve('dist/forge.js');
@@ -52,7 +53,7 @@ export function forge(
   return new Promise((done, fail) => {
     const cmd = opts.program ? programPath(opts.program) : process.execPath;
     const argv = opts.program ? args : [FORGE, ...args];
-    const child = spawn(cmd, argv, { cwd: opts.cwd, env: forgeEnv(opts.env) });
+    const child = ownChild(spawn(cmd, argv, { cwd: opts.cwd, env: forgeEnv(opts.env) }));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b) => (stdout += b));

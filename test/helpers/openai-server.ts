@@ -2,6 +2,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { own } from './owner';
 
 /**
  * The script format. Each POST /v1/chat/completions consumes the next step:
@@ -40,8 +41,10 @@ export interface ReplyStep {
   usage?: WireUsage;
   /** Default 'tool_calls' when there are tool calls, else 'stop'. */
   finishReason?: string;
-  /** Wait before sending the headers (a slow model). */
+  /** Wait before sending the headers: a slow model, for bench/ (a test waits on `after`, an event, not on time). */
   delayMs?: number;
+  /** Send nothing, headers included, until this settles (a slow model that answers when the test says). */
+  after?: Promise<unknown>;
   /** Put an SSE comment (`: keep-alive`) before every event, as proxies and OpenRouter do. */
   comments?: boolean;
   /** Cut the whole SSE body into writes of this many bytes, splitting lines, events and UTF-8 characters. */
@@ -55,7 +58,8 @@ export interface ReplyStep {
   when?: (body: ChatRequestBody) => boolean;
   /**
    * Hold the reply until this many chat requests have arrived (so two requests are provably in
-   * flight at once); if they do not within 20 s, answer 500 so the test fails rather than hangs.
+   * flight at once). No deadline: a count never reached holds it until the server closes (the
+   * harness's per-test timeout is the failure), so a slow machine cannot turn the wait into a 500.
    */
   holdUntilChats?: number;
 }
@@ -174,20 +178,11 @@ export async function startOpenAIServer({ script = [], models = ['test-model'], 
   const arrived = () => {
     for (const wake of waiting.splice(0)) wake();
   };
-  /** Resolves true once `n` chat requests have arrived, false after 20 s. */
+  /** Resolves true once `n` chat requests have arrived, false if the server closes first. */
   const chatsReach = async (n: number): Promise<boolean> => {
-    const deadline = Date.now() + 20_000;
     while (chats < n) {
       if (closed) return false;
-      const left = deadline - Date.now();
-      if (left <= 0) return false;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        waiting.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await new Promise<void>((resolve) => waiting.push(resolve));
     }
     return true;
   };
@@ -247,6 +242,14 @@ export async function startOpenAIServer({ script = [], models = ['test-model'], 
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      closed = true;
+      arrived();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  server.once('close', own({ what: `scripted model server on 127.0.0.1:${port}`, open: () => server.listening, close }));
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
@@ -254,13 +257,7 @@ export async function startOpenAIServer({ script = [], models = ['test-model'], 
       requests.filter((r) => r.method === 'POST' && r.path.split('?')[0] === '/v1/chat/completions').map((r) => r.body as ChatRequestBody),
     enqueue: (...steps) => void queue.push(...steps),
     remaining: () => queue.length,
-    close: () =>
-      new Promise<void>((resolve) => {
-        closed = true;
-        arrived();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close,
   };
 }
 
@@ -304,6 +301,7 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-
 
 async function serveReply(res: ServerResponse, step: ReplyStep, ctx: { requestNumber: number; model: string }): Promise<void> {
   if (step.delayMs) await sleep(step.delayMs);
+  if (step.after) await step.after;
   const events = replyEvents(step, ctx);
   res.writeHead(200, SSE_HEADERS);
   if (step.cutOff) {

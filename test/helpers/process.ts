@@ -1,4 +1,4 @@
-// Whether a child process still runs, and waiting until a condition holds: for tests of timeouts and shutdowns.
+// Whether a child process still runs, and waiting until a condition holds (for as long as it takes): for tests of timeouts and shutdowns.
 import { readFileSync } from 'node:fs';
 
 /**
@@ -18,12 +18,20 @@ export function running(pid: number): boolean {
   }
 }
 
-/** Polls `check` every 20 ms until it holds or `ms` passed; its last answer. */
-export async function until(check: () => boolean, ms = 5000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
+/** A file's text, or '' while it is not there: for waiting on a file a child writes. */
+export function readIfThere(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
   }
-  return check();
+}
+
+/**
+ * Polls `check` every 20 ms until it holds. No deadline of its own: how long a slow machine takes is
+ * not the behaviour under test, and the harness's per-test timeout turns a wait that never ends
+ * into a failure. The poll's timer is unref'd, so a test given up on leaves nothing holding the process.
+ */
+export async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((r) => setTimeout(r, 20).unref());
 }

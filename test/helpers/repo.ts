@@ -1,9 +1,21 @@
 // Temp directories and real git repositories for tests, with pinned commit dates.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import { own, ownForFile } from './owner';
 
 export const PINNED_ENV = {
   GIT_AUTHOR_NAME: 'Test',
@@ -14,23 +26,37 @@ export const PINNED_ENV = {
   GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
 };
 
-/** Every directory tempDir made in this process: removed when it exits (FORGE_KEEP_TEMP=1 keeps them to look at). */
-const made: string[] = [];
-process.once('exit', () => {
-  if (process.env.FORGE_KEEP_TEMP === '1') return;
-  for (const dir of made) {
-    try {
-      rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
-    } catch {
-      // A test that took a directory's permissions away: left for the system's tmp cleaner.
-    }
-  }
-});
-
+/**
+ * A new directory under the system's temp directory, owned by the running test (or by the file, made
+ * outside a test) and removed when that ends; FORGE_KEEP_TEMP=1 keeps them to look at.
+ */
 export function tempDir(prefix = 'forge-test-'): string {
+  return ownPath(realpathSync(mkdtempSync(join(tmpdir(), prefix))));
+}
+
+/** A temp dir that lives as long as the test file: for a helper that makes one once and shares it with every test. */
+export function fileTempDir(prefix = 'forge-test-'): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(dir);
+  if (process.env.FORGE_KEEP_TEMP !== '1')
+    ownForFile({ what: `temp dir ${dir}`, path: dir, open: () => existsSync(dir), close: () => removeTree(dir) });
   return dir;
+}
+
+/** A path the test makes outside tempDir (a hint followed as written: `git clone x x-work`), removed like one. */
+export function ownPath(path: string): string {
+  if (process.env.FORGE_KEEP_TEMP !== '1')
+    own({ what: `temp dir ${path}`, path, open: () => existsSync(path), close: () => removeTree(path) });
+  return path;
+}
+
+/** Removes a tree, giving back first the permissions a test may have taken away inside it. */
+function removeTree(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+  } catch {
+    execFileSync('chmod', ['-R', 'u+rwx', dir]);
+    rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+  }
 }
 
 /** Runs git in dir and returns trimmed stdout; throws on failure. */

@@ -9,6 +9,7 @@ import { planTemplate } from '../../lib/plans/template';
 import { FORGE, forgeEnv } from './forge';
 import { reply, startOpenAIServer } from './openai-server';
 import { git, tempDir, tempRepo } from './repo';
+import { ownChild } from './owner';
 
 export interface Check {
   command: string;
@@ -107,7 +108,7 @@ interface Ran {
 /** Runs a program with stdin closed; a run that outlives `timeoutMs` is killed (status null). */
 function run(program: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<Ran> {
   return new Promise((done, fail) => {
-    const child = spawn(program, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = ownChild(spawn(program, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true }), { group: true });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (b: string) => (stdout += b));

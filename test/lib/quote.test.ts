@@ -1,6 +1,6 @@
 // Shell quoting of hint commands: what is printed must paste back into sh unchanged.
 import { execFileSync } from 'node:child_process';
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { shellJoin, shellQuote } from '../../lib/quote';
 

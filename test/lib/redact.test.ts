@@ -1,5 +1,5 @@
 // The secret redactor: every shape of the table, the text around it kept, JSON kept valid, and look-alikes left alone.
-import { test } from 'uvu';
+import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { recordableEndpoint, redactJsonText, redactSecrets, SECRET_SHAPES, type SecretKind } from '../../lib/redact';
 

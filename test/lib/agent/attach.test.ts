@@ -1,7 +1,7 @@
 // Attachments in lib/agent/attach.ts: image types by their bytes, pinned files read again when they change.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { imageType, openAttachments } from '../../../lib/agent/attach';
 import { repoWith } from '../../helpers/repo';

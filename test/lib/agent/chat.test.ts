@@ -1,5 +1,5 @@
 // The chat client against a scripted OpenAI-compatible server on loopback: streaming, tool-call assembly, retries, failures.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import {
   chat,
@@ -22,8 +22,12 @@ import {
   type OpenAIServer,
   type OpenAIServerOptions,
 } from '../../helpers/openai-server';
+import { neverExpires, TestClock } from '../../helpers/clock';
+import { until } from '../../helpers/process';
 
+/** Quick retries. stallMs only names the limit in messages: stalls run on a clock the test expires (FAST_CLOCK never does). */
 const FAST = { attempts: 3, baseMs: 5, stallMs: 300, maxDelayMs: 5000 };
+const FAST_CLOCK = { retry: FAST, startTimeout: neverExpires };
 const messages: ChatMessage[] = [
   { role: 'system', content: 'You are terse.' },
   { role: 'user', content: 'Read a.ts and b.ts' },
@@ -49,7 +53,7 @@ async function withServer<T>(options: OpenAIServerOptions, run: (server: OpenAIS
 }
 
 function call(server: OpenAIServer, extra: Partial<ChatOptions> = {}) {
-  return chat({ endpoint: server.url, model: 'test-model', messages, retry: FAST, ...extra });
+  return chat({ endpoint: server.url, model: 'test-model', messages, ...FAST_CLOCK, ...extra });
 }
 
 async function failure(promise: Promise<unknown>): Promise<ModelError> {
@@ -266,16 +270,55 @@ test('gives up on a 500 every time after the configured attempts with MODEL_SERV
 
 test('retries a stream that stalls after some text, and the retry starts the reply afresh', async () => {
   await withServer({ script: [stall({ text: ['Part'] }), reply({ text: ['Partial ', 'then whole'] })] }, async (server) => {
+    const clock = new TestClock();
     const seen: string[] = [];
-    const result = await call(server, { onDelta: (t) => seen.push(t), onRetry: (n) => seen.push(`<retry ${n.code}>`) });
+    const retries: RetryNotice[] = [];
+    const pending = call(server, {
+      startTimeout: clock.startTimeout,
+      onDelta: (t) => seen.push(t),
+      onRetry: (n) => {
+        retries.push(n);
+        seen.push(`<retry ${n.code}>`);
+      },
+    });
+    // The stall: the text came, then nothing; its wait is the one running.
+    await until(() => seen.length === 1);
+    assert.is(clock.expire(), 1);
+    const result = await pending;
     assert.equal(seen, ['Part', '<retry MODEL_STALLED>', 'Partial ', 'then whole']);
+    assert.match(retries[0]!.message, /sent nothing for 300 ms in the middle of its reply$/);
     assert.is(result.message.content, 'Partial then whole');
+    assert.ok(
+      clock.limits.every((ms) => ms === 300),
+      'every wait is the policy’s stallMs',
+    );
+    assert.is(clock.pending, 0, 'no wait outlives the call');
+  });
+});
+
+test('the stall wait starts again at the headers and at every chunk, and none outlives the call', async () => {
+  await withServer({ script: [reply({ text: ['a', 'b', 'c', 'd'] })] }, async (server) => {
+    const clock = new TestClock();
+    const result = await call(server, { startTimeout: clock.startTimeout });
+    assert.is(result.message.content, 'abcd');
+    assert.ok(clock.limits.length >= 3, `the request's wait, then one from the headers and one per chunk: ${clock.limits.length}`);
+    assert.is(clock.pending, 0);
   });
 });
 
 test('gives up on a stream that keeps stalling with MODEL_STALLED', async () => {
   await withServer({ script: [stall({ text: ['a'] }), stall({ beforeHeaders: true })] }, async (server) => {
-    const err = await failure(call(server, { retry: { ...FAST, attempts: 2 } }));
+    const clock = new TestClock();
+    const deltas: string[] = [];
+    const pending = failure(
+      call(server, { retry: { ...FAST, attempts: 2 }, startTimeout: clock.startTimeout, onDelta: (t) => deltas.push(t) }),
+    );
+    await until(() => deltas.length === 1);
+    assert.is(clock.expire(), 1);
+    // The second request is in: its headers never come.
+    await until(() => server.chatBodies().length === 2 && clock.pending === 1);
+    clock.expire();
+    const err = await pending;
     assert.is(err.code, 'MODEL_STALLED');
     assert.match(err.message, /sent nothing for 300 ms after the request \(gave up after 2 attempts\)/);
     assert.match(err.fix!, /^curl -sS http:\/\/127\.0\.0\.1:\d+\/(v1\/)?models$/, 'what the endpoint answers, never a placeholder');
@@ -296,7 +339,9 @@ test('retries a stream cut off before it finished, and an error event inside a s
 test('an unreachable endpoint is MODEL_UNREACHABLE with a fix naming --endpoint', async () => {
   const endpoint = `http://127.0.0.1:${await closedPort()}/v1`;
   const retries: RetryNotice[] = [];
-  const err = await failure(chat({ endpoint, model: 'm', messages, retry: { ...FAST, attempts: 2 }, onRetry: (n) => retries.push(n) }));
+  const err = await failure(
+    chat({ endpoint, model: 'm', messages, ...FAST_CLOCK, retry: { ...FAST, attempts: 2 }, onRetry: (n) => retries.push(n) }),
+  );
   assert.is(err.code, 'MODEL_UNREACHABLE');
   assert.match(err.message, new RegExp(`cannot reach '${endpoint}': connection refused`));
   assert.match(err.fix!, /^curl -sS http:\/\/127\.0\.0\.1:\d+\/(v1\/)?models$/, 'what the endpoint answers, never a placeholder');
@@ -307,7 +352,7 @@ test('an unreachable endpoint is MODEL_UNREACHABLE with a fix naming --endpoint'
 
 test('a model Ollama has not pulled is MODEL_NOT_FOUND, fixed by pulling it, and not retried', async () => {
   await withServer({ script: [modelNotFound('qwen9:1b')] }, async (server) => {
-    const err = await failure(chat({ endpoint: server.url, model: 'qwen9:1b', messages, retry: FAST }));
+    const err = await failure(chat({ endpoint: server.url, model: 'qwen9:1b', messages, ...FAST_CLOCK }));
     assert.is(err.code, 'MODEL_NOT_FOUND');
     assert.match(err.message, /model 'qwen9:1b' is not available/);
     assert.is(err.fix, 'ollama pull qwen9:1b');
@@ -324,7 +369,7 @@ test('an unknown model elsewhere is MODEL_NOT_FOUND naming --model and a model t
     },
   };
   await withServer({ script: [failWith(404, body)], models: ['small-model', 'big-model'] }, async (server) => {
-    const err = await failure(chat({ endpoint: server.url, model: 'gpt-9', messages, retry: FAST }));
+    const err = await failure(chat({ endpoint: server.url, model: 'gpt-9', messages, ...FAST_CLOCK }));
     assert.is(err.code, 'MODEL_NOT_FOUND');
     assert.is(err.fix, 'forge agent --model small-model');
     assert.is(err.data.setting, 'model');
@@ -334,19 +379,19 @@ test('an unknown model elsewhere is MODEL_NOT_FOUND naming --model and a model t
 test("a hostile endpoint's model name is one quoted word in the fix, never a second command", async () => {
   const body = { error: { message: 'The model `gpt-9` does not exist', code: 'model_not_found' } };
   await withServer({ script: [failWith(404, body)], models: ['gpt-9', 'x; touch pwned #'] }, async (server) => {
-    const err = await failure(chat({ endpoint: server.url, model: 'gpt-9', messages, retry: FAST }));
+    const err = await failure(chat({ endpoint: server.url, model: 'gpt-9', messages, ...FAST_CLOCK }));
     assert.is(err.code, 'MODEL_NOT_FOUND');
     assert.is(err.fix, "forge agent --model 'x; touch pwned #'");
   });
   await withServer({ script: [modelNotFound('qwen$(id):1b')] }, async (server) => {
-    const err = await failure(chat({ endpoint: server.url, model: 'qwen$(id):1b', messages, retry: FAST }));
+    const err = await failure(chat({ endpoint: server.url, model: 'qwen$(id):1b', messages, ...FAST_CLOCK }));
     assert.is(err.fix, "ollama pull 'qwen$(id):1b'");
   });
 });
 
 test('a base URL without the API path is MODEL_BAD_ENDPOINT, not a missing model', async () => {
   await withServer({}, async (server) => {
-    const err = await failure(chat({ endpoint: server.url.replace(/\/v1$/, ''), model: 'm', messages, retry: FAST }));
+    const err = await failure(chat({ endpoint: server.url.replace(/\/v1$/, ''), model: 'm', messages, ...FAST_CLOCK }));
     assert.is(err.code, 'MODEL_BAD_ENDPOINT');
     assert.match(err.message, /does not exist \(404\); is '.*' the API base \(usually ending in \/v1\)\?/);
     assert.match(err.fix!, /^curl -sS http:\/\/127\.0\.0\.1:\d+\/(v1\/)?models$/, 'what the endpoint answers, never a placeholder');
@@ -418,18 +463,25 @@ test('stops at once when the caller aborts, without retrying', async () => {
 
 test('lists models, and reports an endpoint that does not answer in time', async () => {
   await withServer({ models: ['a', 'b'] }, async (server) => {
-    assert.equal(await listModels({ endpoint: `${server.url}/`, timeoutMs: 2000 }), ['a', 'b']);
+    const clock = new TestClock();
+    assert.equal(await listModels({ endpoint: `${server.url}/`, startTimeout: clock.startTimeout }), ['a', 'b']);
+    assert.equal([clock.limits, clock.pending], [[5000], 0], 'the default limit, cancelled once answered');
   });
   await withServer({ models: stall({ beforeHeaders: true }) }, async (server) => {
-    const err = await failure(listModels({ endpoint: server.url, timeoutMs: 200 }));
+    const clock = new TestClock();
+    const pending = failure(listModels({ endpoint: server.url, timeoutMs: 200, startTimeout: clock.startTimeout }));
+    await until(() => server.requests.length === 1);
+    assert.is(clock.expire(), 1);
+    const err = await pending;
     assert.is(err.code, 'MODEL_UNREACHABLE');
     assert.match(err.message, /did not answer within 200 ms/);
   });
   await withServer({ models: failWith(401, { error: 'no key' }) }, async (server) => {
-    assert.is((await failure(listModels({ endpoint: server.url }))).code, 'MODEL_AUTH');
+    assert.is((await failure(listModels({ endpoint: server.url, startTimeout: neverExpires }))).code, 'MODEL_AUTH');
   });
-  const err = await failure(listModels({ endpoint: `http://127.0.0.1:${await closedPort()}/v1`, timeoutMs: 1000 }));
+  const err = await failure(listModels({ endpoint: `http://127.0.0.1:${await closedPort()}/v1`, startTimeout: neverExpires }));
   assert.is(err.code, 'MODEL_UNREACHABLE');
+  assert.match(err.message, /connection refused/, 'refused, not timed out');
 });
 
 test('refuses an endpoint that is not an http(s) URL before sending anything', async () => {

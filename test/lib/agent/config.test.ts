@@ -1,7 +1,7 @@
 // Model settings: flags > env > config profile > first-run detection (a scripted server stands in for Ollama).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import {
   DEFAULT_OPENAI_MODEL,
@@ -16,6 +16,10 @@ import {
 import { ForgeError } from '../../../lib/errors';
 import { closedPort, startOpenAIServer } from '../../helpers/openai-server';
 import { tempDir } from '../../helpers/repo';
+import { neverExpires } from '../../helpers/clock';
+
+/** resolveModelConfig with look-ups that never time out: a loaded machine must not make a live test server look absent. */
+const resolveConfig = (args: Parameters<typeof resolveModelConfig>[0]) => resolveModelConfig({ startTimeout: neverExpires, ...args });
 
 /** A fresh XDG_CONFIG_HOME, optionally holding config.json, and an env where no real Ollama can answer. */
 async function setup(config?: unknown): Promise<{ env: Record<string, string>; path: string; home: string }> {
@@ -30,7 +34,7 @@ async function setup(config?: unknown): Promise<{ env: Record<string, string>; p
 
 async function resolveError(args: { flags?: AgentFlags; env: Record<string, string>; homeDir?: string }): Promise<ForgeError> {
   try {
-    await resolveModelConfig(args);
+    await resolveConfig(args);
   } catch (err) {
     if (err instanceof ForgeError) return err;
     throw err;
@@ -53,7 +57,7 @@ const PROFILES = {
 
 test('a flag beats the environment, which beats the profile, and each value says where it came from', async () => {
   const { env, path } = await setup(PROFILES);
-  const fromProfile = await resolveModelConfig({ env });
+  const fromProfile = await resolveConfig({ env });
   assert.is(fromProfile.endpoint.value, 'http://127.0.0.1:9/v1');
   assert.equal(fromProfile.endpoint.source, { kind: 'config', path, key: 'profiles.local.endpoint' });
   assert.equal(fromProfile.profile, { value: 'local', source: { kind: 'config', path, key: 'default' } });
@@ -61,11 +65,11 @@ test('a flag beats the environment, which beats the profile, and each value says
   assert.is(fromProfile.apiKeyEnv.value, null);
   assert.is(fromProfile.firstRun, false);
 
-  const fromEnv = await resolveModelConfig({ env: { ...env, FORGE_MODEL: 'env-model', FORGE_ENDPOINT: 'http://127.0.0.1:8/v1' } });
+  const fromEnv = await resolveConfig({ env: { ...env, FORGE_MODEL: 'env-model', FORGE_ENDPOINT: 'http://127.0.0.1:8/v1' } });
   assert.equal(fromEnv.model, { value: 'env-model', source: { kind: 'env', name: 'FORGE_MODEL' } });
   assert.equal(fromEnv.endpoint.source, { kind: 'env', name: 'FORGE_ENDPOINT' });
 
-  const fromFlag = await resolveModelConfig({
+  const fromFlag = await resolveConfig({
     flags: { model: 'flag-model', plannerModel: 'flag-planner' },
     env: { ...env, FORGE_MODEL: 'env-model' },
   });
@@ -77,20 +81,20 @@ test('a flag beats the environment, which beats the profile, and each value says
 test('--profile beats FORGE_PROFILE, which beats the default; the profile brings its key and costs', async () => {
   const { env, path } = await setup(PROFILES);
   const keyed = { ...env, MY_ROUTER_KEY: 'sk-or-1' };
-  const viaEnv = await resolveModelConfig({ env: { ...keyed, FORGE_PROFILE: 'claude' } });
+  const viaEnv = await resolveConfig({ env: { ...keyed, FORGE_PROFILE: 'claude' } });
   assert.is(viaEnv.model.value, 'anthropic/claude-sonnet-4');
   assert.equal(viaEnv.apiKeyEnv, { value: 'MY_ROUTER_KEY', source: { kind: 'config', path, key: 'profiles.claude.api_key_env' } });
   assert.is(viaEnv.apiKey, 'sk-or-1');
   assert.equal(viaEnv.cost.value, { input: 3, output: 15 });
   assert.equal(viaEnv.profile?.source, { kind: 'env', name: 'FORGE_PROFILE' });
-  const viaFlag = await resolveModelConfig({ flags: { profile: 'local' }, env: { ...keyed, FORGE_PROFILE: 'claude' } });
+  const viaFlag = await resolveConfig({ flags: { profile: 'local' }, env: { ...keyed, FORGE_PROFILE: 'claude' } });
   assert.is(viaFlag.model.value, 'qwen3:14b');
   assert.is(viaFlag.cost.value, null);
 });
 
 test("a profile's API key is not sent to an endpoint chosen elsewhere", async () => {
   const { env } = await setup(PROFILES);
-  const config = await resolveModelConfig({
+  const config = await resolveConfig({
     flags: { profile: 'claude', endpoint: 'http://127.0.0.1:7/v1' },
     env: { ...env, MY_ROUTER_KEY: 'sk-or-1' },
   });
@@ -98,7 +102,7 @@ test("a profile's API key is not sent to an endpoint chosen elsewhere", async ()
   assert.is(config.apiKeyEnv.value, null);
   assert.is(config.model.value, 'anthropic/claude-sonnet-4');
   assert.is(config.cost.value, null);
-  const otherModel = await resolveModelConfig({
+  const otherModel = await resolveConfig({
     flags: { profile: 'claude', model: 'openai/gpt-5' },
     env: { ...env, MY_ROUTER_KEY: 'sk-or-1' },
   });
@@ -157,7 +161,7 @@ test('several profiles and no default is an error unless flags choose the endpoi
   const err = await resolveError({ env });
   assert.is(err.code, 'PROFILE_NOT_CHOSEN');
   assert.is(err.fix, 'forge agent --profile local');
-  const config = await resolveModelConfig({ flags: { endpoint: 'http://127.0.0.1:6/v1', model: 'm' }, env });
+  const config = await resolveConfig({ flags: { endpoint: 'http://127.0.0.1:6/v1', model: 'm' }, env });
   assert.is(config.profile, null);
 });
 
@@ -168,7 +172,7 @@ test('reads ~/.config/forge/config.json when XDG_CONFIG_HOME is unset, and its o
     join(home, '.config', 'forge', 'config.json'),
     JSON.stringify({ profiles: { solo: { endpoint: 'http://127.0.0.1:5/v1', model: 'solo-model' } } }),
   );
-  const config = await resolveModelConfig({ env: { FORGE_OLLAMA_URL: probeEnv.FORGE_OLLAMA_URL! }, homeDir: home });
+  const config = await resolveConfig({ env: { FORGE_OLLAMA_URL: probeEnv.FORGE_OLLAMA_URL! }, homeDir: home });
   assert.is(config.model.value, 'solo-model');
   assert.is(config.profile?.value, 'solo');
   assert.is(config.configPath, join(home, '.config', 'forge', 'config.json'));
@@ -178,7 +182,7 @@ test('a first run finds Ollama, takes its first model, and says how to change bo
   const ollama = await startOpenAIServer({ models: ['qwen3:8b', 'llama3.2:3b'] });
   try {
     const { env, path } = await setup();
-    const config = await resolveModelConfig({ env: { ...env, FORGE_OLLAMA_URL: ollama.url, OPENAI_API_KEY: 'sk-ignored' } });
+    const config = await resolveConfig({ env: { ...env, FORGE_OLLAMA_URL: ollama.url, OPENAI_API_KEY: 'sk-ignored' } });
     assert.equal(config.endpoint, { value: ollama.url, source: { kind: 'detected', detail: `Ollama answered at ${ollama.url}` } });
     assert.equal(config.model, { value: 'qwen3:8b', source: { kind: 'detected', detail: 'the first of the 2 models Ollama lists' } });
     assert.is(config.apiKey, undefined);
@@ -187,7 +191,7 @@ test('a first run finds Ollama, takes its first model, and says how to change bo
       `endpoint ${ollama.url} (detected: Ollama answered at ${ollama.url}); change it with --endpoint URL, $FORGE_ENDPOINT or a profile in ${path}`,
       `model qwen3:8b (detected: the first of the 2 models Ollama lists); change it with --model NAME, $FORGE_MODEL or a profile in ${path}`,
     ]);
-    const withModel = await resolveModelConfig({ flags: { model: 'llama3.2:3b' }, env: { ...env, FORGE_OLLAMA_URL: ollama.url } });
+    const withModel = await resolveConfig({ flags: { model: 'llama3.2:3b' }, env: { ...env, FORGE_OLLAMA_URL: ollama.url } });
     assert.is(withModel.model.value, 'llama3.2:3b');
     assert.equal(
       ollama.requests.map((r) => `${r.method} ${r.path}`),
@@ -212,14 +216,14 @@ test('a first run with Ollama running but no models says which to pull', async (
 
 test('a first run with no Ollama uses OPENAI_API_KEY, else OPENROUTER_API_KEY', async () => {
   const { env } = await setup();
-  const openai = await resolveModelConfig({ env: { ...env, OPENAI_API_KEY: 'sk-1', OPENROUTER_API_KEY: 'sk-or' } });
+  const openai = await resolveConfig({ env: { ...env, OPENAI_API_KEY: 'sk-1', OPENROUTER_API_KEY: 'sk-or' } });
   assert.is(openai.endpoint.value, OPENAI_ENDPOINT);
   assert.match(openai.endpoint.source.kind === 'detected' ? openai.endpoint.source.detail : '', /OPENAI_API_KEY is set/);
   assert.is(openai.model.value, DEFAULT_OPENAI_MODEL);
   assert.is(openai.apiKeyEnv.value, 'OPENAI_API_KEY');
   assert.is(openai.apiKey, 'sk-1');
   assert.ok(describeModelConfig(openai).some((l) => l.startsWith('API key from $OPENAI_API_KEY')));
-  const router = await resolveModelConfig({ env: { ...env, OPENROUTER_API_KEY: 'sk-or' } });
+  const router = await resolveConfig({ env: { ...env, OPENROUTER_API_KEY: 'sk-or' } });
   assert.is(router.endpoint.value, OPENROUTER_ENDPOINT);
   assert.is(router.model.value, DEFAULT_OPENROUTER_MODEL);
   assert.is(router.apiKey, 'sk-or');
@@ -238,13 +242,13 @@ test('with nothing to talk to, the error says how to configure a model', async (
 
 test('an endpoint given without a model gets the host default or the first model it lists', async () => {
   const { env } = await setup();
-  const openai = await resolveModelConfig({ flags: { endpoint: 'https://api.openai.com/v1/' }, env: { ...env, OPENAI_API_KEY: 'sk-1' } });
+  const openai = await resolveConfig({ flags: { endpoint: 'https://api.openai.com/v1/' }, env: { ...env, OPENAI_API_KEY: 'sk-1' } });
   assert.is(openai.endpoint.value, OPENAI_ENDPOINT);
   assert.is(openai.model.value, DEFAULT_OPENAI_MODEL);
   assert.equal(openai.apiKeyEnv.value, 'OPENAI_API_KEY');
   const server = await startOpenAIServer({ models: ['served-model'] });
   try {
-    const listed = await resolveModelConfig({ env: { ...env, FORGE_ENDPOINT: server.url } });
+    const listed = await resolveConfig({ env: { ...env, FORGE_ENDPOINT: server.url } });
     assert.is(listed.model.value, 'served-model');
   } finally {
     await server.close();
@@ -278,7 +282,7 @@ test('hooks, MCP servers and auto-commit of the profile resolve with where each 
       bare: { endpoint: 'http://127.0.0.1:8/v1', model: 'm' },
     },
   });
-  const config = await resolveModelConfig({ env });
+  const config = await resolveConfig({ env });
   const key = (k: string) => ({ kind: 'config', path, key: `profiles.local.${k}` });
   assert.equal(config.hooks, {
     value: { on_edit: ['tsc --noEmit'], on_task_done: [], on_step_done: [], on_session_start: [], on_session_end: [] },
@@ -361,7 +365,7 @@ test('hooks, hooks_disabled, mcp_servers and auto_commit are checked key by key'
   ];
   for (const [profile, message] of cases) {
     const { env, path } = await setup({ profiles: { a: { endpoint: 'http://127.0.0.1:9/v1', model: 'm', ...profile } } });
-    for (const resolve of [() => resolveModelConfig({ env }), () => resolveAgentSettings({ env })]) {
+    for (const resolve of [() => resolveConfig({ env }), () => resolveAgentSettings({ env })]) {
       const e = await resolve().then(
         () => null,
         (err: ForgeError) => err,
@@ -383,14 +387,14 @@ test('a config file holding only hooks still lets a first run detect the endpoin
         default: { hooks: { on_edit: ['tsc --noEmit'], on_task_done: [], on_step_done: [], on_session_start: [], on_session_end: [] } },
       },
     });
-    const config = await resolveModelConfig({ env: { ...env, FORGE_OLLAMA_URL: ollama.url } });
+    const config = await resolveConfig({ env: { ...env, FORGE_OLLAMA_URL: ollama.url } });
     assert.is(config.endpoint.value, ollama.url);
     assert.is(config.endpoint.source.kind, 'detected');
     assert.is(config.model.value, 'qwen3:8b');
     assert.is(config.firstRun, true);
     assert.is(config.profile?.value, 'default');
     assert.equal(config.hooks.value?.on_edit, ['tsc --noEmit']);
-    const chosen = await resolveModelConfig({ flags: { endpoint: ollama.url }, env: { ...env, FORGE_OLLAMA_URL: ollama.url } });
+    const chosen = await resolveConfig({ flags: { endpoint: ollama.url }, env: { ...env, FORGE_OLLAMA_URL: ollama.url } });
     assert.is(chosen.firstRun, false, 'a flag chose the endpoint');
   } finally {
     await ollama.close();

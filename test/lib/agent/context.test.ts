@@ -1,6 +1,6 @@
 // The request budget: whole-request counts, block compression that keeps the prefix, uncached tokens.
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import type { ChatMessage } from '../../../lib/agent/chat';
 import { enforceBudget, newBudgetState, prefixText, requestTokens, uncachedTokens } from '../../../lib/agent/context';

@@ -1,5 +1,5 @@
 // What forge agent's plan gate hands preflight for each tool: the paths a call reads or writes, as the call will.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { preflightArgs } from '../../../lib/plans/calls';
 

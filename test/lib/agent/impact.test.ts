@@ -1,7 +1,7 @@
 // The change-impact sweep on real repositories: changed signatures and removed symbols still used by untouched files.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { declarationHead, impactSweep } from '../../../lib/agent/impact';
 import { extractSymbols } from '../../../lib/files/symbols';

@@ -1,21 +1,25 @@
 // The MCP client: a real SDK server over stdio discovered as <server>.<tool>, broken servers skipped with one warning each, children gone at close.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import type { McpServerConfig } from '../../../lib/agent/config';
 import { MCP_DESCRIPTION_CHARS, startMcpServers, WIRE_NAME, type McpServers, type McpWarning } from '../../../lib/agent/mcp-client';
 import { tempDir } from '../../helpers/repo';
-import { running, until } from '../../helpers/process';
+import { readIfThere, running, until } from '../../helpers/process';
+import { neverExpires, TestClock } from '../../helpers/clock';
 
 const ECHO: McpServerConfig = { name: 'echo-server', command: [process.execPath, resolve('test/fixtures/mcp/echo-server.mjs')] };
 
-/** Runs `body` with started servers, closing them even when an assertion fails. */
+/**
+ * Runs `body` with started servers, closing them even when an assertion fails. The start-up limit
+ * never expires unless the test passes a clock: a loaded machine must not make a good server look silent.
+ */
 async function withServers(
   options: Omit<Parameters<typeof startMcpServers>[0], 'env'> & { env?: NodeJS.ProcessEnv },
   body: (mcp: McpServers) => Promise<void>,
 ): Promise<void> {
-  const mcp = await startMcpServers({ env: process.env, ...options });
+  const mcp = await startMcpServers({ env: process.env, startTimeout: neverExpires, ...options });
   try {
     await body(mcp);
   } finally {
@@ -108,8 +112,7 @@ test('servers that cannot start, exit, never answer or have no cwd are skipped w
     { name: 'quitter', command: ['sh', '-c', 'echo "boom: no token" >&2; exit 3'] },
     { name: 'nowhere', command: ['node'], cwd: 'no/such/dir' },
   ];
-  // The default start-up timeout: a loaded machine must not make the good server look silent
-  // (the silent one, which needs a short timeout to be tested, has a test of its own).
+  // The silent server, which only a timeout ends, has a test of its own.
   await withServers(
     {
       servers,
@@ -146,26 +149,35 @@ test('servers that cannot start, exit, never answer or have no cwd are skipped w
 test('a server that never answers initialize is given up at the timeout, killed, and skipped with one warning', async () => {
   const dir = tempDir();
   const warnings: McpWarning[] = [];
-  const silent: McpServerConfig = { name: 'silent', command: ['sh', '-c', 'echo $$ > silent.pid; exec sleep 60'] };
-  await withServers(
-    {
-      servers: [silent],
-      cwd: dir,
-      timeoutMs: 2500,
-      onWarning: (w) => warnings.push(w),
-      configKey: 'profiles.t.mcp_servers',
-      configPath: '/home/u/.config/forge/config.json',
-    },
-    async (mcp) => {
-      assert.equal(
-        warnings.map((w) => [w.server, w.key, w.reason]),
-        [['silent', 'profiles.t.mcp_servers[0]', 'no answer to initialize within 2.5 s']],
-      );
-      assert.equal(mcp.servers, []);
-      const silentPid = Number(readFileSync(join(dir, 'silent.pid'), 'utf8'));
-      assert.ok(await until(() => !running(silentPid)), 'the silent server was killed');
-    },
-  );
+  const silent: McpServerConfig = { name: 'silent', command: ['sh', '-c', 'echo $$ > silent.pid; exec sleep 600'] };
+  const clock = new TestClock();
+  const starting = startMcpServers({
+    env: process.env,
+    servers: [silent],
+    cwd: dir,
+    timeoutMs: 2500,
+    startTimeout: clock.startTimeout,
+    onWarning: (w) => warnings.push(w),
+    configKey: 'profiles.t.mcp_servers',
+    configPath: '/home/u/.config/forge/config.json',
+  });
+  // It runs and has been asked: only the timeout can end the wait now.
+  await until(() => clock.pending === 1 && /^\d+\n$/.test(readIfThere(join(dir, 'silent.pid'))));
+  assert.equal(warnings, [], 'nothing is given up before the limit');
+  clock.expire();
+  const mcp = await starting;
+  try {
+    assert.equal(
+      warnings.map((w) => [w.server, w.key, w.reason]),
+      [['silent', 'profiles.t.mcp_servers[0]', 'no answer to initialize within 2.5 s']],
+    );
+    assert.equal(mcp.servers, []);
+    const silentPid = Number(readFileSync(join(dir, 'silent.pid'), 'utf8'));
+    // Unbounded: the harness's timeout is the failure if the kill missed it.
+    await until(() => !running(silentPid));
+  } finally {
+    await mcp.close();
+  }
 });
 
 test('a server that exits during the session warns once and its calls fail without throwing', async () => {
@@ -175,8 +187,8 @@ test('a server that exits during the session warns once and its calls fail witho
     const crashed = await mcp.call('echo-server.crash', {});
     assert.is(crashed.ok, false);
     assert.match(crashed.text, /^Error: MCP tool echo-server\.crash failed: /);
-    assert.ok(await until(() => !running(pid)));
-    assert.ok(await until(() => warnings.length > 0));
+    await until(() => !running(pid));
+    await until(() => warnings.length > 0);
     assert.equal(
       warnings.map((w) => [w.server, w.key]),
       [['echo-server', 'mcp_servers[0]']],
@@ -194,6 +206,7 @@ test('close() stops every server: their processes are gone', async () => {
     env: process.env,
     servers: [ECHO, { ...ECHO, name: 'second' }],
     cwd: tempDir(),
+    startTimeout: neverExpires,
     onWarning: (w) => warnings.push(w),
   });
   const pids = mcp.servers.map((s) => s.pid!);
@@ -201,7 +214,7 @@ test('close() stops every server: their processes are gone', async () => {
   assert.equal(mcp.tools.filter((t) => t.server === 'second').length, 10);
   assert.ok(pids.every(running));
   await mcp.close();
-  assert.ok(await until(() => pids.every((p) => !running(p))), `still running: ${pids.filter(running).join(', ')}`);
+  await until(() => pids.every((p) => !running(p)));
   assert.equal(warnings, [], 'a requested stop is not a warning');
 });
 

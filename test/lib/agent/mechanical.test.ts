@@ -1,5 +1,5 @@
 // Mechanical mode's grammar: what it reads as a replacement, and what it leaves to a model.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { parseMechanical } from '../../../lib/agent/mechanical';
 

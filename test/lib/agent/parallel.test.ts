@@ -1,7 +1,7 @@
 // Which plan steps may run at once (stepGroups) and which files history suggests for a step (suggestCoChanges, changeHistory on a real repository).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { stepGroups } from '../../../lib/agent/parallel';
 import { newPlan } from '../../../lib/agent/plan';

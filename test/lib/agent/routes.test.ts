@@ -1,7 +1,7 @@
 // auto_quick's reading of a task, the model a category routes to, MCP scope, and the module plan's category field.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { resolveModelConfig, type ModelConfig } from '../../../lib/agent/config';
 import { inScope, quickDecision, routedModel, stepCategory } from '../../../lib/agent/routes';

@@ -1,5 +1,5 @@
 // Which words of a continued session are a reply to the previous turn, and what the model gets with one.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { type AgentSession, activeTurns, isShortReply, replyInContext, sessionSummary } from '../../../lib/agent/sessions';
 

@@ -1,5 +1,5 @@
 // A plan step's prompt: its files as windows, the symbols it names resolved through the symbol index (also outside its files), earlier steps as one line each.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { entries } from '../../../commands/index';
 import { newPlan } from '../../../lib/agent/plan';

@@ -1,7 +1,7 @@
 // The agent's tool views: near-miss argument keys, hints as tool calls, descriptions without CLI flags, the replace tool.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { entries } from '../../../commands/index';
 import { agentTools } from '../../../lib/cli/agent-tools';

@@ -1,6 +1,6 @@
 // Reading stdin: NDJSON lines split as readline splits them, and bytes that are not UTF-8 kept apart (never turned into U+FFFD).
 import { Readable } from 'node:stream';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { decodeBytes, readStdin, streamSource } from '../../../lib/cli/input';
 

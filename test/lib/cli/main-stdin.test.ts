@@ -1,7 +1,7 @@
 // stdin that fails to read is BAD_INPUT, never the end of the input: no command acts on what came before the failure as if it were all.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { entries } from '../../../commands/index';
 import { type StdinSource, unreadable } from '../../../lib/cli/input';

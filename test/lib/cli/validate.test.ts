@@ -1,5 +1,5 @@
 // Request validation: the same rules for flags and NDJSON.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import type { ArgsSpec } from '../../../lib/cli/declare';
 import { kebab, validateRequest } from '../../../lib/cli/validate';

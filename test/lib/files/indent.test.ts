@@ -1,5 +1,5 @@
 // The indentation inference: one transform every old line proves, or a refusal — never a guess.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { inferIndent } from '../../../lib/files/indent';
 

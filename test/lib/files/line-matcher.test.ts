@@ -1,5 +1,5 @@
 // lineMatcher: the lines a whole-text run finds are exactly those a line-by-line match finds — checked on seeded random texts and patterns against splitLines and V8.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { lineMatcher } from '../../../lib/files/search';
 import { splitLines } from '../../../lib/files/text';

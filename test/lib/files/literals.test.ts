@@ -1,5 +1,5 @@
 // requiredLiterals: every line a pattern matches holds one of its literals — checked on seeded random patterns and lines against V8 itself.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { requiredLiterals } from '../../../lib/files/literals';
 import { seeded } from '../../helpers/seeded';

@@ -1,7 +1,7 @@
 // The patch parser: every dialect models write read into exact FilePatch lists, and what it must refuse refused by name.
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { ForgeError } from '../../../lib/errors';
 import { type FilePatch, type Hunk, parsePatch, reversePatch } from '../../../lib/files/patch-parse';

@@ -1,7 +1,7 @@
 // A window read in chunks says exactly what decoding the whole file says: lines, anchors, total, encoding, line endings, minified, errors.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { readWindow, windowOfWhole, type ReadResult } from '../../../lib/files/read';
 import { locateWorkspace } from '../../../lib/files/workspace';

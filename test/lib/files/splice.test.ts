@@ -1,7 +1,7 @@
 // An exact replacement spliced into the file's bytes gives what the whole-file edit gives: bytes, line numbers, strategy and the region's fresh anchors.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { lineHash } from '../../../lib/files/anchor';
 import { replaceText } from '../../../lib/files/edit';

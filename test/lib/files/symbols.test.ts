@@ -1,5 +1,5 @@
 // Symbol indexes from real grammars for each listed language, and the pattern fallback.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { extractSymbols } from '../../../lib/files/symbols';
 

@@ -1,5 +1,5 @@
 // The text model writes files back byte for byte; anchors hash lines stably.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { anchorOf, lineHash, parseAnchor } from '../../../lib/files/anchor';
 import { countBreaks, decodeText, encodeText, indexLines, isBinary, lineAt, splitLines } from '../../../lib/files/text';

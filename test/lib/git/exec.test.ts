@@ -1,7 +1,7 @@
 // runGitWhole: git's whole answer without pipes' streams; its failures as exit codes, and output past its limit stopped.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { runGitWhole } from '../../../lib/git/exec';
 import { tempRepo } from '../../helpers/repo';

@@ -2,13 +2,15 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
+import { ownChild } from '../../helpers/owner';
 import * as assert from 'uvu/assert';
 import { ForgeError } from '../../../lib/errors';
 import { updateRefDirectly } from '../../../lib/git/refs';
 import { openRepo } from '../../../lib/git/repo';
 import { STATE_REF, StateStore } from '../../../lib/git/state';
 import { git, tempDir, tempRepo } from '../../helpers/repo';
+import { until } from '../../helpers/process';
 
 /** Two commits to move the ref between (HEAD, and one on top of it). */
 function twoCommits(dir: string): [string, string] {
@@ -173,14 +175,19 @@ test('git updates the ref instead when the repository is not plain: a hook, refl
   assert.not.ok(existsSync(join(plain, '.git', STATE_REF)));
 });
 
-/** A child process that moves the ref `rounds` times by compare-and-swap, by forge's direct update or by git update-ref, each move a commit on the last. */
+/**
+ * A child process that moves the ref `rounds` times by compare-and-swap, by forge's direct update or
+ * by git update-ref, each move a commit on the last. Once loaded it writes `<go>.<name>.ready` and
+ * waits for `go`, so that all start at once however long each took to load.
+ */
 const RACER = `
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { openRepo } from ${JSON.stringify(resolve('lib/git/repo.ts'))};
 import { STATE_REF, StateStore } from ${JSON.stringify(resolve('lib/git/state.ts'))};
 const [dir, name, how, rounds, go] = process.argv.slice(2);
 const store = new StateStore(await openRepo({ cwd: dir }));
+writeFileSync(go + '.' + name + '.ready', '');
 while (!existsSync(go)) await new Promise((r) => setTimeout(r, 2));
 const tree = await store.writer.write('tree', Buffer.alloc(0));
 for (let i = 0; i < Number(rounds); i++) {
@@ -210,15 +217,20 @@ test('8 processes racing, six by the direct update and two by git update-ref: ev
   const done = racers.map(
     ({ name, how }) =>
       new Promise<void>((ok, fail) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', script, dir, name, how, String(rounds), go], {
-          stdio: ['ignore', 'ignore', 'pipe'],
-        });
+        const child = ownChild(
+          spawn(process.execPath, ['--import', 'tsx', script, dir, name, how, String(rounds), go], {
+            stdio: ['ignore', 'ignore', 'pipe'],
+          }),
+        );
         let err = '';
         child.stderr.on('data', (b) => (err += b));
         child.on('close', (code) => (code === 0 ? ok() : fail(new Error(`${name} exited ${code}: ${err}`))));
       }),
   );
-  await new Promise((r) => setTimeout(r, 1500));
+  // Released once every racer is loaded and waiting (a racer that fails first fails the test here).
+  const ready = () => racers.every(({ name }) => existsSync(`${go}.${name}.ready`));
+  await Promise.race([until(ready), Promise.all(done)]);
+  assert.ok(ready(), 'every racer was waiting at the start line');
   writeFileSync(go, '');
   await Promise.all(done);
   const messages = git(dir, 'log', '--format=%s', STATE_REF).split('\n');

@@ -1,7 +1,7 @@
 // Repository discovery: read from the file system in plain layouts exactly as git rev-parse finds it, and left to git in every other.
 import { chownSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { locateDirectly, locateGitDirs, openRepo } from '../../../lib/git/repo';
 import { git, tempDir, tempRepo } from '../../helpers/repo';

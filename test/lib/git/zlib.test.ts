@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants, deflateSync, inflateSync } from 'node:zlib';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { ObjectWriter } from '../../../lib/git/objects';
 import { adler32, deflateStored, inflate, ZlibFormatError } from '../../../lib/git/zlib';

@@ -1,5 +1,5 @@
 // forge's marked section of AGENTS.md: created, appended after the user's text, replaced in place, idempotent.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { mergeAgentsSection } from '../../../lib/init/agents-md';
 

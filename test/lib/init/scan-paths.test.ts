@@ -1,5 +1,5 @@
 // scanPaths against the obvious per-path computation, on seeded random listings, sorted (git's order) and not, and given where each path ends.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { scanPaths } from '../../../lib/init/conventions';
 import { seeded } from '../../helpers/seeded';

@@ -1,5 +1,5 @@
 // The stagnation, velocity and oscillation rules that decide between RETRY and ESCALATE.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { isOscillating, isStagnant, oscillatesWith, sameAsPrev, velocity, type Attempt } from '../../../lib/iter/iter';
 

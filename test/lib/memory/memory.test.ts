@@ -1,5 +1,5 @@
 // Memory entries: size limit, ids, keyword ranking.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import type { ForgeError } from '../../../lib/errors';
 import { buildEntry, keywords, MAX_ENTRY_BYTES, rankEntries, type MemoryEntry } from '../../../lib/memory/memory';

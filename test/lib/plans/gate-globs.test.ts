@@ -1,6 +1,6 @@
 // The gate's matcher without picomatch: on the globs and paths it takes, the answer picomatch(globs, { dot: true }) gives; everything else is left to picomatch.
 import picomatch from 'picomatch';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { plainMatcher } from '../../../lib/plans/gate';
 import { seeded } from '../../helpers/seeded';

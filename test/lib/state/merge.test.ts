@@ -1,5 +1,5 @@
 // Merging two machines' state: JSONL union, JSON newest updatedAt, three-way decisions.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { combineContents, decide, mergeJson, mergeJsonl } from '../../../lib/state/merge';
 

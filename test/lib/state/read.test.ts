@@ -1,6 +1,6 @@
 // The state validators: generated from their schemas and current, an id is what isValidId says, a bad file is named with its first problem.
 import { readFileSync } from 'node:fs';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { isValidId } from '../../../lib/errors';
 import { checkJson, parseStateLines, STATE_ID, stateInvalid } from '../../../lib/state/read';

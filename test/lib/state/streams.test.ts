@@ -1,6 +1,6 @@
 // Segmented append-only stores on real repositories: bounded segments, exact conversion of an earlier forge's file, hostile trees.
 import { execFileSync } from 'node:child_process';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { streamBlobLines } from '../../../lib/git/objects';
 import { openRepo } from '../../../lib/git/repo';

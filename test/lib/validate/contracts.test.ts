@@ -1,7 +1,7 @@
 // Contract checks on real files: every export form is seen, every import form is checked, specifiers resolve like Node and TypeScript.
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { checkContract, exportsOf, resolveSpecifier, SourceCache } from '../../../lib/validate/contracts';
 import { tempDir } from '../../helpers/repo';

@@ -1,5 +1,5 @@
 // Parser errors located as line:col: JSON.parse's positions (named or bisected) and Babel's.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { jsonError, lineCol, parseScript, SourceSyntaxError } from '../../../lib/validate/parse';
 

@@ -1,5 +1,5 @@
 // The recommendation rules: PROCEED, RETRY or ESCALATE, and the reason each gives.
-import { test } from 'uvu';
+import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import type { Attempt } from '../../../lib/iter/iter';
 import { recommend } from '../../../lib/validate/verdict';
