@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CoverageMerger, clearCoverage, coverageReport, rawDirOf } from './testing/coverage';
 import { ENV } from './testing/protocol';
-import { longestFirst, readTimes, saveTimes, selectFiles, type Tier } from './testing/files';
+import { longestFirst, readDurations, saveDurations, selectFiles, type Tier } from './testing/files';
 import { type FileResult, killGroup, runFile, slugOf } from './testing/run-file';
 import { allPassed, duration, fileLine, summary } from './testing/summary';
 
@@ -19,6 +19,7 @@ Runs test/**/*.test.ts (those whose path contains a pattern, if any) in parallel
       --no-coverage     no c8 coverage
       --timeout S       seconds a test may run (default 120)
       --file-timeout S  seconds a file may run before its process group is killed (default 600)
+      --save-durations  after a whole run that passed, rewrite test/durations.json (the order of the next run)
   -h, --help`;
 
 const { values, positionals } = parseArgs({
@@ -29,6 +30,7 @@ const { values, positionals } = parseArgs({
     'no-coverage': { type: 'boolean', default: false },
     timeout: { type: 'string', default: '120' },
     'file-timeout': { type: 'string', default: '600' },
+    'save-durations': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -48,7 +50,7 @@ const jobs = Math.floor(number('jobs', values.jobs ?? String(availableParallelis
 const tier: Tier = values.fast ? 'fast' : 'all';
 const coverage = !values['no-coverage'];
 
-const files = longestFirst(selectFiles({ tier, patterns: positionals }), readTimes());
+const files = longestFirst(selectFiles({ tier, patterns: positionals }), readDurations());
 if (files.length === 0) {
   console.error(`error: no test file matches ${positionals.map((p) => `'${p}'`).join(', ')}`);
   process.exit(2);
@@ -118,8 +120,6 @@ await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
 rmSync(workDir, { recursive: true, force: true });
 
 const figures = { results, wallMs: performance.now() - started, jobs, notRun: files.length - results.length };
-if (!interrupted)
-  saveTimes(Object.fromEntries(results.filter((r) => r.file.endsWith('.test.ts')).map((r) => [r.file, Math.round(r.wallMs)])));
 console.log(summary(figures));
 if (merger && !interrupted) {
   const reportStarted = performance.now();
@@ -127,7 +127,15 @@ if (merger && !interrupted) {
   merger.close();
   console.log(coverageReport());
   if (merger.unreadable) console.log(`coverage: ${merger.unreadable} raw files could not be read (processes killed while writing them)`);
-  console.log(`coverage reported in ${duration(performance.now() - reportStarted)} after the last file`);
+  console.log(
+    `coverage merged beside the tests (CPU ${duration(merger.cpuMs)}), reported in ${duration(performance.now() - reportStarted)} after the last file`,
+  );
 }
 merger?.close();
+if (values['save-durations']) {
+  // Only a whole run that passed says how long every file takes.
+  const whole = tier === 'all' && positionals.length === 0 && allPassed(figures);
+  if (whole) saveDurations(Object.fromEntries(results.map((r) => [r.file, Math.round(r.wallMs / 100) / 10])));
+  console.log(whole ? 'wrote test/durations.json' : 'test/durations.json left as it was: only a whole run that passed rewrites it');
+}
 process.exitCode = interrupted ? 130 : allPassed(figures) ? 0 : 1;

@@ -6,5 +6,6 @@ const mapsGiven = new Set<string>();
 
 process.on('message', ({ id, rawDir, outFile }: { id: number; rawDir: string; outFile: string }) => {
   const { unreadable } = mergeRaw({ rawDir, outFile, mapsGiven });
-  process.send!({ id, unreadable });
+  const { user, system } = process.cpuUsage();
+  process.send!({ id, unreadable, cpuMs: (user + system) / 1000 });
 });

@@ -82,10 +82,13 @@ export class CoverageMerger {
   private readonly pending = new Map<number, () => void>();
   private next = 0;
   unreadable = 0;
+  /** The merging process's CPU time so far. */
+  cpuMs = 0;
 
   constructor() {
-    this.worker.on('message', ({ id, unreadable }: { id: number; unreadable: number }) => {
+    this.worker.on('message', ({ id, unreadable, cpuMs }: { id: number; unreadable: number; cpuMs: number }) => {
       this.unreadable += unreadable;
+      this.cpuMs = cpuMs;
       this.pending.get(id)?.();
       this.pending.delete(id);
     });

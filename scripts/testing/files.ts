@@ -1,6 +1,6 @@
-// Which test files a run takes (by tier and pattern) and in what order: the longest first, so no long file starts last.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// Which test files a run takes (by tier and pattern) and in what order: the longest first, by the committed table of their durations.
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * The tiers: `fast` is what runs no built binary (logic tests, in-process), `all` is everything
@@ -36,33 +36,30 @@ export function selectFiles({ tier, patterns, files = testFiles() }: { tier: Tie
   return [...new Set([...named, ...matched])];
 }
 
-/** Wall times of the last run, per file: they order the next run. Kept beside the installed packages, never committed. */
-const TIMES = 'node_modules/.cache/forge-tests/times.json';
+/**
+ * Each file's wall time in a full run (seconds), committed so that a fresh clone (CI's) orders its
+ * first run as well as a later one: `scripts/test.ts --save-durations` rewrites it from a run.
+ */
+const DURATIONS = 'test/durations.json';
 
-export function readTimes(): Record<string, number> {
+export function readDurations(): Record<string, number> {
   try {
-    return JSON.parse(readFileSync(TIMES, 'utf8'));
+    return JSON.parse(readFileSync(DURATIONS, 'utf8'));
   } catch {
     return {};
   }
 }
 
-export function saveTimes(times: Record<string, number>): void {
-  try {
-    mkdirSync(dirname(TIMES), { recursive: true });
-    writeFileSync(TIMES, `${JSON.stringify({ ...readTimes(), ...times }, null, 1)}\n`);
-  } catch {
-    // an order is a nicety; a read-only checkout still runs its tests
-  }
+export function saveDurations(seconds: Record<string, number>): void {
+  const sorted = Object.fromEntries(Object.entries(seconds).sort(([a], [b]) => (a < b ? -1 : 1)));
+  writeFileSync(DURATIONS, `${JSON.stringify(sorted, null, 2)}\n`);
 }
 
 /**
- * Longest first. Without a time from an earlier run, a file's size stands in, a file that runs
- * the built binary counting triple (spawning costs more per line than computing in-process).
+ * Longest first, so no long file starts last and holds the run up alone. A file the table does not
+ * know yet is guessed from its size (a 20 KB file, 10 s).
  */
-export function longestFirst(files: string[], times: Record<string, number>): string[] {
-  const guess = (f: string) => statSync(f).size * (FAST_DIRS.some((d) => f.startsWith(d)) ? 1 : 3);
-  const known = files.every((f) => times[f] !== undefined);
-  const weight = (f: string) => (known ? times[f]! : guess(f));
-  return [...files].sort((a, b) => weight(b) - weight(a));
+export function longestFirst(files: string[], durations: Record<string, number>): string[] {
+  const weight = (f: string) => durations[f] ?? statSync(f).size / 2000;
+  return [...files].sort((a, b) => weight(b) - weight(a) || (a < b ? -1 : 1));
 }

@@ -7,7 +7,7 @@ import { editArgs, failureLine, judge, PERTURBATIONS, sampleCases } from '../hel
 import { forge } from '../helpers/forge';
 import { repoWith } from '../helpers/repo';
 
-// Two cases a perturbation (each a call per hunk); test/lib/files/corpus.test.ts runs more in-process.
+// Two cases a perturbation (each a call per hunk); test/lib/files/corpus-edit.test.ts runs more in-process.
 for (const p of PERTURBATIONS.filter((x) => x.edit)) {
   test(`real-history corpus through forge edit, ${p.id}: ${p.what}`, async () => {
     const failures: string[] = [];

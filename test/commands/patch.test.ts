@@ -9,7 +9,7 @@ import { git, repoWith } from '../helpers/repo';
 
 const bytes = (dir: string, path: string) => readFileSync(join(dir, path));
 
-// Two cases a perturbation through the built binary (the whole history runs in-process in test/lib/files/corpus.test.ts).
+// Two cases a perturbation through the built binary (a sample of the whole history runs in-process in test/lib/files/corpus-patch.test.ts).
 for (const p of PERTURBATIONS.filter((x) => x.patch)) {
   test(`real-history corpus through forge patch, ${p.id}: ${p.what}`, async () => {
     const failures: string[] = [];

@@ -47,7 +47,7 @@ let all: RunnerRun;
 test.before(async () => {
   const files = ['passes', 'hangs', 'leaks', 'blocks', 'orphans', 'holds'].map(fixture);
   // A short exit grace for the file held open, well inside the file limit the blocked file runs into.
-  all = await startRunner(['--jobs', '6', '--timeout', '2', '--file-timeout', '15', ...files], { FORGE_TEST_EXIT_GRACE_MS: '2000' }).ended;
+  all = await startRunner(['--jobs', '6', '--timeout', '2', '--file-timeout', '10', ...files], { FORGE_TEST_EXIT_GRACE_MS: '2000' }).ended;
 });
 
 test('a run with a failure exits 1 and ends with the summary: counts, the slowest files, the files that did not pass', () => {
@@ -80,7 +80,7 @@ test('a server, a child and a temp directory left behind each fail their test, b
 test('a file blocked for good is killed with its process group at its limit, naming the test it was in', () => {
   const block = fileBlock(all.output, 'blocks');
   assert.match(block, /^⏱ test\/fixtures\/runner\/blocks\.ts/);
-  assert.match(block, /\n {4}timed out: blocks the thread\n {4}killed with its process group after 15 s/);
+  assert.match(block, /\n {4}timed out: blocks the thread\n {4}killed with its process group after 10 s/);
 });
 
 test('a process left running after the file exits is named, fails the file, and is killed', () => {
