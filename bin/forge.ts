@@ -20,7 +20,7 @@ function bundlePath(words: string[]): string {
   return hit && second !== undefined && Object.hasOwn(hit, second) ? hit[second]! : 'index';
 }
 
-// Coverage (c8) maps what V8 counted in a file back through its source map: such runs load bundles as require() does.
+// Under coverage (c8) bundles load as require() does: V8 counts blocks only in code it compiles with coverage on, which a cached compile is not.
 const coverage = Boolean(process.env.NODE_V8_COVERAGE);
 const cacheDir = coverage ? null : codeCacheDir({ env: process.env, home: process.env.HOME ?? null });
 const loaded = new Map<string, CommandBundle>();
