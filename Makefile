@@ -17,8 +17,9 @@ dist/forge.js: node_modules/.deps-stamp $(SOURCES)
 
 build: dist/forge.js
 
+# Incremental: a second run checks what changed (3 s instead of 12); npm ci drops the record with node_modules.
 typecheck: deps
-	node_modules/.bin/tsc -p .
+	node_modules/.bin/tsc -p . --incremental --tsBuildInfoFile node_modules/.cache/forge.tsbuildinfo
 
 # Biome: the formatter's layout and the linter's rules (biome.json says which are off, and why in
 # ARCHITECTURE.md's style notes); `make format` applies both.

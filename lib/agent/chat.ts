@@ -665,13 +665,7 @@ function fixFor({ setting, target }: { setting: ModelSetting; target: Target }):
 /** Ollama names its own remedy; elsewhere the endpoint's list of models gives a real name to suggest. */
 async function missingModelFix({ failure, target }: { failure: AttemptFailure; target: Target }): Promise<string> {
   if (/try pulling it|ollama pull/i.test(failure.message)) return shellJoin(['ollama', 'pull', target.model]);
-  const available = await listModels({
-    endpoint: target.endpoint,
-    apiKey: target.apiKey,
-    timeoutMs: 2000,
-    startTimeout: target.startTimeout,
-  }).catch(() => []);
-  const suggestion = available.find((m) => m !== target.model);
+  const suggestion = (await modelsOf(target)).find((m) => m !== target.model);
   // A name from the endpoint's list is its text, quoted: a hostile endpoint's `x; rm -rf ~` stays one word.
   return suggestion ? shellJoin(['forge', 'agent', '--model', suggestion]) : askEndpoint(target);
 }
@@ -682,13 +676,14 @@ const VISION_MODEL =
 
 /** A model of the endpoint's list, other than the one asked, whose name says it takes images; null when there is none (or no list). */
 async function visionModelOf(target: Target): Promise<string | null> {
-  const available = await listModels({
-    endpoint: target.endpoint,
-    apiKey: target.apiKey,
-    timeoutMs: 2000,
-    startTimeout: target.startTimeout,
-  }).catch(() => []);
-  return available.find((m) => m !== target.model && VISION_MODEL.test(m)) ?? null;
+  return (await modelsOf(target)).find((m) => m !== target.model && VISION_MODEL.test(m)) ?? null;
+}
+
+/** The endpoint's models, asked after a failure to suggest one: none when it cannot say within 2 s. */
+function modelsOf(target: Target): Promise<string[]> {
+  return listModels({ endpoint: target.endpoint, apiKey: target.apiKey, timeoutMs: 2000, startTimeout: target.startTimeout }).catch(
+    () => [],
+  );
 }
 
 /** A signal that aborts once `ms` have passed on `startTimeout`'s clock; `cancel` before letting go of it. */

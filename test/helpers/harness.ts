@@ -89,10 +89,34 @@ const leakMessage = (leaks: string[]) =>
   `left open when it ended: ${leaks.join('; ')} — start it through test/helpers/owner.ts (ownServer, ownChild; tempDir) or close it in finally`;
 
 /** A failure the harness found, not the test's code: no stack to print, the message says it all. */
-function harnessError(message: string): Error {
-  const error = new Error(message);
-  error.stack = message;
-  return error;
+class HarnessError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.stack = message;
+  }
+}
+
+class TimedOut extends HarnessError {}
+
+/** `work`'s outcome, or TimedOut once `ms` have passed; a settled race leaves no timer behind. */
+async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(
+              new TimedOut(`${what} timed out after ${ms / 1000} s (the runner's --timeout, or the test's timeoutMs, sets the limit)`),
+            ),
+          ms,
+        );
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Runs one test inside its own scope, under its timeout; throws what uvu should print. */
@@ -102,24 +126,13 @@ async function guarded(name: string, handler: Callback<Context>, context: Contex
   report({ event: 'start', name });
   const started = performance.now();
   enterScope(scope);
-  let timer: NodeJS.Timeout | undefined;
   let failure: unknown = null;
-  let timedOut = false;
   const work = Promise.resolve().then(() => handler(context as Context & { __suite__: string; __test__: string }));
   try {
-    await Promise.race([
-      work,
-      new Promise((_, reject) => {
-        timer = setTimeout(() => {
-          timedOut = true;
-          reject(harnessError(`timed out after ${timeoutMs / 1000} s (the runner's --timeout, or the test's timeoutMs, sets the limit)`));
-        }, timeoutMs);
-      }),
-    ]);
+    await within(work, timeoutMs, 'the test');
   } catch (err) {
     failure = err;
   } finally {
-    clearTimeout(timer);
     leaveScope();
     // A test given up on may still settle later, once its resources are closed under it.
     work.catch(() => {});
@@ -127,12 +140,12 @@ async function guarded(name: string, handler: Callback<Context>, context: Contex
   const unclosed = await scope.close();
   const leaks = [...unclosed.map((u) => `${u} (failed to close)`), ...(await closeLeaks(before))];
   const ms = Math.round(performance.now() - started);
-  report({ event: 'end', name, ok: failure === null && leaks.length === 0, timedOut, ms, leaks });
+  report({ event: 'end', name, ok: failure === null && leaks.length === 0, timedOut: failure instanceof TimedOut, ms, leaks });
   if (failure !== null) {
     if (leaks.length) process.stderr.write(`${name}: also ${leakMessage(leaks)}\n`);
     throw failure;
   }
-  if (leaks.length) throw harnessError(leakMessage(leaks));
+  if (leaks.length) throw new HarnessError(leakMessage(leaks));
 }
 
 const inner = suite<Context>();
@@ -194,11 +207,23 @@ function cpuOfProcessTree(): number {
   }
 }
 
+/** A hook under the same time limit as a test (what it starts belongs to the file, or to the test it runs around). */
+const limited = (register: (hook: Callback<Context>) => void) => (hook: Callback<Context>) =>
+  register((context) =>
+    within(
+      Promise.resolve().then(() => hook(context)),
+      DEFAULT_TIMEOUT_MS,
+      'a before or after hook',
+    ),
+  );
+
+const hooks = (hook: typeof inner.before) => Object.assign(limited(hook), { each: limited(hook.each) });
+
 export const test = Object.assign(wrap(inner), {
   only: wrap(inner.only),
   skip: inner.skip,
-  before: inner.before,
-  after: inner.after,
+  before: hooks(inner.before),
+  after: hooks(inner.after),
   run(): void {
     inner.after(fileEnd);
     inner.run();
