@@ -4,6 +4,7 @@ import { accessSync, constants, mkdtempSync, rmSync, statfsSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { buildTests } from './testing/build';
 import { CoverageMerger, clearCoverage, coverageReport, rawDirOf } from './testing/coverage';
 import { ENV } from './testing/protocol';
 import { longestFirst, readDurations, saveDurations, selectFiles, type Tier } from './testing/files';
@@ -82,6 +83,11 @@ function tempRoot(): string {
   return tmpdir();
 }
 
+const { modules, dir: moduleDir } = await buildTests(files).catch((err: Error) => {
+  // esbuild has printed where; a syntax error in a source is the usual cause (make test type-checks first).
+  console.error(`error: cannot turn the tests into JavaScript: ${err.message.split('\n')[0]}`);
+  process.exit(1);
+});
 const running = new Set<ChildProcess>();
 const results: FileResult[] = [];
 let next = 0;
@@ -93,6 +99,7 @@ async function worker(): Promise<void> {
     const file = files[next++]!;
     const result = await runFile({
       file,
+      module: modules.get(file)!,
       // Every process the file starts writes its raw coverage beside the others of the file.
       env: coverage ? { ...env, NODE_V8_COVERAGE: rawDirOf(slugOf(file)) } : env,
       workDir,
@@ -132,6 +139,7 @@ if (merger && !interrupted) {
   );
 }
 merger?.close();
+rmSync(moduleDir, { recursive: true, force: true });
 if (values['save-durations']) {
   // Only a whole run that passed says how long every file takes.
   const whole = tier === 'all' && positionals.length === 0 && allPassed(figures);

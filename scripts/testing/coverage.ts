@@ -8,8 +8,11 @@ import { mergeProcessCovs, type ProcessCov, type ScriptCov } from '@bcoe/v8-cove
 /** Where the merged files go: c8's default temp directory, which `c8 report` reads. */
 const MERGED = resolve('coverage/tmp');
 const RAW = resolve('coverage/raw');
-/** What .c8rc.json includes: forge's sources, and the bundles whose maps lead back to them. */
-const INCLUDED = /^(lib|commands|bin|dist)\//;
+/**
+ * The scripts whose maps lead back to forge's sources: the executable's bundle, and the modules of
+ * lib, commands and bin built for the tests (as .c8rc.json includes them).
+ */
+const INCLUDED = /^(dist|node_modules\/\.cache\/forge-tests\/\d+\/(lib|commands|bin))\//;
 
 export function clearCoverage(): void {
   rmSync('coverage', { recursive: true, force: true });

@@ -22,6 +22,8 @@ export interface FileResult {
 
 export interface FileRun {
   file: string;
+  /** What node runs for it: the file as JavaScript (scripts/testing/build.ts). */
+  module: string;
   env: NodeJS.ProcessEnv;
   /** A directory of this run's own, for the file's temp directory and report. */
   workDir: string;
@@ -32,17 +34,17 @@ export interface FileRun {
 
 const OUTPUT_LIMIT = 256 * 1024;
 
-/** Runs `file` under node and tsx, each file in a process group of its own, and waits for everything in it to be gone. */
+/** Runs a test file (as JavaScript) under node, in a process group of its own, and waits for everything in it to be gone. */
 /** A file's name as one path component: its temp directory, report and coverage are named by it. */
 export const slugOf = (file: string) => file.replace(/[^\w.-]+/g, '_');
 
-export function runFile({ file, env, workDir, fileTimeoutMs, onStart }: FileRun): Promise<FileResult> {
+export function runFile({ file, module, env, workDir, fileTimeoutMs, onStart }: FileRun): Promise<FileResult> {
   const slug = slugOf(file);
   const tmp = join(workDir, `${slug}.tmp`);
   const reportPath = join(workDir, `${slug}.ndjson`);
   mkdirSync(tmp, { recursive: true });
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+  const child = spawn(process.execPath, ['--enable-source-maps', module], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...env, [ENV.tmpdir]: tmp, [ENV.report]: reportPath },

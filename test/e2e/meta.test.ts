@@ -136,7 +136,7 @@ test('tool schemas are lean and mirror the declared arguments, but those for a p
 test('the catalog the executable loads commands from names every command of the registry, and only those', async () => {
   const { catalog } = await import('../../commands/catalog');
   const listed: string[] = [];
-  const nameAt = async (path: string) => ((await import(`../../commands/${path}`)) as { default: { name: string } }).default.name;
+  const nameAt = async (path: string) => ((await import(`../../commands/${path}.ts`)) as { default: { name: string } }).default.name;
   for (const [word, hit] of Object.entries(catalog)) {
     if (typeof hit === 'string') listed.push(await nameAt(hit));
     else for (const path of Object.values(hit)) listed.push(await nameAt(path));
