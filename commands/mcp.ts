@@ -24,7 +24,7 @@ export default defineCommand({
     "Starts a Model Context Protocol server on stdin/stdout (the official MCP SDK) whose tools are forge commands, generated from the same declarations as --help, the man pages and forge schema. Each tool's inputSchema is the command's arguments; its annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) are in each command's declaration (its toolset too).",
     `By default it serves what an agent needs to work — the ${DEFAULT_TOOLSETS.join(', ')} toolsets — and not remote pushes, undo, the agent itself or installers. --toolsets picks toolsets (comma-separated or repeated; 'default' is the default ones, 'all' every one), --tools adds single tools (alone, it serves just those). The toolsets:`,
     toolsetLines.join('\n\n'),
-    "A call runs exactly as `echo '<arguments>' | forge <command> --json` would, in the directory the server was started in (or the call's cwd argument): the result is the command's NDJSON records, each ending with _next_action. An argument of the wrong JSON type ({\"path\": 5}) is refused before anything runs. A refusal or an invalid call is an isError result that still carries _next_action, the command that fixes it. Nothing but protocol is written to stdout; the server ends when the client closes stdin.",
+    "A call runs exactly as `echo '<arguments>' | forge <command> --json` would, in the directory the server was started in (or its own --cwd), the only one it serves: the result is the command's NDJSON records, each ending with _next_action. A call's arguments are its tool's inputSchema properties and nothing else (additionalProperties: false): an argument the schema does not declare — the common keys an NDJSON request may carry, such as cwd or run-id, included — or of the wrong JSON type ({\"path\": 5}) is refused before anything runs. A refusal or an invalid call is an isError result that still carries _next_action, the command that fixes it. Nothing but protocol is written to stdout; the server ends when the client closes stdin.",
     'Claude Code: claude mcp add forge -- forge mcp. Other clients: command "forge", args ["mcp"] (or ["mcp", "--toolsets", "all"]).',
   ].join('\n\n'),
   args: {
@@ -49,6 +49,8 @@ export default defineCommand({
   ],
   errors: {
     INVALID_ARGUMENT: 'an unknown toolset or tool name (the message lists the valid ones); over MCP, an argument of the wrong JSON type',
+    UNKNOWN_FIELD:
+      "over MCP, an argument the tool's inputSchema does not declare, such as cwd or run-id (a call runs in the server's directory); the Fix is forge schema <tool>",
     UNKNOWN_TOOL: 'over MCP, a call of a tool this server does not serve (the record names the toolset that has it)',
   },
   exits: { 0: 'the client closed the session', 2: 'invalid input' },

@@ -116,6 +116,12 @@ export const ERROR_CODES = {
   EXPORT_TARGET_NOT_EMPTY: { exit: 1, meaning: 'the export directory is a file or is not empty' },
   FILE_EXISTS: { exit: 1, meaning: 'the file exists already', data: shape<{ path: string }>() },
   FILE_NOT_FOUND: { exit: 1, meaning: 'no such file (or it cannot be read)', data: shape<{ path: string; suggestions?: string[] }>() },
+  GATE_NOT_LIVE: {
+    exit: 1,
+    meaning:
+      'the hook is installed, but the agent will not run it (Codex: the hook or the project not trusted, hooks off, or too old a release)',
+    data: shape<{ file: string; state: string; reason: string }>(),
+  },
   GIT_BUSY: { exit: 1, meaning: 'a git operation (merge, rebase, cherry-pick, revert, bisect) is in progress' },
   GIT_FAILED: { exit: 1, meaning: 'a git command failed' },
   HOOK_CONFLICT: { exit: 1, meaning: 'a foreign git hook and its .local copy both exist' },
@@ -246,6 +252,12 @@ export const ERROR_CODES = {
   PLAN_BREACH_BLAST_RADIUS: { exit: 1, meaning: 'a change outside the blast radius (hard)', data: shape<GateData>() },
   PLAN_BREACH_PATHS: { exit: 1, meaning: 'a path outside the current unit (soft: forge plan ack)', data: shape<GateData>() },
   PLAN_BREACH_RAILS: { exit: 1, meaning: "outside the plan's rails (hard)", data: shape<GateData>() },
+  PLAN_BREACH_SHELL: {
+    exit: 1,
+    meaning:
+      'a shell command the gate cannot judge (a command name from a variable, eval of one, code inline), under a plan that limits paths or surface (hard)',
+    data: shape<GateData>(),
+  },
   PLAN_BREACH_SURFACE: { exit: 1, meaning: 'the call reaches a wider surface than the plan allows (hard)', data: shape<GateData>() },
   PLAN_BREACH_TOOLS: { exit: 1, meaning: 'a tool the current unit does not allow (soft: forge plan ack)', data: shape<GateData>() },
   PLAN_BREACH_UNIT: { exit: 1, meaning: 'the call belongs to a later unit: advance first', data: shape<GateData>() },
@@ -258,6 +270,11 @@ export const ERROR_CODES = {
     data: shape<{ findings: FindingData[]; plan?: string }>(),
   },
   PLAN_NOT_FOUND: { exit: 2, meaning: 'no plan at that path, or no activated plan with that id' },
+  PLAN_OPERATOR_ONLY: {
+    exit: 1,
+    meaning: "ending, pausing, resuming or replacing an active plan is the operator's: refused to an agent's call, or run inside an agent",
+    data: shape<Partial<GateData>>(),
+  },
   PLAN_PAUSED: { exit: 1, meaning: 'the kill switch is on: the plan is paused', data: shape<Partial<GateData>>() },
   PLAN_UNREADABLE: {
     exit: 1,

@@ -6,7 +6,8 @@ import { lastAssistantText } from '../../lib/claude/transcript';
 import { CwdNotFoundError, InvalidInputError } from '../../lib/errors';
 import { workTreeRoot } from '../../lib/git/repo';
 import type { StateStore } from '../../lib/git/state';
-import { finishIteration } from '../../lib/loop/iterate';
+import { finishIteration, replySince } from '../../lib/loop/iterate';
+import { hookName } from '../../lib/loop/describe';
 import { currentLoop, type Loop } from '../../lib/loop/loop';
 import { iterationPrompt } from '../../lib/loop/prompt';
 import { STOP_AGENTS, STOP_HOOKS, type StopAgent } from '../../lib/loop/stop-hooks';
@@ -54,17 +55,23 @@ async function drive({
   if (!p.sessionId) return letStop('the payload has no usable session id: the loop stays unbound');
   if (loop.session !== null && loop.session !== p.sessionId)
     return letStop(`${loop.loop_id} belongs to session ${loop.session}, not ${p.sessionId}`);
+  // A loop started for one agent is driven by that agent's hook alone, bound or not.
+  if (loop.agent !== null && loop.agent !== agent)
+    return letStop(`${loop.loop_id} is driven by ${hookName(loop.agent)}, not ${hookName(agent)}`);
   // Without the agent's last words the hook cannot tell a finished task from an unfinished one.
   if (p.lastAssistantMessage === null && p.transcriptPath === null)
     throw new InvalidInputError('BAD_HOOK_PAYLOAD', 'the payload has neither last_assistant_message nor transcript_path');
-  const text = p.lastAssistantMessage ?? (await lastAssistantText({ file: p.transcriptPath! }));
+  const whole = p.lastAssistantMessage ?? (await lastAssistantText({ file: p.transcriptPath! }));
+  const since = p.accumulated ? await replySince({ text: whole, before: loop.iterations.at(-1)?.accumulated }) : null;
   const { cap: capped, answer } = STOP_HOOKS[agent];
   const end = await finishIteration({
     store,
     loop,
-    text,
+    text: since ? since.reply : whole,
     session: p.sessionId,
+    agent,
     ...(capped ? { stopHookActive: p.stopHookActive } : {}),
+    ...(since ? { accumulated: since.accumulated } : {}),
     root,
     env: ctx.env,
     now: () => ctx.now(),
@@ -109,7 +116,7 @@ export default defineCommand({
     'The response is last_assistant_message, or else the text of the last assistant turn in the transcript — every text block since the last prompt, so a turn that ended in tool calls still counts; unparsable lines (a line still being written, control characters, broken JSON) are skipped. Only a regular file is read as the transcript, at most its last 4 MiB and for at most 3 seconds: a FIFO, a device, a directory or a symlink to one is refused without being opened for a blocking read. Control lines (FORGE_COMPLETE, FORGE_PAUSE, <promise>…</promise>) are whole lines ending at \\n or \\r\\n; a bare \\r does not end a line. The iteration is recorded and ends the loop as forge loop start describes. To continue, the answer is {"decision": "block", "reason": <the next prompt>, "systemMessage": "forge loop: iteration N of M"}; to stop, {"systemMessage": <why>} or nothing.',
     'A driver fails open: when the hook cannot decide — a payload that is not a JSON object, a transcript it cannot read, a state or internal error — it lets the session stop (exit 0 with {"systemMessage": …}; the loop stays active, unchanged when the failure came before the iteration was recorded) and says why on stderr with the error code. It never exits 2 for a failure of its own, since exit 2 tells Claude Code not to stop. Claude Code (2.1.143 or later) ends a turn after 8 consecutive Stop-hook blocks whatever the hook answers (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP raises it): the hook counts them from stop_hook_active (true when a Stop hook already blocked this turn), records the count with the iteration, and from two blocks before the cap its systemMessage says when the cap will end the turn; at the cap it says the turn ends now and that any message goes on with the loop. forge loop status shows the count.',
     'codex reads a Codex CLI Stop payload (session_id, cwd, stop_hook_active, last_assistant_message — null when the turn ended without a message, read as an empty reply; Codex\'s transcript is not read) and answers as for Claude Code, whose Stop answers Codex reads: {"decision": "block", "reason": <the next prompt>, "systemMessage": …} to continue. Install it with forge loop install codex.',
-    'gemini reads a Gemini CLI AfterAgent payload (session_id, cwd, stop_hook_active, prompt_response — the turn\'s text; "[no response text]" is read as an empty reply) and answers {"decision": "deny", "reason": <the next prompt>, "systemMessage": …} to continue, which Gemini CLI sends the model as a new prompt; to stop, {"systemMessage": …} or nothing. Install it with forge loop install gemini. Codex CLI and Gemini CLI set no cap on consecutive blocks that forge knows of; the loop\'s own --max-iterations ends it.',
+    'gemini reads a Gemini CLI AfterAgent payload (session_id, cwd, stop_hook_active, prompt_response; "[no response text]" is read as an empty reply) and answers {"decision": "deny", "reason": <the next prompt>, "systemMessage": …} to continue, which Gemini CLI sends the model as a new prompt; to stop, {"systemMessage": …} or nothing. prompt_response holds every reply since the person\'s prompt, each turn\'s text appended after a newline, also across the turns the hook continues: the iteration\'s reply is the part after the text the previous AfterAgent call of the loop sent (recorded with that iteration as its length and digest), or all of it when it does not start with that text (the first turn, a new prompt). So three turns that say the same pause the loop as stuck. Install it with forge loop install gemini. Codex CLI and Gemini CLI set no cap on consecutive blocks that forge knows of; the loop\'s own --max-iterations ends it.',
   ].join('\n\n'),
   args: {
     agent: { type: 'string', positional: true, required: true, choices: STOP_AGENTS, description: 'The agent whose hook this is.' },

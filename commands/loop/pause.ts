@@ -7,7 +7,7 @@ export default defineCommand({
   name: 'loop pause',
   summary: 'Pause the current loop',
   description:
-    'Marks the active loop paused, with the reason: its Stop hook lets the Claude Code session stop, and a running forge loop run stops after the current iteration. forge loop resume continues it.',
+    "Marks the active loop paused, with the reason: the agent's hook (Stop; Gemini CLI's AfterAgent) lets its session stop, and a running forge loop run stops after the current iteration. forge loop resume continues it.",
   args: {
     reason: { type: 'string', default: 'paused by the operator', placeholder: 'TEXT', description: 'Why; shown by status.' },
   },

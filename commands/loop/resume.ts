@@ -2,13 +2,14 @@
 import { defineCommand } from '../../lib/cli/declare';
 import { RefusedError } from '../../lib/errors';
 import { currentLoop, isDriven, setLoopStatus } from '../../lib/loop/loop';
+import { hookWait } from '../../lib/loop/describe';
 import { driveAndAnswer } from './run';
 
 export default defineCommand({
   name: 'loop resume',
   summary: 'Resume the current loop',
   description:
-    "Marks a paused loop active again. A Claude Code loop continues at its session's next stop. A loop driven by forge loop run (paused by Ctrl-C, FORGE_PAUSE or being stuck) is driven again right here with its agent command, until it completes, pauses or reaches its limit — also when it is active but its forge loop run died. Exit 0 when the loop completed (or, for a hook loop, was resumed), 1 when it stopped otherwise.",
+    "Marks a paused loop active again. A loop driven by an agent's hook (Stop; Gemini CLI's AfterAgent) continues at its session's next stop. A loop driven by forge loop run (paused by Ctrl-C, FORGE_PAUSE or being stuck) is driven again right here with its agent command, until it completes, pauses or reaches its limit — also when it is active but its forge loop run died. Exit 0 when the loop completed (or, for a hook loop, was resumed), 1 when it stopped otherwise.",
   args: {},
   examples: [{ command: 'forge loop resume', description: 'Continue where the loop paused.' }],
   errors: {
@@ -42,7 +43,7 @@ export default defineCommand({
         data: { loop_id: loop.loop_id, status: loop.status },
         text: `resumed ${loop.loop_id} at iteration ${loop.iteration}`,
         next: null,
-        wait: 'the Claude Code session to stop: its Stop hook runs the next iteration',
+        wait: hookWait(loop.agent),
       };
     return driveAndAnswer({ store, ctx });
   },

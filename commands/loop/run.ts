@@ -4,7 +4,7 @@ import { currentLoop, isDriven, isLive, startLoop, updateLoop } from '../../lib/
 import { defineCommand, type Outcome, type RunContext } from '../../lib/cli/declare';
 import { workTreeRoot } from '../../lib/git/repo';
 import type { StateStore } from '../../lib/git/state';
-import { loopData, loopSummary } from '../../lib/loop/describe';
+import { loopData, loopSummary, sessionName } from '../../lib/loop/describe';
 import { driveLoop } from '../../lib/loop/drive';
 import type { Loop } from '../../lib/loop/loop';
 import { START_ARGS, startOptions } from './start';
@@ -61,7 +61,7 @@ export default defineCommand({
     const store = await ctx.store();
     const options = await startOptions(args, ctx.cwd);
     if (options) {
-      await startLoop({ store, options: { ...options, driver: 'run', session: null, command: args.agent }, now: ctx.now() });
+      await startLoop({ store, options: { ...options, driver: 'run', agent: null, session: null, command: args.agent }, now: ctx.now() });
     } else {
       const current = await currentLoop({ store });
       if (!isLive(current))
@@ -73,7 +73,7 @@ export default defineCommand({
           fix: ctx.cmd('loop', 'status'),
         });
       if (current.driver === 'hook' && current.session)
-        throw new RefusedError('LOOP_ACTIVE', `${current.loop_id} is bound to Claude Code session ${current.session}`, {
+        throw new RefusedError('LOOP_ACTIVE', `${current.loop_id} is bound to ${sessionName(current)}`, {
           fix: ctx.cmd('loop', 'cancel'),
         });
       if (current.status === 'paused')

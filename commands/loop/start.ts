@@ -1,9 +1,11 @@
-// forge loop start: begin a loop of one prompt, driven by Claude Code's Stop hook (or forge loop run).
+// forge loop start: begin a loop of one prompt, driven by the agent's Stop (or AfterAgent) hook (or forge loop run).
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { defineCommand, type ArgsOf } from '../../lib/cli/declare';
 import { InvalidInputError } from '../../lib/errors';
-import { DEFAULT_MAX_ITERATIONS, startLoop, type StartOptions } from '../../lib/loop/loop';
+import { hookName, sessionName } from '../../lib/loop/describe';
+import { DEFAULT_MAX_ITERATIONS, type Loop, startLoop, type StartOptions } from '../../lib/loop/loop';
+import { STOP_AGENTS, STOP_HOOKS, type StopAgent } from '../../lib/loop/stop-hooks';
 
 /** What a loop is started with; forge loop run takes the same. */
 export const START_ARGS = {
@@ -44,7 +46,7 @@ export const START_ARGS = {
 export async function startOptions(
   args: ArgsOf<typeof START_ARGS>,
   cwd: string,
-): Promise<Omit<StartOptions, 'driver' | 'session' | 'command'> | null> {
+): Promise<Omit<StartOptions, 'driver' | 'agent' | 'session' | 'command'> | null> {
   if (args['prompt-file'] === undefined && args.prompt === undefined) return null;
   if (args['prompt-file'] !== undefined && args.prompt !== undefined)
     throw new InvalidInputError('CONFLICTING_ARGUMENTS', 'give --prompt-file or --prompt, not both', { fix: 'forge loop start --help' });
@@ -68,17 +70,32 @@ export async function startOptions(
   };
 }
 
+/** Who drives a loop just started and what binds it, for forge loop start's answer. */
+function driven(loop: Loop): string {
+  if (loop.session) return `bound to ${sessionName(loop)}`;
+  if (loop.agent) return `${hookName(loop.agent)} drives it: the first ${STOP_HOOKS[loop.agent].agent} session to stop binds it`;
+  const installs = STOP_AGENTS.map((a) => `forge loop install ${a}`);
+  return `the first agent session to stop binds it, whichever agent's hook is installed: ${installs.slice(0, -1).join(', ')} or ${installs.at(-1)}`;
+}
+
 export default defineCommand({
   name: 'loop start',
   summary: 'Start a loop that repeats one prompt until the agent is done',
   description: [
     'Records a loop on the state ref (.forge/loops/<id>.json, with .forge/loops/current.json naming it): the prompt, the iteration limit, the completion promise, the done-when check. One loop at a time per repository: a loop that is active or paused must be cancelled first.',
-    "A loop started here is driven by Claude Code's Stop hook (forge loop install claude): the first session with a real session id to stop binds the loop (or give --session), and from then on, each time that session stops, forge loop hook claude records the iteration and either feeds the prompt back or lets it stop. forge loop run -- <agent…> drives any CLI agent instead.",
+    "A loop started here is driven by an agent's own hook: Claude Code's or Codex CLI's Stop hook, Gemini CLI's AfterAgent hook (forge loop install claude|codex|gemini). The first session with a real session id to stop binds the loop (or give --session), and from then on, each time that session stops, forge loop hook <agent> records the iteration and either feeds the prompt back or lets it stop. --agent names the agent the loop is for: only that agent's hook binds it, and the hints (forge loop install <agent>, forge loop status) name it; without it the first hook to stop binds the loop and its agent. forge loop run -- <agent…> drives any CLI agent instead (OpenCode's too, which has no hook that can keep a session going).",
     "An iteration ends the loop when the agent's last response has a line FORGE_COMPLETE (or RALPH_COMPLETE), or <promise>TEXT</promise> matching --completion-promise; a line FORGE_PAUSE (or RALPH_PAUSE) pauses it. Control words count only as whole lines: a reply that just says the promise text ends nothing. After each iteration without a control line, --done-when runs through sh at the top of the repository with FORGE_RUN_ID set to the loop's run; exit 0 completes the loop. 3 empty or identical responses in a row (or 3 failed agent runs) pause it as stuck; --max-iterations stops it.",
   ].join('\n\n'),
   args: {
     ...START_ARGS,
-    session: { type: 'string', placeholder: 'ID', description: 'Bind to this Claude Code session now.' },
+    agent: {
+      type: 'string',
+      choices: STOP_AGENTS,
+      tool: 'Whose hook drives it',
+      placeholder: 'AGENT',
+      description: 'The agent whose hook drives the loop; default: the first whose hook stops.',
+    },
+    session: { type: 'string', placeholder: 'ID', description: "Bind to this agent session now (with --agent, that agent's)." },
   },
   examples: [
     {
@@ -86,8 +103,8 @@ export default defineCommand({
       description: 'A loop that ends when the tests pass.',
     },
     {
-      command: 'forge loop start --prompt-file README.md --completion-promise "ALL TESTS PASS" --json',
-      description: 'Ends on <promise>ALL TESTS PASS</promise>.',
+      command: 'forge loop start --prompt-file README.md --completion-promise "ALL TESTS PASS" --agent gemini --json',
+      description: "Ends on <promise>ALL TESTS PASS</promise>; Gemini CLI's AfterAgent hook drives it.",
     },
   ],
   errors: {
@@ -108,9 +125,10 @@ export default defineCommand({
         fix: 'forge loop start --help',
       });
     const session = args.session?.trim() || null;
+    const agent = (args.agent ?? null) as StopAgent | null;
     const loop = await startLoop({
       store: await ctx.store(),
-      options: { ...options, driver: 'hook', session: session === 'null' ? null : session, command: null },
+      options: { ...options, driver: 'hook', agent, session: session === 'null' ? null : session, command: null },
       now: ctx.now(),
     });
     const ends = [
@@ -127,12 +145,14 @@ export default defineCommand({
         max: loop.max,
         promise: loop.promise,
         doneWhen: loop.doneWhen,
+        agent: loop.agent,
         session: loop.session,
         runId: loop.runId,
       },
-      text: `started ${loop.loop_id}: up to ${loop.max} iterations; ends on ${ends}${loop.session ? `; bound to session ${loop.session}` : '; the first Claude Code session to stop binds it'}`,
-      next: ctx.cmd('loop', 'install', 'claude'),
-      or: ctx.cmd('loop', 'run', '--', 'claude', '-p'),
+      text: `started ${loop.loop_id}: up to ${loop.max} iterations; ends on ${ends}; ${driven(loop)}`,
+      // The driver to install is the loop's agent's; not knowing it, the hint is the page that lists each.
+      next: agent ? ctx.cmd('loop', 'install', agent) : ctx.cmd('loop', 'install', '--help'),
+      ...(agent === null || agent === 'claude' ? { or: ctx.cmd('loop', 'run', '--', 'claude', '-p') } : {}),
     };
   },
 });

@@ -1,13 +1,13 @@
 // forge loop status: the current loop — iteration, driver, binding, why it stopped.
 import { defineCommand } from '../../lib/cli/declare';
-import { loopData, loopSummary } from '../../lib/loop/describe';
+import { hookWait, loopData, loopSummary } from '../../lib/loop/describe';
 import { currentLoop, isDriven } from '../../lib/loop/loop';
 
 export default defineCommand({
   name: 'loop status',
   summary: 'Show the current loop: status, iteration, driver, last iteration',
   description:
-    'Reads the current loop from the state ref: active, paused (with the reason), complete, max_reached or cancelled; the iteration and the limit; the driver (the Claude Code Stop hook and the session it is bound to, or forge loop run and whether one is running); and the last iteration (response size, control line, agent exit, done-when). Read-only; no loop is an answer, not an error.',
+    "Reads the current loop from the state ref: active, paused (with the reason), complete, max_reached or cancelled; the iteration and the limit; the driver (the agent's hook — Claude Code's or Codex CLI's Stop hook, Gemini CLI's AfterAgent hook — and the session it is bound to, or forge loop run, its agent command and whether one is running); and the last iteration (response size, control line, agent exit, done-when). Read-only; no loop is an answer, not an error.",
   args: {},
   examples: [{ command: 'forge loop status --json', description: 'The current loop as one record.' }],
   errors: {
@@ -27,10 +27,7 @@ export default defineCommand({
     return {
       ...base,
       next: null,
-      wait:
-        loop.driver === 'hook'
-          ? 'the Claude Code session to stop: its Stop hook runs the next iteration'
-          : `forge loop run (pid ${loop.runnerPid}) to finish its iterations`,
+      wait: loop.driver === 'hook' ? hookWait(loop.agent) : `forge loop run (pid ${loop.runnerPid}) to finish its iterations`,
     };
   },
 });

@@ -7,7 +7,7 @@ export default defineCommand({
   name: 'plan ack',
   summary: 'Acknowledge the last soft refusal: the same call may run once under the parent rails',
   description:
-    "After a soft refusal (plan breach: tools or plan breach: paths — outside the current unit's narrowing but within the plan's parent rails), acknowledges it: the next preflight of the same tool on the same paths passes once, and the acknowledgement is used up. Hard refusals (kill switch, budget caps, rails, surface, blast radius, a later unit's call) cannot be acknowledged. Journals plan_breach_acknowledged. Defaults to the active plan.",
+    "After a soft refusal (plan breach: tools or plan breach: paths — outside the current unit's narrowing but within the plan's parent rails), acknowledges it: the next preflight of the same tool on the same paths passes once, and the acknowledgement is used up. The next step is the refused call itself, once: an agent makes its tool call again and its hook lets it through (a forge plan preflight of the call first would use the acknowledgement up), so the text says 'Next: retry the same call … once'; in JSON, _next_action is that retry as forge plan preflight --tool … --path …, for a program that gates its own calls with it. Hard refusals (kill switch, budget caps, rails, surface, blast radius, a later unit's call) cannot be acknowledged. Journals plan_breach_acknowledged. Defaults to the active plan.",
   args: {
     'plan-id': { type: 'string', tool: '', placeholder: 'ID', description: 'The plan (default: the active one).' },
   },
@@ -28,11 +28,15 @@ export default defineCommand({
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });
     const { contract, grant } = await acknowledge({ store: await ctx.store(), planId, now: ctx.now(), cwd: ctx.cwd });
-    const retry = ctx.cmd('plan', 'preflight', '--tool', grant.tool, ...grant.paths.flatMap((p) => ['--path', p]));
+    const call = `${grant.tool}${grant.paths.length ? ` on ${grant.paths.join(', ')}` : ''}`;
     return {
       data: { plan_id: contract.plan_id, unit: grant.unit, tool: grant.tool, paths: grant.paths, breach: grant.breach },
-      text: `acknowledged in ${contract.plan_id} ${grant.unit}: ${grant.reason}\nthe same call (${grant.tool}${grant.paths.length ? ` on ${grant.paths.join(', ')}` : ''}) may run once under the parent rails`,
-      next: retry,
+      text: `acknowledged in ${contract.plan_id} ${grant.unit}: ${grant.reason}\nthe same call (${call}) may run once under the parent rails`,
+      // The step is the refused call itself, made again by whoever made it; a preflight of it first
+      // would pass in its place and use the acknowledgement up. A program that gates its own calls
+      // with forge plan preflight makes that retry with the command in _next_action.
+      nextText: `retry the same call (${call}) once; its gate lets it through`,
+      next: ctx.cmd('plan', 'preflight', '--tool', grant.tool, ...grant.paths.flatMap((p) => ['--path', p])),
     };
   },
 });

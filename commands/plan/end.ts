@@ -1,5 +1,6 @@
 // forge plan end: stop the active plan before its last unit, so nothing is gated by it any more.
 import { defineCommand } from '../../lib/cli/declare';
+import { assertOperator } from '../../lib/plans/operator';
 import { assertId, InvalidInputError } from '../../lib/errors';
 import { endPlan } from '../../lib/plans/contract';
 
@@ -18,6 +19,8 @@ export default defineCommand({
     { command: 'forge plan end --plan-id 2026-01-01-fixture --json', description: 'End a plan by its id; one record.' },
   ],
   errors: {
+    PLAN_OPERATOR_ONLY:
+      'run inside a coding agent (Claude Code, Codex CLI, Gemini CLI, OpenCode, forge agent): the operator runs it from a terminal of their own',
     NO_ACTIVE_PLAN: 'no plan is active (and no --plan-id)',
     PLAN_NOT_FOUND: 'no activated plan with that id',
     PLAN_ENDED: 'the plan has ended already',
@@ -28,13 +31,26 @@ export default defineCommand({
   },
   exits: { 0: 'ended', 1: 'refused: no plan, or ended already', 2: 'invalid input, no such plan, or not a git repository' },
   mutates: true,
-  mcp: { toolset: 'plans', effect: 'additive' },
+  // The operator's: an agent never gets it as a tool, and run inside an agent it is refused.
+  mcp: false,
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });
     if (args.reason !== undefined && !args.reason.trim())
       throw new InvalidInputError('MISSING_ARGUMENT', 'the reason must not be blank: leave --reason out for the default', {
         fix: 'forge plan end --help',
       });
+    await assertOperator({
+      action: 'forge plan end',
+      command: ctx.cmd(
+        'plan',
+        'end',
+        ...(args['plan-id'] === undefined ? [] : ['--plan-id', args['plan-id']]),
+        ...(args.reason === undefined ? [] : ['--reason', args.reason]),
+      ),
+      pid: process.pid,
+      ppid: process.ppid,
+      env: ctx.env,
+    });
     const c = await endPlan({ store: await ctx.store(), planId, reason: args.reason?.trim() ?? null, now: ctx.now(), cwd: ctx.cwd });
     const at = c.units[c.current];
     return {

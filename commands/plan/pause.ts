@@ -1,5 +1,6 @@
 // forge plan pause: engage a plan's kill switch, with a reason every later refusal will show.
 import { defineCommand } from '../../lib/cli/declare';
+import { assertOperator } from '../../lib/plans/operator';
 import { assertId, InvalidInputError } from '../../lib/errors';
 import { setPaused } from '../../lib/plans/contract';
 
@@ -18,6 +19,8 @@ export default defineCommand({
     { command: "forge plan pause --plan-id 2026-01-01-fixture --reason 'waiting for review'", description: 'Pause a plan by its id.' },
   ],
   errors: {
+    PLAN_OPERATOR_ONLY:
+      'run inside a coding agent (Claude Code, Codex CLI, Gemini CLI, OpenCode, forge agent): the operator runs it from a terminal of their own',
     NO_ACTIVE_PLAN: 'no plan is active (and no --plan-id)',
     PLAN_NOT_FOUND: 'no activated plan with that id',
     PLAN_ENDED: 'the plan has ended',
@@ -29,13 +32,21 @@ export default defineCommand({
   },
   exits: { 0: 'paused', 1: 'refused: no plan, ended or complete', 2: 'invalid input, no such plan, or not a git repository' },
   mutates: true,
-  mcp: { toolset: 'plans', effect: 'additive', idempotent: true },
+  // The operator's: an agent never gets it as a tool, and run inside an agent it is refused.
+  mcp: false,
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });
     if (!args.reason.trim())
       throw new InvalidInputError('MISSING_ARGUMENT', 'the reason must not be blank: it is shown on every refusal', {
         fix: 'forge plan pause --help',
       });
+    await assertOperator({
+      action: 'forge plan pause',
+      command: ctx.cmd('plan', 'pause', ...(args['plan-id'] === undefined ? [] : ['--plan-id', args['plan-id']]), '--reason', args.reason),
+      pid: process.pid,
+      ppid: process.ppid,
+      env: ctx.env,
+    });
     const c = await setPaused({ store: await ctx.store(), planId, reason: args.reason.trim(), now: ctx.now(), cwd: ctx.cwd });
     return {
       data: { plan_id: c.plan_id, status: c.status, reason: c.pausedReason },

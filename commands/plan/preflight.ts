@@ -1,6 +1,6 @@
 // forge plan preflight: the live gate — may this tool call run under the active plan contract?
 import { defineCommand, type Outcome, type RunContext } from '../../lib/cli/declare';
-import { hookFailure } from '../../lib/claude/hook';
+import { denyReason, hookFailure } from '../../lib/claude/hook';
 import { denyAnswer, parsePreToolUse, type PreToolUsePayload } from '../../lib/claude/pretooluse';
 import { parseCodexPreToolUse } from '../../lib/codex/pretooluse';
 import { geminiDenyAnswer, parseGeminiBeforeTool } from '../../lib/gemini/beforetool';
@@ -113,7 +113,8 @@ export default defineCommand({
   name: 'plan preflight',
   summary: "Gate one tool call against the active plan contract (also an agent's pre-tool hook)",
   description: [
-    "Decides whether a tool call may run under the active plan contract, in this order: the kill switch (a paused plan refuses everything, with its reason); the hard budget caps (tokens, runs, files_changed, wall_time since activation); the parent rails (allowed_tools, allowed_paths); the surface the call reaches (artifacts_only < local_branch < remote_branch_pr; a bash --command is read for git commit, git push, gh pr create…); the blast radius (for calls that change their paths) — all hard refusals that nothing overrides. Then an acknowledged retry passes once. Then the current unit: a call a later unit allows is refused until forge plan advance; a call outside the unit's allowed_tools or allowed_paths is a soft refusal (plan breach: tools / plan breach: paths) that forge plan ack lets through once. An allowed call past the unit's context_tokens_expected proceeds and journals plan_budget_breach.",
+    "Decides whether a tool call may run under the active plan contract, in this order: a call only the operator may make (one that would end, pause, resume or replace the plan — forge plan end|pause|resume|activate by any spelling, forge's MCP tools of those names, git on refs/forge/ — refused hard, PLAN_OPERATOR_ONLY); the kill switch (a paused plan refuses everything, with its reason); the hard budget caps (tokens, runs, files_changed, wall_time since activation); the parent rails (allowed_tools, allowed_paths); a shell command forge cannot judge under a unit that limits paths or surface (a command name from a variable, eval of one, code given inline to an interpreter: PLAN_BREACH_SHELL, naming the part); the surface the call reaches (artifacts_only < local_branch < remote_branch_pr); the blast radius (for calls that change their paths) — all hard refusals that nothing overrides. Then an acknowledged retry passes once. Then the current unit: a call a later unit allows is refused until forge plan advance; a call outside the unit's allowed_tools or allowed_paths is a soft refusal (plan breach: tools / plan breach: paths) that forge plan ack lets through once. An allowed call past the unit's context_tokens_expected proceeds and journals plan_budget_breach.",
+    "A bash --command is read by a bash parser (unbash), every command of it — pipelines, lists, subshells, functions, loops, substitutions, sh -c strings — through its wrappers (env, command, exec, sudo, timeout, npx, xargs, find -exec…) and git's own options (-C, -c, --git-dir, --work-tree): the surface it reaches (git push, gh pr create, gh api → remote_branch_pr; git commit, reset, checkout… → local_branch), the paths it writes (redirections, tee, sed -i, cp, mv, rm, touch, git config → .git/config…) and reads, each judged by where it leads as a tool's path is. A command line that only reads (cat, head, grep, rg, ls, find, git log…) counts as the words it amounts to (read, search, ls), so a unit that allows read allows cat src/a.ts without bash. forge reads the command line, not the programs it runs.",
     "Every refusal journals plan_breach_refused and exits 1. An allowed call records the budgets it uses (its run, the files it changes, --tokens) on the state ref; with nothing to record it writes nothing. With no active plan every call is allowed. The plan's own lifecycle commands (forge plan ack|advance|status|journal|check) are never gated.",
     `The tool map: each agent's tool names in the plan's words, which allowed_tools lists (an entry is a word, mcp:<server>, or one tool's exact name). A tool the map does not know — another MCP server's, a new one — is never a hard refusal: outside the current unit it is a soft refusal (plan breach: tools) that forge plan ack lets through once, and the plan allows it by naming it (allowed_tools: [mcp:github, WebFetch]). A search or listing reads whole directories: its path, or with none the directory it runs in (the payload's cwd), must lie within the allowed paths, so a path-less Grep cannot read what a Read may not.\n${toolMapText()}`,
     '--hook claude reads a Claude Code PreToolUse payload on stdin (tool_name, tool_input.file_path / notebook_path / path / command, session_id as the run) and answers in that hook\'s JSON: nothing for an allowed call, {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": …}} for a refused one, exit 0 both ways so Claude Code shows the reason to the model. Install it with forge plan install-hook claude.',
@@ -159,6 +160,8 @@ export default defineCommand({
     },
   ],
   errors: {
+    PLAN_OPERATOR_ONLY: "the call would end, pause, resume or replace the plan, or touch refs/forge/: the operator's (hard)",
+    PLAN_BREACH_SHELL: 'a shell command forge cannot judge, under a unit that limits paths or surface (hard)',
     PLAN_PAUSED: 'the kill switch is on',
     BUDGET_CAP_REACHED: 'a hard budget cap is reached',
     PLAN_BREACH_RAILS: "outside the plan's rails (hard)",
@@ -250,7 +253,7 @@ export default defineCommand({
         data: { allowed: false, tool, ...facts },
         text: `refused: ${decision.reason}`,
         next: fix,
-        raw: HOOKS[agent!].deny(`${decision.reason}. ${then}`),
+        raw: HOOKS[agent!].deny(denyReason(decision.reason, then)),
       };
     throw new RefusedError(BREACH_CODES[decision.breach!], decision.reason, { fix, data: { allowed: false, tool, ...facts } });
   },

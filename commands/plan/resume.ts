@@ -1,5 +1,6 @@
 // forge plan resume: clear a plan's kill switch.
 import { defineCommand } from '../../lib/cli/declare';
+import { assertOperator } from '../../lib/plans/operator';
 import { assertId } from '../../lib/errors';
 import { setPaused } from '../../lib/plans/contract';
 
@@ -15,6 +16,8 @@ export default defineCommand({
     { command: 'forge plan resume --plan-id 2026-01-01-fixture', description: 'Resume a plan by its id.' },
   ],
   errors: {
+    PLAN_OPERATOR_ONLY:
+      'run inside a coding agent (Claude Code, Codex CLI, Gemini CLI, OpenCode, forge agent): the operator runs it from a terminal of their own',
     NO_ACTIVE_PLAN: 'no plan is active (and no --plan-id)',
     PLAN_NOT_FOUND: 'no activated plan with that id',
     PLAN_ENDED: 'the plan has ended',
@@ -26,9 +29,17 @@ export default defineCommand({
   },
   exits: { 0: 'resumed', 1: 'refused: no plan, ended, not paused, or complete', 2: 'invalid input, no such plan, or not a git repository' },
   mutates: true,
-  mcp: { toolset: 'plans', effect: 'additive', idempotent: true },
+  // The operator's: an agent never gets it as a tool, and run inside an agent it is refused.
+  mcp: false,
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });
+    await assertOperator({
+      action: 'forge plan resume',
+      command: ctx.cmd('plan', 'resume', ...(args['plan-id'] === undefined ? [] : ['--plan-id', args['plan-id']])),
+      pid: process.pid,
+      ppid: process.ppid,
+      env: ctx.env,
+    });
     const c = await setPaused({ store: await ctx.store(), planId, reason: null, now: ctx.now(), cwd: ctx.cwd });
     return { data: { plan_id: c.plan_id, status: c.status }, text: `resumed ${c.plan_id}`, next: ctx.cmd('plan', 'status') };
   },

@@ -3,12 +3,13 @@ import { defineCommand } from '../../lib/cli/declare';
 import { ForgeError } from '../../lib/errors';
 import { STATE_REF } from '../../lib/git/state';
 import { ACTIVE_PATH, activationCommand, activeContract } from '../../lib/plans/contract';
+import { gateLines, gateReports } from '../../lib/plans/liveness';
 
 export default defineCommand({
   name: 'plan status',
   summary: 'Show the active plan: current unit, budgets used, kill switch',
   description:
-    'Reads the active plan contract from the state ref: its current unit and what that unit allows, the budgets used against the caps of the blast radius, and whether the kill switch is on (with its reason). Read-only. No active plan is an answer, not an error.',
+    "Reads the active plan contract from the state ref: its current unit and what that unit allows, the budgets used against the caps of the blast radius, and whether the kill switch is on (with its reason). Then, for each agent whose gate is installed where it could load it (forge plan install-hook), whether the gate is live: in a file the agent reads (a project's .claude/settings.json or .gemini/settings.json only when the agent starts in that directory), trusted (Codex's recorded hook and project trust, Gemini CLI's trusted folders), not turned off, and run by a release that blocks a call forge cannot answer (claude --version against 2.1.295, codex --version against 0.124.0: one short --version per agent). An agent whose gate is not live runs ungated, and is reported so. --json carries gates: [{agent, live, state, file, scope, startAt, version, reason, fix}], state one of live, not-loaded, untrusted, disabled, too-old, fails-open. Read-only. No active plan is an answer, not an error.",
   args: {},
   examples: [{ command: 'forge plan status --json', description: 'The active contract as one record.' }],
   errors: {
@@ -24,7 +25,13 @@ export default defineCommand({
       if (err instanceof ForgeError && err.code === 'PLAN_UNREADABLE') err.fix = `git show ${STATE_REF}:${ACTIVE_PATH}`;
       throw err;
     });
-    if (!c) return { data: { active: false }, text: 'no active plan', next: await activationCommand({ cwd: ctx.cwd }) };
+    const gates = await gateReports({ cwd: ctx.cwd, env: ctx.env });
+    if (!c)
+      return {
+        data: { active: false, gates },
+        text: ['no active plan', ...gateLines(gates, { planActive: false })].join('\n'),
+        next: await activationCommand({ cwd: ctx.cwd }),
+      };
     const unit = c.units[c.current];
     const caps = c.envelope.parent_blast_radius.budget_caps ?? {};
     const budget = [
@@ -41,6 +48,7 @@ export default defineCommand({
       ...(c.grant ? [`acknowledged, unused: ${c.grant.tool}${c.grant.paths.length ? ` on ${c.grant.paths.join(', ')}` : ''}`] : []),
       `budgets used: ${budget}`,
       `source: ${c.source}`,
+      ...gateLines(gates, { planActive: c.status !== 'complete' }),
     ];
     return {
       data: {
@@ -56,6 +64,7 @@ export default defineCommand({
         pendingBreach: c.pendingBreach,
         grant: c.grant,
         source: c.source,
+        gates,
       },
       text: lines.join('\n'),
       next:

@@ -3,6 +3,7 @@ import { defineCommand } from '../../lib/cli/declare';
 import { STATE_REF } from '../../lib/git/state';
 import { remoteStateHead, sharedKinds, STATE_KINDS, syncState, trackingRef, type SharedKind } from '../../lib/git/sync';
 import { flushEvents } from '../../lib/logs/events';
+import { gatingPlanFiles } from '../../lib/plans/contract';
 
 /** `memory 3 entries, logs 40 entries in 2 files, …`. */
 function describeShared(kinds: SharedKind[]): string {
@@ -66,7 +67,7 @@ export default defineCommand({
         next: ctx.cmd('state', 'sync', args.remote),
       };
     }
-    const r = await syncState({ repo, store, remote: args.remote });
+    const r = await syncState({ repo, store, remote: args.remote, keepLocal: gatingPlanFiles });
     const shared = r.pushed && r.head ? await sharedKinds({ repo, store, commit: r.head }) : [];
     const what: Record<typeof r.action, string> = {
       empty: 'neither side has state yet',
@@ -77,7 +78,7 @@ export default defineCommand({
     };
     return {
       data: { ...r, shared, tracking: trackingRef(args.remote) },
-      text: `${args.remote}: ${what[r.action]}${r.pushed && r.action !== 'pushed' ? ', pushed' : ''}${r.head ? ` at ${r.head.slice(0, 12)}` : ''}${shared.length ? `\nshared: ${describeShared(shared)}` : ''}`,
+      text: `${args.remote}: ${what[r.action]}${r.pushed && r.action !== 'pushed' ? ', pushed' : ''}${r.head ? ` at ${r.head.slice(0, 12)}` : ''}${shared.length ? `\nshared: ${describeShared(shared)}` : ''}${r.kept.length ? `\nkept the local active plan (${r.kept.join(', ')}): the remote's copy would have changed it; only this repository's operator ends, pauses, resumes or replaces it` : ''}`,
       next: r.head ? ctx.cmd('state', 'log', '--limit', 5) : null,
     };
   },

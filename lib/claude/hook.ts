@@ -37,3 +37,18 @@ export function hookFailure(err: unknown): { code: string; message: string; fix:
   if (err instanceof ForgeError) return { code: err.code, message: line(err.message), fix: err.fix };
   return { code: 'INTERNAL', message: line(`internal error: ${err instanceof Error ? err.message : String(err)}`), fix: undefined };
 }
+
+/** A sentence's own end that takes no period after it: '?', '!', an ellipsis. */
+const ENDED = /(?:[?!…]|\.\.\.)$/;
+
+/**
+ * A refusal's reason as every agent's hook answer carries it: its sentences joined by one period and
+ * a space, and no period at the end. Codex CLI shows a denied call as "Command blocked by PreToolUse
+ * hook: <reason>. Command: <command>", adding a period of its own, and Claude Code, Gemini CLI and
+ * OpenCode show the reason as the tool's error; a sentence's own period (the plan's advice ends with
+ * one, and so may an operator's pause reason) would read '..' there.
+ */
+export function denyReason(...sentences: string[]): string {
+  const bare = sentences.map((s) => s.trim().replace(/(?<!\.)\.$/, '')).filter(Boolean);
+  return bare.map((s, i) => (i === bare.length - 1 ? s : ENDED.test(s) ? `${s} ` : `${s}. `)).join('');
+}

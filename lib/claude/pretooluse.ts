@@ -3,7 +3,7 @@ import { InvalidInputError } from '../errors';
 import { forgeMcpCall } from '../plans/calls';
 import { globDir } from '../plans/tools';
 import { isObject, isText } from '../guards';
-import { hookSessionId, parseHookPayload } from './hook';
+import { denyReason, hookSessionId, parseHookPayload } from './hook';
 
 export interface PreToolUsePayload {
   sessionId: string | null;
@@ -34,9 +34,9 @@ export function parsePreToolUse(text: string): PreToolUsePayload {
   return { ...base, paths, command: typeof input.command === 'string' ? input.command : undefined, ...forgeMcpCall(p.tool_name, input) };
 }
 
-/** The hook's answer to a refused call: deny, with the reason Claude is shown. */
+/** The hook's answer to a refused call: deny, with the reason Claude (or Codex, which reads this answer) is shown. */
 export function denyAnswer(reason: string): string {
   return JSON.stringify({
-    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: denyReason(reason) },
   });
 }

@@ -1,5 +1,6 @@
 // Merges a forge hook into a Claude Code settings file (or Gemini CLI's, the same shape) without disturbing anything else in it.
 import { readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { RefusedError } from '../errors';
 import { atomicWrite } from '../files/write';
@@ -143,8 +144,91 @@ export async function installJsonHook({
 }
 
 /**
+ * A settings file in Claude Code's shape (Gemini CLI's, with `comments`) read for what it says, never
+ * refused: null when it is missing, `error` when it is not a JSON object.
+ */
+export async function readJsonSettings({
+  file,
+  comments = false,
+}: {
+  file: string;
+  comments?: boolean;
+}): Promise<{ settings: Record<string, unknown> | null; error: string | null }> {
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return { settings: null, error: null };
+  const errors: ParseError[] = [];
+  const parsed: unknown = parse(text, errors, { disallowComments: !comments, allowTrailingComma: comments, allowEmptyContent: true });
+  if (errors[0])
+    return { settings: null, error: `${file} is not valid JSON (${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset})` };
+  if (parsed === undefined) return { settings: {}, error: null };
+  return isObject(parsed) ? { settings: parsed, error: null } : { settings: null, error: `${file} is not a JSON object` };
+}
+
+/** The command hooks under hooks.<event> of a settings object whose command `matches`, with their entry's matcher. */
+export function jsonHooks({
+  settings,
+  event,
+  matches,
+}: {
+  settings: Record<string, unknown> | null;
+  event: string;
+  matches: (command: string) => boolean;
+}): Array<{ matcher: unknown; hook: Record<string, unknown> }> {
+  const hooks = settings && isObject(settings.hooks) ? settings.hooks[event] : undefined;
+  if (!Array.isArray(hooks)) return [];
+  return hooks.flatMap((e) =>
+    isObject(e) && Array.isArray(e.hooks)
+      ? e.hooks.flatMap((h) =>
+          isObject(h) && typeof h.command === 'string' && matches(h.command) ? [{ matcher: e.matcher, hook: h }] : [],
+        )
+      : [],
+  );
+}
+
+/** Claude Code's user settings: $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json; null without a home. */
+export function claudeUserSettings({ env }: { env: Record<string, string | undefined> }): string | null {
+  if (env.CLAUDE_CONFIG_DIR) return join(env.CLAUDE_CONFIG_DIR, 'settings.json');
+  return env.HOME ? join(env.HOME, '.claude', 'settings.json') : null;
+}
+
+/**
+ * Where Claude Code loads a settings file from: the user's wherever it starts; a project's
+ * `<dir>/.claude/settings.json` or `settings.local.json` only when it starts in `dir` itself (it
+ * does not look further up for them); any other file never.
+ */
+export function claudeLoads({ file, env }: { file: string; env: Record<string, string | undefined> }): {
+  scope: 'user' | 'project' | 'none';
+  startAt: string | null;
+} {
+  const user = claudeUserSettings({ env });
+  if (user && resolve(file) === resolve(user)) return { scope: 'user', startAt: null };
+  if (basename(dirname(file)) === '.claude' && ['settings.json', 'settings.local.json'].includes(basename(file)))
+    return { scope: 'project', startAt: dirname(dirname(file)) };
+  return { scope: 'none', startAt: null };
+}
+
+/** The line that says where the agent reads an installed file, for a project's file the directory it must start in. */
+export function loadsLine({
+  agent,
+  file,
+  scope,
+  startAt,
+}: {
+  agent: string;
+  file: string;
+  scope: 'user' | 'project' | 'none';
+  startAt: string | null;
+}): string {
+  if (scope === 'user') return `\n${agent} reads ${file} wherever it starts`;
+  if (scope === 'project')
+    return `\n${agent} reads ${file} only when it starts in ${startAt}: started in a subdirectory, its sessions run without this hook`;
+  return `\nwarning: ${agent} does not read ${file} by itself`;
+}
+
+/**
  * Installs a forge hook for this project: into `settings` (relative to cwd) or the repository's
- * .claude/settings.json, with a warning when `forge` is not on the PATH Claude Code will search.
+ * .claude/settings.json, with a warning when `forge` is not on the PATH Claude Code will search, and
+ * where Claude Code reads it: a project's file only when the session starts in its directory.
  */
 export async function installProjectHook({
   cwd,
@@ -155,6 +239,7 @@ export async function installProjectHook({
   timeout,
   failure,
   searchPath,
+  env,
 }: {
   cwd: string;
   settings: string | undefined;
@@ -165,10 +250,13 @@ export async function installProjectHook({
   failure: FailureMode;
   /** The PATH the agent will search for forge (the caller's), for the warning when forge is not on it. */
   searchPath: string;
+  /** The caller's environment: HOME or CLAUDE_CONFIG_DIR say which file is the user's (without it, where it loads goes unsaid). */
+  env?: Record<string, string | undefined>;
 }): Promise<{ data: Record<string, unknown>; text: string }> {
   const file = await agentConfigFile({ cwd, given: settings, inRepo: ['.claude', 'settings.json'] });
   const r = await installJsonHook({ file, event, matcher, command, extra: timeout ? { timeout } : {}, failure });
   const reachable = await onPath({ program: 'forge', cwd, path: searchPath });
+  const loads = env ? claudeLoads({ file: r.file, env }) : null;
   const warning = reachable
     ? ''
     : '\nwarning: forge is not on PATH here; Claude Code will not find the hook command until it is (npm install -g .)';
@@ -187,7 +275,8 @@ export async function installProjectHook({
       failure,
       ...(failure === 'closed' ? { onFailureSince: ON_FAILURE_SINCE } : {}),
       forgeOnPath: reachable,
+      ...(loads ? { scope: loads.scope, startAt: loads.startAt } : {}),
     },
-    text: `${what}: ${event} → ${command} in ${r.file}${how}${warning}`,
+    text: `${what}: ${event} → ${command} in ${r.file}${how}${loads ? loadsLine({ agent: 'Claude Code', file: r.file, ...loads }) : ''}${warning}`,
   };
 }

@@ -8,6 +8,11 @@ export interface StopPayload {
   cwd: string | null;
   stopHookActive: boolean;
   lastAssistantMessage: string | null;
+  /**
+   * lastAssistantMessage holds every reply since the person's prompt, each after a newline (Gemini
+   * CLI's prompt_response): this turn's reply is what follows the text the previous hook call got.
+   */
+  accumulated?: true;
 }
 
 export function parseStop(text: string): StopPayload {

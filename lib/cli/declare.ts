@@ -80,6 +80,11 @@ export interface Outcome {
   text: string;
   /** The next command, or null when the response is terminal (`Done.`). */
   next: string | null;
+  /**
+   * The next step in words, when it is the caller's own call rather than a command (retry the call
+   * just refused): the text's Next: line says this, and `_next_action` in JSON keeps `next`.
+   */
+  nextText?: string;
   or?: string;
   wait?: string;
   /** 1 when a check failed or an action was refused without an error. */

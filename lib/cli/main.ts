@@ -532,7 +532,7 @@ async function renderOutcome({
   const hint: Hint = { next: withContext(outcome.next, context), or: withContext(outcome.or, context) ?? undefined, wait: outcome.wait };
   if (outcome.raw !== undefined) {
     if (outcome.raw) await out.out(outcome.raw);
-    await out.err(hintLines(hint, out.errPalette).join('\n'));
+    await out.err(hintLines({ ...hint, nextText: outcome.nextText }, out.errPalette).join('\n'));
   } else if (json) {
     await out.record({
       ...(id === undefined ? {} : { id }),
@@ -543,7 +543,7 @@ async function renderOutcome({
     });
   } else {
     if (outcome.text) await out.out(outcome.text);
-    const lines = hintLines(hint, outcome.hintOnStderr ? out.errPalette : out.outPalette).join('\n');
+    const lines = hintLines({ ...hint, nextText: outcome.nextText }, outcome.hintOnStderr ? out.errPalette : out.outPalette).join('\n');
     await (outcome.hintOnStderr ? out.err(lines) : out.out(lines));
   }
 }

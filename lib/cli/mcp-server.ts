@@ -1,15 +1,15 @@
 // forge over MCP: commands as tools, generated from their declarations and run through the same CLI path.
-import type { ArgSpec, ArgsSpec, CommandSpec, Entry } from './declare';
+import { COMMON_ARGS, type ArgSpec, type ArgsSpec, type CommandSpec, type Entry } from './declare';
 import { leaves } from './registry';
 import { toolSchema } from './schema';
 import type { Invocation } from './invoke';
-import { kebab, shown, typeName } from './validate';
+import { cut, kebab, shown, typeName } from './validate';
 import { annotations, BEHAVIOURS, toolsetOf } from '../mcp/toolsets';
 
 export interface McpTool {
   name: string;
   description: string;
-  inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[] };
+  inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[]; additionalProperties: false };
   annotations: ReturnType<typeof annotations>;
 }
 
@@ -53,10 +53,40 @@ function wrongType(spec: ArgSpec, value: unknown): string | null {
 }
 
 /**
+ * The first argument the tool's inputSchema does not declare, as the CLI's error record. An NDJSON
+ * request may carry common keys (`cwd`, `run-id`, `id`), but a tool call's arguments are the
+ * schema's properties and nothing else (additionalProperties: false): a call that chose its own
+ * `cwd` would read and write outside the repository the server was started for. A camelCase key
+ * names the property it spells (`ignoreCase` is `ignore-case`), as it does on the NDJSON door.
+ */
+export function undeclaredError(spec: CommandSpec<any>, args: Record<string, unknown>): Record<string, unknown> | null {
+  for (const key of Object.keys(args)) {
+    const name = kebab(key);
+    const arg = Object.hasOwn(spec.args, name) ? (spec.args as ArgsSpec)[name]! : undefined;
+    if (arg && !arg.personOnly) continue;
+    const tool = spec.name.replace(/[ -]/g, '_');
+    const known = Object.entries(spec.args as ArgsSpec)
+      .filter(([, a]) => !a.personOnly)
+      .map(([n]) => n);
+    // The keys an NDJSON request may carry besides the command's own: over MCP, the server's.
+    const why =
+      Object.hasOwn(COMMON_ARGS, name) || name === 'id'
+        ? `over MCP every call runs in the directory forge mcp serves, with the server's own options (another directory is another server: forge mcp --cwd DIR)`
+        : `it takes ${known.join(', ') || 'no arguments'}`;
+    return {
+      ok: false,
+      error: { code: 'UNKNOWN_FIELD', message: `'${cut(key)}' is not an argument of tool '${tool}': ${why}`, data: { field: key } },
+      _next_action: `forge schema ${tool}`,
+    };
+  }
+  return null;
+}
+
+/**
  * The first argument whose JSON type is not the one its inputSchema declares, as the CLI's error
  * record: the CLI coerces flag text (`5` → '5'), but a tool call's arguments are typed JSON, and
- * `{"path": 5}` is a model's mistake to correct, not a file named 5. Null (absent) and keys the
- * command does not declare are left to the CLI, which knows them.
+ * `{"path": 5}` is a model's mistake to correct, not a file named 5. Null (absent) is left to the
+ * CLI, which knows it; undeclared keys were refused before (undeclaredError).
  */
 export function typeError(spec: CommandSpec<any>, args: Record<string, unknown>): Record<string, unknown> | null {
   for (const [key, value] of Object.entries(args)) {
@@ -81,8 +111,9 @@ export function typeError(spec: CommandSpec<any>, args: Record<string, unknown>)
 
 /**
  * Runs one tool call as the CLI runs one NDJSON request (`echo '{…}' | forge <cmd> --json`): the
- * same validation, errors and hints, after the arguments' types are checked. The records are the
- * result's text; a refusal or an error is an isError result whose record still carries `_next_action`.
+ * same validation, errors and hints, after the arguments' names and types are checked against the
+ * tool's inputSchema. The records are the result's text; a refusal or an error is an isError result
+ * whose record still carries `_next_action`.
  * `invoke` runs the command in-process (lib/cli/invoke.ts, or the invoke of the command's own bundle).
  */
 export async function callTool({
@@ -94,7 +125,7 @@ export async function callTool({
   args: Record<string, unknown>;
   invoke: (args: Record<string, unknown>) => Promise<Invocation>;
 }): Promise<ToolResult> {
-  const refused = typeError(spec, args);
+  const refused = undeclaredError(spec, args) ?? typeError(spec, args);
   if (refused) return { content: [{ type: 'text', text: JSON.stringify(refused) }], isError: true };
   const { code, stdout, stderr } = await invoke(args);
   const text = stdout.trimEnd() || stderr.trimEnd();

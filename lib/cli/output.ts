@@ -6,6 +6,8 @@ export type Stream = Writable & { isTTY?: boolean };
 
 export interface Hint {
   next: string | null;
+  /** The Next: line's words when the step is the caller's own call (Outcome.nextText); JSON keeps `next`. */
+  nextText?: string;
   or?: string;
   wait?: string;
 }
@@ -31,7 +33,7 @@ export const PLAIN: Palette = { error: same, label: same, dim: same, path: same,
 /** The hint lines of seed 000: `Next:` (+ `Or:`), or `Wait:`, or `Done.`. */
 export function hintLines(h: Hint, p: Palette = PLAIN): string[] {
   const lines: string[] = [];
-  if (h.next) lines.push(`${p.label('Next:')} ${h.next}`);
+  if (h.next) lines.push(`${p.label('Next:')} ${h.nextText ?? h.next}`);
   if (h.or) lines.push(`${p.label('Or:')} ${h.or}`);
   if (h.wait) lines.push(`${p.label('Wait:')} ${h.wait}`);
   if (!h.next && !h.wait) lines.push(p.label('Done.'));

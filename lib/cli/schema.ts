@@ -8,6 +8,7 @@ export interface ToolSchema {
     type: 'object';
     properties: Record<string, Record<string, unknown>>;
     required?: string[];
+    additionalProperties: false;
   };
 }
 
@@ -52,6 +53,7 @@ export function toolSchema(spec: CommandSpec<any>): ToolSchema {
   return {
     name: toolName(spec),
     description: spec.tool ?? spec.summary,
-    parameters: { type: 'object', properties, ...(required.length ? { required } : {}) },
+    // The properties are all a call may send: the NDJSON door's common keys (cwd, run-id) are not a tool's.
+    parameters: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
   };
 }

@@ -23,7 +23,7 @@ export function typeName(value: unknown): string {
 }
 
 /** Text cut after 80 characters: a message quotes what was sent, not a megabyte of it. */
-function cut(text: string): string {
+export function cut(text: string): string {
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 

@@ -1,7 +1,7 @@
 // Where file tools may act: the work tree holding cwd (or cwd itself outside git), never outside it, never in git's own files.
 import { lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { readlink, realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { InvalidInputError, RefusedError } from '../errors';
 import { locateGitDirs, type WorkTreeKind } from '../git/repo';
 import { shellJoin } from '../quote';
@@ -101,17 +101,17 @@ function hasGitComponent(rel: string): boolean {
   return rel.split(/[\\/]/).some(isGitName);
 }
 
+/** Whether `abs` lies in git's own files: in a control dir, or under a git name on its way from `root`. */
+function inGitFiles(ws: Workspace, abs: string, root: string): boolean {
+  return ws.controlDirs.some((g) => inside(g, abs)) || hasGitComponent(relative(root, abs));
+}
+
 /**
  * The one confinement rule: why `abs` (lexically) and `real` (through symlinks) may not be
  * touched, or null. Git's files are named first: a worktree's git dir is also outside it.
  */
 function refusal(ws: Workspace, abs: string, real: string): 'git' | 'outside' | null {
-  if (
-    ws.controlDirs.some((g) => inside(g, real) || inside(g, abs)) ||
-    hasGitComponent(relative(ws.root, abs)) ||
-    hasGitComponent(relative(ws.realRoot, real))
-  )
-    return 'git';
+  if (inGitFiles(ws, abs, ws.root) || inGitFiles(ws, real, ws.realRoot)) return 'git';
   if (!inside(ws.root, abs) || !inside(ws.realRoot, real)) return 'outside';
   return null;
 }
@@ -135,6 +135,82 @@ async function realTarget(abs: string, hops = 0): Promise<string> {
       dir = parent;
     }
   }
+}
+
+/**
+ * Where the file system takes `path` from the directory `base`, as the kernel reads it: a symlink
+ * is replaced by its target (a dangling one too), and a `..` after it climbs from where it led —
+ * `link/../x` is beside the link's target, not beside the link. Past a missing name the rest is
+ * taken as written (it cannot hold a link yet) until a `..` climbs back to what exists.
+ */
+async function kernelTarget(base: string, path: string): Promise<string> {
+  const raw = isAbsolute(path) ? path : `${resolve(base)}${sep}${path}`;
+  // realpath(3) reads a path as the kernel does, `..` after a link included; only a missing or dangling one needs the walk.
+  const real = await realpath(raw).catch(() => null);
+  if (real !== null) return real;
+  const hops = { left: 40 };
+  const walk = async (from: string, rest: string): Promise<string> => {
+    let at = isAbsolute(rest) ? parse(rest).root : from;
+    let missing = false;
+    for (const name of rest.split(sep)) {
+      if (name === '' || name === '.') continue;
+      if (name === '..') {
+        at = dirname(at);
+        missing = false;
+        continue;
+      }
+      const next = join(at, name);
+      if (!missing && hops.left > 0) {
+        const link = await readlink(next).catch((err: NodeJS.ErrnoException) => {
+          // EINVAL: it exists and is no link; anything else (ENOENT, ENOTDIR…): nothing there yet.
+          missing = err.code !== 'EINVAL';
+          return null;
+        });
+        if (link !== null) {
+          hops.left--;
+          at = await walk(at, link);
+          continue;
+        }
+      }
+      at = next;
+    }
+    return at;
+  };
+  return walk(parse(raw).root, raw);
+}
+
+/** A path given to some other tool (an agent's, judged by the plan gate): its name, and where it leads. */
+export interface PathLead {
+  /** The name as given, from the root ('/'-separated; '../…' outside it, '' the root itself), `..` taken by name. */
+  given: string;
+  /**
+   * Where it leads, from the real root: through every symlink, dangling ones too, `..` after a link
+   * read as the kernel reads it and, when that differs, as a tool that normalises the name first reaches it.
+   */
+  leads: string[];
+  /** Where the kernel takes it, absolute. */
+  real: string;
+  /** The first of given and leads that lies in git's own files, else null: the rule refuses it, whatever else allows it. */
+  git: string | null;
+}
+
+/**
+ * The rule resolveInside applies, for a path another tool will open: its name and where it leads
+ * are both given, to be judged each (a write by rename replaces the link itself, one through it
+ * changes the target). A name spelled from the real root (a cwd resolved through links) is named from it.
+ */
+export async function pathLead({ ws, base, path }: { ws: Workspace; base: string; path: string }): Promise<PathLead> {
+  const abs = resolve(base, path);
+  const nameRoot = inside(ws.root, abs) || !inside(ws.realRoot, abs) ? ws.root : ws.realRoot;
+  const real = await kernelTarget(base, path);
+  // A tool may normalise a path with `..` before it opens it: that reading is judged too.
+  const reals = path.split(sep).includes('..') ? [...new Set([real, await kernelTarget(base, abs)])] : [real];
+  const rel = (from: string, to: string) => relative(from, to).split(sep).join('/');
+  const given = rel(nameRoot, abs);
+  const leads = reals.map((r) => rel(ws.realRoot, r));
+  const gitAt = reals.findIndex((r) => inGitFiles(ws, r, ws.realRoot));
+  const git = inGitFiles(ws, abs, nameRoot) ? given : gitAt < 0 ? null : leads[gitAt]!;
+  return { given, leads, real, git };
 }
 
 function confinementError(ws: Workspace, path: string, why: 'git' | 'outside') {

@@ -8,7 +8,10 @@ const NO_RESPONSE = '[no response text]';
 
 /**
  * A Gemini CLI AfterAgent payload: {session_id, transcript_path, cwd, hook_event_name, timestamp,
- * prompt, prompt_response, stop_hook_active}. The reply is prompt_response, the turn's whole text.
+ * prompt, prompt_response, stop_hook_active}. prompt_response is not this turn's reply alone: Gemini
+ * CLI keeps one response per prompt and appends each model turn's text to it with a newline, also
+ * across the turns a hook's deny continues (packages/core/src/core/client.ts, cumulativeResponse),
+ * so the loop reads the part after what the previous AfterAgent sent (lib/loop/iterate.ts).
  */
 export function parseAfterAgent(text: string): StopPayload {
   const p = parseHookPayload(text, 'forge loop hook --help', 'Gemini CLI');
@@ -22,6 +25,7 @@ export function parseAfterAgent(text: string): StopPayload {
     cwd: typeof p.cwd === 'string' && p.cwd.trim() ? p.cwd : null,
     stopHookActive: p.stop_hook_active === true,
     lastAssistantMessage: p.prompt_response === NO_RESPONSE ? '' : p.prompt_response,
+    accumulated: true,
   };
 }
 

@@ -1,6 +1,6 @@
 // Gemini CLI's BeforeTool hook: its payload as a forge tool call, and its answer when forge refuses.
 import { InvalidInputError } from '../errors';
-import { hookSessionId, parseHookPayload } from '../claude/hook';
+import { denyReason, hookSessionId, parseHookPayload } from '../claude/hook';
 import type { PreToolUsePayload } from '../claude/pretooluse';
 import { forgeMcpCall } from '../plans/calls';
 import { globDir, toolInfo } from '../plans/tools';
@@ -48,7 +48,7 @@ export function parseGeminiBeforeTool(text: string): PreToolUsePayload {
   return { ...base, paths };
 }
 
-/** The hook's answer to a refused call: Gemini CLI sends `reason` to the model as the tool's error, and the turn goes on. */
+/** The hook's answer to a refused call: Gemini CLI (and forge's OpenCode plugin) sends `reason` to the model as the tool's error, and the turn goes on. */
 export function geminiDenyAnswer(reason: string): string {
-  return JSON.stringify({ decision: 'deny', reason });
+  return JSON.stringify({ decision: 'deny', reason: denyReason(reason) });
 }

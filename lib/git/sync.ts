@@ -16,8 +16,13 @@ export interface SyncResult {
   head: string | null;
   /** Files combined from both sides' changes in a merge. */
   combined: string[];
+  /** Files whose local copy was kept over the remote's (keepLocal): the remote changed them, this side did not take it. */
+  kept: string[];
   pushed: boolean;
 }
+
+/** The files whose local copy a sync keeps whatever the remote holds, given a reader of the local state's files. */
+export type KeepLocal = (readLocal: (path: string) => Promise<string | null>) => Promise<string[]>;
 
 const ROUNDS = 5;
 
@@ -171,14 +176,60 @@ export async function remoteStateHead({ repo, remote }: { repo: Repo; remote: st
 }
 
 /**
- * fetch → merge → push, until the remote accepts the push (another machine may push between our
- * fetch and push; then the push is refused as non-fast-forward and the round repeats).
+ * On top of `next` (the remote state, or the merge), the local copies of the files `keepLocal` names
+ * where `next` holds other ones: what the remote would have changed there, this side does not take.
  */
-export async function syncState({ repo, store, remote }: { repo: Repo; store: StateStore; remote: string }): Promise<SyncResult> {
+async function keepLocalFiles({
+  repo,
+  store,
+  local,
+  next,
+  keepLocal,
+}: {
+  repo: Repo;
+  store: StateStore;
+  local: string;
+  next: string;
+  keepLocal: KeepLocal;
+}): Promise<{ commit: string; kept: string[] }> {
+  const [mine, theirs] = await Promise.all([flatten(repo, local), flatten(repo, next)]);
+  const readLocal = async (path: string) => {
+    const oid = mine.get(path);
+    return oid ? ((await store.reader.read(oid))?.content.toString('utf8') ?? null) : null;
+  };
+  const kept = (await keepLocal(readLocal)).filter((path) => mine.get(path) !== theirs.get(path));
+  if (!kept.length) return { commit: next, kept };
+  const changes: Array<[string[], Buffer | null]> = [];
+  for (const path of kept) {
+    const oid = mine.get(path);
+    changes.push([path.split('/'), oid ? (await store.reader.read(oid))!.content : null]);
+  }
+  const tree = (await store.writeTree(await store.treeOf(next), changes)) ?? (await store.writer.write('tree', Buffer.alloc(0)));
+  const commit = await store.writeCommit({ tree, parents: [next], message: `state: keep the local ${kept.join(', ')}` });
+  return { commit, kept };
+}
+
+/**
+ * fetch → merge → push, until the remote accepts the push (another machine may push between our
+ * fetch and push; then the push is refused as non-fast-forward and the round repeats). The files
+ * `keepLocal` names keep their local copy, and the remote gets it back with the push.
+ */
+export async function syncState({
+  repo,
+  store,
+  remote,
+  keepLocal,
+}: {
+  repo: Repo;
+  store: StateStore;
+  remote: string;
+  keepLocal?: KeepLocal;
+}): Promise<SyncResult> {
   await checkRemote({ repo, remote });
   const g = await gitFor(repo);
   const tracking = trackingRef(remote);
   let combined: string[] = [];
+  let kept: string[] = [];
   let action: SyncAction = 'up-to-date';
   for (let round = 0; round < ROUNDS; round++) {
     let remoteObject: GitObject | null = null;
@@ -198,7 +249,7 @@ export async function syncState({ repo, store, remote }: { repo: Repo; store: St
     const remoteHead = remoteObject?.oid ?? null;
     const local = await store.head();
     let next = local;
-    if (!local && !remoteHead) return { remote, action: 'empty', head: null, combined, pushed: false };
+    if (!local && !remoteHead) return { remote, action: 'empty', head: null, combined, kept, pushed: false };
     if (remoteHead && local !== remoteHead) {
       // Anyone who can push to the remote wrote what is there: nothing of it is taken unread.
       await store.checkTrees(remoteObject, { ref: tracking });
@@ -211,12 +262,14 @@ export async function syncState({ repo, store, remote }: { repo: Repo; store: St
         combined = m.combined;
         action = 'merged';
       }
+      if (local && next !== local && keepLocal)
+        ({ commit: next, kept } = await keepLocalFiles({ repo, store, local, next: next!, keepLocal }));
       if (next !== local && !(await store.compareAndSwap(next!, local))) continue; // a local writer moved it: redo
     }
-    if (next === remoteHead) return { remote, action, head: next, combined, pushed: false };
+    if (next === remoteHead) return { remote, action, head: next, combined, kept, pushed: false };
     try {
       await g.push(remote, `${STATE_REF}:${STATE_REF}`, ['--quiet']);
-      return { remote, action: action === 'up-to-date' ? 'pushed' : action, head: next, combined, pushed: true };
+      return { remote, action: action === 'up-to-date' ? 'pushed' : action, head: next, combined, kept, pushed: true };
     } catch (err) {
       const text = String((err as Error).message);
       if (!/rejected|non-fast-forward|fetch first|failed to update ref|cannot lock ref/i.test(text)) {

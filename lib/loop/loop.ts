@@ -13,8 +13,11 @@ export function loopPath(loopId: string): string {
 }
 
 export type LoopStatus = 'active' | 'paused' | 'complete' | 'max_reached' | 'cancelled';
-/** hook: Claude Code's Stop hook continues the session; run: forge loop run starts the agent each time. */
+/** hook: the agent's Stop (or AfterAgent) hook continues the session; run: forge loop run starts the agent each time. */
 export type Driver = 'hook' | 'run';
+/** The agents whose hook can drive a loop (lib/loop/stop-hooks.ts says how each is read and answered). */
+export const LOOP_AGENTS = ['claude', 'codex', 'gemini'] as const;
+export type LoopAgent = (typeof LOOP_AGENTS)[number];
 export type Control = 'complete' | 'pause' | 'promise';
 
 /** How many empty, identical or failed iterations in a row pause the loop as stuck. */
@@ -43,6 +46,14 @@ export interface IterationRecord {
    * agent's turn that was (Claude Code ends a turn after a cap of them, whatever the hook says).
    */
   hookBlock?: number;
+  /** For a hook that sends every reply since the prompt (Gemini CLI): that whole text as this call got it. */
+  accumulated?: Accumulated;
+}
+
+/** A text by its length and exact digest: enough to know it again as the start of a longer one. */
+export interface Accumulated {
+  chars: number;
+  sha1: string;
 }
 
 export interface Loop {
@@ -59,7 +70,9 @@ export interface Loop {
   /** Why the loop is paused or stopped. */
   reason: string | null;
   driver: Driver;
-  /** The Claude Code session a hook loop is bound to (the first valid one to stop). */
+  /** The agent whose hook drives a hook loop: given to forge loop start, or the first hook to bind it; null until then. */
+  agent: LoopAgent | null;
+  /** The agent session a hook loop is bound to (the first valid one to stop). */
   session: string | null;
   /** The agent command of a run loop. */
   command: string[] | null;
@@ -112,6 +125,7 @@ export interface StartOptions {
   doneWhen: string | null;
   doneWhenTimeout: number;
   driver: Driver;
+  agent: LoopAgent | null;
   session: string | null;
   command: string[] | null;
 }

@@ -27,16 +27,12 @@ export const SERVED: Readonly<Record<string, Served>> = {
   'memory save': { toolset: 'memory', effect: 'additive', idempotent: true },
   patch: { toolset: 'files', effect: 'destructive' },
   'plan ack': { toolset: 'plans', effect: 'additive', idempotent: true },
-  'plan activate': { toolset: 'plans', effect: 'additive' },
   'plan advance': { toolset: 'plans', effect: 'additive' },
   'plan check': { toolset: 'plans', effect: 'read' },
-  'plan end': { toolset: 'plans', effect: 'additive' },
   'plan install-hook': { toolset: 'install', effect: 'additive', idempotent: true },
   'plan journal': { toolset: 'plans', effect: 'read' },
   'plan new': { toolset: 'plans', effect: 'additive' },
-  'plan pause': { toolset: 'plans', effect: 'additive', idempotent: true },
   'plan preflight': { toolset: 'plans', effect: 'additive' },
-  'plan resume': { toolset: 'plans', effect: 'additive', idempotent: true },
   'plan status': { toolset: 'plans', effect: 'read' },
   read: { toolset: 'files', effect: 'read' },
   replace: { toolset: 'files', effect: 'destructive' },
@@ -55,4 +51,4 @@ export const SERVED: Readonly<Record<string, Served>> = {
   write: { toolset: 'files', effect: 'destructive', idempotent: true },
 };
 
-export const NOT_SERVED: readonly string[] = ['completion', 'mcp'];
+export const NOT_SERVED: readonly string[] = ['completion', 'mcp', 'plan activate', 'plan end', 'plan pause', 'plan resume'];

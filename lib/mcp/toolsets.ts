@@ -15,7 +15,8 @@ export interface Behaviour {
 /** The toolsets `forge mcp --toolsets` picks from, each with what it is for. */
 export const TOOLSET_DESCRIPTIONS = {
   files: 'read, search and change files',
-  plans: 'the plan contract: write, check, activate, gate, advance and end',
+  plans:
+    "the plan contract: write, check, gate, acknowledge, advance, status and journal (end, pause, resume and activate are the operator's)",
   validate: "check a module's files and run its verify commands",
   memory: 'lessons saved for later runs',
   checkpoints: 'checkpoints of the work tree, the diff since one, undo',

@@ -1,12 +1,43 @@
 // forge's OpenCode plugin: the plan gate as a tool.execute.before hook, written into the project's .opencode/plugins/.
 import { readFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { RefusedError } from '../errors';
 import { atomicWrite } from '../files/write';
 import { agentConfigFile } from '../files/workspace';
 import { onPath } from '../plans/modules';
 
 /** The first line of every version of the plugin: a file that starts otherwise is the user's own, never overwritten. */
-const HEADER = '// forge plan gate for OpenCode';
+export const HEADER = '// forge plan gate for OpenCode';
+
+/** The plugin's name in a plugins directory. */
+export const PLUGIN_NAME = 'forge-plan-gate.js';
+
+/** OpenCode's own config directories, whose plugins it loads wherever it starts: ~/.config/opencode, ~/.opencode, $OPENCODE_CONFIG_DIR. */
+export function opencodeUserDirs({ env }: { env: Record<string, string | undefined> }): string[] {
+  const config = env.XDG_CONFIG_HOME || (env.HOME ? join(env.HOME, '.config') : null);
+  return [config && join(config, 'opencode'), env.HOME && join(env.HOME, '.opencode'), env.OPENCODE_CONFIG_DIR].filter(
+    (d): d is string => !!d,
+  );
+}
+
+/**
+ * Where OpenCode loads a plugin file from: a plugin/ or plugins/ directory of one of its own config
+ * directories wherever it starts; of a `<dir>/.opencode` inside the repository when it starts at or
+ * below `dir` (it looks for .opencode from its directory up to the work tree's top); else never.
+ */
+export function opencodeLoads({ file, env, root }: { file: string; env: Record<string, string | undefined>; root: string }): {
+  scope: 'user' | 'project' | 'none';
+  startAt: string | null;
+} {
+  const dir = dirname(resolve(file));
+  if (!['plugin', 'plugins'].includes(basename(dir))) return { scope: 'none', startAt: null };
+  if (opencodeUserDirs({ env }).some((d) => resolve(d) === dirname(dir))) return { scope: 'user', startAt: null };
+  if (basename(dirname(dir)) !== '.opencode') return { scope: 'none', startAt: null };
+  const at = dirname(dirname(dir));
+  const rel = relative(resolve(root), at);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return { scope: 'none', startAt: null };
+  return { scope: 'project', startAt: rel === '' ? null : at };
+}
 
 /** The command the plugin runs for each tool call, the call's JSON on its stdin. */
 export const OPENCODE_PREFLIGHT = ['forge', 'plan', 'preflight', '--hook', 'opencode'];
@@ -90,7 +121,7 @@ export async function installOpenCodePlugin({
   /** The PATH the agent will search for forge (the caller's), for the warning when forge is not on it. */
   searchPath: string;
 }): Promise<{ data: Record<string, unknown>; text: string }> {
-  const file = await agentConfigFile({ cwd, given, inRepo: ['.opencode', 'plugins', 'forge-plan-gate.js'] });
+  const file = await agentConfigFile({ cwd, given, inRepo: ['.opencode', 'plugins', PLUGIN_NAME] });
   const before = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return null;
     throw err;

@@ -3,6 +3,7 @@ import { InvalidInputError } from '../errors';
 import { hookSessionId, parseHookPayload } from '../claude/hook';
 import type { PreToolUsePayload } from '../claude/pretooluse';
 import { patchPaths } from '../codex/pretooluse';
+import { forgeMcpCall } from '../plans/calls';
 import { globDir, toolInfo } from '../plans/tools';
 import { isObject, isText } from '../guards';
 
@@ -26,6 +27,9 @@ export function parseOpenCodeToolCall(text: string): PreToolUsePayload {
     tool: p.tool,
     command,
   };
+  // forge's own MCP tools (forge_read, forge_patch…) name their paths as forge's tools do.
+  const forge = forgeMcpCall(p.tool, args, 'opencode');
+  if (forge) return { ...base, ...forge };
   if (toolInfo(p.tool, 'opencode').word === 'bash') return { ...base, paths: [] };
   if (toolInfo(p.tool, 'opencode').word === 'patch') {
     const paths = isText(args.patchText) ? patchPaths(args.patchText) : [];

@@ -1,6 +1,6 @@
 // forge's own tool calls (forge agent's tools, forge's MCP tools) as the plan gate reads them: the paths each names.
 import { parsePatch } from '../files/patch-parse';
-import { FORGE_MCP_SERVER, literalDir, mcpParts } from './tools';
+import { FORGE_MCP_SERVER, literalDir, mcpParts, type ToolAgent } from './tools';
 
 /** What preflight needs to know of a call: the paths it names (and, for bash, its command line). */
 export function preflightArgs(name: string, args: Record<string, unknown>): { tool: string; path: string[]; command?: string } {
@@ -30,8 +30,12 @@ export function preflightArgs(name: string, args: Record<string, unknown>): { to
  * its arguments name, read as forge agent's gate reads them — a patch's files from its diff, a
  * replace's directories. Null for any other tool.
  */
-export function forgeMcpCall(tool: string, input: Record<string, unknown>): { paths: string[]; command: string | undefined } | null {
-  const mcp = mcpParts(tool);
+export function forgeMcpCall(
+  tool: string,
+  input: Record<string, unknown>,
+  agent?: ToolAgent,
+): { paths: string[]; command: string | undefined } | null {
+  const mcp = mcpParts(tool, agent);
   if (mcp?.server !== FORGE_MCP_SERVER) return null;
   const call = preflightArgs(mcp.tool, input);
   return { paths: call.path, command: call.command };

@@ -1,15 +1,18 @@
 // One tool call checked against the active plan contract, as forge plan preflight and forge agent's gate both ask it.
 import { stat } from 'node:fs/promises';
-import { relative, resolve, sep } from 'node:path';
+import { locateWorkspace, pathLead } from '../files/workspace';
 import type { StateStore } from '../git/state';
 import type { Contract } from './contract';
-import { canonicalTool, mutatesByName, surfaceOfCommand, type Breach, type Decision, type ToolCall } from './gate';
+import { canonicalTool, mutatesByName, type Breach, type Decision, type ToolCall } from './gate';
 import { preflight } from './lifecycle';
 import type { Surface } from './markdown';
+import { readShell } from './shell';
 import { toolInfo, type ToolAgent } from './tools';
 
 /** The refusal codes, by the rule broken. */
 export const BREACH_CODES = {
+  operator_only: 'PLAN_OPERATOR_ONLY',
+  unjudged: 'PLAN_BREACH_SHELL',
   kill_switch: 'PLAN_PAUSED',
   budget_cap: 'BUDGET_CAP_REACHED',
   rails: 'PLAN_BREACH_RAILS',
@@ -42,11 +45,62 @@ export interface CallCheck {
   decision: Decision;
 }
 
+/** A call's paths as the gate judges them: each name given and where it leads, and what of them is git's own. */
+interface JudgedPaths {
+  paths: string[];
+  /** The names that lead elsewhere (a symlink, `..` after one), with where; a name with `..` as written. */
+  links: Array<{ given: string; leads: string }>;
+  /** Of paths, those in git's own files. */
+  gitFiles: string[];
+}
+
 /**
- * The call's paths relative to the repository root. A search or listing reads its directories whole
- * (marked with a trailing '/', the root as './'), and with no path it reads the directory it runs in.
+ * Paths relative to the repository root, each judged by the file tools' rule (pathLead): its name,
+ * and where it leads when that is elsewhere — outside the repository as '../…'. A directory read
+ * whole is marked with a trailing '/' (the root as './'): `whole` says which are.
  */
-async function callPaths({
+async function judgePaths({
+  given,
+  whole,
+  base,
+  root,
+}: {
+  given: readonly string[];
+  whole: (path: string, real: string) => Promise<boolean>;
+  base: string;
+  root: string;
+}): Promise<JudgedPaths> {
+  const out: JudgedPaths = { paths: [], links: [], gitFiles: [] };
+  if (!given.length) return out;
+  const ws = await locateWorkspace({ cwd: root });
+  for (const p of given) {
+    // A path from the home directory (a shell's `~/…`) lies outside the repository, wherever that is.
+    if (p.startsWith('~')) {
+      out.paths.push(`../${p}`);
+      continue;
+    }
+    const lead = await pathLead({ ws, base, path: p.length > 1 ? p.replace(/\/+$/, '') : p });
+    const dir = await whole(p, lead.real);
+    const form = (rel: string) => (dir ? (rel ? `${rel}/` : './') : rel);
+    const name = form(lead.given);
+    if (name) out.paths.push(name);
+    // A refusal names the path as written when its `..` is what led elsewhere.
+    const spelled = p.split('/').includes('..') ? p : name;
+    for (const to of lead.leads.map(form)) {
+      if (!to || to === name) continue;
+      out.paths.push(to);
+      if (spelled) out.links.push({ given: spelled, leads: to });
+    }
+    if (lead.git !== null) out.gitFiles.push(form(lead.git));
+  }
+  return out;
+}
+
+/**
+ * A tool call's paths. A search or listing reads its directories whole, and with no path it reads
+ * the directory it runs in.
+ */
+function callPaths({
   tool,
   agent,
   paths,
@@ -58,18 +112,22 @@ async function callPaths({
   paths: readonly string[];
   base: string;
   root: string;
-}): Promise<string[]> {
+}): Promise<JudgedPaths> {
   const scope = toolInfo(tool, agent).scope;
-  const out: string[] = [];
-  for (const p of scope && !paths.length ? ['.'] : paths) {
-    const abs = resolve(base, p);
-    const rel = relative(root, abs).split(sep).join('/');
-    const dir = scope && (await stat(abs).catch(() => null))?.isDirectory();
-    if (dir) out.push(rel ? `${rel}/` : './');
-    else if (rel) out.push(rel);
-  }
-  return out;
+  const whole = async (_: string, real: string) => scope && !!(await stat(real).catch(() => null))?.isDirectory();
+  return judgePaths({ given: scope && !paths.length ? ['.'] : paths, whole, base, root });
 }
+
+/** A shell command's paths (lib/plans/shell.ts): a directory it reads whole ends in '/'. */
+const shellPaths = (paths: string[], base: string, root: string) =>
+  judgePaths({ given: paths, whole: async (p) => p.endsWith('/'), base, root });
+
+/** Both judgements as one. */
+const joined = (a: JudgedPaths, b: JudgedPaths): JudgedPaths => ({
+  paths: [...new Set([...a.paths, ...b.paths])],
+  links: [...a.links, ...b.links],
+  gitFiles: [...new Set([...a.gitFiles, ...b.gitFiles])],
+});
 
 /**
  * Decides the call against the active contract and records what the decision asks for (a refusal in
@@ -90,16 +148,30 @@ export async function checkCall({
   now: Date;
 }): Promise<CallCheck> {
   const { tool, agent, command } = request;
-  const surface =
-    request.surface ?? (command !== undefined && canonicalTool(tool, agent) === 'bash' ? surfaceOfCommand(command) : 'artifacts_only');
+  // A shell command is read by a bash parser: what it reaches, reads and writes, and what in it cannot be judged.
+  const shell = command !== undefined && canonicalTool(tool, agent) === 'bash' ? readShell(command) : null;
+  const named = await callPaths({ tool, agent, paths: request.paths, base, root });
+  const written = await shellPaths(shell?.writes ?? [], base, root);
+  const read = await shellPaths(shell?.reads ?? [], base, root);
+  const { links, gitFiles } = joined(joined(named, written), read);
+  const writes = written.paths;
+  const reads = read.paths;
+  const mutates = request.writes || mutatesByName(tool, agent);
+  const lifecycle = shell?.lifecycle ?? (toolInfo(tool, agent).operatorOnly ? `the ${tool} tool` : null);
   const call: ToolCall = {
     tool,
     ...(agent ? { agent } : {}),
-    paths: await callPaths({ tool, agent, paths: request.paths, base, root }),
+    paths: [...new Set([...named.paths, ...reads, ...writes])],
     tokens: request.tokens,
-    mutates: request.writes || mutatesByName(tool, agent),
-    surface,
+    mutates: mutates || writes.length > 0,
+    surface: request.surface ?? shell?.surface ?? 'artifacts_only',
     runId: request.runId,
+    ...(shell
+      ? { writes: mutates ? [...new Set([...named.paths, ...writes])] : writes, unjudged: shell.unjudged, readWords: shell.readWords }
+      : {}),
+    ...(lifecycle ? { lifecycle } : {}),
+    ...(links.length ? { links } : {}),
+    ...(gitFiles.length ? { gitFiles } : {}),
   };
   return { call, ...(await preflight({ store, call, now })) };
 }

@@ -20,6 +20,27 @@ export function contractPath(planId: string): string {
   return `.forge/plans/${planId}.json`;
 }
 
+/**
+ * The files that say which plan gates and where it stands — the active pointer and that plan's
+ * contract — when one is active or paused in the state `readFile` reads; none otherwise. A sync
+ * keeps these as they are here: no fetched state ends, pauses, resumes or replaces the local plan.
+ */
+export async function gatingPlanFiles(readFile: (path: string) => Promise<string | null>): Promise<string[]> {
+  let planId: unknown;
+  try {
+    planId = JSON.parse((await readFile(ACTIVE_PATH)) ?? 'null')?.plan_id;
+  } catch {
+    return [];
+  }
+  if (typeof planId !== 'string' || !/^[\w.-]+$/.test(planId)) return [];
+  try {
+    const status = JSON.parse((await readFile(contractPath(planId))) ?? 'null')?.status;
+    return status === 'active' || status === 'paused' ? [ACTIVE_PATH, contractPath(planId)] : [];
+  } catch {
+    return [];
+  }
+}
+
 export interface Contract {
   plan_id: string;
   /** The plan file, relative to the repository root. */

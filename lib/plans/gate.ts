@@ -18,9 +18,31 @@ export interface ToolCall {
   surface: Surface;
   /** The run (agent session) making the call, counted against budget_caps.runs. */
   runId: string | null;
+  /** The paths it changes when only some of its paths are (a shell command's writes); without it, all of them when it mutates. */
+  writes?: string[];
+  /** What in the call would end, pause, resume or replace the plan, or touch forge's state ref: the operator's alone. */
+  lifecycle?: string | null;
+  /** The part of a shell command whose effect the gate cannot judge from its command line. */
+  unjudged?: string | null;
+  /** The plan words a shell command that only reads amounts to (read, search, ls): allowed where all of them are, bash or not. */
+  readWords?: string[] | null;
+  /** Names that lead elsewhere (a symlink, `..` after one), with where: both are in paths, and a refusal names the two. */
+  links?: Array<{ given: string; leads: string }>;
+  /** Of paths, those in git's own files (a git dir, the common dir, .git in any case): refused hard whatever the plan allows. */
+  gitFiles?: string[];
 }
 
-export type Breach = 'kill_switch' | 'budget_cap' | 'rails' | 'surface' | 'blast_radius' | 'later_unit' | 'tools' | 'paths';
+export type Breach =
+  | 'operator_only'
+  | 'unjudged'
+  | 'kill_switch'
+  | 'budget_cap'
+  | 'rails'
+  | 'surface'
+  | 'blast_radius'
+  | 'later_unit'
+  | 'tools'
+  | 'paths';
 
 export interface Decision {
   allowed: boolean;
@@ -49,17 +71,12 @@ export function mutatesByName(tool: string, agent?: ToolAgent): boolean {
 
 const ORDER: Record<Surface, number> = { artifacts_only: 0, local_branch: 1, remote_branch_pr: 2 };
 
-/** The surface a shell command reaches: pushing or opening a PR > committing or moving refs > files. */
-export function surfaceOfCommand(command: string): Surface {
-  if (/\bgit\s+push\b|\bgh\s+pr\s+(create|merge)\b|\bgh\s+release\s+create\b/.test(command)) return 'remote_branch_pr';
-  if (/\bgit\s+(commit|merge|rebase|reset|cherry-pick|revert|tag|branch|checkout|switch|am|stash|pull)\b/.test(command))
-    return 'local_branch';
-  return 'artifacts_only';
-}
+/** The paths a call changes. */
+export const changedPaths = (call: ToolCall): string[] => call.writes ?? (call.mutates ? call.paths : []);
 
-/** `forge plan ack|advance|status|journal|check …` alone on a line: the plan's own lifecycle is never gated. */
+/** `forge plan ack|advance|status|journal|check …` alone on a line: the steps a plan leaves to the agent are never gated. */
 export function isPlanLifecycleCommand(command: string): boolean {
-  return /^\s*forge\s+plan\s+(ack|advance|status|journal|check)\b[^;&|`$()<>\n]*$/.test(command);
+  return /^\s*forge\s+plan\s+(ack|advance|status|journal|check)\b[^;&|`$()<>\n\\]*$/.test(command);
 }
 
 /** Whether a conversation-only tool or a lifecycle command, which the gate lets through unrecorded. */
@@ -133,6 +150,29 @@ async function outside(paths: string[], globs: string[]): Promise<string | null>
 
 const list = (xs: string[]) => xs.join(', ');
 
+/** A path as a refusal names it: with the name given, when it was reached through a link, or where the name leads. */
+function named(call: ToolCall, p: string): string {
+  const link = call.links?.find((l) => l.leads === p || l.given === p);
+  if (!link) return `'${p}'`;
+  return link.leads === p ? `'${p}' (where '${link.given}' leads)` : `'${p}' (which leads to '${link.leads}')`;
+}
+
+/**
+ * A path in git's own files, however it was named: a tool call there could rewrite the repository's
+ * config, hooks or refs, which no plan hands an agent, so it is hard whatever the plan allows.
+ */
+function gitFilesBreach(call: ToolCall): Decision | null {
+  const p = call.gitFiles?.[0];
+  if (p === undefined) return null;
+  const via = call.links?.find((l) => l.leads === p);
+  return refuse({
+    posture: 'hard',
+    breach: 'rails',
+    reason: `plan breach: paths — ${via ? `'${via.given}' leads to '${p}', git's own files` : `'${p}' is in git's own files`}, which no plan opens to a tool call`,
+    path: p,
+  });
+}
+
 /** A refused call: `path` and `laterUnit` when the breach is about one (the key order is a decision's). */
 function refuse({
   posture,
@@ -165,7 +205,7 @@ function budgetCapBreach({ contract, call, now }: { contract: Contract; call: To
     return cap(`tokens ${used.tokens}${call.tokens ? ` + ${call.tokens}` : ''} of ${caps.tokens}`);
   if (caps.runs !== undefined && call.runId !== null && !used.runs.includes(call.runId) && used.runs.length >= caps.runs)
     return cap(`runs ${used.runs.length} of ${caps.runs}; run ${call.runId} would be one more`);
-  const newFiles = call.mutates ? call.paths.filter((p) => !used.files.includes(p)) : [];
+  const newFiles = changedPaths(call).filter((p) => !used.files.includes(p));
   if (caps.files_changed !== undefined && used.files.length + newFiles.length > caps.files_changed)
     return cap(`files_changed ${used.files.length} of ${caps.files_changed}; ${newFiles[0]} would be one more`, newFiles[0]!);
   if (caps.wall_time !== undefined) {
@@ -180,9 +220,11 @@ function budgetCapBreach({ contract, call, now }: { contract: Contract; call: To
  * blast radius (changes only) — else null. No acknowledgement reaches past these.
  */
 async function railsBreach({ contract, unit, call }: { contract: Contract; unit: Unit; call: ToolCall }): Promise<Decision | null> {
+  const git = gitFilesBreach(call);
+  if (git) return git;
   const rails = contract.envelope.parent_rails;
   // A tool the tool map does not know is no breach of the rails: the plan may allow it by name, or an ack let it through once.
-  if (!toolAllowed(rails.allowed_tools, call.tool, call.agent) && toolInfo(call.tool, call.agent).known)
+  if (!allowsTool(rails.allowed_tools, call) && toolInfo(call.tool, call.agent).known)
     return refuse({
       posture: 'hard',
       breach: 'rails',
@@ -193,7 +235,7 @@ async function railsBreach({ contract, unit, call }: { contract: Contract; unit:
     return refuse({
       posture: 'hard',
       breach: 'rails',
-      reason: `plan breach: paths — '${offRails}' is outside the plan's rails (${list(rails.allowed_paths)})`,
+      reason: `plan breach: paths — ${named(call, offRails)} is outside the plan's rails (${list(rails.allowed_paths)})`,
       path: offRails,
     });
   const surface = unit.surface ?? rails.surface;
@@ -203,15 +245,49 @@ async function railsBreach({ contract, unit, call }: { contract: Contract; unit:
       breach: 'surface',
       reason: `plan breach: surface — this call reaches ${call.surface}; ${unit.id} allows ${surface} (${list(SURFACES.filter((s) => ORDER[s] <= ORDER[surface]))})`,
     });
-  if (!call.mutates) return null;
+  const changed = changedPaths(call);
+  if (!changed.length) return null;
   const blast = contract.envelope.parent_blast_radius.path_globs;
-  const beyond = await outside(call.paths, blast);
+  const beyond = await outside(changed, blast);
   if (beyond === null) return null;
   return refuse({
     posture: 'hard',
     breach: 'blast_radius',
-    reason: `plan breach: blast radius — changing '${beyond}' is outside the plan's blast radius (${list(blast)})`,
+    reason: `plan breach: blast radius — changing ${named(call, beyond)} is outside the plan's blast radius (${list(blast)})`,
     path: beyond,
+  });
+}
+
+/** Whether a tool list lets the call through: by its tool, or — a shell command that only reads — by every plan word it amounts to. */
+function allowsTool(allowed: readonly string[], call: ToolCall): boolean {
+  if (toolAllowed(allowed, call.tool, call.agent)) return true;
+  return !!call.readWords?.length && call.readWords.every((word) => toolAllowed(allowed, word));
+}
+
+/**
+ * A call only the operator may make: one that ends, pauses, resumes or replaces the plan, or
+ * touches forge's state ref. Hard whatever the plan says, so no acknowledgement reaches it.
+ */
+function operatorOnly(contract: Contract, call: ToolCall): Decision | null {
+  if (!call.lifecycle) return null;
+  return refuse({
+    posture: 'hard',
+    breach: 'operator_only',
+    reason: `plan breach: operator only — ${call.lifecycle} would change plan ${contract.plan_id} itself; ending, pausing, resuming or replacing a plan is the operator's, from a terminal outside the agent`,
+  });
+}
+
+/** A shell command the gate cannot read, under a unit whose paths or surface are limited: refused, naming the part. */
+function unjudgedBreach({ contract, unit, call }: { contract: Contract; unit: Unit; call: ToolCall }): Decision | null {
+  if (!call.unjudged) return null;
+  const rails = contract.envelope.parent_rails;
+  const limitsPaths = ![...unit.allowed_paths, ...rails.allowed_paths].every((g) => g === '**');
+  const limitsSurface = ORDER[unit.surface ?? rails.surface] < ORDER.remote_branch_pr;
+  if (!limitsPaths && !limitsSurface) return null;
+  return refuse({
+    posture: 'hard',
+    breach: 'unjudged',
+    reason: `plan breach: shell — forge cannot judge ${call.unjudged}, so it cannot tell which paths or surface the command reaches; write the command with literal paths and program names`,
   });
 }
 
@@ -241,11 +317,11 @@ function advisoryBudgets({ contract, unit, call }: { contract: Contract; unit: U
  * unit allows the call.
  */
 async function unitBreach({ contract, unit, call }: { contract: Contract; unit: Unit; call: ToolCall }): Promise<Decision | null> {
-  const toolOk = toolAllowed(unit.allowed_tools, call.tool, call.agent);
+  const toolOk = allowsTool(unit.allowed_tools, call);
   const offUnit = await outside(call.paths, unit.allowed_paths);
   if (toolOk && offUnit === null) return null;
   for (const later of contract.units.slice(contract.current + 1)) {
-    if (toolAllowed(later.allowed_tools, call.tool, call.agent) && (await outside(call.paths, later.allowed_paths)) === null) {
+    if (allowsTool(later.allowed_tools, call) && (await outside(call.paths, later.allowed_paths)) === null) {
       return refuse({
         posture: 'hard',
         breach: 'later_unit',
@@ -270,18 +346,20 @@ async function unitBreach({ contract, unit, call }: { contract: Contract; unit: 
   return refuse({
     posture: 'soft',
     breach: 'paths',
-    reason: `plan breach: paths — '${offUnit}' is outside ${unit.id}'s allowed_paths (${list(unit.allowed_paths)})`,
+    reason: `plan breach: paths — ${named(call, offUnit!)} is outside ${unit.id}'s allowed_paths (${list(unit.allowed_paths)})`,
     path: offUnit,
   });
 }
 
 /**
- * The decision for one call, checked in this order: kill switch, hard budget caps, the parent rails,
+ * The decision for one call, checked in this order: a call only the operator may make, kill switch, hard budget caps, a shell command it cannot judge, the parent rails,
  * surface, blast radius (changes only), an acknowledged retry, the current unit's tools and paths
  * (soft, or refused until advance when a later unit allows the call), then advisory budgets.
  */
 export async function decide({ contract, call, now }: { contract: Contract; call: ToolCall; now: Date }): Promise<Decision> {
   const unit: Unit | undefined = contract.units[contract.current];
+  const operator = operatorOnly(contract, call);
+  if (operator) return operator;
   if (contract.status === 'paused')
     return refuse({
       posture: 'hard',
@@ -289,7 +367,8 @@ export async function decide({ contract, call, now }: { contract: Contract; call
       reason: `plan ${contract.plan_id} is paused (kill switch): ${contract.pausedReason}`,
     });
   if (!unit) return allow({ reason: 'the plan is complete' });
-  const hard = budgetCapBreach({ contract, call, now }) ?? (await railsBreach({ contract, unit, call }));
+  const hard =
+    budgetCapBreach({ contract, call, now }) ?? unjudgedBreach({ contract, unit, call }) ?? (await railsBreach({ contract, unit, call }));
   if (hard) return hard;
   // A soft refusal the operator or agent acknowledged lets exactly that call through once.
   if (granted({ contract, unit, call }))

@@ -6,7 +6,7 @@ import { parseStateLines } from '../state/read';
 import * as validators from '../state/validators.gen';
 import { readStream } from '../state/streams';
 import { activeContract, JOURNAL_DIR, journal, saveContract, targetContract as target, type Contract, type JournalEntry } from './contract';
-import { decide, type Decision, type ToolCall } from './gate';
+import { changedPaths, decide, type Decision, type ToolCall } from './gate';
 import type { Unit } from './markdown';
 
 export interface PreflightResult {
@@ -100,7 +100,7 @@ export async function preflight({ store, call, now }: { store: StateStore; call:
 function usageAfter(c: Contract, call: ToolCall): Contract['used'] {
   const used = { ...c.used };
   if (call.runId !== null && !used.runs.includes(call.runId)) used.runs = [...used.runs, call.runId];
-  if (call.mutates) used.files = [...used.files, ...call.paths.filter((p) => !used.files.includes(p))];
+  used.files = [...used.files, ...changedPaths(call).filter((p) => !used.files.includes(p))];
   used.tokens += call.tokens;
   used.unitTokens += call.tokens;
   return used;

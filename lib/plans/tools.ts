@@ -200,6 +200,8 @@ export const TOOL_MAP: readonly ToolRow[] = [
 
 /** The plan's own lifecycle as forge MCP tools (`forge plan ack` …): never gated, like the same commands through bash. */
 const LIFECYCLE_TOOLS = ['plan_ack', 'plan_advance', 'plan_status', 'plan_journal', 'plan_check'];
+/** forge's tools that end, pause, resume or replace the plan: forge mcp does not serve them, and a call of one is always refused. */
+const OPERATOR_TOOLS = ['plan_end', 'plan_pause', 'plan_resume', 'plan_activate'];
 
 /** A name with no agent given reads as the first row that has it: Claude Code's, Codex's, then forge's own (`replace`, `read`). */
 const BY_NAME = new Map<string, ToolRow>(
@@ -226,12 +228,28 @@ export interface ToolInfo {
   exempt: boolean;
   mutates: boolean;
   scope: boolean;
+  /** Would change the plan itself (end, pause, resume, replace): the operator's alone. */
+  operatorOnly?: boolean;
 }
 
-/** `mcp__github__create_pr` → its server and tool; null for any other name. */
-export function mcpParts(name: string): { server: string; tool: string } | null {
+/** forge's own MCP tools by name (read, plan_ack…), as OpenCode names them `forge_<tool>`. */
+const FORGE_TOOL_NAMES = new Set([
+  ...TOOL_MAP.filter((r) => r.agent === 'forge').flatMap((r) => r.names),
+  ...LIFECYCLE_TOOLS,
+  ...OPERATOR_TOOLS,
+]);
+
+/**
+ * `mcp__github__create_pr` → its server and tool; null for any other name. OpenCode names an MCP
+ * tool `<server>_<tool>`, which is ambiguous but for forge's own tools: `forge_plan_end` is forge's plan_end.
+ */
+export function mcpParts(name: string, agent?: ToolAgent): { server: string; tool: string } | null {
   const m = /^mcp__(.+?)__(.+)$/.exec(name);
-  return m ? { server: m[1]!, tool: m[2]! } : null;
+  if (m) return { server: m[1]!, tool: m[2]! };
+  const prefix = `${FORGE_MCP_SERVER}_`;
+  if (agent === 'opencode' && name.startsWith(prefix) && FORGE_TOOL_NAMES.has(name.slice(prefix.length)))
+    return { server: FORGE_MCP_SERVER, tool: name.slice(prefix.length) };
+  return null;
 }
 
 /** What a tool name means, as `agent` sends it (with no agent: the first row that names it). */
@@ -245,11 +263,13 @@ export function toolInfo(name: string, agent?: ToolAgent): ToolInfo {
   });
   const row = (agent && BY_AGENT.get(`${agent}:${name}`)) || BY_NAME.get(name);
   if (row) return info(row);
-  const mcp = mcpParts(name);
+  const mcp = mcpParts(name, agent);
   if (mcp?.server === FORGE_MCP_SERVER) {
     const own = FORGE_ROWS.get(mcp.tool);
     if (own) return info(own);
     if (LIFECYCLE_TOOLS.includes(mcp.tool)) return { word: mcp.tool, known: true, exempt: true, mutates: false, scope: false };
+    if (OPERATOR_TOOLS.includes(mcp.tool))
+      return { word: mcp.tool, known: true, exempt: false, mutates: false, scope: false, operatorOnly: true };
     return { word: mcp.tool, known: false, exempt: false, mutates: false, scope: false };
   }
   if (mcp) return { word: `mcp:${mcp.server}`, known: false, exempt: false, mutates: false, scope: false };
@@ -286,7 +306,9 @@ export function toolMapText(): string {
       lines.push(`  ${names} → ${r.word ?? 'never gated'} (${r.note})`);
     }
   }
-  lines.push(`  mcp__forge__${LIFECYCLE_TOOLS.join(', mcp__forge__')} → never gated (the plan's own lifecycle)`);
+  lines.push(`  mcp__forge__${LIFECYCLE_TOOLS.join(', mcp__forge__')} → never gated (the steps a plan leaves to the agent)`);
+  lines.push(`  mcp__forge__${OPERATOR_TOOLS.join(', mcp__forge__')} → always refused (the operator's: forge mcp does not serve them)`);
+  lines.push('  OpenCode names the same tools forge_<tool> (forge_read, forge_plan_ack…), read as mcp__forge__<tool>');
   return lines.join('\n');
 }
 

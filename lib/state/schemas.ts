@@ -5,6 +5,7 @@ import { HOOK_AGENTS } from '../plans/tools';
 import { STATUSES } from '../iter/iter';
 import { CATEGORIES } from '../memory/memory';
 import { PHASES, SEVERITIES } from '../logs/events';
+import { LOOP_AGENTS } from '../loop/loop';
 import { STATE_ID, type StateKinds } from './read';
 
 /*
@@ -242,6 +243,7 @@ const loop = () =>
     status: z.enum(['active', 'paused', 'complete', 'max_reached', 'cancelled']),
     reason: z.nullable(z.string()),
     driver: z.enum(['hook', 'run']),
+    agent: z._default(z.nullable(z.enum(LOOP_AGENTS)), null),
     session: z.nullable(z.string()),
     command: z.nullable(strings()),
     runId: id(),
@@ -260,6 +262,7 @@ const loop = () =>
           z.looseObject({ passed: z.boolean(), exitCode: z.nullable(z.number()), timedOut: z.boolean(), tail: z.string() }),
         ),
         hookBlock: z.optional(z.number()),
+        accumulated: z.optional(z.looseObject({ chars: z.number(), sha1: z.string() })),
       }),
     ),
   });

@@ -3693,7 +3693,7 @@ return errors === 0;
 }
 
 export const validate_loop = validate21;
-const schema22 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"loop_id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"prompt":{"type":"string"},"promptFile":{"type":["string","null"]},"iteration":{"type":"integer","minimum":0,"maximum":9007199254740991},"max":{"type":"integer","minimum":0,"maximum":9007199254740991},"promise":{"type":["string","null"]},"doneWhen":{"type":["string","null"]},"doneWhenTimeout":{"type":"number"},"status":{"type":"string","enum":["active","paused","complete","max_reached","cancelled"]},"reason":{"type":["string","null"]},"driver":{"type":"string","enum":["hook","run"]},"session":{"type":["string","null"]},"command":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"runId":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"runnerPid":{"anyOf":[{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991},{"type":"null"}]},"startedAt":{"type":"string"},"updatedAt":{"type":"string"},"iterations":{"type":"array","items":{"type":"object","properties":{"n":{"type":"number"},"endedAt":{"type":"string"},"chars":{"type":"number"},"digest":{"type":"string"},"control":{"anyOf":[{"type":"string","enum":["complete","pause","promise"]},{"type":"null"}]},"exitCode":{"type":["number","null"]},"doneWhen":{"type":"object","properties":{"passed":{"type":"boolean"},"exitCode":{"type":["number","null"]},"timedOut":{"type":"boolean"},"tail":{"type":"string"}},"required":["passed","exitCode","timedOut","tail"],"additionalProperties":{}},"hookBlock":{"type":"number"}},"required":["n","endedAt","chars","digest","control"],"additionalProperties":{}}}},"required":["loop_id","prompt","promptFile","iteration","max","promise","doneWhen","doneWhenTimeout","status","reason","driver","session","command","runId","runnerPid","startedAt","updatedAt","iterations"],"additionalProperties":{},"$id":"loop"};
+const schema22 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"loop_id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"prompt":{"type":"string"},"promptFile":{"type":["string","null"]},"iteration":{"type":"integer","minimum":0,"maximum":9007199254740991},"max":{"type":"integer","minimum":0,"maximum":9007199254740991},"promise":{"type":["string","null"]},"doneWhen":{"type":["string","null"]},"doneWhenTimeout":{"type":"number"},"status":{"type":"string","enum":["active","paused","complete","max_reached","cancelled"]},"reason":{"type":["string","null"]},"driver":{"type":"string","enum":["hook","run"]},"agent":{"default":null,"anyOf":[{"type":"string","enum":["claude","codex","gemini"]},{"type":"null"}]},"session":{"type":["string","null"]},"command":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"runId":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"runnerPid":{"anyOf":[{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991},{"type":"null"}]},"startedAt":{"type":"string"},"updatedAt":{"type":"string"},"iterations":{"type":"array","items":{"type":"object","properties":{"n":{"type":"number"},"endedAt":{"type":"string"},"chars":{"type":"number"},"digest":{"type":"string"},"control":{"anyOf":[{"type":"string","enum":["complete","pause","promise"]},{"type":"null"}]},"exitCode":{"type":["number","null"]},"doneWhen":{"type":"object","properties":{"passed":{"type":"boolean"},"exitCode":{"type":["number","null"]},"timedOut":{"type":"boolean"},"tail":{"type":"string"}},"required":["passed","exitCode","timedOut","tail"],"additionalProperties":{}},"hookBlock":{"type":"number"},"accumulated":{"type":"object","properties":{"chars":{"type":"number"},"sha1":{"type":"string"}},"required":["chars","sha1"],"additionalProperties":{}}},"required":["n","endedAt","chars","digest","control"],"additionalProperties":{}}}},"required":["loop_id","prompt","promptFile","iteration","max","promise","doneWhen","doneWhenTimeout","status","reason","driver","session","command","runId","runnerPid","startedAt","updatedAt","iterations"],"additionalProperties":{},"$id":"loop"};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="loop" */;
@@ -3701,6 +3701,9 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.agent === undefined){
+data.agent = null;
+}
 let missing0;
 if(((((((((((((((((((data.loop_id === undefined) && (missing0 = "loop_id")) || ((data.prompt === undefined) && (missing0 = "prompt"))) || ((data.promptFile === undefined) && (missing0 = "promptFile"))) || ((data.iteration === undefined) && (missing0 = "iteration"))) || ((data.max === undefined) && (missing0 = "max"))) || ((data.promise === undefined) && (missing0 = "promise"))) || ((data.doneWhen === undefined) && (missing0 = "doneWhen"))) || ((data.doneWhenTimeout === undefined) && (missing0 = "doneWhenTimeout"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.reason === undefined) && (missing0 = "reason"))) || ((data.driver === undefined) && (missing0 = "driver"))) || ((data.session === undefined) && (missing0 = "session"))) || ((data.command === undefined) && (missing0 = "command"))) || ((data.runId === undefined) && (missing0 = "runId"))) || ((data.runnerPid === undefined) && (missing0 = "runnerPid"))) || ((data.startedAt === undefined) && (missing0 = "startedAt"))) || ((data.updatedAt === undefined) && (missing0 = "updatedAt"))) || ((data.iterations === undefined) && (missing0 = "iterations"))){
 validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
@@ -3893,33 +3896,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.session !== undefined){
-let data11 = data.session;
+let data11 = data.agent;
 const _errs24 = errors;
-if((typeof data11 !== "string") && (data11 !== null)){
-validate21.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/type",keyword:"type",params:{type: schema22.properties.session.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.command !== undefined){
-let data12 = data.command;
-const _errs26 = errors;
-const _errs27 = errors;
+const _errs25 = errors;
 let valid1 = false;
-const _errs28 = errors;
-if(errors === _errs28){
-if(Array.isArray(data12)){
-var valid2 = true;
-const len0 = data12.length;
-for(let i0=0; i0<len0; i0++){
-const _errs30 = errors;
-if(typeof data12[i0] !== "string"){
-const err0 = {instancePath:instancePath+"/command/" + i0,schemaPath:"#/properties/command/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const _errs26 = errors;
+if(typeof data11 !== "string"){
+const err0 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3928,14 +3911,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-var valid2 = _errs30 === errors;
-if(!valid2){
-break;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!(((data11 === "claude") || (data11 === "codex")) || (data11 === "gemini"))){
+const err1 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema22.properties.agent.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3944,13 +3921,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-var _valid0 = _errs28 === errors;
+var _valid0 = _errs26 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const _errs32 = errors;
-if(data12 !== null){
-const err2 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const _errs28 = errors;
+if(data11 !== null){
+const err2 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3959,11 +3935,11 @@ vErrors.push(err2);
 }
 errors++;
 }
-var _valid0 = _errs32 === errors;
+var _valid0 = _errs28 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err3 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3975,28 +3951,122 @@ validate21.errors = vErrors;
 return false;
 }
 else {
-errors = _errs27;
+errors = _errs25;
 if(vErrors !== null){
-if(_errs27){
-vErrors.length = _errs27;
+if(_errs25){
+vErrors.length = _errs25;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid0 = _errs26 === errors;
+var valid0 = _errs24 === errors;
+if(valid0){
+if(data.session !== undefined){
+let data12 = data.session;
+const _errs30 = errors;
+if((typeof data12 !== "string") && (data12 !== null)){
+validate21.errors = [{instancePath:instancePath+"/session",schemaPath:"#/properties/session/type",keyword:"type",params:{type: schema22.properties.session.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.command !== undefined){
+let data13 = data.command;
+const _errs32 = errors;
+const _errs33 = errors;
+let valid2 = false;
+const _errs34 = errors;
+if(errors === _errs34){
+if(Array.isArray(data13)){
+var valid3 = true;
+const len0 = data13.length;
+for(let i0=0; i0<len0; i0++){
+const _errs36 = errors;
+if(typeof data13[i0] !== "string"){
+const err4 = {instancePath:instancePath+"/command/" + i0,schemaPath:"#/properties/command/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var valid3 = _errs36 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var _valid1 = _errs34 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const _errs38 = errors;
+if(data13 !== null){
+const err6 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid1 = _errs38 === errors;
+valid2 = valid2 || _valid1;
+}
+if(!valid2){
+const err7 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+validate21.errors = vErrors;
+return false;
+}
+else {
+errors = _errs33;
+if(vErrors !== null){
+if(_errs33){
+vErrors.length = _errs33;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs32 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.runId !== undefined){
-let data14 = data.runId;
-const _errs34 = errors;
-if(errors === _errs34){
-if(typeof data14 === "string"){
-if(!pattern0.test(data14)){
+let data15 = data.runId;
+const _errs40 = errors;
+if(errors === _errs40){
+if(typeof data15 === "string"){
+if(!pattern0.test(data15)){
 validate21.errors = [{instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[\\w.-]{1,128}$"},message:"must match pattern \""+"^(?!\\.\\.?$)[\\w.-]{1,128}$"+"\""}];
 return false;
 }
@@ -4006,73 +4076,20 @@ validate21.errors = [{instancePath:instancePath+"/runId",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs34 === errors;
+var valid0 = _errs40 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.runnerPid !== undefined){
-let data15 = data.runnerPid;
-const _errs36 = errors;
-const _errs37 = errors;
-let valid3 = false;
-const _errs38 = errors;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err4 = {instancePath:instancePath+"/runnerPid",schemaPath:"#/properties/runnerPid/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(errors === _errs38){
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 9007199254740991 || isNaN(data15)){
-const err5 = {instancePath:instancePath+"/runnerPid",schemaPath:"#/properties/runnerPid/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-if(data15 < -9007199254740991 || isNaN(data15)){
-const err6 = {instancePath:instancePath+"/runnerPid",schemaPath:"#/properties/runnerPid/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9007199254740991},message:"must be >= -9007199254740991"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-}
-var _valid1 = _errs38 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs40 = errors;
-if(data15 !== null){
-const err7 = {instancePath:instancePath+"/runnerPid",schemaPath:"#/properties/runnerPid/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var _valid1 = _errs40 === errors;
-valid3 = valid3 || _valid1;
-}
-if(!valid3){
-const err8 = {instancePath:instancePath+"/runnerPid",schemaPath:"#/properties/runnerPid/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+let data16 = data.runnerPid;
+const _errs42 = errors;
+const _errs43 = errors;
+let valid4 = false;
+const _errs44 = errors;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err8 = {instancePath:instancePath+"/runnerPid",schemaPath:"#/properties/runnerPid/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4080,126 +4097,11 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate21.errors = vErrors;
-return false;
 }
-else {
-errors = _errs37;
-if(vErrors !== null){
-if(_errs37){
-vErrors.length = _errs37;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs36 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.startedAt !== undefined){
-const _errs42 = errors;
-if(typeof data.startedAt !== "string"){
-validate21.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs42 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.updatedAt !== undefined){
-const _errs44 = errors;
-if(typeof data.updatedAt !== "string"){
-validate21.errors = [{instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs44 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.iterations !== undefined){
-let data18 = data.iterations;
-const _errs46 = errors;
-if(errors === _errs46){
-if(Array.isArray(data18)){
-var valid4 = true;
-const len1 = data18.length;
-for(let i1=0; i1<len1; i1++){
-let data19 = data18[i1];
-const _errs48 = errors;
-if(errors === _errs48){
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-let missing1;
-if((((((data19.n === undefined) && (missing1 = "n")) || ((data19.endedAt === undefined) && (missing1 = "endedAt"))) || ((data19.chars === undefined) && (missing1 = "chars"))) || ((data19.digest === undefined) && (missing1 = "digest"))) || ((data19.control === undefined) && (missing1 = "control"))){
-validate21.errors = [{instancePath:instancePath+"/iterations/" + i1,schemaPath:"#/properties/iterations/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data19.n !== undefined){
-let data20 = data19.n;
-const _errs51 = errors;
-if(!((typeof data20 == "number") && (isFinite(data20)))){
-validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/n",schemaPath:"#/properties/iterations/items/properties/n/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-var valid5 = _errs51 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data19.endedAt !== undefined){
-const _errs53 = errors;
-if(typeof data19.endedAt !== "string"){
-validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/endedAt",schemaPath:"#/properties/iterations/items/properties/endedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid5 = _errs53 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data19.chars !== undefined){
-let data22 = data19.chars;
-const _errs55 = errors;
-if(!((typeof data22 == "number") && (isFinite(data22)))){
-validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/chars",schemaPath:"#/properties/iterations/items/properties/chars/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-var valid5 = _errs55 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data19.digest !== undefined){
-const _errs57 = errors;
-if(typeof data19.digest !== "string"){
-validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/digest",schemaPath:"#/properties/iterations/items/properties/digest/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid5 = _errs57 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data19.control !== undefined){
-let data24 = data19.control;
-const _errs59 = errors;
-const _errs60 = errors;
-let valid6 = false;
-const _errs61 = errors;
-if(typeof data24 !== "string"){
-const err9 = {instancePath:instancePath+"/iterations/" + i1+"/control",schemaPath:"#/properties/iterations/items/properties/control/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(errors === _errs44){
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 > 9007199254740991 || isNaN(data16)){
+const err9 = {instancePath:instancePath+"/runnerPid",schemaPath:"#/properties/runnerPid/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4208,8 +4110,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!(((data24 === "complete") || (data24 === "pause")) || (data24 === "promise"))){
-const err10 = {instancePath:instancePath+"/iterations/" + i1+"/control",schemaPath:"#/properties/iterations/items/properties/control/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema22.properties.iterations.items.properties.control.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+else {
+if(data16 < -9007199254740991 || isNaN(data16)){
+const err10 = {instancePath:instancePath+"/runnerPid",schemaPath:"#/properties/runnerPid/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9007199254740991},message:"must be >= -9007199254740991"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4218,12 +4121,15 @@ vErrors.push(err10);
 }
 errors++;
 }
-var _valid2 = _errs61 === errors;
-valid6 = valid6 || _valid2;
-if(!valid6){
-const _errs63 = errors;
-if(data24 !== null){
-const err11 = {instancePath:instancePath+"/iterations/" + i1+"/control",schemaPath:"#/properties/iterations/items/properties/control/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+}
+}
+}
+var _valid2 = _errs44 === errors;
+valid4 = valid4 || _valid2;
+if(!valid4){
+const _errs46 = errors;
+if(data16 !== null){
+const err11 = {instancePath:instancePath+"/runnerPid",schemaPath:"#/properties/runnerPid/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4232,11 +4138,11 @@ vErrors.push(err11);
 }
 errors++;
 }
-var _valid2 = _errs63 === errors;
-valid6 = valid6 || _valid2;
+var _valid2 = _errs46 === errors;
+valid4 = valid4 || _valid2;
 }
-if(!valid6){
-const err12 = {instancePath:instancePath+"/iterations/" + i1+"/control",schemaPath:"#/properties/iterations/items/properties/control/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(!valid4){
+const err12 = {instancePath:instancePath+"/runnerPid",schemaPath:"#/properties/runnerPid/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4248,93 +4154,257 @@ validate21.errors = vErrors;
 return false;
 }
 else {
-errors = _errs60;
+errors = _errs43;
 if(vErrors !== null){
-if(_errs60){
-vErrors.length = _errs60;
+if(_errs43){
+vErrors.length = _errs43;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid5 = _errs59 === errors;
+var valid0 = _errs42 === errors;
 }
 else {
-var valid5 = true;
+var valid0 = true;
 }
-if(valid5){
-if(data19.exitCode !== undefined){
-let data25 = data19.exitCode;
+if(valid0){
+if(data.startedAt !== undefined){
+const _errs48 = errors;
+if(typeof data.startedAt !== "string"){
+validate21.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs48 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.updatedAt !== undefined){
+const _errs50 = errors;
+if(typeof data.updatedAt !== "string"){
+validate21.errors = [{instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs50 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.iterations !== undefined){
+let data19 = data.iterations;
+const _errs52 = errors;
+if(errors === _errs52){
+if(Array.isArray(data19)){
+var valid5 = true;
+const len1 = data19.length;
+for(let i1=0; i1<len1; i1++){
+let data20 = data19[i1];
+const _errs54 = errors;
+if(errors === _errs54){
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+let missing1;
+if((((((data20.n === undefined) && (missing1 = "n")) || ((data20.endedAt === undefined) && (missing1 = "endedAt"))) || ((data20.chars === undefined) && (missing1 = "chars"))) || ((data20.digest === undefined) && (missing1 = "digest"))) || ((data20.control === undefined) && (missing1 = "control"))){
+validate21.errors = [{instancePath:instancePath+"/iterations/" + i1,schemaPath:"#/properties/iterations/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data20.n !== undefined){
+let data21 = data20.n;
+const _errs57 = errors;
+if(!((typeof data21 == "number") && (isFinite(data21)))){
+validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/n",schemaPath:"#/properties/iterations/items/properties/n/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid6 = _errs57 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data20.endedAt !== undefined){
+const _errs59 = errors;
+if(typeof data20.endedAt !== "string"){
+validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/endedAt",schemaPath:"#/properties/iterations/items/properties/endedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid6 = _errs59 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data20.chars !== undefined){
+let data23 = data20.chars;
+const _errs61 = errors;
+if(!((typeof data23 == "number") && (isFinite(data23)))){
+validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/chars",schemaPath:"#/properties/iterations/items/properties/chars/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid6 = _errs61 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data20.digest !== undefined){
+const _errs63 = errors;
+if(typeof data20.digest !== "string"){
+validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/digest",schemaPath:"#/properties/iterations/items/properties/digest/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid6 = _errs63 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data20.control !== undefined){
+let data25 = data20.control;
 const _errs65 = errors;
-if((!((typeof data25 == "number") && (isFinite(data25)))) && (data25 !== null)){
+const _errs66 = errors;
+let valid7 = false;
+const _errs67 = errors;
+if(typeof data25 !== "string"){
+const err13 = {instancePath:instancePath+"/iterations/" + i1+"/control",schemaPath:"#/properties/iterations/items/properties/control/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!(((data25 === "complete") || (data25 === "pause")) || (data25 === "promise"))){
+const err14 = {instancePath:instancePath+"/iterations/" + i1+"/control",schemaPath:"#/properties/iterations/items/properties/control/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema22.properties.iterations.items.properties.control.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+var _valid3 = _errs67 === errors;
+valid7 = valid7 || _valid3;
+if(!valid7){
+const _errs69 = errors;
+if(data25 !== null){
+const err15 = {instancePath:instancePath+"/iterations/" + i1+"/control",schemaPath:"#/properties/iterations/items/properties/control/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+var _valid3 = _errs69 === errors;
+valid7 = valid7 || _valid3;
+}
+if(!valid7){
+const err16 = {instancePath:instancePath+"/iterations/" + i1+"/control",schemaPath:"#/properties/iterations/items/properties/control/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+validate21.errors = vErrors;
+return false;
+}
+else {
+errors = _errs66;
+if(vErrors !== null){
+if(_errs66){
+vErrors.length = _errs66;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid6 = _errs65 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data20.exitCode !== undefined){
+let data26 = data20.exitCode;
+const _errs71 = errors;
+if((!((typeof data26 == "number") && (isFinite(data26)))) && (data26 !== null)){
 validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/exitCode",schemaPath:"#/properties/iterations/items/properties/exitCode/type",keyword:"type",params:{type: schema22.properties.iterations.items.properties.exitCode.type},message:"must be number,null"}];
 return false;
 }
-var valid5 = _errs65 === errors;
+var valid6 = _errs71 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data19.doneWhen !== undefined){
-let data26 = data19.doneWhen;
-const _errs67 = errors;
-if(errors === _errs67){
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(valid6){
+if(data20.doneWhen !== undefined){
+let data27 = data20.doneWhen;
+const _errs73 = errors;
+if(errors === _errs73){
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 let missing2;
-if(((((data26.passed === undefined) && (missing2 = "passed")) || ((data26.exitCode === undefined) && (missing2 = "exitCode"))) || ((data26.timedOut === undefined) && (missing2 = "timedOut"))) || ((data26.tail === undefined) && (missing2 = "tail"))){
+if(((((data27.passed === undefined) && (missing2 = "passed")) || ((data27.exitCode === undefined) && (missing2 = "exitCode"))) || ((data27.timedOut === undefined) && (missing2 = "timedOut"))) || ((data27.tail === undefined) && (missing2 = "tail"))){
 validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/doneWhen",schemaPath:"#/properties/iterations/items/properties/doneWhen/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
-if(data26.passed !== undefined){
-const _errs70 = errors;
-if(typeof data26.passed !== "boolean"){
+if(data27.passed !== undefined){
+const _errs76 = errors;
+if(typeof data27.passed !== "boolean"){
 validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/doneWhen/passed",schemaPath:"#/properties/iterations/items/properties/doneWhen/properties/passed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid7 = _errs70 === errors;
+var valid8 = _errs76 === errors;
 }
 else {
-var valid7 = true;
+var valid8 = true;
 }
-if(valid7){
-if(data26.exitCode !== undefined){
-let data28 = data26.exitCode;
-const _errs72 = errors;
-if((!((typeof data28 == "number") && (isFinite(data28)))) && (data28 !== null)){
+if(valid8){
+if(data27.exitCode !== undefined){
+let data29 = data27.exitCode;
+const _errs78 = errors;
+if((!((typeof data29 == "number") && (isFinite(data29)))) && (data29 !== null)){
 validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/doneWhen/exitCode",schemaPath:"#/properties/iterations/items/properties/doneWhen/properties/exitCode/type",keyword:"type",params:{type: schema22.properties.iterations.items.properties.doneWhen.properties.exitCode.type},message:"must be number,null"}];
 return false;
 }
-var valid7 = _errs72 === errors;
+var valid8 = _errs78 === errors;
 }
 else {
-var valid7 = true;
+var valid8 = true;
 }
-if(valid7){
-if(data26.timedOut !== undefined){
-const _errs74 = errors;
-if(typeof data26.timedOut !== "boolean"){
+if(valid8){
+if(data27.timedOut !== undefined){
+const _errs80 = errors;
+if(typeof data27.timedOut !== "boolean"){
 validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/doneWhen/timedOut",schemaPath:"#/properties/iterations/items/properties/doneWhen/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid7 = _errs74 === errors;
+var valid8 = _errs80 === errors;
 }
 else {
-var valid7 = true;
+var valid8 = true;
 }
-if(valid7){
-if(data26.tail !== undefined){
-const _errs76 = errors;
-if(typeof data26.tail !== "string"){
+if(valid8){
+if(data27.tail !== undefined){
+const _errs82 = errors;
+if(typeof data27.tail !== "string"){
 validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/doneWhen/tail",schemaPath:"#/properties/iterations/items/properties/doneWhen/properties/tail/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid7 = _errs76 === errors;
+var valid8 = _errs82 === errors;
 }
 else {
-var valid7 = true;
+var valid8 = true;
 }
 }
 }
@@ -4346,23 +4416,73 @@ validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/doneWhen",
 return false;
 }
 }
-var valid5 = _errs67 === errors;
+var valid6 = _errs73 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
 }
-if(valid5){
-if(data19.hookBlock !== undefined){
-let data31 = data19.hookBlock;
-const _errs78 = errors;
-if(!((typeof data31 == "number") && (isFinite(data31)))){
+if(valid6){
+if(data20.hookBlock !== undefined){
+let data32 = data20.hookBlock;
+const _errs84 = errors;
+if(!((typeof data32 == "number") && (isFinite(data32)))){
 validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/hookBlock",schemaPath:"#/properties/iterations/items/properties/hookBlock/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
-var valid5 = _errs78 === errors;
+var valid6 = _errs84 === errors;
 }
 else {
-var valid5 = true;
+var valid6 = true;
+}
+if(valid6){
+if(data20.accumulated !== undefined){
+let data33 = data20.accumulated;
+const _errs86 = errors;
+if(errors === _errs86){
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+let missing3;
+if(((data33.chars === undefined) && (missing3 = "chars")) || ((data33.sha1 === undefined) && (missing3 = "sha1"))){
+validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/accumulated",schemaPath:"#/properties/iterations/items/properties/accumulated/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+return false;
+}
+else {
+if(data33.chars !== undefined){
+let data34 = data33.chars;
+const _errs89 = errors;
+if(!((typeof data34 == "number") && (isFinite(data34)))){
+validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/accumulated/chars",schemaPath:"#/properties/iterations/items/properties/accumulated/properties/chars/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid9 = _errs89 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data33.sha1 !== undefined){
+const _errs91 = errors;
+if(typeof data33.sha1 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/accumulated/sha1",schemaPath:"#/properties/iterations/items/properties/accumulated/properties/sha1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid9 = _errs91 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/iterations/" + i1+"/accumulated",schemaPath:"#/properties/iterations/items/properties/accumulated/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid6 = _errs86 === errors;
+}
+else {
+var valid6 = true;
+}
 }
 }
 }
@@ -4378,8 +4498,8 @@ validate21.errors = [{instancePath:instancePath+"/iterations/" + i1,schemaPath:"
 return false;
 }
 }
-var valid4 = _errs48 === errors;
-if(!valid4){
+var valid5 = _errs54 === errors;
+if(!valid5){
 break;
 }
 }
@@ -4389,10 +4509,11 @@ validate21.errors = [{instancePath:instancePath+"/iterations",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs46 === errors;
+var valid0 = _errs52 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }

@@ -99,11 +99,11 @@ test("the agent's gate fails closed on a contract it cannot read, and every chec
     'git update-index --add --cacheinfo "100644,$blob,.forge/plans/agent-gate.json"',
     'git update-ref refs/forge/state "$(git commit-tree "$(git write-tree)" -p refs/forge/state -m corrupt)"',
   ].join('\n');
-  const dir = repoWith({ 'docs/plans/gate.md': CONTRACT, 'src/a.ts': 'export const a = 1;\n', 'corrupt.sh': `${corrupt}\n` });
+  const dir = repoWith({ 'docs/plans/gate.md': CONTRACT, 'src/a.ts': 'export const a = 1;\n', 'src/corrupt.sh': `${corrupt}\n` });
   assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/gate.md'], { cwd: dir })).code, 0);
   const server = await startOpenAIServer({
     script: [
-      reply({ toolCalls: [{ name: 'bash', arguments: { command: 'sh corrupt.sh' } }] }),
+      reply({ toolCalls: [{ name: 'bash', arguments: { command: 'sh src/corrupt.sh' } }] }),
       reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/a.ts', old: '= 1', new: '= 2' } }] }),
       reply({ text: 'Stopped: the plan cannot be read.' }),
     ],
@@ -391,6 +391,39 @@ test("MCP servers' tools are offered and called as <server>.<tool>; a broken ser
     assert.ok(r.records.some((x) => x.type === 'notice' && x.kind === 'mcp' && /fix \(\d+ tools\)/.test(x.text)));
     const left = spawnSync('pgrep', ['-f', tag], { encoding: 'utf8' });
     assert.is(left.stdout.trim(), '', 'the MCP server stopped when forge agent exited');
+  } finally {
+    await server.close();
+  }
+});
+
+test("forge agent's model cannot end its plan: forge plan end through bash is refused by the gate, and a script the unit allows that runs it is refused by forge itself", async () => {
+  const dir = repoWith({
+    'docs/plans/gate.md': CONTRACT,
+    'src/a.ts': 'export const a = 1;\n',
+    'src/end.sh': 'forge plan end --reason "the model wants out"\n',
+  });
+  assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/gate.md'], { cwd: dir })).code, 0);
+  const server = await startOpenAIServer({
+    script: [
+      reply({ toolCalls: [{ name: 'bash', arguments: { command: 'forge plan end' } }] }),
+      reply({ toolCalls: [{ name: 'bash', arguments: { command: 'sh src/end.sh' } }] }),
+      reply({ toolCalls: [{ name: 'bash', arguments: { command: 'git -C . push origin HEAD' } }] }),
+      reply({ text: 'I could not end the plan.' }),
+    ],
+  });
+  try {
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--json', 'finish'], {
+      cwd: dir,
+      env: { PATH: `${forgeBinDir()}:${process.env.PATH}` },
+    });
+    assert.is(r.code, 0, r.stderr);
+    const results = server.chatBodies().map((b) => b.messages.filter((m) => m.role === 'tool').map((m) => String(m.content)));
+    assert.match(results[1]!.at(-1)!, /^Refused by the active plan contract \(PLAN_OPERATOR_ONLY, hard\)/);
+    // The script is a program the unit lets bash run; forge plan end inside it finds the agent among its ancestors.
+    assert.match(results[2]!.at(-1)!, /is the operator's, and this runs inside forge agent/);
+    assert.match(results[3]!.at(-1)!, /^Refused by the active plan contract \(PLAN_BREACH_SURFACE, hard\)/);
+    const status = (await forge(['plan', 'status', '--json'], { cwd: dir })).records[0]!;
+    assert.is(status.status, 'active', 'the plan still gates');
   } finally {
     await server.close();
   }

@@ -96,6 +96,94 @@ test("Gemini CLI: loop install merges AfterAgent; the installed hook denies the 
   assert.equal((await status(dir)).session, 'gem-sess');
 });
 
+test('Gemini CLI: prompt_response holds every reply since the prompt; three turns that each add the same reply pause the loop as stuck', async () => {
+  const dir = tempRepo();
+  const command = 'forge loop hook gemini';
+  const base = {
+    session_id: 'gem-sess',
+    transcript_path: '/tmp/t.json',
+    cwd: dir,
+    hook_event_name: 'AfterAgent',
+    timestamp: '2026-11-24T10:00:00.000Z',
+    prompt: 'Fix the flaky test.',
+  };
+  assert.is((await forge(['loop', 'start', '--prompt', 'Fix the flaky test.', '--max-iterations', '10'], { cwd: dir })).code, 0);
+  // As Gemini CLI builds it: each model turn's text appended after a newline, across the turns a deny continues.
+  const said: string[] = [];
+  const turn = (reply: string, stopHookActive: boolean) => {
+    said.push(reply);
+    return answer(dir, command, { ...base, stop_hook_active: stopHookActive, prompt_response: said.join('\n') }).json!;
+  };
+  assert.is(turn('I looked at the test.', false).decision, 'deny');
+  assert.is(turn('Tried a retry; still flaky.', true).decision, 'deny');
+  assert.equal((await status(dir)).last.chars, 'Tried a retry; still flaky.'.length, "the iteration's reply is this turn's text alone");
+  assert.is(turn('Tried a retry; still flaky.', true).decision, 'deny');
+  const stuck = turn('Tried a retry; still flaky.', true);
+  assert.is(stuck.decision, undefined, 'stuck: the turn may end');
+  assert.match(stuck.systemMessage, /paused: stuck: 3 identical responses in a row/);
+  const s = await status(dir);
+  assert.equal([s.status, s.iteration, s.reason], ['paused', 4, 'stuck: 3 identical responses in a row']);
+
+  // A new prompt starts prompt_response afresh: its text is read whole, and a turn that adds nothing is an empty reply.
+  assert.is((await forge(['loop', 'resume'], { cwd: dir })).code, 0);
+  said.length = 0;
+  assert.is(turn('A new start.', false).decision, 'deny');
+  assert.equal((await status(dir)).last.chars, 'A new start.'.length);
+  assert.is(answer(dir, command, { ...base, stop_hook_active: true, prompt_response: said.join('\n') }).json!.decision, 'deny');
+  assert.equal((await status(dir)).last.chars, 0);
+});
+
+test("a loop names its agent's own hook: loop start --agent suggests that agent's install, status and the hook say whose hook drives it", async () => {
+  const dir = tempRepo();
+  const codex = await forge(['loop', 'start', '--prompt', 'Fix it.', '--agent', 'codex'], { cwd: dir });
+  assert.is(codex.code, 0, codex.stderr);
+  assert.match(
+    codex.stdout,
+    /; Codex CLI's Stop hook drives it: the first Codex CLI session to stop binds it\nNext: forge loop install codex\n$/,
+  );
+  // Another agent's hook neither binds nor drives a loop started for Codex CLI.
+  assert.is(runHook({ dir, command: 'forge loop hook claude', payload: { session_id: 'cc', last_assistant_message: 'hi' } }).stdout, '');
+  assert.is(
+    answer(dir, 'forge loop hook codex', { session_id: 'cx', stop_hook_active: false, last_assistant_message: 'hi' }).json!.decision,
+    'block',
+  );
+  const codexStatus = await forge(['loop', 'status'], { cwd: dir });
+  assert.match(codexStatus.stdout, /driver: Codex CLI's Stop hook, session cx;/);
+  assert.match(codexStatus.stdout, /\nWait: the Codex CLI session to stop: Codex CLI's Stop hook runs the next iteration\n$/);
+  assert.not.match(codexStatus.stdout, /Claude Code/);
+  assert.equal([(await status(dir)).agent, (await status(dir)).session], ['codex', 'cx']);
+  assert.is((await forge(['loop', 'cancel'], { cwd: dir })).code, 0);
+
+  // Started for no agent in particular: the answer lists each driver, and the first hook to stop binds its agent.
+  const any = await forge(['loop', 'start', '--prompt', 'Fix it.', '--json'], { cwd: dir });
+  assert.equal([any.records[0]!.agent, any.records[0]!._next_action], [null, 'forge loop install --help']);
+  const anyText = await forge(['loop', 'status'], { cwd: dir });
+  assert.match(anyText.stdout, /driver: an agent's Stop hook \(Claude Code, Codex CLI; Gemini CLI's AfterAgent\), no session bound yet/);
+  assert.is(
+    answer(dir, 'forge loop hook gemini', { session_id: 'gem', stop_hook_active: false, prompt: 'Fix it.', prompt_response: 'hi' }).json!
+      .decision,
+    'deny',
+  );
+  const gemini = await forge(['loop', 'status'], { cwd: dir });
+  assert.match(gemini.stdout, /driver: Gemini CLI's AfterAgent hook, session gem;/);
+  assert.match(gemini.stdout, /\nWait: the Gemini CLI session to stop: Gemini CLI's AfterAgent hook runs the next iteration\n$/);
+  assert.not.match(gemini.stdout, /Claude Code/);
+  assert.is((await forge(['loop', 'cancel'], { cwd: dir })).code, 0);
+  const listed = await forge(['loop', 'start', '--prompt', 'Fix it.'], { cwd: dir });
+  assert.match(
+    listed.stdout,
+    /the first agent session to stop binds it, whichever agent's hook is installed: forge loop install claude, forge loop install codex or forge loop install gemini\nNext: forge loop install --help\nOr: forge loop run -- claude -p\n$/,
+  );
+  // Bound to a session up front, the loop learns its agent from the first hook that drives it.
+  assert.is((await forge(['loop', 'cancel'], { cwd: dir })).code, 0);
+  assert.is((await forge(['loop', 'start', '--prompt', 'Fix it.', '--session', 'cx2'], { cwd: dir })).code, 0);
+  assert.is(
+    answer(dir, 'forge loop hook codex', { session_id: 'cx2', stop_hook_active: false, last_assistant_message: 'hi' }).json!.decision,
+    'block',
+  );
+  assert.match((await forge(['loop', 'status'], { cwd: dir })).stdout, /driver: Codex CLI's Stop hook, session cx2;/);
+});
+
 test('loop install refuses what it cannot merge, untouched; OpenCode has no stop hook and is driven by forge loop run', async () => {
   const dir = tempRepo();
   const before = treeHashes(dir);

@@ -1,6 +1,6 @@
 // forge mcp: the MCP SDK's own client over stdio lists the tools (by toolset, with their annotations and token size) and calls them.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -41,7 +41,7 @@ const toolNames = (commands: string[]) => commands.map((c) => c.replace(/[ -]/g,
 /** Schema tokens as a client's context holds them: the tools/list answer's tools as JSON, o200k_base (as bench/agent.ts counts). */
 const schemaTokens = (tools: unknown[]) => countTokens(JSON.stringify(tools));
 
-test('--toolsets all serves every command, each with the annotations its declaration gives, at most 105 schema tokens a tool', () =>
+test('--toolsets all serves every command, each with the annotations its declaration gives, at most 110 schema tokens a tool', () =>
   withClient(
     tempRepo(),
     async (client) => {
@@ -62,9 +62,10 @@ test('--toolsets all serves every command, each with the annotations its declara
       assert.equal([hints('edit').destructiveHint, hints('undo').destructiveHint], [true, true]);
       assert.equal([hints('state_sync').openWorldHint, hints('agent').openWorldHint, hints('loop_run').openWorldHint], [true, true, true]);
       assert.equal([hints('plan_check').openWorldHint, hints('validate').openWorldHint], [false, false]);
-      // Per tool, so a new command's schema is held to the same leanness without breaking the cap for all.
+      // Per tool, so a new command's schema is held to the same leanness without breaking the cap for all
+      // (110: 105 before each inputSchema said additionalProperties: false, some 5 tokens a tool).
       const perTool = schemaTokens(tools) / tools.length;
-      assert.ok(perTool <= 105, `all tools' schemas: ${schemaTokens(tools)} tokens, ${perTool.toFixed(1)} per tool`);
+      assert.ok(perTool <= 110, `all tools' schemas: ${schemaTokens(tools)} tokens, ${perTool.toFixed(1)} per tool`);
     },
     ['--toolsets', 'all'],
   ));
@@ -96,7 +97,6 @@ test('by default: files, plans, validate and memory in at most 2,500 tokens; no 
       'replace',
       'patch',
       'search',
-      'plan_activate',
       'plan_advance',
       'plan_ack',
       'validate',
@@ -106,6 +106,11 @@ test('by default: files, plans, validate and memory in at most 2,500 tokens; no 
       assert.ok(
         tools.some((t) => t.name === name),
         name,
+      );
+    for (const name of ['plan_activate', 'plan_end', 'plan_pause', 'plan_resume'])
+      assert.not.ok(
+        tools.some((t) => t.name === name),
+        `${name} is the operator's`,
       );
     assert.ok(schemaTokens(tools) <= 2500, `default schemas: ${schemaTokens(tools)} tokens`);
     const refused = await client.callTool({ name: 'state_sync', arguments: {} });
@@ -180,9 +185,57 @@ test('an argument of the wrong JSON type is refused before the command runs', as
     const camel = await client.callTool({ name: 'search', arguments: { pattern: 'x', ignoreCase: 'yes' } });
     assert.equal([camel.isError, records(camel)[0]!.error.data.field], [true, 'ignore-case']);
     writeFileSync(join(dir, 'src/app.ts'), 'x\n');
-    const ok = await client.callTool({ name: 'read', arguments: { path: 'src/app.ts', start: 1, blame: false, cwd: dir } });
+    const ok = await client.callTool({ name: 'read', arguments: { path: 'src/app.ts', start: 1, blame: false } });
     assert.is(ok.isError, false);
   });
+});
+
+test('a call may not choose its directory or any other key its schema does not declare: UNKNOWN_FIELD, and nothing is read or written', async () => {
+  const dir = repoWith({ 'src/app.ts': 'here\n' });
+  const other = repoWith({ 'src/app.ts': 'other\n' });
+  await withClient(dir, async (client) => {
+    const { tools } = await client.listTools();
+    assert.ok(
+      tools.every((t) => (t.inputSchema as { additionalProperties?: unknown }).additionalProperties === false),
+      'every inputSchema closes its properties',
+    );
+    const etc = await client.callTool({ name: 'read', arguments: { path: 'passwd', cwd: '/etc' } });
+    const refused = records(etc)[0]!;
+    assert.equal(
+      [etc.isError, refused.ok, refused.error.code, refused.error.data, refused._next_action],
+      [true, false, 'UNKNOWN_FIELD', { field: 'cwd' }, 'forge schema read'],
+    );
+    assert.match(
+      refused.error.message,
+      /^'cwd' is not an argument of tool 'read': over MCP every call runs in the directory forge mcp serves/,
+    );
+    assert.not.match((etc.content as Array<{ text: string }>)[0]!.text, /root:/);
+    const write = await client.callTool({ name: 'write', arguments: { path: 'planted.txt', content: 'x\n', cwd: other } });
+    assert.equal([write.isError, records(write)[0]!.error.code], [true, 'UNKNOWN_FIELD']);
+    assert.not.ok(existsSync(join(other, 'planted.txt')), 'nothing written in the other repository');
+    assert.not.ok(existsSync(join(dir, 'planted.txt')), 'nor in the served one');
+    // The other common keys of an NDJSON request are not a tool's either, camelCase or not.
+    for (const extra of [{ runId: 'r1' }, { 'run-id': 'r1' }, { id: 7 }, { json: true }, { frobnicate: 1 }]) {
+      const r = await client.callTool({ name: 'read', arguments: { path: 'src/app.ts', ...extra } });
+      assert.equal([r.isError, records(r)[0]!.error.code, records(r)[0]!.error.data.field], [true, 'UNKNOWN_FIELD', Object.keys(extra)[0]]);
+    }
+    const unknown = await client.callTool({ name: 'read', arguments: { path: 'src/app.ts', frobnicate: 1 } });
+    assert.match(records(unknown)[0]!.error.message, /^'frobnicate' is not an argument of tool 'read': it takes path, /);
+    const ok = await client.callTool({ name: 'read', arguments: { path: 'src/app.ts' } });
+    assert.equal([ok.isError, records(ok)[0]!.lines.map((l: { text: string }) => l.text)], [false, ['here']]);
+  });
+  // The server's own --cwd is the one directory it serves.
+  await withClient(
+    dir,
+    async (client) => {
+      const r = await client.callTool({ name: 'read', arguments: { path: 'src/app.ts' } });
+      assert.equal(records(r)[0]!.lines[0].text, 'other');
+    },
+    ['--cwd', other],
+  );
+  // On the NDJSON door cwd is the caller's own option, as before.
+  const piped = await forge(['read', '--json'], { cwd: dir, input: `${JSON.stringify({ path: 'src/app.ts', cwd: other })}\n` });
+  assert.equal([piped.code, piped.records[0]!.lines[0].text], [0, 'other']);
 });
 
 test('read, edit and plan check run as the CLI runs them; errors are isError results carrying the fix', async () => {

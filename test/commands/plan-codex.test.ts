@@ -7,7 +7,7 @@ import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { hookEnv, runHook } from '../helpers/claude';
 import { forge } from '../helpers/forge';
-import { planJournal, repoWith } from '../helpers/repo';
+import { planJournal, repoWith, tempDir } from '../helpers/repo';
 import { oneUnitPlan } from '../helpers/plans';
 
 const PLAN = oneUnitPlan({ id: 'codex-demo', title: 'codex demo', parentTools: ['read', 'patch', 'bash', 'search'], unitTools: ['patch'] });
@@ -20,12 +20,20 @@ model = "gpt-5"
 command = "docs-mcp" # keep this comment
 `;
 
+/** A Codex home that trusts the project, as answering Codex's "trust this folder?" writes: there the installed gate is live. */
+function trustingCodexHome(dir: string): Record<string, string> {
+  const home = tempDir('forge-codex-home-');
+  writeFileSync(join(home, 'config.toml'), `[projects.${JSON.stringify(dir)}]\ntrust_level = "trusted"\n`);
+  return { CODEX_HOME: home };
+}
+
 const patch = (file: string) =>
   `*** Begin Patch\n*** Update File: ${file}\n@@\n-export const a = 1;\n+export const a = 2;\n*** End Patch\n`;
 
 test('Codex: install-hook appends to config.toml keeping the rest; the installed command allows, denies in Codex JSON, acks and retries', async () => {
   const dir = repoWith({ 'docs/plans/codex.md': PLAN, 'src/a.ts': 'export const a = 1;\n', '.codex/config.toml': USER_CONFIG });
-  const inst = await forge(['plan', 'install-hook', 'codex', '--json'], { cwd: join(dir, 'src') });
+  const env = trustingCodexHome(dir);
+  const inst = await forge(['plan', 'install-hook', 'codex', '--json'], { cwd: join(dir, 'src'), env });
   assert.is(inst.code, 0, inst.stderr);
   assert.is(inst.records[0]!.added, true);
   const text = readFileSync(join(dir, '.codex/config.toml'), 'utf8');
@@ -36,7 +44,7 @@ test('Codex: install-hook appends to config.toml keeping the rest; the installed
   assert.is(config.hooks.PreToolUse[0].matcher, undefined, 'no matcher: every tool Codex reports');
   const command = config.hooks.PreToolUse[0].hooks[0].command as string;
   assert.is(config.hooks.PreToolUse[0].hooks[0].type, 'command');
-  const again = await forge(['plan', 'install-hook', 'codex', '--json'], { cwd: dir });
+  const again = await forge(['plan', 'install-hook', 'codex', '--json'], { cwd: dir, env });
   assert.is(again.records[0]!.added, false);
   assert.is(readFileSync(join(dir, '.codex/config.toml'), 'utf8'), text, 'idempotent');
 
@@ -122,7 +130,7 @@ test('Codex: install-hook appends to config.toml keeping the rest; the installed
 
 test('Codex, hostile: a patch run through the shell is gated as the writes it makes; an apply_patch naming no file is refused', async () => {
   const dir = repoWith({ 'docs/plans/codex.md': PLAN, 'src/a.ts': 'export const a = 1;\n' });
-  assert.is((await forge(['plan', 'install-hook', 'codex'], { cwd: dir })).code, 0);
+  assert.is((await forge(['plan', 'install-hook', 'codex'], { cwd: dir, env: trustingCodexHome(dir) })).code, 0);
   const command = (parse(readFileSync(join(dir, '.codex/config.toml'), 'utf8')) as any).hooks.PreToolUse[0].hooks[0].command as string;
   assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/codex.md'], { cwd: dir })).code, 0);
   const base = { session_id: 'codex-sess', cwd: dir, hook_event_name: 'PreToolUse' };
@@ -147,7 +155,7 @@ test('Codex, hostile: a patch run through the shell is gated as the writes it ma
 
 test('Codex: fails closed when forge cannot run; a malformed config.toml is refused untouched', async () => {
   const dir = repoWith({ 'docs/plans/codex.md': PLAN, 'src/a.ts': 'x\n' });
-  assert.is((await forge(['plan', 'install-hook', 'codex'], { cwd: dir })).code, 0);
+  assert.is((await forge(['plan', 'install-hook', 'codex'], { cwd: dir, env: trustingCodexHome(dir) })).code, 0);
   const command = (parse(readFileSync(join(dir, '.codex/config.toml'), 'utf8')) as any).hooks.PreToolUse[0].hooks[0].command as string;
   const missing = spawnSync('/bin/sh', ['-c', command], { cwd: dir, input: '{}', encoding: 'utf8', env: { PATH: '/nonexistent' } });
   assert.is(missing.status, 2, 'Codex blocks a call on exit 2');

@@ -121,7 +121,7 @@ test('ack lets exactly one retry through; a hard refusal cannot be acknowledged'
   const ack = await forge(['plan', 'ack'], { cwd: dir });
   assert.is(
     ack.stdout,
-    "acknowledged in gate-demo U1: plan breach: paths — 'docs/guide.md' is outside U1's allowed_paths (src/**)\nthe same call (read on docs/guide.md) may run once under the parent rails\nNext: forge plan preflight --tool read --path docs/guide.md\n",
+    "acknowledged in gate-demo U1: plan breach: paths — 'docs/guide.md' is outside U1's allowed_paths (src/**)\nthe same call (read on docs/guide.md) may run once under the parent rails\nNext: retry the same call (read on docs/guide.md) once; its gate lets it through\n",
   );
   assert.is((await forge(['plan', 'ack', '--json'], { cwd: dir })).records[0]!.error.code, 'NO_SOFT_BREACH', 'once per refusal');
   const other = await preflight(dir, ['--tool', 'read', '--path', 'docs/other.md']);
@@ -355,7 +355,7 @@ test('Claude Code: install-hook merges settings; the installed hook allows, deni
       hookEventName: 'PreToolUse',
       permissionDecision: 'deny',
       permissionDecisionReason:
-        "plan breach: blast radius — changing 'docs/notes.md' is outside the plan's blast radius (src/**, test/**). A hard refusal: no acknowledgement applies. Stay within the plan (`forge plan status`).",
+        "plan breach: blast radius — changing 'docs/notes.md' is outside the plan's blast radius (src/**, test/**). A hard refusal: no acknowledgement applies. Stay within the plan (`forge plan status`)",
     },
   });
   assert.match(

@@ -87,12 +87,13 @@ test('OpenCode: install-hook writes the plugin once; loaded as OpenCode loads it
     /^plan breach: tools — 'grep' is not allowed in U1/,
   );
   assert.match(
-    (await refusal(before, 'bash', { command: 'cat src/a.ts', description: 'show' }))!,
+    (await refusal(before, 'bash', { command: 'npm test', description: 'test' }))!,
     /^plan breach: tools — 'bash' is not allowed in U1 \(allowed: read, edit\)\. Run `forge plan ack`, then retry this exact call once/,
   );
   assert.is(await refusal(before, 'bash', { command: 'forge plan ack', description: 'ack' }), null, 'the lifecycle is never gated');
   assert.is((await forge(['plan', 'ack'], { cwd: dir })).code, 0);
-  assert.is(await refusal(before, 'bash', { command: 'cat src/a.ts', description: 'show' }), null, 'acknowledged, the retry runs');
+  assert.is(await refusal(before, 'bash', { command: 'npm test', description: 'test' }), null, 'acknowledged, the retry runs');
+  assert.is(await refusal(before, 'bash', { command: 'cat src/a.ts', description: 'show' }), null, 'a shell read of src/a.ts is a read');
   assert.match(
     (await refusal(before, 'apply_patch', { patchText: `${patch('src/a.ts')}*** Add File: docs/new.md\n+x\n` }))!,
     /^plan breach: blast radius — changing 'docs\/new.md' is outside .*A hard refusal/,

@@ -108,7 +108,7 @@ test('the flush commits only valid spool entries and removes the rest: invalid r
   assert.not.match(git(dir, 'log', '--format=%B', 'refs/forge/state'), /bad|a b|linked|stray/);
 });
 
-test('forge mcp with an invalid FORGE_RUN_ID does not start; a call with an invalid run-id is INVALID_ID; neither spools anything', async () => {
+test('forge mcp with an invalid FORGE_RUN_ID does not start; a call that names a run id (undeclared: the server\'s run is its own) is UNKNOWN_FIELD; neither spools anything', async () => {
   const { outer, repo } = nestedRepo();
   const before = snapshot(outer);
   const refused = await forge(['mcp'], { cwd: repo, env: { FORGE_RUN_ID: '../../../../x' } });
@@ -121,7 +121,7 @@ test('forge mcp with an invalid FORGE_RUN_ID does not start; a call with an inva
     for (const id of ['../../../../x', 'a/b\nc']) {
       const r = await client.callTool({ name: 'memory_save', arguments: { pattern: 'lesson', 'run-id': id } });
       assert.is(r.isError, true);
-      assert.is(JSON.parse((r.content as Array<{ text: string }>)[0]!.text).error.code, 'INVALID_ID');
+      assert.is(JSON.parse((r.content as Array<{ text: string }>)[0]!.text).error.code, 'UNKNOWN_FIELD');
     }
   } finally {
     await client.close();

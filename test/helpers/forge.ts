@@ -20,13 +20,19 @@ const dataHome = tempDir('forge-xdg-');
 const configHome = tempDir('forge-config-');
 // Nor the user's ~/.cache/forge (the executable's code cache).
 const cacheHome = tempDir('forge-cache-');
+// Nor the agents' own homes, where install-hook records trust and plan status looks for gates.
+const agentHomes = {
+  CODEX_HOME: tempDir('forge-codex-home-'),
+  CLAUDE_CONFIG_DIR: tempDir('forge-claude-home-'),
+  GEMINI_CLI_HOME: tempDir('forge-gemini-home-'),
+};
 
-/** The environment tests run forge in: no inherited FORGE_* settings, private XDG data, config and cache dirs. */
+/** The environment tests run forge in: no inherited FORGE_* settings, private XDG data, config and cache dirs and agent homes. */
 export function forgeEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env))
     if (!k.startsWith('FORGE_') && k !== 'NODE_EXTRA_CA_CERTS' && k !== 'FORCE_COLOR') env[k] = v;
-  Object.assign(env, { XDG_DATA_HOME: dataHome, XDG_CONFIG_HOME: configHome, XDG_CACHE_HOME: cacheHome, NO_COLOR: '1' });
+  Object.assign(env, { XDG_DATA_HOME: dataHome, XDG_CONFIG_HOME: configHome, XDG_CACHE_HOME: cacheHome, NO_COLOR: '1', ...agentHomes });
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;
