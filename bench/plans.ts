@@ -80,6 +80,12 @@ const cases: Array<[string, string[], number, string?]> = [
   ['allowed, nothing to record', [FORGE, 'plan', 'preflight', '--tool', 'read', '--path', 'src/a.ts'], 0],
   ['allowed, tokens recorded', [FORGE, 'plan', 'preflight', '--tool', 'edit', '--path', 'src/a.ts', '--tokens', '1'], 0],
   ['refused, journaled', [FORGE, 'plan', 'preflight', '--tool', 'bash', '--command', 'git push'], 1],
+  // A shell command read by the parser: a pipeline that only reads is allowed as a read and a search.
+  [
+    'shell read, parsed, allowed',
+    [FORGE, 'plan', 'preflight', '--tool', 'bash', '--command', "cd src && cat a.ts | grep -n 'x' && ls -la"],
+    0,
+  ],
   ['Claude Code hook, allowed', [FORGE, 'plan', 'preflight', '--hook', 'claude'], 0, payload],
   ['Codex CLI hook, allowed', [FORGE, 'plan', 'preflight', '--hook', 'codex'], 0, codexPayload],
   ['Gemini CLI hook, allowed', [FORGE, 'plan', 'preflight', '--hook', 'gemini'], 0, geminiPayload],

@@ -81,7 +81,7 @@ export function positionals(args: Arg[], spec: ProgramSpec): { words: Arg[]; giv
       words.push(...args.slice(i + 1));
       break;
     }
-    if (v !== null && v.startsWith('-') && v !== '-') {
+    if (v?.startsWith('-') && v !== '-') {
       const name = v.includes('=') ? v.slice(0, v.indexOf('=')) : v;
       given.add(name);
       // A cluster of short flags (-rn) gives each of them.

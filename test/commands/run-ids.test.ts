@@ -108,7 +108,7 @@ test('the flush commits only valid spool entries and removes the rest: invalid r
   assert.not.match(git(dir, 'log', '--format=%B', 'refs/forge/state'), /bad|a b|linked|stray/);
 });
 
-test('forge mcp with an invalid FORGE_RUN_ID does not start; a call that names a run id (undeclared: the server\'s run is its own) is UNKNOWN_FIELD; neither spools anything', async () => {
+test("forge mcp with an invalid FORGE_RUN_ID does not start; a call that names a run id (undeclared: the server's run is its own) is UNKNOWN_FIELD; neither spools anything", async () => {
   const { outer, repo } = nestedRepo();
   const before = snapshot(outer);
   const refused = await forge(['mcp'], { cwd: repo, env: { FORGE_RUN_ID: '../../../../x' } });
