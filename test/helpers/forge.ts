@@ -66,6 +66,9 @@ export function forge(
     child.stderr.on('data', (b) => (stderr += b));
     child.on('error', fail);
     child.on('close', (code) => done({ code: code ?? -1, stdout, stderr, records: parse(stdout) }));
+    // A command may exit without reading its input (it needs none): the write then fails with EPIPE,
+    // which says nothing of the command; its exit code and output do.
+    child.stdin.on('error', () => {});
     child.stdin.end(opts.input ?? '');
   });
 }
