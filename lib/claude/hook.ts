@@ -1,4 +1,5 @@
 // What every Claude Code hook payload shares: a JSON object on stdin, and the session it comes from.
+import { isAbsolute, resolve } from 'node:path';
 import { ForgeError, InvalidInputError } from '../errors';
 
 /**
@@ -28,6 +29,20 @@ export function parseHookPayload(text: string, fix: string, agent = 'Claude Code
 export function hookSessionId(p: Record<string, unknown>): string | null {
   const id = typeof p.session_id === 'string' ? p.session_id.trim() : '';
   return id && id !== 'null' && id !== 'undefined' ? id : null;
+}
+
+/** The keys an agent's shell tool names the directory its command runs in by: Codex's and OpenCode's workdir, Gemini CLI's dir_path (directory in older releases). */
+const SHELL_DIR_KEYS = ['workdir', 'dir_path', 'directory', 'cwd'];
+
+/**
+ * Where a shell tool's command runs: the directory its input names, resolved from the payload's cwd,
+ * else the cwd. A command's relative paths are read from there (`cat secret` with dir_path /etc reads /etc/secret).
+ */
+export function shellCwd(cwd: string | null, input: Record<string, unknown>): string | null {
+  const dir = SHELL_DIR_KEYS.map((k) => input[k]).find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  if (dir === undefined) return cwd;
+  if (isAbsolute(dir)) return dir;
+  return cwd === null ? dir : resolve(cwd, dir);
 }
 
 /** A hook's own failure as a code and a message: a ForgeError's, or INTERNAL for a bug. */

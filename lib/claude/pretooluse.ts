@@ -1,9 +1,9 @@
 // Claude Code's PreToolUse hook: its payload as a forge tool call, and its answer when forge refuses.
 import { InvalidInputError } from '../errors';
 import { forgeMcpCall } from '../plans/calls';
-import { globDir } from '../plans/tools';
+import { globDir, toolInfo } from '../plans/tools';
 import { isObject, isText } from '../guards';
-import { denyReason, hookSessionId, parseHookPayload } from './hook';
+import { denyReason, hookSessionId, parseHookPayload, shellCwd } from './hook';
 
 export interface PreToolUsePayload {
   sessionId: string | null;
@@ -31,7 +31,14 @@ export function parsePreToolUse(text: string): PreToolUsePayload {
   // Glob lists only under its pattern's literal directory: `src/**/*.ts` from the project root reads src.
   if (p.tool_name === 'Glob' && isText(input.pattern)) paths = [globDir(input.pattern, paths[0])];
   const base = { sessionId: hookSessionId(p), cwd: typeof p.cwd === 'string' && p.cwd ? p.cwd : null, tool: p.tool_name };
-  return { ...base, paths, command: typeof input.command === 'string' ? input.command : undefined, ...forgeMcpCall(p.tool_name, input) };
+  const shell = toolInfo(p.tool_name, 'claude').word === 'bash';
+  return {
+    ...base,
+    ...(shell ? { cwd: shellCwd(base.cwd, input) } : {}),
+    paths,
+    command: typeof input.command === 'string' ? input.command : undefined,
+    ...forgeMcpCall(p.tool_name, input),
+  };
 }
 
 /** The hook's answer to a refused call: deny, with the reason Claude (or Codex, which reads this answer) is shown. */

@@ -1,8 +1,9 @@
 // Codex CLI's PreToolUse hook: its payload as a forge tool call (apply_patch's files read from the patch).
 import { InvalidInputError } from '../errors';
-import { hookSessionId, parseHookPayload } from '../claude/hook';
+import { hookSessionId, parseHookPayload, shellCwd } from '../claude/hook';
 import type { PreToolUsePayload } from '../claude/pretooluse';
 import { forgeMcpCall } from '../plans/calls';
+import { toolInfo } from '../plans/tools';
 import { isObject } from '../guards';
 
 /** tool_input keys that carry a path (an MCP tool's own arguments, as Codex passes them on). */
@@ -53,11 +54,13 @@ export function parseCodexPreToolUse(text: string): PreToolUsePayload {
   }
   // apply_patch run through the shell (apply_patch <<'EOF' … EOF, as Codex's models often call it):
   // still a shell command for its surface, and the patch's files are written.
+  // A shell command runs in its workdir: its relative paths (and a patch's) are read from there.
+  const shell = toolInfo(p.tool_name, 'codex').word === 'bash' ? { ...base, cwd: shellCwd(base.cwd, input) } : base;
   if (command !== undefined && /^\s*\*\*\* Begin Patch\s*$/m.test(command)) {
-    return { ...base, paths: patchPaths(command), command, writes: true };
+    return { ...shell, paths: patchPaths(command), command, writes: true };
   }
   return {
-    ...base,
+    ...shell,
     paths: PATH_KEYS.map((k) => input[k]).filter((v): v is string => typeof v === 'string' && v !== ''),
     command,
     ...forgeMcpCall(p.tool_name, input),

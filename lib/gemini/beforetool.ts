@@ -1,6 +1,6 @@
 // Gemini CLI's BeforeTool hook: its payload as a forge tool call, and its answer when forge refuses.
 import { InvalidInputError } from '../errors';
-import { denyReason, hookSessionId, parseHookPayload } from '../claude/hook';
+import { denyReason, hookSessionId, parseHookPayload, shellCwd } from '../claude/hook';
 import type { PreToolUsePayload } from '../claude/pretooluse';
 import { forgeMcpCall } from '../plans/calls';
 import { globDir, toolInfo } from '../plans/tools';
@@ -33,7 +33,8 @@ export function parseGeminiBeforeTool(text: string): PreToolUsePayload {
   const base = { sessionId: hookSessionId(p), cwd: isText(p.cwd) ? p.cwd : null, tool, command };
   const forge = forgeMcpCall(tool, input);
   if (forge) return { ...base, ...forge };
-  if (toolInfo(tool, 'gemini').word === 'bash') return { ...base, paths: [] };
+  // The command runs in dir_path: its relative paths are read from there.
+  if (toolInfo(tool, 'gemini').word === 'bash') return { ...base, cwd: shellCwd(base.cwd, input), paths: [] };
   let paths = PATH_KEYS.map((k) => input[k]).filter(isText);
   if (p.tool_name === 'glob' && isText(input.pattern)) paths = [globDir(input.pattern, paths[0])];
   if (p.tool_name === 'read_many_files') {

@@ -1,6 +1,6 @@
 // OpenCode's tool.execute.before, as forge's plugin passes it on: the call as a forge tool call, and the refusal the plugin throws.
 import { InvalidInputError } from '../errors';
-import { hookSessionId, parseHookPayload } from '../claude/hook';
+import { hookSessionId, parseHookPayload, shellCwd } from '../claude/hook';
 import type { PreToolUsePayload } from '../claude/pretooluse';
 import { patchPaths } from '../codex/pretooluse';
 import { forgeMcpCall } from '../plans/calls';
@@ -30,7 +30,8 @@ export function parseOpenCodeToolCall(text: string): PreToolUsePayload {
   // forge's own MCP tools (forge_read, forge_patch…) name their paths as forge's tools do.
   const forge = forgeMcpCall(p.tool, args, 'opencode');
   if (forge) return { ...base, ...forge };
-  if (toolInfo(p.tool, 'opencode').word === 'bash') return { ...base, paths: [] };
+  // The command runs in its workdir: its relative paths are read from there.
+  if (toolInfo(p.tool, 'opencode').word === 'bash') return { ...base, cwd: shellCwd(base.cwd, args), paths: [] };
   if (toolInfo(p.tool, 'opencode').word === 'patch') {
     const paths = isText(args.patchText) ? patchPaths(args.patchText) : [];
     // A patch whose files the gate cannot see is refused: applied otherwise, it would pass unchecked.

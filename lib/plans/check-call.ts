@@ -6,7 +6,7 @@ import type { Contract } from './contract';
 import { canonicalTool, mutatesByName, type Breach, type Decision, type ToolCall } from './gate';
 import { preflight } from './lifecycle';
 import type { Surface } from './markdown';
-import { readShell } from './shell';
+import { readShell, type ShellEffects } from './shell';
 import { toolInfo, type ToolAgent } from './tools';
 
 /** The refusal codes, by the rule broken. */
@@ -122,6 +122,15 @@ function callPaths({
 const shellPaths = (paths: string[], base: string, root: string) =>
   judgePaths({ given: paths, whole: async (p) => p.endsWith('/'), base, root });
 
+/** Shells forge does not read: their commands are read as bash would read them, for a plan's lifecycle, but never judged. */
+const FOREIGN_SHELLS = new Set(['PowerShell']);
+
+function shellEffects(tool: string, command: string): ShellEffects {
+  const effects = readShell(command);
+  if (!FOREIGN_SHELLS.has(tool)) return effects;
+  return { ...effects, unjudged: effects.unjudged ?? `a ${tool} command (forge reads bash)`, readWords: null };
+}
+
 /** Both judgements as one. */
 const joined = (a: JudgedPaths, b: JudgedPaths): JudgedPaths => ({
   paths: [...new Set([...a.paths, ...b.paths])],
@@ -149,7 +158,7 @@ export async function checkCall({
 }): Promise<CallCheck> {
   const { tool, agent, command } = request;
   // A shell command is read by a bash parser: what it reaches, reads and writes, and what in it cannot be judged.
-  const shell = command !== undefined && canonicalTool(tool, agent) === 'bash' ? readShell(command) : null;
+  const shell = command !== undefined && canonicalTool(tool, agent) === 'bash' ? shellEffects(tool, command) : null;
   const named = await callPaths({ tool, agent, paths: request.paths, base, root });
   const written = await shellPaths(shell?.writes ?? [], base, root);
   const read = await shellPaths(shell?.reads ?? [], base, root);

@@ -157,6 +157,28 @@ test('forge’s MCP tools that end, pause, resume or replace the plan are refuse
   await stillActive(dir);
 });
 
+test('a shell command is judged where it runs: Gemini CLI’s dir_path, Codex’s and OpenCode’s workdir; a PowerShell command is not read as bash', async () => {
+  const dir = await activePlan();
+  const cases: [Agent, Record<string, unknown>][] = [
+    ['gemini', { command: 'cat passwd', dir_path: '/etc' }],
+    ['codex', { command: 'cat passwd', workdir: '/etc' }],
+    ['opencode', { command: 'cat passwd', workdir: '/etc', description: 'read' }],
+    ['gemini', { command: 'cat notes.md', dir_path: 'docs' }],
+  ];
+  for (const [agent, input] of cases)
+    assert.match(
+      decide(dir, agent, AGENTS[agent].shell, input) ?? '',
+      /^plan breach: paths — '(\.\.\/)+etc\/passwd'|'docs\/notes\.md'/,
+      `${agent}: ${JSON.stringify(input)}`,
+    );
+  assert.is(decide(dir, 'gemini', 'run_shell_command', { command: 'cat a.ts', dir_path: 'src' }), null, 'src/a.ts, read from src');
+  assert.match(
+    decide(dir, 'claude', 'PowerShell', { command: 'Remove-Item docs/notes.md' }) ?? '',
+    /^plan breach: shell — forge cannot judge a PowerShell command/,
+  );
+  assert.match(decide(dir, 'claude', 'PowerShell', { command: 'forge plan end' }) ?? '', /^plan breach: operator only/);
+});
+
 test('forge mcp serves none of the operator’s commands, whatever toolsets are asked for', async () => {
   const dir = tempRepo();
   const env = Object.fromEntries(Object.entries(forgeEnv()).filter((e): e is [string, string] => e[1] !== undefined));
