@@ -37,8 +37,22 @@ export class Judge {
   unjudged: string | null = null;
   readOnly = true;
   readonly words = new Set<string>();
-  /** Where commands may run: the starting directory ('.') and every directory a `cd` names (each path is judged from all of them). */
-  readonly dirs = new Set<string>(['.']);
+  /**
+   * Where the next command may run: the starting directory ('.'), changed by a `cd`, and widened
+   * where a `cd` may have failed (after `;`, `||`). A path is judged from each of them.
+   */
+  dirs = new Set<string>(['.']);
+  /** Runs `body` in a subshell: a `cd` inside it does not outlast it. */
+  inSubshell(body: () => void): void {
+    const before = this.dirs;
+    this.dirs = new Set(before);
+    body();
+    this.dirs = before;
+  }
+  /** Widens where the next command may run by where it could run before (the `cd` before it may have failed). */
+  widen(before: ReadonlySet<string>): void {
+    this.dirs = new Set([...this.dirs, ...before]);
+  }
 
   reach(s: Surface): void {
     if (ORDER[s] > ORDER[this.surface]) this.surface = s;

@@ -1,6 +1,16 @@
 // A shell command line as the plan gate judges it: read by a bash parser (unbash), never by patterns — what it reaches, reads, writes, and what cannot be judged.
 import { posix } from 'node:path';
-import { type Command, forEachChild, parse, type Pipeline, type Redirect, type SyntaxNode, type Word } from 'unbash';
+import {
+  type AndOr,
+  type Command,
+  type CompoundList,
+  forEachChild,
+  parse,
+  type Pipeline,
+  type Redirect,
+  type SyntaxNode,
+  type Word,
+} from 'unbash';
 import type { Surface } from './markdown';
 import { EXEC_RUNNERS, INTERPRETERS, PURE_PROGRAMS, READ_PROGRAMS, SHELLS, WRAPPERS, WRITE_PROGRAMS } from './shell-commands';
 import { type Arg, argOf, base, Judge, MAX_DEPTH, positionals } from './shell-judge';
@@ -71,9 +81,12 @@ function judgeDd(j: Judge, _name: string, rest: Arg[]): void {
 /** A `cd` adds where later commands may run: their paths are judged from every such directory. */
 function judgeCd(j: Judge, _name: string, rest: Arg[]): void {
   const to = rest.find((a) => a.value !== '--' && !a.value?.startsWith('-'));
-  if (!to) j.dirs.add('~');
+  if (!to) j.dirs = new Set(['~']);
   else if (to.value === null) j.cannot(`cd to '${to.text}'`);
-  else for (const d of [...j.dirs]) j.dirs.add(to.value.startsWith('/') || to.value.startsWith('~') ? to.value : posix.join(d, to.value));
+  else {
+    const target = to.value;
+    j.dirs = new Set([...j.dirs].map((d) => (target.startsWith('/') || target.startsWith('~') ? target : posix.join(d, target))));
+  }
 }
 
 /** An interpreter judged as any program, unless its code comes inline or from its input. */
@@ -312,8 +325,33 @@ function judgeRedirect(j: Judge, r: Redirect): void {
 /** Every simple command in the tree, with whether its input may be code (a pipe, a here-document): loops, functions and substitutions included. */
 function walk(j: Judge, node: SyntaxNode, depth: number, stdinCode = false): void {
   if (node.type === 'Pipeline') {
+    // Each command of a pipeline runs in a subshell of its own.
     const p = node as Pipeline;
-    p.commands.forEach((c, i) => walk(j, c, depth, i > 0));
+    p.commands.forEach((c, i) => j.inSubshell(() => walk(j, c, depth, i > 0)));
+    return;
+  }
+  if (node.type === 'Subshell') {
+    j.inSubshell(() => forEachChild(node, (child) => walk(j, child, depth)));
+    return;
+  }
+  if (node.type === 'Script' || node.type === 'CompoundList') {
+    // One statement after another: the next runs where the last left it, or — its cd failing — where it began.
+    for (const statement of (node as CompoundList).commands) {
+      const before = j.dirs;
+      walk(j, statement, depth);
+      j.widen(before);
+    }
+    return;
+  }
+  if (node.type === 'AndOr') {
+    // After `a && b`, b runs only where a succeeded; after `a || b`, also where a failed.
+    const list = node as AndOr;
+    let before = j.dirs;
+    list.commands.forEach((c, i) => {
+      if (i > 0 && list.operators[i - 1] === '||') j.widen(before);
+      before = j.dirs;
+      walk(j, c, depth);
+    });
     return;
   }
   if (node.type === 'Command') {
@@ -333,8 +371,9 @@ function walk(j: Judge, node: SyntaxNode, depth: number, stdinCode = false): voi
 }
 
 function walkSubstitutions(j: Judge, node: SyntaxNode, depth: number): void {
+  // A substitution runs in a subshell.
   if (node.type === 'Script' || node.type === 'Statement') {
-    walk(j, node, depth);
+    j.inSubshell(() => walk(j, node, depth));
     return;
   }
   forEachChild(node, (child) => walkSubstitutions(j, child, depth));
