@@ -74,6 +74,8 @@ export default defineCommand({
           event: 'Stop',
           command: 'forge loop hook codex',
           failure: 'open',
+          // Codex skips a hook it has not trusted: the trust is recorded as for the plan gate.
+          env: ctx.env,
         }),
       gemini: () =>
         installGeminiProjectHook({

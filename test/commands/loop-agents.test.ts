@@ -6,7 +6,7 @@ import { parse as parseToml } from 'smol-toml';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { runHook } from '../helpers/claude';
-import { forge } from '../helpers/forge';
+import { forge, forgeEnv } from '../helpers/forge';
 import { changedPaths, tempRepo, treeHashes } from '../helpers/repo';
 
 async function status(dir: string): Promise<Record<string, any>> {
@@ -28,6 +28,14 @@ test('Codex CLI: loop install appends [[hooks.Stop]]; the installed hook continu
   const command = config.hooks.Stop[0].hooks[0].command as string;
   assert.is(command, 'forge loop hook codex', 'no "|| exit 2": a driver that fails lets the turn end');
   assert.is((await forge(['loop', 'install', 'codex', '--json'], { cwd: dir })).records[0]!.added, false);
+  // Codex runs no hook it has not trusted: the Stop hook's trust is recorded in the user's config, as the gate's is.
+  const home = forgeEnv().CODEX_HOME!;
+  const trust = parseToml(readFileSync(join(home, 'config.toml'), 'utf8')) as any;
+  const keys = Object.keys(trust.hooks?.state ?? {});
+  assert.ok(
+    keys.some((k) => k.includes(':stop:')),
+    `a trusted_hash for the Stop hook: ${keys.join(', ')}`,
+  );
 
   const base = {
     session_id: 'codex-sess',
