@@ -91,6 +91,13 @@ async function readHookCall({
     });
     return { answer: await hookDeny(agent, err, ctx, cannotRead) };
   }
+  // A shell call whose command forge cannot read (none, or not text) could do anything: refused while a plan gates.
+  if (toolInfo(p.tool, agent).word === 'bash' && p.command === undefined && (await planMayBeActive(ctx))) {
+    const err = new InvalidInputError('BAD_HOOK_PAYLOAD', `the ${p.tool} call carries no command line the gate can read`, {
+      fix: 'forge plan preflight --help',
+    });
+    return { answer: await hookDeny(agent, err, ctx, cannotRead) };
+  }
   return p;
 }
 

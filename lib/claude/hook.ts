@@ -1,6 +1,7 @@
 // What every Claude Code hook payload shares: a JSON object on stdin, and the session it comes from.
 import { isAbsolute, resolve } from 'node:path';
 import { ForgeError, InvalidInputError } from '../errors';
+import { shellJoin } from '../quote';
 
 /**
  * A hook's stdin as a JSON object; anything else is BAD_HOOK_PAYLOAD. The hooks never let it out
@@ -43,6 +44,17 @@ export function shellCwd(cwd: string | null, input: Record<string, unknown>): st
   if (dir === undefined) return cwd;
   if (isAbsolute(dir)) return dir;
   return cwd === null ? dir : resolve(cwd, dir);
+}
+
+/**
+ * A tool call's command line: the string an agent sends, or the argv some send instead (Codex's
+ * shell tool: ["bash", "-lc", "git push"]) written as the shell would read it. Undefined when
+ * neither, or an argv holding anything but strings: a command forge cannot read.
+ */
+export function commandOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.length && value.every((w) => typeof w === 'string')) return shellJoin(value);
+  return undefined;
 }
 
 /** A hook's own failure as a code and a message: a ForgeError's, or INTERNAL for a bug. */

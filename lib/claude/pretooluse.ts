@@ -3,7 +3,7 @@ import { InvalidInputError } from '../errors';
 import { forgeMcpCall } from '../plans/calls';
 import { globDir, toolInfo } from '../plans/tools';
 import { isObject, isText } from '../guards';
-import { denyReason, hookSessionId, parseHookPayload, shellCwd } from './hook';
+import { denyReason, hookSessionId, parseHookPayload, shellCwd, commandOf } from './hook';
 
 export interface PreToolUsePayload {
   sessionId: string | null;
@@ -36,7 +36,7 @@ export function parsePreToolUse(text: string): PreToolUsePayload {
     ...base,
     ...(shell ? { cwd: shellCwd(base.cwd, input) } : {}),
     paths,
-    command: typeof input.command === 'string' ? input.command : undefined,
+    command: commandOf(input.command),
     ...forgeMcpCall(p.tool_name, input),
   };
 }

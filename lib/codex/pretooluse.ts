@@ -1,6 +1,6 @@
 // Codex CLI's PreToolUse hook: its payload as a forge tool call (apply_patch's files read from the patch).
 import { InvalidInputError } from '../errors';
-import { hookSessionId, parseHookPayload, shellCwd } from '../claude/hook';
+import { hookSessionId, parseHookPayload, shellCwd, commandOf } from '../claude/hook';
 import type { PreToolUsePayload } from '../claude/pretooluse';
 import { forgeMcpCall } from '../plans/calls';
 import { toolInfo } from '../plans/tools';
@@ -35,7 +35,7 @@ export function parseCodexPreToolUse(text: string): PreToolUsePayload {
       fix: 'forge plan install-hook codex',
     });
   const input = isObject(p.tool_input) ? p.tool_input : {};
-  const command = typeof input.command === 'string' ? input.command : undefined;
+  const command = commandOf(input.command);
   const base = { sessionId: hookSessionId(p), cwd: typeof p.cwd === 'string' && p.cwd ? p.cwd : null, tool: p.tool_name };
   if (p.tool_name === 'apply_patch') {
     if (command === undefined)

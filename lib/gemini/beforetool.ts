@@ -1,6 +1,6 @@
 // Gemini CLI's BeforeTool hook: its payload as a forge tool call, and its answer when forge refuses.
 import { InvalidInputError } from '../errors';
-import { denyReason, hookSessionId, parseHookPayload, shellCwd } from '../claude/hook';
+import { denyReason, hookSessionId, parseHookPayload, shellCwd, commandOf } from '../claude/hook';
 import type { PreToolUsePayload } from '../claude/pretooluse';
 import { forgeMcpCall } from '../plans/calls';
 import { globDir, toolInfo } from '../plans/tools';
@@ -29,7 +29,7 @@ export function parseGeminiBeforeTool(text: string): PreToolUsePayload {
       ? p.mcp_context
       : null;
   const tool = mcp ? `mcp__${mcp.server_name as string}__${mcp.tool_name as string}` : p.tool_name;
-  const command = isText(input.command) ? input.command : undefined;
+  const command = commandOf(input.command);
   const base = { sessionId: hookSessionId(p), cwd: isText(p.cwd) ? p.cwd : null, tool, command };
   const forge = forgeMcpCall(tool, input);
   if (forge) return { ...base, ...forge };

@@ -1,6 +1,6 @@
 // OpenCode's tool.execute.before, as forge's plugin passes it on: the call as a forge tool call, and the refusal the plugin throws.
 import { InvalidInputError } from '../errors';
-import { hookSessionId, parseHookPayload, shellCwd } from '../claude/hook';
+import { hookSessionId, parseHookPayload, shellCwd, commandOf } from '../claude/hook';
 import type { PreToolUsePayload } from '../claude/pretooluse';
 import { patchPaths } from '../codex/pretooluse';
 import { forgeMcpCall } from '../plans/calls';
@@ -20,7 +20,7 @@ export function parseOpenCodeToolCall(text: string): PreToolUsePayload {
       fix: 'forge plan install-hook opencode',
     });
   const args = isObject(p.args) ? p.args : {};
-  const command = isText(args.command) ? args.command : undefined;
+  const command = commandOf(args.command);
   const base = {
     sessionId: hookSessionId({ session_id: p.sessionID }),
     cwd: isText(p.directory) ? p.directory : null,

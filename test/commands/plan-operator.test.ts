@@ -179,6 +179,29 @@ test('a shell command is judged where it runs: Gemini CLI’s dir_path, Codex’
   assert.match(decide(dir, 'claude', 'PowerShell', { command: 'forge plan end' }) ?? '', /^plan breach: operator only/);
 });
 
+test('a shell call sent as argv is read as the shell would run it, and one whose command cannot be read is refused while a plan gates', async () => {
+  const dir = await activePlan();
+  assert.match(decide(dir, 'codex', 'Bash', { command: ['bash', '-lc', 'git push origin HEAD'] }) ?? '', /^plan breach: surface — /);
+  assert.match(decide(dir, 'codex', 'Bash', { command: ['bash', '-lc', 'forge plan end'] }) ?? '', /^plan breach: operator only/);
+  assert.match(
+    decide(dir, 'opencode', 'bash', { command: ['sh', '-c', 'echo x > docs/y.md'] }) ?? '',
+    /^plan breach: (blast radius|paths)/,
+  );
+  assert.is(decide(dir, 'codex', 'Bash', { command: ['cat', 'src/a.ts'] }), null, 'a read within the unit');
+  for (const [agent, command] of [
+    ['claude', undefined],
+    ['claude', 42],
+    ['codex', ['git', 7]],
+    ['gemini', { cmd: 'git push' }],
+    ['opencode', null],
+  ] as [Agent, unknown][])
+    assert.match(
+      decide(dir, agent, AGENTS[agent].shell, { command }) ?? '',
+      /carries no command line the gate can read/,
+      `${agent}: ${JSON.stringify(command)}`,
+    );
+});
+
 test('forge mcp serves none of the operator’s commands, whatever toolsets are asked for', async () => {
   const dir = tempRepo();
   const env = Object.fromEntries(Object.entries(forgeEnv()).filter((e): e is [string, string] => e[1] !== undefined));
