@@ -4,7 +4,7 @@ SHELL := /bin/bash
 TSX := node --import tsx
 SOURCES := $(shell find bin lib commands -name '*.ts' 2>/dev/null) package.json scripts/build.mjs
 
-.PHONY: build deps typecheck lint format test test-fast demo bench man completions docs hints install clean
+.PHONY: build deps typecheck lint format test test-fast test-agents demo bench man completions docs hints install clean
 
 node_modules/.deps-stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
@@ -36,6 +36,12 @@ test: build typecheck lint
 
 test-fast: deps
 	$(TSX) scripts/test.ts --fast --no-coverage $(TESTFLAGS)
+
+# forge's plan gate inside the real coding agents, each installed from npm at a pinned version
+# (scripts/agents/agents.ts) into node_modules/.cache/forge-agents/: not part of `make test`.
+# AGENTS picks some: make test-agents AGENTS='gemini codex'.
+test-agents: build
+	$(TSX) scripts/test-agents.ts $(AGENTS)
 
 demo: build
 	bash examples/demo.sh

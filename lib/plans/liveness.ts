@@ -1,6 +1,6 @@
 // Whether each agent's plan gate is live: installed where the agent loads it, trusted, and run by a release that blocks a call forge cannot answer.
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { claudeLoads, claudeUserSettings, jsonHooks, ON_FAILURE_SINCE, readJsonSettings } from '../claude/settings';
 import { CODEX_HOOKS_SINCE, codexTrust, handlerAt } from '../codex/config';
@@ -304,10 +304,27 @@ export async function gateReports({ cwd, env }: { cwd: string; env: Record<strin
             NOT_LOADED(agent, f, `forge could not tell whether the gate is live: ${err.message}`, `forge plan install-hook ${agent}`),
           );
       const reports = await Promise.all(present.filter((f): f is string => !!f).map(judged));
-      return reports.find((r) => r.live && !r.startAt) ?? reports.find((r) => r.live) ?? reports[0] ?? null;
+      const best = reports.find((r) => r.live && !r.startAt) ?? reports.find((r) => r.live) ?? reports[0] ?? null;
+      return best && (await startedElsewhere(best, ctx.cwd));
     }),
   );
   return found.filter((r): r is GateReport => r !== null);
+}
+
+/**
+ * A gate the agent loads only when it starts in one directory, asked about from another: an agent
+ * started here runs ungated, so it is reported not live — never as gated — and says where it would be.
+ */
+async function startedElsewhere(r: GateReport, cwd: string): Promise<GateReport> {
+  if (!r.live || !r.startAt) return r;
+  const [here, there] = await Promise.all([realpath(cwd).catch(() => cwd), realpath(r.startAt).catch(() => r.startAt!)]);
+  if (here === there) return r;
+  return {
+    ...r,
+    live: false,
+    state: 'not-loaded',
+    reason: `started in ${cwd}, ${r.agent} does not read ${r.file}; ${r.reason}`,
+  };
 }
 
 /** The text lines for the reports: one per agent, with the fix under a gate that is not live. */

@@ -87,7 +87,9 @@ export function startProgram({
 }): RunningProgram {
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd,
-    env,
+    // PWD says where the program runs, as a shell sets it: an agent that reads its project from PWD
+    // (OpenCode does) must not take the caller's directory for it.
+    env: { ...env, PWD: cwd },
     detached: true,
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });

@@ -8,6 +8,12 @@ import { join } from 'node:path';
  */
 export type Tier = 'fast' | 'all';
 const FAST_DIRS = ['test/lib/', 'test/bin/'];
+/**
+ * The files that run real coding agents installed from npm (`make test-agents`): never part of a
+ * tier, taken only by a pattern or path under the directory itself, so `make test` (and a pattern
+ * such as `agent`) leaves them out.
+ */
+const OPT_IN_DIR = 'test/agents';
 
 /** Every `*.test.ts` under test/, sorted. */
 export function testFiles(root = 'test'): string[] {
@@ -28,9 +34,11 @@ export function testFiles(root = 'test'): string[] {
 export function selectFiles({ tier, patterns, files = testFiles() }: { tier: Tier; patterns: string[]; files?: string[] }): string[] {
   const named = patterns.filter((p) => existsSync(p) && statSync(p).isFile());
   const filters = patterns.filter((p) => !named.includes(p));
+  const optedIn = (f: string) => !f.startsWith(`${OPT_IN_DIR}/`) || filters.some((p) => p.startsWith(OPT_IN_DIR) && f.includes(p));
   const matched = files.filter(
     (f) =>
       (tier === 'all' || FAST_DIRS.some((d) => f.startsWith(d))) &&
+      optedIn(f) &&
       (filters.length === 0 ? named.length === 0 : filters.some((p) => f.includes(p))),
   );
   return [...new Set([...named, ...matched])];

@@ -115,13 +115,24 @@ test('Claude Code and Gemini CLI read a project settings file only when started 
     gemini.stdout,
     new RegExp(`\\nGemini CLI reads ${dir}/\\.gemini/settings\\.json only when it starts in ${dir}: started in a subdirectory`),
   );
+  // Asked from src/, where an agent started now would run ungated: not live, and where it would be.
   let gates = (await forge(['plan', 'status', '--json'], { cwd: join(dir, 'src'), env })).records[0]!.gates;
   assert.equal(
-    gates.map((g: any) => [g.agent, g.live, g.scope, g.startAt]),
+    gates.map((g: any) => [g.agent, g.live, g.state, g.scope, g.startAt]),
     [
-      ['claude', true, 'project', dir],
-      ['gemini', true, 'project', dir],
+      ['claude', false, 'not-loaded', 'project', dir],
+      ['gemini', false, 'not-loaded', 'project', dir],
     ],
+  );
+  assert.match(gates[0].reason, /^started in .*\/src, claude does not read .*\.claude\/settings\.json; /);
+  gates = (await forge(['plan', 'status', '--json'], { cwd: dir, env })).records[0]!.gates;
+  assert.equal(
+    gates.map((g: any) => [g.agent, g.live, g.startAt]),
+    [
+      ['claude', true, dir],
+      ['gemini', true, dir],
+    ],
+    'asked from the top, where they load it: live',
   );
 
   for (const agent of ['claude', 'gemini']) {

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
-import { runShell } from '../../../lib/process/program';
+import { runShell, startProgram } from '../../../lib/process/program';
 import { TestClock } from '../../helpers/clock';
 import { readIfThere, running, until } from '../../helpers/process';
 import { tempDir } from '../../helpers/repo';
@@ -37,6 +37,16 @@ test('a command that ends within its limit is not timed out, and its timeout is 
   });
   assert.equal([r.timedOut, r.exitCode, r.tail], [false, 3, 'done\n']);
   assert.is(clock.pending, 0);
+});
+
+test('a program started in a directory gets PWD for it, not the caller’s (OpenCode reads its project from PWD)', async () => {
+  const cwd = tempDir();
+  const ran = startProgram({
+    argv: [process.execPath, '-e', 'process.stdout.write(process.env.PWD)'],
+    cwd,
+    env: { ...process.env, PWD: '/somewhere/else' },
+  });
+  assert.is((await ran.done).stdout, cwd);
 });
 
 test.run();
