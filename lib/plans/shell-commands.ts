@@ -221,6 +221,31 @@ export const GIT_VALUED_GLOBALS: ReadonlySet<string> = new Set([
   '--attr-source',
 ]);
 
+/** git subcommands that only read: with nothing else in the command line, the call is a read. */
+export const GIT_READS: ReadonlySet<string> = new Set([
+  'status',
+  'log',
+  'diff',
+  'show',
+  'blame',
+  'grep',
+  'ls-files',
+  'ls-tree',
+  'rev-parse',
+  'rev-list',
+  'describe',
+  'shortlog',
+  'cat-file',
+  'for-each-ref',
+  'show-ref',
+  'name-rev',
+  'merge-base',
+  'diff-tree',
+  'range-diff',
+  'annotate',
+  'show-branch',
+]);
+
 /** The surface each git subcommand reaches; a subcommand not listed is not one forge can judge (an alias, git-<name> on PATH). */
 export const GIT_SUBCOMMANDS: Readonly<Record<string, Surface>> = {
   push: 'remote_branch_pr',
@@ -277,28 +302,10 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Surface>> = {
   ),
   ...Object.fromEntries(
     [
-      'status',
-      'log',
-      'diff',
-      'show',
-      'blame',
-      'grep',
-      'ls-files',
-      'ls-tree',
+      ...GIT_READS,
       'ls-remote',
-      'rev-parse',
-      'rev-list',
-      'describe',
-      'shortlog',
-      'cat-file',
-      'for-each-ref',
-      'show-ref',
-      'name-rev',
-      'merge-base',
-      'diff-tree',
       'diff-files',
       'diff-index',
-      'range-diff',
       'whatchanged',
       'fetch',
       'help',
@@ -314,37 +321,10 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Surface>> = {
       'archive',
       'format-patch',
       'bundle',
-      'annotate',
       'cherry',
-      'show-branch',
     ].map((s) => [s, 'artifacts_only' as const]),
   ),
 };
-
-/** git subcommands that only read: with nothing else in the command line, the call is a read. */
-export const GIT_READS: ReadonlySet<string> = new Set([
-  'status',
-  'log',
-  'diff',
-  'show',
-  'blame',
-  'grep',
-  'ls-files',
-  'ls-tree',
-  'rev-parse',
-  'rev-list',
-  'describe',
-  'shortlog',
-  'cat-file',
-  'for-each-ref',
-  'show-ref',
-  'name-rev',
-  'merge-base',
-  'diff-tree',
-  'range-diff',
-  'annotate',
-  'show-branch',
-]);
 
 /** gh (and glab) commands that only read; every other one reaches the remote (a pull request, an issue, a release, the API). */
 export const GH_READS: ReadonlySet<string> = new Set([
