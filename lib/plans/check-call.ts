@@ -1,6 +1,6 @@
 // One tool call checked against the active plan contract, as forge plan preflight and forge agent's gate both ask it.
 import { stat } from 'node:fs/promises';
-import { locateWorkspace, pathLead } from '../files/workspace';
+import { locateWorkspace, pathLead, type Workspace } from '../files/workspace';
 import type { StateStore } from '../git/state';
 import type { Contract } from './contract';
 import { canonicalTool, mutatesByName, type Breach, type Decision, type ToolCall } from './gate';
@@ -63,16 +63,17 @@ async function judgePaths({
   given,
   whole,
   base,
-  root,
+  workspace,
 }: {
   given: readonly string[];
   whole: (path: string, real: string) => Promise<boolean>;
   base: string;
-  root: string;
+  /** The repository's workspace, located once for all of a call's paths. */
+  workspace: () => Promise<Workspace>;
 }): Promise<JudgedPaths> {
   const out: JudgedPaths = { paths: [], links: [], gitFiles: [] };
   if (!given.length) return out;
-  const ws = await locateWorkspace({ cwd: root });
+  const ws = await workspace();
   for (const p of given) {
     // A path from the home directory (a shell's `~/…`) lies outside the repository, wherever that is.
     if (p.startsWith('~')) {
@@ -105,22 +106,22 @@ function callPaths({
   agent,
   paths,
   base,
-  root,
+  workspace,
 }: {
   tool: string;
   agent: ToolAgent | undefined;
   paths: readonly string[];
   base: string;
-  root: string;
+  workspace: () => Promise<Workspace>;
 }): Promise<JudgedPaths> {
   const scope = toolInfo(tool, agent).scope;
   const whole = async (_: string, real: string) => scope && !!(await stat(real).catch(() => null))?.isDirectory();
-  return judgePaths({ given: scope && !paths.length ? ['.'] : paths, whole, base, root });
+  return judgePaths({ given: scope && !paths.length ? ['.'] : paths, whole, base, workspace });
 }
 
 /** A shell command's paths (lib/plans/shell.ts): a directory it reads whole ends in '/'. */
-const shellPaths = (paths: string[], base: string, root: string) =>
-  judgePaths({ given: paths, whole: async (p) => p.endsWith('/'), base, root });
+const shellPaths = (paths: string[], base: string, workspace: () => Promise<Workspace>) =>
+  judgePaths({ given: paths, whole: async (p) => p.endsWith('/'), base, workspace });
 
 /** Shells forge does not read: their commands are read as bash would read them, for a plan's lifecycle, but never judged. */
 const FOREIGN_SHELLS = new Set(['PowerShell']);
@@ -159,9 +160,11 @@ export async function checkCall({
   const { tool, agent, command } = request;
   // A shell command is read by a bash parser: what it reaches, reads and writes, and what in it cannot be judged.
   const shell = command !== undefined && canonicalTool(tool, agent) === 'bash' ? shellEffects(tool, command) : null;
-  const named = await callPaths({ tool, agent, paths: request.paths, base, root });
-  const written = await shellPaths(shell?.writes ?? [], base, root);
-  const read = await shellPaths(shell?.reads ?? [], base, root);
+  let located: Promise<Workspace> | undefined;
+  const workspace = () => (located ??= locateWorkspace({ cwd: root }));
+  const named = await callPaths({ tool, agent, paths: request.paths, base, workspace });
+  const written = await shellPaths(shell?.writes ?? [], base, workspace);
+  const read = await shellPaths(shell?.reads ?? [], base, workspace);
   const { links, gitFiles } = joined(joined(named, written), read);
   const writes = written.paths;
   const reads = read.paths;

@@ -1,5 +1,6 @@
 // The tool map: each agent's tool names in the plan's words, and the tools a plan never gates — data, printed by `man forge-plan`.
 import { posix } from 'node:path';
+import { FORGE_LIFECYCLE } from './shell-commands';
 
 /** The agents whose pre-tool hooks forge reads (`forge plan preflight --hook <agent>`). */
 export const HOOK_AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const;
@@ -201,7 +202,7 @@ export const TOOL_MAP: readonly ToolRow[] = [
 /** The plan's own lifecycle as forge MCP tools (`forge plan ack` …): never gated, like the same commands through bash. */
 const LIFECYCLE_TOOLS = ['plan_ack', 'plan_advance', 'plan_status', 'plan_journal', 'plan_check'];
 /** forge's tools that end, pause, resume or replace the plan: forge mcp does not serve them, and a call of one is always refused. */
-const OPERATOR_TOOLS = ['plan_end', 'plan_pause', 'plan_resume', 'plan_activate'];
+const OPERATOR_TOOLS = FORGE_LIFECYCLE.map((command) => command.replace(' ', '_'));
 
 /** A name with no agent given reads as the first row that has it: Claude Code's, Codex's, then forge's own (`replace`, `read`). */
 const BY_NAME = new Map<string, ToolRow>(
