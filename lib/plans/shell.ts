@@ -108,6 +108,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   glab: judgeGh,
   hub: judgeGh,
   eval: judgeEval,
+  trap: judgeTrap,
   awk: (j, _n, rest) => judgeAwk(j, rest),
   gawk: (j, _n, rest) => judgeAwk(j, rest),
   mawk: (j, _n, rest) => judgeAwk(j, rest),
@@ -181,8 +182,30 @@ function judgeProgram(j: Judge, name: string, rest: Arg[], ctx: Ctx): void {
   // Any other program runs code the plan trusts (a test runner, a build, a script): forge judges its
   // command line, not what it does. A word naming git, gh or forge starts a command it may run (watch, parallel…).
   j.readOnly = false;
-  const nested = rest.findIndex((a) => a.value !== null && ['git', 'gh', 'forge'].includes(base(a.value)));
+  const nested = rest.findIndex((a) => a.value !== null && NESTED.has(base(a.value)));
   if (nested >= 0) judgeWords(j, rest.slice(nested), ctx);
+  // A word that is itself a command line for one of them is code the program may run (watch 'git push', su -c, script -c).
+  for (const a of rest) {
+    const first = a.value?.trim().split(/\s+/)[0];
+    if (
+      a.value !== null &&
+      /\s/.test(a.value.trim()) &&
+      first &&
+      (NESTED.has(base(first)) || WRITE_PROGRAMS[base(first)] || SHELLS.has(base(first)))
+    )
+      judgeCode(j, a.value, ctx.depth + 1, `'${a.text}' given to ${name}`);
+  }
+}
+
+/** Programs whose command, met among another program's words, forge judges as a command that program may run. */
+const NESTED: ReadonlySet<string> = new Set(['git', 'gh', 'glab', 'forge']);
+
+/** `trap 'code' SIGNAL`: the code runs later, in this shell. */
+function judgeTrap(j: Judge, _name: string, rest: Arg[], ctx: Ctx): void {
+  const code = rest.find((a) => a.value === null || !a.value.startsWith('-'));
+  if (!code || rest.some((a) => a.value === '-p' || a.value === '-l')) return;
+  if (code.value === null) j.cannot(`the trap code '${code.text}'`);
+  else judgeCode(j, code.value, ctx.depth + 1, 'trap');
 }
 
 function judgeShell(j: Judge, name: string, rest: Arg[], ctx: Ctx): void {
