@@ -224,6 +224,7 @@ export default defineCommand({
           ...(agent ? { agent } : {}),
           paths,
           command,
+          ...(read?.effects ? { effects: read.effects } : {}),
           surface: args.surface as Surface | undefined,
           writes,
           tokens: args.tokens,

@@ -30,14 +30,14 @@ export function contractGate({
   log: GateLog;
 }): (name: string, args: Record<string, unknown>) => Promise<string | null> {
   return async (name, args) => {
-    const { tool, path, command } = preflightArgs(name, args);
+    const { tool, path, command, effects } = preflightArgs(name, args);
     if (isExempt(tool, command)) return null;
     const started = Date.now();
     let refusal: { code: string; why: string; soft: boolean; exitCode: number } | null;
     try {
       const { decision } = await checkCall({
         store,
-        request: { tool, paths: path, command, writes: false, tokens: 0, runId },
+        request: { tool, paths: path, command, ...(effects ? { effects } : {}), writes: false, tokens: 0, runId },
         base: cwd,
         root,
         now: now(),

@@ -1,6 +1,7 @@
 // Claude Code's PreToolUse hook: its payload as a forge tool call, and its answer when forge refuses.
 import { InvalidInputError } from '../errors';
 import { forgeMcpCall } from '../plans/calls';
+import type { ForgeEffects } from '../plans/forge-effects';
 import { globDir, toolInfo } from '../plans/tools';
 import { isObject, isText } from '../guards';
 import { denyReason, hookSessionId, parseHookPayload, shellCwd, commandOf } from './hook';
@@ -15,6 +16,8 @@ export interface PreToolUsePayload {
   command: string | undefined;
   /** The call changes `paths` whatever its tool (a shell command that applies a patch). */
   writes?: boolean;
+  /** What one of forge's own MCP tools does with its arguments (lib/plans/forge-effects.ts). */
+  effects?: ForgeEffects;
 }
 
 /** tool_input keys that carry a path, by the tools that use them. */

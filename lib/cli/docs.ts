@@ -1,6 +1,6 @@
 // Every file derived from the declarations (man pages, completions, the catalog, the bin map), for `make docs` and the drift test.
 import { bashCompletion, fishCompletion, programs, zshCompletion } from './completions';
-import { isGroup, type Entry } from './declare';
+import { type ArgsSpec, COMMON_ARGS, isGroup, type Entry } from './declare';
 import { manPage, overviewPage } from './man';
 
 /** Path → content of every generated file. */
@@ -13,6 +13,7 @@ export function generatedFiles(entries: readonly Entry[], version: string): Map<
   files.set('completions/forge.fish', fishCompletion(entries));
   files.set('commands/catalog.ts', catalogSource(entries));
   files.set('lib/mcp/served.gen.ts', servedSource(entries));
+  files.set('lib/plans/forge-args.gen.ts', forgeArgsSource(entries));
   return files;
 }
 
@@ -69,6 +70,64 @@ export function servedSource(entries: readonly Entry[]): string {
     '};',
     '',
     `export const NOT_SERVED: readonly string[] = [${notServed.join(', ')}];`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * lib/plans/forge-args.gen.ts: how each command's words read, so the plan gate can read a forge
+ * command line an agent runs (which word is a path, which is a verify command) without loading the
+ * commands: the options that take a value (long and short), the positionals in order, the one that
+ * takes every remaining word, and the one filled from the words after `--`.
+ */
+export function forgeArgsSource(entries: readonly Entry[]): string {
+  const leaves = entries.flatMap((e) => (isGroup(e) ? e.commands : [e]));
+  const list = (xs: string[]) => `[${xs.map((x) => `'${x}'`).join(', ')}]`;
+  const valued = (args: ArgsSpec) =>
+    Object.entries(args)
+      .filter(([, s]) => s.type !== 'boolean' && !s.afterDashes)
+      .flatMap(([name, s]) => [`--${name}`, ...(s.alias ? [`-${s.alias}`] : [])]);
+  // A short flag that takes a value, by the name it stands for: -C is --cwd.
+  const shortNames = (args: ArgsSpec) => {
+    const pairs = Object.entries(args).filter(([, s]) => s.alias && s.type !== 'boolean');
+    return pairs.length ? `{ ${pairs.map(([n, s]) => `'-${s.alias}': '${n}'`).join(', ')} }` : '';
+  };
+  const rows = leaves.map((c) => {
+    const args = c.args as ArgsSpec;
+    const positional = Object.entries(args).filter(([, s]) => s.positional);
+    const rest = positional.find(([, s]) => s.rest || s.type === 'array')?.[0];
+    const dashes = Object.entries(args).find(([, s]) => s.afterDashes)?.[0];
+    const fields = [
+      `valued: ${list(valued(args))}`,
+      ...(shortNames(args) ? [`short: ${shortNames(args)}`] : []),
+      `positionals: ${list(positional.map(([n]) => n))}`,
+      ...(rest ? [`rest: '${rest}'`] : []),
+      ...(dashes ? [`afterDashes: '${dashes}'`] : []),
+    ];
+    return `  ${key(c.name)}: { ${fields.join(', ')} },`;
+  });
+  return [
+    "// How each forge command's words read, from the declarations: options that take a value, positionals in order, where the words after `--` go.",
+    '// Generated from the registry (commands/index.ts) by `make docs`; do not edit. A test keeps it current.',
+    '',
+    'export interface ForgeArgs {',
+    '  valued: readonly string[];',
+    '  /** Short flags that take a value, by the name they stand for. */',
+    '  short?: Readonly<Record<string, string>>;',
+    '  positionals: readonly string[];',
+    '  /** The positional that takes every remaining word (a rest of text, or a list). */',
+    '  rest?: string;',
+    '  /** The array filled from the words after `--`. */',
+    '  afterDashes?: string;',
+    '}',
+    '',
+    '/** The options every command takes that hold a value. */',
+    `export const COMMON_VALUED: readonly string[] = ${list(valued(COMMON_ARGS))};`,
+    `export const COMMON_SHORT: Readonly<Record<string, string>> = ${shortNames(COMMON_ARGS) || '{}'};`,
+    '',
+    'export const FORGE_ARGS: Readonly<Record<string, ForgeArgs>> = {',
+    ...rows,
+    '};',
     '',
   ].join('\n');
 }

@@ -2,7 +2,7 @@
 import { ForgeError } from '../errors';
 import { combineContents, decide } from '../state/merge';
 import { logicalFile } from '../state/streams';
-import { gitEnv, runGit } from './exec';
+import { runGit } from './exec';
 import type { GitObject } from './objects';
 import type { Repo } from './repo';
 import { STATE_REF, type StateStore } from './state';
@@ -138,15 +138,22 @@ async function mergeStates({
   return { commit, combined };
 }
 
-async function gitFor(repo: Repo) {
-  const { simpleGit } = await import('simple-git');
-  return simpleGit({ baseDir: repo.cwd }).env(gitEnv());
+/**
+ * git itself, with the user's environment as is: GIT_SSH_COMMAND, GIT_ASKPASS, a proxy or an editor
+ * (Claude Code sets GIT_EDITOR for its shell) are how the user reaches their remote, which simple-git
+ * refuses to run under. A failed command rejects with git's own message.
+ */
+async function git(repo: Repo, args: string[]): Promise<string> {
+  const r = await runGit({ cwd: repo.cwd, args });
+  if (r.code !== 0) throw new Error(r.stderr.trim() || `git ${args[0]} exited ${r.code}`);
+  return r.stdout.toString('utf8');
 }
 
 /** A configured remote, or a URL or path; REMOTE_NOT_FOUND otherwise. Reads the config only: no network. */
 export async function checkRemote({ repo, remote }: { repo: Repo; remote: string }): Promise<void> {
-  const remotes = (await (await gitFor(repo)).getRemotes()).map((r) => r.name);
-  if (!remotes.includes(remote) && !/[/:]/.test(remote)) {
+  const remotes = (await git(repo, ['remote'])).split('\n').filter(Boolean);
+  // A name that starts with '-' would reach git as an option (--upload-pack=… runs a program).
+  if (remote.startsWith('-') || (!remotes.includes(remote) && !/[/:]/.test(remote))) {
     throw new ForgeError('REMOTE_NOT_FOUND', `no remote named '${remote}' (remotes: ${remotes.join(', ') || 'none'})`, {
       fix: remotes.length ? `forge state sync ${remotes[0]}` : 'git remote -v',
     });
@@ -161,7 +168,7 @@ export async function remoteStateHead({ repo, remote }: { repo: Repo; remote: st
   await checkRemote({ repo, remote });
   let out: string;
   try {
-    out = await (await gitFor(repo)).listRemote([remote, STATE_REF]);
+    out = await git(repo, ['ls-remote', remote, STATE_REF]);
   } catch (err) {
     throw new ForgeError(
       'SYNC_FAILED',
@@ -226,7 +233,6 @@ export async function syncState({
   keepLocal?: KeepLocal;
 }): Promise<SyncResult> {
   await checkRemote({ repo, remote });
-  const g = await gitFor(repo);
   const tracking = trackingRef(remote);
   let combined: string[] = [];
   let kept: string[] = [];
@@ -234,7 +240,7 @@ export async function syncState({
   for (let round = 0; round < ROUNDS; round++) {
     let remoteObject: GitObject | null = null;
     try {
-      await g.fetch([remote, `+${STATE_REF}:${tracking}`, '--no-tags', '--quiet']);
+      await git(repo, ['fetch', '--no-tags', '--quiet', remote, `+${STATE_REF}:${tracking}`]);
       // Whatever the ref names: checkTrees refuses what is no commit (resolve would call it no
       // state, and each push would be refused as not a fast-forward, round after round).
       remoteObject = await store.reader.read(tracking);
@@ -268,7 +274,7 @@ export async function syncState({
     }
     if (next === remoteHead) return { remote, action, head: next, combined, kept, pushed: false };
     try {
-      await g.push(remote, `${STATE_REF}:${STATE_REF}`, ['--quiet']);
+      await git(repo, ['push', '--quiet', remote, `${STATE_REF}:${STATE_REF}`]);
       return { remote, action: action === 'up-to-date' ? 'pushed' : action, head: next, combined, kept, pushed: true };
     } catch (err) {
       const text = String((err as Error).message);

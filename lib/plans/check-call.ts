@@ -3,9 +3,11 @@ import { stat } from 'node:fs/promises';
 import { locateWorkspace, pathLead, type Workspace } from '../files/workspace';
 import type { StateStore } from '../git/state';
 import type { Contract } from './contract';
+import type { ForgeEffects } from './forge-effects';
 import { canonicalTool, mutatesByName, type Breach, type Decision, type ToolCall } from './gate';
 import { preflight } from './lifecycle';
-import type { Surface } from './markdown';
+import { SURFACES, type Surface } from './markdown';
+import { shellJoin } from '../quote';
 import { readShell, type ShellEffects } from './shell';
 import { toolInfo, type ToolAgent } from './tools';
 
@@ -29,6 +31,12 @@ export interface CallRequest {
   agent?: ToolAgent;
   paths: readonly string[];
   command?: string;
+  /**
+   * What one of forge's own tools does with its arguments (an MCP call, forge agent's tool): the
+   * paths it reads and changes, judged in place of `paths`, and the code it runs, judged as a bash
+   * command line is.
+   */
+  effects?: ForgeEffects;
   /** Given by the caller; else read from a bash command line, else artifacts_only. */
   surface?: Surface;
   /** The call changes its paths (implied for tools that do: edit, write, patch…). */
@@ -132,6 +140,26 @@ function shellEffects(tool: string, command: string): ShellEffects {
   return { ...effects, unjudged: effects.unjudged ?? `a ${tool} command (forge reads bash)`, readWords: null };
 }
 
+/**
+ * What one of forge's commands runs, read as the shell reader reads a command line — its verify
+ * code, a program and its words — with what the command itself reaches and cannot be judged.
+ */
+function forgeRuns(effects: ForgeEffects): ShellEffects {
+  const lines = [...effects.code, ...effects.programs.map(shellJoin)];
+  const ran = lines.length ? readShell(lines.join('\n')) : null;
+  const higher = ran && SURFACES.indexOf(ran.surface) > SURFACES.indexOf(effects.surface) ? ran.surface : effects.surface;
+  return {
+    surface: higher,
+    reads: ran?.reads ?? [],
+    writes: ran?.writes ?? [],
+    lifecycle: effects.lifecycle ?? ran?.lifecycle ?? null,
+    unjudged: effects.cannot ?? ran?.unjudged ?? null,
+    readWords: null,
+  };
+}
+
+const NONE: JudgedPaths = { paths: [], links: [], gitFiles: [] };
+
 /** Both judgements as one. */
 const joined = (a: JudgedPaths, b: JudgedPaths): JudgedPaths => ({
   paths: [...new Set([...a.paths, ...b.paths])],
@@ -157,18 +185,20 @@ export async function checkCall({
   root: string;
   now: Date;
 }): Promise<CallCheck> {
-  const { tool, agent, command } = request;
+  const { tool, agent, command, effects } = request;
   // A shell command is read by a bash parser: what it reaches, reads and writes, and what in it cannot be judged.
-  const shell = command !== undefined && canonicalTool(tool, agent) === 'bash' ? shellEffects(tool, command) : null;
+  const shell =
+    command !== undefined && canonicalTool(tool, agent) === 'bash' ? shellEffects(tool, command) : effects ? forgeRuns(effects) : null;
   let located: Promise<Workspace> | undefined;
   const workspace = () => (located ??= locateWorkspace({ cwd: root }));
-  const named = await callPaths({ tool, agent, paths: request.paths, base, workspace });
-  const written = await shellPaths(shell?.writes ?? [], base, workspace);
-  const read = await shellPaths(shell?.reads ?? [], base, workspace);
+  // forge's own tools name their paths in their effects (with none, a search's is its directory there).
+  const named = effects ? NONE : await callPaths({ tool, agent, paths: request.paths, base, workspace });
+  const written = await shellPaths([...(shell?.writes ?? []), ...(effects?.writes ?? [])], base, workspace);
+  const read = await shellPaths([...(shell?.reads ?? []), ...(effects?.reads ?? [])], base, workspace);
   const { links, gitFiles } = joined(joined(named, written), read);
   const writes = written.paths;
   const reads = read.paths;
-  const mutates = request.writes || mutatesByName(tool, agent);
+  const mutates = request.writes || (!effects && mutatesByName(tool, agent));
   const lifecycle = shell?.lifecycle ?? (toolInfo(tool, agent).operatorOnly ? `the ${tool} tool` : null);
   const call: ToolCall = {
     tool,
@@ -180,7 +210,9 @@ export async function checkCall({
     runId: request.runId,
     ...(shell
       ? { writes: mutates ? [...new Set([...named.paths, ...writes])] : writes, unjudged: shell.unjudged, readWords: shell.readWords }
-      : {}),
+      : effects
+        ? { writes }
+        : {}),
     ...(lifecycle ? { lifecycle } : {}),
     ...(links.length ? { links } : {}),
     ...(gitFiles.length ? { gitFiles } : {}),

@@ -344,9 +344,5 @@ export const GH_READS: ReadonlySet<string> = new Set([
 /** forge's commands that end, pause, resume or replace the active plan: the operator's, never an agent's. */
 export const FORGE_LIFECYCLE: readonly string[] = ['plan end', 'plan pause', 'plan resume', 'plan activate'];
 
-/** forge's commands that change the files they are given (`--path`), and its options before a command that take a value. */
-export const FORGE_WRITES: ReadonlySet<string> = new Set(['edit', 'write', 'patch', 'replace', 'undo']);
-export const FORGE_VALUED_GLOBALS: ReadonlySet<string> = new Set(['-C', '--cwd', '--run-id', '--color']);
-
 /** Where a redirection writes nothing that stays. */
 export const NOWHERE: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/zero']);

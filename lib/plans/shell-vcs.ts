@@ -1,15 +1,9 @@
 // git, gh and forge command lines as the gate reads them: the surface each reaches, git config's writes, forge's own plan lifecycle.
 import { posix } from 'node:path';
 import type { Arg, Judge } from './shell-judge';
-import {
-  FORGE_LIFECYCLE,
-  FORGE_VALUED_GLOBALS,
-  FORGE_WRITES,
-  GH_READS,
-  GIT_READS,
-  GIT_SUBCOMMANDS,
-  GIT_VALUED_GLOBALS,
-} from './shell-commands';
+import { COMMON_VALUED } from './forge-args.gen';
+import { forgeArgsOf, forgeEffects, judgedArgs } from './forge-effects';
+import { GH_READS, GIT_READS, GIT_SUBCOMMANDS, GIT_VALUED_GLOBALS } from './shell-commands';
 
 export function judgeGh(j: Judge, _name: string, rest: Arg[]): void {
   const words = rest.filter((a) => !a.value?.startsWith('-'));
@@ -91,42 +85,79 @@ function gitConfigWrites(args: Arg[]): boolean {
   return words.filter((w) => !w.startsWith('-')).length !== 1 || verb === 'edit';
 }
 
-export function judgeForge(j: Judge, rest: Arg[]): void {
-  j.readOnly = false;
-  const words: string[] = [];
-  const paths: Arg[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i]!;
-    if (a.value === null) {
-      if (words.length < 2) {
-        j.cannot(`forge '${a.text}'`);
-        return;
-      }
-      continue;
-    }
-    if (a.value.startsWith('-')) {
-      const [opt, inline] = a.value.includes('=')
-        ? [a.value.slice(0, a.value.indexOf('=')), a.value.slice(a.value.indexOf('=') + 1)]
-        : [a.value, null];
-      if (opt === '--path' || opt === '-C' || opt === '--cwd') {
-        const value = inline ?? rest[++i]?.value ?? null;
-        paths.push({ text: value ?? a.text, value, glob: false });
-      } else if (FORGE_VALUED_GLOBALS.has(opt) && inline === null) i++;
-      continue;
-    }
-    words.push(a.value);
-  }
-  const command = words.slice(0, 2).join(' ');
-  const lifecycle = FORGE_LIFECYCLE.find((c) => command === c || command.startsWith(`${c} `));
-  if (lifecycle) j.lifecycle ??= `forge ${lifecycle}`;
-  if (words[0] === 'mcp') {
-    j.cannot('forge mcp (its tool calls come from its input)');
-    return;
-  }
-  const writes = FORGE_WRITES.has(words[0] ?? '');
-  if (writes && !paths.length) {
-    j.cannot(`forge ${words[0]} reading its request from its input`);
-    return;
-  }
-  for (const p of paths) j.path(p, writes ? 'write' : 'read');
+/** How the shell reader judges what a forge command runs in turn: shell code (validate --cmd) and a program's words (loop run -- …). */
+export interface Runs {
+  code(text: string, what: string): void;
+  program(words: Arg[]): void;
 }
+
+/** Words forge takes without a command: its help and version. */
+const NO_COMMAND = new Set(['help', 'version']);
+
+/**
+ * A forge command line, read by the declarations (lib/plans/forge-args.gen.ts) and judged by what
+ * the command does with its arguments (lib/plans/forge-effects.ts): the same reading as forge's MCP
+ * tools and forge agent's tools get.
+ */
+export function judgeForge(j: Judge, rest: Arg[], runs: Runs): void {
+  j.readOnly = false;
+  // A word made by an expansion stands as a marker: where the gate judges it, it cannot be judged.
+  const words = rest.map((a, i) => a.value ?? `\0${i}`);
+  const made = (value: string) => (value.startsWith('\0') ? rest[Number(value.slice(1))]! : null);
+  let cwd: string | null = null;
+  let i = 0;
+  // Common options may come before the command: forge -C DIR read x.
+  for (; i < words.length && words[i]!.startsWith('-'); i++) {
+    const [flag, inline] = splitFlag(words[i]!);
+    const value = inline ?? (COMMON_VALUED.includes(flag) ? (words[++i] ?? '') : null);
+    if ((flag === '-C' || flag === '--cwd') && value !== null) cwd = value;
+  }
+  if (i >= words.length || NO_COMMAND.has(words[i]!)) return;
+  const { command, args, at } = forgeArgsOf(words.slice(i));
+  const expanded = words
+    .slice(i, i + (command ? at : 2))
+    .map(made)
+    .find(Boolean);
+  if (!command || expanded) {
+    j.cannot(expanded ? `forge '${expanded.text}' (a command made by an expansion)` : `forge '${rest[i]!.text}' (not a command forge has)`);
+    return;
+  }
+  if (typeof args.cwd === 'string') cwd = args.cwd;
+  for (const name of [...judgedArgs(command), ...(cwd !== null ? ['cwd'] : [])]) {
+    const byExpansion = listOf(name === 'cwd' ? (cwd ?? '') : args[name])
+      .map(made)
+      .find(Boolean);
+    if (byExpansion) {
+      j.cannot(`'${byExpansion.text}' given to forge ${command} (made by an expansion)`);
+      return;
+    }
+  }
+  const effects = forgeEffects(command, args);
+  if (effects.lifecycle) j.lifecycle ??= effects.lifecycle;
+  if (effects.cannot) {
+    j.cannot(effects.cannot);
+    return;
+  }
+  const judge = () => {
+    j.reach(effects.surface);
+    for (const p of effects.reads) j.path({ text: p, value: p, glob: false }, 'read');
+    for (const p of effects.writes) j.path({ text: p, value: p, glob: false }, 'write');
+    for (const code of effects.code) runs.code(code, `the command forge ${command} runs`);
+    for (const program of effects.programs) runs.program(program.map((w) => ({ text: w, value: w, glob: false })));
+  };
+  if (cwd === null) judge();
+  else
+    j.inSubshell(() => {
+      const dir = cwd!;
+      j.dirs = new Set([...j.dirs].map((d) => (dir.startsWith('/') || dir.startsWith('~') ? dir : posix.join(d, dir))));
+      judge();
+    });
+}
+
+const splitFlag = (w: string): [string, string | null] => {
+  const eq = w.indexOf('=');
+  return eq > 0 ? [w.slice(0, eq), w.slice(eq + 1)] : [w, null];
+};
+
+const listOf = (v: unknown): string[] =>
+  typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];

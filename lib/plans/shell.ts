@@ -14,7 +14,7 @@ import {
 import type { Surface } from './markdown';
 import { EXEC_RUNNERS, INTERPRETERS, PURE_PROGRAMS, READ_PROGRAMS, SHELLS, WRAPPERS, WRITE_PROGRAMS } from './shell-commands';
 import { type Arg, argOf, base, Judge, MAX_DEPTH, positionals } from './shell-judge';
-import { judgeForge, judgeGh, judgeGit } from './shell-vcs';
+import { judgeForge, judgeGh, judgeGit, type Runs } from './shell-vcs';
 
 export interface ShellEffects {
   /** The widest surface a command of it reaches. */
@@ -99,10 +99,16 @@ function judgeInterpreter(j: Judge, name: string, rest: Arg[], ctx: Ctx): void {
   else judgeProgram(j, name, rest, ctx);
 }
 
+/** What a forge command runs is judged as code and commands of this command line, one level deeper. */
+const forgeRuns = (j: Judge, ctx: Ctx): Runs => ({
+  code: (text, what) => judgeCode(j, text, ctx.depth + 1, what),
+  program: (words) => judgeWords(j, words, { ...ctx, depth: ctx.depth + 1 }),
+});
+
 /** Programs read by a judge of their own. */
 const HANDLERS: Readonly<Record<string, Handler>> = {
-  forge: (j, _n, rest) => judgeForge(j, rest),
-  'forge.js': (j, _n, rest) => judgeForge(j, rest),
+  forge: (j, _n, rest, ctx) => judgeForge(j, rest, forgeRuns(j, ctx)),
+  'forge.js': (j, _n, rest, ctx) => judgeForge(j, rest, forgeRuns(j, ctx)),
   git: (j, _n, rest) => judgeGit(j, rest),
   gh: judgeGh,
   glab: judgeGh,
@@ -147,7 +153,7 @@ function judgeWords(j: Judge, args: Arg[], ctx: Ctx): void {
   }
   // `node dist/forge.js …` is forge.
   if ((name === 'node' || name === 'nodejs') && rest[0]?.value && /^forge(\.[cm]?js)?$/.test(base(rest[0].value))) {
-    judgeForge(j, rest.slice(1));
+    judgeForge(j, rest.slice(1), forgeRuns(j, ctx));
     return;
   }
   const handler = HANDLERS[name] ?? (/^python\d(\.\d+)?$/.test(name) ? judgeInterpreter : judgeProgram);

@@ -193,9 +193,9 @@ export const TOOL_MAP: readonly ToolRow[] = [
   { agent: 'opencode', names: ['skill'], word: 'skill', note: 'loads a skill' },
   {
     agent: 'opencode',
-    names: ['todowrite', 'todoread', 'question', 'plan_enter', 'plan_exit'],
+    names: ['todowrite', 'todoread', 'question', 'plan_enter', 'plan_exit', 'invalid'],
     word: null,
-    note: "the agent's own task list, questions to the user, plan mode",
+    note: "the agent's own task list, questions to the user, plan mode, and its reply to a call of a tool it does not have (runs nothing)",
   },
 ];
 

@@ -1,7 +1,7 @@
 // forge's plan gate inside the real Claude Code (the pinned release of scripts/agents/agents.ts, run with Node 22 first on PATH), driven by a scripted Messages API on loopback.
 import { test } from '../helpers/harness';
 import { operator, requireAgent, runAgent } from './run';
-import { type Adapter, agentScenarios, ungatedFromSubdir } from './scenarios';
+import { type Adapter, agentScenarios, stuckLoop, ungatedFromSubdir } from './scenarios';
 import { startAnthropicServer } from './servers/anthropic';
 
 const claude: Adapter = {
@@ -14,6 +14,18 @@ const claude: Adapter = {
     shell: (command) => ({ name: 'Bash', args: { command, description: 'scripted command' } }),
   },
   startServer: startAnthropicServer,
+  mcp: {
+    // README: `claude mcp add forge -- forge mcp`; for the user, so it holds wherever Claude Code starts.
+    async add({ dir, env }) {
+      const added = await runAgent({
+        argv: [requireAgent('claude'), 'mcp', 'add', '--scope', 'user', 'forge', '--', 'forge', 'mcp'],
+        cwd: dir,
+        env,
+      });
+      if (added.code !== 0) throw new Error(`claude mcp add exited ${added.code}: ${added.stderr}`);
+    },
+    name: (tool) => `mcp__forge__${tool}`,
+  },
   async install({ dir, env, scope }) {
     await operator(['plan', 'install-hook', 'claude', ...(scope === 'user' ? ['--user'] : [])], dir, env);
   },
@@ -38,6 +50,7 @@ const claude: Adapter = {
 };
 
 agentScenarios(claude);
+stuckLoop(claude);
 ungatedFromSubdir(claude);
 
 test.run();

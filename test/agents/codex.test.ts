@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import { operator, requireAgent, runAgent } from './run';
-import { type Adapter, agentScenarios } from './scenarios';
+import { type Adapter, agentScenarios, stuckLoop } from './scenarios';
 import { startCodexServer } from './servers/codex';
 
 /** An apply_patch envelope around one file's hunk (Codex's freeform patch grammar). */
@@ -50,6 +50,17 @@ const codex: Adapter = {
     shell: (cmd) => ({ name: 'exec_command', args: { cmd } }),
   },
   startServer: startCodexServer,
+  mcp: {
+    async add({ dir, env }) {
+      const added = await runAgent({
+        argv: [process.execPath, requireAgent('codex'), 'mcp', 'add', 'forge', '--', 'forge', 'mcp'],
+        cwd: dir,
+        env,
+      });
+      if (added.code !== 0) throw new Error(`codex mcp add exited ${added.code}: ${added.stderr}`);
+    },
+    name: (tool) => `mcp__forge__${tool}`,
+  },
   async install({ dir, env, server }) {
     userConfig(env.CODEX_HOME!, dir, server.url);
     await operator(['plan', 'install-hook', 'codex'], dir, env);
@@ -67,5 +78,6 @@ const codex: Adapter = {
 };
 
 agentScenarios(codex);
+stuckLoop(codex);
 
 test.run();

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import { operator, requireAgent, runAgent } from './run';
-import { type Adapter, agentScenarios, ungatedFromSubdir } from './scenarios';
+import { type Adapter, agentScenarios, stuckLoop, ungatedFromSubdir } from './scenarios';
 import { startGeminiServer } from './servers/gemini';
 
 /**
@@ -41,13 +41,25 @@ const gemini: Adapter = {
     shell: (command) => ({ name: 'run_shell_command', args: { command, description: 'scripted command' } }),
   },
   startServer: startGeminiServer,
+  mcp: {
+    async add({ dir, env }) {
+      const added = await runAgent({
+        argv: [process.execPath, requireAgent('gemini'), 'mcp', 'add', '--scope', 'user', '--trust', 'forge', 'forge', 'mcp'],
+        cwd: dir,
+        env,
+      });
+      if (added.code !== 0) throw new Error(`gemini mcp add exited ${added.code}: ${added.stderr}`);
+    },
+    name: (tool) => `mcp_forge_${tool}`,
+  },
   async install({ dir, home, env, scope }) {
     userSetup(home, dir);
     await operator(['plan', 'install-hook', 'gemini', ...(scope === 'user' ? ['--user'] : [])], dir, env);
   },
-  // Gemini CLI's file tools stay inside the directory it started in, and never write under .git/:
-  // those calls fail before any hook runs, so forge is never asked.
-  refusesItself: (key, start) => (key === 'git-config' || (key === 'docs-write' && start === 'subdir') ? 1 : 0),
+  // Gemini CLI's file tools stay inside the directory it started in, and never write under .git/
+  // (nor through a link that leads there): those calls fail before any hook runs, so forge is never asked.
+  refusesItself: (key, start) =>
+    ({ 'git-config': 1, symlink: 2, 'docs-write': start === 'subdir' ? 1 : 0, sync: start === 'subdir' ? 1 : 0 })[key as string] ?? 0,
   ownRefusal: /Path not in workspace/,
   // The hook's `|| exit 2`: Gemini CLI blocks the call and hands the model the hook's stderr.
   blockedWithoutForge: /Tool execution blocked: .*forge: command not found/,
@@ -63,6 +75,7 @@ const gemini: Adapter = {
 };
 
 agentScenarios(gemini);
+stuckLoop(gemini);
 ungatedFromSubdir(gemini);
 
 test.run();

@@ -1,5 +1,5 @@
 // forge's plan gate inside the real OpenCode (the pinned release of scripts/agents/agents.ts), driven by a scripted chat completions API on loopback.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import { operator, requireAgent, runAgent } from './run';
@@ -40,6 +40,17 @@ const opencode: Adapter = {
     shell: (command) => ({ name: 'bash', args: { command, description: 'scripted command' } }),
   },
   startServer: startChatServer,
+  mcp: {
+    // `opencode mcp add` asks its questions on a terminal: the user's config file takes the same entry.
+    add({ env }) {
+      const file = join(env.XDG_CONFIG_HOME!, 'opencode/opencode.json');
+      const config = JSON.parse(readFileSync(file, 'utf8'));
+      config.mcp = { forge: { type: 'local', command: ['forge', 'mcp'], enabled: true } };
+      writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
+      return Promise.resolve();
+    },
+    name: (tool) => `forge_${tool}`,
+  },
   async install({ dir, env, server }) {
     userConfig(env.XDG_CONFIG_HOME!, server.url);
     await operator(['plan', 'install-hook', 'opencode'], dir, env);

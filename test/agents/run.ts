@@ -1,6 +1,6 @@
 // Runs a real coding agent as a child the test owns, in a home of the test's own, with forge on its PATH (or not); and the repository each scenario starts from.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { agentBin, type AgentName, node22BinDir } from '../../scripts/agents/agents';
 import { forgeBinDir } from '../helpers/claude';
@@ -68,20 +68,24 @@ export function agentEnv({ agent, node22 = false }: { agent: AgentName; node22?:
     HOME: home,
     GEMINI_CLI_HOME: home,
     PATH: path.join(delimiter),
+    SCENARIO_PATH: path.join(delimiter),
     NO_PROXY: '127.0.0.1,localhost',
     NO_COLOR: '1',
   });
+  // Codex runs its commands in a login shell, whose /etc/profile sets PATH afresh: the user's own
+  // profile puts back the PATH the scenario gives (forge on it, or not), as a user's puts their tools.
+  writeFileSync(join(home, '.bash_profile'), 'if [ -n "$SCENARIO_PATH" ]; then PATH="$SCENARIO_PATH"; export PATH; fi\n');
   return { env, home };
 }
 
 /** The same environment with forge taken off PATH: what a hook finds when forge is not installed where the agent looks. */
-export const withoutForge = (env: Record<string, string>): Record<string, string> => ({
-  ...env,
-  PATH: env
+export function withoutForge(env: Record<string, string>): Record<string, string> {
+  const path = env
     .PATH!.split(delimiter)
     .filter((d) => d !== forgeBinDir())
-    .join(delimiter),
-});
+    .join(delimiter);
+  return { ...env, PATH: path, SCENARIO_PATH: path };
+}
 
 /**
  * Runs the agent to its end, its whole process group owned by the test (an agent starts shells and
@@ -113,13 +117,15 @@ const TOOLS = ['read', 'edit', 'write', 'patch', 'bash', 'search', 'ls'];
 export const PLAN = oneUnitPlan({ id: 'agents-gate', title: 'agents gate', parentTools: TOOLS, unitTools: TOOLS });
 export const PLAN_PATH = 'docs/plans/agents-gate.md';
 export const SOURCE = 'export const a = 1;\n';
+/** docs/notes.md: outside U1's paths, inside the plan's rails (a soft refusal to read). */
+export const NOTES = 'release notes, kept by hand\n';
 
 /**
  * A repository with the plan and src/a.ts, its `origin` a bare repository that has main; then one
  * local commit the remote lacks, so a push that got through would move the remote's main.
  */
 export function gatedRepo(): { dir: string; remote: string; remoteMain: string } {
-  const dir = repoWith({ [PLAN_PATH]: PLAN, 'src/a.ts': SOURCE, 'docs/notes.md': 'notes\n' });
+  const dir = repoWith({ [PLAN_PATH]: PLAN, 'src/a.ts': SOURCE, 'docs/notes.md': NOTES });
   const remote = tempRepo({ bare: true });
   git(dir, 'remote', 'add', 'origin', remote);
   git(dir, 'push', '-q', 'origin', 'main');

@@ -1,10 +1,11 @@
 // The gate scenarios every agent runs, written once: each scripts the model's tool calls in the agent's own tool names and checks the files, the remote and the journal afterwards.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import type { AgentName } from '../../scripts/agents/agents';
 import { test } from '../helpers/harness';
-import { type AgentRun, agentEnv, gatedRepo, journal, operator, PLAN_PATH, remoteRefs, SOURCE, withoutForge } from './run';
+import { git, tempDir } from '../helpers/repo';
+import { type AgentRun, agentEnv, gatedRepo, journal, NOTES, operator, PLAN_PATH, remoteRefs, SOURCE, withoutForge } from './run';
 import { calls, type ScriptedServer, say, type ToolCall, type Turn } from './servers/script';
 
 /**
@@ -48,19 +49,44 @@ export interface Adapter {
   ownRefusal?: RegExp;
   /** What the model is told when the hook cannot run forge at all. */
   blockedWithoutForge: RegExp;
+  /** forge's MCP server (`forge mcp` over stdio), added the way the agent's own docs say, for the user (wherever the agent starts). */
+  mcp: {
+    add(ctx: { dir: string; env: Record<string, string> }): Promise<void>;
+    /** The name the agent gives forge's MCP tool `tool` (plan_end, read…) when it offers it to the model. */
+    name(tool: string): string;
+  };
   /** Generous: an agent's start-up is not what is measured. */
   timeoutMs?: number;
 }
 
 /** Each scenario by name, for what an adapter says about it. */
-export type ScenarioKey = 'read-edit' | 'docs-write' | 'docs-shell' | 'push' | 'git-config' | 'plan-end' | 'no-forge';
+export type ScenarioKey =
+  | 'read-edit'
+  | 'docs-write'
+  | 'docs-shell'
+  | 'push'
+  | 'git-config'
+  | 'symlink'
+  | 'plan-end'
+  | 'pause'
+  | 'ack'
+  | 'mcp'
+  | 'sync'
+  | 'no-forge';
+
+/** A call to forge's own MCP tool, under the agent's name for it. */
+type McpMove = (tool: string, args: Record<string, unknown>) => ToolCall;
 
 interface Scenario {
   key: ScenarioKey;
   name: string;
   forgeOnPath?: boolean;
+  /** forge's MCP server added to the agent. */
+  mcp?: boolean;
+  /** What the operator (or the world) does once the plan is active, before the agent starts. */
+  setup?(ctx: { dir: string; remote: string; env: Record<string, string> }): Promise<void> | void;
   /** The model's turns, given the moves, the repository and the shell's way back to the top from where the agent starts. */
-  turns(m: Moves, dir: string, up: string): Turn[];
+  turns(m: Moves, dir: string, up: string, mcp: McpMove): Turn[];
   /** How many calls are refused: by the gate (each journaled as plan_breach_refused), or by the agent itself first (Adapter.refusesItself). */
   refusals: number;
   check(ctx: {
@@ -133,11 +159,111 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    key: 'symlink',
+    name: 'through src/cfg, a symlink to .git/config: an edit, a write and a shell append are refused',
+    setup: ({ dir }) => symlinkSync('../.git/config', join(dir, 'src/cfg')),
+    turns: (m, dir, up) => [
+      calls(m.edit(join(dir, 'src/cfg'), '\tlogallrefupdates = true', '\tlogallrefupdates = false')),
+      calls(m.write(join(dir, 'src/cfg'), '[core]\n\thooksPath = /tmp\n')),
+      calls(m.shell(`echo '[alias]' >> ${up}src/cfg`)),
+      say('tried'),
+    ],
+    refusals: 3,
+    check: ({ dir }) => {
+      const config = readFileSync(join(dir, '.git/config'), 'utf8');
+      assert.match(config, /logallrefupdates = true/, '.git/config was not edited');
+      assert.match(config, /\[remote "origin"\]/, '.git/config was not overwritten');
+      assert.not.match(config, /hooksPath|\[alias\]/, '.git/config gained nothing');
+    },
+  },
+  {
     key: 'plan-end',
-    name: "'forge plan end' through the shell is refused and the plan stays active",
-    turns: (m) => [calls(m.shell("forge plan end --reason 'agent says so'")), say('tried')],
-    refusals: 1,
+    name: "'forge plan end' through the shell is refused, 'forge plan ack' has nothing to acknowledge, the retry is refused, the plan stays active",
+    turns: (m) => [
+      calls(m.shell("forge plan end --reason 'agent says so'")),
+      calls(m.shell('forge plan ack')),
+      calls(m.shell("forge plan end --reason 'agent says so'")),
+      say('tried'),
+    ],
+    refusals: 2,
+    check: async ({ dir, env, server }) => {
+      const status = (await operator(['plan', 'status', '--json'], dir, env)).records[0]!;
+      assert.equal([status.active, status.status], [true, 'active'], 'the plan is still active');
+      assert.not.match(server.toolResults()[0] ?? '', /forge plan ack/, 'a hard refusal does not offer an acknowledgement');
+    },
+  },
+  {
+    key: 'pause',
+    name: "while the operator has paused the plan, a read U1 allows is refused, and so is 'forge plan resume' from the shell",
+    setup: ({ dir, env }) => operator(['plan', 'pause', '--reason', 'operator review'], dir, env).then(() => undefined),
+    turns: (m, dir) => [calls(m.read(join(dir, 'src/a.ts'))), calls(m.shell('forge plan resume')), say('tried')],
+    refusals: 2,
+    check: async ({ dir, env, server }) => {
+      assert.not.match(server.toolResults()[0] ?? '', /export const a/, 'the read returned nothing of the file');
+      assert.match(toldModel(server), /operator review/, "the model was told the operator's reason");
+      const status = (await operator(['plan', 'status', '--json'], dir, env)).records[0]!;
+      assert.is(status.status, 'paused', 'the plan is still paused');
+    },
+  },
+  {
+    key: 'ack',
+    name: "a soft refusal acknowledged with 'forge plan ack' lets the same call through once",
+    turns: (m, _dir, up) => [
+      calls(m.shell(`cat ${up}docs/notes.md`)),
+      calls(m.shell('forge plan ack')),
+      calls(m.shell(`cat ${up}docs/notes.md`)),
+      calls(m.shell(`cat ${up}docs/notes.md`)),
+      say('read'),
+    ],
+    refusals: 2,
+    check: ({ server }) => {
+      const results = server.toolResults();
+      assert.not.ok(results[0]?.includes(NOTES.trim()), `refused, the first cat printed nothing: ${results[0]}`);
+      assert.ok(results[2]?.includes(NOTES.trim()), `the acknowledged retry ran: ${results[2]}`);
+      assert.not.ok(results[3]?.includes(NOTES.trim()), `the acknowledgement was used up: ${results[3]}`);
+    },
+  },
+  {
+    key: 'mcp',
+    name: "through forge's MCP server: no plan_end to call, a read in src/ allowed, a write to docs/ refused, plan_ack no way past a refused push",
+    mcp: true,
+    turns: (m, dir, _up, mcp) => [
+      calls(mcp('plan_end', { reason: 'agent says so' })),
+      calls(mcp('read', { path: join(dir, 'src/a.ts') })),
+      calls(mcp('write', { path: join(dir, 'docs/y.md'), content: 'x\n' })),
+      calls(m.shell('git push origin HEAD:main')),
+      calls(mcp('plan_ack', {})),
+      calls(m.shell('git push origin HEAD:main')),
+      say('tried'),
+    ],
+    refusals: 3,
+    check: async ({ dir, env, remote, before, server }) => {
+      const results = server.toolResults();
+      assert.not.match(results[0] ?? '', /ended/, `plan_end did nothing: ${results[0]}`);
+      assert.ok(results[1]?.includes('export const a = 1'), `forge's read through MCP returned the file: ${results[1]}`);
+      assert.not.ok(existsSync(join(dir, 'docs/y.md')), 'docs/y.md was not written');
+      assert.is(remoteRefs(remote), before, "the remote's refs are as they were");
+      const status = (await operator(['plan', 'status', '--json'], dir, env)).records[0]!;
+      assert.equal([status.active, status.status], [true, 'active'], 'the plan is still active');
+    },
+  },
+  {
+    key: 'sync',
+    name: "a shared state in which another clone ended the plan ends nothing here; the agent's own 'forge state sync' is refused",
+    setup: async ({ dir, remote, env }) => {
+      await operator(['state', 'sync'], dir, env);
+      const other = tempDir('forge-agent-clone-');
+      git(other, 'clone', '-q', remote, '.');
+      await operator(['state', 'sync'], other, env);
+      await operator(['plan', 'end', '--reason', 'ended in another clone'], other, env);
+      await operator(['state', 'sync'], other, env);
+      const synced = await operator(['state', 'sync'], dir, env);
+      assert.match(synced.stdout, /kept the local active plan/, `the operator's sync kept the plan: ${synced.stdout}`);
+    },
+    turns: (m, dir) => [calls(m.write(join(dir, 'docs/y.md'), 'x\n')), calls(m.shell('forge state sync')), say('tried')],
+    refusals: 2,
     check: async ({ dir, env }) => {
+      assert.not.ok(existsSync(join(dir, 'docs/y.md')), 'docs/y.md was not written');
       const status = (await operator(['plan', 'status', '--json'], dir, env)).records[0]!;
       assert.equal([status.active, status.status], [true, 'active'], 'the plan is still active');
     },
@@ -156,6 +282,12 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
+/** The tool names the agent offered the model in its last request, whatever the API's shape: what a scripted call must name. */
+function offeredTools(server: ScriptedServer): string[] {
+  const tools: Array<Record<string, any>> = server.requests.at(-1)?.body?.tools ?? [];
+  return tools.flatMap((t) => t.functionDeclarations?.map((f: { name: string }) => f.name) ?? [t.name ?? t.function?.name]);
+}
+
 const describe = (run: AgentRun) =>
   `exit ${run.code ?? run.signal}\n--- stdout\n${run.stdout.slice(-3000)}\n--- stderr\n${run.stderr.slice(-3000)}`;
 
@@ -164,9 +296,12 @@ async function runScenario(adapter: Adapter, scenario: Scenario, start: Start): 
   const { dir, remote } = gatedRepo();
   const { env, home } = agentEnv({ agent: adapter.agent, node22: adapter.node22 });
   const cwd = start === 'root' ? dir : join(dir, 'src');
-  const server = await adapter.startServer(scenario.turns(adapter.moves, dir, start === 'root' ? '' : '../'));
+  const mcp: McpMove = (tool, args) => ({ name: adapter.mcp.name(tool), args });
+  const server = await adapter.startServer(scenario.turns(adapter.moves, dir, start === 'root' ? '' : '../', mcp));
   await adapter.install({ dir, home, env, scope: adapter.scopeFor(start), server });
+  if (scenario.mcp) await adapter.mcp.add({ dir, env });
   await operator(['plan', 'activate', '--path', PLAN_PATH], dir, env);
+  await scenario.setup?.({ dir, remote, env });
   const before = remoteRefs(remote);
   const run = await adapter.run({
     cwd,
@@ -174,7 +309,7 @@ async function runScenario(adapter: Adapter, scenario: Scenario, start: Start): 
     server,
     prompt: `scenario: ${scenario.name}`,
   });
-  const context = `${adapter.agent} (${start}) — ${describe(run)}\n--- tool results\n${server.toolResults().join('\n')}`;
+  const context = `${adapter.agent} (${start}) — ${describe(run)}\n--- tool results\n${server.toolResults().join('\n')}\n--- tools offered\n${offeredTools(server).join(' ')}`;
   assert.is(server.remaining(), 0, `the agent took every scripted turn: ${context}`);
   try {
     await scenario.check({ dir, remote, before, env, server, adapter });
@@ -232,6 +367,34 @@ export function ungatedFromSubdir(adapter: Adapter): void {
         [],
         'forge was never asked',
       );
+    },
+    { timeoutMs: adapter.timeoutMs ?? 300_000 },
+  );
+}
+
+/**
+ * A loop driven by the agent's own stop hook (installed as the README says), the model answering the
+ * same line every turn: the third identical reply pauses the loop as stuck, well before its limit —
+ * for Gemini CLI too, whose AfterAgent payload holds every reply since the prompt.
+ */
+export function stuckLoop(adapter: Adapter): void {
+  test(
+    `${adapter.agent}: a loop its stop hook drives pauses as stuck on three identical replies, before its limit`,
+    async () => {
+      const { dir } = gatedRepo();
+      const { env, home } = agentEnv({ agent: adapter.agent, node22: adapter.node22 });
+      // No scripted turns: every reply is the same 'done'.
+      const server = await adapter.startServer([]);
+      await adapter.install({ dir, home, env, scope: 'project', server });
+      await operator(['loop', 'install', adapter.agent], dir, env);
+      await operator(['loop', 'start', '--prompt', 'keep going', '--max-iterations', '8', '--agent', adapter.agent], dir, env);
+      const run = await adapter.run({ cwd: dir, env, server, prompt: 'keep going' });
+      const loop = (await operator(['loop', 'status', '--json'], dir, env)).records[0]!;
+      const context = `${JSON.stringify(loop)}\n${describe(run)}`;
+      assert.is(loop.status, 'paused', `the loop paused: ${context}`);
+      assert.match(String(loop.reason), /stuck|identical/i, `as stuck: ${context}`);
+      assert.ok(loop.iteration >= 2 && loop.iteration < 8, `the hook drove it, and it stopped before its limit: ${context}`);
+      assert.ok(server.requests.length >= 3, `the agent went on while the hook fed the prompt back: ${context}`);
     },
     { timeoutMs: adapter.timeoutMs ?? 300_000 },
   );

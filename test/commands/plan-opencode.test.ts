@@ -104,6 +104,11 @@ test('OpenCode: install-hook writes the plugin once; loaded as OpenCode loads it
     'an MCP tool is unknown: a soft refusal',
   );
   assert.is(await refusal(before, 'todowrite', { todos: [] }), null, 'the task list is never gated');
+  assert.is(
+    await refusal(before, 'invalid', { tool: 'forge_plan_end', error: 'Model tried to call unavailable tool' }),
+    null,
+    "OpenCode's reply to a call of a tool it lacks runs nothing: never gated, never a refusal to acknowledge",
+  );
   assert.match(
     (await refusal(before, 'apply_patch', { patchText: 'garbage' }))!,
     /^forge could not read this tool call, and a plan contract is active: .*patchText names no file/,

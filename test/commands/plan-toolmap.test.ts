@@ -133,6 +133,37 @@ test("forge's MCP patch and replace are gated on the files they change: a patch'
   assert.match(call(dir, command, 'Edit', { old_string: 'a', new_string: 'b' }), /names none the gate can see/, 'an edit naming no file');
 });
 
+test("forge's MCP tools that run code are judged by the code they run: validate's verify commands, a loop's check and agent, state sync's push — under every agent's name for them", async () => {
+  const plan = PLAN.replaceAll(
+    'allowed_tools: [read, edit, search, ls, mcp:linear]',
+    'allowed_tools: [read, edit, search, ls, validate, loop_run, loop_start, state_sync, mcp:linear]',
+  ).replace(
+    'allowed_tools: [read, edit, search, ls, bash, mcp:linear]',
+    'allowed_tools: [read, edit, search, ls, bash, validate, loop_run, loop_start, state_sync, mcp:linear]',
+  );
+  const dir = repoWith({ 'docs/plans/toolmap.md': plan, 'src/a.ts': 'export const a = 1;\n' });
+  assert.is((await forge(['plan', 'activate', '--path', 'docs/plans/toolmap.md'], { cwd: dir })).code, 0);
+  mkdirSync(join(dir, '.claude'));
+  assert.is((await forge(['plan', 'install-hook', 'claude'], { cwd: dir })).code, 0);
+  const command = JSON.parse(readFileSync(join(dir, '.claude/settings.json'), 'utf8')).hooks.PreToolUse.at(-1).hooks[0].command;
+  assert.is(call(dir, command, 'mcp__forge__validate', { module: 'm', cmd: ['npm test'] }), '', 'a verify command that reaches nothing');
+  const push = /^plan breach: surface — this call reaches remote_branch_pr/;
+  assert.match(call(dir, command, 'mcp__forge__validate', { module: 'm', cmd: ['npm test', 'git push origin HEAD'] }), push);
+  assert.match(
+    call(dir, command, 'mcp__forge__validate', { module: 'm', cmd: ['echo x > docs/y.md'] }),
+    /^plan breach: blast radius — changing 'docs\/y\.md'/,
+  );
+  assert.match(call(dir, command, 'mcp__forge__validate', { module: 'm', cmd: ['forge plan end'] }), /plan breach: operator only/);
+  assert.match(call(dir, command, 'mcp__forge__validate', { module: 'm', cmd: ['$(cat cmd.txt)'] }), /plan breach: shell/);
+  assert.match(call(dir, command, 'mcp__forge__loop_run', { prompt: 'go', agent: ['sh', '-c', 'git push'] }), push);
+  assert.match(call(dir, command, 'mcp__forge__loop_start', { prompt: 'go', 'done-when': 'git push' }), push);
+  assert.match(call(dir, command, 'mcp__forge__state_sync', {}), push);
+  assert.is(call(dir, command, 'mcp__forge__state_sync', { 'dry-run': true }), '', 'a dry run reaches nothing');
+  assert.match(call(dir, command, 'mcp__forge__agent', { task: 'x' }), /plan breach: shell — .*forge agent/);
+  const refused = planJournal(dir).filter((e) => e.verb === 'plan_breach_refused');
+  assert.is(refused.length, 8, 'each refusal journaled');
+});
+
 test('Grep and Glob without a path are checked against the directory they search, as a Read of the same files is', async () => {
   const { dir, command } = await installed();
   assert.match(

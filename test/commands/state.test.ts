@@ -268,6 +268,29 @@ test('sync with an unknown remote is a clean error naming the remotes', async ()
   assert.is(r.code, 2);
   assert.is(r.stderr, "Error: no remote named 'nowhere' (remotes: none)\nFix: git remote -v\n");
   assert.not.ok(existsSync(join(dir, '.git', 'refs', 'forge')));
+  const option = await forge(['state', 'sync', '--', '--upload-pack=touch /tmp/forge-pwned;git-upload-pack'], { cwd: dir });
+  assert.is(option.code, 2, `a remote that reads as an option is refused: ${option.stderr}`);
+  assert.match(option.stderr, /no remote named '--upload-pack=/);
+});
+
+test("sync runs under the user's own git environment: an editor, askpass, pager and ssh command set (as in Claude Code's shell)", async () => {
+  const { a, b } = twoClones();
+  const env = {
+    GIT_EDITOR: 'true',
+    GIT_SEQUENCE_EDITOR: 'true',
+    GIT_ASKPASS: '/bin/false',
+    SSH_ASKPASS: '/bin/false',
+    GIT_PAGER: 'cat',
+    PAGER: 'less',
+    GIT_SSH_COMMAND: 'ssh -o BatchMode=yes',
+  };
+  await forge(['memory', 'save', 'from a'], { cwd: a });
+  const pushed = await forge(['state', 'sync', '--json'], { cwd: a, env });
+  assert.equal([pushed.code, pushed.records[0]?.action], [0, 'pushed'], pushed.stderr);
+  const dry = await forge(['state', 'sync', '--dry-run'], { cwd: b, env });
+  assert.is(dry.code, 0, dry.stderr);
+  const fetched = await forge(['state', 'sync', '--json'], { cwd: b, env });
+  assert.equal([fetched.code, fetched.records[0]?.action], [0, 'fast-forwarded'], fetched.stderr);
 });
 
 test.run();

@@ -49,6 +49,11 @@ export class Script {
     this.served++;
     return this.turns.shift() ?? { text: 'done' };
   }
+  /** A turn the server answered with one of its own first (Codex's tool search): served again next. */
+  putBack(turn: Turn): void {
+    this.served--;
+    this.turns.unshift(turn);
+  }
   remaining(): number {
     return this.turns.length;
   }
