@@ -9,13 +9,16 @@ import { parseArgv } from './parse';
 import { leaves } from './registry';
 import { toolSchema } from './schema';
 
-/** Which arguments of which command the model sees: enough to work, small enough for a 14B model. */
-const VIEWS: Array<{ name: string; command: string; args: string[] }> = [
+/**
+ * Which arguments of which command the model sees: enough to work, small enough for a 14B model;
+ * `required` adds what the command would otherwise read from stdin, which a tool call has none of.
+ */
+const VIEWS: Array<{ name: string; command: string; args: string[]; required?: string[] }> = [
   { name: 'read', command: 'read', args: ['path', 'start', 'end', 'symbols'] },
   { name: 'edit', command: 'edit', args: ['path', 'old', 'new', 'anchor', 'lines', 'after'] },
   { name: 'replace', command: 'replace', args: ['old', 'new', 'paths', 'glob', 'regex'] },
   { name: 'patch', command: 'patch', args: ['diff'] },
-  { name: 'write', command: 'write', args: ['path', 'content', 'overwrite'] },
+  { name: 'write', command: 'write', args: ['path', 'content', 'overwrite'], required: ['content'] },
   { name: 'search', command: 'search', args: ['pattern', 'paths', 'glob'] },
   { name: 'ls', command: 'ls', args: ['glob'] },
   { name: 'validate', command: 'validate', args: ['module', 'cmd', 'file'] },
@@ -42,7 +45,7 @@ export function agentTools({
     const spec = specs.get(v.command) as CommandSpec<any>;
     const full = toolSchema(spec).parameters;
     const properties = Object.fromEntries(v.args.filter((a) => full.properties[a]).map((a) => [a, full.properties[a]!]));
-    const required = (full.required ?? []).filter((r) => v.args.includes(r));
+    const required = [...(full.required ?? []).filter((r) => v.args.includes(r)), ...(v.required ?? [])];
     const schema: ToolSchema = {
       type: 'function',
       function: {
@@ -91,6 +94,9 @@ export function agentTools({
       const mapped = mapKeys(args, tool.view.args);
       if (mapped.unknown !== null)
         return { ok: false, text: `Error: ${name} has no argument '${mapped.unknown}'; it takes ${reminder(tool)}` };
+      const missing = (tool.view.required ?? []).find((a) => mapped.args[a] === undefined || mapped.args[a] === null);
+      if (missing !== undefined)
+        return { ok: false, text: `Error: ${name} needs ${missing}: nothing was done. It takes ${reminder(tool)}` };
       const r = await invoke({ entries, spec: tool.spec, args: mapped.args, cwd, env, json: false });
       const notes = mapped.notes.length ? `[${name}: ${mapped.notes.join('; ')}]\n` : '';
       return { ok: r.code === 0, text: notes + hintsAsCalls(`${r.stdout}${r.stderr}`.trimEnd()) };

@@ -11,6 +11,8 @@ export type StdinInput = { kind: 'empty' } | { kind: 'ndjson'; lines: AsyncItera
  */
 export interface StdinSource {
   readonly isTTY: boolean;
+  /** There is no input at all (a call made in-process: an agent's tool, an MCP call): a text argument it would give is missing, not empty. */
+  readonly absent?: boolean;
   /** The next chunk; null at the end. Rejects with BAD_INPUT (unreadable) when the read fails. */
   read(): Promise<Buffer | null>;
   /** Node's stream of the same input, for readline's questions on a terminal: only a terminal's source has it. */
@@ -19,13 +21,13 @@ export interface StdinSource {
 
 /** A StdinSource over a Node stream (a terminal's, or Node's for what bin/stdio.ts does not read itself). */
 export function streamSource(stream: Readable & { isTTY?: boolean }): Required<StdinSource> {
-  return { isTTY: stream.isTTY === true, read: () => nextChunk(stream), stream: () => stream };
+  return { isTTY: stream.isTTY === true, absent: false, read: () => nextChunk(stream), stream: () => stream };
 }
 
 /** A StdinSource of these chunks (what an in-process call is given), then the end. */
 export function bytesSource(chunks: Buffer[]): StdinSource {
   const pending = [...chunks];
-  return { isTTY: false, read: () => Promise.resolve(pending.shift() ?? null) };
+  return { isTTY: false, ...(chunks.length ? {} : { absent: true }), read: () => Promise.resolve(pending.shift() ?? null) };
 }
 
 /** A source that gives `first` before the rest of `source`: what a peek took, handed back. */

@@ -319,7 +319,7 @@ async function requestsOf({
   const flags = { requests: [{ raw: parsed.raw }], ndjson: false };
   const textArg = spec.stdinText;
   const textElsewhere = (spec.stdinAlternatives ?? []).some((a) => parsed.raw[a] !== undefined);
-  if (textArg && parsed.hasCommandArgs && parsed.raw[textArg] === undefined && !textElsewhere && !stdin.isTTY) {
+  if (textArg && parsed.hasCommandArgs && parsed.raw[textArg] === undefined && !textElsewhere && !stdin.isTTY && !stdin.absent) {
     const text = await readAll(stdin).catch((err: unknown) => {
       if ((spec.args as ArgsSpec)[textArg]?.anyText && err instanceof ForgeError) return '';
       throw err;

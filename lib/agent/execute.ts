@@ -1,0 +1,228 @@
+// One reply's tool calls, run: repeats answered from memory, the gate asked, the tool run, edits that undo each other and loops noticed.
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { ChatMessage, ToolCall, ToolSchema } from './chat';
+import { parseArguments, type ParsedArguments } from './replies';
+import type { AgentEvent, AgentRun, AgentStop, ToolCallGuards } from './run-state';
+import type { AgentTools } from './tools';
+
+/** The read call's file as size and mtime, or null when it cannot be stat'ed. */
+async function fileVersion(cwd: string, args: string): Promise<string | null> {
+  try {
+    const path = (JSON.parse(args) as { path?: unknown }).path;
+    if (typeof path !== 'string') return null;
+    const s = await stat(resolve(cwd, path));
+    return `${s.size}:${s.mtimeMs}`;
+  } catch {
+    return null;
+  }
+}
+
+/** The file tools (on_edit hooks follow them); write and edit name their one file in `path`. */
+export const EDITS_FILES = new Set(['write', 'edit', 'patch', 'replace']);
+
+/** Tools after which earlier results may be stale. */
+const MAY_CHANGE_FILES = new Set(['write', 'edit', 'patch', 'replace', 'bash']);
+
+/** The same call, argument order and spacing aside. */
+export function callKey(name: string, raw: string): string {
+  const parsed = parseArguments(raw);
+  if (!parsed.ok) return `${name} ${raw}`;
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([k, x]) => [k, sorted(x)]),
+          )
+        : v;
+  return `${name} ${JSON.stringify(sorted(parsed.value))}`;
+}
+
+async function contentHash(path: string): Promise<string | null> {
+  const data = await readFile(path).catch(() => null);
+  return data ? createHash('sha1').update(data).digest('hex') : null;
+}
+
+/** What a run remembers between calls, to answer repeats and notice loops. */
+export interface RunMemory {
+  // Reads by arguments and the file's size and mtime: a re-read of an unchanged file is not re-run,
+  // even after edits elsewhere cleared the identical-call record.
+  reads: Map<string, string>;
+  // Calls since the last one that may have changed files: the turn each was first made and how often.
+  repeats: Map<string, { turn: number; count: number }>;
+  // Each edited file's contents this task, by hash: going back to one is undoing an edit.
+  versions: Map<string, Array<{ hash: string; turn: number }>>;
+  undone: number;
+}
+
+/** What every call of a run shares: where it runs, the tools and their schemas, compressed results for recall. */
+export interface CallScope {
+  cwd: string;
+  schemas: ToolSchema[];
+  archive: Map<string, { text: string }>;
+  tools: AgentTools;
+  guards: ToolCallGuards;
+  run: AgentRun;
+  memory: RunMemory;
+}
+
+/** A call's result, or the reason the run must end. */
+type CallOutcome = { content: string; ok: boolean } | { stop: AgentStop };
+
+/** A call run for the first time since nothing changed: its arguments read, the gate asked, the tool (or recall) run. */
+async function runFresh({
+  call,
+  parsed,
+  scope,
+}: {
+  call: ToolCall;
+  parsed: ParsedArguments;
+  scope: CallScope;
+}): Promise<{ args: Record<string, unknown>; ok: boolean; content: string; refused: boolean }> {
+  const name = call.function.name;
+  if (!parsed.ok) {
+    const schema = scope.schemas.find((s) => s.function.name === name);
+    return {
+      args: {},
+      ok: false,
+      refused: false,
+      content: `Error: the arguments of ${name} are not a JSON object: ${parsed.reason}. Sent: ${call.function.arguments.slice(0, 200)}${schema ? `\nThe arguments ${name} takes: ${JSON.stringify(schema.function.parameters)}` : ''}`,
+    };
+  }
+  const args = parsed.value;
+  // recall only reads this run's own archive: nothing for a contract to gate.
+  const refusal = name !== 'recall' && scope.guards.gate ? await scope.guards.gate(name, args) : null;
+  if (refusal !== null) return { args, ok: false, refused: true, content: refusal };
+  let result: { ok: boolean; text: string };
+  if (name === 'recall') {
+    const recalled = scope.archive.get(String(args.id));
+    result = recalled
+      ? { ok: true, text: recalled.text }
+      : {
+          ok: false,
+          text: `Error: no compressed result '${String(args.id)}' (ids: ${[...scope.archive.keys()].join(', ') || 'none yet'})`,
+        };
+  } else result = await scope.tools.run(name, args);
+  const content = parsed.repaired
+    ? `[The arguments were not valid JSON; read them as ${JSON.stringify(args).slice(0, 200)}.]\n${result.text}`
+    : result.text;
+  return { args, ok: result.ok, refused: false, content };
+}
+
+/** After an edit landed: a note when it put the file back as it was earlier (undoing the model's own edit), or the end of the run the second time. */
+async function noteUndo({ path, shown, scope }: { path: string; shown: string; scope: CallScope }): Promise<string | { stop: AgentStop }> {
+  const { memory, run } = scope;
+  const hash = await contentHash(path);
+  const seen = memory.versions.get(path)!;
+  const earlier = hash ? seen.slice(0, -1).find((v) => v.hash === hash) : undefined;
+  if (hash) seen.push({ hash, turn: run.turns });
+  if (!earlier) return '';
+  if (++memory.undone >= 2)
+    return {
+      stop: {
+        code: 'LOOP_DETECTED',
+        message: `the model's edits keep undoing each other: '${shown}' went back to an earlier content again (turn ${run.turns})`,
+      },
+    };
+  return `\n[This put '${shown}' back as it was ${earlier.turn ? `after turn ${earlier.turn}` : 'before the task'}: it undoes your own edit. Do not go back and forth; a second time ends the run.]`;
+}
+
+/**
+ * One tool call: a third identical call with nothing changed ends the run; the second gets a stub; a
+ * re-read of an unchanged file is served from cache; anything else runs (runFresh), then the files it
+ * changed are noted, on_edit hooks run, and what may now be stale is forgotten.
+ */
+async function executeCall({
+  call,
+  scope,
+  onEvent,
+}: {
+  call: ToolCall;
+  scope: CallScope;
+  onEvent: (e: AgentEvent) => Promise<void>;
+}): Promise<CallOutcome> {
+  const { run, memory, cwd, guards } = scope;
+  const name = call.function.name;
+  const key = callKey(name, call.function.arguments);
+  const version = name === 'read' ? await fileVersion(cwd, call.function.arguments) : null;
+  const repeat = memory.repeats.get(key);
+  if (repeat && repeat.count >= 2) {
+    await onEvent({ type: 'tool_call', name, arguments: call.function.arguments, cached: true });
+    return {
+      stop: {
+        code: 'LOOP_DETECTED',
+        message: `the model made the same call a third time with nothing changed since turn ${repeat.turn}: ${name} ${call.function.arguments.slice(0, 200)}`,
+      },
+    };
+  }
+  const cachedRead = repeat ? undefined : version ? memory.reads.get(`${key} ${version}`) : undefined;
+  await onEvent({ type: 'tool_call', name, arguments: call.function.arguments, cached: repeat !== undefined || cachedRead !== undefined });
+  run.toolCalls++;
+  if (repeat) {
+    // The second identical call: a stub, not the whole result again.
+    repeat.count++;
+    run.cacheHits++;
+    return {
+      ok: true,
+      content: `[Same call as turn ${repeat.turn}, and nothing changed since: its result is the same and is not repeated here. Do something different, or answer; a third identical call ends the run.]`,
+    };
+  }
+  if (cachedRead !== undefined) {
+    run.cacheHits++;
+    memory.repeats.set(key, { turn: run.turns, count: 1 });
+    return { ok: true, content: `[Unchanged since you read it; served from cache.]\n${cachedRead}` };
+  }
+  const parsed = parseArguments(call.function.arguments);
+  const named = parsed.ok && EDITS_FILES.has(name) && typeof parsed.value.path === 'string' ? parsed.value.path : null;
+  const path = named === null ? null : resolve(cwd, named);
+  if (path && !memory.versions.has(path)) {
+    const hash = await contentHash(path);
+    memory.versions.set(path, hash ? [{ hash, turn: 0 }] : []);
+  }
+  const fresh = await runFresh({ call, parsed, scope });
+  let { content } = fresh;
+  if (fresh.refused) run.refused++;
+  if (fresh.ok && named !== null && !run.files.includes(named)) run.files.push(named);
+  if (fresh.ok && path) {
+    const note = await noteUndo({ path, shown: named!, scope });
+    if (typeof note !== 'string') return note;
+    content += note;
+  }
+  // on_edit hooks follow the file tools that changed something (they refuse whole or land
+  // whole); not bash, which mostly reads and would pay a type-check for every `ls`.
+  if (fresh.ok && EDITS_FILES.has(name) && guards.afterChange) content += await guards.afterChange(name, fresh.args);
+  // A call that may change files makes every earlier result possibly stale: a read after an
+  // edit, or the tests after a fix, must run again. Only repeats with nothing in between count.
+  if (MAY_CHANGE_FILES.has(name)) memory.repeats.clear();
+  memory.repeats.set(key, { turn: run.turns, count: 1 });
+  if (version && fresh.ok) memory.reads.set(`${key} ${version}`, content);
+  return { ok: fresh.ok, content };
+}
+
+/** The reply's calls in order, each result appended to the messages; the reason the run must end, or null. */
+export async function runCalls({
+  calls,
+  scope,
+  messages,
+  toolNames,
+  onEvent,
+}: {
+  calls: ToolCall[];
+  scope: CallScope;
+  messages: ChatMessage[];
+  toolNames: Map<string, string>;
+  onEvent: (e: AgentEvent) => Promise<void>;
+}): Promise<AgentStop | null> {
+  for (const call of calls) {
+    toolNames.set(call.id, call.function.name);
+    const outcome = await executeCall({ call, scope, onEvent });
+    if ('stop' in outcome) return outcome.stop;
+    await onEvent({ type: 'tool_result', name: call.function.name, ok: outcome.ok, chars: outcome.content.length });
+    messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
+  }
+  return null;
+}
