@@ -180,6 +180,11 @@ export const ERROR_CODES = {
   MODEL_AUTH: { exit: 2, meaning: 'the API key is missing or refused', data: shape<ModelData>() },
   MODEL_BAD_ENDPOINT: { exit: 2, meaning: 'the endpoint is not a usable OpenAI-compatible URL', data: shape<ModelData>() },
   MODEL_CONTEXT_EXCEEDED: { exit: 1, meaning: "the request is over the model's context window", data: shape<ModelData>() },
+  MODEL_CONTEXT_TRUNCATED: {
+    exit: 1,
+    meaning: 'the server cut the conversation to fit its context: it counted far fewer prompt tokens than were sent',
+    data: shape<AgentRunData>(),
+  },
   MODEL_EMPTY_REPLY: { exit: 1, meaning: 'the model sent an empty reply twice in a row', data: shape<AgentRunData>() },
   MODEL_NO_VISION: { exit: 2, meaning: 'the model or endpoint does not take image input', data: shape<ModelData>() },
   MODEL_NOT_FOUND: { exit: 2, meaning: 'the endpoint has no such model', data: shape<ModelData>() },
@@ -310,6 +315,11 @@ export const ERROR_CODES = {
   },
   STATE_PATH_NOT_FOUND: { exit: 1, meaning: 'no such file or directory in the state' },
   SYNC_FAILED: { exit: 1, meaning: 'fetch or push failed (network, permissions)' },
+  TASK_NOT_DONE: {
+    exit: 1,
+    meaning: 'the task asked for a change and the model answered without making one or saying why none was needed',
+    data: shape<AgentRunData>(),
+  },
   TRANSCRIPT_UNREADABLE: { exit: 1, meaning: 'the transcript is missing, not a regular file, or too slow to read' },
   UNDO_IN_PROGRESS: { exit: 1, meaning: 'another forge undo is restoring this work tree now', data: shape<{ pid: number }>() },
   UNEXPECTED_ARGUMENT: { exit: 2, meaning: 'more positional words than the command takes' },

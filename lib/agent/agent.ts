@@ -14,7 +14,9 @@ import {
 import { type Attachments, taskContent } from './attach';
 import type { ModelConfig } from './config';
 import { type PinnedText, enforceBudget, newBudgetState, RECALL_TOOL, replyTokens, requestTokens } from './context';
+import { toolName } from './dialects';
 import { type CallScope, runCalls } from './execute';
+import { asksForChange, pastedEdits, saysNothingNeeded } from './outcome';
 import { parseArguments, splitThinking, toolCallsInText, VisibleStream } from './replies';
 import { type AgentEvent, type AgentRun, type AgentStop, newRun, type ToolCallGuards } from './run-state';
 import type { AgentTools } from './tools';
@@ -85,6 +87,8 @@ export async function fixedPromptTokens(tools: readonly ToolSchema[]): Promise<n
 
 const NUDGE = {
   empty: 'Your reply was empty. Call a tool, or if the task is done answer with a short summary.',
+  unchanged:
+    'No file has changed, but the task asks for a change. Make it now with the tools (edit, write, patch) — an edit shown in your answer is not applied — or, if nothing needs to change, say so and why.',
   cut: 'Your reply was cut off by the length limit and was not used (no tool call in it ran). Send it again, shorter: one tool call, or a brief answer.',
   unreadable: (why: string) =>
     `Your <tool_call> could not be read, so nothing ran: ${why}. Send the call again as one JSON object {"name": …, "arguments": {…}} naming one of the tools.`,
@@ -117,7 +121,7 @@ async function callModel({
   run: AgentRun;
   onEvent: (e: AgentEvent) => Promise<void>;
   onDelta: ((text: string) => void) | undefined;
-}): Promise<ChatResult> {
+}): Promise<ChatResult & { sent: number }> {
   const fit = await enforceBudget({ messages, tools: quick ? [] : schemas, budget, state: budgetState, pinned });
   run.uncachedTokens += fit.uncached;
   if (fit.after < fit.before) {
@@ -157,7 +161,7 @@ async function callModel({
   run.usage.input += usage.promptTokens;
   run.usage.output += usage.completionTokens;
   await onEvent({ type: 'usage', input: usage.promptTokens, output: usage.completionTokens, estimated: !r.usage });
-  return r;
+  return { ...r, sent: fit.after };
 }
 
 /** The reply's text and tool calls: calls an open model wrote as text are taken as calls; tagged ones that cannot be read are kept apart. */
@@ -175,26 +179,126 @@ async function readReply({
   onEvent: (e: AgentEvent) => Promise<void>;
 }): Promise<{ text: string; calls: ToolCall[]; unreadable: string[] }> {
   const { visible, thinking } = splitThinking(r.message.content);
-  if (thinking) await onEvent({ type: 'thinking', text: thinking });
+  const reasoning = [thinking, r.reasoning?.trim() ?? ''].filter(Boolean).join('\n');
+  if (reasoning) await onEvent({ type: 'thinking', text: reasoning });
+  const notes: string[] = [];
   let text = visible;
-  let calls: ToolCall[] = quick ? [] : (r.message.tool_calls ?? []);
+  let calls: ToolCall[] = quick ? [] : namedCalls(r.message.tool_calls ?? [], known, notes);
   let unreadable: string[] = [];
-  if (!quick && !calls.length && text) {
-    const written = toolCallsInText(text, known);
-    unreadable = written.unreadable;
-    if (written.calls.length) {
-      calls = written.calls.map((c, i) => ({ id: `text_${turn}_${i + 1}`, type: 'function', function: c }));
-      text = written.rest;
-      await onEvent({
-        type: 'reply_note',
-        text: `${calls.length} tool call${calls.length === 1 ? '' : 's'} written as text, run as calls`,
-      });
-    }
+  // Calls written as text in the answer; else in the reasoning, where some models put their only call.
+  for (const [where, source] of quick || calls.length
+    ? []
+    : ([
+        ['the answer', text],
+        ['the reasoning', reasoning],
+      ] as const)) {
+    if (!source) continue;
+    const written = toolCallsInText(source, known);
+    if (where === 'the answer') unreadable = written.unreadable;
+    if (!written.calls.length) continue;
+    calls = written.calls.map((c, i) => ({ id: `text_${turn}_${i + 1}`, type: 'function', function: c }));
+    if (where === 'the answer') text = written.rest;
+    const n = calls.length;
+    notes.push(
+      `${n} tool call${n === 1 ? '' : 's'} written as text in ${where} (${written.dialects.join(', ')}), run as call${n === 1 ? '' : 's'}`,
+    );
+    unreadable = [];
+    break;
   }
+  // An answer sent only as reasoning (Gemma through Ollama's /v1): that text is the answer.
+  if (!quick && !calls.length && !text && !unreadable.length && r.reasoning?.trim()) {
+    text = r.reasoning.trim();
+    notes.push('the reply came only in the reasoning field: taken as the answer');
+  }
+  for (const note of notes) await onEvent({ type: 'reply_note', text: note });
   return { text, calls, unreadable };
 }
 
-type Nudge = 'empty' | 'cut' | 'unreadable';
+/**
+ * A server that counted far fewer prompt tokens than were sent cut the conversation to fit its
+ * context (Ollama does so without a word, dropping the start: the system prompt and the task), so
+ * the model answered something else. Counts differ by tokenizer: far fewer, and exactly a context
+ * size, is truncation.
+ */
+function silentTruncation(r: ChatResult & { sent: number }): AgentStop | null {
+  const counted = r.usage?.promptTokens;
+  if (!counted || r.sent < 1024) return null;
+  // Ollama keeps exactly its context (num_ctx: 2048, 4096, 8192…); a count that is no such size is a tokenizer's difference.
+  if (counted % 256 !== 0 || counted >= r.sent * 0.85) return null;
+  return {
+    code: 'MODEL_CONTEXT_TRUNCATED',
+    message: `the server counted ${counted} prompt tokens of the ~${r.sent} sent: it cut the start of the conversation to fit its context (${counted} tokens?), so the model never saw the task whole; give the server a larger context (Ollama: OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or the model's num_ctx), or forge a --budget below it`,
+    budget: Math.floor(counted * 0.75),
+  };
+}
+
+/**
+ * A reply with no call is the answer, unless it pastes an edit still to make — run through the patch
+ * tool, whose checks decide — or the task asks for a change, no file changed and the model does not
+ * say why none was needed: asked once, then TASK_NOT_DONE.
+ */
+async function answerOrAction({
+  text,
+  task,
+  turn,
+  known,
+  tools,
+  changedNothing,
+  nudged,
+}: {
+  text: string;
+  task: string;
+  turn: number;
+  known: ReadonlySet<string>;
+  tools: AgentTools;
+  changedNothing: (() => Promise<boolean>) | undefined;
+  nudged: Nudge | null;
+}): Promise<{ stop: AgentStop } | { nudge: string; note: string } | { calls: ToolCall[]; note: string } | { answer: true }> {
+  if (pastedEdits(text) && !(await tools.applied?.(text))) {
+    if (!known.has('patch'))
+      return {
+        stop: {
+          code: 'TASK_NOT_DONE',
+          message: `the model's answer pastes an edit (turn ${turn}) and no patch tool is offered to apply it`,
+        },
+      };
+    const call: ToolCall = {
+      id: `pasted_${turn}`,
+      type: 'function',
+      function: { name: 'patch', arguments: JSON.stringify({ diff: text }) },
+    };
+    return { calls: [call], note: 'the answer pastes an edit that is not in the files: run through patch' };
+  }
+  if (!changedNothing || !asksForChange(task) || saysNothingNeeded(text) || !(await changedNothing())) return { answer: true };
+  const said = text.replace(/\s+/g, ' ').slice(0, 160);
+  // A question back is the model asking the person first: the task waits for their answer (--continue).
+  if (/\?\s*$/.test(text))
+    return { stop: { code: 'TASK_NOT_DONE', message: `the model asks before making the change (turn ${turn}): "${said}"` } };
+  if (nudged === 'unchanged')
+    return {
+      stop: {
+        code: 'TASK_NOT_DONE',
+        message: `the task asks for a change, no file changed, and the model answered twice without saying why none is needed (turn ${turn}): "${said}"`,
+      },
+    };
+  return {
+    nudge: NUDGE.unchanged,
+    note: 'the task asks for a change and no file changed: asked to make it, or say why none is needed',
+  };
+}
+
+/** Native calls whose name carries a prefix or a control token (`functions.edit`, `edit<|call|>`) named as the tool they mean. */
+function namedCalls(calls: ToolCall[], known: ReadonlySet<string>, notes: string[]): ToolCall[] {
+  return calls.map((c) => {
+    if (known.has(c.function.name)) return c;
+    const name = toolName(c.function.name);
+    if (!known.has(name)) return c;
+    notes.push(`tool name '${c.function.name}' read as ${name}`);
+    return { ...c, function: { ...c.function, name } };
+  });
+}
+
+type Nudge = 'empty' | 'cut' | 'unreadable' | 'unchanged';
 
 /**
  * A reply that cannot be used — a tagged call that cannot be read, a reply cut by the length limit,
@@ -293,6 +397,7 @@ export async function runAgent({
   tools,
   guards = {},
   attachments,
+  changedNothing,
 }: {
   config: ModelConfig;
   task: string;
@@ -313,12 +418,15 @@ export async function runAgent({
   guards?: ToolCallGuards;
   /** Files pinned to every call (read again when they change) and images sent with the task. */
   attachments?: TaskAttachments;
+  /** Whether the work tree is as it was when the task began: a task that asks for a change is not done by an answer alone. */
+  changedNothing?: () => Promise<boolean>;
 }): Promise<AgentRun> {
   const { messages, tools: schemas } = await firstRequest({ task, root, history, git, tools, attachments });
   const known = new Set(schemas.map((s) => s.function.name));
   const budgetState = newBudgetState();
   const run = newRun();
   const scope: CallScope = {
+    messages,
     cwd,
     schemas,
     archive: budgetState.archive,
@@ -339,7 +447,10 @@ export async function runAgent({
       messages[0] = { role: 'system', content: await systemPrompt({ root, history, git, attachments }) };
     const pinned = (await attachments?.pinned.budgetText()) ?? null;
     const r = await callModel({ config, messages, schemas, budget, budgetState, pinned, quick, retry, signal, run, onEvent, onDelta });
-    const { text, calls, unreadable } = await readReply({ r, quick, known, turn: run.turns, onEvent });
+    const truncated = silentTruncation(r);
+    if (truncated) return stop(truncated);
+    const { text, calls: written, unreadable } = await readReply({ r, quick, known, turn: run.turns, onEvent });
+    let calls = written;
     const unusable = unusableReply({ r, text, calls, unreadable, nudged, known, turn: run.turns });
     if (unusable && 'stop' in unusable) return stop(unusable.stop);
     if (unusable) {
@@ -348,10 +459,30 @@ export async function runAgent({
       messages.push(...unusable.messages);
       continue;
     }
+    const nudgedBefore = nudged;
     nudged = null;
     const message: AssistantMessage = { role: 'assistant', content: text, ...(calls.length ? { tool_calls: calls } : {}) };
     messages.push(message);
     if (text) await onEvent({ type: 'text', text });
+    if (!calls.length && !quick) {
+      const next = await answerOrAction({ text, task, turn: run.turns, known, tools, changedNothing, nudged: nudgedBefore });
+      if ('stop' in next) {
+        // What the model said is kept: a session goes on from it (--continue).
+        run.answer = text;
+        return stop(next.stop);
+      }
+      if ('nudge' in next) {
+        nudged = 'unchanged';
+        await onEvent({ type: 'reply_note', text: next.note });
+        messages.push({ role: 'user', content: next.nudge });
+        continue;
+      }
+      if ('calls' in next) {
+        calls = next.calls;
+        message.tool_calls = calls;
+        await onEvent({ type: 'reply_note', text: next.note });
+      }
+    }
     if (!calls.length) {
       run.answer = text;
       await onEvent({ type: 'done', turns: run.turns, answer: run.answer });

@@ -47,6 +47,8 @@ export interface ChatResult {
   usage: Usage | null;
   /** As the endpoint sent it ('stop', 'tool_calls', 'length'…). Some servers say 'stop' even with tool calls, so look at `tool_calls`. */
   finishReason: string | null;
+  /** What the server sent as reasoning beside the content (`reasoning_content`, `reasoning`: Ollama, vLLM, llama.cpp). */
+  reasoning?: string;
 }
 
 export interface RetryPolicy {
@@ -367,6 +369,7 @@ export class ChatStream {
   private readonly parser: EventSourceParser;
   private readonly onDelta: ((text: string) => void) | undefined;
   private content = '';
+  private reasoning = '';
   private readonly calls: PartialToolCall[] = [];
   /** The server's tool-call index → position in `calls`. */
   private readonly slots = new Map<number, number>();
@@ -416,6 +419,8 @@ export class ChatStream {
       this.content += delta.content;
       this.onDelta?.(delta.content);
     }
+    const reasoning = delta.reasoning_content ?? delta.reasoning;
+    if (typeof reasoning === 'string') this.reasoning += reasoning;
     if (Array.isArray(delta.tool_calls)) delta.tool_calls.forEach((d, position) => isRecord(d) && this.toolDelta(d, position));
     if (typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason;
   }
@@ -425,13 +430,15 @@ export class ChatStream {
     const id = typeof d.id === 'string' ? d.id : '';
     const slot = this.slots.get(key);
     let call = slot === undefined ? undefined : this.calls[slot];
-    // Some servers number every call 0; a new id under a used index is a new call, not more of the old one.
-    if (!call || (id && call.id && id !== call.id)) {
+    const fn = isRecord(d.function) ? d.function : {};
+    // Some servers number every call 0; a new id under a used index is a new call, not more of the old
+    // one — and so, with neither index nor id, is a name after arguments that already close.
+    const unmarked = typeof d.index !== 'number' && !id && typeof fn.name === 'string' && fn.name !== '' && closes(call?.arguments);
+    if (!call || (id && call.id && id !== call.id) || unmarked) {
       call = { id: '', name: '', arguments: '' };
       this.slots.set(key, this.calls.push(call) - 1);
     }
     if (id) call.id = id;
-    const fn = isRecord(d.function) ? d.function : {};
     // A name comes once from OpenAI, in pieces from a few servers, and repeated whole from others.
     if (typeof fn.name === 'string' && fn.name !== call.name) call.name += fn.name;
     if (typeof fn.arguments === 'string') call.arguments += fn.arguments;
@@ -465,7 +472,19 @@ export class ChatStream {
       message: { role: 'assistant', content: this.content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
       usage: this.usage,
       finishReason: this.finishReason,
+      ...(this.reasoning ? { reasoning: this.reasoning } : {}),
     };
+  }
+}
+
+/** Whether a call's arguments so far are a whole JSON object (the call is complete). */
+function closes(args: string | undefined): boolean {
+  if (!args?.trim()) return false;
+  try {
+    const v: unknown = JSON.parse(args);
+    return typeof v === 'object' && v !== null;
+  } catch {
+    return false;
   }
 }
 

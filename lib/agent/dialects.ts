@@ -52,19 +52,32 @@ export const DIALECTS: readonly Dialect[] = [
     name: 'llama 3.1 python_tag',
     source: 'https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_1/#json-based-tool-calling',
     pattern: /<\|python_tag\|>\s*([\s\S]*?)\s*(?:<\|eom_id\|>|<\|eot_id\|>|$)/g,
-    read: (m, known) => jsonCalls(m[1]!.split(/;\s*(?=\{)/).join(','), known, true),
+    // JSON calls separated by ';', or (Llama 3.3) a bare pythonic call.
+    read: (m, known) =>
+      jsonCalls(m[1]!.split(/;\s*(?=\{)/).join(','), known, true) ?? pythonicCalls(m[1]!.replace(/^\[([\s\S]*)\]$/, '$1'), known),
   },
   {
     name: 'mistral [TOOL_CALLS] (v11: name[ARGS]{…})',
     source: 'https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/tool_parsers/mistral_tool_parser.py',
-    pattern: /\[TOOL_CALLS\]\s*([^[{\s]+)\s*\[ARGS\]\s*(\{[\s\S]*?\})(?=\s*\[TOOL_CALLS\]|\s*$)/g,
-    read: (m, known) => one(m[1]!, m[2]!, known),
+    pattern: /\[TOOL_CALLS\]\s*([^[{\s]+)\s*\[ARGS\]\s*(\{[\s\S]*)/g,
+    read: (m, known) => {
+      // Each call's arguments are the JSON object that opens there; what follows is the next call or prose.
+      const calls: TextToolCall[] = [];
+      for (const part of `[TOOL_CALLS]${m[1]}[ARGS]${m[2]}`.split('[TOOL_CALLS]').slice(1)) {
+        const at = part.indexOf('[ARGS]');
+        const json = at < 0 ? null : leadingJson(part.slice(at + 6).trimStart());
+        const call = json === null ? null : one(part.slice(0, at), json, known);
+        if (!call) return null;
+        calls.push(...call);
+      }
+      return calls;
+    },
   },
   {
     name: 'mistral [TOOL_CALLS] json',
     source: 'https://docs.mistral.ai/capabilities/function_calling/',
     pattern: /\[TOOL_CALLS\]\s*([\s\S]*?)\s*(?:<\/s>|$)/g,
-    read: (m, known) => jsonCalls(m[1]!, known),
+    read: (m, known) => jsonCalls(leadingJson(m[1]!) ?? m[1]!, known),
   },
   {
     name: 'gpt-oss harmony',
@@ -73,10 +86,17 @@ export const DIALECTS: readonly Dialect[] = [
     read: (m, known) => one(m[1]!, m[2]!, known),
   },
   {
+    name: 'gpt-oss harmony, its tokens stripped',
+    source: 'https://github.com/ollama/ollama/issues/11704',
+    pattern: /(?:^|\s)(?:commentary\s+)?to=functions\.([\w.-]+)\s*(?:code|json)?\s*(\{[\s\S]*)/g,
+    read: (m, known) => one(m[1]!, leadingJson(m[2]!) ?? m[2]!, known),
+  },
+  {
     name: 'functiongemma call',
     source: 'https://ai.google.dev/gemma/docs/functiongemma/formatting-and-best-practices',
     pattern: /(?:<start_function_call>|<\|tool_call>)\s*call:([\w.-]+)\s*(\{[\s\S]*?\})\s*(?:<end_function_call>|<tool_call\|>|$)/g,
-    read: (m, known) => one(m[1]!, m[2]!.replace(/<escape>/g, '"'), known),
+    // Strings are delimited by <escape> (FunctionGemma) or <|"|> (Gemma 4); keys are bare.
+    read: (m, known) => one(m[1]!, m[2]!.replace(/<escape>|<\|"\|>/g, '"'), known),
   },
   {
     name: 'deepseek tool call tokens',
@@ -89,7 +109,7 @@ export const DIALECTS: readonly Dialect[] = [
     name: 'tag around json (<tool>, <function_call>, <tools>, <|tool_call|>, <tool_calls>)',
     source: 'https://github.com/ollama/ollama/issues/6061',
     pattern: /<(tool|tools|tool_calls|function_call|functioncall|\|tool_call\|)>\s*([\s\S]*?)\s*(?:<\/\1>|<\|\/tool_call\|>|$)/g,
-    read: (m, known) => jsonCalls(m[2]!, known),
+    read: (m, known) => jsonCalls(leadingJson(m[2]!) ?? m[2]!, known),
   },
   {
     name: 'gemma tool_code',
@@ -128,10 +148,10 @@ export const DIALECTS: readonly Dialect[] = [
   },
 ];
 
-/** A name as the tool it means: `functions.edit`, `default_api.edit`, a control token or quotes around it. */
+/** A name as the tool it means: `functions.edit`, `default_api.edit`, a control token after it (`edit<|channel|>commentary`), quotes around it. */
 export function toolName(raw: string): string {
   return raw
-    .replace(/<\|[^|>]*\|>/g, '')
+    .replace(/<\|[\s\S]*$/, '')
     .replace(/^[\s"'`]+|[\s"'`:]+$/g, '')
     .replace(/^(?:functions|function|default_api|tools|tool)\./, '');
 }
@@ -144,9 +164,20 @@ function one(name: string, args: string | Record<string, unknown>, known: Readon
   return value ? [{ name: tool, arguments: JSON.stringify(value) }] : null;
 }
 
+/**
+ * JSON text repaired by jsonrepair (trailing commas, single quotes, unquoted keys) — but never a
+ * text cut short: a repair that only closes what was open at the end would finish a call by
+ * guesswork (a file's content cut short written as if whole).
+ */
+function repaired(text: string): string {
+  const out = jsonrepair(text);
+  if (out.startsWith(text.trimEnd().replace(/[\s,]+$/, ''))) throw new Error('cut short');
+  return out;
+}
+
 /** JSON text as an object, repaired when it is not quite JSON; a string holding JSON is read again (double encoding). */
 export function objectOf(text: string): Record<string, unknown> | null {
-  for (const attempt of [text, () => jsonrepair(text)]) {
+  for (const attempt of [text, () => repaired(text)]) {
     try {
       let v: unknown = JSON.parse(typeof attempt === 'string' ? attempt : attempt());
       if (typeof v === 'string') v = JSON.parse(v);
@@ -159,6 +190,24 @@ export function objectOf(text: string): Record<string, unknown> | null {
   return null;
 }
 
+/** The JSON object or array that opens `text` (strings in either quote skipped), or null when it never closes. */
+export function leadingJson(text: string): string | null {
+  const open = text[0];
+  if (open !== '{' && open !== '[') return null;
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '{' || c === '[') depth++;
+    else if ((c === '}' || c === ']') && --depth === 0) return text.slice(0, i + 1);
+  }
+  return null;
+}
+
 /** Calls in JSON: one object or an array of them, each `{name, arguments|parameters|args|input}` or OpenAI's `{function: {name, arguments}}`. */
 function jsonCalls(text: string, known: ReadonlySet<string>, list = false): TextToolCall[] | null {
   let parsed: unknown;
@@ -167,7 +216,7 @@ function jsonCalls(text: string, known: ReadonlySet<string>, list = false): Text
     parsed = JSON.parse(body);
   } catch {
     try {
-      parsed = JSON.parse(jsonrepair(body));
+      parsed = JSON.parse(repaired(body));
     } catch {
       return null;
     }
@@ -255,7 +304,7 @@ function pythonLiteral(text: string, at: number): { value: unknown; end: number 
     for (let end = 1; end <= rest.length; end++) {
       if (rest[end - 1] !== ']' && rest[end - 1] !== '}') continue;
       try {
-        const json = jsonrepair(
+        const json = repaired(
           rest
             .slice(0, end)
             .replace(/\bTrue\b/g, 'true')
@@ -296,7 +345,13 @@ export function callsInText(text: string, known: ReadonlySet<string>): Found & {
         if (!dialects.includes(d.name)) dialects.push(d.name);
         return '';
       }
-      if (!d.quietWhenUnread && read === null) unreadable.push(String(groups[0]).slice(0, 200));
+      // What could not be read: the span's body (its last group), as the model is shown it.
+      const body =
+        [...m]
+          .slice(1)
+          .filter((g) => typeof g === 'string')
+          .at(-1) ?? m[0];
+      if (!d.quietWhenUnread && read === null) unreadable.push(String(body).slice(0, 200));
       return String(groups[0]);
     });
   }

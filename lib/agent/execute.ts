@@ -52,15 +52,28 @@ export interface RunMemory {
   // Reads by arguments and the file's size and mtime: a re-read of an unchanged file is not re-run,
   // even after edits elsewhere cleared the identical-call record.
   reads: Map<string, string>;
-  // Calls since the last one that may have changed files: the turn each was first made and how often.
-  repeats: Map<string, { turn: number; count: number }>;
+  // Calls since the last one that may have changed files: the turn each was first made, how often, and the call whose result the model was given.
+  repeats: Map<string, { turn: number; count: number; callId: string }>;
   // Each edited file's contents this task, by hash: going back to one is undoing an edit.
   versions: Map<string, Array<{ hash: string; turn: number }>>;
   undone: number;
 }
 
 /** What every call of a run shares: where it runs, the tools and their schemas, compressed results for recall. */
+/** Whether the result of call `id` is still in the messages as it was given (not compressed, cut or dropped). */
+function shownWhole(messages: readonly ChatMessage[], id: string): boolean {
+  const m = messages.find((x) => x.role === 'tool' && x.tool_call_id === id);
+  return (
+    m !== undefined &&
+    typeof m.content === 'string' &&
+    !m.content.startsWith('[compressed ') &&
+    !m.content.includes('\n[cut to fit the token budget')
+  );
+}
+
 export interface CallScope {
+  /** The conversation as it will be sent: what the model has before it. */
+  messages: ChatMessage[];
   cwd: string;
   schemas: ToolSchema[];
   archive: Map<string, { text: string }>;
@@ -93,7 +106,10 @@ async function runFresh({
       content: `Error: the arguments of ${name} are not a JSON object: ${parsed.reason}. Sent: ${call.function.arguments.slice(0, 200)}${schema ? `\nThe arguments ${name} takes: ${JSON.stringify(schema.function.parameters)}` : ''}`,
     };
   }
-  const args = parsed.value;
+  const args = unwrapped(
+    parsed.value,
+    scope.schemas.find((s) => s.function.name === name),
+  );
   // recall only reads this run's own archive: nothing for a contract to gate.
   const refusal = name !== 'recall' && scope.guards.gate ? await scope.guards.gate(name, args) : null;
   if (refusal !== null) return { args, ok: false, refused: true, content: refusal };
@@ -111,6 +127,18 @@ async function runFresh({
     ? `[The arguments were not valid JSON; read them as ${JSON.stringify(args).slice(0, 200)}.]\n${result.text}`
     : result.text;
   return { args, ok: result.ok, refused: false, content };
+}
+
+/** Keys some models wrap a call's arguments in (`{"args": {…}}`). */
+const WRAPPERS = new Set(['args', 'arguments', 'parameters', 'input', 'params']);
+
+/** The arguments themselves when the model wrapped them in one key the tool does not take. */
+function unwrapped(args: Record<string, unknown>, schema: ToolSchema | undefined): Record<string, unknown> {
+  const keys = Object.keys(args);
+  const inner = args[keys[0]!];
+  const takes = (schema?.function.parameters as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+  if (keys.length !== 1 || !WRAPPERS.has(keys[0]!) || keys[0]! in takes) return args;
+  return typeof inner === 'object' && inner !== null && !Array.isArray(inner) ? (inner as Record<string, unknown>) : args;
 }
 
 /** After an edit landed: a note when it put the file back as it was earlier (undoing the model's own edit), or the end of the run the second time. */
@@ -149,7 +177,12 @@ async function executeCall({
   const name = call.function.name;
   const key = callKey(name, call.function.arguments);
   const version = name === 'read' ? await fileVersion(cwd, call.function.arguments) : null;
-  const repeat = memory.repeats.get(key);
+  let repeat = memory.repeats.get(key);
+  // A result the budget has since compressed, cut or dropped is no longer before the model: the call is served again, not called a repeat.
+  if (repeat && !shownWhole(scope.messages, repeat.callId)) {
+    memory.repeats.delete(key);
+    repeat = undefined;
+  }
   if (repeat && repeat.count >= 2) {
     await onEvent({ type: 'tool_call', name, arguments: call.function.arguments, cached: true });
     return {
@@ -173,7 +206,7 @@ async function executeCall({
   }
   if (cachedRead !== undefined) {
     run.cacheHits++;
-    memory.repeats.set(key, { turn: run.turns, count: 1 });
+    memory.repeats.set(key, { turn: run.turns, count: 1, callId: call.id });
     return { ok: true, content: `[Unchanged since you read it; served from cache.]\n${cachedRead}` };
   }
   const parsed = parseArguments(call.function.arguments);
@@ -197,8 +230,9 @@ async function executeCall({
   if (fresh.ok && EDITS_FILES.has(name) && guards.afterChange) content += await guards.afterChange(name, fresh.args);
   // A call that may change files makes every earlier result possibly stale: a read after an
   // edit, or the tests after a fix, must run again. Only repeats with nothing in between count.
-  if (MAY_CHANGE_FILES.has(name)) memory.repeats.clear();
-  memory.repeats.set(key, { turn: run.turns, count: 1 });
+  // forge's file tools change all or nothing: a failed one changed nothing. bash may have, whatever its exit.
+  if (MAY_CHANGE_FILES.has(name) && (fresh.ok || name === 'bash')) memory.repeats.clear();
+  memory.repeats.set(key, { turn: run.turns, count: 1, callId: call.id });
   if (version && fresh.ok) memory.reads.set(`${key} ${version}`, content);
   return { ok: fresh.ok, content };
 }
@@ -217,8 +251,21 @@ export async function runCalls({
   toolNames: Map<string, string>;
   onEvent: (e: AgentEvent) => Promise<void>;
 }): Promise<AgentStop | null> {
+  const first = new Map<string, string>();
   for (const call of calls) {
     toolNames.set(call.id, call.function.name);
+    // The same call twice in one reply runs once: the others are told so, and are no repeat of it.
+    const key = callKey(call.function.name, call.function.arguments);
+    const same = first.get(key);
+    if (same !== undefined) {
+      messages.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: `[The same call as ${same} in this reply: it ran once, its result is there.]`,
+      });
+      continue;
+    }
+    first.set(key, call.id);
     const outcome = await executeCall({ call, scope, onEvent });
     if ('stop' in outcome) return outcome.stop;
     await onEvent({ type: 'tool_result', name: call.function.name, ok: outcome.ok, chars: outcome.content.length });

@@ -1,5 +1,8 @@
 // What a model's reply really says: reasoning kept out of history, tool calls written as text found, arguments repaired — or why not.
 import { jsonrepair } from 'jsonrepair';
+import { callsInText, type TextToolCall } from './dialects';
+
+export type { TextToolCall } from './dialects';
 
 /** Reasoning blocks some models (Qwen3, DeepSeek-R1) put in the content: shown, never sent back. */
 const THINKING = /<(think|thinking|reasoning)>([\s\S]*?)(?:<\/\1>|$)/g;
@@ -13,53 +16,17 @@ export function splitThinking(text: string): { visible: string; thinking: string
   return { visible: visible.trim(), thinking: thoughts.filter(Boolean).join('\n') };
 }
 
-export interface TextToolCall {
-  name: string;
-  arguments: string;
-}
-
 /**
- * Tool calls an open model wrote as text instead of the API's tool_calls: Hermes/Qwen
- * `<tool_call>{"name":…,"arguments":…}</tool_call>` tags, and fenced (or bare) JSON objects naming a
- * known tool with `arguments` or `parameters`. Only known tool names count, so an answer that
- * shows a JSON example is not run. The text left is what the model said around the calls.
+ * Tool calls an open model wrote as text instead of the API's tool_calls, in any dialect of the
+ * table (lib/agent/dialects.ts): only offered tools count, so an answer that shows a JSON example
+ * is not run. The text left is what the model said around the calls; a marked call (a tag, a
+ * special token) that cannot be read is reported, never taken as the answer.
  */
-export function toolCallsInText(text: string, known: ReadonlySet<string>): { calls: TextToolCall[]; rest: string; unreadable: string[] } {
-  const calls: TextToolCall[] = [];
-  // A <tool_call> tag is a call whatever its body: one that cannot be read is reported, never taken as prose.
-  const unreadable: string[] = [];
-  const take = (json: string): boolean => {
-    const call = callOf(json, known);
-    if (call) calls.push(call);
-    return call !== null;
-  };
-  let rest = text.replace(/<tool_call>\s*([\s\S]*?)\s*(?:<\/tool_call>|$)/g, (whole, body: string) => {
-    if (take(body)) return '';
-    unreadable.push(body.slice(0, 200));
-    return whole;
-  });
-  rest = rest.replace(/```(?:json|tool_call|tool)?\s*\n([\s\S]*?)\n?```/g, (whole, body: string) => (take(body) ? '' : whole));
-  // A reply that is nothing but one JSON object naming a tool.
-  const bare = rest.trim();
-  if (!calls.length && bare.startsWith('{') && bare.endsWith('}') && take(bare)) rest = '';
-  return { calls, rest: rest.trim(), unreadable };
-}
-
-function callOf(json: string, known: ReadonlySet<string>): TextToolCall | null {
-  const parsed = parseArguments(json);
-  if (!parsed.ok) return null;
-  const o = parsed.value;
-  const name =
-    typeof o.name === 'string'
-      ? o.name
-      : typeof (o.function as { name?: unknown } | undefined)?.name === 'string'
-        ? (o.function as { name: string }).name
-        : null;
-  if (!name || !known.has(name)) return null;
-  const args = o.arguments ?? o.parameters ?? (o.function as { arguments?: unknown } | undefined)?.arguments ?? {};
-  // Some models send arguments as a JSON string, as the API does.
-  const encoded = typeof args === 'string' ? args : JSON.stringify(args);
-  return { name, arguments: encoded };
+export function toolCallsInText(
+  text: string,
+  known: ReadonlySet<string>,
+): { calls: TextToolCall[]; rest: string; unreadable: string[]; dialects: string[] } {
+  return callsInText(text, known);
 }
 
 export type ParsedArguments = { ok: true; value: Record<string, unknown>; repaired: boolean } | { ok: false; reason: string };
@@ -74,8 +41,14 @@ export function parseArguments(raw: string): ParsedArguments {
   const asObject = (v: unknown) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
   let firstError = '';
   try {
-    const value = asObject(JSON.parse(text));
+    const parsed: unknown = JSON.parse(text);
+    const value = asObject(parsed);
     if (value) return { ok: true, value, repaired: false };
+    // Encoded twice: a JSON string holding the object.
+    if (typeof parsed === 'string') {
+      const inner = parseArguments(parsed);
+      if (inner.ok) return { ...inner, repaired: true };
+    }
     return { ok: false, reason: 'they are JSON but not an object' };
   } catch (err) {
     firstError = err instanceof Error ? err.message : String(err);

@@ -39,8 +39,10 @@ export interface AgentRun {
 
 /** A run that ended without finishing its task, and why (each a stable error code of forge agent). */
 export interface AgentStop {
-  code: 'MODEL_EMPTY_REPLY' | 'MODEL_TRUNCATED' | 'MODEL_UNREADABLE_CALL' | 'LOOP_DETECTED';
+  code: 'MODEL_EMPTY_REPLY' | 'MODEL_TRUNCATED' | 'MODEL_UNREADABLE_CALL' | 'LOOP_DETECTED' | 'TASK_NOT_DONE' | 'MODEL_CONTEXT_TRUNCATED';
   message: string;
+  /** A budget that fits what the server holds (MODEL_CONTEXT_TRUNCATED): the Fix says it. */
+  budget?: number;
 }
 
 /**

@@ -93,6 +93,8 @@ export function capOutput(text: string, cap = BASH_OUTPUT_CAP): string {
 export interface AgentTools {
   schemas: ToolSchema[];
   run(name: string, args: Record<string, unknown>): Promise<{ text: string; ok: boolean }>;
+  /** Whether the edits in `diff` (any form forge patch reads) are already in the files: a pasted edit that is, was shown, not left to make. */
+  applied?(diff: string): Promise<boolean>;
 }
 
 /** bash at the repository top: its output capped for the model, with how it ended. */

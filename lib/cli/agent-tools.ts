@@ -101,5 +101,12 @@ export function agentTools({
       const notes = mapped.notes.length ? `[${name}: ${mapped.notes.join('; ')}]\n` : '';
       return { ok: r.code === 0, text: notes + hintsAsCalls(`${r.stdout}${r.stderr}`.trimEnd()) };
     },
+    async applied(diff) {
+      const patch = specs.get('patch') as CommandSpec<any> | undefined;
+      if (!patch) return false;
+      // Already applied: the edits undo cleanly (a dry run, nothing written).
+      const r = await invoke({ entries, spec: patch, args: { diff, check: true, reverse: true }, cwd, env, json: false });
+      return r.code === 0;
+    },
   };
 }

@@ -255,6 +255,8 @@ function hunkHeader(line: string, at: number): HunkHeader | undefined {
   }
   if (rest.startsWith(' ')) rest = rest.slice(1);
   if (rest.endsWith(' @@')) rest = rest.slice(0, -3);
+  // Aider's udiff header `@@ ... @@` (and its `…`) says where nothing: a bare '@@', not an anchor line '...'.
+  if (/^\s*(\.\.\.|…)\s*$/.test(rest)) return {};
   return rest.trim() ? { seek: rest } : {};
 }
 

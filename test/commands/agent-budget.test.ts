@@ -58,6 +58,46 @@ test('--budget bounds every request on the wire, schemas and framing included: o
   }
 });
 
+test('a re-read whose first result the budget compressed is served again, not refused as a repeat; a server that counts exactly its context of a longer request cut it: MODEL_CONTEXT_TRUNCATED', async () => {
+  const lines = (name: string) =>
+    Array.from({ length: 60 }, (_, i) => `${name} line ${i + 1}: text that fills the context`).join('\n') + '\n';
+  const dir = repoWith({ 'a.txt': lines('alpha'), 'b.txt': lines('beta') });
+  const read = (path: string) => ({ name: 'read', arguments: { path } });
+  const server = await startOpenAIServer({
+    script: [
+      reply({ toolCalls: [read('a.txt')] }),
+      reply({ toolCalls: [read('b.txt')] }),
+      reply({ toolCalls: [read('a.txt')] }),
+      reply({ text: 'Read both.' }),
+      // Ollama past its context: the head of the conversation dropped, 4096 tokens counted exactly.
+      reply({ text: 'What would you like me to help with?', usage: { prompt_tokens: 1024, completion_tokens: 9 } }),
+    ],
+  });
+  try {
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--budget', '2200', '--json', 'read a.txt and b.txt'], {
+      cwd: dir,
+    });
+    assert.is(r.code, 0, r.stderr);
+    const bodies = server.chatBodies();
+    assert.match(
+      String(bodies[2]!.messages.find((m) => m.role === 'tool')!.content),
+      /^\[compressed read result/,
+      'the first read was compressed',
+    );
+    const again = String(bodies[3]!.messages.at(-1)!.content);
+    assert.not.match(again, /Same call/, 'not refused as a repeat');
+    assert.match(again, /alpha line 1:/, 'the file is before the model again');
+    const task = `read a.txt, then ${'keep every line of it in mind while you work; '.repeat(60)}`;
+    const cut = await forge(['agent', '--endpoint', server.url, '--model', 'm', '--json', task], { cwd: dir });
+    const error = cut.records.at(-1)!.error;
+    assert.equal([cut.code, error.code], [1, 'MODEL_CONTEXT_TRUNCATED'], cut.stderr);
+    assert.match(error.message, /^the server counted 1024 prompt tokens of the ~\d+ sent: it cut the start of the conversation/);
+    assert.match(cut.records.at(-1)!._next_action, /^forge agent --budget 768 /);
+  } finally {
+    await server.close();
+  }
+});
+
 test('without usage from the server, tokens are counted here and marked estimated in the summary, telemetry and forge stats', async () => {
   const dir = repoWith({ 'a.txt': 'alpha\n' });
   const server = await startOpenAIServer({

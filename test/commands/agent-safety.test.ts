@@ -106,6 +106,7 @@ test("the agent's gate fails closed on a contract it cannot read, and every chec
       reply({ toolCalls: [{ name: 'bash', arguments: { command: 'sh src/corrupt.sh' } }] }),
       reply({ toolCalls: [{ name: 'edit', arguments: { path: 'src/a.ts', old: '= 1', new: '= 2' } }] }),
       reply({ text: 'Stopped: the plan cannot be read.' }),
+      reply({ text: 'Stopped: the plan cannot be read.' }),
     ],
   });
   try {
@@ -113,7 +114,8 @@ test("the agent's gate fails closed on a contract it cannot read, and every chec
       cwd: dir,
       env: { PATH: `${forgeBinDir()}:${process.env.PATH}` },
     });
-    assert.is(r.code, 0, r.stderr);
+    // The change was asked for and never made: not done, whatever the model says.
+    assert.equal([r.code, r.records.at(-1)!.error.code], [1, 'TASK_NOT_DONE'], r.stderr);
     const results = server.chatBodies().map((b) => b.messages.filter((m) => m.role === 'tool').map((m) => String(m.content)));
     assert.match(results[1]![0]!, /\[exit 0\]/, 'the bash call ran while the contract could be read');
     assert.match(results[2]!.at(-1)!, /^Refused by the active plan contract \(PLAN_UNREADABLE, hard\)/);

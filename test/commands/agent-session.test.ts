@@ -123,22 +123,31 @@ test('"yes" in a continued session reaches the model with the previous turn; a t
   const dir = tempRepo();
   const { runs, bodies } = await agent(
     dir,
-    [reply({ text: 'I can rename foo to bar in 3 files. Shall I go ahead?' }), reply({ text: 'Renamed.' }), reply({ text: 'Added.' })],
+    [
+      reply({ text: 'I can rename foo to bar in 3 files. Shall I go ahead?' }),
+      reply({ text: 'Renamed.' }),
+      reply({ text: 'Added.' }),
+      reply({ text: 'bar already has a test.' }),
+    ],
     [['rename foo to bar'], ['--continue', 'yes, go ahead'], ['--continue', 'add a test for bar']],
   );
+  // A change asked for: a question back is not done (the session goes on with --continue); an answer
+  // that changed nothing is asked once to make the change, and stands when it says none was needed.
   assert.equal(
     runs.map((r) => r.code),
-    [0, 0, 0],
+    [1, 0, 0],
     runs.map((r) => r.stderr).join('\n'),
   );
+  assert.is(runs[0]!.records.at(-1)!.error.code, 'TASK_NOT_DONE');
+  assert.match(String(bodies[3]!.messages.at(-1)!.content), /^No file has changed, but the task asks for a change/);
   const message = user(bodies[1]!);
   assert.ok(message.startsWith('yes, go ahead\n\n(This is my reply to your previous turn. I had asked: rename foo to bar\n'), message);
   assert.ok(message.includes('I can rename foo to bar in 3 files. Shall I go ahead?'), message);
   const noted = runs[1]!.records.find((x) => x.type === 'reply_to');
-  assert.equal([noted?.turn, noted?.session], [1, runs[0]!.records.at(-1)!.session]);
+  assert.equal([noted?.turn, noted?.session], [1, runs[0]!.records.at(-1)!.error.data.session]);
   assert.is(user(bodies[2]!), 'add a test for bar');
   assert.not.ok(runs[2]!.records.some((x) => x.type === 'reply_to'));
-  const shown = await forge(['state', 'show', `.forge/agent/sessions/${runs[0]!.records.at(-1)!.session}.json`], { cwd: dir });
+  const shown = await forge(['state', 'show', `.forge/agent/sessions/${runs[0]!.records.at(-1)!.error.data.session}.json`], { cwd: dir });
   assert.equal(
     JSON.parse(shown.stdout).turns.map((t: { task: string }) => t.task),
     ['rename foo to bar', 'yes, go ahead', 'add a test for bar'],
