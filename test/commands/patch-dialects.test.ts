@@ -85,6 +85,18 @@ test("Aider's <source> fences and a '...' line between blocks: both blocks chang
   assert.is(git(dir, 'status', '--porcelain', '--untracked-files=all'), ' M app.py');
 });
 
+test("Aider's udiff header '@@ ... @@' says where nothing: the hunk is found by its lines, as after a bare '@@'", async () => {
+  for (const header of ['@@ ... @@', '@@ … @@']) {
+    const dir = repoWith({ 'app.py': APP });
+    const r = await forge(['patch'], {
+      cwd: dir,
+      input: `--- app.py\n+++ app.py\n${header}\n     x = 1\n-    return x\n+    return x + 1\n`,
+    });
+    assert.is(r.code, 0, `${header}: ${r.stderr}`);
+    assert.is(readFileSync(join(dir, 'app.py'), 'utf8'), 'def main():\n    x = 1\n    return x + 1\n', header);
+  }
+});
+
 test("a git diff's new empty file whose name holds ' b/' is created under its real name", async () => {
   const dir = repoWith({ 'app.py': APP });
   mkdirSync(join(dir, 'x b'));
