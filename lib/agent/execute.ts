@@ -57,6 +57,9 @@ export interface RunMemory {
   // Each edited file's contents this task, by hash: going back to one is undoing an edit.
   versions: Map<string, Array<{ hash: string; turn: number }>>;
   undone: number;
+  // Results since the last change, as sets of lines, and how many in a row were nearly one of them.
+  recent: Array<{ turn: number; name: string; lines: Set<string> }>;
+  near: number;
 }
 
 /** What every call of a run shares: where it runs, the tools and their schemas, compressed results for recall. */
@@ -231,10 +234,56 @@ async function executeCall({
   // A call that may change files makes every earlier result possibly stale: a read after an
   // edit, or the tests after a fix, must run again. Only repeats with nothing in between count.
   // forge's file tools change all or nothing: a failed one changed nothing. bash may have, whatever its exit.
-  if (MAY_CHANGE_FILES.has(name) && (fresh.ok || name === 'bash')) memory.repeats.clear();
+  if (MAY_CHANGE_FILES.has(name) && (fresh.ok || name === 'bash')) {
+    memory.repeats.clear();
+    memory.recent = [];
+    memory.near = 0;
+  } else {
+    const near = nearRepeat({ name, content, scope });
+    if (typeof near !== 'string') return near;
+    content += near;
+  }
   memory.repeats.set(key, { turn: run.turns, count: 1, callId: call.id });
   if (version && fresh.ok) memory.reads.set(`${key} ${version}`, content);
   return { ok: fresh.ok, content };
+}
+
+/** Results this alike count as the same finding: a read window moved by a line, a search varied by a character. */
+const NEAR = 0.8;
+/** Results shorter than this many lines are too small to call alike (`no matches`). */
+const NEAR_MIN_LINES = 5;
+
+/**
+ * A near-miss loop: calls that differ but keep returning nearly the same result with nothing
+ * changed in between. The second in a row is pointed out, the third ends the run.
+ */
+function nearRepeat({ name, content, scope }: { name: string; content: string; scope: CallScope }): string | { stop: AgentStop } {
+  const { memory, run } = scope;
+  // The hints after a result (Next: …) name where to go next: they differ by design, the finding does not.
+  const lines = new Set(content.split('\n').filter((l) => l.trim() && !/^(Next|Or|Fix): /.test(l)));
+  const alike = lines.size >= NEAR_MIN_LINES ? memory.recent.find((r) => r.name === name && similarity(r.lines, lines) >= NEAR) : undefined;
+  memory.recent.push({ turn: run.turns, name, lines });
+  if (!alike) {
+    memory.near = 0;
+    return '';
+  }
+  if (++memory.near >= 3)
+    return {
+      stop: {
+        code: 'LOOP_DETECTED',
+        message: `the model's ${name} calls keep returning nearly the same result with nothing changed (since turn ${alike.turn})`,
+      },
+    };
+  return memory.near === 2
+    ? `\n[Nearly the same result as turn ${alike.turn}'s, and nothing changed since: calls that vary a little find nothing new. Do something different, or answer; one more ends the run.]`
+    : '';
+}
+
+/** Shared lines over all lines of the two (Jaccard). */
+function similarity(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const l of a) if (b.has(l)) shared++;
+  return shared / (a.size + b.size - shared);
 }
 
 /** The reply's calls in order, each result appended to the messages; the reason the run must end, or null. */

@@ -152,6 +152,19 @@ test('the same call three times with nothing changed ends the run with LOOP_DETE
   assert.match(rerun.toolResults(3)[2]!, /^two\n\[exit 0\]/);
 });
 
+test('a near-miss loop — a read window moved by a line each turn, nothing changed — is pointed out at the second alike result and ends at the third: LOOP_DETECTED, exit 1', async () => {
+  const file = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n');
+  const read = (start: number) => reply({ toolCalls: [{ name: 'read', arguments: { path: 'notes.txt', start, end: start + 20 } }] });
+  const run = await agentRun([read(1), read(2), read(3), read(4), reply({ text: 'never reached' })], { 'notes.txt': `${file}\n` });
+  assert.equal([run.r.code, run.last.error?.code], [1, 'LOOP_DETECTED'], run.r.stderr);
+  assert.match(run.last.error.message, /keep returning nearly the same result/);
+  assert.match(run.toolResults(3).at(-1)!, /\[Nearly the same result as turn 2's/);
+  assert.is(run.bodies.length, 4, 'the fourth alike call ended the run before another request');
+  // Windows that do not overlap are progress, not a loop.
+  const paging = await agentRun([read(1), read(22), reply({ text: 'It has 40 lines.' })], { 'notes.txt': `${file}\n` });
+  assert.is(paging.r.code, 0, paging.r.stderr);
+});
+
 test('edits that undo each other: the first return to an earlier content is pointed out, the second ends the run with LOOP_DETECTED', async () => {
   const edit = (from: string, to: string) => ({ name: 'edit', arguments: { path: 'notes.txt', old: from, new: to } });
   const r = await agentRun([
