@@ -182,13 +182,15 @@ export async function chat(options: ChatOptions): Promise<ChatResult> {
     images: hasImages(options.messages),
     startTimeout: options.startTimeout,
   };
-  const body = JSON.stringify({
-    model: options.model,
-    messages: options.messages,
-    ...(options.tools?.length ? { tools: options.tools } : {}),
-    stream: true,
-    stream_options: { include_usage: true },
-  });
+  const request = (usage: boolean) =>
+    JSON.stringify({
+      model: options.model,
+      messages: options.messages,
+      ...(options.tools?.length ? { tools: options.tools } : {}),
+      stream: true,
+      ...(usage ? { stream_options: { include_usage: true } } : {}),
+    });
+  let body = request(true);
   for (let attempt = 1; ; attempt++) {
     let failure: AttemptFailure;
     try {
@@ -197,6 +199,12 @@ export async function chat(options: ChatOptions): Promise<ChatResult> {
       if (options.signal?.aborted) throw options.signal.reason;
       if (!(err instanceof AttemptFailure)) throw err;
       failure = err;
+    }
+    // A server that refuses stream_options (an older or stricter OpenAI-compatible one) is asked again without it, at once.
+    if (failure.code === 'MODEL_REQUEST_REJECTED' && /stream_options/i.test(failure.message) && body.includes('"stream_options"')) {
+      body = request(false);
+      attempt--;
+      continue;
     }
     const { retryAfterMs } = failure.extra;
     if (!failure.retryable || attempt >= policy.attempts) throw await finalError({ failure, target, attempts: attempt });
@@ -537,7 +545,9 @@ function errorCode(err: unknown): string | undefined {
 
 const MODEL_MISSING =
   /model.{0,80}(not found|does not exist|not a valid|is invalid|unknown)|(no such|unknown|invalid) model|not a valid model/i;
-const CONTEXT_TOO_LONG = /context.(length|window)|maximum context|too many tokens|prompt is too long/i;
+/** OpenAI and vLLM (maximum context length), llama.cpp (400 "exceeds the available context size", 500 "Context size has been exceeded"), Anthropic-style gateways (prompt is too long). */
+const CONTEXT_TOO_LONG =
+  /context.(length|window)|maximum context|too many tokens|prompt is too long|exceeds? the (available )?context|context size has been exceeded|context (size|window) (is )?exceeded/i;
 /** What Ollama ("this model does not support image input"), OpenAI ("image_url is only supported by certain models") and OpenRouter ("No endpoints found that support image input") say of images sent to a text-only model. */
 const NO_VISION =
   /(support|accept|take)s? (image|vision)|image input|image_url is only supported|images? (are|is) not supported|not (a )?(multimodal|vision)|vision is not|no vision/i;
@@ -569,6 +579,14 @@ function httpFailure({
       retryAfterMs: retryAfterMs(headers),
     });
   }
+  // A request over the context fails the same way each time, whatever the status (llama.cpp sends 500): never retried.
+  if (CONTEXT_TOO_LONG.test(said))
+    return new AttemptFailure(
+      'MODEL_CONTEXT_EXCEEDED',
+      `the conversation is longer than model '${target.model}' accepts (${status}): ${said}`,
+      false,
+      extra,
+    );
   if (status >= 500 || status === 408)
     return new AttemptFailure('MODEL_SERVER_ERROR', `'${target.endpoint}' failed with ${status}: ${said}`, true, extra);
   if (status >= 300 && status < 400) {
@@ -598,13 +616,6 @@ function httpFailure({
     return new AttemptFailure(
       'MODEL_BAD_ENDPOINT',
       `'${url}' does not exist (404); is '${target.endpoint}' the API base (usually ending in /v1)?`,
-      false,
-      extra,
-    );
-  if (CONTEXT_TOO_LONG.test(said))
-    return new AttemptFailure(
-      'MODEL_CONTEXT_EXCEEDED',
-      `the conversation is longer than model '${target.model}' accepts (${status}): ${said}`,
       false,
       extra,
     );
@@ -642,7 +653,9 @@ async function finalError({
         ? visionModel
           ? shellJoin(['forge', 'agent', '--model', visionModel])
           : askEndpoint(target)
-        : fixFor({ setting, target });
+        : failure.code === 'MODEL_CONTEXT_EXCEEDED' && contextOf(failure.message)
+          ? shellJoin(['forge', 'agent', '--budget', String(Math.floor(contextOf(failure.message)! * 0.75))])
+          : fixFor({ setting, target });
   return new ModelError(
     failure.code,
     message,
@@ -659,6 +672,12 @@ async function finalError({
     },
     visionModel,
   );
+}
+
+/** The context size a server names in its refusal (llama.cpp's n_ctx, OpenAI's "maximum context length is N tokens"). */
+function contextOf(message: string): number | null {
+  const n = Number(/(?:n_ctx|context (?:length|size|window))\D{0,30}(\d{3,7})/i.exec(message)?.[1]);
+  return Number.isFinite(n) && n > 0 ? n : null;
 }
 
 /**

@@ -69,7 +69,7 @@ test('a re-read whose first result the budget compressed is served again, not re
       reply({ toolCalls: [read('b.txt')] }),
       reply({ toolCalls: [read('a.txt')] }),
       reply({ text: 'Read both.' }),
-      // Ollama past its context: the head of the conversation dropped, 4096 tokens counted exactly.
+      // Ollama past its context: the head of the conversation dropped, its context (here 1024) counted exactly.
       reply({ text: 'What would you like me to help with?', usage: { prompt_tokens: 1024, completion_tokens: 9 } }),
     ],
   });

@@ -357,6 +357,41 @@ test('429 and 500 are retried; --quick makes one call without tools; --json stre
   }
 });
 
+test("a request over the context is never retried, whatever its status (llama.cpp's 400 and 500), and the Fix is a budget that fits; a server that refuses stream_options is asked again without it", async () => {
+  const dir = tempRepo();
+  const server = await startOpenAIServer({
+    script: [
+      // llama.cpp's server, as its issues quote it.
+      failWith(400, {
+        error: {
+          code: 400,
+          message: 'the request exceeds the available context size (n_ctx: 4096), try increasing it',
+          type: 'exceed_context_size_error',
+        },
+      }),
+      failWith(500, { error: { code: 500, message: 'Context size has been exceeded.', type: 'server_error' } }),
+      failWith(400, { error: { message: 'Unrecognized request argument supplied: stream_options', type: 'invalid_request_error' } }),
+      reply({ text: 'Hello.' }),
+    ],
+  });
+  try {
+    const run = () => forge(['agent', '--endpoint', server.url, '--model', 'm', '--quick', '--json', 'say hello'], { cwd: dir });
+    const over = await run();
+    assert.equal([over.code, over.records.at(-1)!.error.code], [1, 'MODEL_CONTEXT_EXCEEDED'], over.stderr);
+    assert.is(over.records.at(-1)!._next_action, 'forge agent --budget 3072');
+    const five = await run();
+    assert.equal([five.code, five.records.at(-1)!.error.code], [1, 'MODEL_CONTEXT_EXCEEDED'], five.stderr);
+    assert.is(server.chatBodies().length, 2, 'neither was retried');
+    const strict = await run();
+    assert.is(strict.code, 0, strict.stderr);
+    const bodies = server.chatBodies();
+    assert.ok(bodies[2]!.stream_options, 'asked with stream_options first');
+    assert.is(bodies[3]!.stream_options, undefined, 'then at once without it');
+  } finally {
+    await server.close();
+  }
+});
+
 test('first run with no config: Ollama is probed, and the output says what was chosen and how to change it', async () => {
   const server = await startOpenAIServer({ script: [reply({ text: 'hi.' })], models: ['qwen3:8b'] });
   try {
