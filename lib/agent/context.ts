@@ -249,9 +249,11 @@ function fitUnder({
       const tool = state.toolNames.get(m.tool_call_id) ?? 'tool';
       state.archive.set(id, { id, tool, text: m.content });
       const firstLine = m.content.split('\n')[0]!.slice(0, 120);
+      // A result already cut to fit was archived as cut: recall gives back what was shown, and says so.
+      const whole = m.content.includes('\n[cut to fit the token budget') ? 'returns the part that was shown' : 'returns it whole';
       replace(i, {
         ...m,
-        content: `[compressed ${tool} result, ${m.content.length} chars: "${firstLine}" — recall {"id":"${id}"} returns it whole]`,
+        content: `[compressed ${tool} result, ${m.content.length} chars: "${firstLine}" — recall {"id":"${id}"} ${whole}]`,
       });
       fit.compressed++;
     }

@@ -53,7 +53,7 @@ export interface RunMemory {
   // even after edits elsewhere cleared the identical-call record.
   reads: Map<string, string>;
   // Calls since the last one that may have changed files: the turn each was first made, how often, and the call whose result the model was given.
-  repeats: Map<string, { turn: number; count: number; callId: string }>;
+  repeats: Map<string, { turn: number; count: number; callId: string; ok: boolean }>;
   // Each edited file's contents this task, by hash: going back to one is undoing an edit.
   versions: Map<string, Array<{ hash: string; turn: number }>>;
   undone: number;
@@ -202,14 +202,15 @@ async function executeCall({
     // The second identical call: a stub, not the whole result again.
     repeat.count++;
     run.cacheHits++;
+    // The stub fails as the first call did: a failed call repeated is no success.
     return {
-      ok: true,
-      content: `[Same call as turn ${repeat.turn}, and nothing changed since: its result is the same and is not repeated here. Do something different, or answer; a third identical call ends the run.]`,
+      ok: repeat.ok,
+      content: `[Same call as turn ${repeat.turn}, and nothing changed since: its result is the same${repeat.ok ? '' : ' (it failed)'} and is not repeated here. Do something different, or answer; a third identical call ends the run.]`,
     };
   }
   if (cachedRead !== undefined) {
     run.cacheHits++;
-    memory.repeats.set(key, { turn: run.turns, count: 1, callId: call.id });
+    memory.repeats.set(key, { turn: run.turns, count: 1, callId: call.id, ok: true });
     return { ok: true, content: `[Unchanged since you read it; served from cache.]\n${cachedRead}` };
   }
   const parsed = parseArguments(call.function.arguments);
@@ -243,7 +244,7 @@ async function executeCall({
     if (typeof near !== 'string') return near;
     content += near;
   }
-  memory.repeats.set(key, { turn: run.turns, count: 1, callId: call.id });
+  memory.repeats.set(key, { turn: run.turns, count: 1, callId: call.id, ok: fresh.ok });
   if (version && fresh.ok) memory.reads.set(`${key} ${version}`, content);
   return { ok: fresh.ok, content };
 }

@@ -165,6 +165,17 @@ test('a near-miss loop — a read window moved by a line each turn, nothing chan
   assert.is(paging.r.code, 0, paging.r.stderr);
 });
 
+test('a repeated call that failed the first time is reported failed again, never ok', async () => {
+  const missing = reply({ toolCalls: [{ name: 'read', arguments: { path: 'missing.txt' } }] });
+  const run = await agentRun([missing, missing, reply({ text: 'It does not exist.' })]);
+  assert.is(run.r.code, 0, run.r.stderr);
+  assert.match(run.toolResults(2).at(-1)!, /^\[Same call as turn 1, and nothing changed since: its result is the same \(it failed\)/);
+  assert.equal(
+    run.r.records.filter((x) => x.type === 'tool_result').map((x) => x.ok),
+    [false, false],
+  );
+});
+
 test('edits that undo each other: the first return to an earlier content is pointed out, the second ends the run with LOOP_DETECTED', async () => {
   const edit = (from: string, to: string) => ({ name: 'edit', arguments: { path: 'notes.txt', old: from, new: to } });
   const r = await agentRun([
