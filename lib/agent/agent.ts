@@ -14,10 +14,10 @@ import {
 import { type Attachments, taskContent } from './attach';
 import type { ModelConfig } from './config';
 import { type PinnedText, enforceBudget, newBudgetState, RECALL_TOOL, replyTokens, requestTokens } from './context';
-import { toolName } from './dialects';
+import { callsInText, toolName } from './dialects';
 import { type CallScope, runCalls } from './execute';
 import { asksForChange, pastedEdits, saysNothingNeeded } from './outcome';
-import { parseArguments, splitThinking, toolCallsInText, VisibleStream } from './replies';
+import { parseArguments, splitThinking, VisibleStream } from './replies';
 import { type AgentEvent, type AgentRun, type AgentStop, newRun, type ToolCallGuards } from './run-state';
 import type { AgentTools } from './tools';
 
@@ -193,7 +193,7 @@ async function readReply({
         ['the reasoning', reasoning],
       ] as const)) {
     if (!source) continue;
-    const written = toolCallsInText(source, known);
+    const written = callsInText(source, known);
     if (where === 'the answer') unreadable = written.unreadable;
     if (!written.calls.length) continue;
     calls = written.calls.map((c, i) => ({ id: `text_${turn}_${i + 1}`, type: 'function', function: c }));

@@ -176,7 +176,7 @@ function repaired(text: string): string {
 }
 
 /** JSON text as an object, repaired when it is not quite JSON; a string holding JSON is read again (double encoding). */
-export function objectOf(text: string): Record<string, unknown> | null {
+function objectOf(text: string): Record<string, unknown> | null {
   for (const attempt of [text, () => repaired(text)]) {
     try {
       let v: unknown = JSON.parse(typeof attempt === 'string' ? attempt : attempt());
@@ -191,7 +191,7 @@ export function objectOf(text: string): Record<string, unknown> | null {
 }
 
 /** The JSON object or array that opens `text` (strings in either quote skipped), or null when it never closes. */
-export function leadingJson(text: string): string | null {
+function leadingJson(text: string): string | null {
   const open = text[0];
   if (open !== '{' && open !== '[') return null;
   let depth = 0;

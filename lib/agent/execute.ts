@@ -20,13 +20,13 @@ async function fileVersion(cwd: string, args: string): Promise<string | null> {
 }
 
 /** The file tools (on_edit hooks follow them); write and edit name their one file in `path`. */
-export const EDITS_FILES = new Set(['write', 'edit', 'patch', 'replace']);
+const EDITS_FILES = new Set(['write', 'edit', 'patch', 'replace']);
 
 /** Tools after which earlier results may be stale. */
 const MAY_CHANGE_FILES = new Set(['write', 'edit', 'patch', 'replace', 'bash']);
 
 /** The same call, argument order and spacing aside. */
-export function callKey(name: string, raw: string): string {
+function callKey(name: string, raw: string): string {
   const parsed = parseArguments(raw);
   if (!parsed.ok) return `${name} ${raw}`;
   const sorted = (v: unknown): unknown =>

@@ -1,8 +1,5 @@
-// What a model's reply really says: reasoning kept out of history, tool calls written as text found, arguments repaired — or why not.
+// What a model's reply really says: reasoning kept out of history, arguments repaired — or why not (calls written as text: lib/agent/dialects.ts).
 import { jsonrepair } from 'jsonrepair';
-import { callsInText, type TextToolCall } from './dialects';
-
-export type { TextToolCall } from './dialects';
 
 /** Reasoning blocks some models (Qwen3, DeepSeek-R1) put in the content: shown, never sent back. */
 const THINKING = /<(think|thinking|reasoning)>([\s\S]*?)(?:<\/\1>|$)/g;
@@ -14,19 +11,6 @@ export function splitThinking(text: string): { visible: string; thinking: string
     return '';
   });
   return { visible: visible.trim(), thinking: thoughts.filter(Boolean).join('\n') };
-}
-
-/**
- * Tool calls an open model wrote as text instead of the API's tool_calls, in any dialect of the
- * table (lib/agent/dialects.ts): only offered tools count, so an answer that shows a JSON example
- * is not run. The text left is what the model said around the calls; a marked call (a tag, a
- * special token) that cannot be read is reported, never taken as the answer.
- */
-export function toolCallsInText(
-  text: string,
-  known: ReadonlySet<string>,
-): { calls: TextToolCall[]; rest: string; unreadable: string[]; dialects: string[] } {
-  return callsInText(text, known);
 }
 
 export type ParsedArguments = { ok: true; value: Record<string, unknown>; repaired: boolean } | { ok: false; reason: string };
