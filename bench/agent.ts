@@ -119,6 +119,8 @@ interface TaskScript {
   task: string;
   done: (dir: string) => boolean;
   oneByOne: ScriptStep[];
+  /** One call per turn that reads each file before editing it and searches again at the end, as small models do. */
+  reading?: ScriptStep[];
   batched: ScriptStep[];
 }
 
@@ -135,6 +137,17 @@ const TASKS: TaskScript[] = [
         }),
       ),
       reply({ text: 'Removed the 5 console.log calls.' }),
+    ],
+    reading: [
+      reply({ toolCalls: [{ name: 'search', arguments: { pattern: 'console.log', paths: ['src'] } }] }),
+      ...SERVICES.flatMap((s) => [
+        reply({ toolCalls: [{ name: 'read', arguments: { path: `src/${s}.ts` } }] }),
+        reply({
+          toolCalls: [{ name: 'edit', arguments: { path: `src/${s}.ts`, lines: anchorIn(`src/${s}.ts`, 'console.log'), new: '' } }],
+        }),
+      ]),
+      reply({ toolCalls: [{ name: 'search', arguments: { pattern: 'console.log', paths: ['src'] } }] }),
+      reply({ text: 'Removed the 5 console.log calls; none is left.' }),
     ],
     batched: [
       reply({
@@ -207,6 +220,7 @@ console.log(`  ${'task / model'.padEnd(78)} requests  Σ prompt  Σ uncached  la
 for (const t of TASKS) {
   for (const [how, script] of [
     ['one call per turn', t.oneByOne],
+    ...(t.reading ? ([['one call per turn, reading each file first', t.reading]] as const) : []),
     ['batching', t.batched],
   ] as const) {
     const m = await taskRun(t, script);
@@ -215,4 +229,6 @@ for (const t of TASKS) {
     );
   }
 }
-console.log('  goals: console.log task batching ≤ 5 tool calls and < 5k tokens summed; one call per turn ≤ 15k summed and ≤ 6k uncached');
+console.log(
+  '  goals: console.log task batching ≤ 5 tool calls and < 5k tokens summed; one call per turn ≤ 15k summed and ≤ 6k uncached; reading each file first ≤ 25k summed and ≤ 4k uncached',
+);

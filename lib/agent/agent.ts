@@ -433,7 +433,7 @@ export async function runAgent({
     tools,
     guards,
     run,
-    memory: { reads: new Map(), repeats: new Map(), versions: new Map(), undone: 0, recent: [], near: 0 },
+    memory: { reads: new Map(), repeats: new Map(), versions: new Map(), undone: 0, recent: [], near: 0, readsOf: new Map() },
   };
   const stop = (s: AgentStop): AgentRun => {
     run.stopped = s;

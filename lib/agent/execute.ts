@@ -59,6 +59,8 @@ export interface RunMemory {
   undone: number;
   // Results since the last change, as sets of lines, and how many in a row were nearly one of them.
   recent: Array<{ turn: number; name: string; lines: Set<string> }>;
+  // Reads by file, the call and turn each was made in: an edit of the file makes them stale.
+  readsOf: Map<string, Array<{ callId: string; turn: number }>>;
   near: number;
 }
 
@@ -210,6 +212,7 @@ async function executeCall({
   }
   if (cachedRead !== undefined) {
     run.cacheHits++;
+    noteRead({ args: call.function.arguments, callId: call.id, scope });
     memory.repeats.set(key, { turn: run.turns, count: 1, callId: call.id, ok: true });
     return { ok: true, content: `[Unchanged since you read it; served from cache.]\n${cachedRead}` };
   }
@@ -228,6 +231,7 @@ async function executeCall({
     const note = await noteUndo({ path, shown: named!, scope });
     if (typeof note !== 'string') return note;
     content += note;
+    retireReads({ path, shown: named!, by: name, scope });
   }
   // on_edit hooks follow the file tools that changed something (they refuse whole or land
   // whole); not bash, which mostly reads and would pay a type-check for every `ls`.
@@ -245,8 +249,40 @@ async function executeCall({
     content += near;
   }
   memory.repeats.set(key, { turn: run.turns, count: 1, callId: call.id, ok: fresh.ok });
-  if (version && fresh.ok) memory.reads.set(`${key} ${version}`, content);
+  if (version && fresh.ok) {
+    memory.reads.set(`${key} ${version}`, content);
+    noteRead({ args: call.function.arguments, callId: call.id, scope });
+  }
   return { ok: fresh.ok, content };
+}
+
+/** Records a read of a file, to retire when the file is edited. */
+function noteRead({ args, callId, scope }: { args: string; callId: string; scope: CallScope }): void {
+  const parsed = parseArguments(args);
+  if (!parsed.ok || typeof parsed.value.path !== 'string') return;
+  const path = resolve(scope.cwd, parsed.value.path);
+  const list = scope.memory.readsOf.get(path) ?? [];
+  list.push({ callId, turn: scope.run.turns });
+  scope.memory.readsOf.set(path, list);
+}
+
+/**
+ * After an edit of `path`, its earlier reads are stale: each is replaced by a line saying so, so a
+ * one-call-per-turn run does not carry every file's old text to the end. The edit's own result
+ * holds what the model needs next (the lines it left, with their anchors). The read just before the
+ * edit is the end of the previous request, so a prefix cache loses only that tail.
+ */
+function retireReads({ path, shown, by, scope }: { path: string; shown: string; by: string; scope: CallScope }): void {
+  for (const { callId, turn } of scope.memory.readsOf.get(path) ?? []) {
+    const at = scope.messages.findIndex((m) => m.role === 'tool' && m.tool_call_id === callId);
+    const m = scope.messages[at];
+    if (!m || m.role !== 'tool' || m.content.startsWith('[compressed ')) continue;
+    scope.messages[at] = {
+      ...m,
+      content: `[read of ${shown} at turn ${turn}: stale, the ${by} at turn ${scope.run.turns} changed the file; its result shows the lines it left, read again for more]`,
+    };
+  }
+  scope.memory.readsOf.delete(path);
 }
 
 /** Results this alike count as the same finding: a read window moved by a line, a search varied by a character. */

@@ -165,6 +165,19 @@ test('a near-miss loop — a read window moved by a line each turn, nothing chan
   assert.is(paging.r.code, 0, paging.r.stderr);
 });
 
+test('a read of a file that was edited since is not carried on: it is replaced by a line saying so, and the edit shows what it left', async () => {
+  const run = await agentRun([
+    reply({ toolCalls: [{ name: 'read', arguments: { path: 'notes.txt' } }] }),
+    reply({ toolCalls: [{ name: 'edit', arguments: { path: 'notes.txt', old: 'one', new: 'two' } }] }),
+    reply({ text: 'Changed it.' }),
+  ]);
+  assert.is(run.r.code, 0, run.r.stderr);
+  const [read, edited] = run.toolResults(2);
+  assert.match(read!, /^\[read of notes\.txt at turn 1: stale, the edit at turn 2 changed the file/);
+  assert.match(edited!, /^edited notes\.txt[\s\S]*1#[0-9a-f]{4}: two/, 'the edit shows the line it left, with its anchor');
+  assert.match(run.toolResults(1)[0]!, /1#[0-9a-f]{4}: one/, 'before the edit the read was whole');
+});
+
 test('a repeated call that failed the first time is reported failed again, never ok', async () => {
   const missing = reply({ toolCalls: [{ name: 'read', arguments: { path: 'missing.txt' } }] });
   const run = await agentRun([missing, missing, reply({ text: 'It does not exist.' })]);
