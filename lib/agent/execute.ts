@@ -276,7 +276,7 @@ function retireReads({ path, shown, by, scope }: { path: string; shown: string; 
   for (const { callId, turn } of scope.memory.readsOf.get(path) ?? []) {
     const at = scope.messages.findIndex((m) => m.role === 'tool' && m.tool_call_id === callId);
     const m = scope.messages[at];
-    if (!m || m.role !== 'tool' || m.content.startsWith('[compressed ')) continue;
+    if (m?.role !== 'tool' || m.content.startsWith('[compressed ')) continue;
     scope.messages[at] = {
       ...m,
       content: `[read of ${shown} at turn ${turn}: stale, the ${by} at turn ${scope.run.turns} changed the file; its result shows the lines it left, read again for more]`,
