@@ -334,6 +334,7 @@ export function callsInText(text: string, known: ReadonlySet<string>): Found & {
   const unreadable: string[] = [];
   const dialects: string[] = [];
   let rest = text;
+  let marked = false;
   for (const d of DIALECTS) {
     // Prose-like dialects speak only when no marked call was found: a reply that used tags used them.
     if (d.quietWhenUnread && (calls.length || unreadable.length)) continue;
@@ -341,6 +342,7 @@ export function callsInText(text: string, known: ReadonlySet<string>): Found & {
       const m = groups.slice(0, -2) as unknown as RegExpExecArray;
       const read = d.read(m, known);
       if (read?.length) {
+        if (!d.quietWhenUnread) marked = true;
         calls.push(...read);
         if (!dialects.includes(d.name)) dialects.push(d.name);
         return '';
@@ -355,5 +357,11 @@ export function callsInText(text: string, known: ReadonlySet<string>): Found & {
       return String(groups[0]);
     });
   }
+  // Unmarked JSON amid an explanation is an example shown, not a call made: a call without a tag
+  // counts only when the reply is little besides it.
+  if (!marked && calls.length && rest.trim().length > EXAMPLE_PROSE) return { calls: [], unreadable, rest: text.trim(), dialects: [] };
   return { calls, unreadable, rest: rest.trim(), dialects };
 }
+
+/** Characters of prose around an untagged call past which the reply is an explanation with an example in it. */
+const EXAMPLE_PROSE = 200;

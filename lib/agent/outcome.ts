@@ -46,7 +46,9 @@ export function asksForChange(task: string): boolean {
  * that asked for a change and left the files as they were.
  */
 const NOTHING_NEEDED = [
-  /\balready\b/i,
+  // "already" of the files, never of the model's own work ("I have already changed it" claims a change).
+  /\b(?:is|are|was|were|it's|that's)\s+already\b/i,
+  /\balready\s+(?:exists?|present|there|in place|correct|set|defined|uses?|contains?|says?|reads?|has|have|does|returns?|matches|up to date)\b/i,
   /\bno (?:code )?changes? (?:is |are |was |were )?(?:needed|necessary|required)\b/i,
   /\bnothing (?:needs|needed|had|has) to (?:be )?(?:change|changed|done|fix|fixed|remove|removed)\b/i,
   /\bnothing to (?:change|do|fix|remove|update)\b/i,

@@ -157,6 +157,18 @@ function patchPaths(diff: unknown): string[] {
   }
 }
 
+/**
+ * A flag word as a flag and its inline value: `--path=x`, and a valued short flag with its value
+ * attached (`-Cdocs`, as forge's parser reads it); the value is null when none is inline.
+ */
+export function splitFlag(word: string, valued: ReadonlySet<string>): [string, string | null] {
+  const eq = word.indexOf('=');
+  if (word.startsWith('--')) return eq > 0 ? [word.slice(0, eq), word.slice(eq + 1)] : [word, null];
+  const short = word.slice(0, 2);
+  if (word.length > 2 && valued.has(short)) return [short, word.slice(2).replace(/^=/, '')];
+  return eq > 0 ? [word.slice(0, eq), word.slice(eq + 1)] : [word, null];
+}
+
 /** A forge command line's words (after `forge` and its common options) read by the declarations: the command and its named arguments. */
 export function forgeArgsOf(words: readonly string[]): { command: string | null; args: Record<string, unknown>; at: number } {
   const two = `${words[0] ?? ''} ${words[1] ?? ''}`;
@@ -179,10 +191,9 @@ export function forgeArgsOf(words: readonly string[]): { command: string | null;
       break;
     }
     if (w.startsWith('-') && w !== '-') {
-      const eq = w.indexOf('=');
-      const flag = eq > 0 ? w.slice(0, eq) : w;
+      const [flag, inline] = splitFlag(w, valued);
       const name = spec.short?.[flag] ?? COMMON_SHORT[flag] ?? flag.replace(/^--?/, '');
-      if (eq > 0) add(name, w.slice(eq + 1));
+      if (inline !== null) add(name, inline);
       else if (valued.has(flag)) add(name, rest[++i] ?? '');
       else args[name.replace(/^no-/, '')] = !name.startsWith('no-');
       continue;

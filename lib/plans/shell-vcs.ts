@@ -2,7 +2,7 @@
 import { posix } from 'node:path';
 import type { Arg, Judge } from './shell-judge';
 import { COMMON_VALUED } from './forge-args.gen';
-import { forgeArgsOf, forgeEffects, judgedArgs } from './forge-effects';
+import { forgeArgsOf, forgeEffects, judgedArgs, splitFlag } from './forge-effects';
 import { GH_READS, GIT_READS, GIT_SUBCOMMANDS, GIT_VALUED_GLOBALS } from './shell-commands';
 
 export function judgeGh(j: Judge, _name: string, rest: Arg[]): void {
@@ -108,8 +108,8 @@ export function judgeForge(j: Judge, rest: Arg[], runs: Runs): void {
   let i = 0;
   // Common options may come before the command: forge -C DIR read x.
   for (; i < words.length && words[i]!.startsWith('-'); i++) {
-    const [flag, inline] = splitFlag(words[i]!);
-    const value = inline ?? (COMMON_VALUED.includes(flag) ? (words[++i] ?? '') : null);
+    const [flag, inline] = splitFlag(words[i]!, VALUED_GLOBALS);
+    const value = inline ?? (VALUED_GLOBALS.has(flag) ? (words[++i] ?? '') : null);
     if ((flag === '-C' || flag === '--cwd') && value !== null) cwd = value;
   }
   if (i >= words.length || NO_COMMAND.has(words[i]!)) return;
@@ -154,10 +154,7 @@ export function judgeForge(j: Judge, rest: Arg[], runs: Runs): void {
     });
 }
 
-const splitFlag = (w: string): [string, string | null] => {
-  const eq = w.indexOf('=');
-  return eq > 0 ? [w.slice(0, eq), w.slice(eq + 1)] : [w, null];
-};
+const VALUED_GLOBALS: ReadonlySet<string> = new Set(COMMON_VALUED);
 
 const listOf = (v: unknown): string[] =>
   typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];

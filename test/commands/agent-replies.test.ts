@@ -44,6 +44,21 @@ test('tool calls written as text — Hermes/Qwen <tool_call> tags and a fenced J
   ]);
   assert.is(fenced.r.code, 0, fenced.r.stderr);
   assert.is(readFileSync(join(fenced.dir, 'notes.txt'), 'utf8'), 'two\n');
+  // A call shown as an example amid an explanation is not run: the answer is the explanation.
+  const fence = '`'.repeat(3);
+  const explained = await agentRun([
+    reply({
+      text: [
+        "To create a file, forge's write tool takes the path and the whole content, and refuses to replace a file unless told to.",
+        `${fence}json`,
+        '{"name": "write", "arguments": {"path": "example.txt", "content": "hi"}}',
+        fence,
+        'Pass overwrite: true to replace an existing file; the write is atomic, so a reader never sees half of it, and parent directories are created as needed.',
+      ].join('\n'),
+    }),
+  ]);
+  assert.is(explained.r.code, 0, explained.r.stdout + explained.r.stderr);
+  assert.throws(() => readFileSync(join(explained.dir, 'example.txt')), 'the example was not run');
   // A JSON example in an answer that names no tool is the answer.
   const example = await agentRun([reply({ text: 'Use this:\n```json\n{"name": "my-app", "version": "1.0.0"}\n```' })]);
   assert.equal([example.r.code, example.last.answer], [0, 'Use this:\n```json\n{"name": "my-app", "version": "1.0.0"}\n```']);

@@ -40,7 +40,14 @@ test('an answer says why nothing needed to change, or it does not', () => {
     'I found no occurrences of foo.',
     'The function does not exist in this repository.',
   ];
-  const claims = ['Done.', 'Changed one to two.', 'I have updated the README as asked.', 'Here is the fix:'];
+  const claims = [
+    'Done.',
+    'Changed one to two.',
+    'I have updated the README as asked.',
+    'Here is the fix:',
+    'I have already changed it.',
+    'Already done!',
+  ];
   assert.equal(
     reasons.filter((a) => !saysNothingNeeded(a)),
     [],
