@@ -250,7 +250,7 @@ function fitUnder({
       state.archive.set(id, { id, tool, text: m.content });
       const firstLine = m.content.split('\n')[0]!.slice(0, 120);
       // A result already cut to fit was archived as cut: recall gives back what was shown, and says so.
-      const whole = m.content.includes('\n[cut to fit the token budget') ? 'returns the part that was shown' : 'returns it whole';
+      const whole = wasCut(m.content) ? 'returns the part that was shown' : 'returns it whole';
       replace(i, {
         ...m,
         content: `[compressed ${tool} result, ${m.content.length} chars: "${firstLine}" — recall {"id":"${id}"} ${whole}]`,
@@ -293,8 +293,17 @@ function fitUnder({
   }
 }
 
-function isStub(text: string): boolean {
+/** A result the budget replaced by a one-line stub (recall gives it back). */
+export function isStub(text: string): boolean {
   return text.startsWith('[compressed ');
+}
+
+/** How a result cut to fit the budget ends. */
+const CUT_MARK = '\n[cut to fit the token budget';
+
+/** A result cut to fit the budget: what is left is part of it. */
+export function wasCut(text: string): boolean {
+  return text.includes(CUT_MARK);
 }
 
 /** The message with long string values in its call arguments and a long text shortened; null when nothing is long. */
@@ -327,7 +336,7 @@ function shortenAssistant(m: AssistantMessage): AssistantMessage | null {
 function cutToTokens(text: string, tokens: number, count: Count): string {
   const total = count(text);
   if (total <= tokens) return text;
-  const note = (shown: number) => `\n[cut to fit the token budget: the first ${shown} of ${text.length} chars; ask for a narrower part]`;
+  const note = (shown: number) => `${CUT_MARK}: the first ${shown} of ${text.length} chars; ask for a narrower part]`;
   let chars = Math.max(0, Math.floor((text.length * Math.max(0, tokens)) / total));
   while (chars > 0 && count(text.slice(0, chars) + note(chars)) > tokens) chars = Math.floor(chars * 0.8);
   return text.slice(0, chars) + note(chars);

@@ -1,5 +1,6 @@
 // The ways open models write tool calls as text instead of the API's tool_calls: one table, each dialect with where it is defined, read into calls of the tools offered.
 import { jsonrepair } from 'jsonrepair';
+import { closesOnly } from './replies';
 
 export interface TextToolCall {
   name: string;
@@ -164,14 +165,10 @@ function one(name: string, args: string | Record<string, unknown>, known: Readon
   return value ? [{ name: tool, arguments: JSON.stringify(value) }] : null;
 }
 
-/**
- * JSON text repaired by jsonrepair (trailing commas, single quotes, unquoted keys) — but never a
- * text cut short: a repair that only closes what was open at the end would finish a call by
- * guesswork (a file's content cut short written as if whole).
- */
+/** JSON text repaired by jsonrepair, never a text cut short (closesOnly). */
 function repaired(text: string): string {
   const out = jsonrepair(text);
-  if (out.startsWith(text.trimEnd().replace(/[\s,]+$/, ''))) throw new Error('cut short');
+  if (closesOnly(text, out)) throw new Error('cut short');
   return out;
 }
 

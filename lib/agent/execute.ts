@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ChatMessage, ToolCall, ToolSchema } from './chat';
+import { isStub, wasCut } from './context';
 import { parseArguments, type ParsedArguments } from './replies';
 import type { AgentEvent, AgentRun, AgentStop, ToolCallGuards } from './run-state';
 import type { AgentTools } from './tools';
@@ -68,12 +69,7 @@ export interface RunMemory {
 /** Whether the result of call `id` is still in the messages as it was given (not compressed, cut or dropped). */
 function shownWhole(messages: readonly ChatMessage[], id: string): boolean {
   const m = messages.find((x) => x.role === 'tool' && x.tool_call_id === id);
-  return (
-    m !== undefined &&
-    typeof m.content === 'string' &&
-    !m.content.startsWith('[compressed ') &&
-    !m.content.includes('\n[cut to fit the token budget')
-  );
+  return m !== undefined && typeof m.content === 'string' && !isStub(m.content) && !wasCut(m.content);
 }
 
 export interface CallScope {
@@ -276,7 +272,7 @@ function retireReads({ path, shown, by, scope }: { path: string; shown: string; 
   for (const { callId, turn } of scope.memory.readsOf.get(path) ?? []) {
     const at = scope.messages.findIndex((m) => m.role === 'tool' && m.tool_call_id === callId);
     const m = scope.messages[at];
-    if (m?.role !== 'tool' || m.content.startsWith('[compressed ')) continue;
+    if (m?.role !== 'tool' || isStub(m.content)) continue;
     scope.messages[at] = {
       ...m,
       content: `[read of ${shown} at turn ${turn}: stale, the ${by} at turn ${scope.run.turns} changed the file; its result shows the lines it left, read again for more]`,

@@ -13,6 +13,14 @@ export function splitThinking(text: string): { visible: string; thinking: string
   return { visible: visible.trim(), thinking: thoughts.filter(Boolean).join('\n') };
 }
 
+/**
+ * Whether jsonrepair's `repaired` only closes what was open at the end of `text`: that finishes a
+ * cut-off call by guesswork (a file's content cut short written as if whole), so it is refused.
+ */
+export function closesOnly(text: string, repaired: string): boolean {
+  return repaired.trim().startsWith(text.trim().replace(/[\s,]+$/, ''));
+}
+
 export type ParsedArguments = { ok: true; value: Record<string, unknown>; repaired: boolean } | { ok: false; reason: string };
 
 /**
@@ -39,9 +47,7 @@ export function parseArguments(raw: string): ParsedArguments {
   }
   try {
     const repaired = jsonrepair(text);
-    // A repair that only closes what was open at the end finishes a cut-off call by guesswork (a
-    // file's content cut short would be written as if whole): refused, not repaired.
-    if (repaired.startsWith(text.replace(/[\s,]+$/, '')))
+    if (closesOnly(text, repaired))
       return { ok: false, reason: `they stop before the object closes (cut off after ${text.length} characters)` };
     const value = asObject(JSON.parse(repaired));
     if (value) return { ok: true, value, repaired: true };

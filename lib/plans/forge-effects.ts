@@ -3,6 +3,7 @@ import { parsePatch } from '../files/patch-parse';
 import { COMMON_SHORT, COMMON_VALUED, FORGE_ARGS } from './forge-args.gen';
 import type { Surface } from './markdown';
 import { FORGE_LIFECYCLE } from './shell-commands';
+import { literalDir } from './tools';
 
 /** How the gate reads one command's arguments (by their declared names); a command without a row cannot be judged. */
 interface EffectRow {
@@ -102,7 +103,8 @@ export function forgeCommand(name: string): string | null {
   return FORGE_ARGS[spaced] ? spaced : null;
 }
 
-const list = (v: unknown): string[] =>
+/** An argument's strings: one, or those of a list. */
+export const list = (v: unknown): string[] =>
   typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 
 /** The arguments whose words the gate judges: one made by an expansion there cannot be judged. */
@@ -140,10 +142,8 @@ export function forgeEffects(command: string, args: Readonly<Record<string, unkn
 
 /** A glob's literal directory, taken whole. */
 function globRoot(glob: string): string {
-  const i = glob.search(/[*?[{]/);
-  if (i < 0) return `${glob.replace(/\/+$/, '')}/`;
-  const slash = glob.lastIndexOf('/', i);
-  return slash < 0 ? './' : `${glob.slice(0, slash) || ''}/`;
+  const dir = literalDir(glob);
+  return dir === '.' ? './' : `${dir.replace(/\/+$/, '')}/`;
 }
 
 /** The files a diff names; a diff that does not parse changes nothing (patch refuses it). */

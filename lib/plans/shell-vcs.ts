@@ -2,7 +2,7 @@
 import { posix } from 'node:path';
 import type { Arg, Judge } from './shell-judge';
 import { COMMON_VALUED } from './forge-args.gen';
-import { forgeArgsOf, forgeEffects, judgedArgs, splitFlag } from './forge-effects';
+import { forgeArgsOf, forgeEffects, judgedArgs, list, splitFlag } from './forge-effects';
 import { GH_READS, GIT_READS, GIT_SUBCOMMANDS, GIT_VALUED_GLOBALS } from './shell-commands';
 
 export function judgeGh(j: Judge, _name: string, rest: Arg[]): void {
@@ -124,7 +124,7 @@ export function judgeForge(j: Judge, rest: Arg[], runs: Runs): void {
   }
   if (typeof args.cwd === 'string') cwd = args.cwd;
   for (const name of [...judgedArgs(command), ...(cwd !== null ? ['cwd'] : [])]) {
-    const byExpansion = listOf(name === 'cwd' ? (cwd ?? '') : args[name])
+    const byExpansion = list(name === 'cwd' ? (cwd ?? '') : args[name])
       .map(made)
       .find(Boolean);
     if (byExpansion) {
@@ -155,6 +155,3 @@ export function judgeForge(j: Judge, rest: Arg[], runs: Runs): void {
 }
 
 const VALUED_GLOBALS: ReadonlySet<string> = new Set(COMMON_VALUED);
-
-const listOf = (v: unknown): string[] =>
-  typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
