@@ -191,22 +191,42 @@ function uncached(bodies: ChatRequestBody[]): number[] {
   });
 }
 
-async function taskRun(
-  t: TaskScript,
-  script: ScriptStep[],
-): Promise<{ requests: number; prompt: number; uncached: number; largest: number; toolCalls: number }> {
+/**
+ * Requests after the first whose prefix held: no more uncached than the messages from the previous
+ * request's last one on (that one may change: a read retired by the edit it led to, a result cut).
+ */
+function prefixHeld(bodies: ChatRequestBody[], perRequest: number[]): number {
+  return bodies.filter((b, i) => {
+    if (i === 0) return false;
+    const tail = b.messages.slice(bodies[i - 1]!.messages.length - 1) as unknown as ChatMessage[];
+    return perRequest[i]! <= countTokens(prefixText({ messages: tail, tools: [] }));
+  }).length;
+}
+
+interface TaskFigures {
+  requests: number;
+  prompt: number;
+  uncached: number;
+  held: number;
+  largest: number;
+  toolCalls: number;
+}
+
+async function taskRun(t: TaskScript, script: ScriptStep[], flags: string[] = []): Promise<TaskFigures> {
   const dir = repoWith(taskFiles);
   const server = await startOpenAIServer({ script });
   try {
-    const r = await forge(['agent', '--endpoint', server.url, '--model', 'bench', '--json', t.task], { cwd: dir });
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'bench', ...flags, '--json', t.task], { cwd: dir });
     if (r.code !== 0 || !t.done(dir))
       throw new Error(`${t.name}: exit ${r.code}, done ${t.done(dir)}\n${r.stdout.slice(-2000)}${r.stderr}`);
     const bodies = server.chatBodies();
     const sizes = bodies.map(tokensOf);
+    const perRequest = uncached(bodies);
     return {
       requests: bodies.length,
       prompt: sum(sizes),
-      uncached: sum(uncached(bodies)),
+      uncached: sum(perRequest),
+      held: prefixHeld(bodies, perRequest),
       largest: Math.max(...sizes),
       toolCalls: r.records.at(-1)!.toolCalls as number,
     };
@@ -216,19 +236,27 @@ async function taskRun(
 }
 
 console.log('\nforge agent, two tasks on a fixture repository (o200k_base, counted in the requests; goals from seed 004 and issue 15)');
-console.log(`  ${'task / model'.padEnd(78)} requests  Σ prompt  Σ uncached  largest  tool calls`);
+console.log(`  ${'task / model'.padEnd(78)} requests  Σ prompt  Σ uncached  largest  tool calls  prefix held`);
+const row = (label: string, m: TaskFigures) =>
+  console.log(
+    `  ${label.padEnd(78)} ${String(m.requests).padStart(8)}  ${String(m.prompt).padStart(8)}  ${String(m.uncached).padStart(10)}  ${String(m.largest).padStart(7)}  ${String(m.toolCalls).padStart(10)}  ${`${m.held} of ${m.requests - 1}`.padStart(11)}`,
+  );
 for (const t of TASKS) {
   for (const [how, script] of [
     ['one call per turn', t.oneByOne],
-    ...(t.reading ? ([['one call per turn, reading each file first', t.reading]] as const) : []),
+    ...(t.reading ? ([['one call per turn, reading first', t.reading]] as const) : []),
     ['batching', t.batched],
-  ] as const) {
-    const m = await taskRun(t, script);
-    console.log(
-      `  ${`${t.name}, ${how}`.padEnd(78)} ${String(m.requests).padStart(8)}  ${String(m.prompt).padStart(8)}  ${String(m.uncached).padStart(10)}  ${String(m.largest).padStart(7)}  ${String(m.toolCalls).padStart(10)}`,
-    );
-  }
+  ] as const)
+    row(`${t.name}, ${how}`, await taskRun(t, script));
 }
+// Small budgets (Ollama's default context of 4096 leaves 3072): compression then runs on most
+// calls, and a prefix cache helps only while each request extends the one before.
+const reading = TASKS[0]!;
+for (const budget of [3072, 2000, 1500])
+  row(`  the same, reading first, at --budget ${budget}`, await taskRun(reading, reading.reading!, ['--budget', String(budget)]));
 console.log(
   '  goals: console.log task batching ≤ 5 tool calls and < 5k tokens summed; one call per turn ≤ 15k summed and ≤ 6k uncached; reading each file first ≤ 25k summed and ≤ 4k uncached',
+);
+console.log(
+  '  prefix held: requests that only appended to the one before (the last result of which may change: a read retired by its edit, a cut result)',
 );

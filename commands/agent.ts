@@ -7,6 +7,7 @@ import type { AgentEvent, AgentRun } from '../lib/agent/agent';
 import type { Attachments } from '../lib/agent/attach';
 import { ModelError, type RetryPolicy } from '../lib/agent/chat';
 import type { GitContextMode, ModelConfig } from '../lib/agent/config';
+import type { ModelContext } from '../lib/agent/context';
 import { describeEvent } from '../lib/agent/events';
 import { PLAN_MARKDOWN, type AgentPlan } from '../lib/agent/plan';
 import type { PlanModeEnd } from '../lib/agent/plan-mode';
@@ -169,7 +170,7 @@ export default defineCommand({
   name: 'agent',
   summary: "Run a task with a model and forge's commands as tools",
   description: [
-    "Sends the task to an OpenAI-compatible chat endpoint (streaming; Ollama, OpenAI, OpenRouter, vLLM…) with forge's own commands as tools — read, edit, patch, write, search, ls, replace, validate, memory (lean views of their declarations, described for the model; a near-miss argument name such as file_path is taken as path and the result says so) — plus bash (120 s timeout; long output keeps its head, tail and error lines). Each call the model makes runs exactly as the command would on the command line; its hints come back written as tool calls (Next: read {\"path\":\"a.ts\",\"start\":151}). --mechanical does a plain replacement task (replace|rename|change OLD with|to NEW [in PATH, …]) with forge replace and no model call at all. The conventions of AGENTS.md, CLAUDE.md or .forge/conventions.md (forge init) go into the system prompt. A tool call identical to an earlier one (argument order aside), with no write, edit, patch or bash in between, does not run again: the model gets a one-line note naming the turn of the first, and a third identical call ends the run (LOOP_DETECTED); so does an edit that puts a file back as it was earlier in the task for the second time (the first time, the result says so). A re-read of a file unchanged since it was read (same size and mtime) is served from cache. Replies are read for what they are, and a final answer may not hold an action not taken: tool calls an open model writes as text run as calls, in any dialect of forge's table (Hermes/Qwen <tool_call> tags, Qwen3-Coder's <function=…><parameter=…> XML, Llama 3.1's <function=…> and <|python_tag|>, Llama 3.2's pythonic [edit(path=…)], Mistral's [TOOL_CALLS], gpt-oss harmony's to=functions.…<|message|>, FunctionGemma's call:…, Gemma's tool_code, DeepSeek's call tokens, <tool>/<function_call> tags, fenced or bare JSON objects and arrays naming an offered tool, a tool's name followed by its JSON arguments), also when written in the reasoning; a name with a functions. prefix or a control token, arguments encoded twice or under args are read as meant; an edit pasted into the answer (a unified diff, SEARCH/REPLACE blocks, a Codex patch) that is not in the files yet runs through the patch tool; an answer sent only in the reasoning field is the answer. A marked call that cannot be read is neither run nor taken as the answer: the model is asked once to send it again, then the run fails (MODEL_UNREADABLE_CALL). A task asks for a change when its first word, after please / can you and the like, is a verb of change (add, fix, remove, rename, change, update, write, create, refactor…); such a task is not done by an answer alone: with no file changed since the task's checkpoint and no words saying none was needed (already…, no change needed, nothing to change, there are no…, does not exist…), the model is asked once to make the change, then the run fails (TASK_NOT_DONE). A server whose reported prompt tokens fall far below what was sent cut the conversation to fit its context (MODEL_CONTEXT_TRUNCATED, with a --budget that fits); arguments that are not valid JSON are repaired (trailing commas, single quotes, unquoted keys — jsonrepair) and the result says how they were read, while a cut-off object is refused with the reason and the tool's schema; <think> blocks are shown but never sent back. A reply cut off by the length limit is never used — the model is asked once to send it again, shorter, then the run fails (MODEL_TRUNCATED); an empty reply (Ollama sends one when it drops streamed tool calls) gets one nudge, then fails (MODEL_EMPTY_REPLY). A run that did not finish its task never exits 0. The budget defaults to 12000 tokens, lowered to fit the model's context with room for the reply (a quarter of it, at most 4096): the profile's context_window, else, for an endpoint that needs no API key, what Ollama says (POST /api/show, GET /api/ps: a loaded model's context, else the Modelfile's num_ctx, else Ollama's default of 4096 tokens below 24 GiB of VRAM, which it cuts longer requests to silently). A --budget that cannot fit gets one warning saying how to raise the context (OLLAMA_CONTEXT_LENGTH=N ollama serve) or which budget fits. Before every model call the whole request — messages with their framing (roles, tool call ids and arguments) and the tool schemas, counted as JSON in o200k_base — is brought under --budget tokens, never touching the system prompt or the task: older tool results become one-line stubs, oldest first, in one block down to 75% of the budget (so the next calls only append and a prefix cache stays valid); then long arguments of earlier calls are shortened; then the latest results are cut, saying so; then the oldest turns are dropped. The recall tool gives a compressed result back whole. A budget that cannot hold the system prompt, the task and the schemas (or the latest turn) fails with BUDGET_TOO_SMALL before anything is sent. When the server reports no usage, the tokens are counted here and marked estimated (in the summary, telemetry and forge stats).",
+    "Sends the task to an OpenAI-compatible chat endpoint (streaming; Ollama, OpenAI, OpenRouter, vLLM…) with forge's own commands as tools — read, edit, patch, write, search, ls, replace, validate, memory (lean views of their declarations, described for the model; a near-miss argument name such as file_path is taken as path and the result says so) — plus bash (120 s timeout; long output keeps its head, tail and error lines). Each call the model makes runs exactly as the command would on the command line; its hints come back written as tool calls (Next: read {\"path\":\"a.ts\",\"start\":151}). --mechanical does a plain replacement task (replace|rename|change OLD with|to NEW [in PATH, …]) with forge replace and no model call at all. The conventions of AGENTS.md, CLAUDE.md or .forge/conventions.md (forge init) go into the system prompt. A tool call identical to an earlier one (argument order aside), with no write, edit, patch or bash in between, does not run again: the model gets a one-line note naming the turn of the first, and a third identical call ends the run (LOOP_DETECTED); so does an edit that puts a file back as it was earlier in the task for the second time (the first time, the result says so). A re-read of a file unchanged since it was read (same size and mtime) is served from cache. Replies are read for what they are, and a final answer may not hold an action not taken: tool calls an open model writes as text run as calls, in any dialect of forge's table (Hermes/Qwen <tool_call> tags, Qwen3-Coder's <function=…><parameter=…> XML, Llama 3.1's <function=…> and <|python_tag|>, Llama 3.2's pythonic [edit(path=…)], Mistral's [TOOL_CALLS], gpt-oss harmony's to=functions.…<|message|>, FunctionGemma's call:…, Gemma's tool_code, DeepSeek's call tokens, <tool>/<function_call> tags, fenced or bare JSON objects and arrays naming an offered tool, a tool's name followed by its JSON arguments), also when written in the reasoning; a name with a functions. prefix or a control token, arguments encoded twice or under args are read as meant; an edit pasted into the answer (a unified diff, SEARCH/REPLACE blocks, a Codex patch) that is not in the files yet runs through the patch tool; an answer sent only in the reasoning field is the answer. A marked call that cannot be read is neither run nor taken as the answer: the model is asked once to send it again, then the run fails (MODEL_UNREADABLE_CALL). A task asks for a change when its first word, after please / can you and the like, is a verb of change (add, fix, remove, rename, change, update, write, create, refactor…); such a task is not done by an answer alone: with no file changed since the task's checkpoint and no words saying none was needed (already…, no change needed, nothing to change, there are no…, does not exist…), the model is asked once to make the change, then the run fails (TASK_NOT_DONE). A server whose reported prompt tokens fall far below what was sent, at a context size, or fill the whole context forge learned of the model, cut the conversation to fit its context (MODEL_CONTEXT_TRUNCATED: the message names the setting that raises that model's context, the fix a --budget that fits); arguments that are not valid JSON are repaired (trailing commas, single quotes, unquoted keys — jsonrepair) and the result says how they were read, while a cut-off object is refused with the reason and the tool's schema; <think> blocks are shown but never sent back. A reply cut off by the length limit is never used — the model is asked once to send it again, shorter, then the run fails (MODEL_TRUNCATED); an empty reply (Ollama sends one when it drops streamed tool calls) gets one nudge, then fails (MODEL_EMPTY_REPLY). A run that did not finish its task never exits 0. The budget defaults to 12000 tokens, lowered to fit the model's context with room for the reply (a quarter of it, at most 4096): the profile's context_window, else, for an endpoint that needs no API key, what Ollama says (POST /api/show, GET /api/ps: a loaded model's context, else the Modelfile's num_ctx, else Ollama's default of 4096 tokens below 24 GiB of VRAM, which it cuts longer requests to silently); a budget lowered so is said once on stderr, with how to raise the context (with --json also a notice record of kind note). A --budget that cannot fit gets one warning saying how to raise the context (OLLAMA_CONTEXT_LENGTH=N ollama serve) or which budget fits. Before every model call the whole request — messages with their framing (roles, tool call ids and arguments) and the tool schemas, counted as JSON in o200k_base — is brought under --budget tokens, never touching the system prompt or the task: older tool results become one-line stubs, oldest first, in one block down to 75% of the budget (so the next calls only append and a prefix cache stays valid); then long arguments of earlier calls are shortened; then the latest results are cut, saying so; then the oldest turns are dropped. The recall tool gives a compressed result back as the model last saw it: whole, or as far as it had been cut to fit. A budget that cannot hold the system prompt, the task and the schemas (or the latest turn) fails with BUDGET_TOO_SMALL before anything is sent. When the server reports no usage, the tokens are counted here and marked estimated (in the summary, telemetry and forge stats).",
     'The model and endpoint come from --endpoint / --model / --profile / --api-key-env, then FORGE_ENDPOINT / FORGE_MODEL / FORGE_PROFILE, then a profile of ~/.config/forge/config.json, then detection (Ollama on localhost, OPENAI_API_KEY, OPENROUTER_API_KEY); the text output says what was chosen and how to change it. 429, 5xx and stalled streams (no byte for --stall-seconds) are retried with backoff. --quick makes one call without tools. With --json the events stream as NDJSON items — config, text, tool_call, tool_result, compressed, usage, done — before the summary record. --dry-run prints the first request exactly as it would be sent and its size in tokens (o200k_base), without calling the model.',
     "--attach PATH (repeatable) pins a text file to the task: its content goes into the system prompt of every call, read again before each call when its size or mtime changed (so an edit the task makes is what the next call sees), and the budget never compresses it; a budget the system prompt, pinned files, task and schemas cannot hold fails with BUDGET_TOO_SMALL before anything is sent, saying when the pinned files alone are over it (a larger --budget, or fewer files). The session keeps its pinned files: --continue and --session pin them again (one that is gone is left out, with a warning). --image PATH (repeatable) sends a PNG, JPEG, GIF or WebP image with the task as an image_url content part holding a base64 data URL, as the OpenAI chat API and Ollama's take it; each counts as 1000 tokens, and images are the first thing left out of a request over --budget (the compressed record says how many). A model or endpoint that refuses images fails with MODEL_NO_VISION; its fix names a model of the endpoint's list whose name says it takes images, else the task without --image. Both take paths as the file tools do — inside the work tree, never git's own files, regular files — capped at 64 KiB for a pinned file and 5 MiB for an image; an image's type is read from its bytes (IMAGE_UNSUPPORTED otherwise), a pinned file must be text. --detach PATH unpins a file of the session (or the plan) continued. With --plan the pinned files go into the planner's request and every call of every step (a step that runs in its own worktree reads that worktree's copy; the plan's estimate counts them), and the plan keeps them: --resume pins them again (--attach and --detach change them); images go with the planner's request only (a step works from its instruction), so --image does not go with --resume. None of them goes with --mechanical.",
     "Each task appends a line to the telemetry on the state ref (.forge/telemetry/, segments of at most 256 KiB; the task's first 200 characters, model, endpoint, tokens, tool calls, cache hits, duration, cost when the profile has rates); forge stats sums it up. Each task is saved as a turn of a session on the state ref (.forge/agent/sessions/<id>.json: task, answer, files changed); --continue (or --session ID) starts the next task with a summary of the earlier turns of the session, capped at 1,500 characters, newest kept; --list shows the sessions. In a continued session a short reply (yes, ok, go ahead, no, 2) reaches the model with the previous turn's task and answer (a reply_to record says so). --rollback N moves the session's active turn pointer back N turns, deleting nothing: the next --continue builds on the turns before; --rollback -N restores them (until a new turn follows, which keeps them in the file's abandoned list); the hint is the forge undo N that takes their files back; more than there are is ROLLBACK_OUT_OF_RANGE. In a repository the system prompt opens with the git state — branch, git status --short (30 files), the last 5 commits, the staged diff (3,000 bytes; the whole in at most an eighth of the budget) — or, with the profile's \"git_context\": \"tool\", a git_context tool gives it (\"off\": neither); in plan mode the planner's request and each step's calls get it too, read where and when the step starts (a step in its own worktree sees that worktree's state). The text output says what is recorded. Outside a git repository nothing is.",
@@ -278,7 +279,7 @@ export default defineCommand({
     const plainTools = agentTools({ entries, cwd: ctx.cwd, root, env });
     const inRepo = top !== null;
     if (args['dry-run']) return dryRunWithGit({ args, ctx, env, inRepo, tools: plainTools, task: modelTask, root, history, attachments });
-    const { config, budget } = await chooseModel(args, ctx, env, inRepo);
+    const { config, budget, context } = await chooseModel(args, ctx, env, inRepo);
     const { git, tools: forgeTools } = await withGitContext({
       mode: config.gitContext.value,
       inRepo,
@@ -303,7 +304,7 @@ export default defineCommand({
     });
     try {
       if (args.plan || args.resume) {
-        const planArgs = { task, resumedPlan, planId, runId: runId!, attachments, budget };
+        const planArgs = { task, resumedPlan, planId, runId: runId!, attachments, budget, context };
         return await planModeOutcome({ args, ctx, config, root, env, bench, retry, view, plan: planArgs, agentTools, entries });
       }
       const taskArgs = await autoQuick(args, ctx, config, task);
@@ -319,6 +320,7 @@ export default defineCommand({
         root,
         config,
         budget,
+        context,
         retry,
         bench,
         view,
@@ -362,6 +364,7 @@ async function planModeOutcome({
     runId: string;
     attachments: Attachments | undefined;
     budget: number;
+    context: ModelContext | null;
   };
   agentTools: typeof import('../lib/cli/agent-tools').agentTools;
   entries: Parameters<typeof import('../lib/cli/agent-tools').agentTools>[0]['entries'];
@@ -375,7 +378,7 @@ async function planModeOutcome({
   // With git_context "tool", a step in its own worktree gets the tool reading that worktree.
   const gitToolAt = (tools: AgentTools, cwd: string) =>
     mode === 'tool' ? mergeTools(tools, gitContextTool({ cwd, read: (at) => gitContext({ cwd: at }) })) : tools;
-  const { task, resumedPlan, planId, runId, attachments, budget } = plan;
+  const { task, resumedPlan, planId, runId, attachments, budget, context } = plan;
   const end = await runPlanMode({
     args: {
       task,
@@ -385,6 +388,7 @@ async function planModeOutcome({
       yes: args.yes,
       maxTurns: args['max-turns'],
       budget,
+      modelContext: context,
       parallel: args.parallel ?? config.parallelSteps.value,
       ...(attachments ? { attachments } : {}),
       ...(mode === 'preamble' ? { gitAt: (cwd: string) => gitContext({ cwd, maxChars: budget / 2 }) } : {}),
@@ -680,7 +684,7 @@ async function chooseModel(
   ctx: RunContext,
   env: NodeJS.ProcessEnv,
   inRepo: boolean,
-): Promise<{ config: ModelConfig; budget: number }> {
+): Promise<{ config: ModelConfig; budget: number; context: ModelContext | null }> {
   const { describeModelConfig, describeRecording, modelContext, resolveModelConfig } = await import('../lib/agent/config');
   const config = await resolveModelConfig({
     flags: {
@@ -703,13 +707,18 @@ async function chooseModel(
     await ctx.emit({ type: 'config', line: recording }, recording);
   }
   const { chooseBudget } = await import('../lib/agent/context');
-  const { budget, warning } = chooseBudget({ flag: args.budget, context: await modelContext({ config }) });
-  // On stderr, as the users expect a warning; with --json also a record in the stream.
-  if (warning) {
-    await ctx.warn(warning);
-    await ctx.emit({ type: 'notice', kind: 'warning', text: warning }, '');
+  const context = await modelContext({ config });
+  const { budget, warning, note } = chooseBudget({ flag: args.budget, context });
+  // On stderr, where a person sees it whatever the output; with --json also a record in the stream.
+  for (const [kind, text] of [
+    ['warning', warning],
+    ['note', note],
+  ] as const) {
+    if (!text) continue;
+    await ctx.warn(text);
+    await ctx.emit({ type: 'notice', kind, text }, '');
   }
-  return { config, budget };
+  return { config, budget, context };
 }
 
 /** auto_quick: a short question goes to quick mode; the decision is said either way, as a warning when the task looks like a change. */
@@ -822,6 +831,7 @@ async function taskOutcome({
   root,
   config: profileConfig,
   budget,
+  context,
   retry,
   bench,
   view,
@@ -840,6 +850,7 @@ async function taskOutcome({
   root: string;
   config: ModelConfig;
   budget: number;
+  context: ModelContext | null;
   retry: Partial<RetryPolicy>;
   bench: Workbench;
   view: ReturnType<typeof liveView>;
@@ -866,6 +877,7 @@ async function taskOutcome({
     cwd: ctx.cwd,
     maxTurns: args.quick ? 1 : args['max-turns'],
     budget,
+    modelContext: context,
     quick: args.quick,
     retry,
     history,

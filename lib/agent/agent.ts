@@ -13,7 +13,17 @@ import {
 } from './chat';
 import { type Attachments, taskContent } from './attach';
 import type { ModelConfig } from './config';
-import { type PinnedText, enforceBudget, newBudgetState, RECALL_TOOL, replyTokens, requestTokens } from './context';
+import {
+  contextFor,
+  enforceBudget,
+  type ModelContext,
+  newBudgetState,
+  type PinnedText,
+  RECALL_TOOL,
+  raiseContext,
+  replyTokens,
+  requestTokens,
+} from './context';
 import { callsInText, toolName } from './dialects';
 import { type CallScope, runCalls } from './execute';
 import { asksForChange, pastedEdits, saysNothingNeeded } from './outcome';
@@ -130,6 +140,10 @@ async function callModel({
     await onEvent({
       type: 'compressed',
       results: fit.compressed + fit.shortened + fit.cut + fit.dropped,
+      compressed: fit.compressed,
+      shortened: fit.shortened,
+      cut: fit.cut,
+      dropped: fit.dropped,
       before: fit.before,
       after: fit.after,
       ...(fit.images ? { images: fit.images } : {}),
@@ -218,17 +232,21 @@ async function readReply({
  * A server that counted far fewer prompt tokens than were sent cut the conversation to fit its
  * context (Ollama does so without a word, dropping the start: the system prompt and the task), so
  * the model answered something else. Counts differ by tokenizer: far fewer, and exactly a context
- * size, is truncation.
+ * size, is truncation; so is a count that fills the context forge learned, whatever forge counted
+ * (the model's tokenizer can count more than o200k does).
  */
-function silentTruncation(r: ChatResult & { sent: number }): AgentStop | null {
+function silentTruncation(r: ChatResult & { sent: number }, context: ModelContext | null): AgentStop | null {
   const counted = r.usage?.promptTokens;
   if (!counted || r.sent < 1024) return null;
-  // Ollama keeps exactly its context (num_ctx: 2048, 4096, 8192…); a count that is no such size is a tokenizer's difference.
-  if (counted % 256 !== 0 || counted >= r.sent * 0.85) return null;
+  // Ollama keeps exactly its context when it cuts (its log: "truncating input prompt limit=4096 prompt=7268 keep=4 new=4096").
+  const filled = context !== null && counted >= context.tokens;
+  // A count that is no context size (num_ctx: 2048, 4096, 8192…) is a tokenizer's difference.
+  if (!filled && (counted % 256 !== 0 || counted >= r.sent * 0.85)) return null;
+  const budget = Math.floor(Math.min(counted, r.sent) * 0.75);
   return {
     code: 'MODEL_CONTEXT_TRUNCATED',
-    message: `the server counted ${counted} prompt tokens of the ~${r.sent} sent: it cut the start of the conversation to fit its context (${counted} tokens?), so the model never saw the task whole; give the server a larger context (Ollama: OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or the model's num_ctx), or forge a --budget below it`,
-    budget: Math.floor(counted * 0.75),
+    message: `the server counted ${counted} prompt tokens of the ~${r.sent} sent: it cut the start of the conversation to fit its context (${counted} tokens?), so the model never saw the task whole; ${raiseContext(context, contextFor(Math.max(r.sent, counted + 1)))}, or give forge a --budget of ${budget}`,
+    budget,
   };
 }
 
@@ -387,6 +405,7 @@ export async function runAgent({
   cwd,
   maxTurns,
   budget,
+  modelContext = null,
   quick = false,
   retry,
   onEvent,
@@ -405,6 +424,8 @@ export async function runAgent({
   cwd: string;
   maxTurns: number;
   budget: number;
+  /** The model's context as forge learned it: a truncation's remedy names its own setting. */
+  modelContext?: ModelContext | null;
   quick?: boolean;
   retry?: Partial<RetryPolicy>;
   onEvent: (e: AgentEvent) => Promise<void>;
@@ -447,7 +468,7 @@ export async function runAgent({
       messages[0] = { role: 'system', content: await systemPrompt({ root, history, git, attachments }) };
     const pinned = (await attachments?.pinned.budgetText()) ?? null;
     const r = await callModel({ config, messages, schemas, budget, budgetState, pinned, quick, retry, signal, run, onEvent, onDelta });
-    const truncated = silentTruncation(r);
+    const truncated = silentTruncation(r, modelContext);
     if (truncated) return stop(truncated);
     const { text, calls: written, unreadable } = await readReply({ r, quick, known, turn: run.turns, onEvent });
     let calls = written;

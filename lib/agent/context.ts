@@ -163,8 +163,10 @@ function evictImages({ messages, over }: { messages: ChatMessage[]; over: () => 
  *    block, so the following calls append to an unchanged prefix); each stub names an id the
  *    `recall` tool returns the full text for;
  * 2. long argument values and texts of earlier assistant messages are shortened;
- * 3. the latest results (the model has not seen them yet) are cut, with a note saying so;
- * 4. the oldest turns are dropped whole.
+ * 3. the oldest turns are dropped whole, never the latest, when cutting the latest results would
+ *    leave them less than half the room the system prompt, task and schemas leave: down to
+ *    LOW_WATER, in one block;
+ * 4. the latest results (the model has not seen them yet) are cut, with a note saying so.
  * When the system prompt, task and schemas alone do not fit, or nothing more can go, it fails with
  * BUDGET_TOO_SMALL rather than send a request larger than the budget. `messages` is changed in place.
  */
@@ -268,7 +270,23 @@ function fitUnder({
       fit.shortened++;
     }
   }
-  // 3. The latest results, largest first, cut to what is left.
+  // 3. The oldest turns, whole, never the latest, when cutting the latest results would leave them
+  // less than half the room beside the fixed part (what the model just asked for comes first):
+  // then down to the low-water mark, in one block, so the next calls append.
+  const fixedCost = total - costs.slice(2).reduce((a, b) => a + b, 0);
+  const latestCost = costs.slice(latest()).reduce((a, b) => a + b, 0);
+  const share = Math.min(latestCost, Math.floor((limit - fixedCost) / 2));
+  const needs = () => total - (latestCost - share);
+  const drop = needs() > limit;
+  while (drop && needs() > lowWater) {
+    let end = 3;
+    while (end < messages.length && messages[end]!.role === 'tool') end++;
+    if (end > latest()) break;
+    const gone = messages.splice(2, end - 2);
+    total -= costs.splice(2, end - 2).reduce((a, b) => a + b, 0);
+    fit.dropped += gone.filter((m) => m.role === 'assistant').length;
+  }
+  // 4. The latest results, largest first, cut to what is left.
   const from = latest() + 1;
   const order = messages
     .map((_, i) => i)
@@ -282,20 +300,16 @@ function fitUnder({
     replace(i, { ...m, content: cut });
     fit.cut++;
   }
-  // 4. The oldest turns, whole: an assistant message with its results (never the latest turn).
-  while (total > limit) {
-    let end = 3;
-    while (end < messages.length && messages[end]!.role === 'tool') end++;
-    if (end > latest()) break;
-    const gone = messages.splice(2, end - 2);
-    total -= costs.splice(2, end - 2).reduce((a, b) => a + b, 0);
-    fit.dropped += gone.filter((m) => m.role === 'assistant').length;
-  }
 }
 
-/** A result the budget replaced by a one-line stub (recall gives it back). */
+/** A result replaced by a one-line stub: by the budget (recall gives it back) or as stale (staleStub). */
 export function isStub(text: string): boolean {
-  return text.startsWith('[compressed ');
+  return text.startsWith('[compressed ') || text.startsWith('[stale ');
+}
+
+/** What stands for a read of `path` once `change` (a tool and its turn) changed the file: short, as every later request carries it. */
+export function staleStub(path: string, change: string): string {
+  return `[stale read of ${path}: changed by the ${change}; read it again for more than that result shows]`;
 }
 
 /** How a result cut to fit the budget ends. */
@@ -437,23 +451,43 @@ export function replyRoom(context: number): number {
   return Math.min(4096, Math.ceil(context / 4));
 }
 
+/** The context a request of `tokens` needs with room for the reply: the next power of two, as servers size theirs. */
+export function contextFor(tokens: number): number {
+  return 2 ** Math.ceil(Math.log2(tokens + replyRoom(tokens * 1.34)));
+}
+
+/** How to give the server a context of `tokens`: the model's own setting when forge knows it, else each common server's. */
+export function raiseContext(context: ModelContext | null, tokens: number): string {
+  if (context?.raise) return `${context.what}: raise it with ${context.raise(tokens)}`;
+  return `give the server a larger context (Ollama: OLLAMA_CONTEXT_LENGTH=${tokens} ollama serve, or the model's num_ctx; llama.cpp: --ctx-size ${tokens})`;
+}
+
 /**
  * The budget for a run: --budget when given, else DEFAULT_BUDGET lowered to fit the model's
- * context with room for the reply. A given budget that cannot fit gets a warning saying how to
- * raise the context (or which budget fits); it is kept, since the user asked for it.
+ * context with room for the reply, said in a note (a budget of a few thousand tokens compresses
+ * early and often). A given budget that cannot fit gets a warning saying how to raise the context
+ * (or which budget fits); it is kept, since the user asked for it.
  */
 export function chooseBudget({ flag, context }: { flag: number | undefined; context: ModelContext | null }): {
   budget: number;
   warning: string | null;
+  note: string | null;
 } {
   const fits = context ? context.tokens - replyRoom(context.tokens) : Infinity;
-  if (flag === undefined) return { budget: Math.min(DEFAULT_BUDGET, fits), warning: null };
-  if (!context || flag <= fits) return { budget: flag, warning: null };
-  // The next power of two that holds the budget and the reply.
-  const needed = 2 ** Math.ceil(Math.log2(flag + replyRoom(flag * 1.34)));
-  const raise = context.raise ? `raise it with ${context.raise(needed)}, or ` : '';
+  if (flag === undefined) {
+    if (!context || fits >= DEFAULT_BUDGET) return { budget: DEFAULT_BUDGET, warning: null, note: null };
+    const raise = context.raise ? `; raise it with ${context.raise(contextFor(DEFAULT_BUDGET))} for the default of ${DEFAULT_BUDGET}` : '';
+    return {
+      budget: fits,
+      warning: null,
+      note: `budget lowered to ${fits} tokens from ${DEFAULT_BUDGET}: ${context.what}${raise}`,
+    };
+  }
+  if (!context || flag <= fits) return { budget: flag, warning: null, note: null };
+  const raise = context.raise ? `raise it with ${context.raise(contextFor(flag))}, or ` : '';
   return {
     budget: flag,
     warning: `--budget ${flag} does not fit: ${context.what}; with room for the reply, requests can hold ${fits}; ${raise}pass --budget ${fits}`,
+    note: null,
   };
 }

@@ -19,11 +19,10 @@ export function describeEvent(e: AgentEvent): { record: RunRecord; text: string 
         record: { type: 'tool_result', name: e.name, ok: e.ok, chars: e.chars },
         text: `  ${e.ok ? 'ok' : 'failed'} (${e.chars} chars)`,
       };
-    case 'compressed':
-      return {
-        record: { type: 'compressed', results: e.results, before: e.before, after: e.after, ...(e.images ? { images: e.images } : {}) },
-        text: `  (context ${e.before} → ${e.after} tokens: ${e.results} older result${e.results === 1 ? '' : 's'} compressed${e.images ? `, ${e.images} attached image${e.images === 1 ? '' : 's'} left out` : ''})`,
-      };
+    case 'compressed': {
+      const { type, ...counts } = e;
+      return { record: { type, ...counts }, text: `  (context ${e.before} → ${e.after} tokens: ${fitted(e)})` };
+    }
     case 'text':
       return { record: { type: 'text', text: e.text }, text: e.text.trim() };
     case 'thinking':
@@ -42,4 +41,16 @@ export function describeEvent(e: AgentEvent): { record: RunRecord; text: string 
     default:
       return null;
   }
+}
+
+/** What the budget did to a request, each kind named as it is: the latest result cut is not an older one compressed. */
+function fitted(e: Extract<AgentEvent, { type: 'compressed' }>): string {
+  const n = (count: number, one: string, many: string) => (count ? [`${count} ${count === 1 ? one : many}`] : []);
+  return [
+    ...n(e.images ?? 0, 'attached image left out', 'attached images left out'),
+    ...n(e.compressed, 'older result compressed', 'older results compressed'),
+    ...n(e.shortened, 'earlier argument shortened', 'earlier arguments shortened'),
+    ...n(e.cut, 'latest result cut', 'latest results cut'),
+    ...n(e.dropped, 'oldest turn dropped', 'oldest turns dropped'),
+  ].join(', ');
 }

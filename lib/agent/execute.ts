@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ChatMessage, ToolCall, ToolSchema } from './chat';
-import { isStub, wasCut } from './context';
+import { isStub, staleStub, wasCut } from './context';
 import { parseArguments, type ParsedArguments } from './replies';
 import type { AgentEvent, AgentRun, AgentStop, ToolCallGuards } from './run-state';
 import type { AgentTools } from './tools';
@@ -60,8 +60,8 @@ export interface RunMemory {
   undone: number;
   // Results since the last change, as sets of lines, and how many in a row were nearly one of them.
   recent: Array<{ turn: number; name: string; lines: Set<string> }>;
-  // Reads by file, the call and turn each was made in: an edit of the file makes them stale.
-  readsOf: Map<string, Array<{ callId: string; turn: number }>>;
+  // Reads by file, the id of each call: an edit of the file makes their results stale.
+  readsOf: Map<string, string[]>;
   near: number;
 }
 
@@ -258,7 +258,7 @@ function noteRead({ args, callId, scope }: { args: string; callId: string; scope
   if (!parsed.ok || typeof parsed.value.path !== 'string') return;
   const path = resolve(scope.cwd, parsed.value.path);
   const list = scope.memory.readsOf.get(path) ?? [];
-  list.push({ callId, turn: scope.run.turns });
+  list.push(callId);
   scope.memory.readsOf.set(path, list);
 }
 
@@ -269,13 +269,13 @@ function noteRead({ args, callId, scope }: { args: string; callId: string; scope
  * edit is the end of the previous request, so a prefix cache loses only that tail.
  */
 function retireReads({ path, shown, by, scope }: { path: string; shown: string; by: string; scope: CallScope }): void {
-  for (const { callId, turn } of scope.memory.readsOf.get(path) ?? []) {
+  for (const callId of scope.memory.readsOf.get(path) ?? []) {
     const at = scope.messages.findIndex((m) => m.role === 'tool' && m.tool_call_id === callId);
     const m = scope.messages[at];
     if (m?.role !== 'tool' || isStub(m.content)) continue;
     scope.messages[at] = {
       ...m,
-      content: `[read of ${shown} at turn ${turn}: stale, the ${by} at turn ${scope.run.turns} changed the file; its result shows the lines it left, read again for more]`,
+      content: staleStub(shown, `${by} at turn ${scope.run.turns}`),
     };
   }
   scope.memory.readsOf.delete(path);

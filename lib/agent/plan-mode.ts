@@ -5,6 +5,7 @@ import type { Attachments } from './attach';
 import { firstRequest, fixedPromptTokens, type AgentEvent } from './agent';
 import type { RetryPolicy } from './chat';
 import type { ModelConfig } from './config';
+import type { ModelContext } from './context';
 import { describeEstimate, estimatePlan, formatTokens, newPlan, savePlan, type AgentPlan } from './plan';
 import { makePlan } from './planner';
 import { emitSweep, hooksThenCommit } from './report';
@@ -26,6 +27,8 @@ export interface PlanModeArgs {
   yes: boolean;
   maxTurns: number;
   budget: number;
+  /** The model's context as forge learned it (for a truncation's remedy); null when unknown. */
+  modelContext?: ModelContext | null;
   /** Independent steps that may run at once (--parallel, parallel_steps). */
   parallel: number;
   /** --attach (and a resumed plan's pinned files): in the planner's request and every call of every step; --image: the planner's only. */
@@ -400,6 +403,7 @@ export async function runPlanMode({
     guards: bench.guards,
     maxTurns: args.maxTurns,
     budget: args.budget,
+    modelContext: args.modelContext ?? null,
     retry,
     checkpoint: (summary) => bench.checkpoint(summary, 'step'),
     changedSince: (c) => bench.changedSince(c),

@@ -12,7 +12,18 @@ export type AgentEvent =
   | { type: 'tool_result'; name: string; ok: boolean; chars: number }
   | { type: 'usage'; input: number; output: number; estimated: boolean }
   /** The request was brought under the budget: older results compressed, attached images left out. */
-  | { type: 'compressed'; results: number; before: number; after: number; images?: number }
+  | {
+      type: 'compressed';
+      /** All results touched; then by how: older ones stubbed, earlier arguments shortened, the latest cut, the oldest turns dropped. */
+      results: number;
+      compressed: number;
+      shortened: number;
+      cut: number;
+      dropped: number;
+      before: number;
+      after: number;
+      images?: number;
+    }
   | { type: 'done'; turns: number; answer: string };
 
 export interface AgentRun {

@@ -13,6 +13,7 @@ import { DEFAULT_MAX_ATTEMPTS } from '../validate/verdict';
 import { runAgent, type AgentEvent, type AgentRun, type ToolCallGuards } from './agent';
 import type { RetryPolicy } from './chat';
 import type { ModelConfig } from './config';
+import type { ModelContext } from './context';
 import { savePlan, stepSummary, STEP_FILE_LINES, type AgentPlan, type PlanStep } from './plan';
 import { configFor, stepCategory, type StepCategory } from './routes';
 import type { AgentTools } from './tools';
@@ -188,6 +189,8 @@ export interface PlanRunOptions {
   guards: ToolCallGuards;
   maxTurns: number;
   budget: number;
+  /** The model's context as forge learned it (for a truncation's remedy); null when unknown. */
+  modelContext?: ModelContext | null;
   retry?: Partial<RetryPolicy>;
   /** A checkpoint of the work tree before a step; its commit, or null outside git. */
   checkpoint: (summary: string) => Promise<string | null>;
@@ -273,6 +276,7 @@ export async function attemptStep({
     cwd,
     maxTurns: o.maxTurns,
     budget: o.budget,
+    modelContext: o.modelContext ?? null,
     retry: o.retry,
     onEvent: o.onAgentEvent,
     tools,

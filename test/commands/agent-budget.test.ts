@@ -41,7 +41,13 @@ test('--budget bounds every request on the wire, schemas and framing included: o
       'a result larger than the budget is cut, and says so',
     );
     assert.equal(bodies[4]!.messages.slice(0, 2), bodies[0]!.messages.slice(0, 2), 'the system prompt and the task are never touched');
-    assert.ok(r.records.some((x) => x.type === 'compressed'));
+    const fits = r.records.filter((x) => x.type === 'compressed');
+    // The first fit had no older result to compress: it cut the latest, and says so.
+    assert.equal([fits[0]!.cut, fits[0]!.compressed, fits[0]!.results], [1, 0, 1]);
+    assert.ok(
+      fits.some((x) => x.compressed > 0),
+      'older results were compressed later',
+    );
     const none = await forge(['agent', '--endpoint', server.url, '--model', 'test-model', '--budget', '600', '--json', 'read every file'], {
       cwd: dir,
     });
@@ -92,6 +98,11 @@ test('a re-read whose first result the budget compressed is served again, not re
     const error = cut.records.at(-1)!.error;
     assert.equal([cut.code, error.code], [1, 'MODEL_CONTEXT_TRUNCATED'], cut.stderr);
     assert.match(error.message, /^the server counted 1024 prompt tokens of the ~\d+ sent: it cut the start of the conversation/);
+    // A server forge knows nothing of: each common server's setting, sized to what was sent.
+    assert.match(
+      error.message,
+      /give the server a larger context \(Ollama: OLLAMA_CONTEXT_LENGTH=4096 ollama serve, or the model's num_ctx; llama\.cpp: --ctx-size 4096\), or give forge a --budget of 768; the task is not done/,
+    );
     assert.match(cut.records.at(-1)!._next_action, /^forge agent --budget 768 /);
   } finally {
     await server.close();
@@ -135,10 +146,17 @@ test("the budget fits the context Ollama gives the model: 4096 by default, a loa
     assert.is(r.code, 0, r.stderr);
     assert.equal(server.requests.find((q) => q.path === '/api/show')?.body, { model: 'qwen3:8b' });
     for (const b of server.chatBodies()) assert.ok(bodyTokens(b) <= 3072, `a request of ${bodyTokens(b)} tokens in a context of 4096`);
-    assert.not.ok(
-      r.records.some((x) => x.type === 'notice'),
-      'a default budget needs no warning',
+    // A default budget lowered to fit is said once, on stderr and as a record: no warning about a flag.
+    assert.equal(
+      r.records.filter((x) => x.type === 'notice').map((x) => [x.kind, x.text]),
+      [
+        [
+          'note',
+          "budget lowered to 3072 tokens from 12000: Ollama gives 'qwen3:8b' 4096 tokens of context by default (below 24 GiB of VRAM) and cuts longer requests silently; raise it with OLLAMA_CONTEXT_LENGTH=16384 ollama serve for the default of 12000",
+        ],
+      ],
     );
+    assert.match(r.stderr, /^warning: budget lowered to 3072 tokens from 12000: /m);
     server.enqueue(...script());
     const warned = await forge(['agent', '--endpoint', server.url, '--model', 'qwen3:8b', '--budget', '12000', 'read a.txt'], { cwd: dir });
     assert.is(warned.code, 0, warned.stderr);
@@ -162,6 +180,36 @@ test("the budget fits the context Ollama gives the model: 4096 by default, a loa
     );
   } finally {
     await loaded.close();
+  }
+});
+
+test("a count that fills the context Ollama gives the model is a cut, whatever forge counted (its tokenizer is not the model's); the remedy is that model's own setting", async () => {
+  const dir = repoWith({ 'a.txt': Array.from({ length: 120 }, (_, i) => `line ${i + 1} of a file read whole`).join('\n') + '\n' });
+  const server = await startOpenAIServer({
+    script: [
+      reply({ toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }] }),
+      // Ollama's runner: "truncating input prompt limit=4096 prompt=7268 keep=4 new=4096" (github.com/steveh250/MAF, README).
+      reply({ text: 'Hello! What can I do for you?', usage: { prompt_tokens: 4096, completion_tokens: 8 } }),
+    ],
+    ollama: { contextLength: 40960, loadedContext: 4096 },
+  });
+  try {
+    const r = await forge(['agent', '--endpoint', server.url, '--model', 'qwen3:8b', '--json', 'read a.txt and fix its typos'], {
+      cwd: dir,
+    });
+    const error = r.records.at(-1)!.error;
+    assert.equal([r.code, error.code], [1, 'MODEL_CONTEXT_TRUNCATED'], r.stderr);
+    assert.ok(
+      server.chatBodies().every((b) => bodyTokens(b) <= 3072),
+      'forge kept to the budget it chose',
+    );
+    assert.match(
+      error.message,
+      /^the server counted 4096 prompt tokens of the ~\d+ sent: .*; Ollama runs 'qwen3:8b' with a context of 4096 tokens and cuts longer requests silently: raise it with OLLAMA_CONTEXT_LENGTH=8192 ollama serve, or give forge a --budget of \d+; the task is not done/,
+    );
+    assert.match(r.records.at(-1)!._next_action, /^forge agent --budget \d+ /);
+  } finally {
+    await server.close();
   }
 });
 

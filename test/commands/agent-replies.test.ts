@@ -188,7 +188,7 @@ test('a read of a file that was edited since is not carried on: it is replaced b
   ]);
   assert.is(run.r.code, 0, run.r.stderr);
   const [read, edited] = run.toolResults(2);
-  assert.match(read!, /^\[read of notes\.txt at turn 1: stale, the edit at turn 2 changed the file/);
+  assert.match(read!, /^\[stale read of notes\.txt: changed by the edit at turn 2; read it again/);
   assert.match(edited!, /^edited notes\.txt[\s\S]*1#[0-9a-f]{4}: two/, 'the edit shows the line it left, with its anchor');
   assert.match(run.toolResults(1)[0]!, /1#[0-9a-f]{4}: one/, 'before the edit the read was whole');
 });

@@ -217,7 +217,7 @@ test('the second identical call gets a one-line stub, not the result again — u
       .chatBodies()[4]!
       .messages.filter((m) => m.role === 'tool')
       .map((m) => String(m.content));
-    assert.match(last[0]!, /^\[read of notes\.txt at turn 1: stale, the edit at turn 3 changed the file/, 'the edit retired the read');
+    assert.match(last[0]!, /^\[stale read of notes\.txt: changed by the edit at turn 3; read it again/, 'the edit retired the read');
     assert.match(
       last[1]!,
       /^\[Same call as turn 1, and nothing changed since: its result is the same and is not repeated here\. Do something different, or answer; a third identical call ends the run\.\]$/,

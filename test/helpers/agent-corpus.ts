@@ -32,6 +32,8 @@ interface Case {
   expect: 'recovered' | 'refused';
   file: string;
   after: string;
+  /** Tool calls the run must have made, when the shape is about how many run (a call sent twice in one reply runs once). */
+  toolCalls?: number;
 }
 
 const TASK = 'In notes.txt change one to two';
@@ -196,6 +198,7 @@ export function corpusCases(form: 'as written' | 'flipped'): void {
           assert.is(r.code, 0, `expected exit 0 (the task done). ${seen}`);
           assert.is(content, c.after, `exit 0, but ${c.file} was not changed as the task asked. ${seen}`);
           assert.ok(asked <= c.turns.length, pastScript);
+          if (c.toolCalls !== undefined) assert.is(last?.toolCalls, c.toolCalls, `tool calls run. ${seen}`);
         } else {
           assert.is.not(r.code, 0, `expected a refusal (exit != 0): this shape cannot be run safely. ${seen}`);
           assert.is(content, c.after, `${c.file} changed though the run was refused. ${seen}`);

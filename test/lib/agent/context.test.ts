@@ -67,6 +67,36 @@ test('compression comes in blocks: most calls over the budget append to an uncha
   assert.ok(state.archive.size >= 6, 'older results were compressed');
 });
 
+test('at a small budget the latest result keeps half the room: older turns are dropped first, in one block, rather than cut it to nothing', async () => {
+  const messages: ChatMessage[] = [
+    { role: 'system', content: 'You are a test.' },
+    { role: 'user', content: 'read everything' },
+  ];
+  const state = newBudgetState();
+  const fixed = await requestTokens({ messages, tools });
+  const budget = fixed + 600;
+  let drops = 0;
+  for (let turn = 1; turn <= 10; turn++) {
+    const id = `c${turn}`;
+    state.toolNames.set(id, 'read');
+    messages.push({
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ id, type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: `f${turn}.txt` }) } }],
+    });
+    // Each result alone is larger than the room: some of it is cut, never all.
+    const whole = Array.from({ length: 80 }, (_, i) => `f${turn}.txt line ${i}: some text of the file`).join('\n');
+    messages.push({ role: 'tool', tool_call_id: id, content: whole });
+    const fit = await enforceBudget({ messages, tools, budget, state });
+    assert.ok((await requestTokens({ messages, tools })) <= budget, `turn ${turn}`);
+    const shown = String(messages.at(-1)!.content);
+    assert.ok(countTokens(shown) >= 200, `turn ${turn}: the latest result kept ${countTokens(shown)} tokens`);
+    assert.ok(shown.startsWith(`f${turn}.txt line 0:`), `turn ${turn}: the latest result is the one asked for`);
+    if (fit.dropped) drops++;
+  }
+  assert.ok(drops >= 1 && drops <= 5, `${drops} of 10 calls dropped older turns`);
+});
+
 test('a budget the fixed prompt cannot fit fails with BUDGET_TOO_SMALL and a budget that fits', async () => {
   const messages: ChatMessage[] = [
     { role: 'system', content: 'word '.repeat(800) },
