@@ -295,6 +295,32 @@ function placeEach({
 }
 
 /**
+ * Whether the file ends with a newline after a loose edit: as an exact replacement would leave it.
+ * An old text that reaches the file's last line hands its ending to the new text's: old ending in a
+ * newline, the new one's decides; old without it, the file's or the new one's. Deleted lines leave
+ * the ending as it was.
+ */
+function finalNewlineAfter({
+  file,
+  index,
+  oldLf,
+  newLf,
+  placements,
+  size,
+}: {
+  file: TextFile;
+  index: LineIndex;
+  oldLf: string;
+  newLf: string;
+  placements: Placement[];
+  size: number;
+}): boolean {
+  const had = file.ends.at(-1) !== '';
+  if (newLf === '' || !placements.some((p) => p.at + size === index.total)) return had;
+  return oldLf.endsWith('\n') ? newLf.endsWith('\n') : had || newLf.endsWith('\n');
+}
+
+/**
  * The old text is not in the file as written: whole lines are compared with whitespace, then
  * Unicode look-alikes folded (and the model's copied line numbers or a stray blank edge line
  * dropped), by the same locating and placing rules as forge patch — one place only, the new lines
@@ -333,7 +359,7 @@ async function replaceLines({
   const size = oldSide(hunk).length;
   const starts = found.kind === 'found' ? [found.at] : found.at.filter((h, i, list) => i === 0 || h >= list[i - 1]! + size);
   const { placements, placed } = placeEach({ file, index, display, hunk, starts, strategy: found.strategy });
-  const result = assemble({ index, placed, finalNewline: file.ends.at(-1) !== '' });
+  const result = assemble({ index, placed, finalNewline: finalNewlineAfter({ file, index, oldLf, newLf, placements, size }) });
   const wrong = verifyPlaced({ index, result, placements });
   if (wrong)
     throw new RefusedError(

@@ -1,20 +1,47 @@
-// Where a hunk's old lines are in a file: exactly, else with whitespace, else Unicode look-alikes
-// folded; among several places the hunk's own signs choose (seek lines, section, end of file, its
-// stated line, nearest first as git apply does), and two places no sign tells apart are refused.
+// Where a hunk's old lines are in a file: exactly, else with whitespace (at the ends, then runs
+// between words outside quotes), else Unicode look-alikes folded; among several places the hunk's
+// own signs choose (seek lines, section, end of file, its stated line, nearest first as git apply
+// does), and two places no sign tells apart are refused.
 import { looseKey } from './match';
 import type { HunkLine } from './patch-parse';
 import type { LineIndex } from './text';
 
 /** How a place was found, from strictest to most forgiving. */
-export type Strategy = 'exact' | 'line-endings' | 'trailing-whitespace' | 'indentation' | 'trim' | 'unicode';
+export type Strategy = 'exact' | 'line-endings' | 'trailing-whitespace' | 'indentation' | 'trim' | 'spacing' | 'unicode';
 
-type Stage = 'exact' | 'loose' | 'unicode';
-const STAGES: Stage[] = ['exact', 'loose', 'unicode'];
+type Stage = 'exact' | 'loose' | 'spacing' | 'unicode';
+const STAGES: Stage[] = ['exact', 'loose', 'spacing', 'unicode'];
 const keyOf: Record<Stage, (line: string) => string> = {
   exact: (l) => l,
   loose: (l) => l.trim(),
-  unicode: looseKey,
+  spacing: (l) => spacingKey(l.trim()),
+  unicode: (l) => spacingKey(looseKey(l)),
 };
+
+/**
+ * A line with each run of whitespace between its words made one space (`const   x =  5;` is
+ * `const x = 5;`) — outside quotes only: `"a  b"` and `"a b"` are different strings, and a change
+ * must not rewrite one into the other. A line whose quotes do not close is kept as it is.
+ */
+export function spacingKey(line: string): string {
+  if (!/\s\s|\t/.test(line)) return line;
+  let out = '';
+  let quote = '';
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote) {
+      out += c;
+      if (c === '\\') out += line[++i] ?? '';
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'" || c === '`') {
+      quote = c;
+      out += c;
+    } else if (/\s/.test(c)) {
+      if (!/\s/.test(line[i + 1] ?? '')) out += ' ';
+    } else out += c;
+  }
+  return quote ? line : out;
+}
 
 /**
  * A file's lines by their text, per comparison: each index is built on first use in one pass, so
@@ -99,6 +126,7 @@ function windows(lookup: LineLookup, old: string[], stage: Stage, from: number):
 function strategyAt(lookup: LineLookup, old: string[], at: number, stage: Stage): Strategy {
   if (stage === 'exact') return 'exact';
   if (stage === 'unicode') return 'unicode';
+  if (stage === 'spacing') return 'spacing';
   const window = old.map((_, j) => lookup.line(at + j));
   const ends = window.every((f, j) => f.trimStart() === old[j]!.trimStart());
   const starts = window.every((f, j) => f.trimEnd() === old[j]!.trimEnd());

@@ -110,7 +110,7 @@ function find(lookup: LineLookup, hunk: Hunk, dialect: FilePatch['dialect'], wan
   // Less context after than before says "end of file" only in diffs a tool made with fixed context
   // (a unified hunk with its numbers); a model writing bare @@ hunks often gives no context after a
   // change anywhere, and an envelope says *** End of File instead.
-  const preferEnd = dialect === 'unified' && hunk.oldStart !== undefined && leading > 0 && trailing < leading;
+  const preferEnd = dialect === 'unified' && hunk.oldStart !== undefined && !hunk.short && leading > 0 && trailing < leading;
   const base: Omit<Want, 'old'> = {
     ...want,
     atEnd: want.atEnd || hunk.atEnd || hunk.oldNoEol,

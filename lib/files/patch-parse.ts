@@ -26,6 +26,8 @@ export interface Hunk {
   section?: string;
   /** The hunk's old text ends at the end of the file (`*** End of File`). */
   atEnd?: boolean;
+  /** Its header promised more lines than it holds: the file goes on after it (never "at the end"). */
+  short?: boolean;
 }
 
 /**
@@ -294,6 +296,7 @@ function readUnifiedHunks(lines: string[], start: number): { hunks: Hunk[]; next
   const hunks: Hunk[] = [];
   let hunk: Hunk | undefined;
   let unread: { old: number; new: number } | undefined;
+  let headerLine = 0;
   const take = (op: HunkLine['op'], text: string) => {
     hunk!.lines.push({ op, text });
     if (unread && op !== '+') unread.old--;
@@ -307,6 +310,7 @@ function readUnifiedHunks(lines: string[], start: number): { hunks: Hunk[]; next
     if (header) {
       if (!hunk || hunk.lines.length || (header.oldStart !== undefined && hunk.oldStart !== undefined)) hunks.push((hunk = { lines: [] }));
       addHeader(hunk, header);
+      headerLine = i + 1;
       unread = header.oldCount === undefined ? undefined : { old: header.oldCount, new: header.newCount! };
       continue;
     }
@@ -323,26 +327,58 @@ function readUnifiedHunks(lines: string[], start: number): { hunks: Hunk[]; next
     else if (line === '') {
       // Blank context lines whose leading space was dropped — if the hunk goes on after them. The
       // whole run is decided at once, so a long run costs its length, not its square.
-      let k = i + 1;
-      while (k < lines.length && lines[k] === '') k++;
-      if (k === lines.length || !(isChange(lines[k]!) || lines[k]![0] === '\\') || fileHeaderAt(lines, k)) break;
-      for (; i < k; i++) take(' ', '');
-      i = k - 1;
+      const k = blankRunEnd(lines, i);
+      if (k < lines.length && (isChange(lines[k]!) || lines[k]![0] === '\\') && !fileHeaderAt(lines, k)) {
+        for (; i < k; i++) take(' ', '');
+        i = k - 1;
+        continue;
+      }
+      // Before the next hunk's header, as many as the header's counts still owe (git reads an empty
+      // line inside a hunk as context); the rest, or all of them under a bare @@, separate hunks.
+      if (k < lines.length && hunkHeader(lines[k]!, k + 1)) {
+        const owed = unread && unread.old > 0 && unread.old === unread.new ? Math.min(unread.old, k - i) : 0;
+        for (let n = 0; n < owed; n++) take(' ', '');
+        i = k - 1;
+        continue;
+      }
+      break;
     } else if (i + 1 < lines.length && isChange(lines[i + 1]!) && !fileHeaderAt(lines, i + 1)) throw corrupt(lines, i);
     else break;
   }
-  if (unread && unread.old > 0 && unread.new > 0 && lines.slice(i).every((l) => l === '')) {
-    // The input ends inside the last hunk's promise on both sides: blank context lines an editor
-    // stripped of their space make it up (the final newline's empty piece aside), else the reply was cut.
-    const blanks = lines.length - i - (lines.at(-1) === '' ? 1 : 0);
-    if (unread.old !== unread.new || unread.old > blanks) {
-      throw bad(
-        `the patch is truncated: its last hunk (line ${i}) promises ${unread.old} more old and ${unread.new} more new lines than the input holds; send the whole patch`,
-      );
-    }
-    for (; unread.old > 0; i++) take(' ', '');
-  }
+  // Counts already exceeded on one side are wrong, and no sign of a cut.
+  const owes = unread && unread.old >= 0 && unread.new >= 0 && unread.old + unread.new > 0;
+  if (hunk && owes && lines.slice(i).every((l) => l === '')) endShort(hunk, unread!, { lines, i, headerLine }, take);
   return { hunks: hunks.filter((h) => h.lines.length), next: i };
+}
+
+/**
+ * The input ends inside the last hunk's promise. Blank context lines an editor
+ * stripped of their space make it up when there are as many (the final newline's empty piece
+ * aside). Else the evidence decides, not the counts: a hunk that ends on a context line is whole
+ * and its counts wrong (the context is checked against the file, as `git apply --recount` reads
+ * it); one that ends on a change may have been cut inside it, and a change cut short would be a
+ * wrong file with exit 0.
+ */
+function endShort(
+  hunk: Hunk,
+  unread: { old: number; new: number },
+  { lines, i, headerLine }: { lines: string[]; i: number; headerLine: number },
+  take: (op: HunkLine['op'], text: string) => void,
+): void {
+  const blanks = lines.length - i - (lines.at(-1) === '' ? 1 : 0);
+  if (unread.old === unread.new && unread.old > 0 && unread.old <= blanks) {
+    while (unread.old > 0) take(' ', '');
+    return;
+  }
+  const last = hunk.lines.at(-1);
+  if (last?.op === ' ') {
+    hunk.short = true;
+    return;
+  }
+  const owed = [...(unread.old ? [`${unread.old} more old`] : []), ...(unread.new ? [`${unread.new} more new`] : [])].join(' and ');
+  throw bad(
+    `the patch looks cut off: its last hunk (line ${headerLine}) ends on a '${last?.op ?? '@@'}' line though its header promises ${owed} line${unread.old + unread.new === 1 ? '' : 's'}; if the hunk is whole, correct its counts or give it a bare '@@' header, else send the rest of the hunk`,
+  );
 }
 
 /** git's extended header lines that need nothing from forge (file modes are not written). */

@@ -172,7 +172,7 @@ test('copied read prefixes and a blank edge line the file lacks: the edit lands 
   assert.equal([blank.r.code, blank.bytes], [0, 'alpha\nbeta\nGAMMA\n']);
 });
 
-test('out of bounds, cut short or only weakly placed: refused, nothing changes', async () => {
+test('out of bounds, cut short or only weakly placed: refused, nothing changes; miscounted and whole: applied', async () => {
   const src = 'a\nb\nc\n';
   // An addition after line 40 of a 3-line file is not an addition at its end.
   const past = await patchCase({ 't.txt': src }, '--- a/t.txt\n+++ b/t.txt\n@@ -40,0 +41,1 @@\n+z\n');
@@ -181,10 +181,27 @@ test('out of bounds, cut short or only weakly placed: refused, nothing changes',
   // A reply cut inside its last hunk: both sides fall short of the header's counts.
   const cut = await patchCase({ 't.txt': src }, '--- a/t.txt\n+++ b/t.txt\n@@ -1,3 +1,4 @@\n a\n-b\n+B\n');
   assert.equal([cut.r.code, cut.file('t.txt')], [2, src]);
-  assert.match(cut.r.stderr, /truncated/);
+  assert.match(
+    cut.r.stderr,
+    /the patch looks cut off: its last hunk \(line 3\) ends on a '\+' line though its header promises 1 more old and 2 more new lines/,
+  );
+  // Cut among the lines it adds at the end: only the new side falls short.
+  const added = await patchCase({ 't.txt': src }, '--- a/t.txt\n+++ b/t.txt\n@@ -2,2 +2,5 @@\n b\n c\n+d\n+e\n');
+  assert.equal([added.r.code, added.file('t.txt')], [2, src]);
+  assert.match(added.r.stderr, /promises 1 more new line;/);
+  // Counts too high on both sides, the hunk ending on context the file has: whole, its counts wrong.
+  const miscount = await patchCase({ 'f.txt': 'a\nb\nc\nd\n' }, '--- a/f.txt\n+++ b/f.txt\n@@ -1,4 +1,4 @@\n a\n-b\n+B\n c\n');
+  assert.equal([miscount.r.code, miscount.file('f.txt')], [0, 'a\nB\nc\nd\n']);
   // …but blank context lines stripped of their space still make up the counts.
   const blanks = await patchCase({ 't.txt': 'a\nb\n\n' }, '--- a/t.txt\n+++ b/t.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n\n');
   assert.equal([blanks.r.code, blanks.file('t.txt')], [0, 'a\nB\n\n']);
+  // …also right before the next hunk's header, as git reads an empty line inside a hunk.
+  const ten = 'one\ntwo\n\nthree\nfour\nfive\nsix\nseven\neight\nnine\n';
+  const between = await patchCase(
+    { 'g.txt': ten },
+    '--- a/g.txt\n+++ b/g.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n\n@@ -8,3 +8,3 @@\n seven\n-eight\n+EIGHT\n nine\n',
+  );
+  assert.equal([between.r.code, between.file('g.txt')], [0, ten.replace('two', 'TWO').replace('eight', 'EIGHT')]);
   // An envelope hunk's uneven context says nothing about the end of the file: two places are two places.
   const twice = 'x\ny\nz\nw\nx\ny\nz\n';
   const env = await patchCase({ 'e.txt': twice }, '*** Begin Patch\n*** Update File: e.txt\n x\n y\n-z\n+Z\n*** End Patch\n');

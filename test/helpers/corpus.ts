@@ -862,6 +862,28 @@ function surelyKept(b: Base): Set<number> {
   return new Set(b.before.lines.map((_, i) => i).filter((i) => !middle.has(i)));
 }
 
+/** A line aligned as some code is: each space between two words doubled — unless it holds a quote (a string's spaces are its own). */
+const respaced = (l: string) => (/['"`]/.test(l) ? l : l.replace(/(\S) (?=\S)/g, '$1  '));
+/** The line with the first space inside a string literal doubled (quotes read left to right, escapes skipped); null when it has none. */
+function spaceInString(l: string): string | null {
+  let quote = '';
+  for (let i = 0; i < l.length; i++) {
+    const c = l[i]!;
+    if (!quote) {
+      if (c === '"' || c === "'" || c === '`') quote = c;
+    } else if (c === '\\') i++;
+    else if (c === quote) quote = '';
+    else if (c === ' ') return `${l.slice(0, i)} ${l.slice(i)}`;
+  }
+  return null;
+}
+/** Some line the hunks touch was respaced: the case tests the spacing rule. */
+const changedLines = (inst: Instance) =>
+  inst.hunks.some((h) => {
+    let at = startOf(h);
+    return h.lines.some((l) => l.op !== '+' && inst.before.lines[at++] !== l.text);
+  });
+
 const PADS = ['  ', ' ', '', '\t'];
 /** Trailing whitespace on three lines in four (those `pad` allows), which the model's patch does not have. */
 function padded(b: Base, pad: (i: number) => boolean): Instance {
@@ -1013,6 +1035,73 @@ export const PERTURBATIONS: Perturbation[] = [
       );
     },
   },
+  {
+    id: 'wrong-counts-both-sides',
+    what: "the counts in every @@ line too high or too low on both sides alike (the last hunk's promise runs past the patch), each hunk ending on context",
+    refuse: false,
+    patch: (b) => {
+      const inst = b.plain ? derive(b) : null;
+      if (!inst || inst.hunks.some((h) => h.lines.at(-1)!.op !== ' ')) return null;
+      const by = (k: number) => [2, -1, 1, 3][(rankOf(b.name) + k) % 4]!;
+      return patchCase(
+        'wrong-counts-both-sides',
+        inst,
+        unified(inst, (h, k) => header({ ...h, oldCount: Math.max(1, h.oldCount + by(k)), newCount: Math.max(1, h.newCount + by(k)) })),
+      );
+    },
+  },
+  {
+    id: 'wrong-counts-ends-on-change',
+    what: 'the last hunk promises more lines than it holds and ends on an added or removed line: a cut there looks the same, refused',
+    refuse: true,
+    patch: (b) => {
+      const inst = b.plain ? derive(b) : null;
+      const last = inst?.hunks.at(-1);
+      if (!inst || !last || last.lines.at(-1)!.op === ' ') return null;
+      const more = 1 + (rankOf(b.name) % 3);
+      return patchCase(
+        'wrong-counts-ends-on-change',
+        inst,
+        unified(inst, (h, k) =>
+          k === inst.hunks.length - 1 ? header({ ...h, oldCount: h.oldCount + more, newCount: h.newCount + more }) : header(h),
+        ),
+        true,
+      );
+    },
+  },
+  {
+    id: 'blank-context-stripped',
+    what: 'every blank context line without its leading space (editors strip it), wherever it stands: before a change, before the next @@, at the end',
+    refuse: false,
+    patch: (b) => {
+      const inst = b.plain ? derive(b) : null;
+      if (!inst?.hunks.some((h) => h.lines.some((l) => l.op === ' ' && l.text === ''))) return null;
+      return patchCase('blank-context-stripped', inst, unified(inst).replace(/^ $/gm, ''));
+    },
+  },
+  {
+    id: 'blank-context-stripped-bare',
+    what: 'blank context lines without their space under bare @@ headers: a blank run before the next @@ is read as a separator',
+    refuse: false,
+    patch: (b) => {
+      const inst = b.plain ? derive(b) : null;
+      if (!inst || !locatable(inst, false) || !inst.hunks.some((h) => h.lines.some((l) => l.op === ' ' && l.text === ''))) return null;
+      return patchCase('blank-context-stripped-bare', inst, unified(inst, () => '@@').replace(/^ $/gm, ''));
+    },
+  },
+  {
+    id: 'aider-udiff',
+    what: "Aider's udiff: '--- path' and '+++ path' without a/ and b/, every hunk headed '@@ ... @@'",
+    refuse: false,
+    patch: (b) => {
+      const inst = b.plain ? derive(b) : null;
+      if (!inst || !locatable(inst, false)) return null;
+      const body = unified(inst, () => '@@ ... @@')
+        .split('\n')
+        .slice(inst.base.head.length);
+      return patchCase('aider-udiff', inst, [`--- ${b.path}`, `+++ ${b.path}`, ...body].join('\n'));
+    },
+  },
   ...TAB_SPACE.map(({ id, file, model }) =>
     drift(
       `ws-both-${id}`,
@@ -1053,6 +1142,62 @@ export const PERTURBATIONS: Perturbation[] = [
       // an exact match, replaced as a substring, as str_replace does: not this perturbation's rule.
       if (edits?.some((e, k) => 'old' in e && partway(inst, k).join('\n').includes(e.old))) return null;
       return editCase('trailing-whitespace', inst, edits);
+    },
+  },
+  {
+    id: 'internal-spacing',
+    what: "the file aligns code with runs of spaces between words (no strings on those lines); the model's lines have one space",
+    refuse: false,
+    patch: (b) => {
+      const inst = b.plain ? derive(b, { fileLine: (l) => respaced(l) }) : null;
+      return inst && locatable(inst, true) && changedLines(inst) ? patchCase('internal-spacing', inst, unified(inst)) : null;
+    },
+    edit: (b) => {
+      if (!b.plain) return null;
+      const kept = surelyKept(b);
+      const inst = derive(b, { fileLine: (l, i) => (kept.has(i) ? respaced(l) : l) });
+      if (!changedLines(inst)) return null;
+      const edits = editsOf(inst);
+      if (edits?.some((e, k) => 'old' in e && partway(inst, k).join('\n').includes(e.old))) return null;
+      return editCase('internal-spacing', inst, edits);
+    },
+  },
+  {
+    id: 'spacing-in-string',
+    what: "a line the patch removes holds a string whose space the file doubles: a string's spaces are its own, refused",
+    refuse: true,
+    patch: (b) => {
+      if (!b.plain) return null;
+      const removed = new Set<number>();
+      for (const h of b.hunks) {
+        let at = startOf(h);
+        for (const l of h.lines) if (l.op !== '+') l.op === '-' && spaceInString(l.text) !== null && removed.add(at), at++;
+      }
+      if (!removed.size) return null;
+      const inst = derive(b, { fileLine: (l, i) => (removed.has(i) ? (spaceInString(l) ?? l) : l) });
+      return locatable(inst, true) ? patchCase('spacing-in-string', inst, unified(inst), true) : null;
+    },
+  },
+  {
+    id: 'final-newline-drift',
+    what: "the file lacks its final newline and has trailing whitespace; the last edit's old text lacks the whitespace and its new text ends with a newline: the newline lands, as in an exact match",
+    refuse: false,
+    edit: (b) => {
+      const last = b.hunks.at(-1);
+      if (!b.plain || !last || startOf(last) + last.oldCount !== b.before.lines.length || last.lines.at(-1)!.text === '') return null;
+      const kept = surelyKept(b);
+      const lastLine = b.before.lines.length - 1;
+      const inst = derive(b, {
+        fileLine: (l, i) => (l.trim() && kept.has(i) ? l + PADS[i % 4] : l),
+        fileEol: (i) => (i === lastLine ? '' : '\n'),
+      });
+      const edits = editsOf(inst);
+      if (!edits || edits.some((e, k) => 'old' in e && partway(inst, k).join('\n').includes(e.old))) return null;
+      const final = edits.at(-1)!;
+      if (!('old' in final)) return null;
+      edits[edits.length - 1] = { ...final, new: `${final.new}\n` };
+      inst.after.eols[inst.after.eols.length - 1] = '\n';
+      return editCase('final-newline-drift', inst, edits);
     },
   },
   {
