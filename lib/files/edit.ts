@@ -100,7 +100,7 @@ function fromView(view: string, index: LineIndex, startLine: number, endLine: nu
   const placement: Placement = { at: before, lines: hunkFromEdit(old, restored.slice(before, restored.length - after)), strategy: 'exact' };
   const placed = placeHunk({ index, placement, fileText: () => '' });
   if (placed.kind === 'refused') throw new Error(`an exact edit was refused by placement: ${placed.reason}`);
-  return assemble({ index, placed: [{ placement, out: placed.out }], finalNewline: view.endsWith('\n') }).text;
+  return assemble({ index, placed: [placed], finalNewline: view.endsWith('\n') }).text;
 }
 
 function resultRegion(text: string, startLine: number, endLine: number): { regionStart: number; region: WindowLine[] } {
@@ -280,7 +280,7 @@ function placeEach({
   const placements: Placement[] = starts.map((start) => ({ at: start, lines: hunk, strategy }));
   const placed = placements.map((placement) => {
     const r = placeHunk({ index, placement, fileText: () => index.text.slice(0, 256 * 1024) });
-    if (r.kind === 'ok') return { placement, out: r.out };
+    if (r.kind === 'ok') return { placement: r.placement, out: r.out };
     const region = regionAround(file, placement.at + 1, size + 2);
     throw new RefusedError(
       'INDENTATION_UNCLEAR',
@@ -291,7 +291,7 @@ function placeEach({
       },
     );
   });
-  return { placements, placed };
+  return { placements: placed.map((p) => p.placement), placed };
 }
 
 /**

@@ -143,9 +143,9 @@ export function applyHunks({ text, patch, display }: { text: string; patch: File
   const sample = (index: LineIndex) => () => index.text.slice(0, 256 * 1024);
   let modelText: string | undefined;
   const allHunks = () => (modelText ??= patch.hunks.flatMap((h) => h.lines.map((l) => l.text)).join('\n'));
-  const place = (index: LineIndex, placement: Placement, hunkNumber: number): Line[] => {
+  const place = (index: LineIndex, placement: Placement, hunkNumber: number): { placement: Placement; out: Line[] } => {
     const placed = placeHunk({ index, placement, fileText: sample(index), modelText: allHunks });
-    if (placed.kind === 'ok') return placed.out;
+    if (placed.kind === 'ok') return placed;
     const at = placement.at;
     const region = Array.from({ length: Math.min(oldTexts(placement.lines).length + 1, index.total - at) }, (_, k) => ({
       n: at + k + 1,
@@ -183,7 +183,7 @@ export function applyHunks({ text, patch, display }: { text: string; patch: File
         : { found: { kind: 'found', at: index.total, strategy: 'exact' } as Found, lines: hunk.lines };
       if (found.kind !== 'found') throw notFound(display, index, hunk.lines, i + 1, found);
       const placement: Placement = { at: found.at, lines, strategy: found.strategy };
-      current = write(index, [{ placement, out: place(index, placement, i + 1) }], reachesEnd(index, found.at, lines) ? hunk : null);
+      current = write(index, [place(index, placement, i + 1)], reachesEnd(index, found.at, lines) ? hunk : null);
       strategies.push(found.strategy);
     });
     return { text: current, strategies };
@@ -202,7 +202,7 @@ export function applyHunks({ text, patch, display }: { text: string; patch: File
     if (found.kind !== 'found') throw notFound(display, index, hunk.lines, i + 1, found);
     const size = oldTexts(lines).length;
     const placement: Placement = { at: found.at, lines, strategy: size ? found.strategy : 'position' };
-    placed.push({ placement, out: place(index, placement, i + 1) });
+    placed.push(place(index, placement, i + 1));
     if (reachesEnd(index, found.at, lines)) endHunk = hunk;
     from = found.at + size;
     if (hunk.oldStart !== undefined) drift = found.at - (hunk.oldStart - (size ? 1 : 0));

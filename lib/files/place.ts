@@ -21,7 +21,8 @@ export interface Placement {
   strategy: Strategy | 'position';
 }
 
-export type Placed = { kind: 'ok'; out: Line[] } | { kind: 'refused'; reason: string };
+/** `placement`: the placement as written (its lines re-read when their indentation was read line for line), for the self-check. */
+export type Placed = { kind: 'ok'; out: Line[]; placement: Placement } | { kind: 'refused'; reason: string };
 
 export const oldSide = (lines: HunkLine[]) => lines.filter((l) => l.op !== '+');
 
@@ -64,7 +65,8 @@ export function placeHunk({
   fileText: () => string;
   modelText?: () => string;
 }): Placed {
-  const { at, lines, strategy } = placement;
+  const { at, strategy } = placement;
+  let lines = placement.lines;
   const old = oldSide(lines);
   const window = old.map((_, j) => lineWithEnd(index, at + j));
   const eol = index.eol;
@@ -80,7 +82,9 @@ export function placeHunk({
     // aligning space (` * ` of a doc comment) is the model's own. Old lines with no indentation show no style.
     const copied = (indent: string) => modelChars.size > 0 && indent.length > 0 && !modelChars.has(indent[0]!) && fileChars.has(indent[0]!);
     const toMap = lines.filter((l) => l.op === '+' && l.text.trim() && !copied(indentOf(l.text))).map((l) => indentOf(l.text));
-    if (toMap.length) {
+    const flat = toMap.length ? flatReading(lines, window, pairs) : null;
+    if (flat) lines = lines.map((l, i) => (flat.has(i) ? { ...l, text: flat.get(i)! + l.text } : l));
+    else if (toMap.length) {
       const inferred = inferIndent({
         pairs,
         added: toMap,
@@ -112,7 +116,41 @@ export function placeHunk({
       out.push({ text: mapped + l.text.slice(indent.length), end: ends[a++]! });
     }
   }
-  return { kind: 'ok', out };
+  return { kind: 'ok', out, placement: lines === placement.lines ? placement : { ...placement, lines } };
+}
+
+/**
+ * Old and new text written with no indentation at all against lines the file indents unevenly: no
+ * one transform maps them, but where every change replaces one line by one other line, each new line
+ * takes the indentation of the line it replaces. A run of several lines (their structure may change
+ * within it), lines added or taken away, or a line replaced by its own text (only its depth can have
+ * changed) leave the depth of a new line unknown: null, and the usual rule refuses.
+ */
+function flatReading(lines: HunkLine[], window: Line[], pairs: Array<{ model: string; file: string }>): Map<number, string> | null {
+  if (!pairs.length || pairs.some((p) => p.model !== '') || new Set(pairs.map((p) => p.file)).size < 2) return null;
+  if (lines.some((l) => l.op === '+' && indentOf(l.text) !== '')) return null;
+  const out = new Map<number, string>();
+  let k = 0;
+  let removed: number[] = [];
+  let added: number[] = [];
+  const close = () => {
+    if (removed.length !== added.length || removed.length > 1) return false;
+    // A line "changed" into its own text changed only its depth, which flat text cannot say.
+    if (added.some((i, j) => lines[i]!.text.trim() === window[removed[j]!]!.text.trim())) return false;
+    added.forEach((i, j) => out.set(i, indentOf(window[removed[j]!]!.text)));
+    removed = [];
+    added = [];
+    return true;
+  };
+  for (const [i, l] of lines.entries()) {
+    if (l.op === '+') added.push(i);
+    else if (l.op === '-') removed.push(k++);
+    else {
+      if (!close()) return null;
+      k++;
+    }
+  }
+  return close() ? out : null;
 }
 
 /** Line `i` (0-based) of an indexed text with its terminator. */

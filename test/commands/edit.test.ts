@@ -175,4 +175,26 @@ test('one stale anchor among several edits writes nothing; overlapping edits are
   assert.equal([mixed.r.code, mixed.rec.error.code], [2, 'INVALID_ARGUMENT']);
 });
 
+test("the final newline follows the new text whatever the match; spacing between words and flat one-for-one lines are read, a string's spaces and restructured flat lines are not", async () => {
+  // Found only with the tab folded: the newline the new text adds is written, as an exact match writes it.
+  const added = await editCase('a\n    b', ['--old', 'a\n\tb', '--new', 'a\n\tB\n']);
+  assert.equal([added.r.code, added.bytes.toString()], [0, 'a\n    B\n']);
+  const removed = await editCase('a\n    b\n', ['--old', 'a\n\tb\n', '--new', 'a\n\tB']);
+  assert.equal([removed.r.code, removed.bytes.toString()], [0, 'a\n    B']);
+  const aligned = await editCase('const   x    =     5;\nrun(x);\n', ['--old', 'const x = 5;', '--new', 'const x = 6;']);
+  assert.equal([aligned.r.code, aligned.rec.strategy, aligned.bytes.toString()], [0, 'spacing', 'const x = 6;\nrun(x);\n']);
+  const literal = 'say("a  b");\n';
+  const string = await editCase(literal, ['--old', 'say("a b");', '--new', 'say("a b!");']);
+  assert.equal([string.r.code, string.rec.error.code, string.bytes.toString()], [1, 'NO_MATCH', literal]);
+  const nested = await editCase(SRC, ['--old', 'if (!name) {\nreturn "nobody";\n}', '--new', 'if (!name) {\nreturn "stranger";\n}']);
+  assert.equal([nested.r.code, nested.bytes.toString()], [0, SRC.replace('"nobody"', '"stranger"')]);
+  const wrapped = await editCase(SRC, [
+    '--old',
+    'if (!name) {\nreturn "nobody";\n}',
+    '--new',
+    'if (!name) {\nlog(name);\nreturn "stranger";\n}',
+  ]);
+  assert.equal([wrapped.r.code, wrapped.rec.error.code, wrapped.bytes.toString()], [1, 'INDENTATION_UNCLEAR', SRC]);
+});
+
 test.run();

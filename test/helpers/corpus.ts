@@ -877,6 +877,19 @@ function spaceInString(l: string): string | null {
   }
   return null;
 }
+/** The width of a line's leading whitespace. */
+const indentWidth = (l: string) => l.length - l.trimStart().length;
+/** The runs of removed and added lines of a hunk, as counts. */
+function changeRuns(lines: HunkLine[]): Array<{ removed: number; added: number }> {
+  const runs: Array<{ removed: number; added: number }> = [];
+  let run = { removed: 0, added: 0 };
+  for (const l of [...lines, { op: ' ' as const, text: '' }]) {
+    if (l.op === '-') run.removed++;
+    else if (l.op === '+') run.added++;
+    else if (run.removed + run.added) runs.push(run), (run = { removed: 0, added: 0 });
+  }
+  return runs;
+}
 /** Some line the hunks touch was respaced: the case tests the spacing rule. */
 const changedLines = (inst: Instance) =>
   inst.hunks.some((h) => {
@@ -1125,6 +1138,37 @@ export const PERTURBATIONS: Perturbation[] = [
       (b) => restyled(b, file, model, { oldOnly: true }),
     ),
   ),
+  drift(
+    'ws-both-flat',
+    'the model wrote old and new text with no indentation at all, against lines the file indents at several depths; each change replaces as many lines as it removes',
+    (b) => {
+      const runs = b.hunks.flatMap((h) => changeRuns(h.lines));
+      if (!runs.every((r) => r.removed === 1 && r.added === 1)) return null;
+      if (
+        !b.hunks.some(
+          (h) =>
+            new Set(h.lines.filter((l) => l.op !== '+' && l.text.trim()).map((l) => l.text.length - l.text.trimStart().length)).size > 1,
+        )
+      )
+        return null;
+      return derive(b, { modelOld: (l) => l.trimStart(), modelNew: (l) => l.trimStart() });
+    },
+  ),
+  {
+    id: 'ws-both-flat-restructured',
+    what: 'old and new text with no indentation at all, a hunk the file indents at several depths changing several lines at once: the new depths are unknown, refused',
+    refuse: true,
+    patch: (b) => {
+      const uneven = (h: Hunk) => new Set(h.lines.filter((l) => l.op !== '+' && l.text.trim()).map((l) => indentWidth(l.text))).size > 1;
+      const restructured = (h: Hunk) =>
+        uneven(h) &&
+        h.lines.some((l) => l.op === '+' && l.text.trim()) &&
+        changeRuns(h.lines).some((r) => r.removed !== 1 || r.added !== 1);
+      if (!b.plain || !b.hunks.some(restructured)) return null;
+      const inst = derive(b, { modelOld: (l) => l.trimStart(), modelNew: (l) => l.trimStart() });
+      return locatable(inst, false) ? patchCase('ws-both-flat-restructured', inst, unified(inst), true) : null;
+    },
+  },
   {
     id: 'trailing-whitespace',
     what: "the file has trailing whitespace the patch's lines lack: context keeps it, added lines are as written",
