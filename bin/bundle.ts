@@ -22,10 +22,10 @@ export function commandBundle(entries: readonly Entry[]): CommandBundle {
         stderr: outputStream(2, () => process.stderr),
       });
     },
-    invoke({ name, args, cwd, env, json }): Promise<Invocation> {
+    invoke({ name, args, cwd, env, json, signal, onProgress }): Promise<Invocation> {
       const spec = leaves(entries).find((s) => s.name === name);
       if (!spec) throw new Error(`no command '${name}' in this bundle`);
-      return invoke({ entries, spec, args, cwd, env, json });
+      return invoke({ entries, spec, args, cwd, env, json, ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) });
     },
   };
 }

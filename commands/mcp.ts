@@ -25,6 +25,7 @@ export default defineCommand({
     `By default it serves what an agent needs to work — the ${DEFAULT_TOOLSETS.join(', ')} toolsets — and not remote pushes, undo, the agent itself or installers. --toolsets picks toolsets (comma-separated or repeated; 'default' is the default ones, 'all' every one), --tools adds single tools (alone, it serves just those). The toolsets:`,
     toolsetLines.join('\n\n'),
     "A call runs exactly as `echo '<arguments>' | forge <command> --json` would, in the directory the server was started in (or its own --cwd), the only one it serves: the result is the command's NDJSON records, each ending with _next_action. A call's arguments are its tool's inputSchema properties and nothing else (additionalProperties: false): an argument the schema does not declare — the common keys an NDJSON request may carry, such as cwd or run-id, included — or of the wrong JSON type ({\"path\": 5}) is refused before anything runs. A refusal or an invalid call is an isError result that still carries _next_action, the command that fixes it. Nothing but protocol is written to stdout; the server ends when the client closes stdin.",
+    'A call the client cancels (notifications/cancelled), or leaves running by closing the session, is aborted: the programs it runs (validate\'s and plan advance\'s verify commands) are ended with their process group, validate records no attempt, and the server exits only after they are gone. A call whose request carries a progressToken gets a notifications/progress for each progress line the command shows a person on a terminal (validate: each verify command as it starts; search: the files searched). A tool that runs shell code or a program, now or later (validate, plan advance, loop start, run and hook, agent), is annotated destructive and open-world, so no client approves it as harmless.',
     'Claude Code: claude mcp add forge -- forge mcp. Other clients: command "forge", args ["mcp"] (or ["mcp", "--toolsets", "all"]).',
   ].join('\n\n'),
   args: {
@@ -72,10 +73,14 @@ export default defineCommand({
       tools: FORGE_MCP_TOOLS.filter((t) => selected.has(t.command)),
       version: VERSION,
       // A command's code is loaded when it is first called: its own bundle, which runs it in-process.
-      call: (command, callArgs) => {
+      call: (command, callArgs, { signal, onProgress }) => {
         const bundle = load(catalogPath(command));
         const spec = leaves(bundle.entries).find((s) => s.name === command)!;
-        return callTool({ spec, args: callArgs, invoke: (a) => bundle.invoke({ name: command, args: a, cwd, env, json: true }) });
+        return callTool({
+          spec,
+          args: callArgs,
+          invoke: (a) => bundle.invoke({ name: command, args: a, cwd, env, json: true, signal, ...(onProgress ? { onProgress } : {}) }),
+        });
       },
     });
     return { data: {}, text: '', next: null, raw: '' };

@@ -166,6 +166,7 @@ export default defineCommand({
     PLAN_INVALID: 'the module plan does not pass forge plan check (or is over 1 MB)',
     MODULE_NOT_FOUND: 'the plan has no module with that id',
     INVALID_ID: 'a module or run id that is not a plain name',
+    CANCELLED: "the MCP client cancelled the call or went away: the running command's process group was ended, no attempt recorded",
     NOT_A_GIT_REPO: 'outside a git repository (the attempt has nowhere to be recorded)',
     STATE_CONFLICT: 'the state ref kept moving for a minute',
     STATE_INVALID: "the module's iteration file on the state ref is not one forge can read (the attempt is not recorded over it)",
@@ -176,7 +177,7 @@ export default defineCommand({
     2: 'invalid input or not a git repository',
   },
   mutates: true,
-  mcp: { toolset: 'validate', effect: 'additive' },
+  mcp: { toolset: 'validate', effect: 'destructive', openWorld: true },
   allowMissingCwd: true,
   async run(args, ctx) {
     const moduleId = assertId({ kind: 'module id', value: args.module });
@@ -197,6 +198,7 @@ export default defineCommand({
       env: ctx.env,
       now: ctx.now(),
       progress: ctx.progress,
+      signal: ctx.signal,
     });
     const counted = results.filter((r) => !r.skipped);
     const passedCount = counted.filter((r) => r.passed).length;

@@ -103,6 +103,10 @@ export const ERROR_CODES = {
     meaning: 'a token budget that cannot hold the system prompt, the task and the tool schemas, or the latest turn',
     data: shape<{ budget: number; needed: number; suggested: number; pinned?: number }>(),
   },
+  CANCELLED: {
+    exit: 1,
+    meaning: "the caller gave up on the call (an MCP client's notifications/cancelled, or its disconnect): the programs it ran were ended, nothing was recorded",
+  },
   CONFIG_INVALID: { exit: 2, meaning: 'the config file is not valid JSON or a key has the wrong shape', data: shape<{ path: string }>() },
   CONFIG_UNREADABLE: { exit: 2, meaning: 'the config file cannot be read', data: shape<{ path: string }>() },
   CONFLICTING_ARGUMENTS: { exit: 2, meaning: 'two arguments that do not go together' },

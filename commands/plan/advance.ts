@@ -44,7 +44,7 @@ export default defineCommand({
     2: 'invalid input or not a git repository',
   },
   mutates: true,
-  mcp: { toolset: 'plans', effect: 'additive' },
+  mcp: { toolset: 'plans', effect: 'destructive', openWorld: true },
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });
     const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
@@ -53,7 +53,7 @@ export default defineCommand({
       planId,
       evidence: args.evidence,
       now: ctx.now(),
-      verify: (command) => runShell({ command, cwd: root, timeoutMs: args.timeout * 1000, env: ctx.env }),
+      verify: (command) => runShell({ command, cwd: root, timeoutMs: args.timeout * 1000, env: ctx.env, signal: ctx.signal }),
       cwd: ctx.cwd,
     });
     const verified = r.verification

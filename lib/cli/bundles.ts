@@ -7,7 +7,15 @@ export interface CommandBundle {
   entries: readonly Entry[];
   run(args: { argv: string[]; load: CommandLoader }): Promise<number>;
   /** Runs one command of this bundle in-process, as lib/cli/invoke does. */
-  invoke(args: { name: string; args: Record<string, unknown>; cwd: string; env: NodeJS.ProcessEnv; json: boolean }): Promise<Invocation>;
+  invoke(args: {
+    name: string;
+    args: Record<string, unknown>;
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    json: boolean;
+    signal?: AbortSignal;
+    onProgress?: (text: string) => void;
+  }): Promise<Invocation>;
 }
 
 /** Loads the bundle of a command by its catalog path (`memory/recall`). */

@@ -123,8 +123,13 @@ export interface RunContext {
   cmd(...words: Array<string | number>): string;
   /** Streams one item of a listing command; an empty text line is not printed (a JSON-only item). */
   emit(item: Item, text: string): Promise<void>;
-  /** A progress line for a person watching: written to stderr only when stderr is a terminal. */
+  /** A progress line for a person watching: written to stderr only when stderr is a terminal (and to an MCP client that asked for progress). */
   progress(text: string): Promise<void>;
+  /**
+   * Aborted when the caller gives up on the call (an MCP client's cancel, or its disconnect): a
+   * command that runs programs ends them and refuses with CANCELLED, leaving files as a refusal does.
+   */
+  signal: AbortSignal;
   /**
    * Text as it arrives, for a person watching: written to stdout as it is (no newline added) only in
    * text mode on a terminal. False when nothing was written, so the caller prints the whole text later.

@@ -50,6 +50,8 @@ export async function invoke({
   cwd,
   env,
   json,
+  signal,
+  onProgress,
 }: {
   entries: readonly Entry[];
   spec: CommandSpec<any>;
@@ -57,6 +59,8 @@ export async function invoke({
   cwd: string;
   env: NodeJS.ProcessEnv;
   json: boolean;
+  signal?: AbortSignal;
+  onProgress?: (text: string) => void;
 }): Promise<Invocation> {
   const [stdout, stderr] = [await collector(), await collector()];
   const stdin = bytesSource(json ? [Buffer.from(`${JSON.stringify(args)}\n`)] : []);
@@ -69,6 +73,8 @@ export async function invoke({
     stdin,
     stdout,
     stderr,
+    ...(signal ? { signal } : {}),
+    ...(onProgress ? { onProgress } : {}),
   });
   return { code, stdout: stdout.text, stderr: stderr.text };
 }

@@ -32,7 +32,14 @@ export interface MainOptions {
   stdin: StdinSource;
   stdout: Stream;
   stderr: Stream;
+  /** Aborted when the caller gives up on the call (an MCP client's cancel or disconnect): commands that run programs stop them. */
+  signal?: AbortSignal;
+  /** Progress for a caller that is not a terminal (an MCP client that sent a progressToken): each line a person would see. */
+  onProgress?: (text: string) => void;
 }
+
+/** The signal of a call nobody cancels. */
+const NEVER = new AbortController().signal;
 
 /** One request of a call: flags, or one NDJSON line (with why it could not be parsed). */
 interface Request {
@@ -469,7 +476,9 @@ function runContext({
       if (json) await out.record(id === undefined ? item : { ...item, id });
       else if (text) await out.out(text);
     },
+    signal: opts.signal ?? NEVER,
     progress: async (text: string) => {
+      opts.onProgress?.(text);
       if (opts.stderr.isTTY) await out.err(out.errPalette.dim(text));
     },
     live: async (piece: string) => {
@@ -480,6 +489,7 @@ function runContext({
     },
     relay: (chunk) => out.write(out.stderr, chunk),
     status: async (text: string | null) => {
+      if (text !== null) opts.onProgress?.(text);
       // Carriage return and erase-line: the line is redrawn in place, and cleared before other output.
       if (opts.stderr.isTTY) await out.write(out.stderr, text === null ? '\r\x1b[K' : `\r\x1b[K${out.errPalette.dim(text)}`);
     },

@@ -142,7 +142,7 @@ export async function serveMcp({
   version,
 }: {
   tools: ReadonlyArray<{ tool: McpTool; command: string }>;
-  call: (command: string, args: Record<string, unknown>) => Promise<ToolResult>;
+  call: (command: string, args: Record<string, unknown>, how: CallControl) => Promise<ToolResult>;
   version: string;
 }): Promise<void> {
   // The low-level Server: tools come from the declarations as JSON Schema, not from zod shapes.
@@ -157,7 +157,9 @@ export async function serveMcp({
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => t.tool) }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  // Calls not yet answered: the server waits for them (cancelled) before it exits.
+  const inflight = new Set<Promise<ToolResult>>();
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const command = byName.get(req.params.name);
     if (!command) {
       // A forge command this server was not asked to serve: the flag that serves it is the next step.
@@ -178,7 +180,12 @@ export async function serveMcp({
           };
       return { content: [{ type: 'text', text: JSON.stringify(record) }], isError: true };
     }
-    return call(command, req.params.arguments ?? {});
+    const running = call(command, req.params.arguments ?? {}, {
+      signal: extra.signal,
+      ...progressOf(req.params._meta?.progressToken, extra.sendNotification),
+    });
+    inflight.add(running);
+    return running.finally(() => inflight.delete(running));
   });
   const transport = new StdioServerTransport();
   // The client closing our stdin ends the session.
@@ -188,4 +195,34 @@ export async function serveMcp({
   });
   await server.connect(transport);
   await closed;
+  // Calls still running are the client's no more: closing aborts them (the SDK aborts every
+  // handler's signal), and their programs are ended before the server exits, not left behind.
+  await server.close();
+  await Promise.allSettled([...inflight]);
+}
+
+/** What a call gets besides its arguments: the signal of its cancellation, and where its progress goes when the client asked for it. */
+export interface CallControl {
+  signal: AbortSignal;
+  onProgress?: (text: string) => void;
+}
+
+/**
+ * Progress for a call whose request carried a progressToken: each progress line the command would
+ * show a person becomes a notifications/progress, numbered (progress must increase), the line as
+ * its message. None without a token.
+ */
+function progressOf(
+  token: string | number | undefined,
+  send: (n: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; message: string } }) => Promise<void>,
+): Pick<CallControl, 'onProgress'> {
+  if (token === undefined) return {};
+  let step = 0;
+  return {
+    onProgress: (message) => {
+      step++;
+      // A client gone by now cannot be told; the call goes on to its end or its cancellation.
+      send({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } }).catch(() => undefined);
+    },
+  };
 }

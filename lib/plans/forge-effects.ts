@@ -6,7 +6,7 @@ import { FORGE_LIFECYCLE } from './shell-commands';
 import { literalDir } from './tools';
 
 /** How the gate reads one command's arguments (by their declared names); a command without a row cannot be judged. */
-interface EffectRow {
+export interface EffectRow {
   /** Arguments naming paths it reads, and those naming paths it changes. */
   reads?: readonly string[];
   writes?: readonly string[];
@@ -28,7 +28,7 @@ interface EffectRow {
 const NOTHING: EffectRow = {};
 
 /** Every command, by name; a test holds it to the registry, so a new command is judged on purpose. */
-const EFFECTS: Readonly<Record<string, EffectRow>> = {
+export const EFFECTS: Readonly<Record<string, EffectRow>> = {
   read: { reads: ['path'] },
   write: { writes: ['path'] },
   edit: { writes: ['path'] },

@@ -47,6 +47,7 @@ export async function validateModule({
   env,
   now,
   progress,
+  signal,
 }: {
   repo: () => Promise<Repo>;
   store: () => Promise<StateStore>;
@@ -65,6 +66,8 @@ export async function validateModule({
   env: NodeJS.ProcessEnv;
   now: Date;
   progress?: (line: string) => Promise<void>;
+  /** Aborted when the caller gives up: the checks stop (CANCELLED) and nothing is recorded. */
+  signal?: AbortSignal;
 }): Promise<ModuleValidation> {
   const unique = (xs: readonly string[]) => [...new Set(xs)];
   if (!planPath && !commands.length && !files.length && !contracts.length) throw nothingToCheck(moduleId);
@@ -77,7 +80,7 @@ export async function validateModule({
     const allFiles = unique([...(plan?.module.files ?? []), ...files]);
     const allCommands = unique([...(plan ? verifyCommands(plan.module) : []), ...commands]);
     if (!allFiles.length && !allCommands.length && !contracts.length) throw nothingToCheck(moduleId);
-    results = await runChecks({ cwd, files: allFiles, commands: allCommands, contracts: [...contracts], timeoutMs, env, progress });
+    results = await runChecks({ cwd, files: allFiles, commands: allCommands, contracts: [...contracts], timeoutMs, env, progress, ...(signal ? { signal } : {}) });
   }
   const attempt = attemptOf({ results, timestamp: now.toISOString(), cwdMissing });
   try {

@@ -1,7 +1,7 @@
 // Runs a module's checks in its working directory: files, syntax, contracts, then the verify commands.
 import { stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import { InvalidInputError } from '../errors';
+import { InvalidInputError, RefusedError } from '../errors';
 import type { Repo } from '../git/repo';
 import type { StateStore } from '../git/state';
 import { recordAttempt, type Attempt, type IterState } from '../iter/iter';
@@ -47,6 +47,8 @@ export interface Checks {
   env: NodeJS.ProcessEnv;
   /** Told before each command starts: commands are what takes time. */
   progress?: (text: string) => Promise<void>;
+  /** Aborted when the caller gives up: the running command's process group is ended and no other starts. */
+  signal?: AbortSignal;
 }
 
 /** The result a missing working directory gets instead of every other check. */
@@ -86,7 +88,7 @@ function commandResult(r: ShellResult, timeoutMs: number): CheckResult {
  * each existing file forge can parse, contract_check for each contract, then each command through
  * sh, one after another (verify commands may share build output or ports).
  */
-export async function runChecks({ cwd, files, commands, contracts, timeoutMs, env, progress }: Checks): Promise<CheckResult[]> {
+export async function runChecks({ cwd, files, commands, contracts, timeoutMs, env, progress, signal }: Checks): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   const regular: string[] = [];
   for (const file of files) {
@@ -104,10 +106,18 @@ export async function runChecks({ cwd, files, commands, contracts, timeoutMs, en
   const cache = new SourceCache();
   for (const c of contracts) results.push(await checkContract({ cwd, ...c, cache }));
   for (const [i, command] of commands.entries()) {
+    if (signal?.aborted) throw cancelled(command);
     await progress?.(`[${i + 1}/${commands.length}] ${command}`);
-    results.push(commandResult(await runShell({ command, cwd, timeoutMs, env }), timeoutMs));
+    const r = await runShell({ command, cwd, timeoutMs, env, ...(signal ? { signal } : {}) });
+    if (signal?.aborted) throw cancelled(command);
+    results.push(commandResult(r, timeoutMs));
   }
   return results;
+}
+
+/** A validation the caller gave up on: not an attempt (nothing is recorded), its commands ended. */
+function cancelled(command: string): RefusedError<'CANCELLED'> {
+  return new RefusedError('CANCELLED', `the validation was cancelled at '${command}': its commands were ended and no attempt was recorded`);
 }
 
 /** The attempt a validation makes: its status, score and the identities of the failed checks. */

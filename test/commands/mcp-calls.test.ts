@@ -1,0 +1,132 @@
+// forge mcp calls that take time: cancellation and disconnect end their programs, progress reaches a client that asks.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import * as assert from 'uvu/assert';
+import { entries } from '../../commands/index';
+import { mcpTools } from '../../lib/cli/mcp-server';
+import { EFFECTS } from '../../lib/plans/forge-effects';
+import { FORGE, forgeEnv } from '../helpers/forge';
+import { test } from '../helpers/harness';
+import { tempRepo } from '../helpers/repo';
+
+async function connect(cwd: string): Promise<{ client: Client; transport: StdioClientTransport }> {
+  const env = Object.fromEntries(Object.entries(forgeEnv()).filter((e): e is [string, string] => e[1] !== undefined));
+  const transport = new StdioClientTransport({ command: process.execPath, args: [FORGE, 'mcp'], cwd, env, stderr: 'pipe' });
+  const client = new Client({ name: 'forge-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Ends what a failed check left running: the verify command's whole group. */
+function reap(pidFile: string): void {
+  const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0;
+  if (pid && alive(pid)) process.kill(-pid, 'SIGKILL');
+}
+
+/** Waits (at most `tries` × 100 ms) for `ready`; whether it came. */
+async function until(ready: () => boolean, tries = 200): Promise<boolean> {
+  for (let i = 0; i < tries && !ready(); i++) await sleep(100);
+  return ready();
+}
+
+/** A verify command that says its shell's pid, then would write M long after any test has looked. */
+const SLOW = 'echo $$ > pid; sleep 60; touch M';
+
+test('a cancelled validate ends its verify command and writes nothing: no process left, no M, no attempt recorded', async () => {
+  const dir = tempRepo();
+  const { client } = await connect(dir);
+  try {
+    const abort = new AbortController();
+    const call = client.callTool({ name: 'validate', arguments: { module: 'M1', cmd: [SLOW] } }, CallToolResultSchema, {
+      signal: abort.signal,
+    });
+    assert.ok(await until(() => existsSync(join(dir, 'pid'))), 'the verify command started');
+    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+    abort.abort('the user pressed stop');
+    await call.then(
+      () => assert.unreachable('a cancelled call has no result'),
+      () => undefined,
+    );
+    assert.ok(await until(() => !alive(pid)), `the verify command (pid ${pid}) was ended`);
+    assert.not.ok(existsSync(join(dir, 'M')), 'nothing it would have written');
+    // The server goes on serving, and the cancelled validation is no attempt.
+    const status = await client.callTool({ name: 'validate', arguments: { module: 'M1', cmd: ['true'] } });
+    const record = JSON.parse((status.content as Array<{ text: string }>)[0]!.text.split('\n').at(-1)!);
+    assert.equal([status.isError, record.attempt], [false, 1], 'the next validation is the first attempt');
+  } finally {
+    await client.close();
+    reap(join(dir, 'pid'));
+  }
+});
+
+test('a client that goes away mid-call takes the call with it: the verify command is ended before the server exits', async () => {
+  const dir = tempRepo();
+  const { client, transport } = await connect(dir);
+  const server = transport.pid!;
+  const call = client.callTool({ name: 'validate', arguments: { module: 'M1', cmd: [SLOW] } }).catch(() => undefined);
+  assert.ok(await until(() => existsSync(join(dir, 'pid'))), 'the verify command started');
+  const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+  try {
+    await client.close();
+    await call;
+    assert.ok(await until(() => !alive(server)), 'the server exited');
+    assert.not.ok(alive(pid), `the verify command (pid ${pid}) was ended before the server exited`);
+    assert.not.ok(existsSync(join(dir, 'M')));
+  } finally {
+    reap(join(dir, 'pid'));
+  }
+});
+
+test('a call with a progress token gets each progress line the command would show a person, in order', async () => {
+  const dir = tempRepo();
+  const { client } = await connect(dir);
+  try {
+    const seen: Array<{ progress: number; message?: string }> = [];
+    const r = await client.callTool({ name: 'validate', arguments: { module: 'M1', cmd: ['true', 'echo two'] } }, CallToolResultSchema, {
+      onprogress: (p) => seen.push({ progress: p.progress, ...(p.message ? { message: p.message } : {}) }),
+    });
+    assert.is(r.isError, false);
+    assert.equal(seen, [
+      { progress: 1, message: '[1/2] true' },
+      { progress: 2, message: '[2/2] echo two' },
+    ]);
+    // Without a token, none.
+    let unasked = 0;
+    client.setNotificationHandler((await import('@modelcontextprotocol/sdk/types.js')).ProgressNotificationSchema, () => {
+      unasked++;
+    });
+    await client.callTool({ name: 'validate', arguments: { module: 'M1', cmd: ['true'] } });
+    assert.is(unasked, 0);
+  } finally {
+    await client.close();
+  }
+});
+
+test('a tool that runs shell code or a program, now or later, is annotated destructive and open-world: no client auto-approves it as harmless', () => {
+  const tools = new Map(mcpTools(entries).map(({ spec, tool }) => [spec.name, tool]));
+  const running = Object.entries(EFFECTS)
+    .filter(([, row]) => (row.code?.length ?? 0) > 0 || row.program !== undefined)
+    .map(([name]) => name);
+  // Commands that run the verify commands or done-when check a plan or loop already holds.
+  for (const name of [...running, 'plan advance', 'loop hook']) {
+    const a = tools.get(name)?.annotations;
+    assert.ok(a, `${name} is served`);
+    assert.equal([a!.destructiveHint, a!.openWorldHint], [true, true], `${name}: ${JSON.stringify(a)}`);
+  }
+  assert.ok(running.includes('validate'));
+});
+
+test.run();
