@@ -214,7 +214,10 @@ export interface CallControl {
  */
 function progressOf(
   token: string | number | undefined,
-  send: (n: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; message: string } }) => Promise<void>,
+  send: (n: {
+    method: 'notifications/progress';
+    params: { progressToken: string | number; progress: number; message: string };
+  }) => Promise<void>,
 ): Pick<CallControl, 'onProgress'> {
   if (token === undefined) return {};
   let step = 0;

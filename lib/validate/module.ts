@@ -80,7 +80,16 @@ export async function validateModule({
     const allFiles = unique([...(plan?.module.files ?? []), ...files]);
     const allCommands = unique([...(plan ? verifyCommands(plan.module) : []), ...commands]);
     if (!allFiles.length && !allCommands.length && !contracts.length) throw nothingToCheck(moduleId);
-    results = await runChecks({ cwd, files: allFiles, commands: allCommands, contracts: [...contracts], timeoutMs, env, progress, ...(signal ? { signal } : {}) });
+    results = await runChecks({
+      cwd,
+      files: allFiles,
+      commands: allCommands,
+      contracts: [...contracts],
+      timeoutMs,
+      env,
+      progress,
+      ...(signal ? { signal } : {}),
+    });
   }
   const attempt = attemptOf({ results, timestamp: now.toISOString(), cwdMissing });
   try {
