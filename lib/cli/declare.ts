@@ -96,6 +96,8 @@ export interface Outcome {
    * alike; the hint goes to stderr.
    */
   raw?: string;
+  /** Nothing at all is printed, not even the hint: a server whose stdout was its protocol (forge mcp) ends without a word. */
+  silent?: boolean;
 }
 
 export interface RunContext {

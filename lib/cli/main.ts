@@ -538,6 +538,7 @@ async function renderOutcome({
   id: unknown;
   out: Output;
 }): Promise<void> {
+  if (outcome.silent) return;
   const { context } = state;
   const hint: Hint = { next: withContext(outcome.next, context), or: withContext(outcome.or, context) ?? undefined, wait: outcome.wait };
   if (outcome.raw !== undefined) {

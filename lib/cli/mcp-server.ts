@@ -146,7 +146,10 @@ export async function serveMcp({
   version: string;
 }): Promise<void> {
   // The low-level Server: tools come from the declarations as JSON Schema, not from zod shapes.
-  const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await import('../mcp/sdk');
+  const [
+    { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema, ErrorCode, McpError, JSONRPCMessageSchema },
+    { screened },
+  ] = await Promise.all([import('../mcp/sdk'), import('../mcp/screen')]);
   const byName = new Map(tools.map((t) => [t.tool.name, t.command]));
   const server = new Server(
     { name: 'forge', version },
@@ -156,7 +159,15 @@ export async function serveMcp({
         'forge: git-native commands for coding agents. Every result ends with _next_action, the next command to run (null when done).',
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => t.tool) }));
+  server.setRequestHandler(ListToolsRequestSchema, async (req) => {
+    // One page holds every tool: a cursor is none forge gave.
+    if (req.params?.cursor !== undefined)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `no such cursor: ${JSON.stringify(req.params.cursor)} (forge lists every tool in one page)`,
+      );
+    return { tools: tools.map((t) => t.tool) };
+  });
   // Calls not yet answered: the server waits for them (cancelled) before it exits.
   const inflight = new Set<Promise<ToolResult>>();
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
@@ -187,7 +198,16 @@ export async function serveMcp({
     inflight.add(running);
     return running.finally(() => inflight.delete(running));
   });
-  const transport = new StdioServerTransport();
+  // Malformed lines get their JSON-RPC error here; the SDK would drop them without a reply.
+  const transport = new StdioServerTransport(
+    screened(
+      process.stdin,
+      (v) => JSONRPCMessageSchema.safeParse(v).success,
+      (reply) => {
+        transport.send(reply).catch(() => undefined);
+      },
+    ),
+  );
   // The client closing our stdin ends the session.
   const closed = new Promise<void>((resolvePromise) => {
     transport.onclose = () => resolvePromise();

@@ -1,4 +1,5 @@
 // forge mcp calls that take time: cancellation and disconnect end their programs, progress reaches a client that asks.
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,6 +12,7 @@ import { mcpTools } from '../../lib/cli/mcp-server';
 import { EFFECTS } from '../../lib/plans/forge-effects';
 import { FORGE, forgeEnv } from '../helpers/forge';
 import { test } from '../helpers/harness';
+import { ownChild } from '../helpers/owner';
 import { tempRepo } from '../helpers/repo';
 
 async function connect(cwd: string): Promise<{ client: Client; transport: StdioClientTransport }> {
@@ -127,6 +129,46 @@ test('a tool that runs shell code or a program, now or later, is annotated destr
     assert.equal([a!.destructiveHint, a!.openWorldHint], [true, true], `${name}: ${JSON.stringify(a)}`);
   }
   assert.ok(running.includes('validate'));
+});
+
+test('raw JSON-RPC: malformed lines, invalid requests, batches, non-object arguments and unknown cursors get their error codes; stdout holds only protocol, stderr nothing', async () => {
+  const child = ownChild(spawn(process.execPath, [FORGE, 'mcp'], { cwd: tempRepo(), env: forgeEnv(), stdio: ['pipe', 'pipe', 'pipe'] }));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const lines = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    '{not json',
+    { jsonrpc: '2.0', id: 2 },
+    [{ jsonrpc: '2.0', id: 3, method: 'tools/list' }],
+    { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'read', arguments: 'README.md' } },
+    { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { cursor: 'page-2' } },
+    { jsonrpc: '2.0', method: 'notifications/nonsense', params: 5, extra: true },
+    { jsonrpc: '2.0', id: 6, method: 'tools/list' },
+  ];
+  child.stdin.end(lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
+  await new Promise((done) => child.once('exit', done));
+  const replies = stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { id: unknown; error?: { code: number }; result?: { tools?: unknown[] } });
+  const byId = (id: unknown) => replies.filter((r) => r.id === id);
+  assert.equal(
+    byId(null).map((r) => r.error?.code),
+    [-32700, -32600],
+    'a line that is not JSON, then a batch: each answered, with no id to answer',
+  );
+  assert.equal([byId(2)[0]?.error?.code, byId(4)[0]?.error?.code, byId(5)[0]?.error?.code], [-32600, -32602, -32602]);
+  assert.ok((byId(6)[0]?.result?.tools?.length ?? 0) > 0, 'the server serves on after each of them');
+  assert.is(replies.length, 7, 'an invalid notification gets no reply');
+  assert.is(stderr, '', 'nothing on stderr, not even a hint at exit');
 });
 
 test.run();

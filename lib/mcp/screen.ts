@@ -1,0 +1,78 @@
+// What reaches forge mcp's protocol layer: each line of stdin checked as JSON-RPC first, so a malformed one gets its error reply instead of silence.
+import { Transform, type Readable } from 'node:stream';
+import type { JSONRPCMessage } from './sdk';
+
+/** Whether a parsed value is a JSON-RPC message the SDK takes (its JSONRPCMessageSchema: the SDK is loaded by the caller, not here). */
+export type IsMessage = (value: unknown) => boolean;
+
+/** JSON-RPC 2.0's codes for a message that cannot be served (the SDK drops these lines without a word). */
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const INVALID_PARAMS = -32602;
+
+/** A line longer than this is refused as it arrives, not buffered (the SDK's own limit). */
+const MAX_LINE = 10 * 1024 * 1024;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function failure(id: unknown, code: number, message: string): JSONRPCMessage {
+  const replyTo = typeof id === 'string' || typeof id === 'number' ? id : null;
+  return { jsonrpc: '2.0', id: replyTo, error: { code, message } } as unknown as JSONRPCMessage;
+}
+
+/**
+ * One line of input: passed on when it is a JSON-RPC message the server can take, else the error
+ * reply it gets — or nothing, for an invalid notification (JSON-RPC never answers one). A tool call
+ * whose `arguments` is no object is invalid params, said as such (the SDK answers it with an
+ * internal error holding its validator's dump).
+ */
+export function screenLine(line: string, isMessage: IsMessage): { pass: true } | { pass: false; reply: JSONRPCMessage | null } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { pass: false, reply: failure(null, PARSE_ERROR, 'Parse error: the line is not JSON') };
+  }
+  if (Array.isArray(value))
+    return { pass: false, reply: failure(null, INVALID_REQUEST, 'Invalid Request: batches are not served; send one message a line') };
+  if (!isMessage(value)) {
+    if (isObject(value) && typeof value.method === 'string' && !('id' in value)) return { pass: false, reply: null };
+    const id = isObject(value) ? value.id : null;
+    return { pass: false, reply: failure(id, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response') };
+  }
+  const message = value as Record<string, unknown>;
+  const params = isObject(message.params) ? message.params : {};
+  if (message.method === 'tools/call' && params.arguments !== undefined && !isObject(params.arguments))
+    return { pass: false, reply: failure(message.id, INVALID_PARAMS, "Invalid params: a tool call's arguments are an object") };
+  return { pass: true };
+}
+
+/** `input` with every line screenLine refuses taken out; each refusal's reply goes to `reply`. */
+export function screened(input: Readable, isMessage: IsMessage, reply: (message: JSONRPCMessage) => void): Readable {
+  let pending = '';
+  const take = (line: string, out: Transform) => {
+    const text = line.replace(/\r$/, '');
+    if (!text.trim()) return;
+    const seen = screenLine(text, isMessage);
+    if (seen.pass) out.push(`${text}\n`);
+    else if (seen.reply) reply(seen.reply);
+  };
+  const filter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      pending += chunk.toString('utf8');
+      const lines = pending.split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) take(line, this);
+      if (pending.length > MAX_LINE) {
+        pending = '';
+        reply(failure(null, INVALID_REQUEST, `Invalid Request: a message over ${MAX_LINE} bytes`));
+      }
+      done();
+    },
+    flush(done) {
+      if (pending) take(pending, this);
+      done();
+    },
+  });
+  return input.pipe(filter);
+}
