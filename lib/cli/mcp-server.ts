@@ -199,26 +199,56 @@ export async function serveMcp({
     return running.finally(() => inflight.delete(running));
   });
   // Malformed lines get their JSON-RPC error here; the SDK would drop them without a reply.
-  const transport = new StdioServerTransport(
-    screened(
-      process.stdin,
-      (v) => JSONRPCMessageSchema.safeParse(v).success,
-      (reply) => {
-        transport.send(reply).catch(() => undefined);
-      },
-    ),
+  const input = screened(
+    process.stdin,
+    (v) => JSONRPCMessageSchema.safeParse(v).success,
+    (reply) => {
+      transport.send(reply).catch(() => undefined);
+    },
   );
-  // The client closing our stdin ends the session.
+  const transport = new StdioServerTransport(input);
+  // The client closing our stdin ends the session, once every line it sent has been taken.
   const closed = new Promise<void>((resolvePromise) => {
     transport.onclose = () => resolvePromise();
-    process.stdin.once('end', () => resolvePromise());
+    input.once('end', () => resolvePromise());
   });
+  const gone = clientGone(() => server.close());
   await server.connect(transport);
   await closed;
-  // Calls still running are the client's no more: closing aborts them (the SDK aborts every
-  // handler's signal), and their programs are ended before the server exits, not left behind.
+  // Calls in flight are answered before the server exits (a pipeline's requests), unless the client
+  // is gone: then closing aborted them, and their programs are ended before it exits, not left behind.
+  // The SDK starts a handler a tick after its message: the last ones may not be in flight yet.
+  for (let settled = -1; settled !== 0; ) {
+    await new Promise((resolveTick) => setImmediate(resolveTick));
+    settled = inflight.size;
+    await Promise.allSettled([...inflight]);
+  }
+  gone.stop();
   await server.close();
-  await Promise.allSettled([...inflight]);
+}
+
+/**
+ * Calls `abort` when the client is gone: it sent SIGTERM, SIGINT or SIGHUP (MCP's stdio shutdown
+ * is: close stdin, wait, SIGTERM, SIGKILL — and a SIGKILL would leave a call's programs running),
+ * or it died and this process was handed to another parent.
+ */
+function clientGone(abort: () => Promise<void>): { stop(): void } {
+  const parent = process.ppid;
+  const signals = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+  const onSignal = () => {
+    abort().catch(() => undefined);
+  };
+  for (const s of signals) process.on(s, onSignal);
+  const orphaned = setInterval(() => {
+    if (process.ppid !== parent) onSignal();
+  }, 250);
+  orphaned.unref();
+  return {
+    stop() {
+      clearInterval(orphaned);
+      for (const s of signals) process.off(s, onSignal);
+    },
+  };
 }
 
 /** What a call gets besides its arguments: the signal of its cancellation, and where its progress goes when the client asked for it. */

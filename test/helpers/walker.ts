@@ -209,7 +209,9 @@ export async function walk(): Promise<Check[]> {
         } catch {
           marker = null;
         }
-        const ok = marker !== null && (r.status === 0 || r.status === 1);
+        // forge mcp is a protocol server: with its stdin empty it ends at once, without a word (no hint to follow).
+        const server = spec.name === 'mcp';
+        const ok = server ? r.status === 0 && r.stdout === '' && r.stderr === '' : marker !== null && (r.status === 0 || r.status === 1);
         checks.push({
           command: spec.name,
           case: `example: ${ex.command}`,
