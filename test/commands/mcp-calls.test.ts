@@ -171,4 +171,40 @@ test('raw JSON-RPC: malformed lines, invalid requests, batches, non-object argum
   assert.is(stderr, '', 'nothing on stderr, not even a hint at exit');
 });
 
+test('a client that dies mid-call (SIGKILL, no shutdown) takes the call with it: the server, handed to another parent, ends the verify command and exits', async () => {
+  const dir = tempRepo();
+  // The client: a process that starts forge mcp, sends a validate call, says the server's pid, then waits to be killed.
+  const client = ownChild(
+    spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { spawn } = require('node:child_process');
+const server = spawn(process.execPath, ${JSON.stringify([FORGE, 'mcp'])}, { stdio: ['pipe', 'pipe', 'ignore'] });
+const send = (m) => server.stdin.write(JSON.stringify(m) + '\\n');
+send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'doomed', version: '1' } } });
+send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'validate', arguments: { module: 'M1', cmd: [${JSON.stringify(SLOW)}] } } });
+console.log(server.pid);
+setInterval(() => {}, 1000);`,
+      ],
+      { cwd: dir, env: forgeEnv(), stdio: ['ignore', 'pipe', 'ignore'] },
+    ),
+  );
+  let out = '';
+  client.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  assert.ok(await until(() => existsSync(join(dir, 'pid')) && /\d+\n/.test(out)), 'the verify command started');
+  const server = Number(out.trim());
+  const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+  try {
+    client.kill('SIGKILL');
+    assert.ok(await until(() => !alive(server)), `the server (pid ${server}) exited`);
+    assert.not.ok(alive(pid), `the verify command (pid ${pid}) was ended`);
+    assert.not.ok(existsSync(join(dir, 'M')));
+  } finally {
+    reap(join(dir, 'pid'));
+    if (alive(server)) process.kill(server, 'SIGKILL');
+  }
+});
+
 test.run();
