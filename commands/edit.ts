@@ -41,7 +41,8 @@ export default defineCommand({
     delete: { type: 'boolean', tool: 'Delete lines', description: 'Delete the --lines range.' },
     edits: {
       type: 'objects',
-      tool: 'Anchored edits: [{lines|after|before, new|delete}]',
+      fields: { lines: 'string', after: 'string', before: 'string', new: 'string', delete: 'boolean' },
+      tool: 'Several anchored edits at once',
       placeholder: 'JSON',
       description: 'Several anchored edits: [{lines|after|before, new|delete}].',
     },

@@ -27,6 +27,12 @@ export interface ArgSpec {
   max?: number;
   /** One-letter short flag. */
   alias?: string;
+  /**
+   * For 'objects': the keys an item may have and their JSON types. An item with another key, or a
+   * key of another type, is refused; the tool schema types the items (additionalProperties: false),
+   * as the strict tool modes of OpenAI and Anthropic require.
+   */
+  fields?: Readonly<Record<string, 'string' | 'boolean' | 'integer'>>;
   /** Value name shown in the synopsis and man page (`--limit N`). */
   placeholder?: string;
   /** An array filled from the words after `--` (a program and its arguments: `forge loop run -- claude -p`). */

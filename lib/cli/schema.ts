@@ -29,7 +29,13 @@ function property(spec: ArgSpec): Record<string, unknown> {
       break;
     case 'objects':
       p.type = 'array';
-      p.items = { type: 'object' };
+      p.items = spec.fields
+        ? {
+            type: 'object',
+            properties: Object.fromEntries(Object.entries(spec.fields).map(([k, type]) => [k, { type }])),
+            additionalProperties: false,
+          }
+        : { type: 'object' };
       break;
     default:
       p.type = spec.type;

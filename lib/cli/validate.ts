@@ -125,6 +125,7 @@ function coerce(name: string, spec: ArgSpec, value: unknown, fix: string): unkno
       const v = fromJson(value, () => bad('a JSON array of objects'));
       if (!Array.isArray(v) || v.some((o) => typeof o !== 'object' || o === null || Array.isArray(o))) throw bad('a JSON array of objects');
       checkValue(name, v, fix);
+      if (spec.fields) v.forEach((item, i) => checkFields({ at: `${name}[${i}]`, item, fields: spec.fields!, fix }));
       return v;
     }
     case 'object': {
@@ -182,4 +183,37 @@ export function validateRequest({ spec, raw, fix }: { spec: ArgsSpec; raw: Recor
     }
   }
   return { args, common };
+}
+
+/** An item of an 'objects' argument holds only its declared keys, each of its declared JSON type. */
+function checkFields({
+  at,
+  item,
+  fields,
+  fix,
+}: {
+  at: string;
+  item: Record<string, unknown>;
+  fields: Readonly<Record<string, 'string' | 'boolean' | 'integer'>>;
+  fix: string;
+}): void {
+  for (const [key, value] of Object.entries(item)) {
+    const type = Object.hasOwn(fields, key) ? fields[key] : undefined;
+    if (!type)
+      throw new InvalidInputError(
+        'INVALID_ARGUMENT',
+        `${at} has no field '${cut(key)}': its fields are ${Object.keys(fields).join(', ')}`,
+        {
+          fix,
+          data: { field: at },
+        },
+      );
+    const ok = type === 'integer' ? Number.isInteger(value) : typeof value === type;
+    if (!ok)
+      throw new InvalidInputError(
+        'INVALID_ARGUMENT',
+        `${at}.${key} must be ${type === 'string' ? 'a string' : type === 'boolean' ? 'true or false' : 'an integer'}, got ${typeName(value)} ${shown(value)}`,
+        { fix, data: { field: `${at}.${key}` } },
+      );
+  }
 }

@@ -171,6 +171,14 @@ test('one stale anchor among several edits writes nothing; overlapping edits are
   assert.equal([overlap.r.code, overlap.rec.error.code, overlap.bytes.toString()], [2, 'OVERLAPPING_EDITS', SRC]);
   const bad = await editCase(SRC, ['--lines', '3:abc', '--new', 'x']);
   assert.equal([bad.r.code, bad.rec.error.code], [2, 'INVALID_ANCHOR']);
+  // An item holds its declared fields only, each of its type (the tool schema says so: strict tool modes take it).
+  const stray = await editCase(SRC, ['--edits', JSON.stringify([{ lines: a(1), new: 'x', replace_all: true }])]);
+  assert.equal(
+    [stray.r.code, stray.rec.error.message, stray.bytes.toString()],
+    [2, "edits[0] has no field 'replace_all': its fields are lines, after, before, new, delete", SRC],
+  );
+  const typed = await editCase(SRC, ['--edits', JSON.stringify([{ lines: a(1), new: 5 }])]);
+  assert.equal([typed.r.code, typed.rec.error.message, typed.bytes.toString()], [2, 'edits[0].new must be a string, got number 5', SRC]);
   const mixed = await editCase(SRC, ['--old', 'x', '--new', 'y', '--lines', a(1)]);
   assert.equal([mixed.r.code, mixed.rec.error.code], [2, 'INVALID_ARGUMENT']);
 });

@@ -70,6 +70,7 @@ test('--toolsets all serves every command, each with the annotations its declara
       // (110: 105 before each inputSchema said additionalProperties: false, some 5 tokens a tool).
       const perTool = schemaTokens(tools) / tools.length;
       assert.ok(perTool <= 110, `all tools' schemas: ${schemaTokens(tools)} tokens, ${perTool.toFixed(1)} per tool`);
+      assert.ok(schemaTokens(tools) <= 5000, `all tools' schemas: ${schemaTokens(tools)} tokens (goal ≤ 5,000)`);
     },
     ['--toolsets', 'all'],
   ));
