@@ -24,7 +24,7 @@ export default defineCommand({
     "Starts a Model Context Protocol server on stdin/stdout (the official MCP SDK) whose tools are forge commands, generated from the same declarations as --help, the man pages and forge schema. Each tool's inputSchema is the command's arguments; its annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) are in each command's declaration (its toolset too).",
     `By default it serves what an agent needs to work — the ${DEFAULT_TOOLSETS.join(', ')} toolsets — and not remote pushes, undo, the agent itself or installers. --toolsets picks toolsets (comma-separated or repeated; 'default' is the default ones, 'all' every one), --tools adds single tools (alone, it serves just those). The toolsets:`,
     toolsetLines.join('\n\n'),
-    "A call runs exactly as `echo '<arguments>' | forge <command> --json` would, in the directory the server was started in (or its own --cwd), the only one it serves: the result is the command's NDJSON records, each ending with _next_action. A call's arguments are its tool's inputSchema properties and nothing else (additionalProperties: false): an argument the schema does not declare — the common keys an NDJSON request may carry, such as cwd or run-id, included — or of the wrong JSON type ({\"path\": 5}) is refused before anything runs. A refusal or an invalid call is an isError result that still carries _next_action, the command that fixes it. Nothing but protocol is written to stdout, and nothing to stderr; the server ends when the client closes stdin. A line that is not JSON gets JSON-RPC's parse error (-32700), a batch or an object that is no JSON-RPC message an invalid request (-32600), a tool call whose arguments are not an object and a tools/list cursor (forge lists every tool in one page) invalid params (-32602).",
+    'A call runs exactly as `echo \'<arguments>\' | forge <command> --json` would, in the directory the server was started in (or its own --cwd), the only one it serves: the result is the command\'s NDJSON records, each ending with _next_action. A call\'s arguments are its tool\'s inputSchema properties and nothing else (additionalProperties: false): an argument the schema does not declare — the common keys an NDJSON request may carry, such as cwd or run-id, included — or of the wrong JSON type ({"path": 5}) is refused before anything runs. A refusal or an invalid call is an isError result that still carries _next_action, the command that fixes it. A record whose _next_action a served tool runs also carries _next_call, that step as the tool call a client can make as it is ({"name": "read", "arguments": {"path": "a.ts", "start": 151}}); a hint for another program, an unserved tool or another directory stays a shell line only. Nothing but protocol is written to stdout, and nothing to stderr; the server ends when the client closes stdin. A line that is not JSON gets JSON-RPC\'s parse error (-32700), a batch or an object that is no JSON-RPC message an invalid request (-32600), a tool call whose arguments are not an object and a tools/list cursor (forge lists every tool in one page) invalid params (-32602).',
     "When the client closes stdin, calls in flight are answered before the server exits. A call the client cancels (notifications/cancelled), or leaves running when it goes away (SIGTERM, SIGINT or SIGHUP, as MCP's stdio shutdown sends after closing stdin, or the client's death), is aborted: the programs it runs (validate's and plan advance's verify commands) are ended with their process group, validate records no attempt, and the server exits only after they are gone. A call whose request carries a progressToken gets a notifications/progress for each progress line the command shows a person on a terminal (validate: each verify command as it starts; search: the files searched). A tool that runs shell code or a program, now or later (validate, plan advance, loop start, run and hook, agent), is annotated destructive and open-world, so no client approves it as harmless.",
     'Claude Code: claude mcp add forge -- forge mcp. Other clients: command "forge", args ["mcp"] (or ["mcp", "--toolsets", "all"]).',
   ].join('\n\n'),
@@ -65,9 +65,15 @@ export default defineCommand({
     const load = commandLoader();
     if (!load || typeof FORGE_MCP_TOOLS === 'undefined')
       throw new Error('forge mcp serves the commands of the built executable (make build)');
-    const { callTool, serveMcp } = await import('../lib/cli/mcp-server');
+    const { callTool, nextToolCall, serveMcp } = await import('../lib/cli/mcp-server');
     const cwd = ctx.cwd;
     const env = ctx.env;
+    const specOf = (command: string) => leaves(load(catalogPath(command)).entries).find((s) => s.name === command)!;
+    // The served command a hint's words name (the longest: `plan check` before `plan`), its spec loaded then.
+    const servedBy = (words: string[]) => {
+      const name = [...selected].filter((c) => c.split(' ').every((w, i) => words[i] === w)).sort((a, b) => b.length - a.length)[0];
+      return name ? specOf(name) : null;
+    };
     await serveMcp({
       // The tools as the build derived them from every declaration: listing them loads no command.
       tools: FORGE_MCP_TOOLS.filter((t) => selected.has(t.command)),
@@ -75,11 +81,11 @@ export default defineCommand({
       // A command's code is loaded when it is first called: its own bundle, which runs it in-process.
       call: (command, callArgs, { signal, onProgress }) => {
         const bundle = load(catalogPath(command));
-        const spec = leaves(bundle.entries).find((s) => s.name === command)!;
         return callTool({
-          spec,
+          spec: specOf(command),
           args: callArgs,
           invoke: (a) => bundle.invoke({ name: command, args: a, cwd, env, json: true, signal, ...(onProgress ? { onProgress } : {}) }),
+          nextCall: (hint) => nextToolCall(hint, servedBy),
         });
       },
     });

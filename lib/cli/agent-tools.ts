@@ -5,7 +5,7 @@ import { escapeRegex } from '../files/literals';
 import { shellSplit } from '../quote';
 import type { CommandSpec, Entry } from './declare';
 import { invoke } from './invoke';
-import { parseArgv } from './parse';
+import { forgeCall } from './next-call';
 import { leaves } from './registry';
 import { toolSchema } from './schema';
 
@@ -62,26 +62,24 @@ export function agentTools({
     return tool.view.args.map((a) => `${a}${required.includes(a) ? ' (required)' : ''}`).join(', ');
   };
   /** A hint's command as the model would make it: a tool call, or bash for another program. */
+  const specOf = (rest: string[]) => views.find((v) => v.spec.name.split(' ').every((w: string, i: number) => rest[i] === w))?.spec ?? null;
   const asCall = (command: string): string => {
     const words = shellSplit(command);
     if (!words?.length) return command;
     if (words[0] !== 'forge') return `bash ${JSON.stringify({ command })}`;
-    const tool = views.find((v) => v.spec.name.split(' ').every((w: string, i: number) => words[i + 1] === w));
-    if (!tool) return command;
-    try {
-      const parsed = parseArgv(tool.spec, words.slice(1 + tool.spec.name.split(' ').length));
-      if (parsed.help) return `call ${tool.view.name} with ${reminder(tool)}`;
-      // A literal search is the same search with its pattern escaped: the view has no literal flag.
-      if (parsed.raw.literal === true && typeof parsed.raw.pattern === 'string') {
-        parsed.raw.pattern = escapeRegex(parsed.raw.pattern);
-        delete parsed.raw.literal;
-      }
-      if (!Object.keys(parsed.raw).every((k) => tool.view.args.includes(k))) return command;
-      const ordered = Object.fromEntries(tool.view.args.filter((a) => parsed.raw[a] !== undefined).map((a) => [a, parsed.raw[a]]));
-      return `${tool.view.name} ${JSON.stringify(ordered)}`;
-    } catch {
-      return command;
+    const call = forgeCall(command, specOf);
+    const tool = call && views.find((v) => v.spec === call.spec);
+    if (!call || !tool) return command;
+    const { parsed } = call;
+    if (parsed.help) return `call ${tool.view.name} with ${reminder(tool)}`;
+    // A literal search is the same search with its pattern escaped: the view has no literal flag.
+    if (parsed.raw.literal === true && typeof parsed.raw.pattern === 'string') {
+      parsed.raw.pattern = escapeRegex(parsed.raw.pattern);
+      delete parsed.raw.literal;
     }
+    if (!Object.keys(parsed.raw).every((k) => tool.view.args.includes(k))) return command;
+    const ordered = Object.fromEntries(tool.view.args.filter((a) => parsed.raw[a] !== undefined).map((a) => [a, parsed.raw[a]]));
+    return `${tool.view.name} ${JSON.stringify(ordered)}`;
   };
   const hintsAsCalls = (text: string) =>
     text.replace(/^(Next|Or|Fix): (.+)$/gm, (_, mark: string, command: string) => `${mark}: ${asCall(command)}`);

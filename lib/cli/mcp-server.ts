@@ -3,6 +3,7 @@ import { COMMON_ARGS, type ArgSpec, type ArgsSpec, type CommandSpec, type Entry 
 import { leaves } from './registry';
 import { toolSchema } from './schema';
 import type { Invocation } from './invoke';
+import { forgeCall } from './next-call';
 import { cut, kebab, shown, typeName } from './validate';
 import { annotations, BEHAVIOURS, toolsetOf } from '../mcp/toolsets';
 
@@ -120,16 +121,56 @@ export async function callTool({
   spec,
   args,
   invoke,
+  nextCall,
 }: {
   spec: CommandSpec<any>;
   args: Record<string, unknown>;
   invoke: (args: Record<string, unknown>) => Promise<Invocation>;
+  /** The tool call a hint's command is, when a served tool runs it (see nextToolCall). */
+  nextCall?: (command: string) => NextCall | null;
 }): Promise<ToolResult> {
   const refused = undeclaredError(spec, args) ?? typeError(spec, args);
   if (refused) return { content: [{ type: 'text', text: JSON.stringify(refused) }], isError: true };
   const { code, stdout, stderr } = await invoke(args);
   const text = stdout.trimEnd() || stderr.trimEnd();
-  return { content: [{ type: 'text', text }], isError: code !== 0 };
+  return { content: [{ type: 'text', text: nextCall ? withNextCalls(text, nextCall) : text }], isError: code !== 0 };
+}
+
+/** A next step a client can make as it is: the tool and its arguments. */
+export interface NextCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/**
+ * The tool call a hint's `forge …` command is, when `served` has its tool and every word of it is
+ * an argument of that tool's schema, of its type. A hint with --cwd or --run-id (another directory
+ * or run) or for a tool not served stays a shell line only.
+ */
+export function nextToolCall(command: string, specOf: (words: string[]) => CommandSpec<any> | null): NextCall | null {
+  const call = forgeCall(command, specOf);
+  if (!call || call.parsed.help || call.parsed.cwd !== undefined || call.parsed.runId !== undefined) return null;
+  const { spec, parsed } = call;
+  if (undeclaredError(spec, parsed.raw) || typeError(spec, parsed.raw)) return null;
+  return { name: spec.name.replace(/[ -]/g, '_'), arguments: parsed.raw };
+}
+
+/** Each record of a result whose `_next_action` a served tool runs gets `_next_call` beside it. */
+function withNextCalls(text: string, nextCall: (command: string) => NextCall | null): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      let record: unknown;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        return line;
+      }
+      const next = (record as { _next_action?: unknown } | null)?._next_action;
+      const call = typeof next === 'string' ? nextCall(next) : null;
+      return call ? JSON.stringify({ ...(record as object), _next_call: call }) : line;
+    })
+    .join('\n');
 }
 
 /**

@@ -1,6 +1,6 @@
 // forge mcp calls that take time: cancellation and disconnect end their programs, progress reaches a client that asks.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -204,6 +204,29 @@ setInterval(() => {}, 1000);`,
   } finally {
     reap(join(dir, 'pid'));
     if (alive(server)) process.kill(server, 'SIGKILL');
+  }
+});
+
+test('a hint a served tool runs comes as a tool call too (_next_call), one the client can make as it is; other hints stay shell lines', async () => {
+  const dir = tempRepo();
+  writeFileSync(join(dir, 'big.txt'), Array.from({ length: 400 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
+  const { client } = await connect(dir);
+  try {
+    const last = async (name: string, args: Record<string, unknown>) => {
+      const r = await client.callTool({ name, arguments: args });
+      return JSON.parse((r.content as Array<{ text: string }>)[0]!.text.split('\n').at(-1)!) as Record<string, any>;
+    };
+    const first = await last('read', { path: 'big.txt' });
+    assert.equal(
+      [first._next_action, first._next_call],
+      ['forge read big.txt --start 151', { name: 'read', arguments: { path: 'big.txt', start: 151 } }],
+    );
+    const next = await last(first._next_call.name, first._next_call.arguments);
+    assert.equal([next.start, next.lines[0].text], [151, 'line 151']);
+    const edited = await last('edit', { path: 'big.txt', old: 'line 400', new: 'the end' });
+    assert.equal([edited._next_action, '_next_call' in edited], ['git diff -- big.txt', false]);
+  } finally {
+    await client.close();
   }
 });
 
