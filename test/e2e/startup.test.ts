@@ -21,6 +21,8 @@ import { pathToFileURL } from 'node:url';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { checksum, MAX_CACHES } from '../../bin/code-cache';
+import { forgeArgsOf } from '../../lib/plans/forge-effects';
+import { shellSplit } from '../../lib/quote';
 import { FORGE, forgeEnv } from '../helpers/forge';
 import { tempDir, tempRepo } from '../helpers/repo';
 
@@ -329,8 +331,20 @@ test('forge mcp loads the code of each command it is asked to run, once, caching
     'every call answered',
   );
   assert.not.match(first.stderr, /Warning|Error/);
-  // The server's bundle and the twelve commands', each cached once.
-  assert.is(caches(home).size, tools.length + 2);
+  // The server's bundle and those of the twelve commands and of the forge commands their hints name
+  // (a hint is read by its command's declaration, for _next_call), each cached once.
+  const hinted = answers.flatMap((a) =>
+    String(a.result.content?.[0].text ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .flatMap((l) => {
+        const next = JSON.parse(l)._next_action;
+        const words = typeof next === 'string' ? (shellSplit(next) ?? []) : [];
+        const command = words[0] === 'forge' ? forgeArgsOf(words.slice(1)).command : null;
+        return command ? [command.replace(/[ -]/g, '_')] : [];
+      }),
+  );
+  assert.is(caches(home).size, new Set([...tools, ...hinted]).size + 2);
   const second = session(tools);
   // Calls run concurrently: compared by id, without the times in them.
   const texts = (out: string) =>
