@@ -14,7 +14,7 @@ export default defineCommand({
   summary: 'Run an agent once per iteration until the loop completes, pauses or hits its limit',
   description: [
     "Runs the agent command given after -- (no shell) once per iteration in its own process group, at the top of the repository, with the iteration's prompt on stdin and FORGE_RUN_ID, FORGE_LOOP_ID and FORGE_LOOP_ITERATION in its environment; its output streams to stderr. The prompt is the loop's prompt followed by the iteration number, the last done-when failure, the last forge validate result of the loop's run, up to 3 matching forge memory lessons, and how to signal completion.",
-    "After each run the agent's stdout is read for the control lines (FORGE_COMPLETE, FORGE_PAUSE, <promise>TEXT</promise>, each alone on a line), then --done-when runs; the loop ends as forge loop start describes. With --prompt-file or --prompt a new loop is started; without, the current loop is driven (a loop started for the Stop hook but not yet bound to a session is taken over). Ctrl-C stops the agent's whole process group and pauses the loop without counting the cut iteration; forge loop resume continues it. Exit 0 when the loop completed, 1 when it paused or reached its limit.",
+    "After each run the agent's stdout is read for the control lines (FORGE_COMPLETE, FORGE_PAUSE, <promise>TEXT</promise>, each alone on a line), then --done-when runs; the loop ends as forge loop start describes. With --prompt-file or --prompt a new loop is started; without, the current loop is driven (a loop started for the Stop hook but not yet bound to a session is taken over). Ctrl-C (or, over MCP, the client's cancel or its going away) stops the agent's whole process group and pauses the loop without counting the cut iteration; forge loop resume continues it. Exit 0 when the loop completed, 1 when it paused or reached its limit.",
   ].join('\n\n'),
   args: {
     ...START_ARGS,
@@ -100,6 +100,7 @@ export async function driveAndAnswer({ store, ctx }: { store: StateStore; ctx: R
     root,
     env: ctx.env,
     now: ctx.now,
+    signal: ctx.signal,
     onOutput: (chunk) => void ctx.relay(chunk),
     onIteration: async (end) =>
       ctx.emit(

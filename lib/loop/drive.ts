@@ -7,9 +7,10 @@ import { updateLoop, type Loop } from './loop';
 import { iterationPrompt } from './prompt';
 
 /**
- * Drives the current run loop in the foreground. Ctrl-C (SIGINT) or SIGTERM stops the agent's
- * whole process group and pauses the loop, the cut iteration uncounted; `forge loop resume`
- * continues it. An agent that cannot start pauses the loop and is refused as AGENT_NOT_FOUND.
+ * Drives the current run loop in the foreground. Ctrl-C (SIGINT), SIGTERM or `signal` (an MCP
+ * client that cancelled the call or went away) stops the agent's whole process group and pauses
+ * the loop, the cut iteration uncounted; `forge loop resume` continues it. An agent that cannot
+ * start pauses the loop and is refused as AGENT_NOT_FOUND.
  */
 export async function driveLoop({
   store,
@@ -18,6 +19,7 @@ export async function driveLoop({
   now,
   onOutput,
   onIteration,
+  signal,
 }: {
   store: StateStore;
   root: string;
@@ -25,6 +27,7 @@ export async function driveLoop({
   now: () => Date;
   onOutput: (chunk: Buffer) => void;
   onIteration: (end: IterationEnd) => Promise<void>;
+  signal?: AbortSignal;
 }): Promise<{ loop: Loop; interrupted: boolean }> {
   let interrupted = false;
   let running: RunningProgram | null = null;
@@ -34,6 +37,8 @@ export async function driveLoop({
   };
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
+  if (signal?.aborted) interrupt();
+  signal?.addEventListener('abort', interrupt, { once: true });
   const setRunner = (pid: number | null, extra: Partial<Loop> = {}) =>
     updateLoop({
       store,
@@ -73,5 +78,6 @@ export async function driveLoop({
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
+    signal?.removeEventListener('abort', interrupt);
   }
 }

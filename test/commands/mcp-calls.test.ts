@@ -15,9 +15,9 @@ import { test } from '../helpers/harness';
 import { ownChild } from '../helpers/owner';
 import { tempRepo } from '../helpers/repo';
 
-async function connect(cwd: string): Promise<{ client: Client; transport: StdioClientTransport }> {
+async function connect(cwd: string, flags: string[] = []): Promise<{ client: Client; transport: StdioClientTransport }> {
   const env = Object.fromEntries(Object.entries(forgeEnv()).filter((e): e is [string, string] => e[1] !== undefined));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [FORGE, 'mcp'], cwd, env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [FORGE, 'mcp', ...flags], cwd, env, stderr: 'pipe' });
   const client = new Client({ name: 'forge-test', version: '1.0.0' });
   await client.connect(transport);
   return { client, transport };
@@ -227,6 +227,34 @@ test('a hint a served tool runs comes as a tool call too (_next_call), one the c
     assert.equal([edited._next_action, '_next_call' in edited], ['git diff -- big.txt', false]);
   } finally {
     await client.close();
+  }
+});
+
+test('a cancelled loop run ends its agent and pauses the loop, the cut iteration uncounted, as Ctrl-C does', async () => {
+  const dir = tempRepo();
+  const { client } = await connect(dir, ['--toolsets', 'loop']);
+  try {
+    const abort = new AbortController();
+    const call = client.callTool(
+      { name: 'loop_run', arguments: { prompt: 'never done', agent: ['sh', '-c', SLOW] } },
+      CallToolResultSchema,
+      { signal: abort.signal },
+    );
+    assert.ok(await until(() => existsSync(join(dir, 'pid'))), 'the agent started');
+    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+    abort.abort('stop the loop');
+    await call.then(
+      () => assert.unreachable('a cancelled call has no result'),
+      () => undefined,
+    );
+    assert.ok(await until(() => !alive(pid)), `the agent (pid ${pid}) was ended`);
+    const status = await client.callTool({ name: 'loop_status', arguments: {} });
+    const record = JSON.parse((status.content as Array<{ text: string }>)[0]!.text.split('\n').at(-1)!);
+    assert.equal([record.status, record.iteration], ['paused', 0], JSON.stringify(record));
+    assert.not.ok(existsSync(join(dir, 'M')));
+  } finally {
+    await client.close();
+    reap(join(dir, 'pid'));
   }
 });
 
