@@ -8,6 +8,7 @@ import { planTemplate } from '../lib/plans/template';
 import { FORGE, forgeEnv } from '../test/helpers/forge';
 import { git, tempDir, tempRepo } from '../test/helpers/repo';
 import { median, peakRssMiB, timeRun } from './stats';
+import { opening } from '../test/helpers/mcp';
 
 interface Case {
   label: string;
@@ -82,16 +83,7 @@ function mcpFirstList(cwd: string, env: NodeJS.ProcessEnv): Promise<{ ms: number
   });
 }
 
-const MCP_SESSION = [
-  {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'forge-bench', version: '1' } },
-  },
-  { jsonrpc: '2.0', method: 'notifications/initialized' },
-  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-]
+const MCP_SESSION = [...opening(1, 'forge-bench'), { jsonrpc: '2.0', id: 2, method: 'tools/list' }]
   .map((m) => JSON.stringify(m))
   .join('\n');
 

@@ -67,7 +67,7 @@ export function agentTools({
     const words = shellSplit(command);
     if (!words?.length) return command;
     if (words[0] !== 'forge') return `bash ${JSON.stringify({ command })}`;
-    const call = forgeCall(command, specOf);
+    const call = forgeCall(words, specOf);
     const tool = call && views.find((v) => v.spec === call.spec);
     if (!call || !tool) return command;
     const { parsed } = call;

@@ -1,21 +1,13 @@
 // How one command's bundle reaches another's: forge mcp loads the code of a command it serves only when that command is called.
 import type { Entry } from './declare';
-import type { Invocation } from './invoke';
+import type { CallOptions, Invocation } from './invoke';
 
 /** What each built bundle (dist/commands/<path>.js) exports: bin/bundle.ts. */
 export interface CommandBundle {
   entries: readonly Entry[];
   run(args: { argv: string[]; load: CommandLoader }): Promise<number>;
   /** Runs one command of this bundle in-process, as lib/cli/invoke does. */
-  invoke(args: {
-    name: string;
-    args: Record<string, unknown>;
-    cwd: string;
-    env: NodeJS.ProcessEnv;
-    json: boolean;
-    signal?: AbortSignal;
-    onProgress?: (text: string) => void;
-  }): Promise<Invocation>;
+  invoke(call: { name: string } & CallOptions): Promise<Invocation>;
 }
 
 /** Loads the bundle of a command by its catalog path (`memory/recall`). */

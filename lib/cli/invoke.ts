@@ -18,6 +18,16 @@ export async function collector(): Promise<Writable & { readonly text: string }>
   return Object.defineProperty(stream, 'text', { get: () => text }) as Writable & { readonly text: string };
 }
 
+/** One in-process call: its arguments, where it runs, and how its caller can stop it or watch it. */
+export interface CallOptions {
+  args: Record<string, unknown>;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  json: boolean;
+  signal?: AbortSignal;
+  onProgress?: (text: string) => void;
+}
+
 export interface Invocation {
   code: number;
   stdout: string;
@@ -52,16 +62,7 @@ export async function invoke({
   json,
   signal,
   onProgress,
-}: {
-  entries: readonly Entry[];
-  spec: CommandSpec<any>;
-  args: Record<string, unknown>;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  json: boolean;
-  signal?: AbortSignal;
-  onProgress?: (text: string) => void;
-}): Promise<Invocation> {
+}: { entries: readonly Entry[]; spec: CommandSpec<any> } & CallOptions): Promise<Invocation> {
   const [stdout, stderr] = [await collector(), await collector()];
   const stdin = bytesSource(json ? [Buffer.from(`${JSON.stringify(args)}\n`)] : []);
   const words = json ? ['--json'] : argvOf(spec, args);

@@ -1,10 +1,11 @@
 // forge over MCP: commands as tools, generated from their declarations and run through the same CLI path.
-import { COMMON_ARGS, type ArgSpec, type ArgsSpec, type CommandSpec, type Entry } from './declare';
+import { COMMON_ARGS, type ArgsSpec, type CommandSpec, type Entry } from './declare';
 import { leaves } from './registry';
 import { toolSchema } from './schema';
 import type { Invocation } from './invoke';
+import { shellSplit } from '../quote';
 import { forgeCall } from './next-call';
-import { cut, kebab, shown, typeName } from './validate';
+import { cut, kebab, shown, typeName, wrongType } from './validate';
 import { annotations, BEHAVIOURS, toolsetOf } from '../mcp/toolsets';
 
 export interface McpTool {
@@ -30,27 +31,6 @@ export interface ToolResult {
   [key: string]: unknown;
   content: Array<{ type: 'text'; text: string }>;
   isError: boolean;
-}
-
-/** The JSON type a declared argument's schema gives (schema.ts), as words for a message; null when the value has it. */
-function wrongType(spec: ArgSpec, value: unknown): string | null {
-  const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
-  switch (spec.type) {
-    case 'string':
-      return typeof value === 'string' ? null : 'a string';
-    case 'number':
-      return typeof value === 'number' ? null : 'a number';
-    case 'integer':
-      return Number.isInteger(value) ? null : 'an integer';
-    case 'boolean':
-      return typeof value === 'boolean' ? null : 'true or false';
-    case 'array':
-      return Array.isArray(value) && value.every((v) => typeof v === 'string') ? null : 'an array of strings';
-    case 'object':
-      return isObject(value) ? null : 'an object';
-    case 'objects':
-      return Array.isArray(value) && value.every(isObject) ? null : 'an array of objects';
-  }
 }
 
 /**
@@ -94,7 +74,7 @@ export function typeError(spec: CommandSpec<any>, args: Record<string, unknown>)
     const name = kebab(key);
     const arg = Object.hasOwn(spec.args, name) ? (spec.args as ArgsSpec)[name]! : undefined;
     if (!arg || value === null || value === undefined) continue;
-    const expected = wrongType(arg, value);
+    const expected = wrongType(arg.type, value);
     if (expected) {
       return {
         ok: false,
@@ -148,7 +128,7 @@ export interface NextCall {
  * or run) or for a tool not served stays a shell line only.
  */
 export function nextToolCall(command: string, specOf: (words: string[]) => CommandSpec<any> | null): NextCall | null {
-  const call = forgeCall(command, specOf);
+  const call = forgeCall(shellSplit(command) ?? [], specOf);
   if (!call || call.parsed.help || call.parsed.cwd !== undefined || call.parsed.runId !== undefined) return null;
   const { spec, parsed } = call;
   if (undeclaredError(spec, parsed.raw) || typeError(spec, parsed.raw)) return null;

@@ -1,18 +1,17 @@
 // A hint's forge command read as the tool call that runs it: the next step as data, for a caller that calls tools rather than a shell.
-import { shellSplit } from '../quote';
 import type { CommandSpec } from './declare';
 import { parseArgv, type ParsedArgv } from './parse';
 
 /**
- * `forge <command> <args…>` parsed against its command's declaration; null for another program, a
- * command `specOf` does not know (given the words after `forge`), or words its parser refuses.
+ * A command line's words (`forge <command> <args…>`, as shellSplit gives them) parsed against its
+ * command's declaration; null for another program, a command `specOf` does not know (given the
+ * words after `forge`), or words its parser refuses.
  */
 export function forgeCall(
-  command: string,
+  words: readonly string[],
   specOf: (words: string[]) => CommandSpec<any> | null,
 ): { spec: CommandSpec<any>; parsed: ParsedArgv } | null {
-  const words = shellSplit(command);
-  if (!words?.length || words[0] !== 'forge') return null;
+  if (words[0] !== 'forge') return null;
   const spec = specOf(words.slice(1));
   if (!spec) return null;
   try {

@@ -1,6 +1,6 @@
 // Checks and coerces one request (from flags or an NDJSON line) against a command's argument schema.
 import { InvalidInputError } from '../errors';
-import { COMMON_ARGS, type ArgSpec, type ArgsSpec } from './declare';
+import { COMMON_ARGS, type ArgSpec, type ArgsSpec, type ArgType } from './declare';
 
 /** Common fields a request may carry besides the command's own. */
 export interface CommonFields {
@@ -208,12 +208,32 @@ function checkFields({
           data: { field: at },
         },
       );
-    const ok = type === 'integer' ? Number.isInteger(value) : typeof value === type;
-    if (!ok)
-      throw new InvalidInputError(
-        'INVALID_ARGUMENT',
-        `${at}.${key} must be ${type === 'string' ? 'a string' : type === 'boolean' ? 'true or false' : 'an integer'}, got ${typeName(value)} ${shown(value)}`,
-        { fix, data: { field: `${at}.${key}` } },
-      );
+    const expected = wrongType(type, value);
+    if (expected)
+      throw new InvalidInputError('INVALID_ARGUMENT', `${at}.${key} must be ${expected}, got ${typeName(value)} ${shown(value)}`, {
+        fix,
+        data: { field: `${at}.${key}` },
+      });
+  }
+}
+
+/** The JSON type a declared argument's schema gives (schema.ts), as words for a message; null when the value has it (no coercion: typed JSON from a tool call or an item of an 'objects' argument). */
+export function wrongType(type: ArgType, value: unknown): string | null {
+  const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+  switch (type) {
+    case 'string':
+      return typeof value === 'string' ? null : 'a string';
+    case 'number':
+      return typeof value === 'number' ? null : 'a number';
+    case 'integer':
+      return Number.isInteger(value) ? null : 'an integer';
+    case 'boolean':
+      return typeof value === 'boolean' ? null : 'true or false';
+    case 'array':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string') ? null : 'an array of strings';
+    case 'object':
+      return isObject(value) ? null : 'an object';
+    case 'objects':
+      return Array.isArray(value) && value.every(isObject) ? null : 'an array of objects';
   }
 }

@@ -3,8 +3,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as assert from 'uvu/assert';
 import { entries } from '../../commands/index';
@@ -13,15 +11,8 @@ import { EFFECTS } from '../../lib/plans/forge-effects';
 import { FORGE, forgeEnv } from '../helpers/forge';
 import { test } from '../helpers/harness';
 import { ownChild } from '../helpers/owner';
+import { connect, opening } from '../helpers/mcp';
 import { tempRepo } from '../helpers/repo';
-
-async function connect(cwd: string, flags: string[] = []): Promise<{ client: Client; transport: StdioClientTransport }> {
-  const env = Object.fromEntries(Object.entries(forgeEnv()).filter((e): e is [string, string] => e[1] !== undefined));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [FORGE, 'mcp', ...flags], cwd, env, stderr: 'pipe' });
-  const client = new Client({ name: 'forge-test', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, transport };
-}
 
 const alive = (pid: number) => {
   try {
@@ -138,13 +129,7 @@ test('raw JSON-RPC: malformed lines, invalid requests, batches, non-object argum
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const lines = [
-    {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    },
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ...opening(1, 'raw'),
     '{not json',
     { jsonrpc: '2.0', id: 2 },
     [{ jsonrpc: '2.0', id: 3, method: 'tools/list' }],
@@ -182,8 +167,7 @@ test('a client that dies mid-call (SIGKILL, no shutdown) takes the call with it:
         `const { spawn } = require('node:child_process');
 const server = spawn(process.execPath, ${JSON.stringify([FORGE, 'mcp'])}, { stdio: ['pipe', 'pipe', 'ignore'] });
 const send = (m) => server.stdin.write(JSON.stringify(m) + '\\n');
-send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'doomed', version: '1' } } });
-send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+for (const m of ${JSON.stringify(opening(0, 'doomed'))}) send(m);
 send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'validate', arguments: { module: 'M1', cmd: [${JSON.stringify(SLOW)}] } } });
 console.log(server.pid);
 setInterval(() => {}, 1000);`,

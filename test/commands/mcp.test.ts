@@ -2,8 +2,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { test } from '../helpers/harness';
 import { ownChild } from '../helpers/owner';
@@ -14,22 +13,15 @@ import { mcpTools } from '../../lib/cli/mcp-server';
 import { annotations, BEHAVIOURS, DEFAULT_TOOLSETS, NOT_SERVED, TOOLSETS } from '../../lib/mcp/toolsets';
 import { planTemplate } from '../../lib/plans/template';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
+import { connect, opening } from '../helpers/mcp';
 import { repoWith, tempRepo } from '../helpers/repo';
-
-async function connect(cwd: string, flags: string[]) {
-  const env = Object.fromEntries(Object.entries(forgeEnv()).filter((e): e is [string, string] => e[1] !== undefined));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [FORGE, 'mcp', ...flags], cwd, env, stderr: 'pipe' });
-  const client = new Client({ name: 'forge-test', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
 
 const records = (r: Record<string, unknown>) =>
   (r.content as Array<{ text: string }>)[0]!.text.split('\n').map((l) => JSON.parse(l) as Record<string, any>);
 
 /** Runs `body` with a connected client, closing it (and the server) even when an assertion fails. */
 async function withClient(cwd: string, body: (client: Client) => Promise<void>, flags: string[] = []): Promise<void> {
-  const client = await connect(cwd, flags);
+  const { client } = await connect(cwd, flags);
   try {
     await body(client);
   } finally {
@@ -281,16 +273,7 @@ test('tools/list answers exactly the tools the declarations give (the build deri
       stdio: ['pipe', 'pipe', 'ignore'],
     }),
   );
-  const session = [
-    {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'forge-test', version: '1' } },
-    },
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
-    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-  ];
+  const session = [...opening(1), { jsonrpc: '2.0', id: 2, method: 'tools/list' }];
   child.stdin.end(session.map((m) => `${JSON.stringify(m)}\n`).join(''));
   let out = '';
   for await (const chunk of child.stdout) out += chunk;

@@ -24,6 +24,7 @@ import { checksum, MAX_CACHES } from '../../bin/code-cache';
 import { forgeArgsOf } from '../../lib/plans/forge-effects';
 import { shellSplit } from '../../lib/quote';
 import { FORGE, forgeEnv } from '../helpers/forge';
+import { opening } from '../helpers/mcp';
 import { tempDir, tempRepo } from '../helpers/repo';
 
 const repo = tempRepo();
@@ -291,13 +292,7 @@ test('forge mcp loads the code of each command it is asked to run, once, caching
   ];
   const session = (calls: string[]) => {
     const lines = [
-      {
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'forge-test', version: '1' } },
-      },
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      ...opening(0),
       ...calls.map((name, i) => ({
         jsonrpc: '2.0',
         id: i + 1,

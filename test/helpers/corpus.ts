@@ -879,6 +879,16 @@ function spaceInString(l: string): string | null {
 }
 /** The width of a line's leading whitespace. */
 const indentWidth = (l: string) => l.length - l.trimStart().length;
+/**
+ * Some edit's old text is still a substring of the file as the edits before it left it (it ends
+ * before a padded line's whitespace, say): an exact match, replaced as a substring as str_replace
+ * does — not the rule a drift perturbation tests.
+ */
+const oldStillExact = (inst: Instance, edits: EditOp[]) => edits.some((e, k) => 'old' in e && partway(inst, k).join('\n').includes(e.old));
+/** A hunk whose old lines the file indents at more than one depth. */
+const unevenHunk = (h: Hunk) => new Set(h.lines.filter((l) => l.op !== '+' && l.text.trim()).map((l) => indentWidth(l.text))).size > 1;
+/** The base as a model writes it with no indentation at all, old and new. */
+const flattened = (b: Base) => derive(b, { modelOld: (l) => l.trimStart(), modelNew: (l) => l.trimStart() });
 /** The runs of removed and added lines of a hunk, as counts. */
 function changeRuns(lines: HunkLine[]): Array<{ removed: number; added: number }> {
   const runs: Array<{ removed: number; added: number }> = [];
@@ -1140,18 +1150,10 @@ export const PERTURBATIONS: Perturbation[] = [
   ),
   drift(
     'ws-both-flat',
-    'the model wrote old and new text with no indentation at all, against lines the file indents at several depths; each change replaces as many lines as it removes',
+    'the model wrote old and new text with no indentation at all, against lines the file indents at several depths; each change replaces one line by one',
     (b) => {
-      const runs = b.hunks.flatMap((h) => changeRuns(h.lines));
-      if (!runs.every((r) => r.removed === 1 && r.added === 1)) return null;
-      if (
-        !b.hunks.some(
-          (h) =>
-            new Set(h.lines.filter((l) => l.op !== '+' && l.text.trim()).map((l) => l.text.length - l.text.trimStart().length)).size > 1,
-        )
-      )
-        return null;
-      return derive(b, { modelOld: (l) => l.trimStart(), modelNew: (l) => l.trimStart() });
+      const oneForOne = b.hunks.flatMap((h) => changeRuns(h.lines)).every((r) => r.removed === 1 && r.added === 1);
+      return oneForOne && b.hunks.some(unevenHunk) ? flattened(b) : null;
     },
   ),
   {
@@ -1159,13 +1161,12 @@ export const PERTURBATIONS: Perturbation[] = [
     what: 'old and new text with no indentation at all, a hunk the file indents at several depths changing several lines at once: the new depths are unknown, refused',
     refuse: true,
     patch: (b) => {
-      const uneven = (h: Hunk) => new Set(h.lines.filter((l) => l.op !== '+' && l.text.trim()).map((l) => indentWidth(l.text))).size > 1;
       const restructured = (h: Hunk) =>
-        uneven(h) &&
+        unevenHunk(h) &&
         h.lines.some((l) => l.op === '+' && l.text.trim()) &&
         changeRuns(h.lines).some((r) => r.removed !== 1 || r.added !== 1);
       if (!b.plain || !b.hunks.some(restructured)) return null;
-      const inst = derive(b, { modelOld: (l) => l.trimStart(), modelNew: (l) => l.trimStart() });
+      const inst = flattened(b);
       return locatable(inst, false) ? patchCase('ws-both-flat-restructured', inst, unified(inst), true) : null;
     },
   },
@@ -1182,9 +1183,7 @@ export const PERTURBATIONS: Perturbation[] = [
       const kept = surelyKept(b);
       const inst = padded(b, (i) => kept.has(i));
       const edits = editsOf(inst);
-      // Old text that is still a substring of the file (it ends before a padded line's whitespace) is
-      // an exact match, replaced as a substring, as str_replace does: not this perturbation's rule.
-      if (edits?.some((e, k) => 'old' in e && partway(inst, k).join('\n').includes(e.old))) return null;
+      if (edits && oldStillExact(inst, edits)) return null;
       return editCase('trailing-whitespace', inst, edits);
     },
   },
@@ -1202,7 +1201,7 @@ export const PERTURBATIONS: Perturbation[] = [
       const inst = derive(b, { fileLine: (l, i) => (kept.has(i) ? respaced(l) : l) });
       if (!changedLines(inst)) return null;
       const edits = editsOf(inst);
-      if (edits?.some((e, k) => 'old' in e && partway(inst, k).join('\n').includes(e.old))) return null;
+      if (edits && oldStillExact(inst, edits)) return null;
       return editCase('internal-spacing', inst, edits);
     },
   },
@@ -1236,7 +1235,7 @@ export const PERTURBATIONS: Perturbation[] = [
         fileEol: (i) => (i === lastLine ? '' : '\n'),
       });
       const edits = editsOf(inst);
-      if (!edits || edits.some((e, k) => 'old' in e && partway(inst, k).join('\n').includes(e.old))) return null;
+      if (!edits || oldStillExact(inst, edits)) return null;
       const final = edits.at(-1)!;
       if (!('old' in final)) return null;
       edits[edits.length - 1] = { ...final, new: `${final.new}\n` };

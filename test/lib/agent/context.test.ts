@@ -3,7 +3,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import type { ChatMessage } from '../../../lib/agent/chat';
-import { enforceBudget, newBudgetState, prefixText, requestTokens, uncachedTokens } from '../../../lib/agent/context';
+import { type BudgetState, enforceBudget, newBudgetState, prefixText, requestTokens, uncachedTokens } from '../../../lib/agent/context';
 
 const tools = [
   {
@@ -11,6 +11,22 @@ const tools = [
     function: { name: 'read', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
   },
 ];
+
+/** Turn `turn` of a run that reads a file each turn: the call, and its result of `lines` lines. */
+function readTurn({ messages, state, turn, lines }: { messages: ChatMessage[]; state: BudgetState; turn: number; lines: number }): void {
+  const id = `c${turn}`;
+  state.toolNames.set(id, 'read');
+  messages.push({
+    role: 'assistant',
+    content: '',
+    tool_calls: [{ id, type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: `f${turn}.txt` }) } }],
+  });
+  messages.push({
+    role: 'tool',
+    tool_call_id: id,
+    content: Array.from({ length: lines }, (_, i) => `f${turn}.txt line ${i}: some text of the file`).join('\n'),
+  });
+}
 
 test('uncached tokens: all of a first request, none of a repeat, only the appended part of a longer one', () => {
   const a = prefixText({
@@ -50,18 +66,7 @@ test('compression comes in blocks: most calls over the budget append to an uncha
     // An earlier message changed since the last request: the prefix a cache held is gone from there.
     if (JSON.stringify(messages.slice(0, previous.length)) !== JSON.stringify(previous)) rewrites++;
     previous = structuredClone(messages);
-    const id = `c${turn}`;
-    state.toolNames.set(id, 'read');
-    messages.push({
-      role: 'assistant',
-      content: '',
-      tool_calls: [{ id, type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: `f${turn}.txt` }) } }],
-    });
-    messages.push({
-      role: 'tool',
-      tool_call_id: id,
-      content: Array.from({ length: 40 }, (_, i) => `f${turn}.txt line ${i}: some text of the file`).join('\n'),
-    });
+    readTurn({ messages, state, turn, lines: 40 });
   }
   assert.ok(rewrites >= 1 && rewrites <= 4, `${rewrites} of 12 calls rewrote an earlier message`);
   assert.ok(state.archive.size >= 6, 'older results were compressed');
@@ -77,16 +82,8 @@ test('at a small budget the latest result keeps half the room: older turns are d
   const budget = fixed + 600;
   let drops = 0;
   for (let turn = 1; turn <= 10; turn++) {
-    const id = `c${turn}`;
-    state.toolNames.set(id, 'read');
-    messages.push({
-      role: 'assistant',
-      content: '',
-      tool_calls: [{ id, type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: `f${turn}.txt` }) } }],
-    });
     // Each result alone is larger than the room: some of it is cut, never all.
-    const whole = Array.from({ length: 80 }, (_, i) => `f${turn}.txt line ${i}: some text of the file`).join('\n');
-    messages.push({ role: 'tool', tool_call_id: id, content: whole });
+    readTurn({ messages, state, turn, lines: 80 });
     const fit = await enforceBudget({ messages, tools, budget, state });
     assert.ok((await requestTokens({ messages, tools })) <= budget, `turn ${turn}`);
     const shown = String(messages.at(-1)!.content);
