@@ -263,7 +263,7 @@ export default defineCommand({
     XDG_CONFIG_HOME: 'Where forge/config.json is (default ~/.config).',
   },
   mutates: true,
-  mcp: { toolset: 'agent', effect: 'destructive', openWorld: true },
+  mcp: { title: 'Run a task with a model', toolset: 'agent', effect: 'destructive', openWorld: true },
   async run(args, ctx) {
     if (args.list) return listOutcome(ctx);
     if (args.rollback !== undefined) return rollbackOutcome(args, ctx);

@@ -22,7 +22,7 @@ export default defineCommand({
   },
   exits: { 0: 'saved', 1: 'git failed', 2: 'invalid input, not a git repository, or no work tree' },
   mutates: true,
-  mcp: { toolset: 'checkpoints', effect: 'additive' },
+  mcp: { title: 'Save a checkpoint', toolset: 'checkpoints', effect: 'additive' },
   async run(args, ctx) {
     const c = await createCheckpoint({ cwd: ctx.cwd, message: args.message, kind: 'manual', now: ctx.now() });
     if (!c) throw await noWorkTreeError({ cwd: ctx.cwd });

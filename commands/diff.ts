@@ -43,7 +43,7 @@ export default defineCommand({
     2: 'invalid input, no such checkpoint, not a git repository, or no work tree',
   },
   mutates: false,
-  mcp: { toolset: 'checkpoints', effect: 'read' },
+  mcp: { title: 'Diff since a checkpoint', toolset: 'checkpoints', effect: 'read' },
   pager: true,
   async run(args, ctx) {
     const n = args.checkpoint ?? 1;

@@ -86,7 +86,7 @@ export default defineCommand({
     2: 'invalid input or a path outside the repository',
   },
   mutates: true,
-  mcp: { toolset: 'files', effect: 'destructive' },
+  mcp: { title: 'Edit a file', toolset: 'files', effect: 'destructive' },
   async run(args, ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     const lineMode = args.lines !== undefined || args.after !== undefined || args.before !== undefined || args.edits !== undefined;

@@ -43,7 +43,7 @@ export default defineCommand({
     2: 'invalid input, or a path that leaves the repository or is a directory',
   },
   mutates: true,
-  mcp: { toolset: 'install', effect: 'destructive', idempotent: true },
+  mcp: { title: 'Write the conventions file', toolset: 'install', effect: 'destructive', idempotent: true },
   async run(args, ctx) {
     const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
     const ws = await openWorkspace({ cwd: root, warn: ctx.warn });

@@ -33,7 +33,7 @@ export default defineCommand({
   errors: { NOT_A_GIT_REPO: 'outside a git repository', INVALID_ID: 'a module id that is not a plain name' },
   exits: { 0: 'queried (with or without matches)', 2: 'invalid input or not a git repository' },
   mutates: false,
-  mcp: { toolset: 'runs', effect: 'read' },
+  mcp: { title: 'Query a run log', toolset: 'runs', effect: 'read' },
   pager: true,
   recordsToolCall: false,
   async run(args, ctx) {

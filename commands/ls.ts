@@ -39,7 +39,7 @@ export default defineCommand({
     2: 'invalid input, or a path outside the repository or above the working directory',
   },
   mutates: false,
-  mcp: { toolset: 'files', effect: 'read' },
+  mcp: { title: 'List files', toolset: 'files', effect: 'read' },
   async run(args, ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     assertWalkable({ ws });

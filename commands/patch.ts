@@ -69,7 +69,7 @@ export default defineCommand({
     2: 'invalid input or a file outside the repository',
   },
   mutates: true,
-  mcp: { toolset: 'files', effect: 'destructive' },
+  mcp: { title: 'Apply a patch', toolset: 'files', effect: 'destructive' },
   async run(args, ctx) {
     let text = args.diff;
     if (args.file !== undefined) {

@@ -68,7 +68,7 @@ export default defineCommand({
   },
   exits: { 0: 'read', 1: "no such file, not a regular file, or in git's own files", 2: 'invalid input or a path outside the repository' },
   mutates: false,
-  mcp: { toolset: 'files', effect: 'read' },
+  mcp: { title: 'Read a file window', toolset: 'files', effect: 'read' },
   async run(args, ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     if (args.symbols) {

@@ -98,7 +98,7 @@ export default defineCommand({
     2: 'invalid input: an empty or invalid OLD, a path outside the repository or above the working directory',
   },
   mutates: true,
-  mcp: { toolset: 'files', effect: 'destructive' },
+  mcp: { title: 'Replace across files', toolset: 'files', effect: 'destructive' },
   async run(args, ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     assertWalkable({ ws });

@@ -25,7 +25,7 @@ export default defineCommand({
   errors: { UNKNOWN_COMMAND: 'a name that is not a command' },
   exits: { 0: 'printed', 2: 'unknown command' },
   mutates: false,
-  mcp: { toolset: 'runs', effect: 'read' },
+  mcp: { title: 'Show tool schemas', toolset: 'runs', effect: 'read' },
   async run(args, ctx) {
     // The registry imports this command: load it when run, not at import (no import cycle).
     const { entries } = await import('./index');

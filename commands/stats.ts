@@ -13,7 +13,7 @@ export default defineCommand({
   errors: { NOT_A_GIT_REPO: 'outside a git repository' },
   exits: { 0: 'shown (or no tasks yet)', 2: 'not a git repository' },
   mutates: false,
-  mcp: { toolset: 'runs', effect: 'read' },
+  mcp: { title: 'Agent usage stats', toolset: 'runs', effect: 'read' },
   async run(_args, ctx) {
     const { entries, corrupt } = parseTelemetry(await readStream({ store: await ctx.store(), dir: TELEMETRY_DIR }));
     const rows = summarise(entries);

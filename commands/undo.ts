@@ -128,7 +128,7 @@ export default defineCommand({
     2: 'invalid input, no such checkpoint, or not a git repository',
   },
   mutates: true,
-  mcp: { toolset: 'checkpoints', effect: 'destructive' },
+  mcp: { title: 'Restore a checkpoint', toolset: 'checkpoints', effect: 'destructive' },
   async run(args, ctx) {
     if (args.list) return list(ctx);
     if (args.redo && args.checkpoint !== undefined)

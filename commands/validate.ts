@@ -177,7 +177,7 @@ export default defineCommand({
     2: 'invalid input or not a git repository',
   },
   mutates: true,
-  mcp: { toolset: 'validate', effect: 'destructive', openWorld: true },
+  mcp: { title: 'Validate a module', toolset: 'validate', effect: 'destructive', openWorld: true },
   allowMissingCwd: true,
   async run(args, ctx) {
     const moduleId = assertId({ kind: 'module id', value: args.module });

@@ -37,7 +37,7 @@ export default defineCommand({
     2: 'invalid input or a path outside the repository',
   },
   mutates: true,
-  mcp: { toolset: 'files', effect: 'destructive', idempotent: true },
+  mcp: { title: 'Write a file', toolset: 'files', effect: 'destructive', idempotent: true },
   async run(args, ctx) {
     const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     const r = await writeWhole({ ws, path: args.path, content: args.content, overwrite: args.overwrite });

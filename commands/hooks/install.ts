@@ -16,7 +16,7 @@ export default defineCommand({
   errors: { NOT_A_GIT_REPO: 'outside a git repository', HOOK_CONFLICT: 'a foreign pre-push hook and a pre-push.local both exist' },
   exits: { 0: 'installed, or already installed', 1: 'refused: a hook conflict', 2: 'invalid input or not a git repository' },
   mutates: true,
-  mcp: { toolset: 'install', effect: 'additive', idempotent: true },
+  mcp: { title: 'Install the pre-push hook', toolset: 'install', effect: 'additive', idempotent: true },
   async run(_args, ctx) {
     const r = await installPrePush({ cwd: ctx.cwd, forgeBin: realpathSync(process.argv[1]!) });
     const path = relative(ctx.cwd, r.path);

@@ -30,7 +30,7 @@ export default defineCommand({
   exits: { 0: 'listed', 2: 'an invalid config file, or no such profile' },
   env: { FORGE_PROFILE: 'The profile when --profile is not given.', XDG_CONFIG_HOME: 'Where forge/config.json is (default ~/.config).' },
   mutates: false,
-  mcp: { toolset: 'install', effect: 'read' },
+  mcp: { title: 'List installed hooks', toolset: 'install', effect: 'read' },
   async run(args, ctx) {
     const [{ editFix, HOOK_EVENTS, readConfigText, resolveAgentSettings }, { detectHooks, emptyHooks, NEW_PROFILE, sameMarkers }] =
       await Promise.all([import('../../lib/agent/config'), import('../../lib/agent/hooks')]);

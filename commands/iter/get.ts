@@ -21,7 +21,7 @@ export default defineCommand({
   },
   exits: { 0: 'shown', 1: "the module's saved state cannot be read", 2: 'invalid input or not a git repository' },
   mutates: false,
-  mcp: { toolset: 'runs', effect: 'read' },
+  mcp: { title: 'Show retry state', toolset: 'runs', effect: 'read' },
   async run(args, ctx) {
     const moduleId = assertId({ kind: 'module id', value: args.module });
     const runId = ctx.runId ?? DEFAULT_RUN;

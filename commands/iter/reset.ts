@@ -24,7 +24,7 @@ export default defineCommand({
   },
   exits: { 0: 'reset (or nothing to reset)', 1: 'the state could not be updated', 2: 'invalid input or not a git repository' },
   mutates: true,
-  mcp: { toolset: 'runs', effect: 'destructive', idempotent: true },
+  mcp: { title: 'Reset retry state', toolset: 'runs', effect: 'destructive', idempotent: true },
   async run(args, ctx) {
     if (!args.module && !args.all)
       throw new InvalidInputError('MISSING_ARGUMENT', 'name a module to reset, or pass --all', { fix: 'forge iter reset --help' });

@@ -42,7 +42,7 @@ export default defineCommand({
     2: 'invalid input or not a git repository',
   },
   mutates: true,
-  mcp: { toolset: 'runs', effect: 'additive', idempotent: true },
+  mcp: { title: 'Record an attempt', toolset: 'runs', effect: 'additive', idempotent: true },
   async run(args, ctx) {
     const moduleId = assertId({ kind: 'module id', value: args.module });
     const runId = ctx.runId ?? DEFAULT_RUN;

@@ -17,7 +17,7 @@ export default defineCommand({
   },
   exits: { 0: 'cancelled', 1: 'refused: no loop, already ended, or unreadable', 2: 'invalid input or not a git repository' },
   mutates: true,
-  mcp: { toolset: 'loop', effect: 'destructive', idempotent: true },
+  mcp: { title: 'Cancel the loop', toolset: 'loop', effect: 'destructive', idempotent: true },
   async run(_args, ctx) {
     const loop = await setLoopStatus({ store: await ctx.store(), to: 'cancelled', reason: 'cancelled by the operator', now: ctx.now() });
     return {

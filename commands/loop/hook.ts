@@ -142,7 +142,7 @@ export default defineCommand({
     0: 'answered: continue, or let the session stop — also when the hook itself fails, bad flags and an invalid FORGE_RUN_ID included (the error is on stderr)',
   },
   mutates: true,
-  mcp: { toolset: 'loop', effect: 'destructive', openWorld: true },
+  mcp: { title: 'Loop Stop hook', toolset: 'loop', effect: 'destructive', openWorld: true },
   // A FORGE_CWD that names no directory is the hook's own failure too: the session may stop.
   allowMissingCwd: true,
   failsOpen: true,

@@ -53,7 +53,7 @@ export default defineCommand({
     2: 'invalid input, or --settings outside the repository',
   },
   mutates: true,
-  mcp: { toolset: 'install', effect: 'additive', idempotent: true },
+  mcp: { title: 'Install the loop driver', toolset: 'install', effect: 'additive', idempotent: true },
   async run(args, ctx) {
     const install = {
       claude: () =>

@@ -22,7 +22,7 @@ export default defineCommand({
   },
   exits: { 0: 'paused', 1: 'refused: no loop, or not active', 2: 'invalid input or not a git repository' },
   mutates: true,
-  mcp: { toolset: 'loop', effect: 'additive', idempotent: true },
+  mcp: { title: 'Pause the loop', toolset: 'loop', effect: 'additive', idempotent: true },
   async run(args, ctx) {
     if (!args.reason.trim())
       throw new InvalidInputError('EMPTY_REASON', 'the reason is blank', { fix: ctx.cmd('loop', 'pause', '--reason', 'why') });

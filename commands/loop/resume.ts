@@ -28,7 +28,7 @@ export default defineCommand({
     2: 'invalid input or not a git repository',
   },
   mutates: true,
-  mcp: { toolset: 'loop', effect: 'additive', idempotent: true },
+  mcp: { title: 'Resume the loop', toolset: 'loop', effect: 'additive', idempotent: true },
   async run(_args, ctx) {
     const store = await ctx.store();
     const before = await currentLoop({ store });

@@ -52,7 +52,7 @@ export default defineCommand({
   },
   exits: { 0: 'the loop completed', 1: 'the loop paused or reached its limit, or refused', 2: 'invalid input or not a git repository' },
   mutates: true,
-  mcp: { toolset: 'loop', effect: 'destructive', openWorld: true },
+  mcp: { title: 'Run the loop', toolset: 'loop', effect: 'destructive', openWorld: true },
   async run(args, ctx) {
     if (!args.agent.length)
       throw new InvalidInputError('MISSING_AGENT', 'which agent? give its command after --', {

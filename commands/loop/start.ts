@@ -117,7 +117,7 @@ export default defineCommand({
   },
   exits: { 0: 'started', 1: 'refused: a loop is already live', 2: 'invalid input' },
   mutates: true,
-  mcp: { toolset: 'loop', effect: 'destructive', openWorld: true },
+  mcp: { title: 'Start a loop', toolset: 'loop', effect: 'destructive', openWorld: true },
   async run(args, ctx) {
     const options = await startOptions(args, ctx.cwd);
     if (!options)

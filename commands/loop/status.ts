@@ -16,7 +16,7 @@ export default defineCommand({
   },
   exits: { 0: 'shown (or no loop)', 1: 'the current loop cannot be read', 2: 'not a git repository' },
   mutates: false,
-  mcp: { toolset: 'loop', effect: 'read' },
+  mcp: { title: 'Show the loop', toolset: 'loop', effect: 'read' },
   async run(_args, ctx) {
     const loop = await currentLoop({ store: await ctx.store() });
     if (!loop) return { data: { loop_id: null }, text: 'no loop', next: 'forge loop start --help' };

@@ -28,7 +28,7 @@ export default defineCommand({
   errors: { NOT_A_GIT_REPO: '--scope project outside a git repository' },
   exits: { 0: 'searched (with or without matches)', 2: 'invalid input' },
   mutates: false,
-  mcp: { toolset: 'memory', effect: 'read' },
+  mcp: { title: 'Recall lessons', toolset: 'memory', effect: 'read' },
   async run(args, ctx) {
     const words = keywords(args.query ?? '');
     const groups: Array<{ scope: 'project' | 'global'; entries: MemoryEntry[] }> = [];

@@ -38,7 +38,7 @@ export default defineCommand({
   },
   exits: { 0: 'saved, or skipped as a duplicate', 1: 'the state could not be updated', 2: 'invalid input or not a git repository' },
   mutates: true,
-  mcp: { toolset: 'memory', effect: 'additive', idempotent: true },
+  mcp: { title: 'Save a lesson', toolset: 'memory', effect: 'additive', idempotent: true },
   async run(args, ctx) {
     const entry = await buildEntry({
       pattern: args.pattern,

@@ -24,7 +24,7 @@ export default defineCommand({
   },
   exits: { 0: 'acknowledged', 1: 'refused: nothing to acknowledge, no plan, or paused', 2: 'invalid input or not a git repository' },
   mutates: true,
-  mcp: { toolset: 'plans', effect: 'additive', idempotent: true },
+  mcp: { title: 'Acknowledge a refusal', toolset: 'plans', effect: 'additive', idempotent: true },
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });
     const { contract, grant } = await acknowledge({ store: await ctx.store(), planId, now: ctx.now(), cwd: ctx.cwd });

@@ -44,7 +44,7 @@ export default defineCommand({
     2: 'invalid input or not a git repository',
   },
   mutates: true,
-  mcp: { toolset: 'plans', effect: 'destructive', openWorld: true },
+  mcp: { title: 'Advance the plan', toolset: 'plans', effect: 'destructive', openWorld: true },
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });
     const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;

@@ -62,7 +62,7 @@ export default defineCommand({
     2: 'invocation error: bad flags or a --path that is not a plan file or directory',
   },
   mutates: false,
-  mcp: { toolset: 'plans', effect: 'read' },
+  mcp: { title: 'Check plan contracts', toolset: 'plans', effect: 'read' },
   async run(args, ctx) {
     const root = (await workTreeRoot({ cwd: ctx.cwd }))?.root ?? ctx.cwd;
     const files = await discoverPlans({ cwd: ctx.cwd, root, paths: args.path });

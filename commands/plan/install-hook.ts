@@ -86,7 +86,7 @@ export default defineCommand({
     2: 'invalid input, or --settings outside the repository',
   },
   mutates: true,
-  mcp: { toolset: 'install', effect: 'additive', idempotent: true },
+  mcp: { title: 'Install the plan gate', toolset: 'install', effect: 'additive', idempotent: true },
   async run(args, ctx) {
     const agent = args.agent as HookAgent;
     if (args.user && args.settings !== undefined)

@@ -37,7 +37,7 @@ export default defineCommand({
   errors: { INVALID_ID: 'a plan id that is not a plain name', NOT_A_GIT_REPO: 'outside a git repository' },
   exits: { 0: 'listed (possibly nothing)', 2: 'invalid input or not a git repository' },
   mutates: false,
-  mcp: { toolset: 'plans', effect: 'read' },
+  mcp: { title: 'Show the plan journal', toolset: 'plans', effect: 'read' },
   async run(args, ctx) {
     const planId = args['plan-id'] === undefined ? undefined : assertId({ kind: 'plan id', value: args['plan-id'] });
     const { entries, corrupt } = await readJournal({ store: await ctx.store(), planId, verb: args.verb });

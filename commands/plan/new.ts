@@ -49,7 +49,7 @@ export default defineCommand({
     2: 'invalid slug or date, or a path that leaves the repository',
   },
   mutates: true,
-  mcp: { toolset: 'plans', effect: 'additive' },
+  mcp: { title: 'Write a new plan', toolset: 'plans', effect: 'additive' },
   async run(args, ctx) {
     if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(args.slug) || args.slug.length > 80) {
       throw new InvalidInputError('INVALID_ARGUMENT', `slug '${args.slug}' must be lowercase letters and digits joined by dashes`, {

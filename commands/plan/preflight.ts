@@ -213,7 +213,7 @@ export default defineCommand({
     2: 'invalid input (with --hook: only an invalid invocation, before the payload is read)',
   },
   mutates: true,
-  mcp: { toolset: 'plans', effect: 'additive' },
+  mcp: { title: 'Gate a tool call', toolset: 'plans', effect: 'additive' },
   async run(args, ctx) {
     const agent = args.hook as HookAgent | undefined;
     const read = agent ? await readHookCall({ agent, payload: args.payload ?? '', ctx }) : null;

@@ -18,7 +18,7 @@ export default defineCommand({
   },
   exits: { 0: 'shown (or no active plan)', 1: 'the active plan cannot be read', 2: 'not a git repository' },
   mutates: false,
-  mcp: { toolset: 'plans', effect: 'read' },
+  mcp: { title: 'Show the active plan', toolset: 'plans', effect: 'read' },
   async run(_args, ctx) {
     const c = await activeContract({ store: await ctx.store() }).catch((err: unknown) => {
       // The gate's hint is this command; here the next step is to look at the state itself.

@@ -12,7 +12,7 @@ export default defineCommand({
   errors: { NOT_A_GIT_REPO: 'outside a git repository' },
   exits: { 0: 'listed', 2: 'not a git repository' },
   mutates: false,
-  mcp: { toolset: 'runs', effect: 'read' },
+  mcp: { title: 'List sessions', toolset: 'runs', effect: 'read' },
   async run(_args, ctx) {
     const sessions = await listSessions({ store: await ctx.store(), warn: (text) => ctx.warn(text) });
     for (const s of sessions) {

@@ -17,7 +17,7 @@ export default defineCommand({
   },
   exits: { 0: 'loaded, or found: false', 1: 'the saved snapshot cannot be read', 2: 'invalid input or not a git repository' },
   mutates: false,
-  mcp: { toolset: 'runs', effect: 'read' },
+  mcp: { title: 'Load a session', toolset: 'runs', effect: 'read' },
   async run(_args, ctx) {
     const runId = ctx.runId ?? DEFAULT_RUN;
     const state = await loadSession({ store: await ctx.store(), runId });

@@ -49,7 +49,7 @@ export default defineCommand({
     2: 'invalid input or not a git repository',
   },
   mutates: true,
-  mcp: { toolset: 'runs', effect: 'additive', idempotent: true },
+  mcp: { title: 'Save a session', toolset: 'runs', effect: 'additive', idempotent: true },
   async run(args, ctx) {
     const runId = ctx.runId ?? DEFAULT_RUN;
     const moduleStatuses: Record<string, string> = {};

@@ -16,7 +16,7 @@ export default defineCommand({
   errors: { EXPORT_TARGET_NOT_EMPTY: 'DIR exists and is not empty', NOT_A_GIT_REPO: 'outside a git repository' },
   exits: { 0: 'exported', 1: 'DIR is not empty', 2: 'invalid input or not a git repository' },
   mutates: true,
-  mcp: { toolset: 'state', effect: 'additive', idempotent: true },
+  mcp: { title: 'Export the state', toolset: 'state', effect: 'additive', idempotent: true },
   async run(args, ctx) {
     const target = resolve(ctx.cwd, args.dir);
     const repo = await ctx.repo();

@@ -14,7 +14,7 @@ export default defineCommand({
   errors: { NOT_A_GIT_REPO: 'outside a git repository' },
   exits: { 0: 'listed', 2: 'invalid input or not a git repository' },
   mutates: true,
-  mcp: { toolset: 'state', effect: 'read' },
+  mcp: { title: 'Show the state history', toolset: 'state', effect: 'read' },
   pager: true,
   async run(args, ctx) {
     const repo = await ctx.repo();

@@ -30,7 +30,7 @@ export default defineCommand({
   },
   exits: { 0: 'shown', 1: 'no such path in the state', 2: 'invalid input or not a git repository' },
   mutates: true,
-  mcp: { toolset: 'state', effect: 'read' },
+  mcp: { title: 'Show the state', toolset: 'state', effect: 'read' },
   async run(args, ctx) {
     const path = statePath(args.path);
     const repo = await ctx.repo();

@@ -49,7 +49,7 @@ export default defineCommand({
     2: 'invalid input, no such remote, or not a git repository',
   },
   mutates: true,
-  mcp: { toolset: 'state', effect: 'additive', idempotent: true, openWorld: true },
+  mcp: { title: 'Sync the state', toolset: 'state', effect: 'additive', idempotent: true, openWorld: true },
   async run(args, ctx) {
     const repo = await ctx.repo();
     const store = await ctx.store();

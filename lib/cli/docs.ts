@@ -54,6 +54,8 @@ export function servedSource(entries: readonly Entry[]): string {
     c.mcp
       ? [
           `  ${key(c.name)}: { ${Object.entries(c.mcp)
+            // The title is the tool's, read from its declaration where the tool is made (mcpTools).
+            .filter(([k]) => k !== 'title')
             .map(([k, v]) => `${k}: ${typeof v === 'string' ? `'${v}'` : v}`)
             .join(', ')} },`,
         ]
@@ -65,7 +67,7 @@ export function servedSource(entries: readonly Entry[]): string {
     '// Generated from the registry (commands/index.ts) by `make docs`; do not edit. A test keeps it current.',
     "import type { Served } from './toolsets';",
     '',
-    'export const SERVED: Readonly<Record<string, Served>> = {',
+    "export const SERVED: Readonly<Record<string, Omit<Served, 'title'>>> = {",
     ...served,
     '};',
     '',

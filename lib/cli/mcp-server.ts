@@ -7,9 +7,12 @@ import { shellSplit } from '../quote';
 import { forgeCall } from './next-call';
 import { cut, kebab, shown, typeName, wrongType } from './validate';
 import { annotations, BEHAVIOURS, toolsetOf } from '../mcp/toolsets';
+import { PassThrough } from 'node:stream';
+import type { Tool } from '../mcp/sdk';
 
 export interface McpTool {
   name: string;
+  title: string;
   description: string;
   inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[]; additionalProperties: false };
   annotations: ReturnType<typeof annotations>;
@@ -23,14 +26,75 @@ export function mcpTools(entries: readonly Entry[], selected?: ReadonlySet<strin
       const behaviour = BEHAVIOURS.get(spec.name);
       if (!behaviour) throw new Error(`'${spec.name}' is in no toolset of lib/mcp/toolsets.ts`);
       const s = toolSchema(spec);
-      return { spec, tool: { name: s.name, description: s.description, inputSchema: s.parameters, annotations: annotations(behaviour) } };
+      const title = spec.mcp ? spec.mcp.title : s.name;
+      return {
+        spec,
+        tool: { name: s.name, title, description: s.description, inputSchema: s.parameters, annotations: annotations(behaviour) },
+      };
     });
 }
 
 export interface ToolResult {
   [key: string]: unknown;
   content: Array<{ type: 'text'; text: string }>;
+  /** The same records as data (MCP's structured result): `{ records: [...] }`, as RECORDS_SCHEMA says. */
+  structuredContent: { records: Array<Record<string, unknown>> };
   isError: boolean;
+}
+
+/**
+ * Every tool's outputSchema: its result's NDJSON records as an array, each with the fields the I/O
+ * contract gives every record (the command's own data beside them: its man page says what they are).
+ * One schema for all tools, without descriptions: a client checks results with it, and none of the
+ * four agents tested puts it in a model's context.
+ */
+export const RECORDS_SCHEMA = {
+  type: 'object',
+  properties: {
+    records: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          ok: { type: 'boolean' },
+          type: { type: 'string' },
+          error: {
+            type: 'object',
+            properties: { code: { type: 'string' }, message: { type: 'string' } },
+            required: ['code', 'message'],
+          },
+          _next_action: { type: ['string', 'null'] },
+          _or_action: { type: 'string' },
+          _wait: { type: 'string' },
+          _next_call: {
+            type: 'object',
+            properties: { name: { type: 'string' }, arguments: { type: 'object' } },
+            required: ['name', 'arguments'],
+          },
+        },
+      },
+    },
+  },
+  required: ['records'],
+} as const;
+
+/** A result's records, parsed: a line that is not a JSON object (never written with --json) is kept as its text. */
+function recordsOf(text: string): Array<Record<string, unknown>> {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      try {
+        const value: unknown = JSON.parse(line);
+        if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+      } catch {}
+      return { text: line };
+    });
+}
+
+/** A result of these records: the NDJSON text (for clients that read text) and the same as structured content. */
+function resultOf(text: string, isError: boolean): ToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: { records: recordsOf(text) }, isError };
 }
 
 /**
@@ -110,10 +174,10 @@ export async function callTool({
   nextCall?: (command: string) => NextCall | null;
 }): Promise<ToolResult> {
   const refused = undeclaredError(spec, args) ?? typeError(spec, args);
-  if (refused) return { content: [{ type: 'text', text: JSON.stringify(refused) }], isError: true };
+  if (refused) return resultOf(JSON.stringify(refused), true);
   const { code, stdout, stderr } = await invoke(args);
   const text = stdout.trimEnd() || stderr.trimEnd();
-  return { content: [{ type: 'text', text: nextCall ? withNextCalls(text, nextCall) : text }], isError: code !== 0 };
+  return resultOf(nextCall ? withNextCalls(text, nextCall) : text, code !== 0);
 }
 
 /** A next step a client can make as it is: the tool and its arguments. */
@@ -153,9 +217,14 @@ function withNextCalls(text: string, nextCall: (command: string) => NextCall | n
     .join('\n');
 }
 
+/** How long a client may keep forge's tool list and discovery answer (2026-07-28 cache hints): they never change while a server runs. */
+const LIST_TTL_MS = 60 * 60 * 1000;
+
 /**
  * Serves these tools over stdio until the client closes the connection; stdout carries only
  * protocol. `call` runs the command a served tool names (loading its code then, not before).
+ * Both protocol eras are served, as the client's first message chooses: the 2025 handshake
+ * (initialize) and the 2026-07-28 stateless core (server/discover, a version in each request's _meta).
  */
 export async function serveMcp({
   tools,
@@ -166,86 +235,103 @@ export async function serveMcp({
   call: (command: string, args: Record<string, unknown>, how: CallControl) => Promise<ToolResult>;
   version: string;
 }): Promise<void> {
-  // The low-level Server: tools come from the declarations as JSON Schema, not from zod shapes.
-  const [
-    { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema, ErrorCode, McpError, JSONRPCMessageSchema },
-    { screened },
-  ] = await Promise.all([import('../mcp/sdk'), import('../mcp/screen')]);
-  const byName = new Map(tools.map((t) => [t.tool.name, t.command]));
-  const server = new Server(
-    { name: 'forge', version },
-    {
-      capabilities: { tools: {} },
-      instructions:
-        'forge: git-native commands for coding agents. Every result ends with _next_action, the next command to run (null when done).',
-    },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, async (req) => {
-    // One page holds every tool: a cursor is none forge gave.
-    if (req.params?.cursor !== undefined)
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `no such cursor: ${JSON.stringify(req.params.cursor)} (forge lists every tool in one page)`,
-      );
-    return { tools: tools.map((t) => t.tool) };
-  });
-  // Calls not yet answered: the server waits for them (cancelled) before it exits.
+  const [sdk, { screened }] = await Promise.all([import('../mcp/sdk'), import('../mcp/screen')]);
+  // Calls not yet answered: the server waits for them (or for their cancellation) before it exits.
   const inflight = new Set<Promise<ToolResult>>();
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const command = byName.get(req.params.name);
-    if (!command) {
-      // A forge command this server was not asked to serve: the flag that serves it is the next step.
-      const set = toolsetOf(req.params.name);
-      const record = set
-        ? {
-            ok: false,
-            error: {
-              code: 'UNKNOWN_TOOL',
-              message: `'${req.params.name}' is not served here: it is in the '${set}' toolset (served: ${[...byName.keys()].join(', ')})`,
-            },
-            _next_action: `forge mcp --toolsets default,${set}`,
-          }
-        : {
-            ok: false,
-            error: { code: 'UNKNOWN_TOOL', message: `no tool '${req.params.name}' (served: ${[...byName.keys()].join(', ')})` },
-            _next_action: 'forge schema',
-          };
-      return { content: [{ type: 'text', text: JSON.stringify(record) }], isError: true };
-    }
-    const running = call(command, req.params.arguments ?? {}, {
-      signal: extra.signal,
-      ...progressOf(req.params._meta?.progressToken, extra.sendNotification),
+  // JSON Schema as the declarations give it: the SDK's type for it is narrower than JSON Schema's.
+  const listed = tools.map((t) => ({ ...t.tool, outputSchema: RECORDS_SCHEMA })) as unknown as Tool[];
+  const byName = new Map(tools.map((t) => [t.tool.name, t.command]));
+  // The low-level Server: tools come from the declarations as JSON Schema, not from zod shapes.
+  // One instance per era the opening exchange picks (serveStdio's factory), all with the same tools.
+  const serverFor = () => {
+    const server = new sdk.Server(
+      { name: 'forge', version },
+      {
+        capabilities: { tools: {} },
+        instructions:
+          'forge: git-native commands for coding agents. Every result ends with _next_action, the next command to run (null when done).',
+        cacheHints: { 'tools/list': { ttlMs: LIST_TTL_MS }, 'server/discover': { ttlMs: LIST_TTL_MS } },
+      },
+    );
+    server.setRequestHandler('tools/list', async (req) => {
+      // One page holds every tool: a cursor is none forge gave.
+      if (req.params?.cursor !== undefined)
+        throw new sdk.ProtocolError(
+          sdk.ProtocolErrorCode.InvalidParams,
+          `no such cursor: ${JSON.stringify(req.params.cursor)} (forge lists every tool in one page)`,
+        );
+      return { tools: listed };
     });
-    inflight.add(running);
-    return running.finally(() => inflight.delete(running));
-  });
+    server.setRequestHandler('tools/call', async (req, ctx) => {
+      const command = byName.get(req.params.name);
+      if (!command) return unservedTool(req.params.name, [...byName.keys()]);
+      const running = call(command, req.params.arguments ?? {}, {
+        signal: ctx.mcpReq.signal,
+        ...progressOf(req.params._meta?.progressToken, ctx.mcpReq.notify),
+      });
+      inflight.add(running);
+      return running.finally(() => inflight.delete(running));
+    });
+    return server;
+  };
+  // The client closing our stdin ends the session once every call it made is answered: the SDK's
+  // transport would abort them at end of input, so it reads a stream that ends only after them.
+  const held = new PassThrough();
+  const transport = new sdk.StdioServerTransport(held, process.stdout);
   // Malformed lines get their JSON-RPC error here; the SDK would drop them without a reply.
-  const input = screened(
-    process.stdin,
-    (v) => JSONRPCMessageSchema.safeParse(v).success,
-    (reply) => {
-      transport.send(reply).catch(() => undefined);
-    },
-  );
-  const transport = new StdioServerTransport(input);
-  // The client closing our stdin ends the session, once every line it sent has been taken.
-  const closed = new Promise<void>((resolvePromise) => {
-    transport.onclose = () => resolvePromise();
-    input.once('end', () => resolvePromise());
+  const isMessage = (v: unknown) => sdk.isJSONRPCRequest(v) || sdk.isJSONRPCNotification(v) || sdk.isJSONRPCResponse(v);
+  const input = screened(process.stdin, isMessage, (reply) => {
+    transport.send(reply).catch(() => undefined);
   });
-  const gone = clientGone(() => server.close());
-  await server.connect(transport);
-  await closed;
-  // Calls in flight are answered before the server exits (a pipeline's requests), unless the client
-  // is gone: then closing aborted them, and their programs are ended before it exits, not left behind.
-  // The SDK starts a handler a tick after its message: the last ones may not be in flight yet.
-  for (let settled = -1; settled !== 0; ) {
+  input.pipe(held, { end: false });
+  let endSession = () => {};
+  const ended = new Promise<void>((resolveEnded) => {
+    endSession = resolveEnded;
+  });
+  input.once('end', () => {
+    settled(inflight).then(endSession, endSession);
+  });
+  const handle = sdk.serveStdio(serverFor, { transport, onerror: () => undefined });
+  // A client gone (a signal, or its death) aborts the calls in flight: closing the server does.
+  const gone = clientGone(async () => {
+    await handle.close();
+    endSession();
+  });
+  await ended;
+  // Aborted calls end their programs before the server exits, not after.
+  await settled(inflight);
+  gone.stop();
+  held.end();
+  await handle.close();
+}
+
+/** Resolves once no call is in flight; the SDK starts a handler a tick after its message, so the last ones may not be in the set yet. */
+async function settled(inflight: ReadonlySet<Promise<unknown>>): Promise<void> {
+  for (let waiting = -1; waiting !== 0; ) {
     await new Promise((resolveTick) => setImmediate(resolveTick));
-    settled = inflight.size;
+    waiting = inflight.size;
     await Promise.allSettled([...inflight]);
   }
-  gone.stop();
-  await server.close();
+}
+
+/** The answer to a call of a tool not served: the flag that serves a forge command is the next step. */
+function unservedTool(name: string, served: string[]): ToolResult {
+  const set = toolsetOf(name);
+  const record = set
+    ? {
+        ok: false,
+        error: {
+          code: 'UNKNOWN_TOOL',
+          message: `'${name}' is not served here: it is in the '${set}' toolset (served: ${served.join(', ')})`,
+        },
+        _next_action: `forge mcp --toolsets default,${set}`,
+      }
+    : {
+        ok: false,
+        error: { code: 'UNKNOWN_TOOL', message: `no tool '${name}' (served: ${served.join(', ')})` },
+        _next_action: 'forge schema',
+      };
+  return resultOf(JSON.stringify(record), true);
 }
 
 /**

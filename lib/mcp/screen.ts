@@ -10,6 +10,18 @@ export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 export const INVALID_PARAMS = -32602;
 
+/** MCP's code for a request that claims a protocol revision the server does not serve (the SDK's ProtocolErrorCode.UnsupportedProtocolVersion). */
+export const UNSUPPORTED_VERSION = -32022;
+
+/** The `_meta` key of a 2026-era request's protocol revision. */
+const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/**
+ * The 2026-era revisions served: the SDK's own list (SUPPORTED_MODERN_PROTOCOL_VERSIONS, not exported),
+ * which server/discover answers with — test/commands/mcp-eras.test.ts holds the two equal.
+ */
+export const MODERN_REVISIONS: readonly string[] = ['2026-07-28'];
+
 /** A line longer than this is refused as it arrives, not buffered (the SDK's own limit). */
 const MAX_LINE = 10 * 1024 * 1024;
 
@@ -44,6 +56,16 @@ export function screenLine(line: string, isMessage: IsMessage): { pass: true } |
   const params = isObject(message.params) ? message.params : {};
   if (message.method === 'tools/call' && params.arguments !== undefined && !isObject(params.arguments))
     return { pass: false, reply: failure(message.id, INVALID_PARAMS, "Invalid params: a tool call's arguments are an object") };
+  // Each 2026-era request names its revision: one not served is refused whenever it comes (the SDK
+  // checks only a session's first message, and would serve a later one as the revision it pinned).
+  const claimed = isObject(params._meta) ? params._meta[VERSION_KEY] : undefined;
+  if ('id' in message && typeof claimed === 'string' && !MODERN_REVISIONS.includes(claimed)) {
+    const reply = failure(message.id, UNSUPPORTED_VERSION, `Unsupported protocol version: ${claimed}`) as {
+      error: Record<string, unknown>;
+    };
+    reply.error.data = { supported: [...MODERN_REVISIONS], requested: claimed };
+    return { pass: false, reply: reply as unknown as JSONRPCMessage };
+  }
   return { pass: true };
 }
 

@@ -2,7 +2,7 @@
 // Generated from the registry (commands/index.ts) by `make docs`; do not edit. A test keeps it current.
 import type { Served } from './toolsets';
 
-export const SERVED: Readonly<Record<string, Served>> = {
+export const SERVED: Readonly<Record<string, Omit<Served, 'title'>>> = {
   agent: { toolset: 'agent', effect: 'destructive', openWorld: true },
   checkpoint: { toolset: 'checkpoints', effect: 'additive' },
   diff: { toolset: 'checkpoints', effect: 'read' },

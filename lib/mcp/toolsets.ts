@@ -31,6 +31,8 @@ export type ToolsetName = keyof typeof TOOLSET_DESCRIPTIONS;
 
 /** How a command is served as an MCP tool (its declaration's `mcp`): the toolset it is in and what it does. */
 export interface Served extends Behaviour {
+  /** A client's display name for the tool (MCP's `title`): a few words, not the description. */
+  title: string;
   toolset: ToolsetName;
 }
 

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { AgentName } from '../../scripts/agents/agents';
 import { test } from '../helpers/harness';
 import { git, tempDir } from '../helpers/repo';
@@ -239,6 +240,12 @@ const SCENARIOS: Scenario[] = [
     refusals: 3,
     check: async ({ dir, env, remote, before, server }) => {
       const results = server.toolResults();
+      // What forge's tools cost the model as this agent offers them: Claude Code and Codex defer MCP tools behind
+      // a tool search; Gemini CLI adds its own wait_for_previous parameter to each (some 55 tokens a tool).
+      const offered = forgeToolsOffered(server);
+      const tokens = countTokens(JSON.stringify(offered));
+      assert.ok(tokens <= 3000, `forge's tools as offered: ${tokens} tokens`);
+      assert.not.ok(/outputSchema|readOnlyHint/.test(JSON.stringify(offered)), 'only what the model needs reaches it');
       assert.not.match(results[0] ?? '', /ended/, `plan_end did nothing: ${results[0]}`);
       assert.ok(results[1]?.includes('export const a = 1'), `forge's read through MCP returned the file: ${results[1]}`);
       assert.not.ok(existsSync(join(dir, 'docs/y.md')), 'docs/y.md was not written');
@@ -286,6 +293,13 @@ const SCENARIOS: Scenario[] = [
 function offeredTools(server: ScriptedServer): string[] {
   const tools: Array<Record<string, any>> = server.requests.at(-1)?.body?.tools ?? [];
   return tools.flatMap((t) => t.functionDeclarations?.map((f: { name: string }) => f.name) ?? [t.name ?? t.function?.name]);
+}
+
+/** forge's tool definitions in the agent's last request to the model, in that API's shape. */
+function forgeToolsOffered(server: ScriptedServer): unknown[] {
+  const tools: Array<Record<string, any>> = server.requests.at(-1)?.body?.tools ?? [];
+  const definitions = tools.flatMap((t) => t.functionDeclarations ?? [t]);
+  return definitions.filter((d) => /forge/.test(d.name ?? d.function?.name ?? ''));
 }
 
 const describe = (run: AgentRun) =>

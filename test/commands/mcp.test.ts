@@ -9,7 +9,7 @@ import { ownChild } from '../helpers/owner';
 import * as assert from 'uvu/assert';
 import { entries } from '../../commands/index';
 import { leaves } from '../../lib/cli/registry';
-import { mcpTools } from '../../lib/cli/mcp-server';
+import { mcpTools, RECORDS_SCHEMA } from '../../lib/cli/mcp-server';
 import { annotations, BEHAVIOURS, DEFAULT_TOOLSETS, NOT_SERVED, TOOLSETS } from '../../lib/mcp/toolsets';
 import { planTemplate } from '../../lib/plans/template';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
@@ -30,8 +30,13 @@ async function withClient(cwd: string, body: (client: Client) => Promise<void>, 
 }
 
 const toolNames = (commands: string[]) => commands.map((c) => c.replace(/[ -]/g, '_')).sort();
-/** Schema tokens as a client's context holds them: the tools/list answer's tools as JSON, o200k_base (as bench/agent.ts counts). */
-const schemaTokens = (tools: unknown[]) => countTokens(JSON.stringify(tools));
+/**
+ * Schema tokens as a model's context holds them, o200k_base (as bench/agent.ts counts): each tool's
+ * name, description and inputSchema as JSON — what Gemini CLI and OpenCode offer the model (the
+ * agents' mcp scenario checks it); title, annotations and outputSchema are the client's.
+ */
+const schemaTokens = (tools: Array<{ name: string; description?: string; inputSchema: unknown }>) =>
+  countTokens(JSON.stringify(tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))));
 
 test('--toolsets all serves every command, each with the annotations its declaration gives, at most 110 schema tokens a tool', () =>
   withClient(
@@ -284,7 +289,7 @@ test('tools/list answers exactly the tools the declarations give (the build deri
     .find((m) => m.id === 2);
   assert.equal(
     listed.result.tools,
-    mcpTools(entries).map((t) => t.tool),
+    mcpTools(entries).map((t) => ({ ...t.tool, outputSchema: RECORDS_SCHEMA })),
   );
 });
 
