@@ -5,6 +5,7 @@ import { planReplace, SHOWN_IN_ALL, SHOWN_PER_FILE, type ReplacedFile } from '..
 import { searchEngineOf } from '../lib/files/sweep';
 import { CONFINEMENT_ERRORS, CONFINEMENT_RULE, assertWalkable, openWorkspace, resolveWalkPath } from '../lib/files/workspace';
 import { crashAt } from '../lib/process/crash';
+import { RefusedError } from '../lib/errors';
 
 /** A file's changed regions as text: old lines with -, new lines with +, each with its anchor. */
 function render(f: ReplacedFile): string {
@@ -90,6 +91,7 @@ export default defineCommand({
       "a regex match starts or ends inside a CRLF line ending (JavaScript's ^ and $ match between \\r and \\n): nothing was written",
     PATH_ABOVE_CWD: 'a path is above the working directory (the walk lists only what is under it)',
     NOT_A_REGULAR_FILE: 'a path is a FIFO, socket or device',
+    CANCELLED: 'the MCP client cancelled the call or went away before anything was written: nothing was',
     ...CONFINEMENT_ERRORS,
   },
   exits: {
@@ -104,6 +106,7 @@ export default defineCommand({
     assertWalkable({ ws });
     const paths: string[] = [];
     for (const p of args.paths) paths.push((await resolveWalkPath({ ws, path: p })).path);
+    const started = Date.now();
     const plan = await planReplace({
       ws,
       old: args.old,
@@ -113,7 +116,13 @@ export default defineCommand({
       paths,
       glob: args.glob,
       engine: searchEngineOf(ctx.env),
+      // As search does: a person at a terminal (or an MCP client that asked) sees how far a long scan is.
+      onProgress: async (done, of) => (Date.now() - started > 300 ? ctx.status(`scanning: ${done} of ${of} files`) : undefined),
+      signal: ctx.signal,
     });
+    await ctx.status(null);
+    // A caller that gave up while the plan was made gets nothing written; once writing starts, the journal makes it all or none.
+    if (ctx.signal.aborted) throw new RefusedError('CANCELLED', 'the replacement was cancelled before anything was written');
     if (!args.check) {
       await commitChanges({
         root: ws.journalRoot,

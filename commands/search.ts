@@ -52,6 +52,7 @@ export default defineCommand({
     INVALID_REGEX: 'the pattern is not a valid regular expression',
     PATH_ABOVE_CWD: 'a path is above the working directory (the walk lists only what is under it)',
     NOT_A_REGULAR_FILE: 'a path is a FIFO, socket or device',
+    CANCELLED: 'the MCP client cancelled the call or went away: the search stopped where it was',
     ...CONFINEMENT_ERRORS,
   },
   exits: {
@@ -84,6 +85,7 @@ export default defineCommand({
       },
       // A person at a terminal sees how far a long search is; nothing is drawn for a quick one.
       onProgress: async (done, of) => (Date.now() - started > 300 ? ctx.status(`searching: ${done} of ${of} files`) : undefined),
+      signal: ctx.signal,
     });
     await ctx.status(null);
     const cut = r.total - r.matches.length;

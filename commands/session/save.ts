@@ -16,7 +16,7 @@ export default defineCommand({
     total: { type: 'integer', tool: '', min: 0, placeholder: 'N', description: 'Modules in the run (default: derived).' },
     state: {
       type: 'object',
-      tool: 'Extra fields',
+      tool: 'Extra fields, as a JSON object',
       placeholder: 'JSON',
       description: 'More fields to keep in the snapshot, as a JSON object.',
     },

@@ -42,10 +42,11 @@ export default defineCommand({
     SYNC_FAILED: 'fetch or push failed (network, permissions)',
     STATE_CONFLICT: 'the remote kept moving for 5 rounds',
     NOT_A_GIT_REPO: 'outside a git repository',
+    CANCELLED: 'the MCP client cancelled the call or went away: the fetch or push in flight was ended; the next sync picks up from there',
   },
   exits: {
     0: 'in sync (with --dry-run: the remote answers)',
-    1: 'fetch or push failed',
+    1: 'fetch or push failed, or the call was cancelled',
     2: 'invalid input, no such remote, or not a git repository',
   },
   mutates: true,
@@ -67,7 +68,7 @@ export default defineCommand({
         next: ctx.cmd('state', 'sync', args.remote),
       };
     }
-    const r = await syncState({ repo, store, remote: args.remote, keepLocal: gatingPlanFiles });
+    const r = await syncState({ repo, store, remote: args.remote, keepLocal: gatingPlanFiles, signal: ctx.signal });
     const shared = r.pushed && r.head ? await sharedKinds({ repo, store, commit: r.head }) : [];
     const what: Record<typeof r.action, string> = {
       empty: 'neither side has state yet',

@@ -1,8 +1,8 @@
 // forge as an MCP client: a profile's servers started over stdio, their tools offered to the model as <server>.<tool>, all stopped at the end.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import pkg from '../../package.json' with { type: 'json' };
 import type { ToolSchema } from './chat';
 import type { McpServerConfig } from './config';
@@ -221,7 +221,7 @@ function session(running: Running[], tools: McpTool[]): McpServers {
         return { ok: false, text: `Error: no MCP tool '${name}'. MCP tools: ${tools.map((t) => t.wireName).join(', ') || 'none'}` };
       const r = clients.get(tool.server)!;
       try {
-        const result = await r.client.callTool({ name: tool.tool, arguments: args }, undefined, { signal, timeout: timeoutMs });
+        const result = await r.client.callTool({ name: tool.tool, arguments: args }, { signal, timeout: timeoutMs });
         return { ok: !result.isError, text: resultText(result) };
       } catch (err) {
         return { ok: false, text: `Error: MCP tool ${tool.name} failed: ${(err as Error).message}` };

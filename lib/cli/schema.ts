@@ -25,7 +25,9 @@ function property(spec: ArgSpec): Record<string, unknown> {
       p.items = { type: 'string' };
       break;
     case 'object':
-      p.type = 'object';
+      // Free-form: as JSON text, since OpenAI's and Anthropic's strict tool modes allow no object
+      // without its properties (a strict converter would make it {} and lose every field).
+      p.type = 'string';
       break;
     case 'objects':
       p.type = 'array';

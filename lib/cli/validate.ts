@@ -232,7 +232,8 @@ export function wrongType(type: ArgType, value: unknown): string | null {
     case 'array':
       return Array.isArray(value) && value.every((v) => typeof v === 'string') ? null : 'an array of strings';
     case 'object':
-      return isObject(value) ? null : 'an object';
+      // Its schema offers it as JSON text (strict tool modes have no free-form object); an object is taken too.
+      return isObject(value) || typeof value === 'string' ? null : 'a JSON object, as text';
     case 'objects':
       return Array.isArray(value) && value.every(isObject) ? null : 'an array of objects';
   }

@@ -161,6 +161,8 @@ export async function planReplace({
   paths,
   glob,
   engine = 'js',
+  onProgress,
+  signal,
 }: {
   ws: Workspace;
   old: string;
@@ -170,6 +172,9 @@ export async function planReplace({
   paths: string[];
   glob?: string;
   engine?: SearchEngine;
+  onProgress?: (done: number, of: number) => Promise<void>;
+  /** Aborted when the caller gives up: planning stops (CANCELLED) before anything is written. */
+  signal?: AbortSignal;
 }): Promise<ReplacePlan> {
   if (old === '') throw new InvalidInputError('INVALID_ARGUMENT', 'the text to replace is empty', { fix: 'forge replace --help' });
   const base = compilePattern({ pattern: old, literal: !isRegex, ignoreCase });
@@ -184,6 +189,8 @@ export async function planReplace({
     glob,
     pattern: base,
     engine,
+    onProgress,
+    signal,
     onText: (decoded) => {
       const path = decoded.path;
       if (mayHold && !mayHold.test(decoded.text)) return;

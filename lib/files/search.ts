@@ -73,6 +73,7 @@ export async function searchWorkspace({
   engine = 'js',
   onMatch,
   onProgress,
+  signal,
 }: {
   ws: Workspace;
   regex: RegExp;
@@ -82,6 +83,8 @@ export async function searchWorkspace({
   engine?: SearchEngine;
   onMatch: (m: SearchMatch) => Promise<void>;
   onProgress?: (done: number, of: number) => Promise<void>;
+  /** Aborted when the caller gives up: the sweep stops (CANCELLED). */
+  signal?: AbortSignal;
 }): Promise<SearchResult> {
   const cap = limit === 0 ? Infinity : limit;
   const result: SearchResult = { matches: [], total: 0, files: 0, searched: 0, cutByFile: new Map() };
@@ -93,6 +96,7 @@ export async function searchWorkspace({
     pattern: regex,
     engine,
     onProgress,
+    signal,
     onText: ({ path, text }) => {
       const shown: SearchMatch[] = [];
       let found = 0;

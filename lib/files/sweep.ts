@@ -1,6 +1,7 @@
 // Reads the files a search or a replacement covers, in path order: one listing with no stat per file, then each file judged as it is opened and read once.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { RefusedError } from '../errors';
 import { grepFilesWith } from '../git/grep';
 import { listWorkTreeFiles } from '../git/repo';
 import { FIRST_READ, globMatcher, listWorkspace, readListedFile, underPaths } from './list';
@@ -31,7 +32,8 @@ export interface SweptText {
  * Reads every file under `paths` matching `glob` that the rule lets a file tool read, in path order,
  * and hands `onText` each text file that holds one of the plain texts every match of `pattern` must
  * contain (literals.ts; folded when the pattern ignores case), or every text file when there are
- * none. Returns how many files were searched, binary ones included. `onProgress` hears every 256 files.
+ * none. Returns how many files were searched, binary ones included. `onProgress` hears every 256 files;
+ * `signal`, aborted, stops the sweep there (CANCELLED).
  */
 export async function sweepFiles({
   ws,
@@ -41,6 +43,7 @@ export async function sweepFiles({
   engine,
   onText,
   onProgress,
+  signal,
 }: {
   ws: Workspace;
   paths: string[];
@@ -49,19 +52,20 @@ export async function sweepFiles({
   engine: SearchEngine;
   onText: (file: SweptText) => Promise<void> | void;
   onProgress?: (done: number, of: number) => Promise<void>;
+  signal?: AbortSignal;
 }): Promise<number> {
   const ignoreCase = pattern.flags.includes('i');
   const literals = requiredLiterals({ pattern: pattern.source, ignoreCase });
   const holds = holdsLiteral(literals, ignoreCase);
   const rules = walkRules({ ws });
   const [match, files] = await Promise.all([globMatcher(glob), engine === 'git' ? null : candidatePaths({ ws, rules })]);
-  if (!files) return gitSweep({ ws, paths, match, literals, ignoreCase, holds, onText, onProgress });
+  if (!files) return gitSweep({ ws, paths, match, literals, ignoreCase, holds, onText, onProgress, signal });
   const reader = fileReader();
   const chosen = underPaths({ ws, files, paths }).filter(match);
   const root = ws.cwd.endsWith('/') ? ws.cwd.slice(0, -1) : ws.cwd;
   let searched = 0;
   for (let i = 0; i < chosen.length; i++) {
-    if (onProgress && i % 256 === 0) await onProgress(i, chosen.length);
+    if (i % 256 === 0) await checkpoint({ done: i, of: chosen.length, onProgress, signal });
     const path = chosen[i]!;
     // git's and the walk's paths are normal: joined without join's normalising pass over each.
     const bytes = reader.read(`${root}/${path}`, rules.linkTarget);
@@ -168,6 +172,7 @@ async function gitSweep({
   holds,
   onText,
   onProgress,
+  signal,
 }: {
   ws: Workspace;
   paths: string[];
@@ -177,6 +182,7 @@ async function gitSweep({
   holds: { text(t: string): boolean };
   onText: (file: SweptText) => Promise<void> | void;
   onProgress?: (done: number, of: number) => Promise<void>;
+  signal?: AbortSignal;
 }): Promise<number> {
   const [listing, holders] = await Promise.all([
     listWorkspace({ ws, engine: 'git' }),
@@ -185,7 +191,7 @@ async function gitSweep({
   const files = underPaths({ ws, files: listing.files, paths }).filter(match);
   const toRead = holders ? files.filter((f) => holders.has(f) || listing.links.has(f) || listing.unseenByGrep.has(f)) : files;
   for (let i = 0; i < toRead.length; i++) {
-    if (onProgress && i % 256 === 0) await onProgress(i, toRead.length);
+    if (i % 256 === 0) await checkpoint({ done: i, of: toRead.length, onProgress, signal });
     const path = toRead[i]!;
     const bytes = readListedFile(join(ws.cwd, path), { link: listing.links.has(path) });
     if (!bytes) continue;
@@ -195,4 +201,20 @@ async function gitSweep({
     if (pending) await pending;
   }
   return files.length;
+}
+
+/** Every 256 files: the caller hears how far the sweep is, and a caller that gave up stops it there. */
+async function checkpoint({
+  done,
+  of,
+  onProgress,
+  signal,
+}: {
+  done: number;
+  of: number;
+  onProgress?: (done: number, of: number) => Promise<void>;
+  signal?: AbortSignal;
+}): Promise<void> {
+  if (signal?.aborted) throw new RefusedError('CANCELLED', `cancelled after ${done} of ${of} files: nothing was changed`);
+  if (onProgress) await onProgress(done, of);
 }

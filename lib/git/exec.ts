@@ -15,6 +15,7 @@ export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 /**
  * Runs `git args…` in cwd and resolves with its exit code and output; never rejects on exit code.
  * With `maxBytes`, git is stopped once it has sent that much (a huge diff is never read whole).
+ * Rejects only when git cannot start, or `signal` aborts it.
  */
 export async function runGit({
   cwd,
@@ -22,17 +23,25 @@ export async function runGit({
   input,
   env,
   maxBytes = Number.POSITIVE_INFINITY,
+  signal,
 }: {
   cwd: string;
   args: string[];
   input?: string | Buffer;
   env?: Record<string, string>;
   maxBytes?: number;
+  /** Aborted: git is ended (SIGTERM) and the promise rejects with the abort. */
+  signal?: AbortSignal;
 }): Promise<GitResult> {
   // Loaded on first use: commands that never run git (help, schema) start without it.
   const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env: gitEnv(env), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', args, {
+      cwd,
+      env: gitEnv(env),
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      ...(signal ? { signal } : {}),
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;

@@ -1,5 +1,5 @@
 // Shares the state ref with a remote: fetch it, merge file by file, push it back — retrying when the remote moved.
-import { ForgeError } from '../errors';
+import { ForgeError, RefusedError } from '../errors';
 import { combineContents, decide } from '../state/merge';
 import { logicalFile } from '../state/streams';
 import { runGit } from './exec';
@@ -143,8 +143,8 @@ async function mergeStates({
  * (Claude Code sets GIT_EDITOR for its shell) are how the user reaches their remote, which simple-git
  * refuses to run under. A failed command rejects with git's own message.
  */
-async function git(repo: Repo, args: string[]): Promise<string> {
-  const r = await runGit({ cwd: repo.cwd, args });
+async function git(repo: Repo, args: string[], signal?: AbortSignal): Promise<string> {
+  const r = await runGit({ cwd: repo.cwd, args, ...(signal ? { signal } : {}) });
   if (r.code !== 0) throw new Error(r.stderr.trim() || `git ${args[0]} exited ${r.code}`);
   return r.stdout.toString('utf8');
 }
@@ -226,11 +226,14 @@ export async function syncState({
   store,
   remote,
   keepLocal,
+  signal,
 }: {
   repo: Repo;
   store: StateStore;
   remote: string;
   keepLocal?: KeepLocal;
+  /** Aborted when the caller gives up: a fetch or push in flight is ended, and the sync stops (CANCELLED). */
+  signal?: AbortSignal;
 }): Promise<SyncResult> {
   await checkRemote({ repo, remote });
   const tracking = trackingRef(remote);
@@ -239,12 +242,14 @@ export async function syncState({
   let action: SyncAction = 'up-to-date';
   for (let round = 0; round < ROUNDS; round++) {
     let remoteObject: GitObject | null = null;
+    if (signal?.aborted) throw cancelledSync(remote, 'before it fetched');
     try {
-      await git(repo, ['fetch', '--no-tags', '--quiet', remote, `+${STATE_REF}:${tracking}`]);
+      await git(repo, ['fetch', '--no-tags', '--quiet', remote, `+${STATE_REF}:${tracking}`], signal);
       // Whatever the ref names: checkTrees refuses what is no commit (resolve would call it no
       // state, and each push would be refused as not a fast-forward, round after round).
       remoteObject = await store.reader.read(tracking);
     } catch (err) {
+      if (signal?.aborted) throw cancelledSync(remote, 'while it fetched');
       const text = String((err as Error).message);
       if (!/couldn't find remote ref/i.test(text)) {
         throw new ForgeError('SYNC_FAILED', `cannot fetch state from '${remote}': ${text.trim().split('\n').pop()}`, {
@@ -273,10 +278,13 @@ export async function syncState({
       if (next !== local && !(await store.compareAndSwap(next!, local))) continue; // a local writer moved it: redo
     }
     if (next === remoteHead) return { remote, action, head: next, combined, kept, pushed: false };
+    if (signal?.aborted) throw cancelledSync(remote, 'before it pushed (the local state has what it fetched)');
     try {
-      await git(repo, ['push', '--quiet', remote, `${STATE_REF}:${STATE_REF}`]);
+      await git(repo, ['push', '--quiet', remote, `${STATE_REF}:${STATE_REF}`], signal);
       return { remote, action: action === 'up-to-date' ? 'pushed' : action, head: next, combined, kept, pushed: true };
     } catch (err) {
+      // The remote takes a push whole or not at all: which, only the next sync can tell.
+      if (signal?.aborted) throw cancelledSync(remote, 'while it pushed (the push landed whole or not at all)');
       const text = String((err as Error).message);
       if (!/rejected|non-fast-forward|fetch first|failed to update ref|cannot lock ref/i.test(text)) {
         throw new ForgeError('SYNC_FAILED', `cannot push state to '${remote}': ${text.trim().split('\n').pop()}`, {
@@ -288,4 +296,9 @@ export async function syncState({
   throw new ForgeError('STATE_CONFLICT', `'${remote}' kept moving during ${ROUNDS} sync rounds`, {
     fix: `forge state sync ${remote}`,
   });
+}
+
+/** A sync the caller gave up on, and how far it got: the state ref is always whole, so the next sync picks up from there. */
+function cancelledSync(remote: string, when: string): RefusedError<'CANCELLED'> {
+  return new RefusedError('CANCELLED', `the sync with '${remote}' was cancelled ${when}`, { fix: `forge state sync ${remote}` });
 }

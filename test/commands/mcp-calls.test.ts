@@ -8,11 +8,11 @@ import * as assert from 'uvu/assert';
 import { entries } from '../../commands/index';
 import { mcpTools } from '../../lib/cli/mcp-server';
 import { EFFECTS } from '../../lib/plans/forge-effects';
-import { FORGE, forgeEnv } from '../helpers/forge';
+import { FORGE, forge, forgeEnv } from '../helpers/forge';
 import { test } from '../helpers/harness';
 import { ownChild } from '../helpers/owner';
 import { connect, opening } from '../helpers/mcp';
-import { tempRepo } from '../helpers/repo';
+import { git, tempDir, tempRepo } from '../helpers/repo';
 
 const alive = (pid: number) => {
   try {
@@ -239,6 +239,36 @@ test('a cancelled loop run ends its agent and pauses the loop, the cut iteration
   } finally {
     await client.close();
     reap(join(dir, 'pid'));
+  }
+});
+
+test('a cancelled state sync ends its fetch: git and the transport it started are gone, the state ref as it was', async () => {
+  const dir = tempRepo();
+  // A remote behind a transport that says its pid and then waits on the pipe, as ssh does for a server that never answers.
+  const transport = join(tempDir('forge-ssh-'), 'ssh.sh');
+  writeFileSync(transport, `#!/bin/sh\necho $$ > '${join(dir, 'pid')}'\nwhile read -r line; do :; done\n`, { mode: 0o755 });
+  git(dir, 'config', 'core.sshCommand', transport);
+  git(dir, 'config', 'ssh.variant', 'ssh');
+  git(dir, 'remote', 'add', 'origin', 'ssh://example.invalid/state.git');
+  await forge(['memory', 'save', 'a lesson to share'], { cwd: dir });
+  const before = git(dir, 'rev-parse', 'refs/forge/state');
+  const { client } = await connect(dir, ['--tools', 'state_sync']);
+  try {
+    const abort = new AbortController();
+    const call = client.callTool({ name: 'state_sync', arguments: { remote: 'origin' } }, CallToolResultSchema, { signal: abort.signal });
+    assert.ok(await until(() => existsSync(join(dir, 'pid'))), 'the fetch reached its transport');
+    const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+    abort.abort('stop');
+    await call.then(
+      (r) => assert.unreachable(`a cancelled call has no result: ${JSON.stringify(r).slice(0, 300)}`),
+      () => undefined,
+    );
+    assert.ok(await until(() => !alive(pid)), `the transport (pid ${pid}) is gone with its git`);
+    assert.is(git(dir, 'rev-parse', 'refs/forge/state'), before);
+  } finally {
+    await client.close();
+    const pid = existsSync(join(dir, 'pid')) ? Number(readFileSync(join(dir, 'pid'), 'utf8')) : 0;
+    if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
   }
 });
 

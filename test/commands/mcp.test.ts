@@ -293,4 +293,35 @@ test('tools/list answers exactly the tools the declarations give (the build deri
   );
 });
 
+/** Where a schema leaves a value free-form, which strict tool modes (OpenAI's, Anthropic's) cannot express: each as its JSON path. */
+function freeForm(schema: Record<string, any>, at: string): string[] {
+  if (schema.type === 'object') {
+    const own = schema.properties && schema.additionalProperties === false ? [] : [at];
+    return [...own, ...Object.entries(schema.properties ?? {}).flatMap(([k, v]) => freeForm(v as Record<string, any>, `${at}.${k}`))];
+  }
+  if (schema.type === 'array') return schema.items?.type ? freeForm(schema.items, `${at}[]`) : [at];
+  return [];
+}
+
+test("every tool's inputSchema is expressible in strict tool modes: no object without its properties, no array without typed items", async () => {
+  const loose = mcpTools(entries).flatMap(({ tool }) => freeForm(tool.inputSchema, tool.name));
+  assert.equal(loose, []);
+  // session_save's free-form fields travel as JSON text (or as an object, from a client that sends one).
+  const dir = tempRepo();
+  await withClient(
+    dir,
+    async (client) => {
+      for (const state of ['{"startedAt":"2026-04-15T10:00:00Z"}', { owner: 'ci' }]) {
+        const saved = await client.callTool({ name: 'session_save', arguments: { phase: 'plan', state } });
+        assert.is(saved.isError, false, JSON.stringify(saved));
+      }
+      const bad = await client.callTool({ name: 'session_save', arguments: { state: 'not json' } });
+      assert.equal([bad.isError, records(bad)[0]!.error.code], [true, 'INVALID_ARGUMENT']);
+    },
+    ['--toolsets', 'all'],
+  );
+  const loaded = (await forge(['session', 'load', '--json'], { cwd: dir })).records[0]!;
+  assert.equal([loaded.startedAt, loaded.owner, loaded.currentPhase], ['2026-04-15T10:00:00Z', 'ci', 'plan']);
+});
+
 test.run();
