@@ -1,15 +1,14 @@
 // `make test-agents`: installs the pinned coding agents (scripts/agents/agents.ts), then runs test/agents/ — forge's plan gate inside each real agent — through the test runner.
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import type { AgentName } from './agents/agents';
 import { AGENTS } from './agents/agents';
-import { installAgents, unknownAgents } from './agents/install';
+import { type ClientName, installAgents, unknownAgents } from './agents/install';
 
 const USAGE = `usage: node --import tsx scripts/test-agents.ts [-j N] [agent…]
 
 Installs the pinned agents into node_modules/.cache/forge-agents/ (skipping those already there),
 then runs test/agents/<agent>.test.ts for each agent named (all of them without a name:
-${Object.keys(AGENTS).join(', ')}) without coverage. forge must be built first (make build; make
+${Object.keys(AGENTS).join(', ')}, and inspector, the MCP Inspector's CLI) without coverage. forge must be built first (make build; make
 test-agents does it).
 
   -j, --jobs N   files at once (default: the runner's, one per core)
@@ -28,7 +27,7 @@ if (unknown.length) {
   console.error(`error: no agent '${unknown[0]}' (${Object.keys(AGENTS).join(', ')})\n\n${USAGE}`);
   process.exit(2);
 }
-const agents = positionals as AgentName[];
+const agents = positionals as ClientName[];
 installAgents(agents.length ? agents : undefined);
 
 const patterns = agents.length ? agents.map((a) => `test/agents/${a}.test.ts`) : ['test/agents'];

@@ -63,7 +63,8 @@ export const RECORDS_SCHEMA = {
             properties: { code: { type: 'string' }, message: { type: 'string' } },
             required: ['code', 'message'],
           },
-          _next_action: { type: ['string', 'null'] },
+          // anyOf, not a type array: clients that map schemas onto one type per value (Gemini's) take it.
+          _next_action: { anyOf: [{ type: 'string' }, { type: 'null' }] },
           _or_action: { type: 'string' },
           _wait: { type: 'string' },
           _next_call: {

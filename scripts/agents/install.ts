@@ -4,11 +4,11 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { AGENTS, type AgentName, isInstalled, NODE_22, node22BinDir, prefixOf, STAMP } from './agents';
+import { AGENTS, type AgentName, INSPECTOR, isInstalled, NODE_22, node22BinDir, prefixOf, STAMP } from './agents';
 
 const USAGE = `usage: node --import tsx scripts/agents/install.ts [agent…]
 
-Installs the pinned coding agents (all of them without a name: ${Object.keys(AGENTS).join(', ')})
+Installs the pinned coding agents and the MCP Inspector (all of them without a name: ${Object.keys(AGENTS).join(', ')}, inspector)
 into node_modules/.cache/forge-agents/<pkg>@<version>/. One already installed is skipped.`;
 
 /** One `npm install` into a fresh prefix; the stamp goes in only when npm succeeded, so a broken install is retried. */
@@ -43,16 +43,17 @@ function install(p: { pkg: string; version: string }, path: string): void {
   writeFileSync(join(prefix, STAMP), `${p.pkg}@${p.version}\n`);
 }
 
-/** The names that are not agents of the table (for a usage error). */
-export const unknownAgents = (names: string[]): string[] => names.filter((a) => !(a in AGENTS));
+/** What `make test-agents` can be asked to run: each agent, and the Inspector. */
+export type ClientName = AgentName | 'inspector';
 
-/** Installs the agents named (all without a name), Node 22 first when one needs it; throws when npm fails. */
-export function installAgents(names: AgentName[] = Object.keys(AGENTS) as AgentName[]): void {
-  if (names.some((n) => AGENTS[n].node === 22)) install(NODE_22, process.env.PATH ?? '');
-  for (const name of names) {
-    const row = AGENTS[name];
-    install(row, row.node === 22 ? `${node22BinDir()}:${process.env.PATH}` : (process.env.PATH ?? ''));
-  }
+/** The names that are neither agents of the table nor the Inspector (for a usage error). */
+export const unknownAgents = (names: string[]): string[] => names.filter((a) => !(a in AGENTS) && a !== 'inspector');
+
+/** Installs the agents and the Inspector named (all without a name), Node 22 first when one needs it; throws when npm fails. */
+export function installAgents(names: ClientName[] = [...(Object.keys(AGENTS) as AgentName[]), 'inspector']): void {
+  const rows = names.map((n) => (n === 'inspector' ? INSPECTOR : AGENTS[n]));
+  if (rows.some((r) => r.node === 22)) install(NODE_22, process.env.PATH ?? '');
+  for (const row of rows) install(row, row.node === 22 ? `${node22BinDir()}:${process.env.PATH}` : (process.env.PATH ?? ''));
 }
 
 function main(): void {
@@ -66,7 +67,7 @@ function main(): void {
     console.error(`error: no agent '${unknown[0]}' (${Object.keys(AGENTS).join(', ')})\n\n${USAGE}`);
     process.exit(2);
   }
-  installAgents(positionals.length ? (positionals as AgentName[]) : undefined);
+  installAgents(positionals.length ? (positionals as ClientName[]) : undefined);
 }
 
 // Run as a script (not when scripts/test-agents.ts imports it).
