@@ -135,6 +135,7 @@ test('raw JSON-RPC: malformed lines, invalid requests, batches, non-object argum
     [{ jsonrpc: '2.0', id: 3, method: 'tools/list' }],
     { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'read', arguments: 'README.md' } },
     { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { cursor: 'page-2' } },
+    { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { arguments: {} } },
     { jsonrpc: '2.0', method: 'notifications/nonsense', params: 5, extra: true },
     { jsonrpc: '2.0', id: 6, method: 'tools/list' },
   ];
@@ -151,8 +152,9 @@ test('raw JSON-RPC: malformed lines, invalid requests, batches, non-object argum
     'a line that is not JSON, then a batch: each answered, with no id to answer',
   );
   assert.equal([byId(2)[0]?.error?.code, byId(4)[0]?.error?.code, byId(5)[0]?.error?.code], [-32600, -32602, -32602]);
+  assert.equal(byId(7)[0]?.error, { code: -32602, message: 'Invalid params: a tool call names its tool (params.name, a string)' });
   assert.ok((byId(6)[0]?.result?.tools?.length ?? 0) > 0, 'the server serves on after each of them');
-  assert.is(replies.length, 7, 'an invalid notification gets no reply');
+  assert.is(replies.length, 8, 'an invalid notification gets no reply');
   assert.is(stderr, '', 'nothing on stderr, not even a hint at exit');
 });
 
