@@ -57,7 +57,10 @@ export function screenLine(line: string, isMessage: IsMessage): { pass: true } |
   if (message.method === 'tools/call' && params.arguments !== undefined && !isObject(params.arguments))
     return { pass: false, reply: failure(message.id, INVALID_PARAMS, "Invalid params: a tool call's arguments are an object") };
   if (message.method === 'tools/call' && typeof params.name !== 'string')
-    return { pass: false, reply: failure(message.id, INVALID_PARAMS, 'Invalid params: a tool call names its tool (params.name, a string)') };
+    return {
+      pass: false,
+      reply: failure(message.id, INVALID_PARAMS, 'Invalid params: a tool call names its tool (params.name, a string)'),
+    };
   // Each 2026-era request names its revision: one not served is refused whenever it comes (the SDK
   // checks only a session's first message, and would serve a later one as the revision it pinned).
   const claimed = isObject(params._meta) ? params._meta[VERSION_KEY] : undefined;
