@@ -888,6 +888,7 @@ async function taskOutcome({
     guards: bench.guards,
     attachments,
     ...(checkpoint ? { changedNothing: unchangedSince(ctx.cwd, checkpoint) } : {}),
+    signal: ctx.signal,
   })
     .catch((err: unknown) => {
       throw noVisionFix({ err, args, ctx, task, session: resumed?.id ?? null });

@@ -78,7 +78,7 @@ export default defineCommand({
   },
   env: {
     FORGE_TEST_CRASH_AT:
-      'Tests only: a fraction F (0 < F ≤ 1); the process kills itself (SIGKILL) after that fraction of the steps of writing the edit (the journal, the write, the cleanup), to prove that a crash at any step is recovered.',
+      'Tests only: a fraction F (0 < F ≤ 1), or SIGINT@F (SIGTERM, SIGHUP) to send that signal instead, once; the process kills itself (SIGKILL) after that fraction of the steps of writing the edit (the journal, the write, the cleanup), to prove that a crash at any step is recovered.',
   },
   exits: {
     0: 'edited',

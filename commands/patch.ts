@@ -37,7 +37,7 @@ export default defineCommand({
   stdinAlternatives: ['file'],
   env: {
     FORGE_TEST_CRASH_AT:
-      'Tests only: a fraction F (0 < F ≤ 1); the process kills itself (SIGKILL) after that fraction of the steps of writing the patch (saving the originals, each write, the cleanup), to prove that a crash at any step is recovered.',
+      'Tests only: a fraction F (0 < F ≤ 1), or SIGINT@F (SIGTERM, SIGHUP) to send that signal instead, once; the process kills itself (SIGKILL) after that fraction of the steps of writing the patch (saving the originals, each write, the cleanup), to prove that a crash at any step is recovered.',
   },
   examples: [
     {
@@ -99,6 +99,7 @@ export default defineCommand({
         root: ws.journalRoot,
         changes: files.map((f) => ({ abs: f.abs, data: f.data, ...(f.removeAbs ? { removeAbs: f.removeAbs } : {}) })),
         onStep: crashAt(ctx.env.FORGE_TEST_CRASH_AT),
+        signal: ctx.signal,
       });
     }
     const verb = (k: string) =>

@@ -5,7 +5,6 @@ import { planReplace, SHOWN_IN_ALL, SHOWN_PER_FILE, type ReplacedFile } from '..
 import { searchEngineOf } from '../lib/files/sweep';
 import { CONFINEMENT_ERRORS, CONFINEMENT_RULE, assertWalkable, openWorkspace, resolveWalkPath } from '../lib/files/workspace';
 import { crashAt } from '../lib/process/crash';
-import { RefusedError } from '../lib/errors';
 
 /** A file's changed regions as text: old lines with -, new lines with +, each with its anchor. */
 function render(f: ReplacedFile): string {
@@ -74,7 +73,7 @@ export default defineCommand({
   },
   env: {
     FORGE_TEST_CRASH_AT:
-      'Tests only: a fraction F (0 < F ≤ 1); the process kills itself (SIGKILL) after that fraction of the steps of writing the files, to prove that a crash at any step is recovered.',
+      'Tests only: a fraction F (0 < F ≤ 1), or SIGINT@F (SIGTERM, SIGHUP) to send that signal instead, once; the process kills itself (SIGKILL) after that fraction of the steps of writing the files, to prove that a crash at any step is recovered.',
   },
   examples: [
     { command: "forge replace 'fixture README' 'sample README' --check", description: 'What would change, without writing.' },
@@ -121,13 +120,12 @@ export default defineCommand({
       signal: ctx.signal,
     });
     await ctx.status(null);
-    // A caller that gave up while the plan was made gets nothing written; once writing starts, the journal makes it all or none.
-    if (ctx.signal.aborted) throw new RefusedError('CANCELLED', 'the replacement was cancelled before anything was written');
     if (!args.check) {
       await commitChanges({
         root: ws.journalRoot,
         changes: plan.files.map((f) => ({ abs: f.abs, data: f.data })),
         onStep: crashAt(ctx.env.FORGE_TEST_CRASH_AT),
+        signal: ctx.signal,
       });
     }
     const n = plan.files.length;

@@ -120,7 +120,7 @@ export default defineCommand({
   },
   env: {
     FORGE_TEST_CRASH_AT:
-      'Tests only: a fraction F (0 < F ≤ 1); the process kills itself (SIGKILL) after that fraction of the steps of a restore (replaced tree saved, marked in progress, files restored, mark removed), to prove that an interrupted undo is finished by the next one.',
+      'Tests only: a fraction F (0 < F ≤ 1), or SIGINT@F (SIGTERM, SIGHUP) to send that signal instead, once; the process kills itself (SIGKILL) after that fraction of the steps of a restore (replaced tree saved, marked in progress, files restored, mark removed), to prove that an interrupted undo is finished by the next one.',
   },
   exits: {
     0: 'restored, already there, or listed',

@@ -106,7 +106,7 @@ export const ERROR_CODES = {
   CANCELLED: {
     exit: 1,
     meaning:
-      "the caller gave up on the call (an MCP client's notifications/cancelled, or its disconnect): the programs it ran were ended, nothing was recorded",
+      "the caller gave up on the call (Ctrl-C, SIGTERM or SIGHUP to forge, an MCP client's notifications/cancelled, or its disconnect): the programs it ran were ended, a change it was writing was put back, nothing was recorded; exit 130, 143 or 129 on a signal",
   },
   CONFIG_INVALID: { exit: 2, meaning: 'the config file is not valid JSON or a key has the wrong shape', data: shape<{ path: string }>() },
   CONFIG_UNREADABLE: { exit: 2, meaning: 'the config file cannot be read', data: shape<{ path: string }>() },

@@ -134,7 +134,7 @@ export interface RunContext {
   /** A progress line for a person watching: written to stderr only when stderr is a terminal (and to an MCP client that asked for progress). */
   progress(text: string): Promise<void>;
   /**
-   * Aborted when the caller gives up on the call (an MCP client's cancel, or its disconnect): a
+   * Aborted when the caller gives up on the call (Ctrl-C, SIGTERM or SIGHUP on forge, an MCP client's cancel, or its disconnect): a
    * command that runs programs ends them and refuses with CANCELLED, leaving files as a refusal does.
    */
   signal: AbortSignal;
@@ -276,6 +276,7 @@ export const COMMON_ERRORS = [
   'BAD_INPUT',
   'CWD_NOT_FOUND',
   'INVALID_ID',
+  'CANCELLED',
   'INTERNAL',
 ] as const satisfies readonly ErrorCode[];
 

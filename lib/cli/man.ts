@@ -14,6 +14,9 @@ import {
 import { TAGLINE } from './overview';
 import { optionLabel, optionText, synopsis } from './usage';
 
+/** What a signal to forge does, the same for every command (bin/interrupt.ts). */
+const SIGNAL_EXITS =
+  'Ctrl-C, SIGTERM or SIGHUP: the command stops as it stops for a cancelled MCP call (CANCELLED: the programs it started are ended with their process groups, a change of several files it was writing is put back, validate records no attempt, loop run pauses its loop), and forge exits 130, 143 or 129. A command still running 5 s later, or a second signal, ends at once, its programs killed.';
 /** Escapes text for roff: backslashes, hyphens, and a leading dot or quote. */
 export function roff(text: string): string {
   return text
@@ -109,7 +112,7 @@ export function manPage(entry: Entry, version: string): string {
     for (const [code, text] of Object.entries(c.exits))
       exits.set(code, [...(exits.get(code) ?? []), isGroup(entry) ? `${c.name.split(' ')[1]}: ${text}` : text]);
   for (const [code, texts] of [...exits].sort()) lines.push('.TP', `.B ${code}`, roff(texts.join('; ')));
-  lines.push('.PP', roff('For NDJSON input, the highest exit status of all requests.'));
+  lines.push('.PP', roff('For NDJSON input, the highest exit status of all requests.'), '.PP', roff(SIGNAL_EXITS));
   lines.push(...errorsSection(commands));
   lines.push('.SH ENVIRONMENT');
   const env = { ...COMMON_ENV, ...Object.assign({}, ...commands.map((c) => c.env ?? {})) } as Record<string, string>;
@@ -153,6 +156,9 @@ export function overviewPage(entries: readonly Entry[], version: string): string
     '.TP',
     '.B 2',
     roff('invocation error: bad flags or input, not a git repository'),
+    '.TP',
+    '.B 130, 143, 129',
+    roff(SIGNAL_EXITS),
   );
   lines.push(
     '.SH ERRORS',

@@ -11,7 +11,7 @@ import * as validators from '../state/validators.gen';
 export type FileData = Buffer | Buffer[] | string;
 
 /** Runs after each step of a change's protocol (the test crash hook kills there). */
-export type StepHook = (step: number, total: number) => void;
+export type StepHook = (step: number, total: number) => void | Promise<void>;
 
 export interface FileChange {
   /** Write `data` here (null: nothing to write). */
@@ -116,7 +116,18 @@ async function removeFile(path: string): Promise<void> {
  * back and the error rethrown; if the process dies, the next forge file command does it.
  * `onStep(n, total)` runs after each step of the protocol (the test crash hook kills there).
  */
-export async function commitChanges({ root, changes, onStep }: { root: string; changes: FileChange[]; onStep?: StepHook }): Promise<void> {
+export async function commitChanges({
+  root,
+  changes,
+  onStep,
+  signal,
+}: {
+  root: string;
+  changes: FileChange[];
+  onStep?: StepHook;
+  /** Aborted (Ctrl-C, SIGTERM, a cancelled MCP call) before the change is final: every file is put back, CANCELLED. */
+  signal?: AbortSignal;
+}): Promise<void> {
   const paths = [...new Set(changes.flatMap((c) => [c.abs, c.removeAbs]).filter((p): p is string => !!p))];
   const entries: ManifestEntry[] = paths.map((path) => ({ path, backup: null, mode: null, temp: tempPathFor(path) }));
   const temp = new Map(entries.map((e) => [e.path, e.temp]));
@@ -152,17 +163,18 @@ export async function commitChanges({ root, changes, onStep }: { root: string; c
 
   const total = prepare.length + apply.length + cleanup.length;
   let n = 0;
-  const run = async (steps: Step[]) => {
+  const run = async (steps: Step[], stoppable = false) => {
     for (const step of steps) {
+      if (stoppable && signal?.aborted) throw interrupted(changes.length);
       await step();
-      onStep?.(++n, total);
+      await onStep?.(++n, total);
     }
   };
   active.add(dir);
   try {
     try {
-      await run(prepare);
-      await run(apply);
+      await run(prepare, true);
+      await run(apply, true);
     } catch (err) {
       // What a crash would leave, undone now: the originals back (once all were saved), temp files gone.
       await recoverJournal(dir, null).catch(() => {});
@@ -174,6 +186,14 @@ export async function commitChanges({ root, changes, onStep }: { root: string; c
   } finally {
     active.delete(dir);
   }
+}
+
+/** A change its caller gave up on before it was final: what the rollback leaves, said. */
+function interrupted(files: number): RefusedError<'CANCELLED'> {
+  return new RefusedError(
+    'CANCELLED',
+    `interrupted before the change was complete: ${files === 1 ? 'the file is' : `all ${files} files are`} as they were before it began`,
+  );
 }
 
 /** Creates the journal directory; retried when a concurrent cleanup removes the empty root meanwhile. */

@@ -7,7 +7,7 @@ import { updateLoop, type Loop } from './loop';
 import { iterationPrompt } from './prompt';
 
 /**
- * Drives the current run loop in the foreground. Ctrl-C (SIGINT), SIGTERM or `signal` (an MCP
+ * Drives the current run loop in the foreground. `signal` (Ctrl-C or SIGTERM on forge, or an MCP
  * client that cancelled the call or went away) stops the agent's whole process group and pauses
  * the loop, the cut iteration uncounted; `forge loop resume` continues it. An agent that cannot
  * start pauses the loop and is refused as AGENT_NOT_FOUND.
@@ -35,8 +35,6 @@ export async function driveLoop({
     interrupted = true;
     running?.stop();
   };
-  process.on('SIGINT', interrupt);
-  process.on('SIGTERM', interrupt);
   if (signal?.aborted) interrupt();
   signal?.addEventListener('abort', interrupt, { once: true });
   const setRunner = (pid: number | null, extra: Partial<Loop> = {}) =>
@@ -76,8 +74,6 @@ export async function driveLoop({
     loop = await setRunner(null, interrupted && loop.status === 'active' ? { status: 'paused', reason } : {});
     return { loop, interrupted };
   } finally {
-    process.off('SIGINT', interrupt);
-    process.off('SIGTERM', interrupt);
     signal?.removeEventListener('abort', interrupt);
   }
 }

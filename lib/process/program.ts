@@ -1,6 +1,7 @@
 // Runs a program in its own process group — output streamed and kept, stoppable as a whole — and sh with a timeout on it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { type StartTimeout, wallClock } from '../timeout';
+import { trackProgram } from './running';
 
 export interface ProgramResult {
   exitCode: number | null;
@@ -122,14 +123,21 @@ export function startProgram({
       }),
     );
   });
-  return {
+  const program: RunningProgram = {
     done,
     stop(first = 'SIGINT') {
-      if (stopped || child.pid === undefined) return;
+      if (child.pid === undefined) return;
+      // A second stop (a second Ctrl-C, or a SIGKILL after a grace) goes straight to the group.
+      if (stopped) {
+        signalGroup({ child, signal: first });
+        return;
+      }
       stopped = true;
       stopGroup({ child, first, done });
     },
   };
+  trackProgram(program, done);
+  return program;
 }
 
 export interface ShellResult {
