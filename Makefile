@@ -59,6 +59,7 @@ bench: build
 	$(TSX) bench/mcp.ts
 	$(TSX) bench/routes.ts
 	$(TSX) bench/walk.ts
+	$(TSX) bench/bounds.ts
 
 # Regenerate man pages, completions and the package.json bin map from the declarations.
 man completions docs: deps

@@ -1,9 +1,10 @@
 // forge patch: apply a diff as models write it — all files or none, sloppy but unambiguous hunks located by context.
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { defineCommand } from '../lib/cli/declare';
+import { decodeBytes, maxInput, sizeText, tooLarge } from '../lib/cli/input';
 import { InvalidInputError, RefusedError } from '../lib/errors';
 import { commitChanges } from '../lib/files/journal';
+import { readBounded } from '../lib/fs/bounded';
 import { planPatch } from '../lib/files/patch-apply';
 import { parsePatch, reversePatch } from '../lib/files/patch-parse';
 import { CONFINEMENT_ERRORS, CONFINEMENT_RULE, openWorkspace } from '../lib/files/workspace';
@@ -61,7 +62,7 @@ export default defineCommand({
     ...CONFINEMENT_ERRORS,
     FILE_NOT_FOUND: 'no such --file',
     IS_A_DIRECTORY: '--file names a directory',
-    NOT_A_REGULAR_FILE: 'a file the patch names is a FIFO, socket or device',
+    NOT_A_REGULAR_FILE: 'a file the patch names, or --file, is a FIFO, socket or device',
   },
   exits: {
     0: 'applied (or would apply, with --check)',
@@ -77,15 +78,7 @@ export default defineCommand({
         throw new InvalidInputError('INVALID_ARGUMENT', 'give the patch on stdin, --diff or --file, not two of them', {
           fix: 'forge patch --help',
         });
-      text = await readFile(resolve(ctx.cwd, args.file), 'utf8').catch((err: NodeJS.ErrnoException) => {
-        const fix = shellJoin(['ls', '-l', args.file!]);
-        if (err.code === 'EISDIR') throw new InvalidInputError('IS_A_DIRECTORY', `'${args.file}' is a directory`, { fix });
-        const why =
-          err.code === 'ENOENT' || err.code === 'ENOTDIR'
-            ? `no such file '${args.file}'`
-            : `cannot read '${args.file}': ${err.code ?? err.message}`;
-        throw new RefusedError('FILE_NOT_FOUND', why, { fix, data: { path: args.file! } });
-      });
+      text = patchFile({ file: args.file, cwd: ctx.cwd, limit: maxInput(ctx.env), command: ctx.cmd('patch', '--file', args.file) });
     }
     if (text === undefined || !text.trim())
       throw new InvalidInputError('MISSING_ARGUMENT', 'no patch: pipe it on stdin, or pass --file PATH or --diff TEXT', {
@@ -130,3 +123,24 @@ export default defineCommand({
     };
   },
 });
+
+/** The text of --file: a regular file of at most `limit` bytes (FORGE_MAX_INPUT), never a FIFO or a device read until memory runs out. */
+function patchFile({ file, cwd, limit, command }: { file: string; cwd: string; limit: number; command: string }): string {
+  const r = readBounded(resolve(cwd, file), limit);
+  if (r.ok) return decodeBytes(r.bytes);
+  const fix = shellJoin(['ls', '-l', file]);
+  if (r.why === 'directory') throw new InvalidInputError('IS_A_DIRECTORY', `'${file}' is a directory`, { fix });
+  if (r.why === 'not-regular')
+    throw new RefusedError(
+      'NOT_A_REGULAR_FILE',
+      `'${file}' is not a regular file (a FIFO, socket or device): a patch is read from a file or stdin`,
+      {
+        fix,
+        data: { path: file },
+      },
+    );
+  if (r.why === 'too-large') throw tooLarge({ what: `'${file}'${r.size ? ` (${sizeText(r.size)})` : ''}`, limit, command });
+  const why =
+    r.code === 'ENOENT' || r.code === 'ENOTDIR' ? `no such file '${file}'` : `cannot read '${file}': ${r.code ?? 'unknown error'}`;
+  throw new RefusedError('FILE_NOT_FOUND', why, { fix, data: { path: file } });
+}

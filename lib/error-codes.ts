@@ -140,6 +140,12 @@ export const ERROR_CODES = {
     meaning: 'the old text matches one place but for whitespace, and no one indentation change explains it',
     data: shape<{ path: string; region: RegionLine[] }>(),
   },
+  INPUT_TOO_LARGE: {
+    exit: 2,
+    meaning:
+      'stdin, a --file or one NDJSON line is over the most forge reads as input (64 MiB; FORGE_MAX_INPUT raises it): refused as it arrives, never read whole',
+    data: shape<{ limit: number }>(),
+  },
   INTERNAL: { exit: 1, meaning: 'a bug in forge (FORGE_DEBUG=1 shows the stack trace)' },
   INVALID_ANCHOR: { exit: 2, meaning: 'an anchor not written <line>#<hash>' },
   INVALID_API_KEY_ENV: { exit: 2, meaning: 'an API key variable name that is not an environment variable name' },

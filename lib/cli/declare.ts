@@ -274,6 +274,7 @@ export const COMMON_ERRORS = [
   'MISSING_ARGUMENT',
   'BAD_NDJSON',
   'BAD_INPUT',
+  'INPUT_TOO_LARGE',
   'CWD_NOT_FOUND',
   'INVALID_ID',
   'CANCELLED',
@@ -298,6 +299,8 @@ export const COMMON_ENV: Record<string, string> = {
   FORGE_RUN_ID: 'Run id when --run-id is not given.',
   FORGE_JSON: 'Set to 1 to print NDJSON records.',
   FORGE_DEBUG: 'Set to 1 to print stack traces of errors.',
+  FORGE_MAX_INPUT:
+    'The most stdin, a --file or one NDJSON line may hold, in bytes or with K, M or G (default 64M): more is INPUT_TOO_LARGE, refused as it arrives.',
   NO_COLOR: 'Disable colour (colour is only used on a terminal); --color=always overrides it.',
   FORCE_COLOR: 'Colour the text output even when it is not a terminal (0 or false: never); --color overrides it.',
   FORGE_PAGER:

@@ -2,7 +2,47 @@
 import type { Readable } from 'node:stream';
 import { InvalidInputError } from '../errors';
 
-export type StdinInput = { kind: 'empty' } | { kind: 'ndjson'; lines: AsyncIterable<string> } | { kind: 'text'; text: string };
+/** A line of NDJSON input, or the size of one over the limit (skipped, not held). */
+export type InputLine = string | { over: number };
+
+export type StdinInput = { kind: 'empty' } | { kind: 'ndjson'; lines: AsyncIterable<InputLine> } | { kind: 'text'; text: string };
+
+/** The most stdin, a --file or one NDJSON line may hold unless FORGE_MAX_INPUT says otherwise: memory is bounded by it, not by the input. */
+export const DEFAULT_MAX_INPUT = 64 * 1024 * 1024;
+
+const UNITS: Record<string, number> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 };
+
+/** FORGE_MAX_INPUT (bytes, or with K, M or G: 256M) as bytes; the default when unset; INVALID_ARGUMENT for anything else. */
+export function maxInput(env: NodeJS.ProcessEnv): number {
+  const text = env.FORGE_MAX_INPUT?.trim();
+  if (!text) return DEFAULT_MAX_INPUT;
+  const m = /^(\d+)\s*([KMG]?)i?B?$/i.exec(text);
+  const bytes = m ? Number(m[1]) * UNITS[m[2]!.toUpperCase()]! : Number.NaN;
+  if (!(bytes > 0) || !Number.isSafeInteger(bytes))
+    throw new InvalidInputError('INVALID_ARGUMENT', `FORGE_MAX_INPUT must be a size in bytes (or with K, M or G: 256M), got '${text}'`, {
+      fix: 'FORGE_MAX_INPUT=256M',
+    });
+  return bytes;
+}
+
+/** A size for a message: 64 MiB, 1.5 GiB, 900 bytes. */
+export function sizeText(bytes: number): string {
+  for (const [unit, n] of [
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ] as const)
+    if (bytes >= n) return `${Number((bytes / n).toFixed(1))} ${unit}`;
+  return `${bytes} bytes`;
+}
+
+/** INPUT_TOO_LARGE for `what` (stdin, a file, an NDJSON line) over `limit`: refused as it arrives, never read whole. The Fix runs `command` with four times the room. */
+export function tooLarge({ what, limit, command }: { what: string; limit: number; command: string }): InvalidInputError<'INPUT_TOO_LARGE'> {
+  return new InvalidInputError('INPUT_TOO_LARGE', `${what} is over ${sizeText(limit)}, the most forge reads as input`, {
+    fix: `FORGE_MAX_INPUT=${Math.ceil((limit * 4) / 1024 ** 2)}M ${command}`,
+    data: { limit },
+  });
+}
 
 /**
  * stdin as a run reads it: its bytes a chunk at a time, and whether it is a terminal. A pipe,
@@ -47,7 +87,7 @@ function prepended(first: Buffer, source: StdinSource): StdinSource {
  * Peeks until the first non-blank byte decides the kind, then hands the source — with what was
  * peeked given back first — to the line splitter, so a million requests stream in constant memory.
  */
-export async function readStdin(source: StdinSource): Promise<StdinInput> {
+export async function readStdin(source: StdinSource, { limit = DEFAULT_MAX_INPUT, command = 'forge' } = {}): Promise<StdinInput> {
   const peeked: Buffer[] = [];
   let first: number | undefined;
   for (;;) {
@@ -62,16 +102,19 @@ export async function readStdin(source: StdinSource): Promise<StdinInput> {
   }
   if (first === undefined) return { kind: 'empty' };
   const rest = prepended(Buffer.concat(peeked), source);
-  if (first === 0x7b) return { kind: 'ndjson', lines: splitLines(rest) };
-  return { kind: 'text', text: await readAll(rest) };
+  if (first === 0x7b) return { kind: 'ndjson', lines: splitLines(rest, limit) };
+  return { kind: 'text', text: await readAll(rest, { limit, command }) };
 }
 
-/** All of stdin as text (the content of `forge write path < file`), decoded by decodeBytes. */
-export async function readAll(source: StdinSource): Promise<string> {
+/** All of stdin as text (the content of `forge write path < file`), decoded by decodeBytes; INPUT_TOO_LARGE once over `limit`. */
+export async function readAll(source: StdinSource, { limit = DEFAULT_MAX_INPUT, command = 'forge' } = {}): Promise<string> {
   const chunks: Buffer[] = [];
+  let size = 0;
   for (;;) {
     const chunk = await source.read();
     if (chunk === null) break;
+    size += chunk.length;
+    if (size > limit) throw tooLarge({ what: 'stdin', limit, command });
     chunks.push(chunk);
   }
   return decodeBytes(Buffer.concat(chunks));
@@ -82,27 +125,49 @@ const LINE_END = /\r?\n|\r/;
 
 /**
  * stdin's lines, each decoded by decodeBytes: every chunk up to its last \n is decoded at once (no
- * character spans a \n byte); the rest waits for the next chunk, so a long line costs its length.
+ * character spans a \n byte); the rest waits for the next chunk, so a long line costs its length —
+ * up to `limit`: a line over it is let go of as it arrives and given as its size, and the lines
+ * after it are read on.
  */
-async function* splitLines(source: StdinSource): AsyncGenerator<string> {
-  let parts: Buffer[] = [];
+async function* splitLines(source: StdinSource, limit: number): AsyncGenerator<InputLine> {
   const lines = (bytes: Buffer) => {
     const text = decodeBytes(bytes);
     return (text.endsWith('\r') ? text.slice(0, -1) : text).split(LINE_END);
   };
+  let parts: Buffer[] = [];
+  let held = 0;
+  // The bytes of a line over the limit seen so far, its end still to come: counted, not kept.
+  let skipped: number | null = null;
   for (;;) {
     const chunk = await source.read();
     if (chunk === null) break;
-    const end = chunk.lastIndexOf(0x0a);
-    if (end < 0) {
-      parts.push(chunk);
+    const last = chunk.lastIndexOf(0x0a);
+    // The common case: nothing skipped, and what ends here is within the limit (so is each line of it).
+    if (skipped === null && last >= 0 && held + last <= limit) {
+      const block = parts.length ? Buffer.concat([...parts, chunk.subarray(0, last)]) : chunk.subarray(0, last);
+      yield* lines(block);
+      parts = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
+      held = chunk.length - last - 1;
       continue;
     }
-    const block = parts.length ? Buffer.concat([...parts, chunk.subarray(0, end)]) : chunk.subarray(0, end);
-    parts = end + 1 < chunk.length ? [chunk.subarray(end + 1)] : [];
-    yield* lines(block);
+    for (let at = 0; at < chunk.length; ) {
+      const nl = chunk.indexOf(0x0a, at);
+      const piece = chunk.subarray(at, nl < 0 ? chunk.length : nl);
+      at = nl < 0 ? chunk.length : nl + 1;
+      if (skipped !== null) skipped += piece.length;
+      else {
+        held += piece.length;
+        if (held > limit) [skipped, parts, held] = [held, [], 0];
+        else parts.push(piece);
+      }
+      if (nl < 0) break;
+      if (skipped !== null) yield { over: skipped };
+      else yield* lines(Buffer.concat(parts));
+      [skipped, parts, held] = [null, [], 0];
+    }
   }
-  if (parts.length) yield* lines(Buffer.concat(parts));
+  if (skipped !== null) yield { over: skipped };
+  else if (parts.length) yield* lines(Buffer.concat(parts));
 }
 
 /**

@@ -7,7 +7,7 @@ import { openRepo, type Repo } from '../git/repo';
 import { StateStore } from '../git/state';
 import { recordEvents, toolCallEvent } from '../logs/events';
 import type { ArgsSpec, CommandSpec, Entry, Item, Outcome, RunContext } from './declare';
-import { readAll, readStdin, type StdinSource } from './input';
+import { type InputLine, maxInput, readAll, readStdin, sizeText, type StdinSource, tooLarge } from './input';
 import { hintFields, hintLines, Output, PLAIN, type Hint, type Stream } from './output';
 import { groupHelp, topHelp } from './overview';
 import { colorOption, isLeadingOption, leadingWithoutValue, splitWords } from './leading';
@@ -259,7 +259,7 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
 
   let requests: AsyncIterable<Request> | Request[];
   try {
-    const read = await requestsOf({ spec, parsed, stdin: opts.stdin });
+    const read = await requestsOf({ spec, parsed, stdin: opts.stdin, env: opts.env });
     requests = read.requests;
     json ||= read.ndjson;
   } catch (err) {
@@ -318,24 +318,27 @@ async function requestsOf({
   spec,
   parsed,
   stdin,
+  env,
 }: {
   spec: CommandSpec<any>;
   parsed: ParsedArgv;
   stdin: StdinSource;
+  env: NodeJS.ProcessEnv;
 }): Promise<{ requests: AsyncIterable<Request> | Request[]; ndjson: boolean }> {
   const flags = { requests: [{ raw: parsed.raw }], ndjson: false };
   const textArg = spec.stdinText;
   const textElsewhere = (spec.stdinAlternatives ?? []).some((a) => parsed.raw[a] !== undefined);
   if (textArg && parsed.hasCommandArgs && parsed.raw[textArg] === undefined && !textElsewhere && !stdin.isTTY && !stdin.absent) {
-    const text = await readAll(stdin).catch((err: unknown) => {
+    const text = await readAll(stdin, { limit: maxInput(env), command: `forge ${spec.name}` }).catch((err: unknown) => {
       if ((spec.args as ArgsSpec)[textArg]?.anyText && err instanceof ForgeError) return '';
       throw err;
     });
     return { requests: [{ raw: { ...parsed.raw, [textArg]: text } }], ndjson: false };
   }
   if (parsed.hasCommandArgs || stdin.isTTY || spec.ownsStdin) return flags;
-  const input = await readStdin(stdin);
-  if (input.kind === 'ndjson') return { requests: numbered(input.lines), ndjson: true };
+  const bound = { limit: maxInput(env), command: `forge ${spec.name}` };
+  const input = await readStdin(stdin, bound);
+  if (input.kind === 'ndjson') return { requests: numbered(input.lines, bound), ndjson: true };
   if (input.kind === 'text' && textArg) return { requests: [{ raw: { ...parsed.raw, [textArg]: input.text } }], ndjson: false };
   if (input.kind === 'text')
     throw new InvalidInputError('BAD_INPUT', "stdin is not NDJSON: each request is one JSON object per line, starting with '{'");
@@ -343,11 +346,11 @@ async function requestsOf({
 }
 
 /** stdin's NDJSON lines as requests, numbered; a failed read ends them with its BAD_INPUT as the last request. */
-async function* numbered(lines: AsyncIterable<string>): AsyncGenerator<Request> {
+async function* numbered(lines: AsyncIterable<InputLine>, bound: { limit: number; command: string }): AsyncGenerator<Request> {
   let n = 0;
   const iterator = lines[Symbol.asyncIterator]();
   for (;;) {
-    let next: IteratorResult<string>;
+    let next: IteratorResult<InputLine>;
     try {
       next = await iterator.next();
     } catch (err) {
@@ -358,6 +361,11 @@ async function* numbered(lines: AsyncIterable<string>): AsyncGenerator<Request> 
     if (next.done) return;
     const text = next.value;
     n++;
+    // A line over the limit was let go of as it came: its error, and the lines after it go on.
+    if (typeof text !== 'string') {
+      yield { raw: {}, line: n, failure: tooLarge({ what: `line ${n} of stdin (${sizeText(text.over)})`, ...bound }) };
+      continue;
+    }
     if (!text.trim()) continue;
     let value: unknown;
     try {
