@@ -261,10 +261,16 @@ export default defineCommand({
     DO_NOT_TRACK: 'Set to 1: the same as FORGE_NO_TELEMETRY=1.',
     FORGE_NO_SESSIONS: 'Set to 1: save no session turns in .forge/agent/sessions/ (like "sessions_disabled": true in the profile).',
     XDG_CONFIG_HOME: 'Where forge/config.json is (default ~/.config).',
+    HTTPS_PROXY: 'The proxy for an https endpoint, as curl reads it (https_proxy too; default: the HTTP one, then ALL_PROXY).',
+    HTTP_PROXY:
+      'The proxy for an http endpoint (http_proxy too; ALL_PROXY when neither is set). An unreachable endpoint behind one is reported with it.',
+    NO_PROXY: 'Hosts reached directly, not through the proxy: comma-separated names, .domains, host:port, or * (no_proxy too).',
   },
   mutates: true,
   mcp: { title: 'Run a task with a model', toolset: 'agent', effect: 'destructive', openWorld: true },
   async run(args, ctx) {
+    // The model endpoint as curl would reach it (the Fix of an unreachable one is a curl line); undici loads only here.
+    (await import('../lib/agent/proxy')).useProxiesOf(ctx.env);
     if (args.list) return listOutcome(ctx);
     if (args.rollback !== undefined) return rollbackOutcome(args, ctx);
     if (args.mechanical) return mechanicalOutcome(args, ctx);

@@ -2,6 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { request } from 'undici';
+import { proxyFor } from './proxy';
 import { ForgeError, type DataOf } from '../errors';
 import { shellJoin } from '../quote';
 import { randomHex } from '../random';
@@ -519,7 +520,12 @@ function networkFailure({ err, target, midStream }: { err: unknown; target: Targ
   }
   if (midStream)
     return new AttemptFailure('MODEL_SERVER_ERROR', `the stream from '${target.endpoint}' broke off (${code})`, TRANSIENT.has(code), cause);
-  const hint = new URL(target.endpoint).port === OLLAMA_PORT ? '; is Ollama running (ollama serve)?' : '';
+  const proxy = proxyFor(target.endpoint);
+  const hint = proxy
+    ? ` (through the proxy ${proxy}; NO_PROXY lists hosts to reach directly)`
+    : new URL(target.endpoint).port === OLLAMA_PORT
+      ? '; is Ollama running (ollama serve)?'
+      : '';
   return new AttemptFailure(
     'MODEL_UNREACHABLE',
     `cannot reach '${target.endpoint}': ${describeNetworkCode(code, err)}${hint}`,
@@ -685,7 +691,8 @@ function contextOf(message: string): number | null {
  * forge command can work until the setting is mended, and a Fix is never a placeholder (--model NAME).
  */
 function askEndpoint(target: Target): string {
-  const url = shellJoin([`${target.endpoint.replace(/\/+$/, '')}/models`]);
+  // The path goes before a query the endpoint carries (?api-version=…): …/v1/models?api-version=…, not …?api-version=…/models.
+  const url = shellJoin([apiUrl(target.endpoint.replace(/\/+$/, ''), '/models')]);
   return target.apiKeyEnv ? `curl -sS -H "Authorization: Bearer $${target.apiKeyEnv}" ${url}` : `curl -sS ${url}`;
 }
 

@@ -27,11 +27,11 @@ const agentHomes = {
   GEMINI_CLI_HOME: tempDir('forge-gemini-home-'),
 };
 
-/** The environment tests run forge in: no inherited FORGE_* settings, private XDG data, config and cache dirs and agent homes. */
+/** The environment tests run forge in: no inherited FORGE_* settings or proxies (a scripted server is on loopback), private XDG data, config and cache dirs and agent homes. */
 export function forgeEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env))
-    if (!k.startsWith('FORGE_') && k !== 'NODE_EXTRA_CA_CERTS' && k !== 'FORCE_COLOR') env[k] = v;
+    if (!k.startsWith('FORGE_') && k !== 'NODE_EXTRA_CA_CERTS' && k !== 'FORCE_COLOR' && !/_proxy$/i.test(k)) env[k] = v;
   Object.assign(env, { XDG_DATA_HOME: dataHome, XDG_CONFIG_HOME: configHome, XDG_CACHE_HOME: cacheHome, NO_COLOR: '1', ...agentHomes });
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];

@@ -1,5 +1,6 @@
 // A scripted OpenAI-compatible server on loopback: streams chat replies from a script in order and records every request.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { own } from './owner';
@@ -158,6 +159,8 @@ export interface OpenAIServerOptions {
   models?: string[] | ErrorStep | StallStep;
   /** Answer Ollama's native POST /api/show and GET /api/ps for every model, as an Ollama would; without it both are 404s. */
   ollama?: OllamaInfo;
+  /** Serve HTTPS with this key and certificate (test/fixtures/tls: a client trusts it through NODE_EXTRA_CA_CERTS). */
+  tls?: { key: Buffer; cert: Buffer };
 }
 
 export interface OllamaInfo {
@@ -169,7 +172,12 @@ export interface OllamaInfo {
   loadedContext?: number;
 }
 
-export async function startOpenAIServer({ script = [], models = ['test-model'], ollama }: OpenAIServerOptions = {}): Promise<OpenAIServer> {
+export async function startOpenAIServer({
+  script = [],
+  models = ['test-model'],
+  ollama,
+  tls,
+}: OpenAIServerOptions = {}): Promise<OpenAIServer> {
   const queue = [...script];
   const requests: RecordedRequest[] = [];
   let chats = 0;
@@ -186,11 +194,12 @@ export async function startOpenAIServer({ script = [], models = ['test-model'], 
     }
     return true;
   };
-  const server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     void handle(req, res).catch((err: unknown) => {
       res.destroy(err instanceof Error ? err : new Error(String(err)));
     });
-  });
+  };
+  const server = tls ? createTlsServer(tls, onRequest) : createServer(onRequest);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const text = await readBody(req);
@@ -251,7 +260,7 @@ export async function startOpenAIServer({ script = [], models = ['test-model'], 
     });
   server.once('close', own({ what: `scripted model server on 127.0.0.1:${port}`, open: () => server.listening, close }));
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}/v1`,
     requests,
     chatBodies: () =>
       requests.filter((r) => r.method === 'POST' && r.path.split('?')[0] === '/v1/chat/completions').map((r) => r.body as ChatRequestBody),
