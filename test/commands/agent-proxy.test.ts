@@ -83,4 +83,12 @@ test('an HTTP endpoint goes through the lower-case http_proxy; an unreachable pr
   }
 });
 
+test('the Fix of an unreachable endpoint with a query string asks its /models, the query after the path', async () => {
+  const base = `http://127.0.0.1:${await closedPort()}/v1`;
+  const r = await forge(['agent', '--endpoint', `${base}?api-version=2024-10-21`, '--model', 'm', '--json', 'say hi'], {
+    cwd: repoWith({ 'a.txt': 'a\n' }),
+  });
+  assert.is(r.records.at(-1)!._next_action, `curl -sS '${base}/models?api-version=2024-10-21'`);
+});
+
 test.run();
