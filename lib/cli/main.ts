@@ -492,14 +492,15 @@ function runContext({
     live: async (piece: string) => {
       if (json || !opts.stdout.isTTY) return false;
       state.streamed = true;
-      await out.write(out.stdout, piece);
+      await out.write(out.stdout, out.forTerminal(out.stdout, piece));
       return true;
     },
     relay: (chunk) => out.write(out.stderr, chunk),
     status: async (text: string | null) => {
       if (text !== null) opts.onProgress?.(text);
       // Carriage return and erase-line: the line is redrawn in place, and cleared before other output.
-      if (opts.stderr.isTTY) await out.write(out.stderr, text === null ? '\r\x1b[K' : `\r\x1b[K${out.errPalette.dim(text)}`);
+      if (opts.stderr.isTTY)
+        await out.write(out.stderr, text === null ? '\r\x1b[K' : `\r\x1b[K${out.errPalette.dim(out.forTerminal(out.stderr, text))}`);
     },
     warn: async (text: string) => {
       await out.err(`${out.errPalette.label('warning:')} ${text}`);

@@ -1,5 +1,6 @@
 // Writes text and NDJSON records to stdout/stderr: backpressure-aware, EPIPE-safe, coloured only on a terminal.
 import { once } from 'node:events';
+import { visible } from './visible';
 import type { Writable } from 'node:stream';
 
 export type Stream = Writable & { isTTY?: boolean };
@@ -103,11 +104,20 @@ export class Output {
   }
 
   async out(text: string): Promise<void> {
-    await this.write(this.stdout, text.endsWith('\n') ? text : `${text}\n`);
+    await this.write(this.stdout, this.forTerminal(this.stdout, text.endsWith('\n') ? text : `${text}\n`));
   }
 
   async err(text: string): Promise<void> {
-    await this.write(this.stderr, text.endsWith('\n') ? text : `${text}\n`);
+    await this.write(this.stderr, this.forTerminal(this.stderr, text.endsWith('\n') ? text : `${text}\n`));
+  }
+
+  /**
+   * Text as a terminal gets it: its control characters shown, not obeyed, since text mode carries
+   * what files, models and tools hold (lib/cli/visible.ts); off a terminal, the bytes as they are.
+   */
+  forTerminal(stream: Stream, text: string): string {
+    if (!stream.isTTY) return text;
+    return visible(text, { colour: (stream === this.stdout ? this.outPalette : this.errPalette) !== PLAIN });
   }
 
   async record(obj: Record<string, unknown>): Promise<void> {

