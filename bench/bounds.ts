@@ -1,4 +1,4 @@
-// `make bench`, bounds: input over the limit at each door — a device as --file, 2 GiB of stdin, a 1 GiB NDJSON line — refused in what time and peak memory, beside `node -e 0` reading nothing.
+// `make bench`, bounds: input over the limit at each door — a device as --file, 2 GiB of stdin, a 1 GiB NDJSON line or MCP message — refused in what time and peak memory, beside `node -e 0` reading nothing.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { FORGE, forgeEnv } from '../test/helpers/forge';
@@ -43,7 +43,9 @@ const stream =
   };
 
 const baseline = await measure(['-e', '0']);
-console.log('\ninput over the limit (64 MiB, FORGE_MAX_INPUT): refused in (wall time), peak RSS; goals: seconds, under 200 MiB');
+console.log(
+  '\ninput over the limit (64 MiB, FORGE_MAX_INPUT; an MCP message: 10 MiB): refused in (wall time), peak RSS; goals: seconds, under 200 MiB',
+);
 console.log(`  node -e 0 (the floor)                           ${baseline.s.toFixed(2)} s  ${baseline.mib.toFixed(0).padStart(4)} MiB`);
 for (const [label, args, produce] of [
   ['forge patch --file /dev/zero', [FORGE, 'patch', '--file', '/dev/zero'], undefined],
@@ -52,6 +54,14 @@ for (const [label, args, produce] of [
     'forge read --json: 1 GiB NDJSON line, then one',
     [FORGE, 'read', '--json'],
     stream(GiB, { head: '{"path":"a.txt","x":"', tail: '"}\n{"path":"a.txt"}\n' }),
+  ],
+  [
+    'forge mcp: a 1 GiB message, then tools/list',
+    [FORGE, 'mcp'],
+    stream(GiB, {
+      head: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read","arguments":{"path":"',
+      tail: '"}}}\n{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n',
+    }),
   ],
 ] as const) {
   const r = await measure([...args], produce);

@@ -1,4 +1,5 @@
 // What reaches forge mcp's protocol layer: each line of stdin checked as JSON-RPC first, so a malformed one gets its error reply instead of silence.
+import { StringDecoder } from 'node:string_decoder';
 import { Transform, type Readable } from 'node:stream';
 import type { JSONRPCMessage } from './sdk';
 
@@ -74,9 +75,17 @@ export function screenLine(line: string, isMessage: IsMessage): { pass: true } |
   return { pass: true };
 }
 
-/** `input` with every line screenLine refuses taken out; each refusal's reply goes to `reply`. */
+/**
+ * `input` with every line screenLine refuses taken out; each refusal's reply goes to `reply`. A
+ * line over MAX_LINE is let go of as it arrives — one error for it, the bytes up to its end read
+ * and dropped — so memory is bounded by the limit, and the lines after it are served.
+ */
 export function screened(input: Readable, isMessage: IsMessage, reply: (message: JSONRPCMessage) => void): Readable {
-  let pending = '';
+  // A character split between two chunks is decoded whole.
+  const decoder = new StringDecoder('utf8');
+  let parts: string[] = [];
+  let held = 0;
+  let skipping = false;
   const take = (line: string, out: Transform) => {
     const text = line.replace(/\r$/, '');
     if (!text.trim()) return;
@@ -84,20 +93,31 @@ export function screened(input: Readable, isMessage: IsMessage, reply: (message:
     if (seen.pass) out.push(`${text}\n`);
     else if (seen.reply) reply(seen.reply);
   };
+  const feed = (text: string, out: Transform) => {
+    for (let at = 0; at < text.length; ) {
+      const nl = text.indexOf('\n', at);
+      const piece = text.slice(at, nl < 0 ? text.length : nl);
+      at = nl < 0 ? text.length : nl + 1;
+      if (!skipping) {
+        held += piece.length;
+        if (held > MAX_LINE) {
+          [skipping, parts, held] = [true, [], 0];
+          reply(failure(null, INVALID_REQUEST, `Invalid Request: a message over ${MAX_LINE} bytes`));
+        } else parts.push(piece);
+      }
+      if (nl < 0) return;
+      if (!skipping) take(parts.join(''), out);
+      [skipping, parts, held] = [false, [], 0];
+    }
+  };
   const filter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      pending += chunk.toString('utf8');
-      const lines = pending.split('\n');
-      pending = lines.pop()!;
-      for (const line of lines) take(line, this);
-      if (pending.length > MAX_LINE) {
-        pending = '';
-        reply(failure(null, INVALID_REQUEST, `Invalid Request: a message over ${MAX_LINE} bytes`));
-      }
+      feed(decoder.write(chunk), this);
       done();
     },
     flush(done) {
-      if (pending) take(pending, this);
+      feed(decoder.end(), this);
+      if (!skipping && parts.length) take(parts.join(''), this);
       done();
     },
   });
