@@ -6,6 +6,7 @@ import {
   chmod as chmodCb,
   constants as fsConstants,
   copyFile as copyFileCb,
+  link as linkCb,
   lstat as lstatCb,
   mkdir as mkdirCb,
   promises as fsPromises,
@@ -38,6 +39,7 @@ export const constants = fsConstants;
 export const access = promised(accessCb) as P['access'];
 export const chmod = promised(chmodCb) as P['chmod'];
 export const copyFile = promised(copyFileCb) as P['copyFile'];
+export const link = promised(linkCb) as P['link'];
 export const lstat = promised(lstatCb) as P['lstat'];
 export const mkdir = promised(mkdirCb) as P['mkdir'];
 export const readdir = promised(readdirCb) as P['readdir'];
