@@ -60,6 +60,7 @@ bench: build
 	$(TSX) bench/routes.ts
 	$(TSX) bench/walk.ts
 	$(TSX) bench/bounds.ts
+	$(TSX) bench/secrets.ts
 
 # Regenerate man pages, completions and the package.json bin map from the declarations.
 man completions docs: deps

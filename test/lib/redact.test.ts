@@ -26,6 +26,19 @@ const EXAMPLES: Record<SecretKind, Array<[string, string]>> = {
   ],
   'slack-token': [['xoxb-1234567890-0987654321-AbCdEfGhIj posts', '[REDACTED:slack-token] posts']],
   'aws-access-key': [['id AKIAIOSFODNN7EXAMPLE, secret below', 'id [REDACTED:aws-access-key], secret below']],
+  'gcp-api-key': [
+    [
+      '<script src="https://maps.googleapis.com/maps/api/js?key=AIzaFak3Fak3Fak3Fak3Fak3Fak3Fak3Fak3Fak&callback=init">',
+      '<script src="https://maps.googleapis.com/maps/api/js?key=[REDACTED:gcp-api-key]&callback=init">',
+    ],
+  ],
+  'azure-storage-key': [
+    [
+      `AccountName=fake;AccountKey=${'Fak3'.repeat(21)}xy==;EndpointSuffix=core.windows.net`,
+      'AccountName=fake;AccountKey=[REDACTED:azure-storage-key];EndpointSuffix=core.windows.net',
+    ],
+  ],
+  'twilio-account-sid': [['Client("AC0123456789abcdef0123456789abcdef", token)', 'Client("[REDACTED:twilio-account-sid]", token)']],
   'bearer-token': [['-H "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.abc"', '-H "Authorization: Bearer [REDACTED:bearer-token]"']],
   'url-password': [
     ['git clone https://bob:hunter2pass@git.example.com/r.git', 'git clone https://bob:[REDACTED:url-password]@git.example.com/r.git'],
@@ -52,6 +65,7 @@ test('every row of the table redacts its shape and keeps the text around it', ()
 test('look-alikes and references are left alone', () => {
   for (const text of [
     'pip install scikit-learn; sk-learn and sk-this-is-a-long-branch-name-here',
+    'git checkout -b sk-learn-upgrade-to-version-1-4-2',
     'export OPENAI_API_KEY=$OPENAI_API_KEY GITHUB_TOKEN="${GITHUB_TOKEN}"',
     'max_tokens: 100, inputTokens: 5, monkey=1, keyboard: 3',
     'the bearer of this letter',
