@@ -118,10 +118,18 @@ test("a linked worktree's .git file and gitdir, $GIT_DIR, a nested repository's 
   writeFileSync(join(outer, 'sub.git-file'), 'gitdir: elsewhere\n');
   mkdirSync(join(outer, 'mod'));
   writeFileSync(join(outer, 'mod/.git'), 'gitdir: ../.git/modules/mod\n');
-  for (const path of ['vendor/lib/.git/config', 'mod/.git']) {
+  // Links whose own names say nothing of .git, into the nested repository's: judged where they lead.
+  symlinkSync('vendor/lib/.git', join(outer, 'vlink'));
+  symlinkSync('vendor/lib/.git/config', join(outer, 'vcfg'));
+  for (const path of ['vendor/lib/.git/config', 'mod/.git', 'vlink/config', 'vcfg']) {
     const w = await forge(['write', path, '--content', 'x', '--overwrite', '--json'], { cwd: outer });
     assert.equal([w.code, w.records[0]!.error.code], [1, 'PATH_IN_GIT_DIR'], path);
   }
+  for (const path of ['vlink/config', 'vcfg']) {
+    const r = await forge(['read', path, '--json'], { cwd: outer });
+    assert.equal([r.code, r.records[0]!.error.code], [1, 'PATH_IN_GIT_DIR'], `read ${path}`);
+  }
+  assert.not.match(readFileSync(join(nested, '.git/config'), 'utf8'), /^x$/);
   assert.is(readFileSync(join(outer, 'mod/.git'), 'utf8'), 'gitdir: ../.git/modules/mod\n');
   assert.is(
     (await forge(['write', 'sub.git-file', '--content', 'ok\n', '--overwrite'], { cwd: outer })).code,

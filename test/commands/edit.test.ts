@@ -121,6 +121,19 @@ test('no match and a stale anchor are refused with the nearest region and fresh 
   assert.is(stale.bytes.toString(), SRC);
 });
 
+test('every anchor an edit names is checked against its line: a range end, --after, --before and a delete with a stale hash write nothing', async () => {
+  const first = `1#${lineHash(SRC.split('\n')[0]!)}`;
+  for (const args of [
+    ['--lines', `${first}..3#0000`, '--new', 'x'],
+    ['--after', '2#0000', '--new', 'x'],
+    ['--before', '2#0000', '--new', 'x'],
+    ['--lines', '2#0000', '--delete'],
+  ]) {
+    const stale = await editCase(SRC, args);
+    assert.equal([stale.r.code, stale.rec.error?.code, stale.bytes.toString()], [1, 'ANCHOR_MISMATCH', SRC], args.join(' '));
+  }
+});
+
 test('anchored line edits: replace, range, delete, insert after/before, several at once', async () => {
   const lines = SRC.split('\n');
   const a = (n: number) => `${n}#${lineHash(lines[n - 1]!)}`;

@@ -126,6 +126,8 @@ test('ack lets exactly one retry through; a hard refusal cannot be acknowledged'
   assert.is((await forge(['plan', 'ack', '--json'], { cwd: dir })).records[0]!.error.code, 'NO_SOFT_BREACH', 'once per refusal');
   const other = await preflight(dir, ['--tool', 'read', '--path', 'docs/other.md']);
   assert.is(other.record.error?.code, 'PLAN_BREACH_PATHS', 'the acknowledgement covers only the refused call');
+  const wider = await preflight(dir, ['--tool', 'read', '--path', 'docs/guide.md', '--path', 'docs/other.md']);
+  assert.is(wider.record.error?.code, 'PLAN_BREACH_PATHS', 'nor the refused call with a path more');
   const retry = await preflight(dir, ['--tool', 'read', '--path', 'docs/guide.md']);
   assert.equal([retry.code, retry.record.allowed, retry.record.acked], [0, true, true]);
   assert.is((await preflight(dir, ['--tool', 'read', '--path', 'docs/guide.md'])).code, 1, 'used up');
