@@ -3,7 +3,15 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import type { ChatMessage } from '../../../lib/agent/chat';
-import { type BudgetState, enforceBudget, newBudgetState, prefixText, requestTokens, uncachedTokens } from '../../../lib/agent/context';
+import {
+  type BudgetState,
+  enforceBudget,
+  LOW_WATER,
+  newBudgetState,
+  prefixText,
+  requestTokens,
+  uncachedTokens,
+} from '../../../lib/agent/context';
 
 const tools = [
   {
@@ -63,6 +71,8 @@ test('compression comes in blocks: most calls over the budget append to an uncha
     const fit = await enforceBudget({ messages, tools, budget, state });
     assert.ok((await requestTokens({ messages, tools })) <= budget, `turn ${turn}`);
     assert.is(fit.after, await requestTokens({ messages, tools }));
+    // A call that compresses goes down to the low-water mark, not just under the budget: the next calls append.
+    if (fit.compressed > 0) assert.ok(fit.after <= budget * LOW_WATER, `turn ${turn}: compressed to ${fit.after} of ${budget}`);
     // An earlier message changed since the last request: the prefix a cache held is gone from there.
     if (JSON.stringify(messages.slice(0, previous.length)) !== JSON.stringify(previous)) rewrites++;
     previous = structuredClone(messages);
