@@ -259,7 +259,13 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
 
   let requests: AsyncIterable<Request> | Request[];
   try {
-    const read = await requestsOf({ spec, parsed, stdin: opts.stdin, env: opts.env });
+    const read = await requestsOf({
+      spec,
+      parsed,
+      stdin: opts.stdin,
+      env: opts.env,
+      command: shellJoin(['forge', ...spec.name.split(' '), ...rest]),
+    });
     requests = read.requests;
     json ||= read.ndjson;
   } catch (err) {
@@ -319,24 +325,27 @@ async function requestsOf({
   parsed,
   stdin,
   env,
+  command,
 }: {
   spec: CommandSpec<any>;
   parsed: ParsedArgv;
   stdin: StdinSource;
   env: NodeJS.ProcessEnv;
+  /** The command line, for the Fix of input over the limit. */
+  command: string;
 }): Promise<{ requests: AsyncIterable<Request> | Request[]; ndjson: boolean }> {
   const flags = { requests: [{ raw: parsed.raw }], ndjson: false };
   const textArg = spec.stdinText;
   const textElsewhere = (spec.stdinAlternatives ?? []).some((a) => parsed.raw[a] !== undefined);
   if (textArg && parsed.hasCommandArgs && parsed.raw[textArg] === undefined && !textElsewhere && !stdin.isTTY && !stdin.absent) {
-    const text = await readAll(stdin, { limit: maxInput(env), command: `forge ${spec.name}` }).catch((err: unknown) => {
+    const text = await readAll(stdin, { limit: maxInput(env), command }).catch((err: unknown) => {
       if ((spec.args as ArgsSpec)[textArg]?.anyText && err instanceof ForgeError) return '';
       throw err;
     });
     return { requests: [{ raw: { ...parsed.raw, [textArg]: text } }], ndjson: false };
   }
   if (parsed.hasCommandArgs || stdin.isTTY || spec.ownsStdin) return flags;
-  const bound = { limit: maxInput(env), command: `forge ${spec.name}` };
+  const bound = { limit: maxInput(env), command };
   const input = await readStdin(stdin, bound);
   if (input.kind === 'ndjson') return { requests: numbered(input.lines, bound), ndjson: true };
   if (input.kind === 'text' && textArg) return { requests: [{ raw: { ...parsed.raw, [textArg]: input.text } }], ndjson: false };

@@ -50,6 +50,8 @@ test('stdin over FORGE_MAX_INPUT is INPUT_TOO_LARGE, with the command that has r
   const r = await piped(['patch'], dir, [megabyte, megabyte, megabyte], { FORGE_MAX_INPUT: '1M' });
   assert.is(r.code, 2, r.stderr);
   assert.match(r.stderr, /Error: stdin is over 1 MiB, the most forge reads as input\nFix: FORGE_MAX_INPUT=4M forge patch\n/);
+  const named = await piped(['write', 'my notes.txt'], dir, [megabyte, megabyte], { FORGE_MAX_INPUT: '1M' });
+  assert.match(named.stderr, /\nFix: FORGE_MAX_INPUT=4M forge write 'my notes.txt'\n/, 'the Fix is the whole command line');
   // Within the limit, the same door reads it.
   const within = await piped(['write', 'b.txt'], dir, [Buffer.from('hello\n')], { FORGE_MAX_INPUT: '1M' });
   assert.is(within.code, 0, within.stderr);
