@@ -2,14 +2,15 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { FORGE, forgeEnv } from '../test/helpers/forge';
+import { feed } from '../test/helpers/process';
 import { repoWith } from '../test/helpers/repo';
 
 const env = forgeEnv();
 const dir = repoWith({ 'a.txt': 'hello\n' });
 const GiB = 1024 ** 3;
 
-/** Runs node `args` with `produce` writing its stdin as fast as it reads; wall time, peak RSS (bench/maxrss.cjs) and exit code. */
-async function measure(args: string[], produce?: (write: (b: Buffer) => Promise<boolean>) => Promise<void>) {
+/** Runs node `args` with `input` written to its stdin as fast as it reads; wall time, peak RSS (bench/maxrss.cjs) and exit code. */
+async function measure(args: string[], input: AsyncIterable<Buffer> | Buffer[] = []) {
   const started = process.hrtime.bigint();
   const child = spawn(process.execPath, ['--require', resolve('bench/maxrss.cjs'), ...args], {
     cwd: dir,
@@ -18,14 +19,7 @@ async function measure(args: string[], produce?: (write: (b: Buffer) => Promise<
   });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  child.stdin.on('error', () => {});
-  const closed = new Promise((r) => child.stdin.once('close', r));
-  const write = async (b: Buffer) => {
-    if (child.stdin.destroyed) return false;
-    if (!child.stdin.write(b)) await Promise.race([new Promise((r) => child.stdin.once('drain', r)), closed]);
-    return !child.stdin.destroyed;
-  };
-  const feeding = produce ? produce(write).then(() => child.stdin.end()) : Promise.resolve(child.stdin.end());
+  const feeding = feed(child.stdin, input);
   const code = await new Promise<number | null>((done) => child.once('close', done));
   await feeding;
   const rss = Number(/forge-bench-maxrss (\d+)/.exec(stderr)?.[1] ?? 0);
@@ -33,21 +27,19 @@ async function measure(args: string[], produce?: (write: (b: Buffer) => Promise<
 }
 
 /** `total` bytes of `fill`, after `head` and before `tail`, in 1 MiB chunks. */
-const stream =
-  (total: number, { head = '', tail = '', fill = 'x' } = {}) =>
-  async (write: (b: Buffer) => Promise<boolean>) => {
-    const chunk = Buffer.alloc(1024 * 1024, fill);
-    if (!(await write(Buffer.from(head)))) return;
-    for (let sent = 0; sent < total; sent += chunk.length) if (!(await write(chunk))) return;
-    await write(Buffer.from(tail));
-  };
+async function* stream(total: number, { head = '', tail = '', fill = 'x' } = {}): AsyncGenerator<Buffer> {
+  const chunk = Buffer.alloc(1024 * 1024, fill);
+  yield Buffer.from(head);
+  for (let sent = 0; sent < total; sent += chunk.length) yield chunk;
+  yield Buffer.from(tail);
+}
 
 const baseline = await measure(['-e', '0']);
 console.log(
   '\ninput over the limit (64 MiB, FORGE_MAX_INPUT; an MCP message: 10 MiB): refused in (wall time), peak RSS; goals: seconds, under 200 MiB',
 );
 console.log(`  node -e 0 (the floor)                           ${baseline.s.toFixed(2)} s  ${baseline.mib.toFixed(0).padStart(4)} MiB`);
-for (const [label, args, produce] of [
+for (const [label, args, input] of [
   ['forge patch --file /dev/zero', [FORGE, 'patch', '--file', '/dev/zero'], undefined],
   ['forge patch < 2 GiB of stdin', [FORGE, 'patch'], stream(2 * GiB)],
   [
@@ -64,6 +56,6 @@ for (const [label, args, produce] of [
     }),
   ],
 ] as const) {
-  const r = await measure([...args], produce);
+  const r = await measure([...args], input);
   console.log(`  ${label.padEnd(48)}${r.s.toFixed(2)} s  ${r.mib.toFixed(0).padStart(4)} MiB  exit ${r.code}`);
 }

@@ -6,6 +6,7 @@ import { bytesSource, type InputLine, readStdin } from '../../lib/cli/input';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
 import { test } from '../helpers/harness';
 import { ownChild } from '../helpers/owner';
+import { feed } from '../helpers/process';
 import { repoWith, tempDir } from '../helpers/repo';
 
 /** Runs forge with `input` written to its stdin as it reads it (a pipe, not a file). */
@@ -16,13 +17,7 @@ async function piped(args: string[], cwd: string, input: Buffer[], env: Record<s
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   // forge may stop reading (and exit) before all of it is written: a closed pipe is its answer.
-  child.stdin.on('error', () => {});
-  const closed = new Promise((r) => child.stdin.once('close', r));
-  for (const chunk of input) {
-    if (child.stdin.destroyed) break;
-    if (!child.stdin.write(chunk)) await Promise.race([new Promise((r) => child.stdin.once('drain', r)), closed]);
-  }
-  child.stdin.end();
+  await feed(child.stdin, input);
   const code = await new Promise<number | null>((done) => child.once('close', done));
   const records =
     args.includes('--json') && stdout.trim()

@@ -35,3 +35,17 @@ export function readIfThere(path: string): string {
 export async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((r) => setTimeout(r, 20).unref());
 }
+
+/**
+ * Writes `chunks` to a child's stdin as fast as it reads them, then ends it; stops early, without an
+ * error, when the child closes its stdin (a program that refuses input over a limit stops reading).
+ */
+export async function feed(stdin: import('node:stream').Writable, chunks: Iterable<Buffer> | AsyncIterable<Buffer>): Promise<void> {
+  stdin.on('error', () => {});
+  const closed = new Promise((r) => stdin.once('close', r));
+  for await (const chunk of chunks) {
+    if (stdin.destroyed) break;
+    if (!stdin.write(chunk)) await Promise.race([new Promise((r) => stdin.once('drain', r)), closed]);
+  }
+  stdin.end();
+}
