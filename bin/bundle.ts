@@ -1,8 +1,7 @@
-// What each bundle in dist/commands/ exports to the executable: its registry entries, a run on this process, and the in-process call forge mcp makes.
+// What each bundle in dist/commands/ exports to the executable: its registry entries, a run on this process, and the typed in-process call forge mcp makes.
 import type { Entry } from '../lib/cli/declare';
-import { invoke, type Invocation } from '../lib/cli/invoke';
+import { type Called, callOnce, commandNamed } from '../lib/cli/invoke';
 import { main } from '../lib/cli/main';
-import { leaves } from '../lib/cli/registry';
 import { setCommandLoader, type CommandBundle, type CommandLoader } from '../lib/cli/bundles';
 import { catchInterrupts } from './interrupt';
 import { inputSource, outputStream } from './stdio';
@@ -24,16 +23,16 @@ export function commandBundle(entries: readonly Entry[]): CommandBundle {
           stdout: outputStream(1, () => process.stdout),
           stderr: outputStream(2, () => process.stderr),
           signal: interrupts.signal,
+          // A closed pipe or a quit pager is a normal way for a reader to stop.
+          onReaderGone: () => process.exit(0),
         });
         return interrupts.code() ?? code;
       } finally {
         interrupts.dispose();
       }
     },
-    invoke({ name, args, cwd, env, json, signal, onProgress }): Promise<Invocation> {
-      const spec = leaves(entries).find((s) => s.name === name);
-      if (!spec) throw new Error(`no command '${name}' in this bundle`);
-      return invoke({ entries, spec, args, cwd, env, json, ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) });
+    call({ name, ...call }): Promise<Called> {
+      return callOnce({ spec: commandNamed(entries, name), ...call });
     },
   };
 }

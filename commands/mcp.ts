@@ -68,7 +68,8 @@ export default defineCommand({
       throw new Error('forge mcp serves the commands of the built executable (make build)');
     const { callTool, nextToolCall, serveMcp } = await import('../lib/cli/mcp-server');
     const cwd = ctx.cwd;
-    const env = ctx.env;
+    // Every call runs in the directory served: FORGE_CWD chose it already, and a relative one again would look beneath it.
+    const { FORGE_CWD: _served, ...env } = ctx.env;
     const specOf = (command: string) => leaves(load(catalogPath(command)).entries).find((s) => s.name === command)!;
     // The served command a hint's words name (the longest: `plan check` before `plan`), its spec loaded then.
     const servedBy = (words: string[]) => {
@@ -85,7 +86,7 @@ export default defineCommand({
         return callTool({
           spec: specOf(command),
           args: callArgs,
-          invoke: (a) => bundle.invoke({ name: command, args: a, cwd, env, json: true, signal, ...(onProgress ? { onProgress } : {}) }),
+          call: (a) => bundle.call({ name: command, args: a, cwd, env, signal, ...(onProgress ? { onProgress } : {}) }),
           nextCall: (hint) => nextToolCall(hint, servedBy),
         });
       },

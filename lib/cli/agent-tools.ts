@@ -1,10 +1,10 @@
-// The agent's tools: lean views of forge commands (the same declarations, fewer arguments), run as the CLI runs them.
+// The agent's tools: lean views of forge commands (the same declarations, fewer arguments), called through the shared call path.
 import type { ToolSchema } from '../agent/chat';
 import { BASH_TOOL, mapKeys, runBash, type AgentTools } from '../agent/tools';
 import { escapeRegex } from '../files/literals';
 import { shellSplit } from '../quote';
 import type { CommandSpec, Entry } from './declare';
-import { invoke } from './invoke';
+import { callOnce } from './invoke';
 import { forgeCall } from './next-call';
 import { leaves } from './registry';
 import { toolSchema } from './schema';
@@ -26,8 +26,8 @@ const VIEWS: Array<{ name: string; command: string; args: string[]; required?: s
 ];
 
 /**
- * forge's commands as the agent's tools, plus bash: each call runs the command in-process exactly as
- * the command line would (lib/cli/invoke.ts), its text and hints coming back written as tool calls.
+ * forge's commands as the agent's tools, plus bash: each call runs the command in-process through
+ * the shared call path (lib/cli/invoke.ts), its text and hints coming back written as tool calls.
  */
 export function agentTools({
   entries,
@@ -41,6 +41,8 @@ export function agentTools({
   env: NodeJS.ProcessEnv;
 }): AgentTools {
   const specs = new Map(leaves(entries).map((s) => [s.name, s]));
+  // The tools run in `cwd`: a FORGE_CWD, relative to where forge started, would move them.
+  const { FORGE_CWD: _chosen, ...ownEnv } = env;
   const views = VIEWS.filter((v) => specs.has(v.command)).map((v) => {
     const spec = specs.get(v.command) as CommandSpec<any>;
     const full = toolSchema(spec).parameters;
@@ -95,7 +97,7 @@ export function agentTools({
       const missing = (tool.view.required ?? []).find((a) => mapped.args[a] === undefined || mapped.args[a] === null);
       if (missing !== undefined)
         return { ok: false, text: `Error: ${name} needs ${missing}: nothing was done. It takes ${reminder(tool)}` };
-      const r = await invoke({ entries, spec: tool.spec, args: mapped.args, cwd, env, json: false });
+      const r = await callOnce({ spec: tool.spec, args: mapped.args, cwd, env: ownEnv });
       const notes = mapped.notes.length ? `[${name}: ${mapped.notes.join('; ')}]\n` : '';
       return { ok: r.code === 0, text: notes + hintsAsCalls(`${r.stdout}${r.stderr}`.trimEnd()) };
     },
@@ -103,7 +105,7 @@ export function agentTools({
       const patch = specs.get('patch') as CommandSpec<any> | undefined;
       if (!patch) return false;
       // Already applied: the edits undo cleanly (a dry run, nothing written).
-      const r = await invoke({ entries, spec: patch, args: { diff, check: true, reverse: true }, cwd, env, json: false });
+      const r = await callOnce({ spec: patch, args: { diff, check: true, reverse: true }, cwd, env: ownEnv });
       return r.code === 0;
     },
   };

@@ -1,13 +1,13 @@
 // How one command's bundle reaches another's: forge mcp loads the code of a command it serves only when that command is called.
 import type { Entry } from './declare';
-import type { CallOptions, Invocation } from './invoke';
+import type { Called, CallOptions } from './invoke';
 
 /** What each built bundle (dist/commands/<path>.js) exports: bin/bundle.ts. */
 export interface CommandBundle {
   entries: readonly Entry[];
   run(args: { argv: string[]; load: CommandLoader }): Promise<number>;
-  /** Runs one command of this bundle in-process, as lib/cli/invoke does. */
-  invoke(call: { name: string } & CallOptions): Promise<Invocation>;
+  /** Calls one command of this bundle in-process (lib/cli/invoke.ts callOnce): its own copy of the shared call path. */
+  call(call: { name: string } & CallOptions): Promise<Called>;
 }
 
 /** Loads the bundle of a command by its catalog path (`memory/recall`). */

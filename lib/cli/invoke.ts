@@ -1,110 +1,120 @@
-// Runs one command in-process exactly as the CLI would — for MCP tool calls (NDJSON) and the agent's tools (text).
-import type { Writable } from 'node:stream';
-import type { ArgsSpec, CommandSpec, Entry } from './declare';
-import { bytesSource } from './input';
-import { main } from './main';
+// One command called in-process through the shared call path (lib/cli/call.ts), no argv or NDJSON between: its records as --json gives them and its text as a pipe gets it, from one run.
+import type { ExitCode, ForgeError } from '../errors';
+import { type CallContext, type CallIo, createContext, errorRecord, errorText, hintOf, outcomeRecord, runCall } from './call';
+import type { CommandSpec, Entry, Item, Outcome } from './declare';
+import { hintLines, PLAIN } from './output';
 import { leaves } from './registry';
 
-/** A stream that keeps what is written to it; node:stream is loaded by the first in-process call, not by every command's start-up. */
-export async function collector(): Promise<Writable & { readonly text: string }> {
-  const { Writable } = await import('node:stream');
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      text += chunk.toString('utf8');
-      done();
-    },
-  });
-  return Object.defineProperty(stream, 'text', { get: () => text }) as Writable & { readonly text: string };
+/** What an in-process call gave back: both renderings of the same run. */
+export interface Called {
+  code: ExitCode;
+  /** The NDJSON records --json would print: streamed items, then the outcome's record or the error's. */
+  records: Array<Record<string, unknown>>;
+  /** What the text rendering writes to stdout (items' lines, the outcome's text, its hint lines). */
+  stdout: string;
+  /** What it writes to stderr: warnings, an error's Error:/Fix: lines, a hint that goes there. */
+  stderr: string;
+  /** The command's outcome (its data and hint), or the error it ended with. */
+  outcome?: Outcome;
+  error?: ForgeError;
 }
 
-/** One in-process call: its arguments, where it runs, and how its caller can stop it or watch it. */
+/** One in-process call: where it runs and how its caller can stop it or watch it. */
 export interface CallOptions {
   args: Record<string, unknown>;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  json: boolean;
   signal?: AbortSignal;
   onProgress?: (text: string) => void;
 }
 
-export interface Invocation {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+/** A line of text as Output.out writes it: with its newline. */
+const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
 
-/** `--name=value` words for the arguments (the `=` form keeps values that start with '-' values). */
-function argvOf(spec: CommandSpec<any>, args: Record<string, unknown>): string[] {
-  const words: string[] = [];
-  for (const [name, value] of Object.entries(args)) {
-    const s = (spec.args as ArgsSpec)[name];
-    if (value === undefined || value === null) continue;
-    if (s?.type === 'boolean') {
-      if (value === true) words.push(`--${name}`);
-    } else if (Array.isArray(value)) {
-      for (const v of value) words.push(`--${name}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
-    } else words.push(`--${name}=${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
-  }
-  return words;
+/** A raw outcome's lines as records: a line that is not a JSON object is kept as its text. */
+function rawRecords(raw: string): Array<Record<string, unknown>> {
+  return raw
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => {
+      try {
+        const value: unknown = JSON.parse(l);
+        if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+      } catch {}
+      return { text: l };
+    });
 }
 
 /**
- * `json`: the arguments go in as one NDJSON request and NDJSON comes out (`echo '{…}' | forge cmd`);
- * otherwise as flags, and the text rendering with its hint lines comes out — leaner for a model.
+ * Runs `spec` with these arguments (typed JSON, checked and coerced as an NDJSON request's are) in
+ * the context's directory. No terminal: nothing is asked, nothing is live, progress goes to the
+ * context's onProgress. Never throws for the command's failure: see `code` and `error`.
  */
-export async function invoke({
-  entries,
+export async function callCommand({
   spec,
   args,
-  cwd,
-  env,
-  json,
-  signal,
-  onProgress,
-}: { entries: readonly Entry[]; spec: CommandSpec<any> } & CallOptions): Promise<Invocation> {
-  const [stdout, stderr] = [await collector(), await collector()];
-  const stdin = bytesSource(json ? [Buffer.from(`${JSON.stringify(args)}\n`)] : []);
-  const words = json ? ['--json'] : argvOf(spec, args);
-  const code = await main({
-    entries,
-    argv: ['node', 'forge', ...spec.name.split(' '), ...words],
-    env: json ? { ...env, FORGE_JSON: '1' } : { ...env, FORGE_JSON: undefined, NO_COLOR: '1' },
-    cwd,
-    stdin,
-    stdout,
-    stderr,
-    ...(signal ? { signal } : {}),
-    ...(onProgress ? { onProgress } : {}),
-  });
-  return { code, stdout: stdout.text, stderr: stderr.text };
+  ctx,
+}: {
+  spec: CommandSpec<any>;
+  args: Record<string, unknown>;
+  ctx: CallContext;
+}): Promise<Called> {
+  const records: Array<Record<string, unknown>> = [];
+  let stdout = '';
+  let stderr = '';
+  const io: CallIo = {
+    paint: PLAIN,
+    emit: async (item: Item, text: string) => {
+      records.push(item);
+      if (text) stdout += line(text);
+    },
+    progress: async () => {},
+    live: async () => false,
+    relay: async () => {},
+    status: async () => {},
+    warn: async (text) => {
+      stderr += line(`warning: ${text}`);
+    },
+    interactive: false,
+    ask: async () => null,
+  };
+  const result = await runCall({ spec, raw: args, ctx, io });
+  const { outcome, error, code } = result;
+  if (outcome && !outcome.silent) {
+    const hint = hintOf(outcome, result.context);
+    const lines = hintLines({ ...hint, nextText: outcome.nextText }).join('\n');
+    if (outcome.raw !== undefined) {
+      records.push(...rawRecords(outcome.raw));
+      if (outcome.raw) stdout += line(outcome.raw);
+      stderr += line(lines);
+    } else {
+      records.push(outcomeRecord({ outcome, code, hint, streamed: result.streamed, id: undefined }));
+      if (outcome.text) stdout += line(outcome.text);
+      if (outcome.hintOnStderr) stderr += line(lines);
+      else stdout += line(lines);
+    }
+  }
+  if (error) {
+    records.push(errorRecord(error));
+    stderr += line(errorText(error));
+    if (ctx.env.FORGE_DEBUG === '1') stderr += line(String((error.cause as Error | undefined)?.stack ?? error.stack));
+  }
+  return { code, records, stdout, stderr, ...(outcome ? { outcome } : {}), ...(error ? { error } : {}) };
 }
 
-/**
- * A command by name, its arguments as an NDJSON request, and its last record parsed (the summary,
- * or the error record) — null when it printed none (a crash): for callers that act on the answer.
- */
-export async function invokeForRecord<T>({
-  entries,
-  name,
-  args,
-  cwd,
-  env,
-}: {
-  entries: readonly Entry[];
-  name: string;
-  args: Record<string, unknown>;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-}): Promise<Invocation & { record: T | null }> {
+/** One call in a context of its own, closed after it: for a caller that makes one call at a time (a tool call). */
+export async function callOnce({ spec, args, cwd, env, signal, onProgress }: { spec: CommandSpec<any> } & CallOptions): Promise<Called> {
+  const ctx = createContext({ cwd, env, ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) });
+  try {
+    return await callCommand({ spec, args, ctx });
+  } finally {
+    ctx.close();
+  }
+}
+
+/** The command of this name in the registry; an Error (a bug of the caller) when there is none. */
+export function commandNamed(entries: readonly Entry[], name: string): CommandSpec<any> {
   const spec = leaves(entries).find((s) => s.name === name);
   if (!spec) throw new Error(`no command '${name}' in the registry`);
-  const r = await invoke({ entries, spec, args, cwd, env, json: true });
-  let record: T | null = null;
-  try {
-    record = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '') as T;
-  } catch {
-    // Nothing parseable on stdout: the caller falls back on stderr.
-  }
-  return { ...r, record };
+  return spec;
 }

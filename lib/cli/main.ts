@@ -1,21 +1,17 @@
 // The CLI entry: resolve the command, read flags or NDJSON, run each request, render text or records, exit code.
-import { statSync } from 'node:fs';
-import { basename, isAbsolute, join, resolve as resolvePath } from 'node:path';
+import { basename } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
-import { assertId, CwdNotFoundError, ForgeError, InvalidInputError, type ExitCode } from '../errors';
-import { openRepo, type Repo } from '../git/repo';
-import { StateStore } from '../git/state';
-import { recordEvents, toolCallEvent } from '../logs/events';
-import type { ArgsSpec, CommandSpec, Entry, Item, Outcome, RunContext } from './declare';
+import { ForgeError, InvalidInputError, type ExitCode } from '../errors';
+import { type CallContext, type CallIo, createContext, errorRecord, errorText, hintOf, outcomeRecord, runCall, toForgeError } from './call';
+import type { ArgsSpec, CommandSpec, Entry, Outcome } from './declare';
 import { type InputLine, maxInput, readAll, readStdin, sizeText, type StdinSource, tooLarge } from './input';
-import { hintFields, hintLines, Output, PLAIN, type Hint, type Stream } from './output';
+import { hintLines, Output, PLAIN, type Hint, type Stream } from './output';
 import { groupHelp, topHelp } from './overview';
 import { colorOption, isLeadingOption, leadingWithoutValue, splitWords } from './leading';
 import { pagerCommand, startPager, type Pager, type PagerEnd } from './pager';
 import { helpText, parseArgv, type ParsedArgv } from './parse';
-import { shellJoin, shellSplit } from '../quote';
+import { shellJoin } from '../quote';
 import { programWords, resolve, suggest } from './registry';
-import { validateRequest } from './validate';
 import { versionOutput } from './version';
 
 export const VERSION: string = pkg.version;
@@ -36,10 +32,12 @@ export interface MainOptions {
   signal?: AbortSignal;
   /** Progress for a caller that is not a terminal (an MCP client that sent a progressToken): each line a person would see. */
   onProgress?: (text: string) => void;
+  /**
+   * The reader stopped reading: stdout's pipe closed (`forge … | head -1`) or the person quit the
+   * pager. The executable exits 0 there, as git does; an in-process caller is left to decide.
+   */
+  onReaderGone?: () => void;
 }
-
-/** The signal of a call nobody cancels. */
-const NEVER = new AbortController().signal;
 
 /** One request of a call: flags, or one NDJSON line (with why it could not be parsed). */
 interface Request {
@@ -48,60 +46,6 @@ interface Request {
   error?: string;
   /** Why no request could be read here at all (stdin failed). */
   failure?: ForgeError;
-}
-
-/** Per-process caches: one repository discovery and one state store per directory. */
-class RepoCache {
-  private repos = new Map<string, Promise<Repo>>();
-  private stores = new Map<string, StateStore>();
-
-  repo(cwd: string): Promise<Repo> {
-    if (!this.repos.has(cwd)) this.repos.set(cwd, openRepo({ cwd }));
-    return this.repos.get(cwd)!;
-  }
-
-  async store(cwd: string, env: NodeJS.ProcessEnv): Promise<StateStore> {
-    const repo = await this.repo(cwd);
-    if (!this.stores.has(repo.commonDir)) {
-      const identity = { name: env.GIT_AUTHOR_NAME || 'forge', email: env.GIT_AUTHOR_EMAIL || 'forge@localhost' };
-      this.stores.set(repo.commonDir, new StateStore(repo, identity));
-    }
-    return this.stores.get(repo.commonDir)!;
-  }
-
-  close(): void {
-    for (const s of this.stores.values()) s.close();
-  }
-}
-
-/** What a hint must carry to run against the same repository and run as the call that gave it. */
-interface HintContext {
-  /** The directory --cwd named (not FORGE_CWD, which the next call in the same shell still has). */
-  cwd?: string;
-  /**
-   * The run id, from --run-id or FORGE_RUN_ID: `FORGE_RUN_ID=r1 forge iter update m3` is often one
-   * command's environment, and a hint without the id would look in another run.
-   */
-  runId?: string;
-}
-
-/**
- * Adds the context to a hint, so it runs against the same repository and run: a forge command gets
- * --cwd / --run-id (not help, not after `--`, not a flag it already sets), a git command `-C DIR`.
- */
-function withContext(command: string | null | undefined, context: HintContext): string | null {
-  if (!command) return command ?? null;
-  if (command.startsWith('git ') && context.cwd !== undefined && !command.startsWith('git -C '))
-    return `git -C ${shellJoin([context.cwd])} ${command.slice(4)}`;
-  if (!command.startsWith('forge ') || command.endsWith(' --help')) return command;
-  const words = shellSplit(command);
-  if (!words) return command;
-  // Before a `--`: what follows it is arguments (a pattern, an agent's command line), never options.
-  const own = words.indexOf('--') === -1 ? words : words.slice(0, words.indexOf('--'));
-  const extra: string[] = [];
-  if (context.cwd !== undefined && !own.includes('--cwd')) extra.push('--cwd', context.cwd);
-  if (context.runId !== undefined && !own.includes('--run-id')) extra.push('--run-id', context.runId);
-  return extra.length ? shellJoin([...own, ...extra, ...words.slice(own.length)]) : command;
 }
 
 /** INVALID_ARGUMENT for a --color that is not auto, always or never, its Fix the same words with --color=auto; null when it is one of them. */
@@ -119,27 +63,6 @@ function helpWidth({ stdout, env }: MainOptions): number {
   return Number.isFinite(columns) && columns > 0 ? Math.max(40, columns) : Infinity;
 }
 
-/** The --cwd / FORGE_CWD directory, absolute; missing is CWD_NOT_FOUND unless the command reports it itself. */
-function resolveCwd(
-  base: string,
-  flag: string | undefined,
-  env: NodeJS.ProcessEnv,
-  allowMissing: boolean,
-): { dir: string; exists: boolean } {
-  const chosen = flag ?? env.FORGE_CWD ?? base;
-  const dir = isAbsolute(chosen) ? chosen : resolvePath(base, chosen);
-  let exists = false;
-  try {
-    exists = statSync(dir).isDirectory();
-  } catch {
-    exists = false;
-  }
-  if (!exists && !allowMissing) {
-    throw new CwdNotFoundError(dir);
-  }
-  return { dir, exists };
-}
-
 export async function main(opts: MainOptions): Promise<ExitCode> {
   const { entries, argv, env } = opts;
   const { leading, command: words } = splitWords([...programWords(entries, basename(argv[1] ?? 'forge')), ...argv.slice(2)]);
@@ -149,7 +72,7 @@ export async function main(opts: MainOptions): Promise<ExitCode> {
   const out = await Output.create({ stdout: opts.stdout, stderr: opts.stderr, env, color: COLORS.includes(early) ? early : 'never' });
   // `forge … | head -1`: a closed pipe is a normal way for a reader to stop.
   opts.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
+    if (err.code === 'EPIPE') return opts.onReaderGone?.();
     throw err;
   });
   const jsonWanted =
@@ -274,7 +197,12 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
     return e.exitCode;
   }
 
-  const repos = new RepoCache();
+  const ctx = createContext({
+    cwd: opts.cwd,
+    env,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+  });
   let worst: ExitCode = 0;
   // A person reading a long answer on a terminal gets the pager; quitting it early ends the command, as in git.
   const pager = spec.pager && !json && opts.stdout.isTTY ? await openPager({ opts, out }) : null;
@@ -282,11 +210,11 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
   let paged: PagerEnd | undefined;
   try {
     for await (const req of requests) {
-      const code = await runRequest({ spec, req, parsed, json, opts, out: target, repos });
+      const code = await runRequest({ spec, req, parsed, json, opts, out: target, ctx });
       if (code > worst) worst = code;
     }
   } finally {
-    repos.close();
+    ctx.close();
     paged = await pager?.close();
   }
   if (paged?.kind !== 'failed') return worst;
@@ -305,7 +233,7 @@ async function openPager({ opts, out }: { opts: MainOptions; out: Output }): Pro
     command,
     env: opts.env,
     stdout: opts.stdout,
-    onQuit: () => process.exit(0),
+    onQuit: () => opts.onReaderGone?.(),
     onUnstartable: (why) =>
       out.err(
         `${out.errPalette.label('warning:')} cannot run the pager '${command}': ${why}; the output follows without it (FORGE_PAGER=cat: no pager)`,
@@ -391,18 +319,6 @@ async function* numbered(lines: AsyncIterable<InputLine>, bound: { limit: number
   }
 }
 
-/** What one request has settled so far: read when it fails (the Fix, the log) as well as when it succeeds. */
-interface RequestState {
-  /** What its hints carry (--cwd, the run id). */
-  context: HintContext;
-  /** The directory state and hints are about, once resolved. */
-  cwd: string | undefined;
-  /** The run id, once checked: the call is logged under it even when it fails. */
-  runId: string | undefined;
-  /** Whether the command emitted records or text before its outcome (the outcome is then a summary). */
-  streamed: boolean;
-}
-
 /**
  * A request's id is echoed in every record it gets: only a string or a finite number is, as in
  * JSON-RPC (an id of any other shape — a deep array, say — is refused, not copied back).
@@ -425,106 +341,6 @@ function badIdError(rawId: unknown, helpFix: string): InvalidInputError {
   );
 }
 
-/** The request's directory and run id (from its fields, the flags, then the environment), recorded in `state` as each is settled. */
-function settleTarget({
-  spec,
-  common,
-  parsed,
-  opts,
-  state,
-}: {
-  spec: CommandSpec<any>;
-  common: { cwd?: string; 'run-id'?: string };
-  parsed: ParsedArgv;
-  opts: MainOptions;
-  state: RequestState;
-}): { dir: string; exists: boolean } {
-  const cwdFlag = common.cwd ?? parsed.cwd;
-  const target = resolveCwd(opts.cwd, cwdFlag, opts.env, spec.allowMissingCwd === true);
-  // A missing directory the command reports itself: state goes to the repository forge started
-  // in, and hints leave out a --cwd that would only fail.
-  state.cwd = target.exists ? target.dir : opts.cwd;
-  const requested = common['run-id'] ?? parsed.runId ?? (opts.env.FORGE_RUN_ID || undefined);
-  // Kept only once valid: the call is logged under runId even when it fails, and an invalid id
-  // must never name a spool file, a log or anything else.
-  if (requested !== undefined) state.runId = assertId({ kind: 'run id', value: requested });
-  if (cwdFlag !== undefined && target.exists) state.context.cwd = state.cwd;
-  state.context.runId = state.runId;
-  return target;
-}
-
-/** What a command's run gets: the repository and store of its directory, output in the call's mode, questions only on a terminal. */
-function runContext({
-  target,
-  state,
-  json,
-  id,
-  opts,
-  out,
-  repos,
-}: {
-  target: { dir: string; exists: boolean };
-  state: RequestState;
-  json: boolean;
-  id: unknown;
-  opts: MainOptions;
-  out: Output;
-  repos: RepoCache;
-}): RunContext {
-  const { env } = opts;
-  const dir = state.cwd!;
-  const ctx: RunContext = {
-    cwd: target.dir,
-    cwdMissing: !target.exists,
-    runId: state.runId,
-    paint: json ? PLAIN : out.outPalette,
-    env,
-    // A getter: node:os (0.3 ms) only for the commands that keep data outside the repository.
-    get dataHome() {
-      const home =
-        env.XDG_DATA_HOME || join((process.getBuiltinModule('node:os') as typeof import('node:os')).homedir(), '.local', 'share');
-      return join(home, 'forge');
-    },
-    repo: () => repos.repo(dir),
-    store: () => repos.store(dir, env),
-    cmd: (...w) => shellJoin(['forge', ...w.map(String)]),
-    emit: async (item: Item, text: string) => {
-      state.streamed = true;
-      if (json) await out.record(id === undefined ? item : { ...item, id });
-      else if (text) await out.out(text);
-    },
-    signal: opts.signal ?? NEVER,
-    progress: async (text: string) => {
-      opts.onProgress?.(text);
-      if (opts.stderr.isTTY) await out.err(out.errPalette.dim(text));
-    },
-    live: async (piece: string) => {
-      if (json || !opts.stdout.isTTY) return false;
-      state.streamed = true;
-      await out.write(out.stdout, out.forTerminal(out.stdout, piece));
-      return true;
-    },
-    relay: (chunk) => out.write(out.stderr, chunk),
-    status: async (text: string | null) => {
-      if (text !== null) opts.onProgress?.(text);
-      // Carriage return and erase-line: the line is redrawn in place, and cleared before other output.
-      if (opts.stderr.isTTY)
-        await out.write(out.stderr, text === null ? '\r\x1b[K' : `\r\x1b[K${out.errPalette.dim(out.forTerminal(out.stderr, text))}`);
-    },
-    warn: async (text: string) => {
-      await out.err(`${out.errPalette.label('warning:')} ${text}`);
-    },
-    ask: (question: string) => ask({ question, opts }),
-    confirm: async (question: string) => {
-      if (!opts.stdin.isTTY || !opts.stderr.isTTY) return null;
-      // Unanswered (Ctrl-D) is a no.
-      return /^y(es)?$/i.test((await ctx.ask(`${question} [y/N] `))?.trim() ?? '');
-    },
-    now: () => new Date(),
-  };
-  return ctx;
-}
-
 /** A question on the terminal; null when there is none to ask on, or nobody answers (Ctrl-D). */
 async function ask({ question, opts }: { question: string; opts: MainOptions }): Promise<string | null> {
   const input = opts.stdin.isTTY && opts.stderr.isTTY ? opts.stdin.stream?.() : undefined;
@@ -540,36 +356,58 @@ async function ask({ question, opts }: { question: string; opts: MainOptions }):
   return answer;
 }
 
+/** The CLI's side of a call: items and progress to stdout and stderr as the call's mode and the terminal decide, questions on the terminal. */
+function cliIo({ json, id, opts, out }: { json: boolean; id: unknown; opts: MainOptions; out: Output }): CallIo {
+  return {
+    paint: json ? PLAIN : out.outPalette,
+    emit: async (item, text) => {
+      if (json) await out.record(id === undefined ? item : { ...item, id });
+      else if (text) await out.out(text);
+    },
+    progress: async (text) => {
+      if (opts.stderr.isTTY) await out.err(out.errPalette.dim(text));
+    },
+    live: async (piece) => {
+      if (json || !opts.stdout.isTTY) return false;
+      await out.write(out.stdout, out.forTerminal(out.stdout, piece));
+      return true;
+    },
+    relay: (chunk) => out.write(out.stderr, chunk),
+    status: async (text) => {
+      // Carriage return and erase-line: the line is redrawn in place, and cleared before other output.
+      if (opts.stderr.isTTY)
+        await out.write(out.stderr, text === null ? '\r\x1b[K' : `\r\x1b[K${out.errPalette.dim(out.forTerminal(out.stderr, text))}`);
+    },
+    warn: (text) => out.err(`${out.errPalette.label('warning:')} ${text}`),
+    interactive: Boolean(opts.stdin.isTTY && opts.stderr.isTTY),
+    ask: (question) => ask({ question, opts }),
+  };
+}
+
 /** The outcome as the call asked for it: raw output with the hint on stderr, one record, or text and its hint lines. */
 async function renderOutcome({
   outcome,
   code,
-  state,
+  hint,
+  streamed,
   json,
   id,
   out,
 }: {
   outcome: Outcome;
   code: ExitCode;
-  state: RequestState;
+  hint: Hint;
+  streamed: boolean;
   json: boolean;
   id: unknown;
   out: Output;
 }): Promise<void> {
   if (outcome.silent) return;
-  const { context } = state;
-  const hint: Hint = { next: withContext(outcome.next, context), or: withContext(outcome.or, context) ?? undefined, wait: outcome.wait };
   if (outcome.raw !== undefined) {
     if (outcome.raw) await out.out(outcome.raw);
     await out.err(hintLines({ ...hint, nextText: outcome.nextText }, out.errPalette).join('\n'));
   } else if (json) {
-    await out.record({
-      ...(id === undefined ? {} : { id }),
-      ok: code === 0,
-      ...(state.streamed ? { type: 'summary' } : {}),
-      ...outcome.data,
-      ...hintFields(hint),
-    });
+    await out.record(outcomeRecord({ outcome, code, hint, streamed, id }));
   } else {
     if (outcome.text) await out.out(outcome.text);
     const lines = hintLines({ ...hint, nextText: outcome.nextText }, outcome.hintOnStderr ? out.errPalette : out.outPalette).join('\n');
@@ -577,6 +415,7 @@ async function renderOutcome({
   }
 }
 
+/** One request: refused here when it could not be read (bad NDJSON, a bad id), else run through the shared call path and rendered. */
 async function runRequest({
   spec,
   req,
@@ -584,7 +423,7 @@ async function runRequest({
   json,
   opts,
   out,
-  repos,
+  ctx,
 }: {
   spec: CommandSpec<any>;
   req: Request;
@@ -592,89 +431,37 @@ async function runRequest({
   json: boolean;
   opts: MainOptions;
   out: Output;
-  repos: RepoCache;
+  ctx: CallContext;
 }): Promise<ExitCode> {
   const { env } = opts;
-  const started = Date.now();
   const helpFix = `forge ${spec.name} --help`;
   const { id, badId } = requestId(req.raw);
-  const state: RequestState = { context: {}, cwd: undefined, runId: undefined, streamed: false };
-  let code: ExitCode = 0;
-  let errorCode: string | undefined;
-  try {
-    if (req.failure) throw req.failure;
-    if (req.error) throw new InvalidInputError('BAD_NDJSON', req.error, { fix: helpFix, data: { line: req.line } });
-    if (badId) throw badIdError(req.raw.id, helpFix);
-    const { args, common } = validateRequest({ spec: spec.args, raw: req.raw, fix: helpFix });
-    const target = settleTarget({ spec, common, parsed, opts, state });
-    const outcome: Outcome = await spec.run(args, runContext({ target, state, json, id, opts, out, repos }));
-    code = outcome.exitCode ?? 0;
-    await renderOutcome({ outcome, code, state, json, id, out });
-  } catch (err) {
-    const { cwd, context } = state;
-    const e = toForgeError(err, helpFix, env, opts.argv);
-    e.fix =
-      e.code === 'NOT_A_GIT_REPO' && cwd && cwd !== opts.cwd ? shellJoin(['git', 'init', cwd]) : (withContext(e.fix, context) ?? undefined);
-    code = spec.failsOpen ? 0 : e.exitCode;
-    errorCode = e.code;
+  const unread =
+    req.failure ??
+    (req.error
+      ? new InvalidInputError('BAD_NDJSON', req.error, { fix: helpFix, data: { line: req.line } })
+      : badId
+        ? badIdError(req.raw.id, helpFix)
+        : null);
+  if (unread) {
+    const e = toForgeError(unread, helpFix);
     await renderError(out, e, { json, env, id, line: req.line });
+    return spec.failsOpen ? 0 : e.exitCode;
   }
-  const { cwd, runId } = state;
-  if (runId !== undefined && cwd !== undefined && spec.recordsToolCall !== false)
-    await recordToolCall({ repos, cwd, runId, spec, code, errorCode, started, out, env });
-  return code;
-}
-
-/** Every call of an active run lands in its log as a tool_call event (spooled, flushed in batches). */
-async function recordToolCall({
-  repos,
-  cwd,
-  runId,
-  spec,
-  code,
-  errorCode,
-  started,
-  out,
-  env,
-}: {
-  repos: RepoCache;
-  cwd: string;
-  runId: string;
-  spec: CommandSpec<any>;
-  code: ExitCode;
-  errorCode: string | undefined;
-  started: number;
-  out: Output;
-  env: NodeJS.ProcessEnv;
-}): Promise<void> {
-  try {
-    const repo = await repos.repo(cwd);
-    const event = toolCallEvent({
-      runId,
-      name: spec.name,
-      exitCode: code,
-      error: errorCode,
-      durationMs: Date.now() - started,
-      now: new Date(),
+  const io = cliIo({ json, id, opts, out });
+  const result = await runCall({ spec, raw: req.raw, ctx, io, flags: { cwd: parsed.cwd, runId: parsed.runId }, argv: opts.argv });
+  if (result.outcome)
+    await renderOutcome({
+      outcome: result.outcome,
+      code: result.code,
+      hint: hintOf(result.outcome, result.context),
+      streamed: result.streamed,
+      json,
+      id,
+      out,
     });
-    await recordEvents({ repo, store: () => repos.store(cwd, env), runId, events: [event] });
-  } catch (err) {
-    // Logging must never fail the call it records; outside a repository there is no log.
-    if (env.FORGE_DEBUG === '1') await out.err(`forge: could not record tool_call: ${(err as Error).message}`);
-  }
-}
-
-/** Anything not a ForgeError is a bug: exit 1, and the fix re-runs the same call with stack traces on. */
-function toForgeError(err: unknown, helpFix: string, env: NodeJS.ProcessEnv = {}, argv: string[] = []): ForgeError {
-  if (err instanceof ForgeError) {
-    if (!err.fix) err.fix = helpFix;
-    return err;
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  const again = argv.length > 2 ? `FORGE_DEBUG=1 ${shellJoin([basename(argv[1]!), ...argv.slice(2)])}` : `FORGE_DEBUG=1 ${helpFix}`;
-  const e = new ForgeError('INTERNAL', `internal error: ${message}`, { fix: again, cause: err });
-  if (env.FORGE_DEBUG === '1' && err instanceof Error) e.stack = err.stack;
-  return e;
+  else if (result.error) await renderError(out, result.error, { json, env, id, line: req.line });
+  return result.code;
 }
 
 async function renderError(
@@ -682,18 +469,7 @@ async function renderError(
   err: ForgeError,
   { json, env, id, line }: { json: boolean; env: NodeJS.ProcessEnv; id: unknown; line: number | undefined },
 ): Promise<void> {
-  const fix = err.fix ?? 'forge --help';
-  if (json) {
-    await out.record({
-      ...(id === undefined ? {} : { id }),
-      ok: false,
-      error: { code: err.code, message: err.message, ...(Object.keys(err.data).length ? { data: err.data } : {}) },
-      ...(line === undefined ? {} : { line }),
-      _next_action: fix,
-    });
-  } else {
-    const p = out.errPalette;
-    await out.err(`${p.error('Error:')} ${err.message}\n${p.label('Fix:')} ${fix}`);
-  }
+  if (json) await out.record(errorRecord(err, { id, line }));
+  else await out.err(errorText(err, out.errPalette));
   if (env.FORGE_DEBUG === '1') await out.err(String((err.cause as Error | undefined)?.stack ?? err.stack));
 }

@@ -1,8 +1,8 @@
-// forge over MCP: commands as tools, generated from their declarations and run through the same CLI path.
+// forge over MCP: commands as tools, generated from their declarations and called through the shared call path.
 import { COMMON_ARGS, type ArgsSpec, type CommandSpec, type Entry } from './declare';
 import { leaves } from './registry';
 import { toolSchema } from './schema';
-import type { Invocation } from './invoke';
+import type { Called } from './invoke';
 import { shellSplit } from '../quote';
 import { forgeCall } from './next-call';
 import { cut, kebab, shown, typeName, wrongType } from './validate';
@@ -79,23 +79,10 @@ export const RECORDS_SCHEMA = {
   required: ['records'],
 } as const;
 
-/** A result's records, parsed: a line that is not a JSON object (never written with --json) is kept as its text. */
-function recordsOf(text: string): Array<Record<string, unknown>> {
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => {
-      try {
-        const value: unknown = JSON.parse(line);
-        if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-      } catch {}
-      return { text: line };
-    });
-}
-
-/** A result of these records: the NDJSON text (for clients that read text) and the same as structured content. */
-function resultOf(text: string, isError: boolean): ToolResult {
-  return { content: [{ type: 'text', text }], structuredContent: { records: recordsOf(text) }, isError };
+/** A result of these records: NDJSON text (for clients that read text) and the same records as structured content. */
+function resultOf(records: Array<Record<string, unknown>>, isError: boolean, fallback = ''): ToolResult {
+  const text = records.map((r) => JSON.stringify(r)).join('\n') || fallback;
+  return { content: [{ type: 'text', text }], structuredContent: { records }, isError };
 }
 
 /**
@@ -160,25 +147,24 @@ export function typeError(spec: CommandSpec<any>, args: Record<string, unknown>)
  * same validation, errors and hints, after the arguments' names and types are checked against the
  * tool's inputSchema. The records are the result's text; a refusal or an error is an isError result
  * whose record still carries `_next_action`.
- * `invoke` runs the command in-process (lib/cli/invoke.ts, or the invoke of the command's own bundle).
+ * `call` runs the command in-process (lib/cli/invoke.ts callOnce, in the command's own bundle).
  */
 export async function callTool({
   spec,
   args,
-  invoke,
+  call,
   nextCall,
 }: {
   spec: CommandSpec<any>;
   args: Record<string, unknown>;
-  invoke: (args: Record<string, unknown>) => Promise<Invocation>;
+  call: (args: Record<string, unknown>) => Promise<Called>;
   /** The tool call a hint's command is, when a served tool runs it (see nextToolCall). */
   nextCall?: (command: string) => NextCall | null;
 }): Promise<ToolResult> {
   const refused = undeclaredError(spec, args) ?? typeError(spec, args);
-  if (refused) return resultOf(JSON.stringify(refused), true);
-  const { code, stdout, stderr } = await invoke(args);
-  const text = stdout.trimEnd() || stderr.trimEnd();
-  return resultOf(nextCall ? withNextCalls(text, nextCall) : text, code !== 0);
+  if (refused) return resultOf([refused], true);
+  const { code, records, stderr } = await call(args);
+  return resultOf(nextCall ? records.map((r) => withNextCall(r, nextCall)) : records, code !== 0, stderr.trimEnd());
 }
 
 /** A next step a client can make as it is: the tool and its arguments. */
@@ -200,22 +186,11 @@ export function nextToolCall(command: string, specOf: (words: string[]) => Comma
   return { name: spec.name.replace(/[ -]/g, '_'), arguments: parsed.raw };
 }
 
-/** Each record of a result whose `_next_action` a served tool runs gets `_next_call` beside it. */
-function withNextCalls(text: string, nextCall: (command: string) => NextCall | null): string {
-  return text
-    .split('\n')
-    .map((line) => {
-      let record: unknown;
-      try {
-        record = JSON.parse(line);
-      } catch {
-        return line;
-      }
-      const next = (record as { _next_action?: unknown } | null)?._next_action;
-      const call = typeof next === 'string' ? nextCall(next) : null;
-      return call ? JSON.stringify({ ...(record as object), _next_call: call }) : line;
-    })
-    .join('\n');
+/** A record whose `_next_action` a served tool runs gets `_next_call` beside it. */
+function withNextCall(record: Record<string, unknown>, nextCall: (command: string) => NextCall | null): Record<string, unknown> {
+  const next = record._next_action;
+  const call = typeof next === 'string' ? nextCall(next) : null;
+  return call ? { ...record, _next_call: call } : record;
 }
 
 /** How long a client may keep forge's tool list and discovery answer (2026-07-28 cache hints): they never change while a server runs. */
@@ -332,7 +307,7 @@ function unservedTool(name: string, served: string[]): ToolResult {
         error: { code: 'UNKNOWN_TOOL', message: `no tool '${name}' (served: ${served.join(', ')})` },
         _next_action: 'forge schema',
       };
-  return resultOf(JSON.stringify(record), true);
+  return resultOf([record], true);
 }
 
 /**

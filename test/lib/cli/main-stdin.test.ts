@@ -5,9 +5,9 @@ import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { entries } from '../../../commands/index';
 import { type StdinSource, unreadable } from '../../../lib/cli/input';
-import { collector } from '../../../lib/cli/invoke';
 import { main } from '../../../lib/cli/main';
 import { repoWith } from '../../helpers/repo';
+import { collector } from '../../helpers/streams';
 
 /** A stdin that gives these chunks, then fails as a read(2) with EIO does. */
 function failingAfter(...chunks: string[]): StdinSource {
@@ -17,7 +17,7 @@ function failingAfter(...chunks: string[]): StdinSource {
 }
 
 async function run(argv: string[], stdin: StdinSource, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const [stdout, stderr] = [await collector(), await collector()];
+  const [stdout, stderr] = [collector(), collector()];
   const code = await main({
     entries,
     argv: ['node', 'forge', ...argv],

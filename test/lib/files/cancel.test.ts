@@ -8,7 +8,7 @@ import { searchWorkspace } from '../../../lib/files/search';
 import type { SearchEngine } from '../../../lib/files/sweep';
 import { locateWorkspace } from '../../../lib/files/workspace';
 import { entries } from '../../../commands/index';
-import { invoke } from '../../../lib/cli/invoke';
+import { callOnce } from '../../../lib/cli/invoke';
 import { leaves } from '../../../lib/cli/registry';
 import { forgeEnv } from '../../helpers/forge';
 import { test } from '../../helpers/harness';
@@ -65,8 +65,8 @@ test('replace: cancelled while it plans, it stops there (CANCELLED); forge repla
   // The command, its caller gone before the plan was made: a refusal, every file as it was.
   const spec = leaves(entries).find((c) => c.name === 'replace')!;
   const gone = AbortSignal.abort('the client went away');
-  const r = await invoke({ entries, spec, args: { old: 'needle', new: 'pin' }, cwd: dir, env: forgeEnv(), json: true, signal: gone });
-  assert.equal([r.code, JSON.parse(r.stdout).error.code], [1, 'CANCELLED']);
+  const r = await callOnce({ spec, args: { old: 'needle', new: 'pin' }, cwd: dir, env: forgeEnv(), signal: gone });
+  assert.equal([r.code, r.error?.code, (r.records.at(-1)?.error as { code?: string })?.code], [1, 'CANCELLED', 'CANCELLED']);
   assert.is(readFileSync(join(dir, 'src/f599.ts'), 'utf8'), 'export const needle599 = 599;\n');
 });
 
