@@ -1,7 +1,7 @@
-// Builds dist/: the executable (forge.js, a small launcher), one CommonJS file per command (commands/), the whole registry (commands/index.js), rarely used big libraries apart (vendor/).
+// Builds dist/: the executable (forge.js, a small launcher), one CommonJS file per command (commands/), the whole registry (commands/index.js), rarely used big libraries apart (vendor/), the library (api/).
 // One file per command: Node loads a CommonJS file faster than an ES module graph, and V8's code cache (bin/code-cache.ts) covers it whole.
 import { build, transform } from 'esbuild';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 
@@ -134,6 +134,15 @@ await Promise.all([
   build({ ...common, entryPoints: { forge: 'bin/forge.ts' }, outdir: 'dist', plugins: [fsPromises] }),
   commands(paths.filter((p) => p !== 'mcp')),
   build({ ...common, entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([spec, name]) => [name, spec])), outdir: 'dist/vendor' }),
+  // The library (package.json exports): beside commands/, so its vendored imports find ../vendor/ as theirs do; its types from api/forge.gen.d.ts (make docs).
+  build({
+    ...common,
+    minifyIdentifiers: false,
+    entryPoints: { index: 'api/index.ts' },
+    outdir: 'dist/api',
+    plugins: [vendorExternal, fsPromises],
+  }),
+  mkdir('dist/api', { recursive: true }).then(() => copyFile('api/forge.gen.d.ts', 'dist/api/index.d.ts')),
 ]);
 // forge mcp lists its tools without loading any command: the build derives them from the whole registry.
 const { mcpManifest } = createRequire(import.meta.url)(resolve('dist/commands/index.js'));

@@ -1,8 +1,9 @@
-// Writes man/, completions/, package.json's bin map and the README's command index from the declarations, and the state validators from their schemas (`make docs`).
+// Writes man/, completions/, package.json's bin map and the README's command index from the declarations, the state validators from their schemas, and the API's types (`make docs`).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, readdirSync, unlinkSync, mkdirSync } from 'node:fs';
 import { entries } from '../commands/index';
 import { binMap, generatedFiles, manList, withCommandIndex } from '../lib/cli/docs';
+import { API_TYPES_PATH, apiTypesSource } from './gen-api-types';
 import { VALIDATORS_PATH, validatorsSource } from './gen-validators';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -29,6 +30,7 @@ pkg.man = manList(entries);
 writeFileSync('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
 writeFileSync('README.md', withCommandIndex(readFileSync('README.md', 'utf8'), entries));
 writeFileSync(VALIDATORS_PATH, validatorsSource());
+writeFileSync(API_TYPES_PATH, apiTypesSource());
 console.log(
-  `wrote ${files.size} files, the bin map, the man list (${Object.keys(pkg.bin).length} programs), the README's command index and ${VALIDATORS_PATH}`,
+  `wrote ${files.size} files, the bin map, the man list (${Object.keys(pkg.bin).length} programs), the README's command index, ${VALIDATORS_PATH} and ${API_TYPES_PATH}`,
 );

@@ -18,7 +18,7 @@ export default defineCommand({
   mutates: true,
   mcp: { title: 'Install the pre-push hook', toolset: 'install', effect: 'additive', idempotent: true },
   async run(_args, ctx) {
-    const r = await installPrePush({ cwd: ctx.cwd, forgeBin: realpathSync(process.argv[1]!) });
+    const r = await installPrePush({ cwd: ctx.cwd, forgeBin: realpathSync(ctx.program) });
     const path = relative(ctx.cwd, r.path);
     return {
       data: { ...r, path },

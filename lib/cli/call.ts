@@ -48,6 +48,8 @@ export interface CallContext {
   readonly signal: AbortSignal;
   /** Progress for a caller that is not a terminal (an MCP client that sent a progressToken). */
   readonly onProgress?: (text: string) => void;
+  /** The forge executable the calls run under (RunContext.program). */
+  readonly program: string;
   readonly repos: RepoCache;
   /** Ends the state stores the calls opened (their git processes). */
   close(): void;
@@ -58,14 +60,17 @@ export function createContext({
   env,
   signal,
   onProgress,
+  program = process.argv[1] ?? 'forge',
 }: {
   cwd: string;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   onProgress?: (text: string) => void;
+  /** Default: this process's script, the executable when forge runs as itself. */
+  program?: string;
 }): CallContext {
   const repos = new RepoCache();
-  return { cwd, env, signal: signal ?? NEVER, ...(onProgress ? { onProgress } : {}), repos, close: () => repos.close() };
+  return { cwd, env, signal: signal ?? NEVER, ...(onProgress ? { onProgress } : {}), program, repos, close: () => repos.close() };
 }
 
 /** How a call's streamed output reaches whoever made it: the CLI's terminal and pipes, or a collector. */
@@ -293,6 +298,7 @@ function runContext({
         env.XDG_DATA_HOME || join((process.getBuiltinModule('node:os') as typeof import('node:os')).homedir(), '.local', 'share');
       return join(home, 'forge');
     },
+    program: ctx.program,
     repo: () => ctx.repos.repo(dir),
     store: () => ctx.repos.store(dir, env),
     cmd: (...w) => shellJoin(['forge', ...w.map(String)]),

@@ -119,6 +119,8 @@ export interface RunContext {
   paint: Palette;
   /** Where global (cross-project) data lives: $XDG_DATA_HOME/forge. */
   dataHome: string;
+  /** The forge executable this call runs under (a path), for what must run forge again later: a git hook. */
+  program: string;
   /** The repository holding cwd; throws NOT_A_GIT_REPO outside one. */
   repo(): Promise<Repo>;
   /** The state store of that repository. */

@@ -200,6 +200,7 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
   const ctx = createContext({
     cwd: opts.cwd,
     env,
+    ...(opts.argv[1] ? { program: opts.argv[1] } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   });

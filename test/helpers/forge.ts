@@ -1,9 +1,13 @@
-// Runs the built forge binary as a real child process and parses what it printed.
+// Runs forge as a test calls it: the CLI in this process (main(), argv and all), or the built binary as a real child process; parses what it printed.
 import { spawn } from 'node:child_process';
 import { mkdirSync, symlinkSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { entries } from '../../commands/index';
+import { bytesSource } from '../../lib/cli/input';
+import { main } from '../../lib/cli/main';
 import { ownChild } from './owner';
 import { tempDir } from './repo';
+import { collector } from './streams';
 
 export const FORGE = resolve('dist/forge.js');
 
@@ -51,11 +55,61 @@ function parse(stdout: string): Array<Record<string, any>> {
   }
 }
 
-/** Runs `forge args…` (or another program name for forge-<cmd>) with stdin closed after `input`. */
-export function forge(
-  args: string[],
-  opts: { cwd: string; input?: string; env?: Record<string, string | undefined>; program?: string },
-): Promise<Run> {
+export interface ForgeOptions {
+  cwd: string;
+  /** stdin: these bytes, then its end. */
+  input?: string;
+  env?: Record<string, string | undefined>;
+  /** Another program name (forge-<cmd>), as `npm install -g` links it: always the built binary. */
+  program?: string;
+  /**
+   * The built binary as a child process rather than the CLI in this process: for what only a
+   * process has (its exit, signals, its own environment for the git it runs, start-up, the bundle).
+   */
+  spawn?: boolean;
+}
+
+/**
+ * Variables read from the process's own environment, not the call's: by the git and other programs
+ * forge starts, by Node (os.tmpdir, os.homedir, dates, proxies, CAs), or by a crash point that kills the process.
+ */
+const PROCESS_WIDE = /^(GIT_\w+|HOME|PATH|TMPDIR|TZ|LANG|LC_\w+|NODE_\w+|\w*_PROXY|FORGE_TEST_CRASH_AT)$/i;
+
+/**
+ * Runs `forge args…` with stdin closed after `input`: in this process through the CLI's own entry
+ * (main: argv, NDJSON, text and exit code as the executable gets them), or as the built binary when
+ * `spawn` or `program` asks for it, or when the call sets a variable only a process of its own has
+ * (PROCESS_WIDE).
+ */
+export function forge(args: string[], opts: ForgeOptions): Promise<Run> {
+  const processWide = Object.keys(opts.env ?? {}).some((k) => PROCESS_WIDE.test(k));
+  return opts.spawn || opts.program || processWide ? spawned(args, opts) : inProcess(args, opts);
+}
+
+/** The CLI in this process, as bin/forge.ts runs it: an exception out of main is exit 1 with its message. */
+async function inProcess(args: string[], opts: ForgeOptions): Promise<Run> {
+  const [stdout, stderr] = [collector(), collector()];
+  let code: number;
+  try {
+    code = await main({
+      entries,
+      argv: [process.execPath, FORGE, ...args],
+      env: forgeEnv(opts.env),
+      cwd: opts.cwd,
+      stdin: bytesSource([Buffer.from(opts.input ?? '')]),
+      stdout,
+      stderr,
+    });
+  } catch (err) {
+    stderr.write(`Error: ${(err as Error)?.message ?? String(err)}\nFix: FORGE_DEBUG=1 forge --help\n`);
+    code = 1;
+  }
+  await Promise.all([new Promise((done) => stdout.end(done)), new Promise((done) => stderr.end(done))]);
+  return { code, stdout: stdout.text, stderr: stderr.text, records: parse(stdout.text) };
+}
+
+/** The built binary (or a forge-<cmd> link to it) as a child process. */
+function spawned(args: string[], opts: ForgeOptions): Promise<Run> {
   return new Promise((done, fail) => {
     const cmd = opts.program ? programPath(opts.program) : process.execPath;
     const argv = opts.program ? args : [FORGE, ...args];
