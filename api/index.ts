@@ -20,7 +20,7 @@ export interface CallOptions {
   /** The directory the call runs in (default: the process's). */
   cwd?: string;
   /** The environment it reads (default: the process's): FORGE_RUN_ID, XDG_DATA_HOME… */
-  env?: NodeJS.ProcessEnv;
+  env?: Record<string, string | undefined>;
   /** Aborting it stops the call; a change not yet made is not made (error code CANCELLED). */
   signal?: AbortSignal;
 }

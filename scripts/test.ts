@@ -133,6 +133,8 @@ if (merger && !interrupted) {
   await Promise.all(merged);
   merger.close();
   console.log(coverageReport());
+  // The suite's shape: most files call forge in their own process; the built executable is for what only it can show.
+  console.log(`the built executable (dist/forge.js) ran in ${merger.ranBinary.size} of ${results.length} test files`);
   if (merger.unreadable) console.log(`coverage: ${merger.unreadable} raw files could not be read (processes killed while writing them)`);
   console.log(
     `coverage merged beside the tests (CPU ${duration(merger.cpuMs)}), reported in ${duration(performance.now() - reportStarted)} after the last file`,

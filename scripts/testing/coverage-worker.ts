@@ -5,7 +5,7 @@ import { mergeRaw } from './coverage';
 const mapsGiven = new Set<string>();
 
 process.on('message', ({ id, rawDir, outFile }: { id: number; rawDir: string; outFile: string }) => {
-  const { unreadable } = mergeRaw({ rawDir, outFile, mapsGiven });
+  const { unreadable, binary } = mergeRaw({ rawDir, outFile, mapsGiven });
   const { user, system } = process.cpuUsage();
-  process.send!({ id, unreadable, cpuMs: (user + system) / 1000 });
+  process.send!({ id, unreadable, binary, cpuMs: (user + system) / 1000 });
 });

@@ -37,12 +37,15 @@ const lineLengths = (text: string) => text.split(/[\n\u2028\u2029]/).map((line) 
  */
 export function mergeRaw({ rawDir, outFile, mapsGiven }: { rawDir: string; outFile: string; mapsGiven: Set<string> }): {
   unreadable: number;
+  /** Whether a process of the file ran the built executable (dist/forge.js), not just forge's code in the test's own process. */
+  binary: boolean;
 } {
   const root = pathToFileURL(process.cwd()).href;
   const ours = (url: string) => url.startsWith(`${root}/`) && INCLUDED.test(url.slice(root.length + 1));
   const covs: ProcessCov[] = [];
   const maps: Record<string, SourceMapEntry> = {};
   let unreadable = 0;
+  let binary = false;
   for (const name of existsSync(rawDir) ? readdirSync(rawDir) : []) {
     let raw: ProcessCov & { 'source-map-cache'?: Record<string, SourceMapEntry> };
     try {
@@ -51,6 +54,7 @@ export function mergeRaw({ rawDir, outFile, mapsGiven }: { rawDir: string; outFi
       unreadable++; // a process killed while writing it
       continue;
     }
+    binary ||= raw.result.some((s: ScriptCov) => s.url === `${root}/dist/forge.js`);
     // A bundle run through vm.Script is named by its path, not its URL.
     const result = raw.result
       .map((s: ScriptCov) => (s.url.startsWith('/') ? { ...s, url: pathToFileURL(s.url).href } : s))
@@ -66,7 +70,7 @@ export function mergeRaw({ rawDir, outFile, mapsGiven }: { rawDir: string; outFi
   }
   rmSync(rawDir, { recursive: true, force: true });
   if (covs.length) writeFileSync(outFile, JSON.stringify({ result: mergeProcessCovs(covs).result, 'source-map-cache': maps }));
-  return { unreadable };
+  return { unreadable, binary };
 }
 
 function mapBeside(url: string): SourceMapEntry | null {
@@ -83,14 +87,18 @@ export class CoverageMerger {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   private readonly pending = new Map<number, () => void>();
+  private readonly slugs = new Map<number, string>();
   private next = 0;
   unreadable = 0;
+  /** The test files (slugs) whose processes included the built executable. */
+  readonly ranBinary = new Set<string>();
   /** The merging process's CPU time so far. */
   cpuMs = 0;
 
   constructor() {
-    this.worker.on('message', ({ id, unreadable, cpuMs }: { id: number; unreadable: number; cpuMs: number }) => {
+    this.worker.on('message', ({ id, unreadable, binary, cpuMs }: { id: number; unreadable: number; binary: boolean; cpuMs: number }) => {
       this.unreadable += unreadable;
+      if (binary) this.ranBinary.add(this.slugs.get(id)!);
       this.cpuMs = cpuMs;
       this.pending.get(id)?.();
       this.pending.delete(id);
@@ -99,6 +107,7 @@ export class CoverageMerger {
 
   merge(slug: string): Promise<void> {
     const id = this.next++;
+    this.slugs.set(id, slug);
     return new Promise((done) => {
       this.pending.set(id, done);
       this.worker.send({ id, rawDir: rawDirOf(slug), outFile: join(MERGED, `${slug}.json`) });

@@ -1,7 +1,7 @@
-// forge as users get it: the packed tarball installed into a scratch prefix, run from there (not from this clone): its version, its programs, a pipeline.
+// forge as users get it: the packed tarball installed into a scratch prefix and run from there (its version, its programs, a pipeline), and into a scratch TypeScript project that imports its library.
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import * as assert from 'uvu/assert';
 import { version } from '../../package.json';
 import { forgeEnv } from '../helpers/forge';
@@ -28,12 +28,22 @@ const npm = (args: string[], cwd: string) =>
     env: { ...process.env, NODE_V8_COVERAGE: undefined },
   });
 
+let packed: Promise<string> | null = null;
+
+/** The package as npm pack makes it, packed once for the file's tests: its path. */
+function tarball(): Promise<string> {
+  packed ??= (async () => {
+    const packDir = tempDir('forge-pack-');
+    // The suite runs on the dist/ make test built; --ignore-scripts keeps prepack from rebuilding it under other running tests.
+    const name = (await npm(['pack', '--ignore-scripts', '--pack-destination', packDir], process.cwd())).trim().split('\n').at(-1)!;
+    return join(packDir, name);
+  })();
+  return packed;
+}
+
 test('npm pack, npm install -g of the tarball into a scratch prefix: the installed forge runs a pipeline on its own', async () => {
-  const packDir = tempDir('forge-pack-');
-  // The suite runs on the dist/ make test built; --ignore-scripts keeps prepack from rebuilding it under other running tests.
-  const tarball = (await npm(['pack', '--ignore-scripts', '--pack-destination', packDir], process.cwd())).trim().split('\n').at(-1)!;
   const prefix = tempDir('forge-prefix-');
-  await npm(['install', '--global', '--prefix', prefix, join(packDir, tarball)], packDir);
+  await npm(['install', '--global', '--prefix', prefix, await tarball()], prefix);
 
   const bin = join(prefix, 'bin');
   const installed = realpathSync(join(bin, 'forge'));
@@ -64,6 +74,56 @@ test('npm pack, npm install -g of the tarball into a scratch prefix: the install
     'one state commit, on the shadow ref',
   );
   assert.not.ok(readFileSync(installed, 'utf8').includes(process.cwd()), 'the installed executable names no path of the clone');
+});
+
+/** The scratch project's code: what a user of the library writes, with the types it must refuse. */
+const SCRATCH = (repo: string) => `import { applyPatch, checkToolCall, editFile, ForgeError, type PatchResult } from 'forge-agent-cli';
+
+const cwd = ${JSON.stringify(repo)};
+const diff = '--- a/a.txt\\n+++ b/a.txt\\n@@ -1,2 +1,2 @@\\n one\\n-two\\n+TWO\\n';
+const patched: PatchResult = await applyPatch({ cwd, diff });
+const again = await applyPatch({ cwd, diff }).then(
+  () => 'applied twice',
+  (err: unknown) => (err instanceof ForgeError ? err.code : 'not a ForgeError'),
+);
+const edited = await editFile({ cwd, path: 'a.txt', old: 'one', new: 'ONE' });
+const verdict = await checkToolCall({ cwd, tool: 'edit', paths: ['a.txt'] });
+console.log(JSON.stringify({ files: patched.files.map((f) => [f.path, f.kind]), again, line: edited.startLine, allowed: verdict.allowed }));
+// @ts-expect-error a patch needs its diff
+void applyPatch({ cwd });
+// @ts-expect-error a file to edit is a path, not a number
+void editFile({ cwd, path: 5, old: 'a', new: 'b' });
+`;
+
+test('a scratch TypeScript project installs the tarball, type-checks against its types and calls the library: import { applyPatch } from forge-agent-cli', async () => {
+  const scratch = tempDir('forge-scratch-');
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+  await npm(['install', await tarball()], scratch);
+  const repo = tempRepo();
+  writeFileSync(join(repo, 'a.txt'), 'one\ntwo\n');
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-qm', 'a');
+  writeFileSync(join(scratch, 'index.ts'), SCRATCH(repo));
+  writeFileSync(
+    join(scratch, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'nodenext',
+        target: 'es2022',
+        strict: true,
+        outDir: 'out',
+        skipLibCheck: false,
+        types: ['node'],
+        typeRoots: [resolve('node_modules/@types')],
+      },
+      files: ['index.ts'],
+    }),
+  );
+  // The library's own declarations are checked too (skipLibCheck off): a broken .d.ts fails here.
+  await run(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', scratch], { cwd: scratch });
+  const out = await run(process.execPath, [join(scratch, 'out/index.js')], { cwd: scratch, env: forgeEnv() });
+  assert.equal(JSON.parse(out), { files: [['a.txt', 'modify']], again: 'PATCH_CONFLICT', line: 1, allowed: true });
+  assert.is(readFileSync(join(repo, 'a.txt'), 'utf8'), 'ONE\nTWO\n');
 });
 
 test.run();
