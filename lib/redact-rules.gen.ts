@@ -24,7 +24,7 @@
  *   - generic-api-key: an AND allowlist with paths or commits never applies to text (dropped)
  */
 
-import type { GitleaksAllowlist, GitleaksRule } from './redact';
+import type { GitleaksAllowlist, GitleaksRule } from './redact-rule';
 
 export const GITLEAKS_COMMIT = "b58d3f102cf3a2c84cb7f923d05c25c9b1aed84b";
 

@@ -1,4 +1,5 @@
 // Secret shapes kept off the shared state ref: gitleaks' rules and a table of our own, each secret replaced by a readable [REDACTED:<kind>] marker.
+import type { GitleaksAllowlist, GitleaksRule, RuleRegex } from './redact-rule';
 import { GITLEAKS_GLOBAL_ALLOWLISTS, type GitleaksRuleId, gitleaksRules } from './redact-rules.gen';
 
 /** A name that says its value is a secret (*_KEY, *_TOKEN, *SECRET, *PASSWORD), then `=` or `:`. */
@@ -53,35 +54,6 @@ export type SecretKind = (typeof SECRET_SHAPES)[number]['kind'];
 
 /** What a marker names: one of our rows, or the gitleaks rule that found the secret. */
 export type RedactionKind = SecretKind | GitleaksRuleId;
-
-/** A regex of the generated rules: JS source and flags, compiled when first used. */
-export interface RuleRegex {
-  source: string;
-  flags: string;
-}
-
-/** A gitleaks allowlist: a finding is let go when its regexes match `target` or its secret holds a stopword (both, with `and`). */
-export interface GitleaksAllowlist {
-  target: 'secret' | 'match' | 'line';
-  and: boolean;
-  regexes: readonly RuleRegex[];
-  stopwords: readonly string[];
-}
-
-/** A gitleaks rule as scripts/gen-secret-rules.ts converts it. */
-export interface GitleaksRule<Id extends string = string> {
-  id: Id;
-  regex: RuleRegex;
-  /** How many `[\w.-]` characters the match may start before what `regex` matches (a lazy prefix the generator took off). */
-  prefix: number;
-  /** The capture group that is the secret; 0: the first that matched something, or the whole match when there is none. */
-  secretGroup: number;
-  /** Lowercase words of which the text must hold one for the rule to run (none: it always runs). */
-  keywords: readonly string[];
-  /** A secret whose Shannon entropy is this or lower is not one (0: no check). */
-  entropy: number;
-  allowlists: readonly GitleaksAllowlist[];
-}
 
 /** An object key whose value is a secret as a whole: {"password": "…"}, {"api_key": "…"}. */
 const SECRET_KEY_NAME = /(?:^|[_.-])(?:key|token)$|secret|password|passwd/i;

@@ -425,7 +425,7 @@ export function secretRulesSource(toml: string, commit: string): string {
   return [
     headerText(commit, c),
     '',
-    `import type { GitleaksAllowlist, GitleaksRule } from './redact';`,
+    `import type { GitleaksAllowlist, GitleaksRule } from './redact-rule';`,
     '',
     `export const GITLEAKS_COMMIT = ${str(commit)};`,
     '',

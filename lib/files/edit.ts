@@ -13,6 +13,7 @@ import { decodeText, encodeString, encodeText, indexLines, isBinary, lineAt, typ
 import { resolveInside, statTarget, type Workspace } from './workspace';
 import type { StepHook } from './journal';
 import { spliceExact } from './splice';
+import type { EditResult } from './edit-result';
 import { replaceFile } from './write';
 
 /** Lines shown around a refusal, so the model can retry without reading the file again. */
@@ -20,18 +21,7 @@ const REGION_RADIUS = 15;
 /** Lines of context shown around a successful edit, with their fresh anchors. */
 const CONTEXT = 3;
 
-export interface EditResult {
-  path: string;
-  strategy: Strategy | 'anchored';
-  /** Places changed. */
-  replacements: number;
-  /** First and last changed line in the new file. */
-  startLine: number;
-  endLine: number;
-  /** The changed lines and some context, with fresh anchors. */
-  region: WindowLine[];
-  regionStart: number;
-}
+export type { EditResult };
 
 interface Loaded {
   abs: string;

@@ -1,7 +1,7 @@
 // forge edit's fast path for an old text found exactly: found and replaced in the file's bytes, never split into lines, and written as the untouched byte ranges plus the new text — one copy of the file in memory.
 import { isUtf8 } from 'node:buffer';
 import { lineHash, type Anchor } from './anchor';
-import type { EditResult } from './edit';
+import type { EditResult } from './edit-result';
 import { windowOf, type WindowLine } from './read';
 import { indexLines, utf16Bom } from './text';
 

@@ -2,11 +2,12 @@
 // under each `### U<N>` heading (the unit's narrowing), checked to be narrower on every field.
 import type { FindingCode } from '../error-codes';
 import { ID_PATTERN } from '../errors';
+import { SURFACES, type Surface } from './surface';
 import { ALLOWED_TOOL_PATTERN } from './tools';
 import { checkShape, parseLocated, type Finding, type Located, type Shape } from './yaml';
 
-export const SURFACES = ['artifacts_only', 'local_branch', 'remote_branch_pr'] as const;
-export type Surface = (typeof SURFACES)[number];
+/** Still read from here by the plan's readers (the gate, preflight, the state schemas). */
+export { SURFACES, type Surface };
 
 const STRINGS: Shape = 'string[]';
 

@@ -1,5 +1,5 @@
 // What the plan gate knows of the programs a shell command runs: data, read by lib/plans/shell.ts.
-import type { Surface } from './markdown';
+import type { Surface } from './surface';
 
 /** How a program's words are read: which options take a value, and what its positional words are. */
 export interface ProgramSpec {
