@@ -840,7 +840,7 @@ export interface CallOptions {
 	/** The directory the call runs in (default: the process's). */
 	cwd?: string;
 	/** The environment it reads (default: the process's): FORGE_RUN_ID, XDG_DATA_HOME… */
-	env?: NodeJS.ProcessEnv;
+	env?: Record<string, string | undefined>;
 	/** Aborting it stops the call; a change not yet made is not made (error code CANCELLED). */
 	signal?: AbortSignal;
 }
@@ -927,16 +927,24 @@ export declare function checkToolCall(options: CallOptions & {
 	writes?: boolean;
 	tokens?: number;
 }): Promise<GateVerdict>;
-/** A file of the state ref (refs/forge/state), or what a directory of it holds. */
+/** A file of the state ref (refs/forge/state) with its text, or a directory of it with the files under it. */
 export type StateEntry = {
+	kind: "file";
 	path: string;
 	size: number;
 	content: string;
 } | {
+	kind: "directory";
 	path: string;
-	files: number;
+	files: Array<{
+		path: string;
+		size: number;
+	}>;
 };
-/** Reads a file of the state ref as text (`.forge/…` paths, as forge state show takes them). */
+/**
+ * Reads a file of the state ref (`.forge/…` paths, as forge state show takes them), or lists a
+ * directory of it; a path it does not hold is ForgeError STATE_PATH_NOT_FOUND.
+ */
 export declare function readState(options: CallOptions & {
 	path?: string;
 }): Promise<StateEntry>;
@@ -970,8 +978,11 @@ export interface Memory {
 	id: string;
 	pattern: string;
 	category: string;
-	scope: "project" | "global";
-	[field: string]: unknown;
+	confidence: number;
+	tags: string[];
+	timestamp: string;
+	/** Where recall found it. */
+	scope?: "project" | "global";
 }
 /** Finds remembered patterns matching the query's words, the project's before the global ones. */
 export declare function recallMemory(options: CallOptions & {

@@ -25,6 +25,7 @@ export function commandBundle(entries: readonly Entry[]): CommandBundle {
           signal: interrupts.signal,
           // A closed pipe or a quit pager is a normal way for a reader to stop.
           onReaderGone: () => process.exit(0),
+          registry: () => load('index').entries,
         });
         return interrupts.code() ?? code;
       } finally {

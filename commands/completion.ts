@@ -34,9 +34,9 @@ export default defineCommand({
   exits: { 0: 'printed', 2: 'invalid input (a shell other than bash, zsh or fish)' },
   mutates: false,
   mcp: false,
-  async run(args) {
-    // The registry imports this command: load it when run, not at import (no import cycle).
-    const { entries } = await import('./index');
+  async run(args, ctx) {
+    // The registry holds this command: the caller hands it over (no import cycle).
+    const entries = ctx.registry();
     const script = { bash: bashCompletion, zsh: zshCompletion, fish: fishCompletion }[args.shell](entries);
     return { data: { shell: args.shell, script }, text: script.trimEnd(), hintOnStderr: true, next: null };
   },

@@ -27,8 +27,8 @@ export default defineCommand({
   mutates: false,
   mcp: { title: 'Show tool schemas', toolset: 'runs', effect: 'read' },
   async run(args, ctx) {
-    // The registry imports this command: load it when run, not at import (no import cycle).
-    const { entries } = await import('./index');
+    // The registry holds this command: the caller hands it over (no import cycle).
+    const entries = ctx.registry();
     const all = leaves(entries).filter((c) => c.name !== 'schema');
     const wanted = args.command.map((n) => n.replace(/[ -]/g, '_'));
     for (const w of wanted) {

@@ -6,7 +6,8 @@ import { openRepo, type Repo } from '../git/repo';
 import { StateStore } from '../git/state';
 import { recordEvents, toolCallEvent } from '../logs/events';
 import { shellJoin, shellSplit } from '../quote';
-import type { CommandSpec, Item, Outcome, RunContext } from './declare';
+import { commandLoader } from './bundles';
+import type { CommandSpec, Entry, Item, Outcome, RunContext } from './declare';
 import { hintFields, PLAIN, type Hint, type Palette } from './output';
 import { validateRequest } from './validate';
 
@@ -50,6 +51,8 @@ export interface CallContext {
   readonly onProgress?: (text: string) => void;
   /** The forge executable the calls run under (RunContext.program). */
   readonly program: string;
+  /** Every command (RunContext.registry). */
+  readonly registry: () => readonly Entry[];
   readonly repos: RepoCache;
   /** Ends the state stores the calls opened (their git processes). */
   close(): void;
@@ -61,6 +64,7 @@ export function createContext({
   signal,
   onProgress,
   program = process.argv[1] ?? 'forge',
+  registry = wholeRegistry,
 }: {
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -68,9 +72,18 @@ export function createContext({
   onProgress?: (text: string) => void;
   /** Default: this process's script, the executable when forge runs as itself. */
   program?: string;
+  /** Default: the built executable's whole registry (its index bundle). */
+  registry?: () => readonly Entry[];
 }): CallContext {
   const repos = new RepoCache();
-  return { cwd, env, signal: signal ?? NEVER, ...(onProgress ? { onProgress } : {}), program, repos, close: () => repos.close() };
+  return { cwd, env, signal: signal ?? NEVER, ...(onProgress ? { onProgress } : {}), program, registry, repos, close: () => repos.close() };
+}
+
+/** The built executable's registry, loaded through its command loader; a caller outside it (the sources, a test) passes its own. */
+function wholeRegistry(): readonly Entry[] {
+  const load = commandLoader();
+  if (!load) throw new Error('no registry: a call outside the built executable passes createContext its registry');
+  return load('index').entries;
 }
 
 /** How a call's streamed output reaches whoever made it: the CLI's terminal and pipes, or a collector. */
@@ -299,6 +312,7 @@ function runContext({
       return join(home, 'forge');
     },
     program: ctx.program,
+    registry: ctx.registry,
     repo: () => ctx.repos.repo(dir),
     store: () => ctx.repos.store(dir, env),
     cmd: (...w) => shellJoin(['forge', ...w.map(String)]),

@@ -3,7 +3,7 @@ import type { ErrorCode, FindingCode } from '../error-codes';
 import type { ExitCode } from '../errors';
 import type { Repo } from '../git/repo';
 import type { StateStore } from '../git/state';
-import type { Served } from '../mcp/toolsets';
+import type { Served } from '../mcp/served';
 import type { Palette } from './output';
 
 /** 'array' is a list of strings (a repeatable flag); 'objects' a list of JSON objects (one JSON flag). */
@@ -121,6 +121,8 @@ export interface RunContext {
   dataHome: string;
   /** The forge executable this call runs under (a path), for what must run forge again later: a git hook. */
   program: string;
+  /** Every command forge has, for the commands that describe them all (completion, schema): given by the caller, since the registry holds those commands too. */
+  registry(): readonly Entry[];
   /** The repository holding cwd; throws NOT_A_GIT_REPO outside one. */
   repo(): Promise<Repo>;
   /** The state store of that repository. */

@@ -65,7 +65,7 @@ export function servedSource(entries: readonly Entry[]): string {
   return [
     "// Each command's toolset and MCP behaviour, and the commands never served, from the declarations' `mcp`.",
     '// Generated from the registry (commands/index.ts) by `make docs`; do not edit. A test keeps it current.',
-    "import type { Served } from './toolsets';",
+    "import type { Served } from './served';",
     '',
     "export const SERVED: Readonly<Record<string, Omit<Served, 'title'>>> = {",
     ...served,

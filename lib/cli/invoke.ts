@@ -22,6 +22,8 @@ export interface Called {
 /** One in-process call: where it runs and how its caller can stop it or watch it. */
 export interface CallOptions {
   args: Record<string, unknown>;
+  /** Every command (RunContext.registry); default: the built executable's. */
+  registry?: () => readonly Entry[];
   cwd: string;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
@@ -103,8 +105,22 @@ export async function callCommand({
 }
 
 /** One call in a context of its own, closed after it: for a caller that makes one call at a time (a tool call). */
-export async function callOnce({ spec, args, cwd, env, signal, onProgress }: { spec: CommandSpec<any> } & CallOptions): Promise<Called> {
-  const ctx = createContext({ cwd, env, ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) });
+export async function callOnce({
+  spec,
+  args,
+  cwd,
+  env,
+  signal,
+  onProgress,
+  registry,
+}: { spec: CommandSpec<any> } & CallOptions): Promise<Called> {
+  const ctx = createContext({
+    cwd,
+    env,
+    ...(signal ? { signal } : {}),
+    ...(onProgress ? { onProgress } : {}),
+    ...(registry ? { registry } : {}),
+  });
   try {
     return await callCommand({ spec, args, ctx });
   } finally {

@@ -37,6 +37,8 @@ export interface MainOptions {
    * pager. The executable exits 0 there, as git does; an in-process caller is left to decide.
    */
   onReaderGone?: () => void;
+  /** Every command, when `entries` is one bundle's few (RunContext.registry); `entries` by default. */
+  registry?: () => readonly Entry[];
 }
 
 /** One request of a call: flags, or one NDJSON line (with why it could not be parsed). */
@@ -201,6 +203,7 @@ async function runCommand(spec: CommandSpec<any>, rest: string[], opts: MainOpti
     cwd: opts.cwd,
     env,
     ...(opts.argv[1] ? { program: opts.argv[1] } : {}),
+    registry: opts.registry ?? (() => opts.entries),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   });

@@ -655,3 +655,10 @@ export async function autoCommit({ cwd, message }: { cwd: string; message: strin
     });
   return (await must(wt.root, ['rev-parse', 'HEAD'])).trim();
 }
+
+// The state files of this module, registered with the state layer's kinds (lib/state/read.ts), which imports no feature.
+declare module '../state/read' {
+  interface StateKinds {
+    undoMarker: UndoMarker;
+  }
+}

@@ -173,3 +173,10 @@ export async function resetIter({ store, runId, moduleId }: { store: StateStore;
   });
   return r.value;
 }
+
+// The state files of this module, registered with the state layer's kinds (lib/state/read.ts), which imports no feature.
+declare module '../state/read' {
+  interface StateKinds {
+    iterState: IterState;
+  }
+}

@@ -228,3 +228,10 @@ export async function flushEvents({ repo, store }: { repo: Repo; store: StateSto
   });
   return result.value.added;
 }
+
+// The state files of this module, registered with the state layer's kinds (lib/state/read.ts), which imports no feature.
+declare module '../state/read' {
+  interface StateKinds {
+    logEvent: LogEvent;
+  }
+}

@@ -260,3 +260,10 @@ export async function digest(text: string): Promise<string> {
   const { createHash } = await import('node:crypto');
   return createHash('sha1').update(text.replace(/\s+/g, ' ').trim()).digest('hex').slice(0, 12);
 }
+
+// The state files of this module, registered with the state layer's kinds (lib/state/read.ts), which imports no feature.
+declare module '../state/read' {
+  interface StateKinds {
+    loop: Loop;
+  }
+}

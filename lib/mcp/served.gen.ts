@@ -1,6 +1,6 @@
 // Each command's toolset and MCP behaviour, and the commands never served, from the declarations' `mcp`.
 // Generated from the registry (commands/index.ts) by `make docs`; do not edit. A test keeps it current.
-import type { Served } from './toolsets';
+import type { Served } from './served';
 
 export const SERVED: Readonly<Record<string, Omit<Served, 'title'>>> = {
   agent: { toolset: 'agent', effect: 'destructive', openWorld: true },

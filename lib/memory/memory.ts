@@ -296,3 +296,10 @@ export function rankEntries({ entries, words, category }: { entries: MemoryEntry
   scored.sort((a, b) => b.e.confidence - a.e.confidence || b.hits - a.hits || byCodeUnit(b.e.timestamp, a.e.timestamp));
   return scored.map((s) => s.e);
 }
+
+// The state files of this module, registered with the state layer's kinds (lib/state/read.ts), which imports no feature.
+declare module '../state/read' {
+  interface StateKinds {
+    memoryEntry: MemoryEntry;
+  }
+}

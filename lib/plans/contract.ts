@@ -412,3 +412,11 @@ export async function setPaused({
   });
   return r.value;
 }
+
+// The state files of this module, registered with the state layer's kinds (lib/state/read.ts), which imports no feature.
+declare module '../state/read' {
+  interface StateKinds {
+    contract: Contract;
+    journalEntry: JournalEntry;
+  }
+}

@@ -137,3 +137,10 @@ export async function listSessions({
   }));
   return out.sort((a, b) => b.lastUpdatedAt.localeCompare(a.lastUpdatedAt) || a.runId.localeCompare(b.runId));
 }
+
+// The state files of this module, registered with the state layer's kinds (lib/state/read.ts), which imports no feature.
+declare module '../state/read' {
+  interface StateKinds {
+    session: SessionState;
+  }
+}

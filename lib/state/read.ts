@@ -3,40 +3,27 @@ import type { AgentPlan } from '../agent/plan';
 import type { AgentSession } from '../agent/sessions';
 import type { TaskTelemetry } from '../agent/telemetry';
 import { RefusedError } from '../errors';
-import type { UndoMarker } from '../git/checkpoint';
-import type { IterState } from '../iter/iter';
-import type { LogEvent } from '../logs/events';
-import type { Loop } from '../loop/loop';
-import type { MemoryEntry } from '../memory/memory';
-import type { Contract, JournalEntry } from '../plans/contract';
 import { shellJoin } from '../quote';
-import type { SessionState } from '../session/session';
 
 /**
- * Every kind of file forge reads back, and the type its readers use. The schemas are in
+ * Every kind of file forge reads back, and the type its readers use: the state layer's own here,
+ * each feature's added where its type is declared (`declare module '../state/read'`), so this
+ * module imports none of them. The schemas are in
  * schemas.ts (zod), checked against these types by the compiler; `make docs` compiles them into
  * plain validators (validators.gen.ts, by Ajv), so a command loads no schema library: building
  * zod's schemas for the plan gate took 2-3 ms of every call.
  */
 export interface StateKinds {
   planPointer: { plan_id: string };
-  contract: Contract;
-  journalEntry: JournalEntry;
   agentPlanPointer: { id: string };
   agentPlan: AgentPlan;
   telemetry: TaskTelemetry;
   agentSession: AgentSession;
-  logEvent: LogEvent;
-  session: SessionState;
-  iterState: IterState;
   loopPointer: { loop_id: string };
-  loop: Loop;
-  memoryEntry: MemoryEntry;
   /** Any JSONL record that has an id: what a merge or a conversion keeps once. */
   recordId: { id: string };
   /** Any JSON document, for the stamp a merge keeps the newer copy by. */
   stamped: { updatedAt?: string; lastUpdatedAt?: string };
-  undoMarker: UndoMarker;
   editTemps: string[];
   editManifest: Array<{ path: string; backup: string | null; mode?: number | null; temp?: string }>;
 }
