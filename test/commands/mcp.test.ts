@@ -324,4 +324,16 @@ test("every tool's inputSchema is expressible in strict tool modes: no object wi
   assert.equal([loaded.startedAt, loaded.owner, loaded.currentPhase], ['2026-04-15T10:00:00Z', 'ci', 'plan']);
 });
 
+test('a server started with a relative FORGE_CWD serves that directory: its calls do not apply it a second time', async () => {
+  const root = repoWith({ 'sub/a.txt': 'in sub\n' });
+  const { client } = await connect(root, [], { FORGE_CWD: 'sub' });
+  try {
+    const r = await client.callTool({ name: 'read', arguments: { path: 'a.txt' } });
+    const text = (r.content as Array<{ text: string }>)[0]!.text;
+    assert.equal([r.isError, /in sub/.test(text)], [false, true], text);
+  } finally {
+    await client.close();
+  }
+});
+
 test.run();

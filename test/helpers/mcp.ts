@@ -5,11 +5,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { FORGE, forgeEnv } from './forge';
 
-const childEnv = () => Object.fromEntries(Object.entries(forgeEnv()).filter((e): e is [string, string] => e[1] !== undefined));
+const childEnv = (extra: Record<string, string> = {}) =>
+  Object.fromEntries(Object.entries(forgeEnv(extra)).filter((e): e is [string, string] => e[1] !== undefined));
 
-/** `forge mcp` started in `cwd` with `flags`, and a client connected to it (closing the client ends the server). */
-export async function connect(cwd: string, flags: string[] = []): Promise<{ client: Client; transport: StdioClientTransport }> {
-  const env = childEnv();
+/** `forge mcp` started in `cwd` with `flags` (and more environment), and a client connected to it (closing the client ends the server). */
+export async function connect(
+  cwd: string,
+  flags: string[] = [],
+  extraEnv: Record<string, string> = {},
+): Promise<{ client: Client; transport: StdioClientTransport }> {
+  const env = childEnv(extraEnv);
   const transport = new StdioClientTransport({ command: process.execPath, args: [FORGE, 'mcp', ...flags], cwd, env, stderr: 'pipe' });
   const client = new Client({ name: 'forge-test', version: '1.0.0' });
   await client.connect(transport);
