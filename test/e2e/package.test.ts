@@ -28,17 +28,12 @@ const npm = (args: string[], cwd: string) =>
     env: { ...process.env, NODE_V8_COVERAGE: undefined },
   });
 
-let packed: Promise<string> | null = null;
-
-/** The package as npm pack makes it, packed once for the file's tests: its path. */
-function tarball(): Promise<string> {
-  packed ??= (async () => {
-    const packDir = tempDir('forge-pack-');
-    // The suite runs on the dist/ make test built; --ignore-scripts keeps prepack from rebuilding it under other running tests.
-    const name = (await npm(['pack', '--ignore-scripts', '--pack-destination', packDir], process.cwd())).trim().split('\n').at(-1)!;
-    return join(packDir, name);
-  })();
-  return packed;
+/** The package as npm pack makes it, in a directory of the calling test's own: its path. */
+async function tarball(): Promise<string> {
+  const packDir = tempDir('forge-pack-');
+  // The suite runs on the dist/ make test built; --ignore-scripts keeps prepack from rebuilding it under other running tests.
+  const name = (await npm(['pack', '--ignore-scripts', '--pack-destination', packDir], process.cwd())).trim().split('\n').at(-1)!;
+  return join(packDir, name);
 }
 
 test('npm pack, npm install -g of the tarball into a scratch prefix: the installed forge runs a pipeline on its own', async () => {
@@ -89,10 +84,13 @@ const again = await applyPatch({ cwd, diff }).then(
 const edited = await editFile({ cwd, path: 'a.txt', old: 'one', new: 'ONE' });
 const verdict = await checkToolCall({ cwd, tool: 'edit', paths: ['a.txt'] });
 console.log(JSON.stringify({ files: patched.files.map((f) => [f.path, f.kind]), again, line: edited.startLine, allowed: verdict.allowed }));
-// @ts-expect-error a patch needs its diff
-void applyPatch({ cwd });
-// @ts-expect-error a file to edit is a path, not a number
-void editFile({ cwd, path: 5, old: 'a', new: 'b' });
+// Type errors the declarations must catch (never run): tsc fails if one of them compiles.
+export function refused() {
+  // @ts-expect-error a patch needs its diff
+  void applyPatch({ cwd });
+  // @ts-expect-error a file to edit is a path, not a number
+  void editFile({ cwd, path: 5, old: 'a', new: 'b' });
+}
 `;
 
 test('a scratch TypeScript project installs the tarball, type-checks against its types and calls the library: import { applyPatch } from forge-agent-cli', async () => {
