@@ -79,9 +79,7 @@ export interface PatchResult extends Hinted {
  * all of it or none: a hunk that cannot be placed is ForgeError PATCH_FAILED (or another code of
  * forge patch) and no file changes. `check` only says whether it would apply; `reverse` undoes it.
  */
-export async function applyPatch(
-  options: CallOptions & { diff: string; check?: boolean; reverse?: boolean },
-): Promise<PatchResult> {
+export async function applyPatch(options: CallOptions & { diff: string; check?: boolean; reverse?: boolean }): Promise<PatchResult> {
   const { diff, check, reverse, ...where } = options;
   const r = await run<Omit<PatchResult, 'next'>>(patchCommand, { diff, check, reverse }, where);
   return { ...r.data, next: r.next };

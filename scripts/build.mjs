@@ -1,7 +1,7 @@
 // Builds dist/: the executable (forge.js, a small launcher), one CommonJS file per command (commands/), the whole registry (commands/index.js), rarely used big libraries apart (vendor/), the library (api/).
 // One file per command: Node loads a CommonJS file faster than an ES module graph, and V8's code cache (bin/code-cache.ts) covers it whole.
 import { build, transform } from 'esbuild';
-import { chmod, copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 
@@ -117,34 +117,48 @@ const commandEntries = {
   },
 };
 
-await rm('dist', { recursive: true, force: true });
-await mkdir('dist', { recursive: true });
+// Built beside dist/ and put in its place at the end: a forge (or npm pack) run while the build
+// runs finds the old dist/ whole, never a half-written one.
+const out = `dist.building-${process.pid}`;
+await rm(out, { recursive: true, force: true });
+await mkdir(out, { recursive: true });
 // The package is an ES module package; what dist/ holds is CommonJS.
-await writeFile('dist/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
+await writeFile(`${out}/package.json`, `${JSON.stringify({ type: 'commonjs' })}\n`);
 const paths = [...(await catalogPaths()), 'index'];
 const commands = (list, define = {}) =>
   build({
     ...common,
     define: { ...common.define, ...define },
     entryPoints: Object.fromEntries(list.map((p) => [p.replace(/\//g, '.'), `forge-command:${p}`])),
-    outdir: 'dist/commands',
+    outdir: `${out}/commands`,
     plugins: [commandEntries, vendorExternal, fsPromises],
   });
 await Promise.all([
-  build({ ...common, entryPoints: { forge: 'bin/forge.ts' }, outdir: 'dist', plugins: [fsPromises] }),
+  build({ ...common, entryPoints: { forge: 'bin/forge.ts' }, outdir: out, plugins: [fsPromises] }),
   commands(paths.filter((p) => p !== 'mcp')),
-  build({ ...common, entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([spec, name]) => [name, spec])), outdir: 'dist/vendor' }),
+  build({
+    ...common,
+    entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([spec, name]) => [name, spec])),
+    outdir: `${out}/vendor`,
+  }),
   // The library (package.json exports): beside commands/, so its vendored imports find ../vendor/ as theirs do; its types from api/forge.gen.d.ts (make docs).
   build({
     ...common,
     minifyIdentifiers: false,
     entryPoints: { index: 'api/index.ts' },
-    outdir: 'dist/api',
+    outdir: `${out}/api`,
     plugins: [vendorExternal, fsPromises],
   }),
-  mkdir('dist/api', { recursive: true }).then(() => copyFile('api/forge.gen.d.ts', 'dist/api/index.d.ts')),
+  mkdir(`${out}/api`, { recursive: true }).then(() => copyFile('api/forge.gen.d.ts', `${out}/api/index.d.ts`)),
 ]);
 // forge mcp lists its tools without loading any command: the build derives them from the whole registry.
-const { mcpManifest } = createRequire(import.meta.url)(resolve('dist/commands/index.js'));
+const { mcpManifest } = createRequire(import.meta.url)(resolve(`${out}/commands/index.js`));
 await commands(['mcp'], { FORGE_MCP_TOOLS: JSON.stringify(mcpManifest()) });
-await chmod('dist/forge.js', 0o755);
+await chmod(`${out}/forge.js`, 0o755);
+// Two renames: the old tree moves aside and the new one takes its name at once.
+const old = `dist.old-${process.pid}`;
+await rename('dist', old).catch((err) => {
+  if (err.code !== 'ENOENT') throw err;
+});
+await rename(out, 'dist');
+await rm(old, { recursive: true, force: true });
