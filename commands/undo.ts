@@ -1,7 +1,8 @@
 // forge undo: put the work tree back as it was at a checkpoint — HEAD, the index and branches untouched.
 import { defineCommand, type RunContext } from '../lib/cli/declare';
 import { InvalidInputError, RefusedError } from '../lib/errors';
-import { CHECKPOINT_LIMIT, listCheckpoints, restoreCheckpoint, type Checkpoint, type RestoreResult } from '../lib/git/checkpoint';
+import { restoreCheckpoint } from '../lib/checkpoints/undo';
+import { CHECKPOINT_LIMIT, listCheckpoints, type Checkpoint, type RestoreResult } from '../lib/git/checkpoint';
 import { crashAt } from '../lib/process/crash';
 
 const LETTER = { added: 'A', deleted: 'D', modified: 'M', 'type-changed': 'T' } as const;

@@ -1,7 +1,7 @@
 // forge state sync: fetch, merge and push the state ref so several machines share one project's state.
 import { defineCommand } from '../../lib/cli/declare';
 import { STATE_REF } from '../../lib/git/state';
-import { remoteStateHead, sharedKinds, STATE_KINDS, syncState, trackingRef, type SharedKind } from '../../lib/git/sync';
+import { remoteStateHead, sharedKinds, STATE_KINDS, syncState, trackingRef, type SharedKind } from '../../lib/state/sync';
 import { flushEvents } from '../../lib/logs/events';
 import { gatingPlanFiles } from '../../lib/plans/contract';
 

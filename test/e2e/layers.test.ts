@@ -54,6 +54,19 @@ test("no lib/ file outside lib/cli/ and lib/git/ reads the process's environment
   assert.equal(offenders, []);
 });
 
+test('lib/git is the bottom layer: it imports no feature, not even the state layer above it', () => {
+  // What git code may build on: errors, paths and processes, the shared small modules.
+  const below = /^\.\.\/(errors|error-codes|fs|process|quote|random|redact|redact-rule|sha1|order|timeout|guards)(\/|$)/;
+  const offenders = core
+    .filter(({ path }) => path.startsWith('lib/git/'))
+    .flatMap(({ path, text }) =>
+      specifiers(text)
+        .filter((s) => s.startsWith('../') && !below.test(s))
+        .map((s) => `${path} imports ${s}`),
+    );
+  assert.equal(offenders, []);
+});
+
 test('the checks above see an offence when there is one', () => {
   assert.equal(specifiers("import { main } from '../cli/main';\nconst x = await import('../../commands/index');"), [
     '../cli/main',

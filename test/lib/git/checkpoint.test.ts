@@ -10,9 +10,9 @@ import {
   createCheckpoint,
   diffSinceCheckpoint,
   listCheckpoints,
-  restoreCheckpoint,
   workTreeChanges,
 } from '../../../lib/git/checkpoint';
+import { restoreCheckpoint } from '../../../lib/checkpoints/undo';
 import { git, tempDir, tempRepo, userView } from '../../helpers/repo';
 
 function write(dir: string, path: string, content: string) {

@@ -1,11 +1,11 @@
 // Shares the state ref with a remote: fetch it, merge file by file, push it back — retrying when the remote moved.
 import { ForgeError, RefusedError } from '../errors';
-import { combineContents, decide } from '../state/merge';
-import { logicalFile } from '../state/streams';
-import { runGit } from './exec';
-import type { GitObject } from './objects';
-import type { Repo } from './repo';
-import { STATE_REF, type StateStore } from './state';
+import { combineContents, decide } from './merge';
+import { logicalFile } from './streams';
+import { runGit } from '../git/exec';
+import type { GitObject } from '../git/objects';
+import type { Repo } from '../git/repo';
+import { STATE_REF, type StateStore } from '../git/state';
 
 export type SyncAction = 'up-to-date' | 'pushed' | 'fast-forwarded' | 'merged' | 'empty';
 
