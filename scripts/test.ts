@@ -1,6 +1,6 @@
 // `make test`: every test file in parallel worker processes, each under a time limit, with c8 coverage merged once at the end; always ends with a summary.
 import type { ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -134,7 +134,8 @@ if (merger && !interrupted) {
   merger.close();
   console.log(coverageReport());
   // The suite's shape: most files call forge in their own process; the built executable is for what only it can show.
-  console.log(`the built executable (dist/forge.js) ran in ${merger.ranBinary.size} of ${results.length} test files`);
+  writeFileSync('coverage/ran-executable.txt', [...merger.ranBinary].sort().join('\n') + '\n');
+  console.log(`the built executable (dist/forge.js) ran in ${merger.ranBinary.size} of ${results.length} test files (coverage/ran-executable.txt)`);
   if (merger.unreadable) console.log(`coverage: ${merger.unreadable} raw files could not be read (processes killed while writing them)`);
   console.log(
     `coverage merged beside the tests (CPU ${duration(merger.cpuMs)}), reported in ${duration(performance.now() - reportStarted)} after the last file`,

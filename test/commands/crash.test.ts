@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
-import { git, repoWith, tempDir } from '../helpers/repo';
+import { git, repoWith, tempDir, tempRepo } from '../helpers/repo';
 import { seeded } from '../helpers/seeded';
 
 /** Every file under dir, git's own directory included, whose name is one of forge's temp files. */
@@ -289,6 +289,109 @@ test('an edit of a 2 MB file, written as pieces of the buffer read, killed after
     writeFileSync(join(dir, 'big.txt'), before);
   }
   assert.equal([...seen].sort(), ['new', 'old']);
+});
+
+test('forge replace killed while writing leaves every file old or new; the next command rolls it back', async () => {
+  const files = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`f${i}.txt`, `value ${i}\n`]));
+  for (const at of ['0.3', '0.6', '0.9']) {
+    const dir = repoWith(files);
+    const killed = await forge(['replace', 'value', 'VALUE'], { cwd: dir, env: { FORGE_TEST_CRASH_AT: at } });
+    assert.is(killed.code, -1, `killed at ${at}`);
+    await forge(['ls'], { cwd: dir });
+    const now = Object.keys(files).map((f) => readFileSync(join(dir, f), 'latin1'));
+    const old = Object.values(files);
+    const changed = now.map((t, i) => t !== old[i]);
+    assert.ok(
+      changed.every((c) => c === changed[0]),
+      `at ${at}: all old or all new, got ${JSON.stringify(now)}`,
+    );
+  }
+});
+
+test('an interrupted forge undo is finished by the next one, and --redo then puts back the tree from before the first attempt', async () => {
+  const dir = tempRepo();
+  writeFileSync(join(dir, 'a.txt'), 'a at the checkpoint\n');
+  writeFileSync(join(dir, 'b.txt'), 'b at the checkpoint\n');
+  assert.is((await forge(['checkpoint', 'task'], { cwd: dir })).code, 0);
+  writeFileSync(join(dir, 'a.txt'), 'a later\n');
+  writeFileSync(join(dir, 'b.txt'), 'b later\n');
+  writeFileSync(join(dir, 'c.txt'), 'made since\n');
+  const killed = await forge(['undo', '--yes'], { cwd: dir, env: { FORGE_TEST_CRASH_AT: '0.5' } });
+  assert.is(killed.code, -1, 'killed once the replaced tree is saved, before git restored every file');
+  // Half restored, as a kill inside git read-tree leaves it: a.txt back, b.txt and c.txt not yet.
+  writeFileSync(join(dir, 'a.txt'), 'a at the checkpoint\n');
+  writeFileSync(join(dir, 'b.txt'), 'b later\n');
+  writeFileSync(join(dir, 'c.txt'), 'made since\n');
+  const again = await forge(['undo', '--yes'], { cwd: dir });
+  assert.is(again.code, 0, again.stderr);
+  assert.match(
+    again.stdout,
+    /^finished an undo to refs\/forge\/checkpoints\/\S+ that was interrupted: 2 more files\n {2}M b\.txt\n {2}D c\.txt\nthe work tree it replaced is saved as refs\/forge\/checkpoints\/\S+\nthe work tree now matches checkpoint 1 \(.*\): nothing more to do\nNext: git status\nOr: forge undo --redo\n$/,
+  );
+  assert.equal(
+    [
+      existsSync(join(dir, 'a.txt')) ? readFileSync(join(dir, 'a.txt'), 'utf8') : null,
+      existsSync(join(dir, 'b.txt')) ? readFileSync(join(dir, 'b.txt'), 'utf8') : null,
+      existsSync(join(dir, 'c.txt')) ? readFileSync(join(dir, 'c.txt'), 'utf8') : null,
+    ],
+    ['a at the checkpoint\n', 'b at the checkpoint\n', null],
+  );
+  const redo = await forge(['undo', '--redo', '--yes'], { cwd: dir });
+  assert.is(redo.code, 0, redo.stderr);
+  assert.equal(
+    [
+      existsSync(join(dir, 'a.txt')) ? readFileSync(join(dir, 'a.txt'), 'utf8') : null,
+      existsSync(join(dir, 'b.txt')) ? readFileSync(join(dir, 'b.txt'), 'utf8') : null,
+      existsSync(join(dir, 'c.txt')) ? readFileSync(join(dir, 'c.txt'), 'utf8') : null,
+    ],
+    ['a later\n', 'b later\n', 'made since\n'],
+    'the tree before the interrupted undo, not the half-restored one',
+  );
+  assert.not.ok(existsSync(join(dir, '.git', 'forge', 'undo-in-progress.json')));
+  assert.equal(
+    readdirSync(join(dir, '.git')).filter((f) => f.startsWith('forge-index-')),
+    [],
+  );
+});
+
+test('a process killed between file writes is rolled back by the next forge command, which says so on stderr', async () => {
+  const dir = repoWith({ 'a.txt': 'one\n', 'b.txt': 'two\n', 'c.txt': 'three\n' });
+  const patch = ['a', 'b', 'c'].map((f, i) => `--- a/${f}.txt\n+++ b/${f}.txt\n@@ @@\n-${['one', 'two', 'three'][i]}\n+changed\n`).join('');
+  // Halfway through its steps: a.txt written, b.txt's temp file written but not yet renamed.
+  const killed = await forge(['patch'], { cwd: dir, input: patch, env: { FORGE_TEST_CRASH_AT: '0.5' } });
+  assert.is(killed.code, -1, 'killed by a signal');
+  assert.is(readFileSync(join(dir, 'a.txt')).toString(), 'changed\n', 'half the patch is on disk after the crash');
+  assert.is(readFileSync(join(dir, 'b.txt')).toString(), 'two\n');
+  assert.equal(readdirSync(dir).filter((f) => f.endsWith('.tmp')).length, 1, "b.txt's temp file is left");
+  assert.ok(readdirSync(join(dir, '.git', 'forge', 'journal')).length === 1);
+  const next = await forge(['ls', '*.txt'], { cwd: dir });
+  assert.is(next.code, 0);
+  assert.match(
+    next.stderr,
+    /^warning: forge process \d+ was killed part-way through a change: rolled it back, its 3 files are as they were before it\n$/,
+  );
+  assert.equal(
+    ['a', 'b', 'c'].map((f) => readFileSync(join(dir, `${f}.txt`)).toString()),
+    ['one\n', 'two\n', 'three\n'],
+  );
+  assert.is(git(dir, 'status', '--porcelain', '--ignored'), '', 'no temp file or other leftover in the work tree');
+  assert.not.ok(existsSync(join(dir, '.git', 'forge', 'journal')));
+  const again = await forge(['ls', '*.txt'], { cwd: dir });
+  assert.equal([again.code, again.stderr], [0, ''], 'recovered once: no warning the next time');
+});
+
+test('a journal whose process still runs is left alone by other commands', async () => {
+  const dir = repoWith({ 'a.txt': 'original\n' });
+  // A live process's journal (this test's own pid stands in for a patch in flight).
+  const journal = join(dir, '.git', 'forge', 'journal', `${Date.now()}-${process.pid}-live`);
+  mkdirSync(journal, { recursive: true });
+  writeFileSync(join(journal, '0.orig'), 'original\n');
+  writeFileSync(join(journal, 'manifest.json'), JSON.stringify([{ path: join(dir, 'a.txt'), backup: '0.orig' }]));
+  writeFileSync(join(dir, 'a.txt'), 'being patched\n');
+  // Another process: in this one, a journal of this pid that no call holds is one abandoned here.
+  assert.is((await forge(['ls'], { cwd: dir, spawn: true })).code, 0);
+  assert.is(readFileSync(join(dir, 'a.txt')).toString(), 'being patched\n', 'the in-flight change was not rolled back');
+  assert.ok(existsSync(journal));
 });
 
 test.run();

@@ -1,5 +1,5 @@
 // forge patch: the perturbed real-history corpus byte for byte, every format, and all-or-nothing across files.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
@@ -156,46 +156,6 @@ test('a write that fails part-way restores every file already written', async ()
   assert.is(r.code, 1, r.stderr);
   assert.is(bytes(dir, 'a.txt').toString(), 'one\n');
   assert.is(git(dir, 'status', '--porcelain'), '');
-});
-
-test('a process killed between file writes is rolled back by the next forge command, which says so on stderr', async () => {
-  const dir = repoWith({ 'a.txt': 'one\n', 'b.txt': 'two\n', 'c.txt': 'three\n' });
-  const patch = ['a', 'b', 'c'].map((f, i) => `--- a/${f}.txt\n+++ b/${f}.txt\n@@ @@\n-${['one', 'two', 'three'][i]}\n+changed\n`).join('');
-  // Halfway through its steps: a.txt written, b.txt's temp file written but not yet renamed.
-  const killed = await forge(['patch'], { cwd: dir, input: patch, env: { FORGE_TEST_CRASH_AT: '0.5' } });
-  assert.is(killed.code, -1, 'killed by a signal');
-  assert.is(bytes(dir, 'a.txt').toString(), 'changed\n', 'half the patch is on disk after the crash');
-  assert.is(bytes(dir, 'b.txt').toString(), 'two\n');
-  assert.equal(readdirSync(dir).filter((f) => f.endsWith('.tmp')).length, 1, "b.txt's temp file is left");
-  assert.ok(readdirSync(join(dir, '.git', 'forge', 'journal')).length === 1);
-  const next = await forge(['ls', '*.txt'], { cwd: dir });
-  assert.is(next.code, 0);
-  assert.match(
-    next.stderr,
-    /^warning: forge process \d+ was killed part-way through a change: rolled it back, its 3 files are as they were before it\n$/,
-  );
-  assert.equal(
-    ['a', 'b', 'c'].map((f) => bytes(dir, `${f}.txt`).toString()),
-    ['one\n', 'two\n', 'three\n'],
-  );
-  assert.is(git(dir, 'status', '--porcelain', '--ignored'), '', 'no temp file or other leftover in the work tree');
-  assert.not.ok(existsSync(join(dir, '.git', 'forge', 'journal')));
-  const again = await forge(['ls', '*.txt'], { cwd: dir });
-  assert.equal([again.code, again.stderr], [0, ''], 'recovered once: no warning the next time');
-});
-
-test('a journal whose process still runs is left alone by other commands', async () => {
-  const dir = repoWith({ 'a.txt': 'original\n' });
-  // A live process's journal (this test's own pid stands in for a patch in flight).
-  const journal = join(dir, '.git', 'forge', 'journal', `${Date.now()}-${process.pid}-live`);
-  mkdirSync(journal, { recursive: true });
-  writeFileSync(join(journal, '0.orig'), 'original\n');
-  writeFileSync(join(journal, 'manifest.json'), JSON.stringify([{ path: join(dir, 'a.txt'), backup: '0.orig' }]));
-  writeFileSync(join(dir, 'a.txt'), 'being patched\n');
-  // Another process: in this one, a journal of this pid that no call holds is one abandoned here.
-  assert.is((await forge(['ls'], { cwd: dir, spawn: true })).code, 0);
-  assert.is(bytes(dir, 'a.txt').toString(), 'being patched\n', 'the in-flight change was not rolled back');
-  assert.ok(existsSync(journal));
 });
 
 test.run();

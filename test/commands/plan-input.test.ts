@@ -1,11 +1,11 @@
 // forge plan check on hostile plans: alias bombs, odd keys and nesting are findings at file:line:col; devices and FIFOs are never read.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { planTemplate } from '../../lib/plans/template';
-import { FORGE, forge, forgeEnv } from '../helpers/forge';
+import { forge } from '../helpers/forge';
 import { tempRepo } from '../helpers/repo';
 
 const GOOD = planTemplate({ slug: 'demo', date: '2026-01-01' });
@@ -59,38 +59,28 @@ test('duplicate keys and the keys of Object.prototype are findings', async () =>
   ]);
 });
 
-test('a FIFO given as --path is PLAN_NOT_FOUND, a device or a file outside the work tree or in .git is refused; a FIFO named like a plan is not read', () => {
+test('a FIFO given as --path is PLAN_NOT_FOUND, a device or a file outside the work tree or in .git is refused; a FIFO named like a plan is not read', async () => {
   const dir = tempRepo();
   mkdirSync(join(dir, 'docs', 'plans'), { recursive: true });
   execFileSync('mkfifo', [join(dir, 'docs', 'plans', 'fifo.md')]);
-  // A generous bound: reading a FIFO or /dev/zero never ends.
-  const run = (args: string[]) =>
-    spawnSync(process.execPath, [FORGE, 'plan', 'check', '--json', ...args], {
-      cwd: dir,
-      env: forgeEnv(),
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-  const fifo = run(['--path', 'docs/plans/fifo.md']);
-  assert.equal([fifo.signal, fifo.status, JSON.parse(fifo.stdout).error.code], [null, 2, 'PLAN_NOT_FOUND']);
+  // Reading a FIFO or /dev/zero never ends: the file's time limit would end it.
+  const run = (args: string[]) => forge(['plan', 'check', '--json', ...args], { cwd: dir });
+  const fifo = await run(['--path', 'docs/plans/fifo.md']);
+  assert.equal([fifo.code, fifo.records[0]!.error.code], [2, 'PLAN_NOT_FOUND']);
   // A plan lives in the work tree: a device, a file elsewhere or one of git's is refused before it is read.
   for (const [path, code, exit] of [
     ['/dev/zero', 'PATH_OUTSIDE_REPO', 2],
     ['/etc/passwd', 'PATH_OUTSIDE_REPO', 2],
     ['.git/config', 'PATH_IN_GIT_DIR', 1],
   ] as const) {
-    const r = run(['--path', path]);
-    assert.equal([r.signal, r.status, JSON.parse(r.stdout).error.code], [null, exit, code], path);
+    const r = await run(['--path', path]);
+    assert.equal([r.code, r.records[0]!.error.code], [exit, code], path);
     assert.not.match(r.stdout, /root:|repositoryformatversion/, path);
   }
-  const activate = spawnSync(process.execPath, [FORGE, 'plan', 'activate', '--path', '/etc/passwd', '--json'], {
-    cwd: dir,
-    env: forgeEnv(),
-    encoding: 'utf8',
-  });
-  assert.equal([activate.status, JSON.parse(activate.stdout).error.code], [2, 'PATH_OUTSIDE_REPO']);
-  const all = run([]);
-  assert.equal([all.signal, all.status, JSON.parse(all.stdout).plans], [null, 0, 0], 'the FIFO in docs/plans is skipped');
+  const activate = await forge(['plan', 'activate', '--path', '/etc/passwd', '--json'], { cwd: dir });
+  assert.equal([activate.code, activate.records[0]!.error.code], [2, 'PATH_OUTSIDE_REPO']);
+  const all = await run([]);
+  assert.equal([all.code, all.records.at(-1)!.plans], [0, 0], 'the FIFO in docs/plans is skipped');
 });
 
 test.run();

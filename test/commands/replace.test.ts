@@ -111,23 +111,6 @@ test('all files or none: a match that would split a CRLF line ending in one file
   assert.is(git(dir, 'status', '--porcelain'), '', 'a.ts, which would have applied, is untouched');
 });
 
-test('a process killed while writing leaves every file old or new; the next command rolls it back', async () => {
-  const files = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`f${i}.txt`, `value ${i}\n`]));
-  for (const at of ['0.3', '0.6', '0.9']) {
-    const dir = repoWith(files);
-    const killed = await forge(['replace', 'value', 'VALUE'], { cwd: dir, env: { FORGE_TEST_CRASH_AT: at } });
-    assert.is(killed.code, -1, `killed at ${at}`);
-    await forge(['ls'], { cwd: dir });
-    const now = Object.keys(files).map((f) => text(dir, f));
-    const old = Object.values(files);
-    const changed = now.map((t, i) => t !== old[i]);
-    assert.ok(
-      changed.every((c) => c === changed[0]),
-      `at ${at}: all old or all new, got ${JSON.stringify(now)}`,
-    );
-  }
-});
-
 test("paths are confined: outside the repository (exit 2), git's own files (exit 1), a symlink out is never followed", async () => {
   const dir = repoWith({ 'a.txt': 'secret\n' });
   const outside = tempDir();

@@ -1,12 +1,11 @@
 // forge checkpoint, undo and diff as real child processes on real repositories: exact restores, HEAD and the index untouched.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { git, ownPath, tempDir, tempRepo, userView } from '../helpers/repo';
-import { forgeOnTty } from '../helpers/tty';
 
 function write(dir: string, path: string, content: string) {
   mkdirSync(join(dir, path, '..'), { recursive: true });
@@ -153,41 +152,6 @@ test('forge undo 2, undo twice (the second is a no-op), and an undo undone with 
   );
 });
 
-test('an interrupted forge undo is finished by the next one, and --redo then puts back the tree from before the first attempt', async () => {
-  const dir = tempRepo();
-  write(dir, 'a.txt', 'a at the checkpoint\n');
-  write(dir, 'b.txt', 'b at the checkpoint\n');
-  assert.is((await forge(['checkpoint', 'task'], { cwd: dir })).code, 0);
-  write(dir, 'a.txt', 'a later\n');
-  write(dir, 'b.txt', 'b later\n');
-  write(dir, 'c.txt', 'made since\n');
-  const killed = await forge(['undo', '--yes'], { cwd: dir, env: { FORGE_TEST_CRASH_AT: '0.5' } });
-  assert.is(killed.code, -1, 'killed once the replaced tree is saved, before git restored every file');
-  // Half restored, as a kill inside git read-tree leaves it: a.txt back, b.txt and c.txt not yet.
-  write(dir, 'a.txt', 'a at the checkpoint\n');
-  write(dir, 'b.txt', 'b later\n');
-  write(dir, 'c.txt', 'made since\n');
-  const again = await forge(['undo', '--yes'], { cwd: dir });
-  assert.is(again.code, 0, again.stderr);
-  assert.match(
-    again.stdout,
-    /^finished an undo to refs\/forge\/checkpoints\/\S+ that was interrupted: 2 more files\n {2}M b\.txt\n {2}D c\.txt\nthe work tree it replaced is saved as refs\/forge\/checkpoints\/\S+\nthe work tree now matches checkpoint 1 \(.*\): nothing more to do\nNext: git status\nOr: forge undo --redo\n$/,
-  );
-  assert.equal([read(dir, 'a.txt'), read(dir, 'b.txt'), read(dir, 'c.txt')], ['a at the checkpoint\n', 'b at the checkpoint\n', null]);
-  const redo = await forge(['undo', '--redo', '--yes'], { cwd: dir });
-  assert.is(redo.code, 0, redo.stderr);
-  assert.equal(
-    [read(dir, 'a.txt'), read(dir, 'b.txt'), read(dir, 'c.txt')],
-    ['a later\n', 'b later\n', 'made since\n'],
-    'the tree before the interrupted undo, not the half-restored one',
-  );
-  assert.not.ok(existsSync(join(dir, '.git', 'forge', 'undo-in-progress.json')));
-  assert.equal(
-    readdirSync(join(dir, '.git')).filter((f) => f.startsWith('forge-index-')),
-    [],
-  );
-});
-
 test("forge diff: git's patch and --stat since the newest checkpoint, per file with --json, the hint on stderr", async () => {
   const dir = dirtyRepo();
   await forge(['checkpoint'], { cwd: dir });
@@ -310,31 +274,6 @@ test('in a bare repository or inside .git: NO_WORK_TREE with a fix that leads to
     const r = await forge(args, { cwd: join(dir, '.git', 'refs') });
     assert.equal([r.code, r.records[0]!.error.code, r.records[0]!._next_action], [2, 'NO_WORK_TREE', `cd ${dir}`], args.join(' '));
   }
-});
-
-/** Runs forge on a pseudo-terminal, typing `answer` once its question is up (never, for no answer). */
-const onTerminal = (dir: string, args: string[], answer: string) =>
-  forgeOnTty(args, { cwd: dir, prompt: String.raw`\[y/N\]`, answers: answer ? [answer] : [] });
-
-test('on a terminal undo asks first: no leaves the work tree, yes restores, --yes does not ask', async () => {
-  const dir = tempRepo();
-  write(dir, 'f.txt', 'kept\n');
-  await forge(['checkpoint', 'before'], { cwd: dir });
-  write(dir, 'f.txt', 'changed\n');
-  const no = await onTerminal(dir, ['undo'], 'n');
-  assert.match(
-    no.output,
-    /Restore the work tree to checkpoint 1 \(forge: checkpoint before "before", [^)]*, 1 uncommitted file\)\? \[y\/N\]/,
-  );
-  assert.match(no.output, /not restored: the work tree is unchanged/);
-  assert.is(read(dir, 'f.txt'), 'changed\n');
-  const yes = await onTerminal(dir, ['undo'], 'y');
-  assert.match(yes.output, /restored the work tree to checkpoint 1/);
-  assert.is(read(dir, 'f.txt'), 'kept\n');
-  write(dir, 'f.txt', 'again\n');
-  const forced = await onTerminal(dir, ['undo', '--yes'], '');
-  assert.not.match(forced.output, /\[y\/N\]/);
-  assert.is(read(dir, 'f.txt'), 'kept\n');
 });
 
 test.run();

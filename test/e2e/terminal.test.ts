@@ -4,7 +4,9 @@ import { visible } from '../../lib/cli/visible';
 import { forge } from '../helpers/forge';
 import { test } from '../helpers/harness';
 import { reply, startOpenAIServer } from '../helpers/openai-server';
-import { repoWith } from '../helpers/repo';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoWith, tempRepo } from '../helpers/repo';
 import { forgeOnTty } from '../helpers/tty';
 
 const ESC = '\x1b';
@@ -62,6 +64,31 @@ test('a model reply holding an OSC 52 clipboard write reaches the terminal as te
   } finally {
     await server.close();
   }
+});
+
+/** forge undo on a pseudo-terminal, `answer` typed once its question is up (none: never answered). */
+const undoOnTerminal = (dir: string, args: string[], answer: string) =>
+  forgeOnTty(args, { cwd: dir, prompt: String.raw`\[y/N\]`, answers: answer ? [answer] : [] });
+
+test('on a terminal undo asks first: no leaves the work tree, yes restores, --yes does not ask', async () => {
+  const dir = tempRepo();
+  writeFileSync(join(dir, 'f.txt'), 'kept\n');
+  await forge(['checkpoint', 'before'], { cwd: dir });
+  writeFileSync(join(dir, 'f.txt'), 'changed\n');
+  const no = await undoOnTerminal(dir, ['undo'], 'n');
+  assert.match(
+    no.output,
+    /Restore the work tree to checkpoint 1 \(forge: checkpoint before "before", [^)]*, 1 uncommitted file\)\? \[y\/N\]/,
+  );
+  assert.match(no.output, /not restored: the work tree is unchanged/);
+  assert.is(readFileSync(join(dir, 'f.txt'), 'utf8'), 'changed\n');
+  const yes = await undoOnTerminal(dir, ['undo'], 'y');
+  assert.match(yes.output, /restored the work tree to checkpoint 1/);
+  assert.is(readFileSync(join(dir, 'f.txt'), 'utf8'), 'kept\n');
+  writeFileSync(join(dir, 'f.txt'), 'again\n');
+  const forced = await undoOnTerminal(dir, ['undo', '--yes'], '');
+  assert.not.match(forced.output, /\[y\/N\]/);
+  assert.is(readFileSync(join(dir, 'f.txt'), 'utf8'), 'kept\n');
 });
 
 test.run();

@@ -57,8 +57,8 @@ function parse(stdout: string): Array<Record<string, any>> {
 
 export interface ForgeOptions {
   cwd: string;
-  /** stdin: these bytes, then its end. */
-  input?: string;
+  /** stdin: this text (or these bytes), then its end. */
+  input?: string | Buffer;
   env?: Record<string, string | undefined>;
   /** Another program name (forge-<cmd>), as `npm install -g` links it: always the built binary. */
   program?: string;
@@ -96,7 +96,7 @@ async function inProcess(args: string[], opts: ForgeOptions): Promise<Run> {
       argv: [process.execPath, FORGE, ...args],
       env: forgeEnv(opts.env),
       cwd: opts.cwd,
-      stdin: bytesSource([Buffer.from(opts.input ?? '')]),
+      stdin: bytesSource([Buffer.isBuffer(opts.input) ? opts.input : Buffer.from(opts.input ?? '')]),
       stdout,
       stderr,
     });
