@@ -1,10 +1,11 @@
 // Control sequences in a file or a model's reply reach a terminal as visible text, never as commands to it; piped and --json output keep their bytes.
 import * as assert from 'uvu/assert';
 import { visible } from '../../lib/cli/visible';
-import { forge } from '../helpers/forge';
+import { FORGE, forge, forgeEnv } from '../helpers/forge';
 import { test } from '../helpers/harness';
 import { reply, startOpenAIServer } from '../helpers/openai-server';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoWith, tempRepo } from '../helpers/repo';
 import { forgeOnTty } from '../helpers/tty';
@@ -89,6 +90,22 @@ test('on a terminal undo asks first: no leaves the work tree, yes restores, --ye
   const forced = await undoOnTerminal(dir, ['undo', '--yes'], '');
   assert.not.match(forced.output, /\[y\/N\]/);
   assert.is(readFileSync(join(dir, 'f.txt'), 'utf8'), 'kept\n');
+});
+
+test('validate: progress goes to stderr while commands run, only on a terminal', async () => {
+  const dir = tempRepo();
+  const quiet = await forge(['validate', 'm', '--cmd', 'true', '--cmd', 'true #2'], { cwd: dir });
+  assert.is(quiet.stderr, '');
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  if (!hasScript) return;
+  // script(1) gives forge a terminal; its output mixes stdout and stderr as a person would see them.
+  const shown = execFileSync('script', ['-qec', `${process.execPath} ${FORGE} validate m --cmd true --cmd 'true #2'`, '/dev/null'], {
+    cwd: dir,
+    env: forgeEnv(),
+    encoding: 'utf8',
+  });
+  assert.match(shown, /\[1\/2\] true\r?\n[\s\S]*\[2\/2\] true #2\r?\n/);
+  rmSync(join(dir, 'typescript'), { force: true });
 });
 
 test.run();
