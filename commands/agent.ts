@@ -6,7 +6,7 @@ import { workTreeRoot } from '../lib/git/repo';
 import type { AgentEvent, AgentRun } from '../lib/agent/agent';
 import type { Attachments } from '../lib/agent/attach';
 import { ModelError, type RetryPolicy } from '../lib/agent/chat';
-import type { GitContextMode, ModelConfig } from '../lib/agent/config';
+import type { GitContextMode, ModelConfig } from '../lib/agent/config-types';
 import type { ModelContext } from '../lib/agent/context';
 import { describeEvent } from '../lib/agent/events';
 import { PLAN_MARKDOWN, type AgentPlan } from '../lib/agent/plan';
@@ -631,7 +631,10 @@ async function dryRunWithGit({
   history: string | undefined;
   attachments: Attachments | undefined;
 }): Promise<Outcome> {
-  const [{ resolveAgentSettings }, { DEFAULT_BUDGET }] = await Promise.all([import('../lib/agent/config'), import('../lib/agent/context')]);
+  const [{ resolveAgentSettings }, { DEFAULT_BUDGET }] = await Promise.all([
+    import('../lib/agent/config-resolve'),
+    import('../lib/agent/context'),
+  ]);
   const settings = await resolveAgentSettings({ flags: { profile: args.profile }, env });
   const budget = args.budget ?? DEFAULT_BUDGET;
   const dry = await withGitContext({ mode: settings.gitContext.value, inRepo, cwd: ctx.cwd, tools, budget });
@@ -691,7 +694,11 @@ async function chooseModel(
   env: NodeJS.ProcessEnv,
   inRepo: boolean,
 ): Promise<{ config: ModelConfig; budget: number; context: ModelContext | null }> {
-  const { describeModelConfig, describeRecording, modelContext, resolveModelConfig } = await import('../lib/agent/config');
+  const [{ describeModelConfig, describeRecording }, { modelContext }, { resolveModelConfig }] = await Promise.all([
+    import('../lib/agent/config-describe'),
+    import('../lib/agent/config-probes'),
+    import('../lib/agent/config-resolve'),
+  ]);
   const config = await resolveModelConfig({
     flags: {
       endpoint: args.endpoint,
@@ -862,7 +869,7 @@ async function taskOutcome({
   view: ReturnType<typeof liveView>;
 }): Promise<Outcome> {
   const started = Date.now();
-  const [{ configFor }, { describeSource }] = await Promise.all([import('../lib/agent/routes'), import('../lib/agent/config')]);
+  const [{ configFor }, { describeSource }] = await Promise.all([import('../lib/agent/routes'), import('../lib/agent/config-describe')]);
   const category = args.quick ? 'quick' : 'standard';
   // model_routes: a quick task goes to the quick route, any other to the standard one.
   const config = configFor(profileConfig, category);

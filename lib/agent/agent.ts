@@ -12,7 +12,7 @@ import {
   type Usage,
 } from './chat';
 import { type Attachments, taskContent } from './attach';
-import type { ModelConfig } from './config';
+import type { ModelConfig } from './config-types';
 import {
   contextFor,
   enforceBudget,

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import pkg from '../../package.json' with { type: 'json' };
 import type { ToolSchema } from './chat';
-import type { McpServerConfig } from './config';
+import type { McpServerConfig } from './config-types';
 import { type StartTimeout, wallClock } from '../timeout';
 
 /** A server that has not answered initialize and tools/list by then is skipped: the session must not wait on it. */

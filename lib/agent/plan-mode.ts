@@ -4,7 +4,7 @@ import type { StateStore } from '../git/state';
 import type { Attachments } from './attach';
 import { firstRequest, fixedPromptTokens, type AgentEvent } from './agent';
 import type { RetryPolicy } from './chat';
-import type { ModelConfig } from './config';
+import type { ModelConfig } from './config-types';
 import type { ModelContext } from './context';
 import { describeEstimate, estimatePlan, formatTokens, newPlan, savePlan, type AgentPlan } from './plan';
 import { makePlan } from './planner';

@@ -6,7 +6,7 @@ import { checkModulePlan, type Module } from '../plans/modules';
 import type { Finding } from '../plans/yaml';
 import { taskContent, type PinnedFiles, type AttachedImage } from './attach';
 import { chat, type ChatMessage, type RetryPolicy } from './chat';
-import type { ModelConfig } from './config';
+import type { ModelConfig } from './config-types';
 
 /** What the planner gets besides the task: the git preamble, the pinned files and the images. */
 export interface PlannerContext {

@@ -12,7 +12,7 @@ import type { CheckResult } from '../validate/types';
 import { DEFAULT_MAX_ATTEMPTS } from '../validate/verdict';
 import { runAgent, type AgentEvent, type AgentRun, type ToolCallGuards } from './agent';
 import type { RetryPolicy } from './chat';
-import type { ModelConfig } from './config';
+import type { ModelConfig } from './config-types';
 import type { ModelContext } from './context';
 import { savePlan, stepSummary, STEP_FILE_LINES, type AgentPlan, type PlanStep } from './plan';
 import { configFor, stepCategory, type StepCategory } from './routes';
