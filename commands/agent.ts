@@ -5,7 +5,8 @@ import { InvalidInputError, NotAGitRepoError, RefusedError } from '../lib/errors
 import { workTreeRoot } from '../lib/git/repo';
 import type { AgentEvent, AgentRun } from '../lib/agent/agent';
 import type { Attachments } from '../lib/agent/attach';
-import { ModelError, type RetryPolicy } from '../lib/agent/chat';
+import type { RetryPolicy } from '../lib/agent/chat';
+import { ModelError } from '../lib/agent/chat-failures';
 import type { GitContextMode, ModelConfig } from '../lib/agent/config-types';
 import type { ModelContext } from '../lib/agent/context';
 import { describeEvent } from '../lib/agent/events';
@@ -1118,7 +1119,7 @@ function noVisionFix({
   planner?: boolean;
 }): unknown {
   if (!(err instanceof ModelError) || err.code !== 'MODEL_NO_VISION') return err;
-  // chat.ts found a model of the endpoint's list whose name says it takes images, or none.
+  // chat.ts (finalError) found a model of the endpoint's list whose name says it takes images, or none.
   const suggested = err.visionModel;
   const keep = session ? ['--session', session] : planner ? ['--plan'] : [];
   const pinned = args.attach.flatMap((p) => ['--attach', p]);

@@ -2,7 +2,8 @@
 import { InvalidInputError } from '../errors';
 import { shellQuote } from '../quote';
 import type { StartTimeout } from '../timeout';
-import { listModels, ollamaContext } from './chat';
+import { listModels } from './list-models';
+import { ollamaContext } from './ollama';
 import { describeSource } from './config-describe';
 import type { ModelConfig, Sourced } from './config-types';
 import type { ModelContext } from './context';

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import pkg from '../../package.json' with { type: 'json' };
-import type { ToolSchema } from './chat';
+import type { ToolSchema } from './chat-types';
 import type { McpServerConfig } from './config-types';
 import { type StartTimeout, wallClock } from '../timeout';
 
