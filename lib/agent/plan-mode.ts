@@ -14,7 +14,8 @@ import { stepGroups } from './parallel';
 import { describeStep, reviewPlan, type StepHints } from './review';
 import { configFor, routedModel, stepCategory } from './routes';
 import type { AgentTools } from './tools';
-import { executePlan, stepPrompt, type PlanEvent } from './steps';
+import { executePlan } from './plan-run';
+import { stepPrompt, type PlanEvent } from './steps';
 import type { Workbench } from './workbench';
 
 export interface PlanModeArgs {
