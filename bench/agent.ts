@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import type { ChatMessage, ToolSchema } from '../lib/agent/chat';
+import type { ChatMessage, ToolSchema } from '../lib/agent/chat-types';
 import { prefixText, uncachedTokens } from '../lib/agent/context';
 import { anchorOf } from '../lib/files/anchor';
 import { forge } from '../test/helpers/forge';

@@ -43,7 +43,7 @@ type GateData = {
   budgetBreaches: string[];
 };
 
-/** A failure to talk to a model: the setting to change, and where (lib/agent/chat.ts ModelError). */
+/** A failure to talk to a model: the setting to change, and where (lib/agent/chat-failures.ts ModelError). */
 type ModelData = {
   setting: 'endpoint' | 'model' | 'api_key_env';
   endpoint: string;

@@ -32,8 +32,13 @@ export default defineCommand({
   mutates: false,
   mcp: { title: 'List installed hooks', toolset: 'install', effect: 'read' },
   async run(args, ctx) {
-    const [{ editFix, HOOK_EVENTS, readConfigText, resolveAgentSettings }, { detectHooks, emptyHooks, NEW_PROFILE, sameMarkers }] =
-      await Promise.all([import('../../lib/agent/config'), import('../../lib/agent/hooks')]);
+    const [{ editFix, readConfigText }, { HOOK_EVENTS }, { resolveAgentSettings }, { detectHooks, emptyHooks, NEW_PROFILE, sameMarkers }] =
+      await Promise.all([
+        import('../../lib/agent/config-file'),
+        import('../../lib/agent/config-types'),
+        import('../../lib/agent/config-resolve'),
+        import('../../lib/agent/hooks'),
+      ]);
     const settings = await resolveAgentSettings({ flags: { profile: args.profile }, env: ctx.env, command: ctx.cmd('hooks', 'list') });
     const path = settings.configPath;
     const disabled = settings.hooksDisabled.value;

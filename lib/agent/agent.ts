@@ -1,18 +1,10 @@
 // The agent loop: the model proposes tool calls, forge's own commands run them, until the model answers.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  chat,
-  type AssistantMessage,
-  type ChatMessage,
-  type ChatResult,
-  type RetryPolicy,
-  type ToolCall,
-  type ToolSchema,
-  type Usage,
-} from './chat';
+import { chat, type RetryPolicy } from './chat';
+import type { AssistantMessage, ChatMessage, ChatResult, ToolCall, ToolSchema, Usage } from './chat-types';
 import { type Attachments, taskContent } from './attach';
-import type { ModelConfig } from './config';
+import type { ModelConfig } from './config-types';
 import {
   contextFor,
   enforceBudget,

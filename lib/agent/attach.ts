@@ -4,7 +4,7 @@ import { relative, resolve, sep } from 'node:path';
 import { ForgeError, InvalidInputError, RefusedError } from '../errors';
 import { isBinary } from '../files/text';
 import { locateWorkspace, resolveInside, statTarget, type Workspace } from '../files/workspace';
-import type { ContentPart } from './chat';
+import type { ContentPart } from './chat-types';
 import type { PinnedText } from './context';
 
 /** A pinned file larger than this is refused: it would crowd every request out. */

@@ -1,7 +1,7 @@
 // The token budget over the real request — messages with their framing, and the tool schemas — kept before every model call, prefix-stable where it can be.
 import { InvalidInputError } from '../errors';
 import { shellQuote } from '../quote';
-import type { AssistantMessage, ChatMessage, ContentPart, ToolSchema } from './chat';
+import type { AssistantMessage, ChatMessage, ContentPart, ToolSchema } from './chat-types';
 
 export interface Compressed {
   id: string;

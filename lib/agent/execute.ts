@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ChatMessage, ToolCall, ToolSchema } from './chat';
+import type { ChatMessage, ToolCall, ToolSchema } from './chat-types';
 import { isStub, staleStub, wasCut } from './context';
 import { parseArguments, type ParsedArguments } from './replies';
 import type { AgentEvent, AgentRun, AgentStop, ToolCallGuards } from './run-state';

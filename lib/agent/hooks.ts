@@ -5,7 +5,8 @@ import { isFile } from '../fs/stat';
 import { onPath } from '../plans/modules';
 import { runShell } from '../process/program';
 import type { StartTimeout } from '../timeout';
-import { HOOK_EVENTS, parseConfigFile, readConfigText, type ConfigFile, type HookConfig, type HookEvent } from './config';
+import { parseConfigFile, readConfigText } from './config-file';
+import { HOOK_EVENTS, type ConfigFile, type HookConfig, type HookEvent } from './config-types';
 
 /** Hooks run for a few seconds at most, or they would stall every edit of the loop. */
 export const HOOK_TIMEOUT_MS = 30_000;

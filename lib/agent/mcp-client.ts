@@ -4,8 +4,8 @@ import { resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import pkg from '../../package.json' with { type: 'json' };
-import type { ToolSchema } from './chat';
-import type { McpServerConfig } from './config';
+import type { ToolSchema } from './chat-types';
+import type { McpServerConfig } from './config-types';
 import { type StartTimeout, wallClock } from '../timeout';
 
 /** A server that has not answered initialize and tools/list by then is skipped: the session must not wait on it. */

@@ -4,7 +4,7 @@ import type { StateStore } from '../git/state';
 import type { Attachments } from './attach';
 import { firstRequest, fixedPromptTokens, type AgentEvent } from './agent';
 import type { RetryPolicy } from './chat';
-import type { ModelConfig } from './config';
+import type { ModelConfig } from './config-types';
 import type { ModelContext } from './context';
 import { describeEstimate, estimatePlan, formatTokens, newPlan, savePlan, type AgentPlan } from './plan';
 import { makePlan } from './planner';
@@ -14,7 +14,8 @@ import { stepGroups } from './parallel';
 import { describeStep, reviewPlan, type StepHints } from './review';
 import { configFor, routedModel, stepCategory } from './routes';
 import type { AgentTools } from './tools';
-import { executePlan, stepPrompt, type PlanEvent } from './steps';
+import { executePlan } from './plan-run';
+import { stepPrompt, type PlanEvent } from './steps';
 import type { Workbench } from './workbench';
 
 export interface PlanModeArgs {

@@ -8,7 +8,7 @@ import { verifyCommands } from '../plans/modules';
 import { randomHex } from '../random';
 import { readStateJson, stateInvalid } from '../state/read';
 import * as validators from '../state/validators.gen';
-import type { CostPerMtok } from './config';
+import type { CostPerMtok } from './config-types';
 import { stepCategory } from './routes';
 
 export const PLANS_DIR = '.forge/agent/plans';

@@ -5,8 +5,9 @@ import { listWorkTreeFiles } from '../git/repo';
 import { checkModulePlan, type Module } from '../plans/modules';
 import type { Finding } from '../plans/yaml';
 import { taskContent, type PinnedFiles, type AttachedImage } from './attach';
-import { chat, type ChatMessage, type RetryPolicy } from './chat';
-import type { ModelConfig } from './config';
+import { chat, type RetryPolicy } from './chat';
+import type { ChatMessage } from './chat-types';
+import type { ModelConfig } from './config-types';
 
 /** What the planner gets besides the task: the git preamble, the pinned files and the images. */
 export interface PlannerContext {

@@ -1,7 +1,7 @@
 // After a task or a plan: what changed since its checkpoint (git diff --stat style) and the change-impact warnings.
 import type { FileChange } from '../git/checkpoint';
 import type { ImpactWarning } from './impact';
-import type { HookEvent } from './config';
+import type { HookEvent } from './config-types';
 import type { AgentIO } from './io';
 import type { Workbench } from './workbench';
 

@@ -1,11 +1,8 @@
 // Which model and which MCP servers a call gets: the profile's model_routes by category (deep, standard, quick, search), MCP servers' scope, and auto_quick's reading of a task.
 import { STEP_CATEGORIES, type StepCategory } from '../plans/modules';
-import type { McpServerConfig, ModelConfig } from './config';
+import type { McpServerConfig, ModelConfig } from './config-types';
 
 export { STEP_CATEGORIES, type StepCategory };
-
-/** A profile's model per category; a category without one takes `standard`'s, else the model. */
-export type ModelRoutes = Partial<Record<StepCategory, string>>;
 
 export function isStepCategory(value: unknown): value is StepCategory {
   return typeof value === 'string' && (STEP_CATEGORIES as readonly string[]).includes(value);

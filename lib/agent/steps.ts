@@ -1,4 +1,4 @@
-// Plan mode's execution: each step in a fresh context (its instruction, its files, the carry-forward summary), verified by forge validate; a failed step pauses the plan.
+// One plan step: the message it starts with in a fresh context (its instruction, its files, the carry-forward summary), an attempt with its category's model, and its check by forge validate.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ForgeError } from '../errors';
@@ -12,9 +12,9 @@ import type { CheckResult } from '../validate/types';
 import { DEFAULT_MAX_ATTEMPTS } from '../validate/verdict';
 import { runAgent, type AgentEvent, type AgentRun, type ToolCallGuards } from './agent';
 import type { RetryPolicy } from './chat';
-import type { ModelConfig } from './config';
+import type { ModelConfig } from './config-types';
 import type { ModelContext } from './context';
-import { savePlan, stepSummary, STEP_FILE_LINES, type AgentPlan, type PlanStep } from './plan';
+import { STEP_FILE_LINES, type AgentPlan, type PlanStep } from './plan';
 import { configFor, stepCategory, type StepCategory } from './routes';
 import type { AgentTools } from './tools';
 
@@ -297,7 +297,7 @@ export async function attemptStep({
   return { run, verdict };
 }
 
-/** How executePlan's steps share the plan: saving it, and marking a step done or failed. */
+/** How executePlan's steps (plan-run.ts) share the plan: saving it, and marking a step done or failed. */
 export interface PlanProgress {
   plan(): AgentPlan;
   save(message: string): Promise<void>;
@@ -305,67 +305,4 @@ export interface PlanProgress {
   done(step: PlanStep, attempt: StepAttempt, changed: string[]): Promise<void>;
   /** A step that failed: the plan paused there, saved, reported. */
   failed(step: PlanStep, attempt: StepAttempt): Promise<void>;
-}
-
-function planProgress(o: PlanRunOptions): PlanProgress {
-  let plan: AgentPlan = { ...o.plan, status: 'running', reason: undefined };
-  const save = async (message: string) => {
-    plan = { ...plan, updatedAt: new Date().toISOString() };
-    await savePlan({ store: o.store, plan, message });
-  };
-  return {
-    plan: () => plan,
-    save,
-    done: async (step, { run }, changed) => {
-      step.status = 'done';
-      step.failure = undefined;
-      step.summary = await stepSummary({ root: o.root, changed });
-      await save(`step ${step.id} done`);
-      await o.onPlanEvent({ type: 'step_done', step, index: plan.steps.indexOf(step), run });
-    },
-    failed: async (step, { run, verdict }) => {
-      const index = plan.steps.indexOf(step);
-      step.status = 'failed';
-      step.failure = verdict.failure;
-      plan = { ...plan, status: 'paused', reason: `step ${index + 1} (${step.id}) failed its check` };
-      await save(`step ${step.id} failed; paused`);
-      await o.onPlanEvent({ type: 'step_failed', step, index, run, verdict });
-    },
-  };
-}
-
-/** One step in the work tree itself: a checkpoint, an attempt, done or failed. False when it failed (the plan is paused). */
-async function runStepHere(o: PlanRunOptions, progress: PlanProgress, step: PlanStep): Promise<boolean> {
-  const plan = progress.plan();
-  const index = plan.steps.indexOf(step);
-  const cp = await o.checkpoint(`step ${index + 1} (${step.id}) of ${plan.id}: ${step.title}`);
-  // The tree before the plan's first step: what the sweep and the auto-commit compare against.
-  plan.checkpoint ??= cp ?? undefined;
-  await o.onPlanEvent({ type: 'step_start', step, index, total: plan.steps.length, checkpoint: cp });
-  const attempt = await attemptStep({ o, plan, step, root: o.root, tools: stepRoute(o, step).tools, guards: o.guards });
-  if (!attempt.verdict.passed) {
-    await progress.failed(step, attempt);
-    return false;
-  }
-  await progress.done(step, attempt, cp ? await o.changedSince(cp) : attempt.run.files);
-  return true;
-}
-
-/**
- * Runs the plan's pending and failed steps in order. Each step: a checkpoint, a fresh agent run on its
- * prompt, then forge validate. A step that passes gets its carry-forward summary; one that fails (or
- * whose run hit the turn limit) pauses the plan there, saved for --resume. With `parallel` above 1,
- * independent steps run at once, each in its own worktree (lib/agent/parallel.ts).
- */
-export async function executePlan(o: PlanRunOptions): Promise<AgentPlan> {
-  const progress = planProgress(o);
-  await progress.save('running');
-  const { stepGroups, runTogether } = await import('./parallel');
-  for (const group of stepGroups(progress.plan(), o.toolsAt ? (o.parallel ?? 1) : 1)) {
-    const ok = group.length === 1 ? await runStepHere(o, progress, group[0]!) : await runTogether({ o, progress, group, runStepHere });
-    if (!ok) return progress.plan();
-  }
-  const plan: AgentPlan = { ...progress.plan(), status: 'done', updatedAt: new Date().toISOString() };
-  await savePlan({ store: o.store, plan, message: 'done' });
-  return plan;
 }

@@ -1,7 +1,7 @@
 // What each agent task cost and did, one JSON line per task in the segments of .forge/telemetry/ on the state ref.
 import type { StateStore } from '../git/state';
-import type { AgentRun } from './agent';
-import type { ModelConfig } from './config';
+import type { AgentRun } from './run-state';
+import type { ModelConfig } from './config-types';
 import { recordableEndpoint, redactSecrets } from '../redact';
 import { parseStateLines } from '../state/read';
 import * as validators from '../state/validators.gen';
@@ -39,7 +39,7 @@ export interface TaskTelemetry {
 
 /**
  * Appends one task's line — unless the user turned telemetry off (config.recording, see
- * lib/agent/config.ts RECORDINGS); returns whether it did. The endpoint is kept without
+ * lib/agent/config-recording.ts RECORDINGS); returns whether it did. The endpoint is kept without
  * credentials or query string, and the task is redacted before it is cut, so a key is never
  * recorded half (the state store redacts what it is given again on the way in).
  */

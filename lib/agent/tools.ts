@@ -1,6 +1,6 @@
 // The agent's tool set: its interface, bash, argument names models get wrong, and merging forge's tools with MCP servers'.
 import { runShell } from '../process/program';
-import type { ToolSchema } from './chat';
+import type { ToolSchema } from './chat-types';
 
 /**
  * Keys models write for a tool's arguments (Claude Code's, Aider's, OpenAI's names), each with the

@@ -1,7 +1,7 @@
 // What surrounds a model run: the tools (forge's own and MCP servers'), the contract gate, hooks, checkpoints, auto-commit.
 import { autoCommit, createCheckpoint, listCheckpoints, workTreeChanges, type CheckpointKind, type FileChange } from '../git/checkpoint';
 import type { ToolCallGuards } from './agent';
-import type { HookConfig, HookEvent, ModelConfig } from './config';
+import type { HookConfig, HookEvent, ModelConfig } from './config-types';
 import { contractGate } from './gate';
 import { ensureHooks, formatHookResults, runHooks } from './hooks';
 import type { ImpactWarning } from './impact';

@@ -4,9 +4,12 @@ import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
+import { agentTools } from '../../lib/cli/agent-tools';
 import { anchorOf } from '../../lib/files/anchor';
 import { openRepo } from '../../lib/git/repo';
 import { StateStore } from '../../lib/git/state';
+import { toolCommands } from '../../commands/agent-modes/tool-commands';
+import { entries } from '../../commands/index';
 import { forge } from '../helpers/forge';
 import { closedPort, failWith, reply, startOpenAIServer, type ChatRequestBody } from '../helpers/openai-server';
 import { repoWith, tempDir, tempRepo } from '../helpers/repo';
@@ -433,6 +436,13 @@ test('an unreachable endpoint names the setting; --dry-run keeps the fixed promp
     dry.records[0]!.request.messages[0].content.endsWith('\n\nConventions (AGENTS.md):\n# Rules\nUse tabs.'),
     'conventions go into the system prompt',
   );
+});
+
+test("the agent's own registry holds every command its tools run: the same tools as the whole registry gives", () => {
+  const at = { cwd: tempDir(), root: tempDir(), env: {} };
+  const own = agentTools({ entries: toolCommands, ...at }).schemas;
+  assert.equal(own, agentTools({ entries, ...at }).schemas);
+  assert.ok(own.length >= 9, `${own.length} tools`);
 });
 
 test.run();

@@ -1,16 +1,11 @@
 // The chat client against a scripted OpenAI-compatible server on loopback: streaming, tool-call assembly, retries, failures.
 import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
-import {
-  chat,
-  ChatStream,
-  listModels,
-  ModelError,
-  type ChatMessage,
-  type ChatOptions,
-  type RetryNotice,
-  type ToolSchema,
-} from '../../../lib/agent/chat';
+import { chat, type ChatOptions, type RetryNotice } from '../../../lib/agent/chat';
+import { ModelError } from '../../../lib/agent/chat-failures';
+import { ChatStream } from '../../../lib/agent/chat-stream';
+import type { ChatMessage, ToolSchema } from '../../../lib/agent/chat-types';
+import { listModels } from '../../../lib/agent/list-models';
 import {
   closedPort,
   failWith,

@@ -3,16 +3,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
-import {
-  DEFAULT_OPENAI_MODEL,
-  DEFAULT_OPENROUTER_MODEL,
-  describeModelConfig,
-  OPENAI_ENDPOINT,
-  OPENROUTER_ENDPOINT,
-  resolveAgentSettings,
-  resolveModelConfig,
-  type AgentFlags,
-} from '../../../lib/agent/config';
+import { describeModelConfig } from '../../../lib/agent/config-describe';
+import { DEFAULT_OPENAI_MODEL, DEFAULT_OPENROUTER_MODEL, OPENAI_ENDPOINT, OPENROUTER_ENDPOINT } from '../../../lib/agent/config-probes';
+import { resolveAgentSettings, resolveModelConfig } from '../../../lib/agent/config-resolve';
+import type { AgentFlags } from '../../../lib/agent/config-types';
 import { ForgeError } from '../../../lib/errors';
 import { closedPort, startOpenAIServer } from '../../helpers/openai-server';
 import { tempDir } from '../../helpers/repo';

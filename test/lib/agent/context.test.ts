@@ -2,7 +2,7 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
-import type { ChatMessage } from '../../../lib/agent/chat';
+import type { ChatMessage } from '../../../lib/agent/chat-types';
 import {
   type BudgetState,
   enforceBudget,

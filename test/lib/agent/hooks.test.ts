@@ -3,7 +3,8 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import { join } from 'node:path';
 import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
-import { resolveAgentSettings, resolveModelConfig, type HookConfig } from '../../../lib/agent/config';
+import { resolveAgentSettings, resolveModelConfig } from '../../../lib/agent/config-resolve';
+import type { HookConfig } from '../../../lib/agent/config-types';
 import {
   capLines,
   detectHooks,

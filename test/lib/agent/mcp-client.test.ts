@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
-import type { McpServerConfig } from '../../../lib/agent/config';
+import type { McpServerConfig } from '../../../lib/agent/config-types';
 import { MCP_DESCRIPTION_CHARS, startMcpServers, WIRE_NAME, type McpServers, type McpWarning } from '../../../lib/agent/mcp-client';
 import { tempDir } from '../../helpers/repo';
 import { readIfThere, running, until } from '../../helpers/process';
