@@ -135,7 +135,9 @@ if (merger && !interrupted) {
   console.log(coverageReport());
   // The suite's shape: most files call forge in their own process; the built executable is for what only it can show.
   writeFileSync('coverage/ran-executable.txt', [...merger.ranBinary].sort().join('\n') + '\n');
-  console.log(`the built executable (dist/forge.js) ran in ${merger.ranBinary.size} of ${results.length} test files (coverage/ran-executable.txt)`);
+  console.log(
+    `the built executable (dist/forge.js) ran in ${merger.ranBinary.size} of ${results.length} test files (coverage/ran-executable.txt)`,
+  );
   if (merger.unreadable) console.log(`coverage: ${merger.unreadable} raw files could not be read (processes killed while writing them)`);
   console.log(
     `coverage merged beside the tests (CPU ${duration(merger.cpuMs)}), reported in ${duration(performance.now() - reportStarted)} after the last file`,

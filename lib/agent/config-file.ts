@@ -26,7 +26,13 @@ import {
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** `$XDG_CONFIG_HOME/forge/config.json`, `~/.config/forge/config.json` by default. */
-export function configPath({ env, homeDir = homedir() }: { env: Record<string, string | undefined>; homeDir?: string }): string {
+export function configPath({
+  env,
+  homeDir = env.HOME || homedir(),
+}: {
+  env: Record<string, string | undefined>;
+  homeDir?: string;
+}): string {
   return join(env.XDG_CONFIG_HOME || join(homeDir, '.config'), 'forge', 'config.json');
 }
 

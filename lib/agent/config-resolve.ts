@@ -140,7 +140,7 @@ function modelExtras({
 export async function resolveModelConfig({
   flags = {},
   env,
-  homeDir = homedir(),
+  homeDir = env.HOME || homedir(),
   signal,
   startTimeout,
 }: {
@@ -219,7 +219,7 @@ export async function resolveModelConfig({
 export async function resolveAgentSettings({
   flags = {},
   env,
-  homeDir = homedir(),
+  homeDir = env.HOME || homedir(),
   command = 'forge agent',
 }: {
   flags?: Pick<AgentFlags, 'profile'>;

@@ -251,3 +251,10 @@ export async function stepSummary({ root, changed }: { root: string; changed: st
   if (changed.length > 12) parts.push(`and ${changed.length - 12} more files`);
   return parts.join('; ') || 'changed no files';
 }
+
+// The state files of this module, registered with the state layer's kinds (lib/state/read.ts), which imports no feature.
+declare module '../state/read' {
+  interface StateKinds {
+    agentPlan: AgentPlan;
+  }
+}

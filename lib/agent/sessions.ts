@@ -247,3 +247,10 @@ export function replyInContext(task: string, session: AgentSession): { text: str
     text: `${task.trim()}\n\n(This is my reply to your previous turn. I had asked: ${last.task.replace(/\s+/g, ' ').slice(0, 300)}\nYou answered:\n${answer}\nAct on my reply to that answer.)`,
   };
 }
+
+// The state files of this module, registered with the state layer's kinds (lib/state/read.ts), which imports no feature.
+declare module '../state/read' {
+  interface StateKinds {
+    agentSession: AgentSession;
+  }
+}

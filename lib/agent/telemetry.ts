@@ -137,3 +137,10 @@ export function summarise(entries: TaskTelemetry[]): ModelStats[] {
   }
   return [...by.values()].sort((a, b) => b.tasks - a.tasks || a.model.localeCompare(b.model));
 }
+
+// The state files of this module, registered with the state layer's kinds (lib/state/read.ts), which imports no feature.
+declare module '../state/read' {
+  interface StateKinds {
+    telemetry: TaskTelemetry;
+  }
+}

@@ -6,7 +6,6 @@ import { openRepo, type Repo } from '../git/repo';
 import { StateStore } from '../git/state';
 import { recordEvents, toolCallEvent } from '../logs/events';
 import { shellJoin, shellSplit } from '../quote';
-import { commandLoader } from './bundles';
 import type { CommandSpec, Entry, Item, Outcome, RunContext } from './declare';
 import { hintFields, PLAIN, type Hint, type Palette } from './output';
 import { validateRequest } from './validate';
@@ -64,7 +63,7 @@ export function createContext({
   signal,
   onProgress,
   program = process.argv[1] ?? 'forge',
-  registry = wholeRegistry,
+  registry = noRegistry,
 }: {
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -72,18 +71,16 @@ export function createContext({
   onProgress?: (text: string) => void;
   /** Default: this process's script, the executable when forge runs as itself. */
   program?: string;
-  /** Default: the built executable's whole registry (its index bundle). */
+  /** Default: none (a command that needs every command, completion or schema, fails as a bug of the caller). */
   registry?: () => readonly Entry[];
 }): CallContext {
   const repos = new RepoCache();
   return { cwd, env, signal: signal ?? NEVER, ...(onProgress ? { onProgress } : {}), program, registry, repos, close: () => repos.close() };
 }
 
-/** The built executable's registry, loaded through its command loader; a caller outside it (the sources, a test) passes its own. */
-function wholeRegistry(): readonly Entry[] {
-  const load = commandLoader();
-  if (!load) throw new Error('no registry: a call outside the built executable passes createContext its registry');
-  return load('index').entries;
+/** The registry of a caller that gave none. */
+function noRegistry(): readonly Entry[] {
+  throw new Error('no registry: the caller of createContext passes the registry its commands may describe');
 }
 
 /** How a call's streamed output reaches whoever made it: the CLI's terminal and pipes, or a collector. */
@@ -308,7 +305,8 @@ function runContext({
     // A getter: node:os (0.3 ms) only for the commands that keep data outside the repository.
     get dataHome() {
       const home =
-        env.XDG_DATA_HOME || join((process.getBuiltinModule('node:os') as typeof import('node:os')).homedir(), '.local', 'share');
+        env.XDG_DATA_HOME ||
+        join(env.HOME || (process.getBuiltinModule('node:os') as typeof import('node:os')).homedir(), '.local', 'share');
       return join(home, 'forge');
     },
     program: ctx.program,

@@ -1,7 +1,4 @@
 // State files read through validators: what the shared ref holds (from any clone, an old forge, a hand edit) is trusted once it parses and matches.
-import type { AgentPlan } from '../agent/plan';
-import type { AgentSession } from '../agent/sessions';
-import type { TaskTelemetry } from '../agent/telemetry';
 import { RefusedError } from '../errors';
 import { shellJoin } from '../quote';
 
@@ -16,9 +13,6 @@ import { shellJoin } from '../quote';
 export interface StateKinds {
   planPointer: { plan_id: string };
   agentPlanPointer: { id: string };
-  agentPlan: AgentPlan;
-  telemetry: TaskTelemetry;
-  agentSession: AgentSession;
   loopPointer: { loop_id: string };
   /** Any JSONL record that has an id: what a merge or a conversion keeps once. */
   recordId: { id: string };

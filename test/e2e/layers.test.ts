@@ -67,6 +67,17 @@ test('lib/git is the bottom layer: it imports no feature, not even the state lay
   assert.equal(offenders, []);
 });
 
+test('no import goes round in a circle, type imports included (madge over api, bin, commands, lib and scripts)', async () => {
+  const { default: madge } = await import('madge');
+  const graph = await madge(['api', 'bin', 'commands', 'lib', 'scripts'], {
+    fileExtensions: ['ts'],
+    tsConfig: 'tsconfig.json',
+    detectiveOptions: { ts: { skipTypeImports: false }, tsx: { skipTypeImports: false } },
+  });
+  assert.ok(Object.keys(graph.obj()).length > 250, 'the graph holds the tree');
+  assert.equal(graph.circular(), []);
+});
+
 test('the checks above see an offence when there is one', () => {
   assert.equal(specifiers("import { main } from '../cli/main';\nconst x = await import('../../commands/index');"), [
     '../cli/main',
