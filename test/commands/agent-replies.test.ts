@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
-import { forgeOnTty } from '../helpers/tty';
 import { reply, startOpenAIServer, type ScriptStep } from '../helpers/openai-server';
 import { repoWith } from '../helpers/repo';
 
@@ -234,33 +233,6 @@ test('--mechanical: a plain replacement is done by forge replace with no model c
   const not = await forge(['agent', '--mechanical', 'remove all console.log calls'], { cwd: dir });
   assert.is(not.code, 2);
   assert.match(not.stderr, /is not a plain replacement[\s\S]*Fix: forge agent 'remove all console\.log calls'/);
-});
-
-test('on a terminal: a spinner while the model is silent, its text once as it streams, reasoning dimmed on stderr, never in the answer', async () => {
-  const dir = repoWith({ 'notes.txt': 'one\n' });
-  // The model answers once the spinner is on the screen: however slow the machine, it is seen first.
-  let answer = () => {};
-  const spinnerShown = new Promise<void>((resolve) => (answer = resolve));
-  const server = await startOpenAIServer({
-    script: [reply({ text: ['<thi', 'nk>the notes', ' say one</think>', 'It says ', 'one.'], after: spinnerShown })],
-  });
-  try {
-    const r = await forgeOnTty(['agent', '--endpoint', server.url, '--model', 'small-model', 'what do the notes say'], {
-      cwd: dir,
-      prompt: 'never asked',
-      answers: [],
-      onOutput: (shown) => {
-        if (shown.includes('⠋ waiting for small-model')) answer();
-      },
-    });
-    assert.is(r.code, 0, r.output);
-    assert.match(r.output, /⠋ waiting for small-model/);
-    assert.is(r.output.split('It says one.').length, 2, `the answer once: ${r.output}`);
-    assert.match(r.output, /\(thinking\) the notes say one/);
-    assert.not.match(r.output, /<think>|<\/think>/);
-  } finally {
-    await server.close();
-  }
 });
 
 test.run();

@@ -5,7 +5,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
-import { runHook } from '../helpers/claude';
+import { callHook } from '../helpers/claude';
 import { forge, forgeEnv } from '../helpers/forge';
 import { changedPaths, tempRepo, treeHashes } from '../helpers/repo';
 
@@ -13,8 +13,8 @@ async function status(dir: string): Promise<Record<string, any>> {
   return (await forge(['loop', 'status', '--json'], { cwd: dir })).records[0]!;
 }
 
-function answer(dir: string, command: string, payload: Record<string, unknown> | string) {
-  const r = runHook({ dir, command, payload });
+async function answer(dir: string, command: string, payload: Record<string, unknown> | string) {
+  const r = await callHook({ dir, command, payload });
   assert.is(r.status, 0, r.stderr);
   return { stdout: r.stdout, stderr: r.stderr, json: r.stdout ? (JSON.parse(r.stdout) as Record<string, any>) : null };
 }
@@ -47,21 +47,25 @@ test('Codex CLI: loop install appends [[hooks.Stop]]; the installed hook continu
     permission_mode: 'default',
     stop_hook_active: false,
   };
-  assert.equal(answer(dir, command, { ...base, last_assistant_message: 'hi' }).stdout, '', 'no loop: the turn ends, nothing written');
+  assert.equal(
+    (await answer(dir, command, { ...base, last_assistant_message: 'hi' })).stdout,
+    '',
+    'no loop: the turn ends, nothing written',
+  );
   assert.is((await forge(['loop', 'start', '--prompt', 'Fix the flaky test.', '--max-iterations', '5'], { cwd: dir })).code, 0);
-  const go = answer(dir, command, { ...base, last_assistant_message: 'I looked at the test.' }).json!;
+  const go = (await answer(dir, command, { ...base, last_assistant_message: 'I looked at the test.' })).json!;
   assert.equal(Object.keys(go), ['decision', 'reason', 'systemMessage'], 'the Stop answer Codex parses (no other keys allowed)');
   assert.is(go.decision, 'block');
   assert.match(go.reason, /Fix the flaky test\./);
   assert.is(go.systemMessage, 'forge loop: iteration 2 of 5');
   // A turn that ends without a message (null) is an empty reply, not a payload error.
-  assert.is(answer(dir, command, { ...base, stop_hook_active: true, last_assistant_message: null }).json!.decision, 'block');
-  const bad = answer(dir, command, '{"session_id":');
+  assert.is((await answer(dir, command, { ...base, stop_hook_active: true, last_assistant_message: null })).json!.decision, 'block');
+  const bad = await answer(dir, command, '{"session_id":');
   assert.match(bad.stderr, /the Codex hook payload on stdin is not JSON.*letting the session stop/);
   assert.is(bad.json!.decision, undefined, 'a payload forge cannot read lets the turn end');
-  const missing = answer(dir, command, { ...base, last_assistant_message: undefined });
+  const missing = await answer(dir, command, { ...base, last_assistant_message: undefined });
   assert.match(missing.stderr, /no last_assistant_message: is this hook installed on Stop\?/);
-  const done = answer(dir, command, { ...base, last_assistant_message: 'All green.\nFORGE_COMPLETE' }).json!;
+  const done = (await answer(dir, command, { ...base, last_assistant_message: 'All green.\nFORGE_COMPLETE' })).json!;
   assert.equal(Object.keys(done), ['systemMessage']);
   assert.match(done.systemMessage, /complete/);
   const s = await status(dir);
@@ -88,17 +92,17 @@ test("Gemini CLI: loop install merges AfterAgent; the installed hook denies the 
     prompt: 'Fix the flaky test.',
     stop_hook_active: false,
   };
-  assert.is(answer(dir, command, { ...base, prompt_response: 'hi' }).stdout, '', 'no loop: the turn ends');
+  assert.is((await answer(dir, command, { ...base, prompt_response: 'hi' })).stdout, '', 'no loop: the turn ends');
   assert.is((await forge(['loop', 'start', '--prompt', 'Fix the flaky test.', '--max-iterations', '3'], { cwd: dir })).code, 0);
-  const go = answer(dir, command, { ...base, prompt_response: 'Looked around.' }).json!;
+  const go = (await answer(dir, command, { ...base, prompt_response: 'Looked around.' })).json!;
   assert.equal([go.decision, go.systemMessage], ['deny', 'forge loop: iteration 2 of 3']);
   assert.match(go.reason, /Fix the flaky test\./, 'the reason is the next prompt Gemini CLI sends');
   assert.match(
-    answer(dir, command, { ...base, prompt_response: 'x' }).stderr + answer(dir, command, '[]').stderr,
+    (await answer(dir, command, { ...base, prompt_response: 'x' })).stderr + (await answer(dir, command, '[]')).stderr,
     /Gemini CLI hook payload must be a JSON object/,
   );
-  assert.match(answer(dir, command, { ...base }).stderr, /no prompt_response: is this hook installed on AfterAgent\?/);
-  const last = answer(dir, command, { ...base, stop_hook_active: true, prompt_response: 'still going' }).json!;
+  assert.match((await answer(dir, command, { ...base })).stderr, /no prompt_response: is this hook installed on AfterAgent\?/);
+  const last = (await answer(dir, command, { ...base, stop_hook_active: true, prompt_response: 'still going' })).json!;
   assert.match(last.systemMessage, /max_reached: reached the limit of 3 iterations/);
   assert.is(last.decision, undefined, 'at its limit the loop lets the turn end');
   assert.equal((await status(dir)).session, 'gem-sess');
@@ -118,15 +122,15 @@ test('Gemini CLI: prompt_response holds every reply since the prompt; three turn
   assert.is((await forge(['loop', 'start', '--prompt', 'Fix the flaky test.', '--max-iterations', '10'], { cwd: dir })).code, 0);
   // As Gemini CLI builds it: each model turn's text appended after a newline, across the turns a deny continues.
   const said: string[] = [];
-  const turn = (reply: string, stopHookActive: boolean) => {
+  const turn = async (reply: string, stopHookActive: boolean) => {
     said.push(reply);
-    return answer(dir, command, { ...base, stop_hook_active: stopHookActive, prompt_response: said.join('\n') }).json!;
+    return (await answer(dir, command, { ...base, stop_hook_active: stopHookActive, prompt_response: said.join('\n') })).json!;
   };
-  assert.is(turn('I looked at the test.', false).decision, 'deny');
-  assert.is(turn('Tried a retry; still flaky.', true).decision, 'deny');
+  assert.is((await turn('I looked at the test.', false)).decision, 'deny');
+  assert.is((await turn('Tried a retry; still flaky.', true)).decision, 'deny');
   assert.equal((await status(dir)).last.chars, 'Tried a retry; still flaky.'.length, "the iteration's reply is this turn's text alone");
-  assert.is(turn('Tried a retry; still flaky.', true).decision, 'deny');
-  const stuck = turn('Tried a retry; still flaky.', true);
+  assert.is((await turn('Tried a retry; still flaky.', true)).decision, 'deny');
+  const stuck = await turn('Tried a retry; still flaky.', true);
   assert.is(stuck.decision, undefined, 'stuck: the turn may end');
   assert.match(stuck.systemMessage, /paused: stuck: 3 identical responses in a row/);
   const s = await status(dir);
@@ -135,9 +139,9 @@ test('Gemini CLI: prompt_response holds every reply since the prompt; three turn
   // A new prompt starts prompt_response afresh: its text is read whole, and a turn that adds nothing is an empty reply.
   assert.is((await forge(['loop', 'resume'], { cwd: dir })).code, 0);
   said.length = 0;
-  assert.is(turn('A new start.', false).decision, 'deny');
+  assert.is((await turn('A new start.', false)).decision, 'deny');
   assert.equal((await status(dir)).last.chars, 'A new start.'.length);
-  assert.is(answer(dir, command, { ...base, stop_hook_active: true, prompt_response: said.join('\n') }).json!.decision, 'deny');
+  assert.is((await answer(dir, command, { ...base, stop_hook_active: true, prompt_response: said.join('\n') })).json!.decision, 'deny');
   assert.equal((await status(dir)).last.chars, 0);
 });
 
@@ -150,9 +154,13 @@ test("a loop names its agent's own hook: loop start --agent suggests that agent'
     /; Codex CLI's Stop hook drives it: the first Codex CLI session to stop binds it\nNext: forge loop install codex\n$/,
   );
   // Another agent's hook neither binds nor drives a loop started for Codex CLI.
-  assert.is(runHook({ dir, command: 'forge loop hook claude', payload: { session_id: 'cc', last_assistant_message: 'hi' } }).stdout, '');
   assert.is(
-    answer(dir, 'forge loop hook codex', { session_id: 'cx', stop_hook_active: false, last_assistant_message: 'hi' }).json!.decision,
+    (await callHook({ dir, command: 'forge loop hook claude', payload: { session_id: 'cc', last_assistant_message: 'hi' } })).stdout,
+    '',
+  );
+  assert.is(
+    (await answer(dir, 'forge loop hook codex', { session_id: 'cx', stop_hook_active: false, last_assistant_message: 'hi' })).json!
+      .decision,
     'block',
   );
   const codexStatus = await forge(['loop', 'status'], { cwd: dir });
@@ -168,8 +176,8 @@ test("a loop names its agent's own hook: loop start --agent suggests that agent'
   const anyText = await forge(['loop', 'status'], { cwd: dir });
   assert.match(anyText.stdout, /driver: an agent's Stop hook \(Claude Code, Codex CLI; Gemini CLI's AfterAgent\), no session bound yet/);
   assert.is(
-    answer(dir, 'forge loop hook gemini', { session_id: 'gem', stop_hook_active: false, prompt: 'Fix it.', prompt_response: 'hi' }).json!
-      .decision,
+    (await answer(dir, 'forge loop hook gemini', { session_id: 'gem', stop_hook_active: false, prompt: 'Fix it.', prompt_response: 'hi' }))
+      .json!.decision,
     'deny',
   );
   const gemini = await forge(['loop', 'status'], { cwd: dir });
@@ -186,7 +194,8 @@ test("a loop names its agent's own hook: loop start --agent suggests that agent'
   assert.is((await forge(['loop', 'cancel'], { cwd: dir })).code, 0);
   assert.is((await forge(['loop', 'start', '--prompt', 'Fix it.', '--session', 'cx2'], { cwd: dir })).code, 0);
   assert.is(
-    answer(dir, 'forge loop hook codex', { session_id: 'cx2', stop_hook_active: false, last_assistant_message: 'hi' }).json!.decision,
+    (await answer(dir, 'forge loop hook codex', { session_id: 'cx2', stop_hook_active: false, last_assistant_message: 'hi' })).json!
+      .decision,
     'block',
   );
   assert.match((await forge(['loop', 'status'], { cwd: dir })).stdout, /driver: Codex CLI's Stop hook, session cx2;/);

@@ -336,4 +336,19 @@ test('a server started with a relative FORGE_CWD serves that directory: its call
   }
 });
 
+test("a tool call that names a run id is UNKNOWN_FIELD (the server's run is its own), and nothing is spooled", async () => {
+  const repo = tempRepo();
+  const { client } = await connect(repo);
+  try {
+    for (const id of ['../../../../x', 'a/b\nc']) {
+      const r = await client.callTool({ name: 'memory_save', arguments: { pattern: 'lesson', 'run-id': id } });
+      assert.is(r.isError, true);
+      assert.is(JSON.parse((r.content as Array<{ text: string }>)[0]!.text).error.code, 'UNKNOWN_FIELD');
+    }
+  } finally {
+    await client.close();
+  }
+  assert.not.ok(existsSync(join(repo, '.git', 'forge', 'pending')), 'nothing spooled');
+});
+
 test.run();

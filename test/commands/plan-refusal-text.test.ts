@@ -1,6 +1,6 @@
 // How a refusal reads to each agent (no doubled or trailing period) and what forge plan ack says to do next (retry the same call).
 import * as assert from 'uvu/assert';
-import { runHook } from '../helpers/claude';
+import { callHook } from '../helpers/claude';
 import { forge } from '../helpers/forge';
 import { test } from '../helpers/harness';
 import { oneUnitPlan } from '../helpers/plans';
@@ -51,8 +51,8 @@ async function activeRepo(): Promise<string> {
 }
 
 /** The reason the agent's hook answer carries. */
-function reason(dir: string, hook: string, payload: Record<string, unknown>): string {
-  const r = runHook({ dir, command: hook, payload });
+async function reason(dir: string, hook: string, payload: Record<string, unknown>): Promise<string> {
+  const r = await callHook({ dir, command: hook, payload });
   assert.is(r.status, 0, r.stderr);
   const answer = JSON.parse(r.stdout);
   return answer.hookSpecificOutput?.permissionDecisionReason ?? answer.reason;
@@ -61,9 +61,9 @@ function reason(dir: string, hook: string, payload: Record<string, unknown>): st
 test("every agent's refusal ends without a period and never doubles one, also as Codex CLI shows it", async () => {
   const dir = await activeRepo();
   for (const [agent, a] of Object.entries(AGENTS)) {
-    const soft = reason(dir, a.hook, a.shell(dir, 'npm test'));
+    const soft = await reason(dir, a.hook, a.shell(dir, 'npm test'));
     assert.match(soft, /\. Run `forge plan ack`, then retry this exact call once; it will run under the parent rails$/, agent);
-    const hard = reason(dir, a.hook, a.edit(dir, 'docs/new.md'));
+    const hard = await reason(dir, a.hook, a.edit(dir, 'docs/new.md'));
     assert.match(
       hard,
       /^plan breach: blast radius — .*\. A hard refusal: no acknowledgement applies\. Stay within the plan \(`forge plan status`\)$/,
@@ -76,12 +76,16 @@ test("every agent's refusal ends without a period and never doubles one, also as
 
 test('plan ack: the text says to retry the same call once; _next_action stays the command that makes that retry through the gate', async () => {
   const dir = await activeRepo();
-  assert.match(reason(dir, AGENTS.claude.hook, AGENTS.claude.shell(dir, 'npm test')), /plan breach: tools/);
+  assert.match(await reason(dir, AGENTS.claude.hook, AGENTS.claude.shell(dir, 'npm test')), /plan breach: tools/);
   const text = await forge(['plan', 'ack'], { cwd: dir });
   assert.is(text.code, 0, text.stderr);
   assert.match(text.stdout, /\nNext: retry the same call \(Bash\) once; its gate lets it through\n$/);
   assert.not.match(text.stdout, /forge plan preflight/, 'no preflight for the agent to run: it would use the acknowledgement up');
-  assert.is(runHook({ dir, command: AGENTS.claude.hook, payload: AGENTS.claude.shell(dir, 'npm test') }).stdout, '', 'the retry runs');
+  assert.is(
+    (await callHook({ dir, command: AGENTS.claude.hook, payload: AGENTS.claude.shell(dir, 'npm test') })).stdout,
+    '',
+    'the retry runs',
+  );
 
   const read = await forge(['plan', 'preflight', '--tool', 'read', '--path', 'docs/guide.md', '--json'], { cwd: dir });
   assert.is(read.records[0]!.error.code, 'PLAN_BREACH_PATHS');

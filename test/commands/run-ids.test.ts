@@ -4,9 +4,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSy
 import { join, relative } from 'node:path';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { FORGE, forge, forgeEnv } from '../helpers/forge';
+import { forge } from '../helpers/forge';
 import { git, stateCommits, storeLines, tempDir, tempRepo } from '../helpers/repo';
 
 /** Every path under dir with a hash of its content (or its link target), to compare before and after. */
@@ -108,24 +106,12 @@ test('the flush commits only valid spool entries and removes the rest: invalid r
   assert.not.match(git(dir, 'log', '--format=%B', 'refs/forge/state'), /bad|a b|linked|stray/);
 });
 
-test("forge mcp with an invalid FORGE_RUN_ID does not start; a call that names a run id (undeclared: the server's run is its own) is UNKNOWN_FIELD; neither spools anything", async () => {
+test('forge mcp with an invalid FORGE_RUN_ID does not start, and spools nothing', async () => {
   const { outer, repo } = nestedRepo();
   const before = snapshot(outer);
   const refused = await forge(['mcp'], { cwd: repo, env: { FORGE_RUN_ID: '../../../../x' } });
   assert.is(refused.code, 2);
   assert.match(refused.stderr, /invalid run id/);
-  const env = Object.fromEntries(Object.entries(forgeEnv()).filter((e): e is [string, string] => e[1] !== undefined));
-  const client = new Client({ name: 'forge-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [FORGE, 'mcp'], cwd: repo, env, stderr: 'pipe' }));
-  try {
-    for (const id of ['../../../../x', 'a/b\nc']) {
-      const r = await client.callTool({ name: 'memory_save', arguments: { pattern: 'lesson', 'run-id': id } });
-      assert.is(r.isError, true);
-      assert.is(JSON.parse((r.content as Array<{ text: string }>)[0]!.text).error.code, 'UNKNOWN_FIELD');
-    }
-  } finally {
-    await client.close();
-  }
   assert.equal(snapshot(outer), before, 'nothing was created, spool included');
 });
 

@@ -108,4 +108,31 @@ test('validate: progress goes to stderr while commands run, only on a terminal',
   rmSync(join(dir, 'typescript'), { force: true });
 });
 
+test('forge agent on a terminal: a spinner while the model is silent, its text once as it streams, reasoning dimmed on stderr, never in the answer', async () => {
+  const dir = repoWith({ 'notes.txt': 'one\n' });
+  // The model answers once the spinner is on the screen: however slow the machine, it is seen first.
+  let answer = () => {};
+  const spinnerShown = new Promise<void>((resolve) => (answer = resolve));
+  const server = await startOpenAIServer({
+    script: [reply({ text: ['<thi', 'nk>the notes', ' say one</think>', 'It says ', 'one.'], after: spinnerShown })],
+  });
+  try {
+    const r = await forgeOnTty(['agent', '--endpoint', server.url, '--model', 'small-model', 'what do the notes say'], {
+      cwd: dir,
+      prompt: 'never asked',
+      answers: [],
+      onOutput: (shown) => {
+        if (shown.includes('⠋ waiting for small-model')) answer();
+      },
+    });
+    assert.is(r.code, 0, r.output);
+    assert.match(r.output, /⠋ waiting for small-model/);
+    assert.is(r.output.split('It says one.').length, 2, `the answer once: ${r.output}`);
+    assert.match(r.output, /\(thinking\) the notes say one/);
+    assert.not.match(r.output, /<think>|<\/think>/);
+  } finally {
+    await server.close();
+  }
+});
+
 test.run();

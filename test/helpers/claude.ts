@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FORGE } from './forge';
+import { FORGE, forge } from './forge';
 import { fileTempDir } from './repo';
 
 let bin: string | null = null;
@@ -50,4 +50,26 @@ export function runHook({
     killSignal: 'SIGKILL',
     maxBuffer: 64 * 1024 * 1024,
   });
+}
+
+/**
+ * The hook once, as a shell reads its command line (`forge loop hook claude`), the forge it names
+ * run in this process with the payload as its stdin: for tests of the hook's answers, not of the
+ * shell or PATH (runHook is that). A command line that is not plain words runs through runHook.
+ */
+export async function callHook({
+  dir,
+  command,
+  payload,
+}: {
+  dir: string;
+  command: string;
+  payload: Record<string, unknown> | string | Buffer;
+}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const plain = /^[\w ./=-]+$/.test(command);
+  const words = command.split(' ').filter(Boolean);
+  if (!plain || words[0] !== 'forge') return runHook({ dir, command, payload });
+  const input = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
+  const r = await forge(words.slice(1), { cwd: dir, input });
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }

@@ -71,10 +71,10 @@ export interface ForgeOptions {
 
 /**
  * Variables read from the process's own environment, not the call's: by the git and other programs
- * forge starts, by Node (os.tmpdir, dates, proxies, CAs), or by a crash point that kills the process. HOME and
- * PATH are the call's: forge reads them from its env (the git it starts finds the process's own).
+ * forge starts (PATH finds their git), by Node (os.tmpdir, dates, proxies, CAs), or by a crash point that kills
+ * the process. HOME is the call's: forge reads it from the call's env.
  */
-const PROCESS_WIDE = /^(GIT_\w+|TMPDIR|TZ|LANG|LC_\w+|NODE_\w+|\w*_PROXY|FORGE_TEST_CRASH_AT)$/i;
+const PROCESS_WIDE = /^(GIT_\w+|PATH|TMPDIR|TZ|LANG|LC_\w+|NODE_\w+|\w*_PROXY|FORGE_TEST_CRASH_AT)$/i;
 
 /**
  * Runs `forge args…` with stdin closed after `input`: in this process through the CLI's own entry
