@@ -28,7 +28,7 @@ export async function dryRunWithGit({
   attachments: Attachments | undefined;
 }): Promise<Outcome> {
   const [{ resolveAgentSettings }, { DEFAULT_BUDGET }] = await Promise.all([
-    import('../../lib/agent/config-resolve'),
+    import('../../lib/agent/config-settings'),
     import('../../lib/agent/context'),
   ]);
   const settings = await resolveAgentSettings({ flags: { profile: args.profile }, env });

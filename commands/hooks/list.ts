@@ -36,7 +36,7 @@ export default defineCommand({
       await Promise.all([
         import('../../lib/agent/config-file'),
         import('../../lib/agent/config-types'),
-        import('../../lib/agent/config-resolve'),
+        import('../../lib/agent/config-settings'),
         import('../../lib/agent/hooks'),
       ]);
     const settings = await resolveAgentSettings({ flags: { profile: args.profile }, env: ctx.env, command: ctx.cmd('hooks', 'list') });

@@ -3,7 +3,8 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import { join } from 'node:path';
 import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
-import { resolveAgentSettings, resolveModelConfig } from '../../../lib/agent/config-resolve';
+import { resolveModelConfig } from '../../../lib/agent/config-resolve';
+import { resolveAgentSettings } from '../../../lib/agent/config-settings';
 import type { HookConfig } from '../../../lib/agent/config-types';
 import {
   capLines,
