@@ -29,7 +29,7 @@ lint: deps
 format: deps
 	node_modules/.bin/biome check --write
 
-# `make test` is everything CI runs; `make test-fast` the files that start no built binary, without
+# `make test` is everything CI runs; `make test-fast` the unit tests (test/lib/, test/bin/), without
 # coverage. TESTFLAGS goes to the runner: make test TESTFLAGS='-j 1 patch' (scripts/test.ts --help).
 test: build typecheck lint
 	$(TSX) scripts/test.ts $(TESTFLAGS)

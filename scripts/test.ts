@@ -16,7 +16,7 @@ const USAGE = `usage: node --import tsx scripts/test.ts [options] [pattern…]
 Runs test/**/*.test.ts (those whose path contains a pattern, if any) in parallel processes.
 
   -j, --jobs N          files at once (default: the machine's cores, ${availableParallelism()})
-      --fast            only the files that run no built binary (test/lib/, test/bin/)
+      --fast            only the unit tests (test/lib/, test/bin/): no build needed
       --no-coverage     no c8 coverage
       --timeout S       seconds a test may run (default 120)
       --file-timeout S  seconds a file may run before its process group is killed (default 600)
