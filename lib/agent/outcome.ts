@@ -21,12 +21,19 @@ const QUESTION_WORDS = new Set(
   ).split(' '),
 );
 
+/**
+ * Writing that is the answer itself, not a file: `write a commit message`, `draft a summary of …`.
+ * A verb of writing followed, within a few words, by one of these asks for text in the reply.
+ */
+const TEXT_ANSWERS =
+  /^(?:write|draft|compose|suggest|propose|give)\b(?:\s+\S+){0,3}?\s+(?:commit messages?|summary|summaries|descriptions?|explanations?|answers?|reply|replies|emails?|titles?|subject lines?|names?)\b/i;
+
 /** How far into the task a verb of change is looked for when the first word is neither (`In src/a.ts change …`). */
 const VERB_WINDOW = 6;
 
 /**
- * Whether the task asks for a change to the files (rather than a question, a review or an
- * explanation): its first word, after please / can you and the like, is a verb of change; or that
+ * Whether the task asks for a change to the files (rather than a question, a review, an
+ * explanation or a text the reply is: a commit message): its first word, after please / can you and the like, is a verb of change; or that
  * word is no question word, the task is no question, and a verb of change comes within its first words.
  */
 export function asksForChange(task: string): boolean {
@@ -35,6 +42,7 @@ export function asksForChange(task: string): boolean {
     .toLowerCase()
     .split(/[\s,.:;!?()"'`]+/)
     .filter(Boolean);
+  if (TEXT_ANSWERS.test(request)) return false;
   if (CHANGE_VERBS.has(words[0] ?? '')) return true;
   if (QUESTION_WORDS.has(words[0] ?? '') || /\?\s*$/.test(request)) return false;
   return words.slice(1, VERB_WINDOW).some((w) => CHANGE_VERBS.has(w));

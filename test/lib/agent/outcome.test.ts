@@ -12,6 +12,9 @@ test('a task asks for a change by its verb, first or within its first words; que
     'remove all console.log calls from src/',
     'ok, now update the README',
     'the login page: make the button blue',
+    'write a test for the parser',
+    'write docs for the retry flag in README.md',
+    'write the migration in db/002.sql',
   ];
   const none = [
     'what does src/a.ts do?',
@@ -22,6 +25,10 @@ test('a task asks for a change by its verb, first or within its first words; que
     'summarize the last commit',
     'yes, go ahead',
     'is there a way to fix this?',
+    'write a commit message for what is staged',
+    'please write a short summary of the change',
+    'draft a PR description for this branch',
+    'suggest a better name for parseArgs',
   ];
   assert.equal(
     change.filter((t) => !asksForChange(t)),
