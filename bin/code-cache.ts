@@ -13,6 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { xdgBase } from '../lib/fs/xdg';
 import { Script } from 'node:vm';
 
 /**
@@ -37,7 +38,7 @@ const HEADER = 8;
  * Node version and architecture; null when there is no home to put it in.
  */
 export function codeCacheDir({ env, home }: { env: NodeJS.ProcessEnv; home: string | null }): string | null {
-  const root = env.XDG_CACHE_HOME || (home ? join(home, '.cache') : '');
+  const root = xdgBase(env.XDG_CACHE_HOME) ?? (home ? join(home, '.cache') : '');
   if (!root?.startsWith('/')) return null;
   return join(root, 'forge', 'code-cache', `node-${process.version}-${process.arch}`);
 }

@@ -1,5 +1,6 @@
 // The config file (~/.config/forge/config.json): where it is, reading it, and checking it key by key so a malformed one is an error naming the file and the key.
 import { readFile } from 'node:fs/promises';
+import { xdgBase } from '../fs/xdg';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidInputError } from '../errors';
@@ -25,7 +26,7 @@ import {
 /** What an environment variable's name may be: api_key_env, --api-key-env and an MCP server's env keys are checked against it. */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** `$XDG_CONFIG_HOME/forge/config.json`, `~/.config/forge/config.json` by default. */
+/** `$XDG_CONFIG_HOME/forge/config.json`, `~/.config/forge/config.json` by default (and for a relative XDG_CONFIG_HOME, as the spec says). */
 export function configPath({
   env,
   homeDir = env.HOME || homedir(),
@@ -33,7 +34,7 @@ export function configPath({
   env: Record<string, string | undefined>;
   homeDir?: string;
 }): string {
-  return join(env.XDG_CONFIG_HOME || join(homeDir, '.config'), 'forge', 'config.json');
+  return join(xdgBase(env.XDG_CONFIG_HOME) ?? join(homeDir, '.config'), 'forge', 'config.json');
 }
 
 /**

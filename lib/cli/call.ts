@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { assertId, CwdNotFoundError, ForgeError, type ExitCode } from '../errors';
+import { xdgBase } from '../fs/xdg';
 import { openRepo, type Repo } from '../git/repo';
 import { StateStore } from '../git/state';
 import { recordEvents, toolCallEvent } from '../logs/events';
@@ -305,7 +306,7 @@ function runContext({
     // A getter: node:os (0.3 ms) only for the commands that keep data outside the repository.
     get dataHome() {
       const home =
-        env.XDG_DATA_HOME ||
+        xdgBase(env.XDG_DATA_HOME) ??
         join(env.HOME || (process.getBuiltinModule('node:os') as typeof import('node:os')).homedir(), '.local', 'share');
       return join(home, 'forge');
     },

@@ -160,8 +160,9 @@ export function parseArgv(spec: CommandSpec<any>, argv: string[]): ParsedArgv {
   const known = new Set(allArgs(spec).flatMap(([n, s]) => (s.alias ? [n, s.alias] : [n])));
   for (const key of Object.keys(parsed)) {
     if (key === '_' || key === '--' || known.has(key)) continue;
-    // `--no-x` reaches us as x=false: name the flag as it was typed.
-    const typed = argv.find((a) => a === `--no-${key}` || a.startsWith(`--no-${key}=`)) ? `no-${key}` : key;
+    // Named as it was typed, dashes and all (`--no-x` reaches us as x=false, `-z` as z).
+    const spelt = [`--${key}`, `--no-${key}`].find((f) => argv.some((a) => a === f || a.startsWith(`${f}=`)));
+    const typed = spelt ?? (key.length === 1 ? `-${key}` : `--${key}`);
     throw new InvalidInputError('UNKNOWN_OPTION', `unknown option '${typed}'`, { fix });
   }
   const raw: Record<string, unknown> = {};

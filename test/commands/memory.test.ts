@@ -290,4 +290,19 @@ test('global memory an earlier forge kept in global.jsonl is recalled, and conve
   assert.is(all.records.at(-1)!.global, 302);
 });
 
+test('a relative XDG_DATA_HOME is ignored, as the XDG spec says: global memory goes to $HOME/.local/share, never into the work tree', async () => {
+  const dir = tempRepo();
+  const home = tempDir('forge-home-');
+  const env = { XDG_DATA_HOME: 'rel-data', HOME: home };
+  const r = await forge(['memory', 'save', 'use pnpm', '--scope', 'global'], { cwd: dir, env });
+  assert.is(r.code, 0, r.stderr);
+  assert.ok(readdirSync(join(home, '.local', 'share', 'forge', 'memory', 'global')).length > 0, 'saved under $HOME/.local/share/forge');
+  assert.is(git(dir, 'status', '--porcelain', '--ignored'), '', 'nothing in the work tree');
+  const found = await forge(['memory', 'recall', 'pnpm', '--scope', 'global', '--json'], { cwd: join(dir), env });
+  assert.equal(
+    found.records.filter((x) => x.type === 'memory').map((x) => x.pattern),
+    ['use pnpm'],
+  );
+});
+
 test.run();

@@ -134,7 +134,9 @@ test('under --cwd a git hint runs git -C DIR; outside a repository an edit hints
 test('invocation errors exit 2 with Error/Fix; --help exits 0; no stack traces unless FORGE_DEBUG=1', async () => {
   const dir = tempRepo();
   const cases: Array<[string[], RegExp]> = [
-    [['memory', 'save', 'x', '--bogus'], /^Error: unknown option 'bogus'\nFix: forge memory save --help\n$/],
+    [['memory', 'save', 'x', '--bogus'], /^Error: unknown option '--bogus'\nFix: forge memory save --help\n$/],
+    [['read', 'a.txt', '-z'], /^Error: unknown option '-z'\nFix: forge read --help\n$/],
+    [['read', 'a.txt', '--no-bogus'], /^Error: unknown option '--no-bogus'\nFix: forge read --help\n$/],
     [['memroy'], /^Error: unknown command 'memroy'; did you mean 'memory'\?\nFix: forge memory --help\n$/],
     [['memory', '--bogus'], /^Error: 'forge memory' needs a subcommand: recall, save\nFix: forge memory --help\n$/],
     [['--bogus'], /^Error: unknown option '--bogus'\nFix: forge --help\n$/],

@@ -171,6 +171,9 @@ test('reads ~/.config/forge/config.json when XDG_CONFIG_HOME is unset, and its o
   assert.is(config.model.value, 'solo-model');
   assert.is(config.profile?.value, 'solo');
   assert.is(config.configPath, join(home, '.config', 'forge', 'config.json'));
+  // A relative XDG_CONFIG_HOME is invalid (the XDG spec): ignored, wherever forge is started.
+  const relative = await resolveConfig({ env: { FORGE_OLLAMA_URL: probeEnv.FORGE_OLLAMA_URL!, XDG_CONFIG_HOME: 'conf' }, homeDir: home });
+  assert.equal([relative.configPath, relative.model.value], [join(home, '.config', 'forge', 'config.json'), 'solo-model']);
 });
 
 test('a first run finds Ollama, takes its first model, and says how to change both', async () => {

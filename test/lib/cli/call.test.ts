@@ -33,7 +33,7 @@ test('a refusal or bad input comes back as its error and record, not a throw; no
   const dir = repoWith({ 'a.ts': 'one\n' });
   const missing = await call('edit', { path: 'a.ts', old: 'zzz', new: 'x' }, dir);
   assert.equal([missing.code, missing.error?.code, missing.records.at(-1)?.ok], [1, 'NO_MATCH', false]);
-  assert.match(missing.stderr, /^Error: [^]+\nFix: forge read a\.ts --start 1 --end 1\n$/);
+  assert.match(missing.stderr, /^Error: [\s\S]+\nFix: forge read a\.ts --start 1 --end 1\n$/);
   const bad = await call('read', { path: 'a.ts', start: 'first' }, dir);
   assert.equal([bad.code, bad.error?.code], [2, 'INVALID_ARGUMENT']);
   const unknown = await call('read', { path: 'a.ts', colour: 'red' }, dir);
