@@ -14,6 +14,7 @@ const VENDOR = {
   './lib/agent/mcp-sdk.ts': 'mcp-client',
   'fast-glob': 'fast-glob',
   chalk: 'chalk',
+  './lib/agent/config-validator.gen.ts': 'config-validator',
 };
 /** Each vendored module by the path its imports resolve to. */
 const vendorPaths = new Map();

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync, readdirSync, unlinkSync, mkdirSync } from 
 import { entries } from '../commands/index';
 import { binMap, generatedFiles, manList, withCommandIndex } from '../lib/cli/docs';
 import { API_TYPES_PATH, apiTypesSource } from './gen-api-types';
-import { VALIDATORS_PATH, validatorsSource } from './gen-validators';
+import { CONFIG_VALIDATOR_PATH, configValidatorSource, VALIDATORS_PATH, validatorsSource } from './gen-validators';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const files = generatedFiles(entries, pkg.version);
@@ -30,7 +30,8 @@ pkg.man = manList(entries);
 writeFileSync('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
 writeFileSync('README.md', withCommandIndex(readFileSync('README.md', 'utf8'), entries));
 writeFileSync(VALIDATORS_PATH, validatorsSource());
+writeFileSync(CONFIG_VALIDATOR_PATH, configValidatorSource());
 writeFileSync(API_TYPES_PATH, apiTypesSource());
 console.log(
-  `wrote ${files.size} files, the bin map, the man list (${Object.keys(pkg.bin).length} programs), the README's command index, ${VALIDATORS_PATH} and ${API_TYPES_PATH}`,
+  `wrote ${files.size} files, the bin map, the man list (${Object.keys(pkg.bin).length} programs), the README's command index, ${VALIDATORS_PATH}, ${CONFIG_VALIDATOR_PATH} and ${API_TYPES_PATH}`,
 );

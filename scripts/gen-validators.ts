@@ -3,9 +3,11 @@ import { writeFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone';
 import * as z from 'zod/mini';
+import { CONFIG_SCHEMA } from '../lib/agent/config-schema';
 import { STATE_SCHEMAS } from '../lib/state/schemas';
 
 export const VALIDATORS_PATH = 'lib/state/validators.gen.ts';
+export const CONFIG_VALIDATOR_PATH = 'lib/agent/config-validator.gen.ts';
 
 /** The generated module's text: plain functions that check a value, fill in defaults and say what is wrong — no schema library loaded. */
 export function validatorsSource(): string {
@@ -31,6 +33,27 @@ export function validatorsSource(): string {
     "import type { StateFile } from './read';",
     code.replace(/^"use strict";/, '').replaceAll('new RegExp(', '/* @__PURE__ */ new RegExp('),
     ...files,
+    '',
+  ].join('\n');
+}
+
+/** The config file's validator (lib/agent/config-schema.ts), one function: its first error is what config-messages.ts words for the user. */
+export function configValidatorSource(): string {
+  // Ajv's own messages are not shown (config-messages.ts words each key's), and lengths are counted as the rest of forge counts them.
+  const ajv = new Ajv({
+    code: { source: true, esm: true },
+    allowUnionTypes: true,
+    allErrors: false,
+    strictTuples: false,
+    unicode: false,
+    messages: false,
+  });
+  ajv.addSchema({ ...z.toJSONSchema(CONFIG_SCHEMA, { io: 'input', target: 'draft-07' }), $id: 'config' });
+  const code = standaloneCode(ajv, { validateConfig: 'config' });
+  return [
+    '// Generated from lib/agent/config-schema.ts by scripts/gen-validators.ts (make docs): do not edit. A test fails when it is stale.',
+    '// @ts-nocheck',
+    code.replace(/^"use strict";/, '').replaceAll('new RegExp(', '/* @__PURE__ */ new RegExp('),
     '',
   ].join('\n');
 }

@@ -55,6 +55,9 @@ export type AutoCommit = 'task' | 'plan';
 
 /** Server names become tool-name prefixes, which providers restrict to [A-Za-z0-9_-]. */
 export const MCP_SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** What an environment variable's name may be: api_key_env, --api-key-env and an MCP server's env keys are checked against it. */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const DEFAULT_AUTO_COMMIT_PREFIX = 'forge: ';
 export const GIT_CONTEXT_MODES = ['preamble', 'tool', 'off'] as const;
 export type GitContextMode = (typeof GIT_CONTEXT_MODES)[number];

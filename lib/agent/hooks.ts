@@ -111,7 +111,7 @@ export async function ensureHooks({
   mayWrite: (found: { profile: string; markers: string[] }) => Promise<boolean>;
 }): Promise<EnsuredHooks> {
   const text = await readConfigText(configPath);
-  const file = text === null ? null : parseConfigFile({ text, path: configPath });
+  const file = text === null ? null : await parseConfigFile({ text, path: configPath });
   const name = profile ?? profileToWrite(file);
   const settings = name ? file?.profiles[name] : undefined;
   const base = { profile: name, configPath, markers: [] as string[] };

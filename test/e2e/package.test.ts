@@ -1,4 +1,5 @@
 // forge as users get it: the packed tarball installed into a scratch prefix and run from there (its version, its programs, a pipeline), and into a scratch TypeScript project that imports its library.
+import { API_TYPES_PATH, apiTypesSource } from '../../scripts/gen-api-types';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -122,6 +123,10 @@ test('a scratch TypeScript project installs the tarball, type-checks against its
   const out = await run(process.execPath, [join(scratch, 'out/index.js')], { cwd: scratch, env: forgeEnv() });
   assert.equal(JSON.parse(out), { files: [['a.txt', 'modify']], again: 'PATCH_CONFLICT', line: 1, allowed: true });
   assert.is(readFileSync(join(repo, 'a.txt'), 'utf8'), 'ONE\nTWO\n');
+});
+
+test('the types the package declares are what api/index.ts exports (api/forge.gen.d.ts is current)', () => {
+  assert.is(readFileSync(API_TYPES_PATH, 'utf8'), apiTypesSource(), `${API_TYPES_PATH} is stale: run make docs`);
 });
 
 test.run();

@@ -1,5 +1,6 @@
 // Model settings: flags > env > config profile > first-run detection (a scripted server stands in for Ollama).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { CONFIG_VALIDATOR_PATH, configValidatorSource } from '../../../scripts/gen-validators';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
@@ -49,6 +50,10 @@ const PROFILES = {
     },
   },
 };
+
+test('the config validator is what config-schema.ts compiles to', () => {
+  assert.is(readFileSync(CONFIG_VALIDATOR_PATH, 'utf8'), configValidatorSource(), `${CONFIG_VALIDATOR_PATH} is stale: run make docs`);
+});
 
 test('a flag beats the environment, which beats the profile, and each value says where it came from', async () => {
   const { env, path } = await setup(PROFILES);
