@@ -34,10 +34,11 @@ export default defineCommand({
   exits: { 0: 'printed', 2: 'invalid input (a shell other than bash, zsh or fish)' },
   mutates: false,
   mcp: false,
+  dataOutput: true,
   async run(args, ctx) {
     // The registry holds this command: the caller hands it over (no import cycle).
     const entries = ctx.registry();
     const script = { bash: bashCompletion, zsh: zshCompletion, fish: fishCompletion }[args.shell](entries);
-    return { data: { shell: args.shell, script }, text: script.trimEnd(), hintOnStderr: true, next: null };
+    return { data: { shell: args.shell, script }, text: script.trimEnd(), next: null };
   },
 });

@@ -26,6 +26,7 @@ export default defineCommand({
   exits: { 0: 'printed', 2: 'unknown command' },
   mutates: false,
   mcp: { title: 'Show tool schemas', toolset: 'runs', effect: 'read' },
+  dataOutput: true,
   async run(args, ctx) {
     // The registry holds this command: the caller hands it over (no import cycle).
     const entries = ctx.registry();
@@ -40,6 +41,6 @@ export default defineCommand({
       const schema = toolSchema(c);
       await ctx.emit({ type: 'tool', ...schema }, JSON.stringify(schema));
     }
-    return { data: { tools: chosen.length }, text: `${chosen.length} tool schema${chosen.length === 1 ? '' : 's'}`, next: null };
+    return { data: { tools: chosen.length }, text: '', next: null };
   },
 });

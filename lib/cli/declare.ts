@@ -203,6 +203,12 @@ export interface CommandSpec<R extends ArgsSpec = ArgsSpec> {
   /** Long text for a person (a diff, a log): on a terminal it goes through the pager, as git's diff and log do. */
   pager?: boolean;
   /**
+   * Its text output is data a program reads (a completion script, a tool schema): nothing follows
+   * it, no hint on stdout or stderr, so `eval "$(forge completion bash)"` and `forge schema read >
+   * tool.json` hold only the data. NDJSON records still carry `_next_action`; an error still has its Fix.
+   */
+  dataOutput?: boolean;
+  /**
    * The command reports a missing --cwd / FORGE_CWD directory itself (validate's cwd_check) instead
    * of failing with CWD_NOT_FOUND: ctx.cwd is that path, ctx.cwdMissing is true, and ctx.repo(),
    * ctx.store() and the run log use the directory forge was started in.

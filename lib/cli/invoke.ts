@@ -85,7 +85,10 @@ export async function callCommand({
   if (outcome && !outcome.silent) {
     const hint = hintOf(outcome, result.context);
     const lines = hintLines({ ...hint, nextText: outcome.nextText }).join('\n');
-    if (outcome.raw !== undefined) {
+    if (spec.dataOutput) {
+      records.push(outcomeRecord({ outcome, code, hint, streamed: result.streamed, id: undefined }));
+      if (outcome.text) stdout += line(outcome.text);
+    } else if (outcome.raw !== undefined) {
       records.push(...rawRecords(outcome.raw));
       if (outcome.raw) stdout += line(outcome.raw);
       stderr += line(lines);

@@ -397,7 +397,10 @@ async function renderOutcome({
   json,
   id,
   out,
+  dataOutput,
 }: {
+  /** The command's text is data (CommandSpec.dataOutput): it alone is printed. */
+  dataOutput: boolean;
   outcome: Outcome;
   code: ExitCode;
   hint: Hint;
@@ -407,6 +410,10 @@ async function renderOutcome({
   out: Output;
 }): Promise<void> {
   if (outcome.silent) return;
+  if (dataOutput && !json) {
+    if (outcome.text) await out.out(outcome.text);
+    return;
+  }
   if (outcome.raw !== undefined) {
     if (outcome.raw) await out.out(outcome.raw);
     await out.err(hintLines({ ...hint, nextText: outcome.nextText }, out.errPalette).join('\n'));
@@ -463,6 +470,7 @@ async function runRequest({
       json,
       id,
       out,
+      dataOutput: spec.dataOutput === true,
     });
   else if (result.error) await renderError(out, result.error, { json, env, id, line: req.line });
   return result.code;

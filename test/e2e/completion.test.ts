@@ -50,7 +50,7 @@ test('bash: options before the command are offered and skipped; -C/--cwd makes f
     assert.equal(bash(tree, 'forge', '-C', quoted, 'read', 'in'), ['inner/'], quoted);
 });
 
-test('forge completion bash|zsh|fish prints the script of the package, the hint on stderr; another shell is refused', async () => {
+test('forge completion bash|zsh|fish prints the script of the package and nothing else (no hint on either stream); another shell is refused', async () => {
   for (const [shell, file] of [
     ['bash', 'forge.bash'],
     ['zsh', '_forge'],
@@ -59,7 +59,7 @@ test('forge completion bash|zsh|fish prints the script of the package, the hint 
     const r = await forge(['completion', shell], { cwd: tree });
     assert.is(r.code, 0, r.stderr);
     assert.is(`${r.stdout}`, readFileSync(join('completions', file), 'utf8'), shell);
-    assert.is(r.stderr, 'Done.\n');
+    assert.is(r.stderr, '', 'eval "$(forge completion bash)" in a .bashrc prints nothing in a new shell');
   }
   const loaded = spawnSync(
     'bash',
@@ -134,6 +134,18 @@ test('fish and zsh accept their scripts; fish offers directories for -C and file
   assert.equal(fish('forge read my'), ['my dir/', 'my file.txt']);
   assert.ok(fish('forge --').includes('--cwd'));
   assert.equal(fish(`forge -C ${tree}/s`), [`${tree}/src/`]);
+});
+
+test('forge schema read > tool.json: the file holds one JSON document per tool and nothing else, and no hint goes to stderr', async () => {
+  const r = await forge(['schema', 'read'], { cwd: tree });
+  assert.equal([r.code, r.stderr], [0, '']);
+  const lines = r.stdout.trimEnd().split('\n');
+  assert.equal(
+    lines.map((l) => (JSON.parse(l) as { name: string }).name),
+    ['read'],
+  );
+  const json = await forge(['schema', 'read', '--json'], { cwd: tree });
+  assert.equal(json.records.at(-1), { ok: true, type: 'summary', tools: 1, _next_action: null }, 'NDJSON still ends with its summary');
 });
 
 test.run();

@@ -30,6 +30,11 @@ function textMarker(stdout: string, stderr: string): string | null {
   return null;
 }
 
+/** Text that is data (CommandSpec.dataOutput): no hint line on either stream (an example may send the data to a file or to eval). */
+function dataMarker(stdout: string, stderr: string): string | null {
+  return [stdout, stderr].some((s) => /^(?:Next:|Or:|Wait:|Done\.$)/m.test(s)) ? null : 'data';
+}
+
 /** Every JSON record of a response carries _next_action, except streamed items before the summary. */
 function jsonMarker(stdout: string): string | null {
   const records = stdout
@@ -205,7 +210,8 @@ export async function walk(): Promise<Check[]> {
           / --json\b/.test(ex.command) || (/^echo '\{/.test(ex.command) && !/ (--)?hook (claude|codex|gemini|opencode)\b/.test(ex.command));
         let marker: string | null = null;
         try {
-          marker = json ? jsonMarker(r.stdout) : textMarker(r.stdout, r.stderr);
+          // A command whose text is data (a script, a schema) ends with the data: no hint anywhere.
+          marker = json ? jsonMarker(r.stdout) : spec.dataOutput ? dataMarker(r.stdout, r.stderr) : textMarker(r.stdout, r.stderr);
         } catch {
           marker = null;
         }
