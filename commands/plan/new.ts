@@ -52,8 +52,15 @@ export default defineCommand({
   mcp: { title: 'Write a new plan', toolset: 'plans', effect: 'additive' },
   async run(args, ctx) {
     if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(args.slug) || args.slug.length > 80) {
+      // The slug the words would make (`add subtract` → add-subtract): the Fix runs it, nothing is guessed silently.
+      const slug = args.slug
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 80)
+        .replace(/-+$/, '');
       throw new InvalidInputError('INVALID_ARGUMENT', `slug '${args.slug}' must be lowercase letters and digits joined by dashes`, {
-        fix: 'forge plan new --help',
+        fix: slug ? ctx.cmd('plan', 'new', slug, ...(args.date ? ['--date', args.date] : [])) : 'forge plan new --help',
       });
     }
     const date = args.date ?? ctx.now().toISOString().slice(0, 10);

@@ -107,9 +107,13 @@ function checkAnchor(file: TextFile, display: string, anchor: Anchor, label: str
   const region = regionAround(file, Math.min(Math.max(anchor.line, 1), Math.max(file.lines.length, 1)));
   const now =
     line === undefined ? `the file has ${file.lines.length} lines` : `line ${anchor.line} is now ${anchor.line}#${lineHash(line)}`;
+  // A hash no line of the file has was not read from it as it is: say so, not that it changed.
+  const why = file.lines.some((l) => lineHash(l) === anchor.hash)
+    ? 'the file changed since it was read'
+    : `no line of the file has the hash ${anchor.hash}: the anchor is not one forge read gave for it (copy N#HASH from forge read), or the line is gone`;
   throw new RefusedError(
     'ANCHOR_MISMATCH',
-    `${label} ${anchor.line}#${anchor.hash} is stale: ${now} — the file changed since it was read. Fresh lines ${region.lines[0]?.n ?? 0}–${region.lines.at(-1)?.n ?? 0}:\n${renderRegion(region.lines)}`,
+    `${label} ${anchor.line}#${anchor.hash} does not match: ${now} — ${why}. Fresh lines ${region.lines[0]?.n ?? 0}–${region.lines.at(-1)?.n ?? 0}:\n${renderRegion(region.lines)}`,
     { fix: readFix(display, region.lines), data: { path: display, anchor: `${anchor.line}#${anchor.hash}`, region: region.lines } },
   );
 }

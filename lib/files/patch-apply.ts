@@ -45,6 +45,15 @@ function conflict(
 
 const oldTexts = (lines: HunkLine[]) => oldSide(lines).map((l) => l.text);
 
+/** Where the file holds a hunk's new side, context and added lines in order (-1: nowhere); only for a hunk that changes something. */
+function alreadyApplied(fileLines: string[], hunk: HunkLine[]): number {
+  if (!hunk.some((l) => l.op !== ' ')) return -1;
+  const after = hunk.filter((l) => l.op !== '-').map((l) => l.text);
+  if (!after.length) return -1;
+  for (let i = 0; i + after.length <= fileLines.length; i++) if (after.every((t, k) => fileLines[i + k] === t)) return i;
+  return -1;
+}
+
 /** Context lines before the first change and after the last. */
 function contextRuns(lines: HunkLine[]): { leading: number; trailing: number } {
   const first = lines.findIndex((l) => l.op !== ' ');
@@ -66,6 +75,18 @@ function notFound(display: string, index: LineIndex, hunk: HunkLine[], hunkNumbe
   }
   const old = oldTexts(hunk);
   const all = splitLines(index.text).lines;
+  const applied = found.kind === 'none' && !found.reason ? alreadyApplied(all, hunk) : -1;
+  if (applied >= 0) {
+    // As GNU patch tells a patch applied before: the lines it adds are there, the lines it removes are not.
+    const added = hunk.filter((l) => l.op !== '-').length;
+    const region = all.slice(applied, applied + added).map((text, k) => ({ n: applied + k + 1, text }));
+    return conflict(
+      display,
+      `hunk ${hunkNumber} is already applied to '${display}': the lines it leads to are in the file, and the lines it removes are not (applied twice? nothing was changed)`,
+      region,
+      { hunk: hunkNumber },
+    );
+  }
   const near = nearestLine({ fileLines: all, old: old.join('\n') });
   const region = all.slice(Math.max(0, near - 4), near + old.length + 3).map((text, k) => ({ n: Math.max(0, near - 4) + k + 1, text }));
   const expected = hunk

@@ -115,10 +115,20 @@ test('no match and a stale anchor are refused with the nearest region and fresh 
   assert.match(none.rec.error.message, new RegExp(`\\n5#${lineHash('  return `hi ${name}`;')}:   return \`hi \\$\\{name\\}\`;`));
   assert.is(none.rec._next_action, 'forge read f.js --start 1 --end 6');
   assert.is(none.bytes.toString(), SRC);
-  const stale = await editCase(SRC, ['--old', 'return "nobody";', '--new', 'x', '--anchor', '3#0000']);
-  assert.is(stale.rec.error.code, 'ANCHOR_MISMATCH');
-  assert.match(stale.rec.error.message, new RegExp(`^anchor 3#0000 is stale: line 3 is now 3#${lineHash('    return "nobody";')}`));
+  const invented = await editCase(SRC, ['--old', 'return "nobody";', '--new', 'x', '--anchor', '3#0000']);
+  assert.is(invented.rec.error.code, 'ANCHOR_MISMATCH');
+  assert.match(
+    invented.rec.error.message,
+    new RegExp(
+      `^anchor 3#0000 does not match: line 3 is now 3#${lineHash('    return "nobody";')} — no line of the file has the hash 0000`,
+    ),
+  );
+  // A line's hash that moved: the file changed since it was read.
+  const moved = `2#${lineHash(SRC.split('\n')[0]!)}`;
+  const stale = await editCase(SRC, ['--old', 'return "nobody";', '--new', 'x', '--anchor', moved]);
+  assert.match(stale.rec.error.message, /^anchor 2#[0-9a-f]{4} does not match: line 2 is now .* — the file changed since it was read\./);
   assert.is(stale.bytes.toString(), SRC);
+  assert.is(invented.bytes.toString(), SRC);
 });
 
 test('every anchor an edit names is checked against its line: a range end, --after, --before and a delete with a stale hash write nothing', async () => {

@@ -158,4 +158,18 @@ test('a write that fails part-way restores every file already written', async ()
   assert.is(git(dir, 'status', '--porcelain'), '');
 });
 
+test('a patch applied twice is said to be applied already (as GNU patch says), not that its context is missing; nothing changes', async () => {
+  const dir = repoWith({ 'a.txt': 'one\ntwo\nthree\n' });
+  const patch = '--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n';
+  assert.is((await forge(['patch'], { cwd: dir, input: patch })).code, 0);
+  const again = await forge(['patch', '--json'], { cwd: dir, input: patch });
+  assert.equal([again.code, again.records[0]!.error.code], [1, 'PATCH_CONFLICT']);
+  assert.match(again.records[0]!.error.message, /^hunk 1 is already applied to 'a\.txt': the lines it leads to are in the file/);
+  assert.is(again.records[0]!._next_action, 'forge read a.txt --start 1 --end 3');
+  assert.is(readFileSync(join(dir, 'a.txt'), 'utf8'), 'one\nTWO\nthree\n');
+  // A hunk whose lines are simply not there is not called applied.
+  const other = await forge(['patch', '--json'], { cwd: dir, input: patch.replace(/two/g, 'zwei').replace(/TWO/g, 'ZWEI') });
+  assert.match(other.records[0]!.error.message, /^hunk 1 does not apply to 'a\.txt': its context is not in the file/);
+});
+
 test.run();

@@ -40,6 +40,9 @@ test('the template passes; plan new refuses an existing file and a bad slug', as
   assert.equal([check.code, check.stdout], [0, '1 plan checked (1 contract): 0 errors, 0 warnings\nDone.\n']);
   assert.is((await forge(['plan', 'new', 'add-login'], { cwd: dir })).code, 1);
   assert.is((await forge(['plan', 'new', '../Bad Slug'], { cwd: dir })).code, 2);
+  // Words are not a slug, but the Fix is the slug they make, ready to run.
+  const words = await forge(['plan', 'new', 'Add subtract!', '--date', '2026-01-02', '--json'], { cwd: dir });
+  assert.equal([words.code, words.records[0]!._next_action], [2, 'forge plan new add-subtract --date 2026-01-02']);
   assert.is(stateCommits(dir), 0, 'checking and creating plans writes nothing to the state ref');
 });
 
