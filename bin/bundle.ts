@@ -2,7 +2,7 @@
 import type { Entry } from '../lib/cli/declare';
 import { type Called, callOnce, commandNamed } from '../lib/cli/invoke';
 import { main } from '../lib/cli/main';
-import { commandLoader, setCommandLoader, type CommandBundle, type CommandLoader } from '../lib/cli/bundles';
+import { setCommandLoader, type CommandBundle, type CommandLoader } from '../lib/cli/bundles';
 import { catchInterrupts } from './interrupt';
 import { inputSource, outputStream } from './stdio';
 
@@ -33,8 +33,7 @@ export function commandBundle(entries: readonly Entry[]): CommandBundle {
       }
     },
     call({ name, ...call }): Promise<Called> {
-      const load = commandLoader();
-      return callOnce({ spec: commandNamed(entries, name), ...(load ? { registry: () => load('index').entries } : {}), ...call });
+      return callOnce({ spec: commandNamed(entries, name), ...call });
     },
   };
 }

@@ -86,7 +86,17 @@ export default defineCommand({
         return callTool({
           spec: specOf(command),
           args: callArgs,
-          call: (a) => bundle.call({ name: command, args: a, cwd, env, signal, ...(onProgress ? { onProgress } : {}) }),
+          // Every command, for the tools that describe them all (schema): the whole registry, loaded when one asks.
+          call: (a) =>
+            bundle.call({
+              name: command,
+              args: a,
+              cwd,
+              env,
+              signal,
+              registry: () => load('index').entries,
+              ...(onProgress ? { onProgress } : {}),
+            }),
           nextCall: (hint) => nextToolCall(hint, servedBy),
         });
       },

@@ -351,4 +351,19 @@ test("a tool call that names a run id is UNKNOWN_FIELD (the server's run is its 
   assert.not.ok(existsSync(join(repo, '.git', 'forge', 'pending')), 'nothing spooled');
 });
 
+test('the schema tool describes every command it is asked for, though its own bundle holds none of them', async () => {
+  const repo = tempRepo();
+  const { client } = await connect(repo, ['--toolsets', 'all']);
+  try {
+    const one = await client.callTool({ name: 'schema', arguments: { command: ['read'] } });
+    const records = (one.structuredContent as { records: Array<Record<string, unknown>> }).records;
+    assert.equal([one.isError, records.filter((r) => r.type === 'tool').map((r) => r.name)], [false, ['read']]);
+    const all = await client.callTool({ name: 'schema', arguments: {} });
+    const tools = (all.structuredContent as { records: Array<Record<string, unknown>> }).records.filter((r) => r.type === 'tool');
+    assert.ok(tools.length > 40, `${tools.length} tools`);
+  } finally {
+    await client.close();
+  }
+});
+
 test.run();
