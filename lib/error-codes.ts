@@ -386,6 +386,7 @@ export const FINDING_CODES = {
   PATHS_WIDER: { meaning: 'a unit allows paths outside its parent' },
   PLAN_TOO_LARGE: { meaning: 'a plan over 1 MB' },
   SURFACE_WIDER: { meaning: 'a unit has a wider surface than its parent' },
+  TEMPLATE_TEXT: { meaning: "a line still holds forge plan new's placeholder text (a warning)" },
   TOOLS_WIDER: { meaning: 'a unit allows tools its parent does not' },
   UNCOVERED_REQUIREMENT: { meaning: 'a requirement no unit covers' },
   UNKNOWN_CATEGORY: { meaning: 'a module category that is not deep, standard, quick or search (it runs as standard)' },

@@ -52,6 +52,7 @@ export default defineCommand({
     DUPLICATE_MODULE: 'a module id appears twice',
     COMMAND_NOT_FOUND: 'a verify command is not on PATH',
     FILE_OVERLAP: 'warning: parallel modules change the same file',
+    TEMPLATE_TEXT: "warning: a requirement or unit still holds forge plan new's placeholder text",
     UNKNOWN_CATEGORY: 'warning: a module category that is not deep, standard, quick or search (forge agent runs it as standard)',
     PLAN_TOO_LARGE: `a plan over ${MAX_PLAN_BYTES / 1048576} MB`,
     INVALID_ENCODING: 'a plan that is not UTF-8',

@@ -1,5 +1,6 @@
 // Markdown plan contracts: an `envelope:` in the frontmatter (parent rails) and an ```envelope block
 // under each `### U<N>` heading (the unit's narrowing), checked to be narrower on every field.
+import { PLACEHOLDERS } from './template';
 import type { FindingCode } from '../error-codes';
 import { ID_PATTERN } from '../errors';
 import { SURFACES, type Surface } from './surface';
@@ -369,6 +370,25 @@ function checkCompleteness({
     findings.push(lineFinding({ file, line: 1, code: 'NO_UNITS', message: 'the plan has an envelope but no ### U<N> units' }));
 }
 
+/** A warning for each line that still holds the template's placeholder text: a plan that passes while it says nothing. */
+function placeholderFindings(file: string, text: string): Finding[] {
+  return text.split('\n').flatMap((line, i) => {
+    const placeholder = PLACEHOLDERS.find((p) => line.includes(p));
+    if (!placeholder) return [];
+    const col = line.indexOf(placeholder) + 1;
+    return [
+      {
+        file,
+        line: i + 1,
+        col,
+        severity: 'warning' as const,
+        code: 'TEMPLATE_TEXT' as const,
+        message: `still the template's placeholder: "${placeholder}" — say what this plan needs`,
+      },
+    ];
+  });
+}
+
 /** Parses and checks one Markdown plan; findings carry file:line:col. */
 export async function checkMarkdownPlan({
   file,
@@ -420,5 +440,6 @@ export async function checkMarkdownPlan({
     await checkNarrower({ unit: read.unit, located: read.located, envelope, findings });
   }
   checkCompleteness({ file, blocks, headings, units, unreadable, envelope, frontDoc, findings });
+  findings.push(...placeholderFindings(file, text));
   return { plan: { file, legacy: false, envelope, units }, findings };
 }

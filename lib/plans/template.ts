@@ -1,5 +1,13 @@
 // The starting point of a plan contract: every envelope field present, narrower units under wider rails.
 
+/** The template's words a plan's author replaces: forge plan check warns of each one still there (TEMPLATE_TEXT). */
+export const PLACEHOLDERS = [
+  'the change itself — say what must be true when the plan is done.',
+  'its tests — say which tests prove it.',
+  'What this unit does, and what it leaves alone.',
+  'Tests for the change; the unit ends when they pass.',
+] as const;
+
 export function planTemplate({ slug, date }: { slug: string; date: string }): string {
   const title = slug.replace(/-/g, ' ');
   return `---
@@ -26,14 +34,14 @@ envelope:
 
 ## Requirements
 
-- R1: the change itself — say what must be true when the plan is done.
-- R2: its tests — say which tests prove it.
+- R1: ${PLACEHOLDERS[0]}
+- R2: ${PLACEHOLDERS[1]}
 
 ## Units
 
 ### U1 — make the change
 
-What this unit does, and what it leaves alone.
+${PLACEHOLDERS[2]}
 
 \`\`\`envelope
 allowed_tools: [read, edit, patch, search, ls]
@@ -45,7 +53,7 @@ requirements: [R1]
 
 ### U2 — prove it
 
-Tests for the change; the unit ends when they pass.
+${PLACEHOLDERS[3]}
 
 \`\`\`envelope
 allowed_tools: [read, edit, write, search, ls, bash]

@@ -4,11 +4,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
-import { planTemplate } from '../../lib/plans/template';
+import { filledTemplate } from '../helpers/plans';
 import { forge } from '../helpers/forge';
 import { tempRepo } from '../helpers/repo';
 
-const GOOD = planTemplate({ slug: 'demo', date: '2026-01-01' });
+const GOOD = filledTemplate({ slug: 'demo', date: '2026-01-01' });
 
 /** The findings of one plan whose frontmatter starts with `front` (before the real fields). */
 async function check(plan: string): Promise<{ code: number; findings: string[] }> {

@@ -1,13 +1,13 @@
 // forge plan check / new: real plan files for every check, each finding at file:line:col, exit codes 0/1/2.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
-import { planTemplate } from '../../lib/plans/template';
+import { filledTemplate } from '../helpers/plans';
 import { forge } from '../helpers/forge';
 import { git, planJournal, stateCommits, tempRepo } from '../helpers/repo';
 
-const GOOD = planTemplate({ slug: 'demo', date: '2026-01-01' });
+const GOOD = filledTemplate({ slug: 'demo', date: '2026-01-01' });
 
 function repoWithPlans(files: Record<string, string | Buffer>): string {
   const dir = tempRepo();
@@ -29,7 +29,7 @@ async function findings(files: Record<string, string | Buffer>, args: string[] =
   };
 }
 
-test('the template passes; plan new refuses an existing file and a bad slug', async () => {
+test('the template passes, each placeholder a TEMPLATE_TEXT warning until it is written over; plan new refuses an existing file and a bad slug', async () => {
   const dir = tempRepo();
   const r = await forge(['plan', 'new', 'add-login'], { cwd: dir });
   assert.match(
@@ -37,7 +37,16 @@ test('the template passes; plan new refuses an existing file and a bad slug', as
     /^wrote docs\/plans\/\d{4}-\d\d-\d\d-add-login-plan\.md: edit its envelopes, then check it\nNext: forge plan check --path docs\/plans\/\d{4}-\d\d-\d\d-add-login-plan\.md\n$/,
   );
   const check = await forge(['plan', 'check'], { cwd: dir });
-  assert.equal([check.code, check.stdout], [0, '1 plan checked (1 contract): 0 errors, 0 warnings\nDone.\n']);
+  assert.is(check.code, 0);
+  assert.match(
+    check.stdout,
+    /^docs\/plans\/\S+-add-login-plan\.md:25:7: warning TEMPLATE_TEXT: still the template's placeholder: "the change itself/,
+  );
+  assert.match(check.stdout, /\n1 plan checked \(1 contract\): 0 errors, 4 warnings\nDone\.\n$/);
+  const path = readdirSync(join(dir, 'docs', 'plans'))[0]!;
+  writeFileSync(join(dir, 'docs', 'plans', path), filledTemplate({ slug: 'add-login', date: path.slice(0, 10) }));
+  const filled = await forge(['plan', 'check'], { cwd: dir });
+  assert.equal([filled.code, filled.stdout], [0, '1 plan checked (1 contract): 0 errors, 0 warnings\nDone.\n']);
   assert.is((await forge(['plan', 'new', 'add-login'], { cwd: dir })).code, 1);
   assert.is((await forge(['plan', 'new', '../Bad Slug'], { cwd: dir })).code, 2);
   // Words are not a slug, but the Fix is the slug they make, ready to run.

@@ -1,4 +1,5 @@
-// A one-unit plan contract for the gate tests: src/** in scope, docs/** allowed by the parent, the tools each test needs.
+// Plans for the tests: a one-unit contract for the gate (src/** in scope, docs/** allowed by the parent, the tools each test needs), and the template filled in.
+import { PLACEHOLDERS, planTemplate } from '../../lib/plans/template';
 
 /** The plan the agent-gate tests activate: one unit (U1) that may change src/** with `unitTools`. */
 export function oneUnitPlan({
@@ -38,4 +39,10 @@ surface: artifacts_only
 requirements: [R1]
 \`\`\`
 `;
+}
+
+/** forge plan new's template with its placeholders written over, as an author leaves it: a plan check finds nothing in it. */
+export function filledTemplate({ slug, date }: { slug: string; date: string }): string {
+  const words = ['the login form signs a user in.', 'test/login.test.ts passes.', 'Adds the form to src/login.ts.', 'Runs the tests.'];
+  return PLACEHOLDERS.reduce((text, placeholder, i) => text.replace(placeholder, words[i]!), planTemplate({ slug, date }));
 }
