@@ -4,13 +4,17 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/forge-demo.XXXXXX")
+# Throwaway: removed at the end, however it ends; FORGE_DEMO_KEEP=1 keeps it to look around in.
+if [ "${FORGE_DEMO_KEEP:-}" != 1 ]; then trap 'rm -rf "$work"' EXIT; fi
+# Headings in bold only on a terminal that takes colour: a log file gets plain text.
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ] && [ "${TERM:-dumb}" != dumb ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold='' plain=''; fi
 # forge on PATH as `npm install -g` would put it, without installing anything globally.
 mkdir -p "$work/bin"
 ln -s "$root/dist/forge.js" "$work/bin/forge"
 export PATH="$work/bin:$PATH" XDG_DATA_HOME="$work/xdg" NO_COLOR=1
 unset FORGE_RUN_ID FORGE_CWD FORGE_JSON
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$1"; }
+step() { printf '\n%s== %s%s\n' "$bold" "$1" "$plain"; }
 run() { printf '$ %s\n' "$*"; eval "$@"; }
 # jq makes the pipelines read well; without it the raw NDJSON is shown.
 if command -v jq >/dev/null; then pick() { jq -c "$1"; }; else pick() { cat; }; fi
@@ -23,7 +27,7 @@ git add app.js
 git -c user.name=demo -c user.email=demo@example.com commit -q -m "initial commit"
 echo "a work-in-progress change the user has not committed" >> app.js
 before=$(git status --short; git rev-parse HEAD)
-echo "throwaway repository: $repo (HEAD $(git rev-parse --short HEAD), app.js modified and uncommitted)"
+echo "throwaway repository: $repo (HEAD $(git rev-parse --short HEAD), app.js modified and uncommitted; removed at the end unless FORGE_DEMO_KEEP=1)"
 
 step "1. Remember how this project runs its tests (project memory, one commit on refs/forge/state)"
 run forge memory save "'node --test; the watch mode hangs in CI'" --category test_command --confidence 0.9

@@ -5,9 +5,9 @@ import { FORGE, forge, forgeEnv } from '../helpers/forge';
 import { test } from '../helpers/harness';
 import { reply, startOpenAIServer } from '../helpers/openai-server';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoWith, tempRepo } from '../helpers/repo';
+import { repoWith, tempDir, tempRepo } from '../helpers/repo';
 import { forgeOnTty } from '../helpers/tty';
 
 const ESC = '\x1b';
@@ -133,6 +133,15 @@ test('forge agent on a terminal: a spinner while the model is silent, its text o
   } finally {
     await server.close();
   }
+});
+
+test('make demo into a log file: no colour codes in it, and its throwaway repository is removed at the end', async () => {
+  const tmp = tempDir('forge-demo-tmp-');
+  const r = spawnSync('bash', ['examples/demo.sh'], { encoding: 'utf8', env: { ...forgeEnv(), TMPDIR: tmp }, timeout: 110_000 });
+  assert.is(r.status, 0, r.stderr);
+  assert.match(r.stdout, /\n== 7\. All of it is plain git/);
+  assert.not.match(r.stdout + r.stderr, /\x1b/, 'plain text off a terminal');
+  assert.equal(readdirSync(tmp), [], 'nothing left in TMPDIR');
 });
 
 test.run();
