@@ -141,14 +141,22 @@ await Promise.all([
   commands(paths.filter((p) => p !== 'mcp')),
   build({
     ...common,
-    entryPoints: Object.fromEntries(Object.entries(VENDOR).filter(([, name]) => !DATA_VENDOR.has(name)).map(([spec, name]) => [name, spec])),
+    entryPoints: Object.fromEntries(
+      Object.entries(VENDOR)
+        .filter(([, name]) => !DATA_VENDOR.has(name))
+        .map(([spec, name]) => [name, spec]),
+    ),
     outdir: `${out}/vendor`,
   }),
   // A library that is mostly data (the tokenizer's 200k ranks, one a line): no line breaks to keep for coverage, 0.6 MB of them to drop.
   build({
     ...common,
     minifyWhitespace: true,
-    entryPoints: Object.fromEntries(Object.entries(VENDOR).filter(([, name]) => DATA_VENDOR.has(name)).map(([spec, name]) => [name, spec])),
+    entryPoints: Object.fromEntries(
+      Object.entries(VENDOR)
+        .filter(([, name]) => DATA_VENDOR.has(name))
+        .map(([spec, name]) => [name, spec]),
+    ),
     outdir: `${out}/vendor`,
   }),
   // The library (package.json exports): beside commands/, so its vendored imports find ../vendor/ as theirs do; its types from api/forge.gen.d.ts (make docs).
