@@ -124,13 +124,14 @@ export async function parseConfigFile({ text, path }: { text: string; path: stri
   }
   if (!validate(parsed)) throw invalid(configProblem(validate.errors![0]!, parsed));
   const file = parsed as { default?: string; profiles?: Record<string, Record<string, unknown>> };
-  const profiles: Record<string, ConfigProfile> = {};
+  // No prototype: a profile named `toString` or `__proto__` is a name like any other, never Object's.
+  const profiles: Record<string, ConfigProfile> = Object.create(null);
   for (const [name, p] of Object.entries(file.profiles ?? {})) {
     checkBeyondSchema({ p, at: `profiles.${name}`, invalid });
     profiles[name] = profileOf(p);
   }
   if (file.default === undefined) return { profiles };
-  if (!profiles[file.default]) throw invalid(`"default" names '${file.default}', which is not among the profiles`);
+  if (!Object.hasOwn(profiles, file.default)) throw invalid(`"default" names '${file.default}', which is not among the profiles`);
   return { default: file.default, profiles };
 }
 

@@ -404,4 +404,20 @@ test('a config file holding only hooks still lets a first run detect the endpoin
   }
 });
 
+test('a profile name is a name: a default or --profile of toString or __proto__ is no profile, and a profile named __proto__ is kept', async () => {
+  const profile = { endpoint: 'http://127.0.0.1:9/v1', model: 'm' };
+  for (const name of ['__proto__', 'toString']) {
+    const { env } = await setup(`{"default": "${name}", "profiles": {"a": ${JSON.stringify(profile)}}}`);
+    const e = await resolveError({ env });
+    assert.equal([e.code, e.message.includes(`names '${name}', which is not among the profiles`)], ['CONFIG_INVALID', true]);
+    const { env: env2 } = await setup({ profiles: { a: profile, b: profile } });
+    assert.is((await resolveError({ env: env2, flags: { profile: name } })).code, 'PROFILE_NOT_FOUND');
+  }
+  const { env } = await setup(
+    `{"default": "__proto__", "profiles": {"__proto__": ${JSON.stringify({ ...profile, model: 'proto-model' })}}}`,
+  );
+  const config = await resolveConfig({ env });
+  assert.equal([config.profile?.value, config.model.value], ['__proto__', 'proto-model']);
+});
+
 test.run();
