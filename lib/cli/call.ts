@@ -8,7 +8,7 @@ import { StateStore } from '../git/state';
 import { recordEvents, toolCallEvent } from '../logs/events';
 import { shellJoin, shellSplit } from '../quote';
 import type { CommandSpec, Entry, Item, Outcome, RunContext } from './declare';
-import { hintFields, PLAIN, type Hint, type Palette } from './output';
+import { hintFields, hintLines, PLAIN, type Hint, type Palette } from './output';
 import { validateRequest } from './validate';
 
 /** One repository discovery and one state store per directory, for as long as a context lives. */
@@ -156,6 +156,33 @@ export function outcomeRecord({
     ...outcome.data,
     ...hintFields(hint),
   };
+}
+
+/**
+ * The outcome as text, the one rule every door renders by: what goes to stdout, then what goes to
+ * stderr, each piece one write. Data (CommandSpec.dataOutput) is the text alone; a raw answer (a
+ * hook's) is stdout with the hint on stderr; otherwise the text, then the hint where the outcome says.
+ */
+export function outcomeText({
+  outcome,
+  hint,
+  dataOutput,
+  outPaint = PLAIN,
+  errPaint = PLAIN,
+}: {
+  outcome: Outcome;
+  hint: Hint;
+  dataOutput: boolean;
+  outPaint?: Palette;
+  errPaint?: Palette;
+}): { stdout: string[]; stderr: string[] } {
+  const text = (s: string | undefined) => (s ? [s] : []);
+  if (outcome.silent) return { stdout: [], stderr: [] };
+  if (dataOutput) return { stdout: text(outcome.text), stderr: [] };
+  const lines = (p: Palette) => hintLines({ ...hint, nextText: outcome.nextText }, p).join('\n');
+  if (outcome.raw !== undefined) return { stdout: text(outcome.raw), stderr: [lines(errPaint)] };
+  if (outcome.hintOnStderr) return { stdout: text(outcome.text), stderr: [lines(errPaint)] };
+  return { stdout: [...text(outcome.text), lines(outPaint)], stderr: [] };
 }
 
 /** The error as one NDJSON record, `_next_action` its Fix. */

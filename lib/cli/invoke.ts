@@ -1,8 +1,8 @@
 // One command called in-process through the shared call path (lib/cli/call.ts), no argv or NDJSON between: its records as --json gives them and its text as a pipe gets it, from one run.
 import type { ExitCode, ForgeError } from '../errors';
-import { type CallContext, type CallIo, createContext, errorRecord, errorText, hintOf, outcomeRecord, runCall } from './call';
+import { type CallContext, type CallIo, createContext, errorRecord, errorText, hintOf, outcomeRecord, outcomeText, runCall } from './call';
 import type { CommandSpec, Entry, Item, Outcome } from './declare';
-import { hintLines, PLAIN } from './output';
+import { PLAIN } from './output';
 import { leaves } from './registry';
 
 /** What an in-process call gave back: both renderings of the same run. */
@@ -84,20 +84,14 @@ export async function callCommand({
   const { outcome, error, code } = result;
   if (outcome && !outcome.silent) {
     const hint = hintOf(outcome, result.context);
-    const lines = hintLines({ ...hint, nextText: outcome.nextText }).join('\n');
-    if (spec.dataOutput) {
-      records.push(outcomeRecord({ outcome, code, hint, streamed: result.streamed, id: undefined }));
-      if (outcome.text) stdout += line(outcome.text);
-    } else if (outcome.raw !== undefined) {
-      records.push(...rawRecords(outcome.raw));
-      if (outcome.raw) stdout += line(outcome.raw);
-      stderr += line(lines);
-    } else {
-      records.push(outcomeRecord({ outcome, code, hint, streamed: result.streamed, id: undefined }));
-      if (outcome.text) stdout += line(outcome.text);
-      if (outcome.hintOnStderr) stderr += line(lines);
-      else stdout += line(lines);
-    }
+    records.push(
+      ...(outcome.raw !== undefined && !spec.dataOutput
+        ? rawRecords(outcome.raw)
+        : [outcomeRecord({ outcome, code, hint, streamed: result.streamed, id: undefined })]),
+    );
+    const text = outcomeText({ outcome, hint, dataOutput: spec.dataOutput === true });
+    stdout += text.stdout.map(line).join('');
+    stderr += text.stderr.map(line).join('');
   }
   if (error) {
     records.push(errorRecord(error));

@@ -2,10 +2,21 @@
 import { basename } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { ForgeError, InvalidInputError, type ExitCode } from '../errors';
-import { type CallContext, type CallIo, createContext, errorRecord, errorText, hintOf, outcomeRecord, runCall, toForgeError } from './call';
+import {
+  type CallContext,
+  type CallIo,
+  createContext,
+  errorRecord,
+  errorText,
+  hintOf,
+  outcomeRecord,
+  outcomeText,
+  runCall,
+  toForgeError,
+} from './call';
 import type { ArgsSpec, CommandSpec, Entry, Outcome } from './declare';
 import { type InputLine, maxInput, readAll, readStdin, sizeText, type StdinSource, tooLarge } from './input';
-import { hintLines, Output, PLAIN, type Hint, type Stream } from './output';
+import { Output, PLAIN, type Hint, type Stream } from './output';
 import { groupHelp, topHelp } from './overview';
 import { colorOption, isLeadingOption, leadingWithoutValue, splitWords } from './leading';
 import { pagerCommand, startPager, type Pager, type PagerEnd } from './pager';
@@ -410,20 +421,10 @@ async function renderOutcome({
   out: Output;
 }): Promise<void> {
   if (outcome.silent) return;
-  if (dataOutput && !json) {
-    if (outcome.text) await out.out(outcome.text);
-    return;
-  }
-  if (outcome.raw !== undefined) {
-    if (outcome.raw) await out.out(outcome.raw);
-    await out.err(hintLines({ ...hint, nextText: outcome.nextText }, out.errPalette).join('\n'));
-  } else if (json) {
-    await out.record(outcomeRecord({ outcome, code, hint, streamed, id }));
-  } else {
-    if (outcome.text) await out.out(outcome.text);
-    const lines = hintLines({ ...hint, nextText: outcome.nextText }, outcome.hintOnStderr ? out.errPalette : out.outPalette).join('\n');
-    await (outcome.hintOnStderr ? out.err(lines) : out.out(lines));
-  }
+  if (json && outcome.raw === undefined) return out.record(outcomeRecord({ outcome, code, hint, streamed, id }));
+  const { stdout, stderr } = outcomeText({ outcome, hint, dataOutput, outPaint: out.outPalette, errPaint: out.errPalette });
+  for (const piece of stdout) await out.out(piece);
+  for (const piece of stderr) await out.err(piece);
 }
 
 /** One request: refused here when it could not be read (bad NDJSON, a bad id), else run through the shared call path and rendered. */
