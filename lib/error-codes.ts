@@ -382,6 +382,7 @@ export const FINDING_CODES = {
   MISSING_ENVELOPE: { meaning: 'a unit heading without an envelope block' },
   MISSING_FIELD: { meaning: 'a required field is missing' },
   NO_UNITS: { meaning: 'an envelope but no units' },
+  OLD_PLACE: { meaning: 'a module plan in .forge/plans/, where they were kept before .forge/modules/ (a warning)' },
   ORPHAN_ENVELOPE: { meaning: 'an envelope block outside any unit' },
   PATHS_WIDER: { meaning: 'a unit allows paths outside its parent' },
   PLAN_TOO_LARGE: { meaning: 'a plan over 1 MB' },

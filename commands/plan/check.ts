@@ -6,9 +6,9 @@ import { workTreeRoot } from '../../lib/git/repo';
 
 export default defineCommand({
   name: 'plan check',
-  summary: 'Validate plan contracts (docs/plans/*.md) and module plans (.forge/plans/*.json)',
+  summary: 'Validate plan contracts (docs/plans/*.md) and module plans (.forge/modules/*.json)',
   description: [
-    'Checks Markdown plan contracts — an envelope: key in the YAML frontmatter (plan_id, plan_contract_version, parent_rails {allowed_tools, allowed_paths, surface}, parent_blast_radius {path_globs, budget_caps}, requirements) and one ```envelope block under each ### U<N> heading — and JSON module plans ({modules: [{id, title, objective, files, verify, doneWhen, dependsOn?, symbols?}]}). With no --path it finds docs/plans/*.md and .forge/plans/*.json at the top of the repository.',
+    'Checks Markdown plan contracts — an envelope: key in the YAML frontmatter (plan_id, plan_contract_version, parent_rails {allowed_tools, allowed_paths, surface}, parent_blast_radius {path_globs, budget_caps}, requirements) and one ```envelope block under each ### U<N> heading — and JSON module plans ({modules: [{id, title, objective, files, verify, doneWhen, dependsOn?, symbols?}]}). With no --path it finds docs/plans/*.md and .forge/modules/*.json at the top of the repository (and warns, OLD_PLACE, about module plans still in .forge/plans/, the name the state ref gives activated contracts).',
     "Every finding is printed as file:line:col with a stable code: YAML errors (tabs, duplicate keys, unknown anchors, alias bombs, absurd nesting…); missing, unknown or mistyped fields; an allowed_tools entry that is neither a plan word (forge plan preflight lists the tool map), mcp:<server> nor one tool's name (INVALID_TOOL); a unit wider than its parent on any field (TOOLS_WIDER: allowed_tools not a subset; PATHS_WIDER: allowed_paths not within the parent globs; SURFACE_WIDER under artifacts_only < local_branch < remote_branch_pr; BLAST_RADIUS_WIDER); duplicate units; requirements no unit covers; and for module plans: dependency cycles (named), unknown dependsOn, verify commands not on PATH (looked up without a shell), and a FILE_OVERLAP warning for modules that could run in parallel yet change the same files. A plan without envelopes is a legacy plan: it passes unless --strict. Plans over 1 MB and non-UTF-8 plans are refused. Nothing is written.",
   ].join('\n\n'),
   args: {
@@ -16,7 +16,7 @@ export default defineCommand({
       type: 'array',
       tool: 'Plan files or directories (default: all)',
       placeholder: 'PATH',
-      description: 'A plan file or a directory of plans (default: docs/plans and .forge/plans).',
+      description: 'A plan file or a directory of plans (default: docs/plans and .forge/modules).',
     },
     strict: { type: 'boolean', description: 'Refuse legacy plans (no envelope blocks).' },
   },
@@ -92,7 +92,7 @@ export default defineCommand({
       },
       text: r.files.length
         ? `${r.files.length} plan${r.files.length === 1 ? '' : 's'} checked${kinds ? ` (${kinds})` : ''}: ${counts}`
-        : 'no plans found (docs/plans/*.md, .forge/plans/*.json)',
+        : 'no plans found (docs/plans/*.md, .forge/modules/*.json)',
       exitCode: errors.length ? 1 : 0,
       next: first
         ? ctx.cmd('read', first.file, '--start', Math.max(1, first.line - 2))

@@ -1,4 +1,4 @@
-// Plan mode's plan: steps from a JSON module plan, their progress on the state ref (JSON, and .forge/plan.md for people), the cost estimate.
+// Plan mode's module plan: its steps, their progress on the state ref (JSON, and .forge/agent/plan.md for people), the cost estimate.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RefusedError } from '../errors';
@@ -13,8 +13,10 @@ import { stepCategory } from './routes';
 
 export const PLANS_DIR = '.forge/agent/plans';
 export const CURRENT_PLAN = `${PLANS_DIR}/current.json`;
-/** The plan in progress as Markdown, for people: `git show refs/forge/state:.forge/plan.md`. */
-export const PLAN_MARKDOWN = '.forge/plan.md';
+/** The plan in progress as Markdown, for people: `git show refs/forge/state:.forge/agent/plan.md`. */
+export const PLAN_MARKDOWN = '.forge/agent/plan.md';
+/** Where an earlier forge kept that view, beside the activated contracts of .forge/plans/; removed when a plan is saved. */
+const OLD_PLAN_MARKDOWN = '.forge/plan.md';
 
 export type StepStatus = 'pending' | 'done' | 'failed';
 /** proposed: waiting for approval; paused: a step failed (or the run was cut) and --resume goes on. */
@@ -195,7 +197,7 @@ export function planMarkdown(plan: AgentPlan): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Saves the plan and makes it the current one; .forge/plan.md follows it. */
+/** Saves the plan and makes it the current one; .forge/agent/plan.md follows it. */
 export async function savePlan({ store, plan, message }: { store: StateStore; plan: AgentPlan; message: string }): Promise<void> {
   await store.update({
     message: `agent plan ${plan.id}: ${message}`,
@@ -203,6 +205,7 @@ export async function savePlan({ store, plan, message }: { store: StateStore; pl
       tx.write(`${PLANS_DIR}/${plan.id}.json`, `${JSON.stringify(plan, null, 2)}\n`);
       tx.write(CURRENT_PLAN, `${JSON.stringify({ id: plan.id })}\n`);
       tx.write(PLAN_MARKDOWN, planMarkdown(plan));
+      if (await tx.read(OLD_PLAN_MARKDOWN)) tx.remove(OLD_PLAN_MARKDOWN);
     },
   });
 }

@@ -65,7 +65,7 @@ export interface PlannerResult {
 }
 
 /**
- * Asks for a plan and checks it exactly as `forge plan check` would a .forge/plans/*.json file
+ * Asks for a plan and checks it exactly as `forge plan check` would a module plan in .forge/modules/
  * (fields, ids, dependencies, verify commands on PATH). Errors go back to the planner once; a
  * second bad plan is refused with the findings.
  */
@@ -109,8 +109,6 @@ export async function makePlan({
     const text = extractJson(r.message.content);
     const { modules, findings } = await checkModulePlan({ file: 'plan.json', text, cwd: root, path: env.PATH ?? '' });
     const errors = findings.filter((f) => f.severity === 'error');
-    if (!errors.length && !modules.length)
-      errors.push({ file: 'plan.json', line: 1, col: 1, severity: 'error', code: 'EMPTY_PLAN', message: 'the plan has no modules' });
     if (!errors.length) return { modules, text, usage, corrected, warnings: findings.filter((f) => f.severity === 'warning') };
     if (attempt === 2) {
       throw new RefusedError('PLAN_INVALID', `the planner's plan failed forge plan check twice:\n${describeFindings(errors)}`, {

@@ -1,10 +1,11 @@
 // forge plan check's driver: find the plans, check each, collect findings sorted by file and line.
 import { open, readdir, stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { locateWorkspace, resolveInside } from '../files/workspace';
 import type { FindingCode } from '../error-codes';
 import { InvalidInputError } from '../errors';
 import { isFile } from '../fs/stat';
+import { shellQuote } from '../quote';
 import { checkMarkdownPlan, type MarkdownPlan } from './markdown';
 import { checkModulePlan } from './modules';
 import type { Finding } from './yaml';
@@ -49,10 +50,20 @@ async function readUpTo(abs: string, max: number): Promise<Buffer | number> {
   }
 }
 
-/** The plans to check: the given paths, or docs/plans/*.md and .forge/plans/*.json under root. */
+/** Where people keep plan contracts, and module plans, in the work tree. */
+export const CONTRACTS_DIR = 'docs/plans';
+export const MODULE_PLANS_DIR = '.forge/modules';
+/** Where module plans were kept before: the name on the state ref means activated contracts, so it is read but warned about. */
+const OLD_MODULE_PLANS_DIR = '.forge/plans';
+
+/** The plans to check: the given paths, or docs/plans/*.md and .forge/modules/*.json under root (and any left in .forge/plans/). */
 export async function discoverPlans({ cwd, root, paths }: { cwd: string; root: string; paths: string[] }): Promise<string[]> {
   if (!paths.length)
-    return [...(await listDir(join(root, 'docs', 'plans'), '.md')), ...(await listDir(join(root, '.forge', 'plans'), '.json'))];
+    return [
+      ...(await listDir(join(root, CONTRACTS_DIR), '.md')),
+      ...(await listDir(join(root, MODULE_PLANS_DIR), '.json')),
+      ...(await listDir(join(root, OLD_MODULE_PLANS_DIR), '.json')),
+    ];
   const out: string[] = [];
   // Plans live in the work tree: a --path out of it, or into git's files, is refused like a file tool's.
   const ws = await locateWorkspace({ cwd });
@@ -66,6 +77,11 @@ export async function discoverPlans({ cwd, root, paths }: { cwd: string; root: s
       throw new InvalidInputError('PLAN_NOT_FOUND', `'${p}' is neither a plan file nor a directory of plans`, { fix: 'forge plan check' });
   }
   return out;
+}
+
+/** A module plan directly in a .forge/plans/ directory, the place module plans had before they moved. */
+function isOldPlace(abs: string): boolean {
+  return dirname(abs).endsWith(join(sep, OLD_MODULE_PLANS_DIR));
 }
 
 export async function checkPlans({
@@ -133,6 +149,17 @@ export async function checkPlans({
     }
     if (abs.endsWith('.json')) {
       report.modulePlans.push(file);
+      if (isOldPlace(abs)) {
+        const to = relative(cwd, join(dirname(abs), '..', 'modules')) || '.';
+        report.findings.push({
+          file,
+          line: 1,
+          col: 1,
+          severity: 'warning',
+          code: 'OLD_PLACE',
+          message: `module plans live in ${MODULE_PLANS_DIR}/ (on the state ref ${OLD_MODULE_PLANS_DIR}/ holds activated contracts): mkdir -p ${shellQuote(to)} && mv ${shellQuote(file)} ${shellQuote(to)}/`,
+        });
+      }
       report.findings.push(...(await checkModulePlan({ file, text, cwd, path })).findings);
     } else {
       const r = await checkMarkdownPlan({ file, text, strict });

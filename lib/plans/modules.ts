@@ -1,4 +1,4 @@
-// JSON module plans (.forge/plans/*.json): required fields, dependencies (unknown, cycles), verify
+// JSON module plans (.forge/modules/*.json): required fields, dependencies (unknown, cycles), verify
 // commands on PATH, and modules that could run in parallel yet touch the same files.
 import { access, constants } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
@@ -239,6 +239,8 @@ export async function checkModulePlan({
     return { modules: [], findings };
   }
   const list = value.modules as unknown[];
+  // A plan with nothing to do would pass every check and then do nothing.
+  if (!list.length) findings.push(located.finding(['modules'], 'EMPTY_PLAN', 'the plan has no modules'));
   const modules = await readModules({ located, list, cwd, path, findings });
   checkDependencies({ located, list, modules, findings });
   checkCycles({ located, list, modules, findings });

@@ -37,11 +37,12 @@ export const STATE_KINDS = [
   { kind: 'logs', path: /^\.forge\/logs\// },
   { kind: 'iterations', path: /^\.forge\/iterations\// },
   { kind: 'sessions', path: /^\.forge\/sessions\// },
-  { kind: 'plans', path: /^\.forge\/plans\// },
+  { kind: 'plan contracts', path: /^\.forge\/plans\// },
   { kind: 'loops', path: /^\.forge\/loops\// },
   { kind: 'telemetry', path: /^\.forge\/telemetry(\.jsonl$|\/)/ },
   { kind: 'agent sessions', path: /^\.forge\/agent\/sessions\// },
-  { kind: 'agent plans', path: /^\.forge\/agent\/plans\/|^\.forge\/plan\.md$/ },
+  // .forge/plan.md is where an earlier forge kept the agent's plan view.
+  { kind: 'module plans', path: /^\.forge\/agent\/(plans\/|plan\.md$)|^\.forge\/plan\.md$/ },
 ] as const satisfies ReadonlyArray<{ kind: string; path: RegExp }>;
 
 export interface SharedKind {

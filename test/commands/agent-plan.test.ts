@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
+import { plantState } from '../helpers/state';
 import { reply, startOpenAIServer, type ChatRequestBody } from '../helpers/openai-server';
 import { git, repoWith, tempDir } from '../helpers/repo';
 import { forgeOnTty } from '../helpers/tty';
@@ -82,6 +83,8 @@ test('a 3-step plan: step 2 fails its check and pauses the plan; --resume redoes
       reply({ text: 'Wired main.', usage }),
     ],
   });
+  // The view an earlier forge kept beside the activated contracts goes when a plan is saved.
+  plantState(dir, { '.forge/plan.md': '# an old plan view\n' });
   try {
     const opts = ['--endpoint', server.url, '--model', 'step-model', '--planner-model', 'plan-model', '--json'];
     const first = await forge(['agent', '--plan', '--yes', ...opts, 'add greet and shout and use them'], { cwd: dir });
@@ -101,7 +104,8 @@ test('a 3-step plan: step 2 fails its check and pauses the plan; --resume redoes
       summary.steps.map((s: any) => s.status),
       ['done', 'failed', 'pending'],
     );
-    const md = git(dir, 'show', 'refs/forge/state:.forge/plan.md');
+    const md = git(dir, 'show', 'refs/forge/state:.forge/agent/plan.md');
+    assert.not.ok(git(dir, 'ls-tree', '--name-only', 'refs/forge/state', '.forge/').split('\n').includes('.forge/plan.md'));
     assert.match(md, /- \[x\] \*\*Step 1 \(M1\): Add greet\*\*/);
     assert.match(md, /- \[!\] \*\*Step 2 \(M2\): Add shout\*\*/);
     assert.match(md, /Result: modified src\/greet\.js \[greet\]/);
@@ -157,7 +161,7 @@ test('a 3-step plan: step 2 fails its check and pauses the plan; --resume redoes
       'tokens per step, both attempts of step 2 counted',
     );
     assert.equal(done.total, { input: 4500, output: 180 });
-    assert.match(git(dir, 'show', 'refs/forge/state:.forge/plan.md'), /^.* · done · 3 steps/m);
+    assert.match(git(dir, 'show', 'refs/forge/state:.forge/agent/plan.md'), /^.* · done · 3 steps/m);
     const logged = await forge(['logs', '--run-id', planRecord.id, '--json'], { cwd: dir });
     const events = logged.records.filter((e) => e.type === 'event').map((e) => e.event);
     assert.is(events.filter((e) => e === 'write').length, 4, "every write of the plan's steps, both runs, is in the plan's run log");
@@ -198,7 +202,7 @@ test('a plan that fails forge plan check goes back to the planner once with the 
     const feedback = String(correction!.messages.at(-1)!.content);
     assert.match(feedback, /^forge plan check refused this plan:\nplan\.json:\d+:\d+ error MISSING_FIELD: .*verify/);
     assert.is(server.chatBodies().length, 2, 'no step ran');
-    assert.match(git(dir, 'show', 'refs/forge/state:.forge/plan.md'), /proposed/);
+    assert.match(git(dir, 'show', 'refs/forge/state:.forge/agent/plan.md'), /proposed/);
   } finally {
     await server.close();
   }
@@ -262,7 +266,7 @@ test('on a terminal each step is reviewed: a note joins its instruction; cancell
     assert.is(cancelled.code, 1, cancelled.output);
     assert.match(cancelled.output, /cancelled; nothing was run/);
     assert.is(server.chatBodies().length, 6, 'only the planner was called');
-    assert.match(git(dir, 'show', 'refs/forge/state:.forge/plan.md'), / · cancelled \(cancelled in review\)/);
+    assert.match(git(dir, 'show', 'refs/forge/state:.forge/agent/plan.md'), / · cancelled \(cancelled in review\)/);
   } finally {
     await server.close();
   }

@@ -1,5 +1,5 @@
 // forge plan check / new: real plan files for every check, each finding at file:line:col, exit codes 0/1/2.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
@@ -165,7 +165,7 @@ test('JSON module plans: required fields, unknown dependencies, named cycles, co
       { id: 'm4', title: 'd', files: [], verify: [], doneWhen: 'x', extra: 1 },
     ],
   };
-  const r = await findings({ '.forge/plans/work.json': JSON.stringify(plan, null, 2) });
+  const r = await findings({ '.forge/modules/work.json': JSON.stringify(plan, null, 2) });
   assert.is(r.code, 1);
   assert.equal(r.list.map((l) => l.split(' ')[1]).sort(), [
     'COMMAND_NOT_FOUND',
@@ -175,9 +175,9 @@ test('JSON module plans: required fields, unknown dependencies, named cycles, co
     'UNKNOWN_DEPENDENCY',
     'UNKNOWN_FIELD',
   ]);
-  const dir = repoWithPlans({ '.forge/plans/work.json': JSON.stringify(plan, null, 2) });
+  const dir = repoWithPlans({ '.forge/modules/work.json': JSON.stringify(plan, null, 2) });
   const text = await forge(['plan', 'check'], { cwd: dir });
-  assert.match(text.stdout, /\.forge\/plans\/work\.json:\d+:\d+: error DEPENDENCY_CYCLE: dependency cycle: m1 → m3 → m1\n/);
+  assert.match(text.stdout, /\.forge\/modules\/work\.json:\d+:\d+: error DEPENDENCY_CYCLE: dependency cycle: m1 → m3 → m1\n/);
   assert.match(text.stdout, /warning FILE_OVERLAP: modules m1 and m2 both change src\/a\.ts but could run in parallel/);
   const acyclic = {
     modules: [
@@ -185,8 +185,33 @@ test('JSON module plans: required fields, unknown dependencies, named cycles, co
       { ...plan.modules[2]!, dependsOn: [] },
     ],
   };
-  const ok = await findings({ '.forge/plans/ok.json': JSON.stringify(acyclic) });
+  const ok = await findings({ '.forge/modules/ok.json': JSON.stringify(acyclic) });
   assert.equal([ok.code, ok.list], [0, []]);
+});
+
+test('a module plan left in .forge/plans/ (the state ref keeps activated contracts there) is still checked, with a warning naming its place', async () => {
+  const acyclic = { modules: [{ id: 'm1', title: 'a', objective: 'o', files: ['a.txt'], verify: ['git status'], doneWhen: 'passes' }] };
+  const dir = repoWithPlans({ '.forge/plans/old.json': JSON.stringify(acyclic), '.forge/plans/bad.json': '{"modules": []}' });
+  const found = await forge(['plan', 'check'], { cwd: dir });
+  assert.is(found.code, 1, 'the bad plan in the old place is still an error');
+  assert.match(
+    found.stdout,
+    /\.forge\/plans\/old\.json:1:1: warning OLD_PLACE: module plans live in \.forge\/modules\/ .*: mkdir -p \.forge\/modules && mv \.forge\/plans\/old\.json \.forge\/modules\/\n/,
+  );
+  assert.match(found.stdout, /\.forge\/plans\/bad\.json:\d+:\d+: error EMPTY_PLAN/);
+  // Named by --path, from a subdirectory: the same warning, and a sound plan still passes.
+  mkdirSync(join(dir, 'sub'));
+  const one = await forge(['plan', 'check', '--json', '--path', '../.forge/plans/old.json'], { cwd: join(dir, 'sub') });
+  assert.is(one.code, 0);
+  assert.equal(
+    one.records.filter((r) => r.severity).map((r) => [r.code, r.message.split(': ').at(-1)]),
+    [['OLD_PLACE', 'mkdir -p ../.forge/modules && mv ../.forge/plans/old.json ../.forge/modules/']],
+  );
+  // Moved where the warning says, it is found there and nothing is reported.
+  mkdirSync(join(dir, '.forge', 'modules'));
+  renameSync(join(dir, '.forge', 'plans', 'old.json'), join(dir, '.forge', 'modules', 'old.json'));
+  const moved = await forge(['plan', 'check', '--path', '.forge/modules'], { cwd: dir });
+  assert.equal([moved.code, moved.stdout.split('\n')[0]], [0, '1 plan checked (1 module plan): 0 errors, 0 warnings']);
 });
 
 test('activate → status → pause (reason shown) → resume; refusals write nothing', async () => {

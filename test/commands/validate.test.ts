@@ -323,8 +323,8 @@ test('--plan takes the module files and verify commands; PROCEED names the next 
       { id: 'm3', title: 'three', objective: 'o', files: [], verify: ['true'], doneWhen: 'c', dependsOn: ['m2'] },
     ],
   };
-  const dir = repoWith({ '.forge/plans/p.json': JSON.stringify(plan, null, 2), 'a.txt': 'a\n' });
-  const p = '.forge/plans/p.json';
+  const dir = repoWith({ '.forge/modules/p.json': JSON.stringify(plan, null, 2), 'a.txt': 'a\n' });
+  const p = '.forge/modules/p.json';
   const m1 = await validate(dir, ['m1', '--plan', p]);
   assert.equal(
     [m1.code, last(m1).results.map((x: { type: string }) => x.type), last(m1)._next_action],

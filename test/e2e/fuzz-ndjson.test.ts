@@ -63,7 +63,7 @@ function valueArb(key: string, readOnly: boolean): fc.Arbitrary<unknown> {
     anchor: fc.constantFrom('1#abcd', '3#0000', 'x', '99999999999999999999#a'),
     lines: fc.constantFrom('1-2', '2#ab-1#cd', '0-0', '-1', '5-3', 'x'),
     module: fc.constantFrom('m1', 'fuzz', '../m', 'a/b', ''),
-    plan: fc.constantFrom('.forge/plans/modules.json', 'docs/plans/good.md', 'missing.json', ...READ_ONLY_PATHS),
+    plan: fc.constantFrom('.forge/modules/modules.json', 'docs/plans/good.md', 'missing.json', ...READ_ONLY_PATHS),
     cwd: fc.constantFrom('', '.', 'src', 'missing-dir', '\u0000'),
     'run-id': fc.constantFrom(...VALID_RUN_IDS, ...BAD_RUN_IDS),
   };
@@ -215,7 +215,7 @@ const TARGETS: Array<{ name: string; templates: Array<Record<string, unknown>>; 
     templates: [
       { module: 'm1', cmd: ['true'], 'run-id': 'fuzz-1' },
       { module: 'm1', file: ['src/app.py', 'src/util.ts'], 'run-id': 'fuzz-1' },
-      { module: 'm1', plan: '.forge/plans/modules.json', 'run-id': 'fuzz-1' },
+      { module: 'm1', plan: '.forge/modules/modules.json', 'run-id': 'fuzz-1' },
     ],
     writes: () => [],
   },

@@ -84,7 +84,7 @@ test('plans: mutated Markdown contracts and JSON module plans are findings, neve
   );
   const modules = sample(
     fc.tuple(
-      fc.constant(String(FIXTURE['.forge/plans/modules.json'])),
+      fc.constant(String(FIXTURE['.forge/modules/modules.json'])),
       fc.array(opArb(WEIRD_PATHS, YAML_LINES), { minLength: 1, maxLength: 3 }),
     ),
     40,

@@ -33,7 +33,7 @@ export const FIXTURE: Record<string, string | Buffer> = {
   'empty.txt': '',
   'café/ünï.txt': 'a path git quotes\n',
   'with space.txt': 'spaced\n',
-  '.forge/plans/modules.json': JSON.stringify(
+  '.forge/modules/modules.json': JSON.stringify(
     { modules: [{ id: 'm1', title: 'One', objective: 'o', files: ['src/app.py'], verify: ['true'], doneWhen: 'it passes' }] },
     null,
     2,
