@@ -46,6 +46,9 @@ test('npm pack, npm install -g of the tarball into a scratch prefix: the install
   assert.ok(installed.startsWith(prefix), `forge resolves into the prefix, not the clone: ${installed}`);
   assert.ok(existsSync(join(bin, 'forge-read')), 'the forge-<command> programs are installed');
   assert.ok(existsSync(join(prefix, 'share/man/man1/forge-read.1')), 'with their man pages');
+  // What `npm install -g` puts on a user's disk, dependencies included: the file sizes du --apparent-size adds up.
+  const installedBytes = Number((await run('du', ['-sb', join(prefix, 'lib')], { cwd: prefix })).split('\t')[0]);
+  assert.ok(installedBytes < 50_000_000, `npm install -g takes ${(installedBytes / 1e6).toFixed(1)} MB; the bound is 50 MB`);
 
   const repo = tempRepo();
   const env = forgeEnv({ PATH: `${bin}:/usr/bin:/bin` });
