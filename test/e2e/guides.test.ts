@@ -1,0 +1,108 @@
+// Every guide's examples, run as written: each ```sh block of README.md, CONTRIBUTING.md and docs/*.md, in a fresh repository per guide.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from '../helpers/harness';
+import * as assert from 'uvu/assert';
+import { FORGE, forgeEnv } from '../helpers/forge';
+import { brokenLinks, guideFiles, inOrder, shellBlocks } from '../helpers/guides';
+import { reply, startOpenAIServer, type OpenAIServer, type ScriptStep } from '../helpers/openai-server';
+import { git, tempDir } from '../helpers/repo';
+
+const PROGRAMS = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).bin as Record<string, string>);
+
+/** The project every guide starts in: a small Node package with a test, committed. */
+function project(): string {
+  const dir = tempDir('forge-guide-');
+  git(dir, 'init', '-q', '-b', 'main');
+  const files: Record<string, string> = {
+    'package.json': `${JSON.stringify({ name: 'greet', type: 'module', scripts: { test: 'node --test' } }, null, 2)}\n`,
+    'src/greet.js': "export function greet(name) {\n  return 'Hello, ' + name;\n}\n",
+    'test/greet.test.js':
+      "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport { greet } from '../src/greet.js';\n\ntest('greet', () => assert.equal(greet('Ada'), 'Hello, Ada'));\n",
+    'README.md': '# greet\n',
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'initial');
+  return dir;
+}
+
+/**
+ * What a guide's examples talk to besides forge: the model a guide's `http://localhost:11434` stands
+ * for is a scripted server, answering as Ollama does, with the replies the guide's tasks need.
+ */
+const MODEL_SCRIPTS: Record<string, ScriptStep[]> = {};
+
+/** A server for the guides that name a model endpoint; the script is the guide's, then plain answers. */
+async function modelFor(guide: string, text: string): Promise<OpenAIServer | null> {
+  if (!text.includes('localhost:11434')) return null;
+  const script = [...(MODEL_SCRIPTS[guide] ?? []), ...Array.from({ length: 20 }, () => reply({ text: 'Done.' }))];
+  return startOpenAIServer({ script, models: ['qwen3:14b'], ollama: { contextLength: 40960, numCtx: 16384 } });
+}
+
+for (const guide of guideFiles()) {
+  test(`${guide}: its examples run as written, and its links stay inside the repository`, async () => {
+    const text = readFileSync(guide, 'utf8');
+    assert.equal(brokenLinks(guide), [], 'links that leave the repository or lead nowhere');
+    const blocks = shellBlocks(text).filter((b) => b.run && b.steps.length);
+    if (!blocks.length) return;
+    const dir = project();
+    const bin = tempDir('forge-guide-bin-');
+    for (const program of PROGRAMS) symlinkSync(FORGE, join(bin, program));
+    const server = await modelFor(guide, text);
+    const origin = server ? new URL(server.url).origin : '';
+    const env = forgeEnv({ PATH: `${bin}:${process.env.PATH}`, HOME: tempDir('forge-guide-home-') });
+    try {
+      for (const step of blocks.flatMap((b) => b.steps)) {
+        const command = server ? step.command.replaceAll('http://localhost:11434', origin) : step.command;
+        const r = spawnSync('bash', ['-c', command], { cwd: dir, env, encoding: 'utf8', input: '', timeout: 60_000 });
+        const output = `${r.stdout}${r.stderr}`;
+        const where = `${guide}:${step.line}: $ ${step.command}`;
+        assert.is(r.status, step.exit, `${where}\n${output}`);
+        assert.ok(inOrder(output, step.shown), `${where}\nthe guide shows\n${step.shown.join('\n')}\nbut it printed\n${output}`);
+      }
+    } finally {
+      await server?.close();
+    }
+  });
+}
+
+test('no user document tells development history: no stop, sitting or issue numbers', () => {
+  const told: string[] = [];
+  for (const file of [...guideFiles(), ...PROGRAMS.map((p) => `man/${p}.1`)].filter((f) => f !== 'CONTRIBUTING.md'))
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (/\b(stop|sitting) [0-9]+|issue [0-9]+/i.test(line)) told.push(`${file}:${i + 1}: ${line.trim()}`);
+      });
+  assert.equal(told, []);
+});
+
+test('the guide harness reads steps, continuations, exits and shown output, and skips no-run blocks', () => {
+  const md = [
+    '```sh',
+    '$ forge plan check   # exit 1: a finding',
+    'plan.md:1:1: error X',
+    '$ printf a \\',
+    '  b',
+    '```',
+    '```sh no-run',
+    '$ claude -p hi',
+    '```',
+  ].join('\n');
+  const [ran, shown] = shellBlocks(md);
+  assert.equal(ran!.steps, [
+    { command: 'forge plan check', exit: 1, shown: ['plan.md:1:1: error X'], line: 2 },
+    { command: 'printf a \n  b', exit: 0, shown: [], line: 4 },
+  ]);
+  assert.equal([ran!.run, shown!.run], [true, false]);
+  assert.ok(inOrder('x\nplan.md:1:1: error X: more (y)\n', ['plan.md:1:1: error X…']));
+  assert.ok(inOrder('{"a":{"b":1},"c":2}\n', ['{"a":{…},"c":2}']), 'an elision inside a line');
+  assert.not.ok(inOrder('b\na\n', ['a', 'b']), 'order counts');
+});
+
+test.run();
