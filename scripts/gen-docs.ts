@@ -1,8 +1,8 @@
-// Writes man/, completions/, package.json's bin map and the README's command index from the declarations, the state validators from their schemas, and the API's types (`make docs`).
+// Writes man/, completions/, package.json's bin map, the README's command index and docs/contract.md's code tables from the declarations, the state validators from their schemas, and the API's types (`make docs`).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, readdirSync, unlinkSync, mkdirSync } from 'node:fs';
 import { entries } from '../commands/index';
-import { binMap, generatedFiles, manList, withCommandIndex } from '../lib/cli/docs';
+import { binMap, generatedFiles, manList, withGeneratedSections } from '../lib/cli/docs';
 import { API_TYPES_PATH, apiTypesSource } from './gen-api-types';
 import { CONFIG_VALIDATOR_PATH, configValidatorSource, VALIDATORS_PATH, validatorsSource } from './gen-validators';
 
@@ -28,10 +28,10 @@ for (const [path, content] of files) writeFileSync(path, content);
 pkg.bin = binMap(entries);
 pkg.man = manList(entries);
 writeFileSync('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
-writeFileSync('README.md', withCommandIndex(readFileSync('README.md', 'utf8'), entries));
+for (const [file, text] of withGeneratedSections(entries, (f) => readFileSync(f, 'utf8'))) writeFileSync(file, text);
 writeFileSync(VALIDATORS_PATH, validatorsSource());
 writeFileSync(CONFIG_VALIDATOR_PATH, configValidatorSource());
 writeFileSync(API_TYPES_PATH, apiTypesSource());
 console.log(
-  `wrote ${files.size} files, the bin map, the man list (${Object.keys(pkg.bin).length} programs), the README's command index, ${VALIDATORS_PATH}, ${CONFIG_VALIDATOR_PATH} and ${API_TYPES_PATH}`,
+  `wrote ${files.size} files, the bin map, the man list (${Object.keys(pkg.bin).length} programs), the README's command index, the code tables of docs/contract.md, ${VALIDATORS_PATH}, ${CONFIG_VALIDATOR_PATH} and ${API_TYPES_PATH}`,
 );

@@ -1,5 +1,5 @@
 // Every guide's examples, run as written: each ```sh block of README.md, CONTRIBUTING.md and docs/*.md, in a fresh repository per guide.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../helpers/harness';
@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { FORGE, forgeEnv } from '../helpers/forge';
 import { brokenLinks, guideFiles, inOrder, shellBlocks } from '../helpers/guides';
 import { reply, startOpenAIServer, type OpenAIServer, type ScriptStep } from '../helpers/openai-server';
+import { ownChild } from '../helpers/owner';
 import { git, tempDir } from '../helpers/repo';
 
 const PROGRAMS = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).bin as Record<string, string>);
@@ -35,13 +36,31 @@ function project(): string {
  * What a guide's examples talk to besides forge: the model a guide's `http://localhost:11434` stands
  * for is a scripted server, answering as Ollama does, with the replies the guide's tasks need.
  */
-const MODEL_SCRIPTS: Record<string, ScriptStep[]> = {};
+const MODEL_SCRIPTS: Record<string, ScriptStep[]> = {
+  'README.md': [
+    reply({
+      toolCalls: [
+        { name: 'write', arguments: { path: 'src/farewell.js', content: "export function farewell(name) {\n  return 'Goodbye, ' + name;\n}\n" } },
+      ],
+    }),
+    reply({ text: 'Added farewell(name) in src/farewell.js.' }),
+  ],
+};
 
 /** A server for the guides that name a model endpoint; the script is the guide's, then plain answers. */
 async function modelFor(guide: string, text: string): Promise<OpenAIServer | null> {
   if (!text.includes('localhost:11434')) return null;
   const script = [...(MODEL_SCRIPTS[guide] ?? []), ...Array.from({ length: 20 }, () => reply({ text: 'Done.' }))];
   return startOpenAIServer({ script, models: ['qwen3:14b'], ollama: { contextLength: 40960, numCtx: 16384 } });
+}
+
+/** One step in bash, stdin closed; the scripted model answers meanwhile, so the test's own process must not block. */
+function bash(command: string, { cwd, env }: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = ownChild(spawn('bash', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true }), { group: true });
+  const out = { stdout: '', stderr: '' };
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out.stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (out.stderr += d));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, ...out })));
 }
 
 for (const guide of guideFiles()) {
@@ -59,7 +78,7 @@ for (const guide of guideFiles()) {
     try {
       for (const step of blocks.flatMap((b) => b.steps)) {
         const command = server ? step.command.replaceAll('http://localhost:11434', origin) : step.command;
-        const r = spawnSync('bash', ['-c', command], { cwd: dir, env, encoding: 'utf8', input: '', timeout: 60_000 });
+        const r = await bash(command, { cwd: dir, env });
         const output = `${r.stdout}${r.stderr}`;
         const where = `${guide}:${step.line}: $ ${step.command}`;
         assert.is(r.status, step.exit, `${where}\n${output}`);
@@ -97,7 +116,7 @@ test('the guide harness reads steps, continuations, exits and shown output, and 
   const [ran, shown] = shellBlocks(md);
   assert.equal(ran!.steps, [
     { command: 'forge plan check', exit: 1, shown: ['plan.md:1:1: error X'], line: 2 },
-    { command: 'printf a \n  b', exit: 0, shown: [], line: 4 },
+    { command: 'printf a \\\n  b', exit: 0, shown: [], line: 4 },
   ]);
   assert.equal([ran!.run, shown!.run], [true, false]);
   assert.ok(inOrder('x\nplan.md:1:1: error X: more (y)\n', ['plan.md:1:1: error X…']));

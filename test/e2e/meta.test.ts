@@ -5,7 +5,7 @@ import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { entries } from '../../commands/index';
 import { isGroup, type ArgsSpec } from '../../lib/cli/declare';
-import { binMap, generatedFiles, manList, withCommandIndex } from '../../lib/cli/docs';
+import { binMap, generatedFiles, manList, withGeneratedSections } from '../../lib/cli/docs';
 import { unroff } from '../../lib/cli/man';
 import { leaves } from '../../lib/cli/registry';
 import { toolSchema } from '../../lib/cli/schema';
@@ -79,8 +79,8 @@ test('man pages and completions are current (run `make docs` when this fails)', 
   }
   assert.equal(pkg.bin, binMap(entries), 'package.json bin is stale: run make docs');
   assert.equal(pkg.man, manList(entries), 'package.json man is stale: run make docs');
-  const readme = readFileSync('README.md', 'utf8');
-  assert.is(readme, withCommandIndex(readme, entries), "README.md's command index is stale: run make docs");
+  for (const [file, text] of withGeneratedSections(entries, (f) => readFileSync(f, 'utf8')))
+    assert.is(readFileSync(file, 'utf8'), text, `${file}'s generated tables are stale: run make docs`);
 });
 
 test("each man page's SYNOPSIS is exactly the first line of each command's --help", () => {

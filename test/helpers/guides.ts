@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 
 export interface Step {
-  /** The command line after `$ ` (a line ending in `\` goes on with the next), its comment cut off. */
+  /** The command line after `$ ` (a line ending in `\` goes on with the next, as in a shell), its comment cut off. */
   command: string;
   /** From `# exit N…` in its comment; 0 when the comment names none. */
   exit: number;
@@ -41,7 +41,7 @@ export function shellBlocks(markdown: string): Block[] {
       let line = lines[i]!;
       if (line.startsWith('$ ')) {
         const at = i + 1;
-        while (line.endsWith('\\') && i + 1 < lines.length) line = `${line.slice(0, -1)}\n${lines[++i]}`;
+        while (line.endsWith('\\') && i + 1 < lines.length) line = `${line}\n${lines[++i]}`;
         // A comment starts at a `#` after two spaces; examples quote no `  #`.
         const [command, comment = ''] = line.slice(2).split(/\s{2,}# /);
         block.steps.push({ command: command!.trim(), exit: Number(/^exit (\d+)/.exec(comment)?.[1] ?? 0), shown: [], line: at });
