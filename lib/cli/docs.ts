@@ -192,6 +192,7 @@ export function withSection(text: string, name: string, content: string, file: s
 /** Each document with generated sections, as make docs writes it from `read(file)`. */
 export function withGeneratedSections(entries: readonly Entry[], read: (file: string) => string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const { file, name, content } of generatedSections(entries)) out.set(file, withSection(out.get(file) ?? read(file), name, content, file));
+  for (const { file, name, content } of generatedSections(entries))
+    out.set(file, withSection(out.get(file) ?? read(file), name, content, file));
   return out;
 }

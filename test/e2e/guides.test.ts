@@ -40,7 +40,10 @@ const MODEL_SCRIPTS: Record<string, ScriptStep[]> = {
   'README.md': [
     reply({
       toolCalls: [
-        { name: 'write', arguments: { path: 'src/farewell.js', content: "export function farewell(name) {\n  return 'Goodbye, ' + name;\n}\n" } },
+        {
+          name: 'write',
+          arguments: { path: 'src/farewell.js', content: "export function farewell(name) {\n  return 'Goodbye, ' + name;\n}\n" },
+        },
       ],
     }),
     reply({ text: 'Added farewell(name) in src/farewell.js.' }),
@@ -55,7 +58,10 @@ async function modelFor(guide: string, text: string): Promise<OpenAIServer | nul
 }
 
 /** One step in bash, stdin closed; the scripted model answers meanwhile, so the test's own process must not block. */
-function bash(command: string, { cwd, env }: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function bash(
+  command: string,
+  { cwd, env }: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = ownChild(spawn('bash', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true }), { group: true });
   const out = { stdout: '', stderr: '' };
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out.stdout += d));
