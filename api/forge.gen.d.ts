@@ -176,6 +176,14 @@ declare const ERROR_CODES: {
 			limit: number;
 		};
 	};
+	readonly EVAL_SETUP_FAILED: {
+		readonly exit: 1;
+		readonly meaning: "an eval task's setup.sh failed, so its fixture could not be made";
+	};
+	readonly EVAL_TASK_INVALID: {
+		readonly exit: 2;
+		readonly meaning: "an eval suite or task folder that is not as forge eval reads it (task.json, setup.sh)";
+	};
 	readonly EXPORT_TARGET_NOT_EMPTY: {
 		readonly exit: 1;
 		readonly meaning: "the export directory is a file or is not empty";
@@ -489,6 +497,10 @@ declare const ERROR_CODES: {
 		readonly exit: 1;
 		readonly meaning: "there is no checkpoint yet";
 	};
+	readonly NO_EVAL_RESULTS: {
+		readonly exit: 1;
+		readonly meaning: "no recorded forge eval results to compare";
+	};
 	readonly NO_LOOP: {
 		readonly exit: 1;
 		readonly meaning: "no loop was started";
@@ -778,6 +790,10 @@ declare const ERROR_CODES: {
 	readonly UNKNOWN_OPTION: {
 		readonly exit: 2;
 		readonly meaning: "an option the command does not take";
+	};
+	readonly UNKNOWN_TASK: {
+		readonly exit: 2;
+		readonly meaning: "a task name the eval suite does not have";
 	};
 	readonly UNKNOWN_TOOL: {
 		readonly exit: 2;

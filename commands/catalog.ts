@@ -7,6 +7,7 @@ export const catalog: Readonly<Record<string, string | Readonly<Record<string, s
   completion: 'completion',
   diff: 'diff',
   edit: 'edit',
+  eval: 'eval',
   hooks: {
     install: 'hooks/install',
     list: 'hooks/list',

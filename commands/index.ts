@@ -5,6 +5,7 @@ import checkpoint from './checkpoint';
 import completion from './completion';
 import diff from './diff';
 import edit from './edit';
+import evaluate from './eval';
 import hooks from './hooks/index';
 import init from './init';
 import iter from './iter/index';
@@ -32,6 +33,7 @@ export const entries: readonly Entry[] = [
   completion,
   diff,
   edit,
+  evaluate,
   hooks,
   init,
   iter,

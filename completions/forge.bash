@@ -1,6 +1,6 @@
 # bash completion for forge — generated from the command declarations by `make completions`; do not edit
 declare -gA _forge_subs=(
-  ["forge"]="agent checkpoint completion diff edit hooks init iter logs loop ls mcp memory patch plan read replace schema search session state stats undo validate write"
+  ["forge"]="agent checkpoint completion diff edit eval hooks init iter logs loop ls mcp memory patch plan read replace schema search session state stats undo validate write"
   ["forge hooks"]="install list"
   ["forge iter"]="get reset update"
   ["forge loop"]="cancel hook install pause resume run start status"
@@ -15,6 +15,7 @@ declare -gA _forge_opts=(
   ["forge completion"]="--shell --cwd --run-id --json --color --help"
   ["forge diff"]="--checkpoint --stat --cwd --run-id --json --color --help"
   ["forge edit"]="--path --old --new --anchor --all --lines --after --before --delete --edits --cwd --run-id --json --color --help"
+  ["forge eval"]="--task --agent --runs --endpoint --model --profile --suite --list --compare --keep --cwd --run-id --json --color --help"
   ["forge hooks install"]="--hook --cwd --run-id --json --color --help"
   ["forge hooks list"]="--profile --cwd --run-id --json --color --help"
   ["forge init"]="--force --print --agents-md --cwd --run-id --json --color --help"
@@ -70,6 +71,8 @@ declare -gA _forge_choices=(
   ["forge completion --color"]="auto always never"
   ["forge diff --color"]="auto always never"
   ["forge edit --color"]="auto always never"
+  ["forge eval --agent"]="forge opencode codex claude gemini aider"
+  ["forge eval --color"]="auto always never"
   ["forge hooks install --hook"]="pre-push"
   ["forge hooks install --color"]="auto always never"
   ["forge hooks list --color"]="auto always never"
@@ -186,4 +189,4 @@ _forge() {
     _forge_files "$dir" "$cur"
   fi
 }
-complete -F _forge forge forge-agent forge-checkpoint forge-completion forge-diff forge-edit forge-hooks forge-init forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-replace forge-schema forge-search forge-session forge-state forge-stats forge-undo forge-validate forge-write
+complete -F _forge forge forge-agent forge-checkpoint forge-completion forge-diff forge-edit forge-eval forge-hooks forge-init forge-iter forge-logs forge-loop forge-ls forge-mcp forge-memory forge-patch forge-plan forge-read forge-replace forge-schema forge-search forge-session forge-state forge-stats forge-undo forge-validate forge-write

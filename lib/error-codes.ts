@@ -118,6 +118,8 @@ export const ERROR_CODES = {
   EMPTY_REASON: { exit: 2, meaning: 'the reason is blank' },
   EMPTY_TASK: { exit: 2, meaning: 'the task is blank' },
   ENTRY_TOO_LARGE: { exit: 2, meaning: 'the serialized entry is over its size limit', data: shape<{ bytes: number; limit: number }>() },
+  EVAL_SETUP_FAILED: { exit: 1, meaning: "an eval task's setup.sh failed, so its fixture could not be made" },
+  EVAL_TASK_INVALID: { exit: 2, meaning: "an eval suite or task folder that is not as forge eval reads it (task.json, setup.sh)" },
   EXPORT_TARGET_NOT_EMPTY: { exit: 1, meaning: 'the export directory is a file or is not empty' },
   FILE_EXISTS: { exit: 1, meaning: 'the file exists already', data: shape<{ path: string }>() },
   FILE_NOT_FOUND: { exit: 1, meaning: 'no such file (or it cannot be read)', data: shape<{ path: string; suggestions?: string[] }>() },
@@ -225,6 +227,7 @@ export const ERROR_CODES = {
   NOT_PAUSED: { exit: 1, meaning: 'the plan is not paused' },
   NO_ACTIVE_PLAN: { exit: 1, meaning: 'no plan is active' },
   NO_CHECKPOINT: { exit: 1, meaning: 'there is no checkpoint yet' },
+  NO_EVAL_RESULTS: { exit: 1, meaning: 'no recorded forge eval results to compare' },
   NO_LOOP: { exit: 1, meaning: 'no loop was started' },
   NO_MATCH: {
     exit: 1,
@@ -337,6 +340,7 @@ export const ERROR_CODES = {
   UNKNOWN_COMMAND: { exit: 2, meaning: 'a name that is not a command' },
   UNKNOWN_FIELD: { exit: 2, meaning: 'an NDJSON key the command does not take', data: shape<{ field: string }>() },
   UNKNOWN_OPTION: { exit: 2, meaning: 'an option the command does not take' },
+  UNKNOWN_TASK: { exit: 2, meaning: 'a task name the eval suite does not have' },
   UNKNOWN_TOOL: { exit: 2, meaning: 'an MCP tool call naming a tool this server does not serve' },
   UNSAFE_REPOSITORY: {
     exit: 2,

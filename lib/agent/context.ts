@@ -17,7 +17,8 @@ export interface ChatRequest {
 
 type Count = (text: string) => number;
 
-async function tokenizer(): Promise<Count> {
+/** o200k_base, loaded on first use (its tables are a vendor bundle of their own). */
+export async function tokenizer(): Promise<Count> {
   const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
   return countTokens;
 }

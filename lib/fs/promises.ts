@@ -9,6 +9,7 @@ import {
   link as linkCb,
   lstat as lstatCb,
   mkdir as mkdirCb,
+  mkdtemp as mkdtempCb,
   promises as fsPromises,
   readdir as readdirCb,
   readFile as readFileCb,
@@ -42,6 +43,7 @@ export const copyFile = promised(copyFileCb) as P['copyFile'];
 export const link = promised(linkCb) as P['link'];
 export const lstat = promised(lstatCb) as P['lstat'];
 export const mkdir = promised(mkdirCb) as P['mkdir'];
+export const mkdtemp = promised(mkdtempCb) as P['mkdtemp'];
 export const readdir = promised(readdirCb) as P['readdir'];
 export const readFile = promised(readFileCb) as P['readFile'];
 export const readlink = promised(readlinkCb) as P['readlink'];

@@ -51,4 +51,4 @@ export const SERVED: Readonly<Record<string, Omit<Served, 'title'>>> = {
   write: { toolset: 'files', effect: 'destructive', idempotent: true },
 };
 
-export const NOT_SERVED: readonly string[] = ['completion', 'mcp', 'plan activate', 'plan end', 'plan pause', 'plan resume'];
+export const NOT_SERVED: readonly string[] = ['completion', 'eval', 'mcp', 'plan activate', 'plan end', 'plan pause', 'plan resume'];

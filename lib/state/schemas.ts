@@ -6,6 +6,7 @@ import { STATUSES } from '../iter/iter';
 import { CATEGORIES } from '../memory/memory';
 import { PHASES, SEVERITIES } from '../logs/events';
 import { LOOP_AGENTS } from '../loop/loop';
+import { EVAL_AGENT_NAMES } from '../eval/agents';
 import { STATE_ID, type StateKinds } from './read';
 
 /*
@@ -297,6 +298,39 @@ const editManifest = () =>
     }),
   );
 
+const evalRun = () =>
+  z.looseObject({
+    type: z.literal('run'),
+    task: z.string(),
+    run: z.int().check(z.positive()),
+    agent: z.enum(EVAL_AGENT_NAMES),
+    model: z.string(),
+    success: z.boolean(),
+    failure: z.nullable(z.string()),
+    agentExit: z.nullable(z.number()),
+    timedOut: z.boolean(),
+    requests: z.number(),
+    toolCalls: z.number(),
+    promptTokens: z.number(),
+    completionTokens: z.number(),
+    uncachedTokens: z.number(),
+    largestRequest: z.number(),
+    usageReported: z.boolean(),
+    looped: z.boolean(),
+    wallMs: z.number(),
+  });
+
+const evalRecord = () =>
+  z.looseObject({
+    id: id(),
+    startedAt: z.string(),
+    endpoint: z.string(),
+    model: z.string(),
+    agents: z.array(z.enum(EVAL_AGENT_NAMES)),
+    suite: z.string(),
+    runs: z.array(evalRun()),
+  });
+
 /** Every kind of state file: what it is, for messages, and its schema, checked against the type its readers use. */
 export const STATE_SCHEMAS: { [K in keyof StateKinds]: { what: string; schema: z.ZodMiniType<StateKinds[K], unknown> } } = {
   planPointer: { what: 'an active plan pointer', schema: z.looseObject({ plan_id: id() }) },
@@ -320,4 +354,5 @@ export const STATE_SCHEMAS: { [K in keyof StateKinds]: { what: string; schema: z
   undoMarker: { what: 'an undo marker', schema: undoMarker() },
   editTemps: { what: "an edit journal's temp list", schema: strings() },
   editManifest: { what: "an edit journal's manifest", schema: editManifest() },
+  evalRecord: { what: 'a forge eval record', schema: evalRecord() },
 };

@@ -4986,6 +4986,449 @@ validate27.errors = vErrors;
 return errors === 0;
 }
 
+export const validate_evalRecord = validate28;
+const schema29 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"startedAt":{"type":"string"},"endpoint":{"type":"string"},"model":{"type":"string"},"agents":{"type":"array","items":{"type":"string","enum":["forge","opencode","codex","claude","gemini","aider"]}},"suite":{"type":"string"},"runs":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","const":"run"},"task":{"type":"string"},"run":{"type":"integer","exclusiveMinimum":0,"maximum":9007199254740991},"agent":{"type":"string","enum":["forge","opencode","codex","claude","gemini","aider"]},"model":{"type":"string"},"success":{"type":"boolean"},"failure":{"type":["string","null"]},"agentExit":{"type":["number","null"]},"timedOut":{"type":"boolean"},"requests":{"type":"number"},"toolCalls":{"type":"number"},"promptTokens":{"type":"number"},"completionTokens":{"type":"number"},"uncachedTokens":{"type":"number"},"largestRequest":{"type":"number"},"usageReported":{"type":"boolean"},"looped":{"type":"boolean"},"wallMs":{"type":"number"}},"required":["type","task","run","agent","model","success","failure","agentExit","timedOut","requests","toolCalls","promptTokens","completionTokens","uncachedTokens","largestRequest","usageReported","looped","wallMs"],"additionalProperties":{}}}},"required":["id","startedAt","endpoint","model","agents","suite","runs"],"additionalProperties":{},"$id":"evalRecord"};
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="evalRecord" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((((data.id === undefined) && (missing0 = "id")) || ((data.startedAt === undefined) && (missing0 = "startedAt"))) || ((data.endpoint === undefined) && (missing0 = "endpoint"))) || ((data.model === undefined) && (missing0 = "model"))) || ((data.agents === undefined) && (missing0 = "agents"))) || ((data.suite === undefined) && (missing0 = "suite"))) || ((data.runs === undefined) && (missing0 = "runs"))){
+validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.id !== undefined){
+let data0 = data.id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern0.test(data0)){
+validate28.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^(?!\\.\\.?$)[\\w.-]{1,128}$"},message:"must match pattern \""+"^(?!\\.\\.?$)[\\w.-]{1,128}$"+"\""}];
+return false;
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.startedAt !== undefined){
+const _errs4 = errors;
+if(typeof data.startedAt !== "string"){
+validate28.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.endpoint !== undefined){
+const _errs6 = errors;
+if(typeof data.endpoint !== "string"){
+validate28.errors = [{instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.model !== undefined){
+const _errs8 = errors;
+if(typeof data.model !== "string"){
+validate28.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.agents !== undefined){
+let data4 = data.agents;
+const _errs10 = errors;
+if(errors === _errs10){
+if(Array.isArray(data4)){
+var valid1 = true;
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+const _errs12 = errors;
+if(typeof data5 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/agents/" + i0,schemaPath:"#/properties/agents/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((data5 === "forge") || (data5 === "opencode")) || (data5 === "codex")) || (data5 === "claude")) || (data5 === "gemini")) || (data5 === "aider"))){
+validate28.errors = [{instancePath:instancePath+"/agents/" + i0,schemaPath:"#/properties/agents/items/enum",keyword:"enum",params:{allowedValues: schema29.properties.agents.items.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/agents",schemaPath:"#/properties/agents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.suite !== undefined){
+const _errs14 = errors;
+if(typeof data.suite !== "string"){
+validate28.errors = [{instancePath:instancePath+"/suite",schemaPath:"#/properties/suite/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.runs !== undefined){
+let data7 = data.runs;
+const _errs16 = errors;
+if(errors === _errs16){
+if(Array.isArray(data7)){
+var valid2 = true;
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+let data8 = data7[i1];
+const _errs18 = errors;
+if(errors === _errs18){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing1;
+if(((((((((((((((((((data8.type === undefined) && (missing1 = "type")) || ((data8.task === undefined) && (missing1 = "task"))) || ((data8.run === undefined) && (missing1 = "run"))) || ((data8.agent === undefined) && (missing1 = "agent"))) || ((data8.model === undefined) && (missing1 = "model"))) || ((data8.success === undefined) && (missing1 = "success"))) || ((data8.failure === undefined) && (missing1 = "failure"))) || ((data8.agentExit === undefined) && (missing1 = "agentExit"))) || ((data8.timedOut === undefined) && (missing1 = "timedOut"))) || ((data8.requests === undefined) && (missing1 = "requests"))) || ((data8.toolCalls === undefined) && (missing1 = "toolCalls"))) || ((data8.promptTokens === undefined) && (missing1 = "promptTokens"))) || ((data8.completionTokens === undefined) && (missing1 = "completionTokens"))) || ((data8.uncachedTokens === undefined) && (missing1 = "uncachedTokens"))) || ((data8.largestRequest === undefined) && (missing1 = "largestRequest"))) || ((data8.usageReported === undefined) && (missing1 = "usageReported"))) || ((data8.looped === undefined) && (missing1 = "looped"))) || ((data8.wallMs === undefined) && (missing1 = "wallMs"))){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1,schemaPath:"#/properties/runs/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data8.type !== undefined){
+let data9 = data8.type;
+const _errs21 = errors;
+if(typeof data9 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/type",schemaPath:"#/properties/runs/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("run" !== data9){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/type",schemaPath:"#/properties/runs/items/properties/type/const",keyword:"const",params:{allowedValue: "run"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs21 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.task !== undefined){
+const _errs23 = errors;
+if(typeof data8.task !== "string"){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/task",schemaPath:"#/properties/runs/items/properties/task/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs23 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.run !== undefined){
+let data11 = data8.run;
+const _errs25 = errors;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/run",schemaPath:"#/properties/runs/items/properties/run/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs25){
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 9007199254740991 || isNaN(data11)){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/run",schemaPath:"#/properties/runs/items/properties/run/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
+return false;
+}
+else {
+if(data11 <= 0 || isNaN(data11)){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/run",schemaPath:"#/properties/runs/items/properties/run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
+return false;
+}
+}
+}
+}
+var valid3 = _errs25 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.agent !== undefined){
+let data12 = data8.agent;
+const _errs27 = errors;
+if(typeof data12 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/agent",schemaPath:"#/properties/runs/items/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((data12 === "forge") || (data12 === "opencode")) || (data12 === "codex")) || (data12 === "claude")) || (data12 === "gemini")) || (data12 === "aider"))){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/agent",schemaPath:"#/properties/runs/items/properties/agent/enum",keyword:"enum",params:{allowedValues: schema29.properties.runs.items.properties.agent.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid3 = _errs27 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.model !== undefined){
+const _errs29 = errors;
+if(typeof data8.model !== "string"){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/model",schemaPath:"#/properties/runs/items/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs29 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.success !== undefined){
+const _errs31 = errors;
+if(typeof data8.success !== "boolean"){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/success",schemaPath:"#/properties/runs/items/properties/success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid3 = _errs31 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.failure !== undefined){
+let data15 = data8.failure;
+const _errs33 = errors;
+if((typeof data15 !== "string") && (data15 !== null)){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/failure",schemaPath:"#/properties/runs/items/properties/failure/type",keyword:"type",params:{type: schema29.properties.runs.items.properties.failure.type},message:"must be string,null"}];
+return false;
+}
+var valid3 = _errs33 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.agentExit !== undefined){
+let data16 = data8.agentExit;
+const _errs35 = errors;
+if((!((typeof data16 == "number") && (isFinite(data16)))) && (data16 !== null)){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/agentExit",schemaPath:"#/properties/runs/items/properties/agentExit/type",keyword:"type",params:{type: schema29.properties.runs.items.properties.agentExit.type},message:"must be number,null"}];
+return false;
+}
+var valid3 = _errs35 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.timedOut !== undefined){
+const _errs37 = errors;
+if(typeof data8.timedOut !== "boolean"){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/timedOut",schemaPath:"#/properties/runs/items/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid3 = _errs37 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.requests !== undefined){
+let data18 = data8.requests;
+const _errs39 = errors;
+if(!((typeof data18 == "number") && (isFinite(data18)))){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/requests",schemaPath:"#/properties/runs/items/properties/requests/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid3 = _errs39 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.toolCalls !== undefined){
+let data19 = data8.toolCalls;
+const _errs41 = errors;
+if(!((typeof data19 == "number") && (isFinite(data19)))){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/toolCalls",schemaPath:"#/properties/runs/items/properties/toolCalls/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid3 = _errs41 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.promptTokens !== undefined){
+let data20 = data8.promptTokens;
+const _errs43 = errors;
+if(!((typeof data20 == "number") && (isFinite(data20)))){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/promptTokens",schemaPath:"#/properties/runs/items/properties/promptTokens/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid3 = _errs43 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.completionTokens !== undefined){
+let data21 = data8.completionTokens;
+const _errs45 = errors;
+if(!((typeof data21 == "number") && (isFinite(data21)))){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/completionTokens",schemaPath:"#/properties/runs/items/properties/completionTokens/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid3 = _errs45 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.uncachedTokens !== undefined){
+let data22 = data8.uncachedTokens;
+const _errs47 = errors;
+if(!((typeof data22 == "number") && (isFinite(data22)))){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/uncachedTokens",schemaPath:"#/properties/runs/items/properties/uncachedTokens/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid3 = _errs47 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.largestRequest !== undefined){
+let data23 = data8.largestRequest;
+const _errs49 = errors;
+if(!((typeof data23 == "number") && (isFinite(data23)))){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/largestRequest",schemaPath:"#/properties/runs/items/properties/largestRequest/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid3 = _errs49 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.usageReported !== undefined){
+const _errs51 = errors;
+if(typeof data8.usageReported !== "boolean"){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/usageReported",schemaPath:"#/properties/runs/items/properties/usageReported/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid3 = _errs51 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.looped !== undefined){
+const _errs53 = errors;
+if(typeof data8.looped !== "boolean"){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/looped",schemaPath:"#/properties/runs/items/properties/looped/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid3 = _errs53 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.wallMs !== undefined){
+let data26 = data8.wallMs;
+const _errs55 = errors;
+if(!((typeof data26 == "number") && (isFinite(data26)))){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/wallMs",schemaPath:"#/properties/runs/items/properties/wallMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid3 = _errs55 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1,schemaPath:"#/properties/runs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid2 = _errs18 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+
 export const planPointer: StateFile<'planPointer'> = { kind: 'planPointer', what: "an active plan pointer", validate: validate_planPointer };
 export const contract: StateFile<'contract'> = { kind: 'contract', what: "a plan contract", validate: validate_contract };
 export const journalEntry: StateFile<'journalEntry'> = { kind: 'journalEntry', what: "a plan journal entry", validate: validate_journalEntry };
@@ -5004,3 +5447,4 @@ export const stamped: StateFile<'stamped'> = { kind: 'stamped', what: "a stamped
 export const undoMarker: StateFile<'undoMarker'> = { kind: 'undoMarker', what: "an undo marker", validate: validate_undoMarker };
 export const editTemps: StateFile<'editTemps'> = { kind: 'editTemps', what: "an edit journal's temp list", validate: validate_editTemps };
 export const editManifest: StateFile<'editManifest'> = { kind: 'editManifest', what: "an edit journal's manifest", validate: validate_editManifest };
+export const evalRecord: StateFile<'evalRecord'> = { kind: 'evalRecord', what: "a forge eval record", validate: validate_evalRecord };

@@ -1,0 +1,201 @@
+// forge eval: the same tasks run by any agent against any model, every token counted by one recording proxy, success decided by each task's own verify commands.
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type ArgsOf, type ArgsSpec, defineCommand, type RunContext } from '../lib/cli/declare';
+import { resolveModelConfig } from '../lib/agent/config-resolve';
+import { tokenizer } from '../lib/agent/context';
+import { RefusedError } from '../lib/errors';
+import { EVAL_AGENT_NAMES, EVAL_AGENTS, type EvalAgentName } from '../lib/eval/agents';
+import { type EvalRecord, loadEvals, saveEval, summarize, type TaskSummary } from '../lib/eval/results';
+import { type RunResult, runTask } from '../lib/eval/run';
+import { loadSuite, pickTasks } from '../lib/eval/tasks';
+import { onPath } from '../lib/plans/modules';
+import { recordableEndpoint } from '../lib/redact';
+
+const ARGS = {
+  task: {
+    type: 'array',
+    tool: '',
+    positional: true,
+    placeholder: 'TASK',
+    description: 'Tasks to run (all of the suite when none); with --compare, the evals to compare (all when none).',
+  },
+  agent: {
+    type: 'array',
+    tool: '',
+    choices: EVAL_AGENT_NAMES,
+    placeholder: 'AGENT',
+    description: 'The agent to run each task with (default forge); given twice or more, each runs every task.',
+  },
+  runs: { type: 'integer', tool: '', min: 1, default: 1, placeholder: 'N', description: 'Runs of each task by each agent: a success rate.' },
+  endpoint: { type: 'string', tool: '', placeholder: 'URL', description: 'The model endpoint (else as forge agent finds it: FORGE_ENDPOINT, a profile, Ollama).' },
+  model: { type: 'string', tool: '', placeholder: 'NAME', description: 'The model, as the endpoint names it.' },
+  profile: { type: 'string', tool: '', placeholder: 'NAME', description: 'A profile of the forge agent config file.' },
+  suite: { type: 'string', tool: '', placeholder: 'DIR', description: 'A folder of tasks (default: the suite forge ships).' },
+  list: { type: 'boolean', tool: '', description: 'List the tasks of the suite and run nothing.' },
+  compare: { type: 'boolean', tool: '', description: 'Put recorded evals side by side, task by task.' },
+  keep: { type: 'boolean', tool: '', description: "Keep each run's fixture repository (its path is in the run's record)." },
+} as const satisfies ArgsSpec;
+
+type Args = ArgsOf<typeof ARGS>;
+
+/** The suite forge ships: eval/tasks of the package, found up from this module (dist/commands/ or the source tree). */
+function shippedSuite(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, 'eval', 'tasks')) && existsSync(join(dir, 'package.json'))) return join(dir, 'eval', 'tasks');
+    const up = dirname(dir);
+    if (up === dir) return join(dirname(fileURLToPath(import.meta.url)), '..', 'eval', 'tasks');
+    dir = up;
+  }
+}
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const k = (n: number) => (n >= 10_000 ? `${(n / 1000).toFixed(0)}k` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+
+/** One line per task, agent and model: the table a person reads. */
+function table(rows: TaskSummary[], header = true): string {
+  const lines = rows.map((r) =>
+    [
+      r.task.padEnd(24),
+      `${r.agent}/${r.model}`.padEnd(28),
+      `${r.passed}/${r.runs} ${pct(r.successRate)}`.padStart(9),
+      String(r.toolCalls).padStart(6),
+      String(r.requests).padStart(5),
+      k(r.promptTokens).padStart(7),
+      k(r.completionTokens).padStart(6),
+      k(r.uncachedTokens).padStart(9),
+      k(r.largestRequest).padStart(8),
+      `${(r.wallMs / 1000).toFixed(1)}s`.padStart(7),
+      r.looped ? ` looped ${r.looped}` : '',
+    ].join(' '),
+  );
+  const head = `${'task'.padEnd(24)} ${'agent/model'.padEnd(28)} ${'success'.padStart(9)} ${'tools'.padStart(6)} ${'reqs'.padStart(5)} ${'prompt'.padStart(7)} ${'compl'.padStart(6)} ${'uncached'.padStart(9)} ${'largest'.padStart(8)} ${'wall'.padStart(7)}`;
+  return (header ? [head, ...lines] : lines).join('\n');
+}
+
+function runLine(r: RunResult): string {
+  const verdict = r.success ? 'passed' : `FAILED: ${r.failure?.split('\n')[0]}`;
+  return `${r.task} #${r.run} ${r.agent}/${r.model}: ${verdict} — ${r.toolCalls} tool calls, ${r.requests} requests, ${r.promptTokens} prompt + ${r.completionTokens} completion tokens${r.usageReported ? '' : ' (some estimated)'}${r.looped ? ', looped' : ''}, ${(r.wallMs / 1000).toFixed(1)} s`;
+}
+
+/** The command that runs forge itself for --agent forge: this very program. */
+function forgeArgv(ctx: RunContext): string[] {
+  return ctx.program.endsWith('.js') ? [process.execPath, ctx.program] : [ctx.program];
+}
+
+async function compare(args: Args, ctx: RunContext) {
+  const evals = await loadEvals({ store: await ctx.store(), ids: args.task ?? [] });
+  if (!evals.length) throw new RefusedError('NO_EVAL_RESULTS', 'no forge eval recorded on the state ref yet', { fix: ctx.cmd('eval', '--list') });
+  const rows = evals.flatMap((e) => summarize(e)).sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0));
+  for (const row of rows) await ctx.emit({ ...row }, '');
+  return {
+    data: { evals: evals.map((e) => e.id), rows: rows.length },
+    text: `${table(rows)}\n${evals.length} eval${evals.length === 1 ? '' : 's'}: ${evals.map((e) => `${e.id} (${e.startedAt.slice(0, 16)})`).join(', ')}`,
+    next: null,
+  };
+}
+
+export default defineCommand({
+  name: 'eval',
+  summary: 'Run a suite of tasks with any agent and model, tokens counted on the wire, success decided by each task',
+  description:
+    "Runs each task of a suite (the one forge ships, or --suite DIR: one folder per task holding task.json — {prompt, verify, targets?, source?, timeout?} — and setup.sh, which makes the task's fixture in an empty directory without the network) in a fresh git repository: the agent (--agent, default forge: forge agent) gets the task's prompt and the model endpoint (as forge agent finds it: --endpoint, FORGE_ENDPOINT, a profile, a local Ollama), and between the agent and the endpoint sits a recording proxy of forge's own, so every agent's requests, tool calls and tokens are counted the same way: prompt and completion tokens as the server counted them (o200k_base estimates when it sent none), uncached tokens (each request after its longest common prefix with the one before), the largest request, and whether the same tool call was made three times or more (looped). A task succeeded when every one of its verify commands exits 0 in the fixture afterwards — never on the agent's word. --runs N runs each task N times: a success rate. Each run is printed as it ends, then one line per task, agent and model (means per run); the eval is recorded on the state ref (.forge/eval/<id>.json), and --compare puts recorded evals side by side. An agent that is not installed is skipped, with its install command. Ctrl-C stops the run in progress and keeps what finished. Codex speaks the Responses API, Claude Code Anthropic's Messages API and Gemini CLI Gemini's: the endpoint must speak it too.",
+  args: ARGS,
+  examples: [
+    { command: 'forge eval --list', description: 'The tasks of the suite forge ships.' },
+    {
+      command: 'forge eval --endpoint http://localhost:11434/v1 --model qwen3:14b --runs 3',
+      description: 'Every task three times with forge agent on a local Ollama model.',
+    },
+    {
+      command: 'forge eval remove-console-log --agent forge --agent opencode --model qwen3:14b',
+      description: 'One task, forge agent and OpenCode, the same model and meter.',
+    },
+    { command: 'forge eval --compare', description: 'Every recorded eval, side by side.' },
+  ],
+  errors: {
+    AGENT_NOT_FOUND: 'no agent asked for is installed',
+    CANCELLED: 'stopped by Ctrl-C or a signal (what finished is recorded)',
+    EVAL_SETUP_FAILED: "a task's setup.sh failed",
+    EVAL_TASK_INVALID: 'a task folder is not as forge eval reads it',
+    NO_EVAL_RESULTS: 'nothing recorded to compare',
+    NOT_A_GIT_REPO: 'outside a git repository (the results go on its state ref)',
+    UNKNOWN_TASK: 'a task the suite does not have',
+  },
+  exits: { 0: 'every run succeeded (or the list, or the comparison)', 1: 'a run failed, or no agent could run', 2: 'bad arguments or task files' },
+  mutates: true,
+  mcp: false,
+  async run(args, ctx) {
+    const suiteDir = args.suite ? resolve(ctx.cwd, args.suite) : shippedSuite();
+    if (args.compare) return compare(args, ctx);
+    const all = await loadSuite({ suiteDir });
+    if (args.list) {
+      for (const t of all)
+        await ctx.emit(
+          { type: 'task', name: t.name, prompt: t.prompt, verify: t.verify, targets: t.targets, source: t.source },
+          `${t.name.padEnd(28)} ${t.prompt}`,
+        );
+      return { data: { suite: suiteDir, tasks: all.length }, text: `${all.length} task${all.length === 1 ? '' : 's'} in ${suiteDir}`, next: ctx.cmd('eval', '--help') };
+    }
+    const tasks = pickTasks({ tasks: all, names: args.task ?? [] });
+    const store = await ctx.store();
+    const config = await resolveModelConfig({ flags: { endpoint: args.endpoint, model: args.model, profile: args.profile }, env: ctx.env, signal: ctx.signal });
+    const wanted = [...new Set((args.agent ?? ['forge']) as EvalAgentName[])];
+    const agents: EvalAgentName[] = [];
+    for (const name of wanted) {
+      const program = EVAL_AGENTS[name].program;
+      if (program && !(await onPath({ program, cwd: ctx.cwd, path: ctx.env.PATH ?? '' })))
+        await ctx.emit({ type: 'skipped', agent: name, install: EVAL_AGENTS[name].install }, `skipped ${name}: not installed (${EVAL_AGENTS[name].install})`);
+      else agents.push(name);
+    }
+    if (!agents.length)
+      throw new RefusedError('AGENT_NOT_FOUND', `${wanted.join(', ')} ${wanted.length === 1 ? 'is' : 'are'} not installed`, {
+        fix: EVAL_AGENTS[wanted[0]!].install,
+      });
+    const record: EvalRecord = {
+      id: `eval-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}-${Math.random().toString(16).slice(2, 8)}`,
+      startedAt: new Date().toISOString(),
+      endpoint: recordableEndpoint(config.endpoint.value),
+      model: config.model.value,
+      agents,
+      suite: args.suite ? suiteDir : 'shipped',
+      runs: [],
+    };
+    const count = await tokenizer();
+    const total = tasks.length * agents.length * args.runs;
+    for (const task of tasks)
+      for (const agent of agents)
+        for (let run = 1; run <= args.runs && !ctx.signal.aborted; run++) {
+          await ctx.progress(`[${record.runs.length + 1}/${total}] ${task.name} #${run} with ${agent}…`);
+          const { fixture, ...result } = await runTask({
+            task,
+            run,
+            agent,
+            model: config.model.value,
+            upstream: config.endpoint.value,
+            apiKey: config.apiKey,
+            env: ctx.env,
+            forge: forgeArgv(ctx),
+            count,
+            signal: ctx.signal,
+            keep: args.keep,
+          });
+          if (result.failure === 'cancelled') break;
+          record.runs.push(result);
+          await ctx.emit({ ...result, ...(fixture ? { fixture } : {}) }, runLine(result));
+        }
+    if (record.runs.length) await saveEval({ store, record });
+    const rows = summarize(record);
+    for (const row of rows) await ctx.emit({ ...row }, '');
+    const passed = record.runs.filter((r) => r.success).length;
+    const cancelled = ctx.signal.aborted;
+    return {
+      data: { eval: record.id, runs: record.runs.length, passed, cancelled },
+      text: `${rows.length ? `${table(rows)}\n` : ''}${record.id}: ${passed} of ${record.runs.length} runs passed${cancelled ? ' (stopped: what finished is recorded)' : ''}`,
+      next: ctx.cmd('eval', '--compare'),
+      exitCode: passed === record.runs.length && !cancelled && record.runs.length > 0 ? 0 : 1,
+    };
+  },
+});

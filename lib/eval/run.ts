@@ -1,0 +1,171 @@
+// One eval run: the task's fixture made in a fresh repository, the agent run in it through the recording proxy, the task's verify commands deciding success.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RefusedError } from '../errors';
+import { runGit } from '../git/exec';
+import { runShell, startProgram } from '../process/program';
+import { shellQuote } from '../quote';
+import { type AgentCall, EVAL_AGENTS, type EvalAgentName } from './agents';
+import { startRecordingProxy, type RecordedCall } from './proxy';
+import type { EvalTask } from './tasks';
+
+export interface RunResult {
+  type: 'run';
+  task: string;
+  run: number;
+  agent: EvalAgentName;
+  model: string;
+  /** Decided by the task's verify commands, never by what the agent said. */
+  success: boolean;
+  /** The first verify command that failed, with the end of its output; or why the run did not get that far. */
+  failure: string | null;
+  agentExit: number | null;
+  timedOut: boolean;
+  requests: number;
+  toolCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Tokens of each request after its longest common prefix with the one before: what a prefix cache could not reuse. */
+  uncachedTokens: number;
+  largestRequest: number;
+  /** Whether the server counted the tokens (true) or some were estimated here (o200k_base). */
+  usageReported: boolean;
+  /** The same tool call with the same arguments three times or more. */
+  looped: boolean;
+  wallMs: number;
+}
+
+export type CountTokens = (text: string) => number;
+
+/** Tokens of `current` after the longest common prefix it shares with `previous`, counted on the text that differs. */
+function uncached(previous: string | null, current: string, count: CountTokens): number {
+  if (previous === null) return count(current);
+  let i = 0;
+  const n = Math.min(previous.length, current.length);
+  while (i < n && previous.charCodeAt(i) === current.charCodeAt(i)) i++;
+  return count(current.slice(i));
+}
+
+/** The figures of a run's model calls, as the proxy recorded them. */
+export function meterCalls(calls: RecordedCall[], count: CountTokens): Omit<RunResult, 'type' | 'task' | 'run' | 'agent' | 'model' | 'success' | 'failure' | 'agentExit' | 'timedOut' | 'wallMs'> {
+  let previous: string | null = null;
+  const figures = { requests: calls.length, toolCalls: 0, promptTokens: 0, completionTokens: 0, uncachedTokens: 0, largestRequest: 0, usageReported: true, looped: false };
+  const seen = new Map<string, number>();
+  for (const call of calls) {
+    const prompt = call.promptTokens ?? count(call.body);
+    if (call.promptTokens === null || call.completionTokens === null) figures.usageReported = false;
+    figures.promptTokens += prompt;
+    figures.completionTokens += call.completionTokens ?? 0;
+    figures.largestRequest = Math.max(figures.largestRequest, prompt);
+    figures.uncachedTokens += uncached(previous, call.body, count);
+    previous = call.body;
+    figures.toolCalls += call.toolCalls.length;
+    for (const t of call.toolCalls) {
+      const key = `${t.name}\u0000${t.args}`;
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+      if (seen.get(key)! >= 3) figures.looped = true;
+    }
+  }
+  return figures;
+}
+
+/** A git repository holding the task's fixture, committed, in a temp directory of its own. */
+async function makeFixture(task: EvalTask, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<{ dir: string; home: string }> {
+  const root = await mkdtemp(join(env.TMPDIR || tmpdir(), `forge-eval-${task.name}-`));
+  const dir = join(root, 'repo');
+  const home = join(root, 'home');
+  const setup = await runShell({ command: `mkdir -p "${dir}" "${home}" && cd "${dir}" && sh "${join(task.dir, 'setup.sh')}"`, cwd: root, env, timeoutMs: 120_000, signal });
+  if (setup.exitCode !== 0) {
+    await rm(root, { recursive: true, force: true });
+    throw new RefusedError('EVAL_SETUP_FAILED', `${task.name}: setup.sh failed (exit ${setup.exitCode ?? setup.signal}): ${setup.tail.trim().slice(-500)}`, {
+      fix: `sh ${shellQuote(join(task.dir, 'setup.sh'))}`,
+    });
+  }
+  const identity = { GIT_AUTHOR_NAME: 'forge eval', GIT_AUTHOR_EMAIL: 'eval@forge.invalid', GIT_COMMITTER_NAME: 'forge eval', GIT_COMMITTER_EMAIL: 'eval@forge.invalid' };
+  for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '--allow-empty', '-m', `fixture: ${task.name}`]]) {
+    const r = await runGit({ args, cwd: dir, env: identity });
+    if (r.code !== 0)
+      throw new RefusedError('EVAL_SETUP_FAILED', `${task.name}: git ${args[0]} failed in the fixture: ${r.stderr.trim()}`, { fix: 'git --version' });
+  }
+  return { dir, home };
+}
+
+/**
+ * Runs `agent` on `task` once, against `upstream` through a recording proxy of its own, then the
+ * task's verify commands in the fixture. The fixture is removed afterwards unless `keep`.
+ */
+export async function runTask({
+  task,
+  run,
+  agent,
+  model,
+  upstream,
+  env,
+  forge,
+  count,
+  apiKey,
+  signal,
+  keep = false,
+  onOutput,
+}: {
+  task: EvalTask;
+  run: number;
+  agent: EvalAgentName;
+  model: string;
+  upstream: string;
+  env: NodeJS.ProcessEnv;
+  forge: string[];
+  count: CountTokens;
+  /** The upstream's key, put in by the proxy (the agent only ever gets a placeholder). */
+  apiKey?: string;
+  signal?: AbortSignal;
+  keep?: boolean;
+  onOutput?: (chunk: Buffer) => void;
+}): Promise<RunResult & { fixture: string | null }> {
+  const started = Date.now();
+  const { dir, home } = await makeFixture(task, env, signal);
+  const proxy = await startRecordingProxy({ upstream, apiKey, signal });
+  try {
+    const call: AgentCall = { prompt: task.prompt, model, url: proxy.url, home, forge };
+    const { argv, env: agentEnv } = await EVAL_AGENTS[agent].prepare(call);
+    const program = startProgram({ argv, cwd: dir, env: { ...env, HOME: home, ...agentEnv }, onOutput });
+    let timedOut = false;
+    const stopAt = setTimeout(() => {
+      timedOut = true;
+      program.stop('SIGTERM');
+    }, task.timeoutSeconds * 1000);
+    const abort = () => program.stop('SIGINT');
+    signal?.addEventListener('abort', abort, { once: true });
+    const ended = await program.done;
+    clearTimeout(stopAt);
+    signal?.removeEventListener('abort', abort);
+    let failure: string | null = ended.spawnError ? `${argv[0]} could not start: ${ended.spawnError}` : timedOut ? `stopped after ${task.timeoutSeconds} s` : null;
+    if (!failure && !signal?.aborted)
+      for (const command of task.verify) {
+        const r = await runShell({ command, cwd: dir, env, timeoutMs: 300_000, signal });
+        if (r.exitCode !== 0) {
+          failure = `${command}: exit ${r.exitCode ?? r.signal}${r.tail.trim() ? `\n${r.tail.trim().split('\n').slice(-5).join('\n')}` : ''}`;
+          break;
+        }
+      }
+    if (signal?.aborted) failure ??= 'cancelled';
+    return {
+      type: 'run',
+      task: task.name,
+      run,
+      agent,
+      model,
+      success: failure === null,
+      failure,
+      agentExit: ended.exitCode,
+      timedOut,
+      ...meterCalls(proxy.calls, count),
+      wallMs: Date.now() - started,
+      fixture: keep ? dir : null,
+    };
+  } finally {
+    await proxy.close();
+    if (!keep) await rm(join(dir, '..'), { recursive: true, force: true });
+  }
+}
