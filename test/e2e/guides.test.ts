@@ -1,10 +1,11 @@
 // Every guide's examples, run as written: each ```sh block of README.md, CONTRIBUTING.md and docs/*.md, in a fresh repository per guide.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { FORGE, forgeEnv } from '../helpers/forge';
+import { ownChild } from '../helpers/owner';
 import { brokenLinks, guideFiles, inOrder, shellBlocks } from '../helpers/guides';
 import { reply, startOpenAIServer, type OpenAIServer, type ScriptStep } from '../helpers/openai-server';
 import { git, tempDir } from '../helpers/repo';
@@ -32,10 +33,43 @@ function project(): string {
 }
 
 /**
+ * One step through bash from the top of the project, stdin closed; its group is killed after a minute.
+ * Asynchronous, so that the scripted model server in this process can answer the step's requests.
+ */
+function step(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; output: string }> {
+  return new Promise((done, fail) => {
+    const child = ownChild(spawn('bash', ['-c', command], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true }), { group: true });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (b: string) => (stdout += b));
+    child.stderr.setEncoding('utf8').on('data', (b: string) => (stderr += b));
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }, 60_000);
+    child.on('error', fail);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      done({ status, output: `${stdout}${stderr}` });
+    });
+    child.stdin.end();
+  });
+}
+
+/**
  * What a guide's examples talk to besides forge: the model a guide's `http://localhost:11434` stands
  * for is a scripted server, answering as Ollama does, with the replies the guide's tasks need.
  */
-const MODEL_SCRIPTS: Record<string, ScriptStep[]> = {};
+const MODEL_SCRIPTS: Record<string, ScriptStep[]> = {
+  // forge agent under an active plan: its read of README.md is refused by the contract.
+  'docs/plans.md': [
+    reply({ toolCalls: [{ name: 'read', arguments: { path: 'README.md' } }] }),
+    reply({ text: 'README.md is outside the plan.' }),
+  ],
+};
 
 /** A server for the guides that name a model endpoint; the script is the guide's, then plain answers. */
 async function modelFor(guide: string, text: string): Promise<OpenAIServer | null> {
@@ -55,15 +89,22 @@ for (const guide of guideFiles()) {
     for (const program of PROGRAMS) symlinkSync(FORGE, join(bin, program));
     const server = await modelFor(guide, text);
     const origin = server ? new URL(server.url).origin : '';
-    const env = forgeEnv({ PATH: `${bin}:${process.env.PATH}`, HOME: tempDir('forge-guide-home-') });
+    // Each guide its own home: the agents' files (~/.claude, ~/.codex, ~/.gemini, ~/.config) are where a guide says they are, and one guide's --user install is not another's.
+    const env = forgeEnv({
+      PATH: `${bin}:${process.env.PATH}`,
+      HOME: tempDir('forge-guide-home-'),
+      CLAUDE_CONFIG_DIR: undefined,
+      CODEX_HOME: undefined,
+      GEMINI_CLI_HOME: undefined,
+      XDG_CONFIG_HOME: undefined,
+      XDG_DATA_HOME: undefined,
+    });
     try {
-      for (const step of blocks.flatMap((b) => b.steps)) {
-        const command = server ? step.command.replaceAll('http://localhost:11434', origin) : step.command;
-        const r = spawnSync('bash', ['-c', command], { cwd: dir, env, encoding: 'utf8', input: '', timeout: 60_000 });
-        const output = `${r.stdout}${r.stderr}`;
-        const where = `${guide}:${step.line}: $ ${step.command}`;
-        assert.is(r.status, step.exit, `${where}\n${output}`);
-        assert.ok(inOrder(output, step.shown), `${where}\nthe guide shows\n${step.shown.join('\n')}\nbut it printed\n${output}`);
+      for (const { command, exit, shown, line } of blocks.flatMap((b) => b.steps)) {
+        const r = await step(server ? command.replaceAll('http://localhost:11434', origin) : command, dir, env);
+        const where = `${guide}:${line}: $ ${command}`;
+        assert.is(r.status, exit, `${where}\n${r.output}`);
+        assert.ok(inOrder(r.output, shown), `${where}\nthe guide shows\n${shown.join('\n')}\nbut it printed\n${r.output}`);
       }
     } finally {
       await server?.close();
