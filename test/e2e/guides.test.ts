@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { FORGE, forgeEnv } from '../helpers/forge';
+import { ownChild } from '../helpers/owner';
 import { brokenLinks, guideFiles, inOrder, shellBlocks } from '../helpers/guides';
 import { reply, startOpenAIServer, type OpenAIServer, type ScriptStep } from '../helpers/openai-server';
-import { ownChild } from '../helpers/owner';
 import { git, tempDir } from '../helpers/repo';
 
 const PROGRAMS = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).bin as Record<string, string>);
@@ -33,6 +33,25 @@ function project(): string {
 }
 
 /**
+ * One step through bash from the top of the project, stdin closed; the test owns its process group.
+ * Asynchronous, so that the scripted model server in this process can answer the step's requests.
+ */
+function step(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; output: string }> {
+  return new Promise((done, fail) => {
+    const child = ownChild(spawn('bash', ['-c', command], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true }), { group: true });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (b: string) => (stdout += b));
+    child.stderr.setEncoding('utf8').on('data', (b: string) => (stderr += b));
+    child.on('error', fail);
+    child.on('close', (status) => {
+      done({ status, output: `${stdout}${stderr}` });
+    });
+    child.stdin.end();
+  });
+}
+
+/**
  * What a guide's examples talk to besides forge: the model a guide's `http://localhost:11434` stands
  * for is a scripted server, answering as Ollama does, with the replies the guide's tasks need.
  */
@@ -48,6 +67,11 @@ const MODEL_SCRIPTS: Record<string, ScriptStep[]> = {
     }),
     reply({ text: 'Added farewell(name) in src/farewell.js.' }),
   ],
+  // forge agent under an active plan: its read of README.md is refused by the contract.
+  'docs/plans.md': [
+    reply({ toolCalls: [{ name: 'read', arguments: { path: 'README.md' } }] }),
+    reply({ text: 'README.md is outside the plan.' }),
+  ],
 };
 
 /** A server for the guides that name a model endpoint; the script is the guide's, then plain answers. */
@@ -55,18 +79,6 @@ async function modelFor(guide: string, text: string): Promise<OpenAIServer | nul
   if (!text.includes('localhost:11434')) return null;
   const script = [...(MODEL_SCRIPTS[guide] ?? []), ...Array.from({ length: 20 }, () => reply({ text: 'Done.' }))];
   return startOpenAIServer({ script, models: ['qwen3:14b'], ollama: { contextLength: 40960, numCtx: 16384 } });
-}
-
-/** One step in bash, stdin closed; the scripted model answers meanwhile, so the test's own process must not block. */
-function bash(
-  command: string,
-  { cwd, env }: { cwd: string; env: NodeJS.ProcessEnv },
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = ownChild(spawn('bash', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true }), { group: true });
-  const out = { stdout: '', stderr: '' };
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out.stdout += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (out.stderr += d));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, ...out })));
 }
 
 for (const guide of guideFiles()) {
@@ -80,15 +92,22 @@ for (const guide of guideFiles()) {
     for (const program of PROGRAMS) symlinkSync(FORGE, join(bin, program));
     const server = await modelFor(guide, text);
     const origin = server ? new URL(server.url).origin : '';
-    const env = forgeEnv({ PATH: `${bin}:${process.env.PATH}`, HOME: tempDir('forge-guide-home-') });
+    // Each guide its own home: the agents' files (~/.claude, ~/.codex, ~/.gemini, ~/.config) are where a guide says they are, and one guide's --user install is not another's.
+    const env = forgeEnv({
+      PATH: `${bin}:${process.env.PATH}`,
+      HOME: tempDir('forge-guide-home-'),
+      CLAUDE_CONFIG_DIR: undefined,
+      CODEX_HOME: undefined,
+      GEMINI_CLI_HOME: undefined,
+      XDG_CONFIG_HOME: undefined,
+      XDG_DATA_HOME: undefined,
+    });
     try {
-      for (const step of blocks.flatMap((b) => b.steps)) {
-        const command = server ? step.command.replaceAll('http://localhost:11434', origin) : step.command;
-        const r = await bash(command, { cwd: dir, env });
-        const output = `${r.stdout}${r.stderr}`;
-        const where = `${guide}:${step.line}: $ ${step.command}`;
-        assert.is(r.status, step.exit, `${where}\n${output}`);
-        assert.ok(inOrder(output, step.shown), `${where}\nthe guide shows\n${step.shown.join('\n')}\nbut it printed\n${output}`);
+      for (const { command, exit, shown, line } of blocks.flatMap((b) => b.steps)) {
+        const r = await step(server ? command.replaceAll('http://localhost:11434', origin) : command, dir, env);
+        const where = `${guide}:${line}: $ ${command}`;
+        assert.is(r.status, exit, `${where}\n${r.output}`);
+        assert.ok(inOrder(r.output, shown), `${where}\nthe guide shows\n${shown.join('\n')}\nbut it printed\n${r.output}`);
       }
     } finally {
       await server?.close();
