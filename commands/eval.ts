@@ -28,8 +28,20 @@ const ARGS = {
     placeholder: 'AGENT',
     description: 'The agent to run each task with (default forge); given twice or more, each runs every task.',
   },
-  runs: { type: 'integer', tool: '', min: 1, default: 1, placeholder: 'N', description: 'Runs of each task by each agent: a success rate.' },
-  endpoint: { type: 'string', tool: '', placeholder: 'URL', description: 'The model endpoint (else as forge agent finds it: FORGE_ENDPOINT, a profile, Ollama).' },
+  runs: {
+    type: 'integer',
+    tool: '',
+    min: 1,
+    default: 1,
+    placeholder: 'N',
+    description: 'Runs of each task by each agent: a success rate.',
+  },
+  endpoint: {
+    type: 'string',
+    tool: '',
+    placeholder: 'URL',
+    description: 'The model endpoint (else as forge agent finds it: FORGE_ENDPOINT, a profile, Ollama).',
+  },
   model: { type: 'string', tool: '', placeholder: 'NAME', description: 'The model, as the endpoint names it.' },
   profile: { type: 'string', tool: '', placeholder: 'NAME', description: 'A profile of the forge agent config file.' },
   suite: { type: 'string', tool: '', placeholder: 'DIR', description: 'A folder of tasks (default: the suite forge ships).' },
@@ -87,7 +99,8 @@ function forgeArgv(ctx: RunContext): string[] {
 
 async function compare(args: Args, ctx: RunContext) {
   const evals = await loadEvals({ store: await ctx.store(), ids: args.task ?? [] });
-  if (!evals.length) throw new RefusedError('NO_EVAL_RESULTS', 'no forge eval recorded on the state ref yet', { fix: ctx.cmd('eval', '--list') });
+  if (!evals.length)
+    throw new RefusedError('NO_EVAL_RESULTS', 'no forge eval recorded on the state ref yet', { fix: ctx.cmd('eval', '--list') });
   const rows = evals.flatMap((e) => summarize(e)).sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0));
   for (const row of rows) await ctx.emit({ ...row }, '');
   return {
@@ -124,7 +137,11 @@ export default defineCommand({
     NOT_A_GIT_REPO: 'outside a git repository (the results go on its state ref)',
     UNKNOWN_TASK: 'a task the suite does not have',
   },
-  exits: { 0: 'every run succeeded (or the list, or the comparison)', 1: 'a run failed, or no agent could run', 2: 'bad arguments or task files' },
+  exits: {
+    0: 'every run succeeded (or the list, or the comparison)',
+    1: 'a run failed, or no agent could run',
+    2: 'bad arguments or task files',
+  },
   mutates: true,
   mcp: false,
   async run(args, ctx) {
@@ -137,17 +154,28 @@ export default defineCommand({
           { type: 'task', name: t.name, prompt: t.prompt, verify: t.verify, targets: t.targets, source: t.source },
           `${t.name.padEnd(28)} ${t.prompt}`,
         );
-      return { data: { suite: suiteDir, tasks: all.length }, text: `${all.length} task${all.length === 1 ? '' : 's'} in ${suiteDir}`, next: ctx.cmd('eval', '--help') };
+      return {
+        data: { suite: suiteDir, tasks: all.length },
+        text: `${all.length} task${all.length === 1 ? '' : 's'} in ${suiteDir}`,
+        next: ctx.cmd('eval', '--help'),
+      };
     }
     const tasks = pickTasks({ tasks: all, names: args.task ?? [] });
     const store = await ctx.store();
-    const config = await resolveModelConfig({ flags: { endpoint: args.endpoint, model: args.model, profile: args.profile }, env: ctx.env, signal: ctx.signal });
+    const config = await resolveModelConfig({
+      flags: { endpoint: args.endpoint, model: args.model, profile: args.profile },
+      env: ctx.env,
+      signal: ctx.signal,
+    });
     const wanted = [...new Set((args.agent ?? ['forge']) as EvalAgentName[])];
     const agents: EvalAgentName[] = [];
     for (const name of wanted) {
       const program = EVAL_AGENTS[name].program;
       if (program && !(await onPath({ program, cwd: ctx.cwd, path: ctx.env.PATH ?? '' })))
-        await ctx.emit({ type: 'skipped', agent: name, install: EVAL_AGENTS[name].install }, `skipped ${name}: not installed (${EVAL_AGENTS[name].install})`);
+        await ctx.emit(
+          { type: 'skipped', agent: name, install: EVAL_AGENTS[name].install },
+          `skipped ${name}: not installed (${EVAL_AGENTS[name].install})`,
+        );
       else agents.push(name);
     }
     if (!agents.length)

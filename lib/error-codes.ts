@@ -119,7 +119,7 @@ export const ERROR_CODES = {
   EMPTY_TASK: { exit: 2, meaning: 'the task is blank' },
   ENTRY_TOO_LARGE: { exit: 2, meaning: 'the serialized entry is over its size limit', data: shape<{ bytes: number; limit: number }>() },
   EVAL_SETUP_FAILED: { exit: 1, meaning: "an eval task's setup.sh failed, so its fixture could not be made" },
-  EVAL_TASK_INVALID: { exit: 2, meaning: "an eval suite or task folder that is not as forge eval reads it (task.json, setup.sh)" },
+  EVAL_TASK_INVALID: { exit: 2, meaning: 'an eval suite or task folder that is not as forge eval reads it (task.json, setup.sh)' },
   EXPORT_TARGET_NOT_EMPTY: { exit: 1, meaning: 'the export directory is a file or is not empty' },
   FILE_EXISTS: { exit: 1, meaning: 'the file exists already', data: shape<{ path: string }>() },
   FILE_NOT_FOUND: { exit: 1, meaning: 'no such file (or it cannot be read)', data: shape<{ path: string; suggestions?: string[] }>() },

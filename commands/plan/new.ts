@@ -1,6 +1,7 @@
 // forge plan new: start a plan contract from a template whose envelopes already pass forge plan check.
 import { defineCommand } from '../../lib/cli/declare';
 import { InvalidInputError } from '../../lib/errors';
+import { detectConventions } from '../../lib/init/conventions';
 import { planTemplate } from '../../lib/plans/template';
 import { writeWhole } from '../../lib/files/write';
 import { CONFINEMENT_ERRORS, openWorkspace } from '../../lib/files/workspace';
@@ -76,7 +77,9 @@ export default defineCommand({
     }
     const ws = await openWorkspace({ cwd: ctx.cwd, warn: ctx.warn });
     const path = relative(ctx.cwd, join(ws.root, 'docs', 'plans', `${date}-${args.slug}-plan.md`));
-    const r = await writeWhole({ ws, path, content: planTemplate({ slug: args.slug, date }), overwrite: false });
+    // U2 is proved by the repository's own test command, found as forge init finds it.
+    const testCommand = (await detectConventions({ ws })).commands.find((c) => c.what === 'test')?.command ?? null;
+    const r = await writeWhole({ ws, path, content: planTemplate({ slug: args.slug, date, testCommand }), overwrite: false });
     return { data: { ...r }, text: `wrote ${r.path}: edit its envelopes, then check it`, next: ctx.cmd('plan', 'check', '--path', r.path) };
   },
 });

@@ -123,7 +123,17 @@ export const EVAL_AGENTS: Record<EvalAgentName, EvalAgent> = {
     api: 'openai-chat',
     install: 'python3 -m pip install aider-install && aider-install',
     prepare: async ({ prompt, model, url }) => ({
-      argv: ['aider', '--model', `openai/${model}`, '--yes-always', '--no-auto-commits', '--no-check-update', '--no-show-model-warnings', '--message', prompt],
+      argv: [
+        'aider',
+        '--model',
+        `openai/${model}`,
+        '--yes-always',
+        '--no-auto-commits',
+        '--no-check-update',
+        '--no-show-model-warnings',
+        '--message',
+        prompt,
+      ],
       env: { OPENAI_API_BASE: url, OPENAI_API_KEY: KEY },
     }),
   },

@@ -103,7 +103,9 @@ function openAiResponses(values: unknown[]): Metered {
   const out: Metered = { promptTokens: null, completionTokens: null, toolCalls: [] };
   // A stream sends each finished item (response.output_item.done) and then the response, whose
   // output may be left empty (Codex reads the items); a reply without a stream is the response.
-  const streamed = values.filter((v): v is Json => isRecord(v) && v.type === 'response.output_item.done' && isRecord(v.item)).map((v) => v.item);
+  const streamed = values
+    .filter((v): v is Json => isRecord(v) && v.type === 'response.output_item.done' && isRecord(v.item))
+    .map((v) => v.item);
   const responses = values.map((v) => (isRecord(v) && isRecord(v.response) ? v.response : v)).filter(isRecord);
   const final = responses.filter((r) => Array.isArray(r.output) || isRecord(r.usage)).at(-1);
   if (final && isRecord(final.usage)) {

@@ -25,9 +25,21 @@ export interface RecordingProxy {
 }
 
 /** Hop-by-hop headers a proxy must not pass on (RFC 9110 §7.6.1), and the ones the next hop sets itself. */
-const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'content-length']);
+const HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'host',
+  'content-length',
+]);
 
-function passHeaders(headers: IncomingMessage['headers'] | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+function passHeaders(
+  headers: IncomingMessage['headers'] | Record<string, string | string[] | undefined>,
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP.has(name.toLowerCase())) out[name] = value;
   return out;

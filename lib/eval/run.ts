@@ -48,9 +48,21 @@ function uncached(previous: string | null, current: string, count: CountTokens):
 }
 
 /** The figures of a run's model calls, as the proxy recorded them. */
-export function meterCalls(calls: RecordedCall[], count: CountTokens): Omit<RunResult, 'type' | 'task' | 'run' | 'agent' | 'model' | 'success' | 'failure' | 'agentExit' | 'timedOut' | 'wallMs'> {
+export function meterCalls(
+  calls: RecordedCall[],
+  count: CountTokens,
+): Omit<RunResult, 'type' | 'task' | 'run' | 'agent' | 'model' | 'success' | 'failure' | 'agentExit' | 'timedOut' | 'wallMs'> {
   let previous: string | null = null;
-  const figures = { requests: calls.length, toolCalls: 0, promptTokens: 0, completionTokens: 0, uncachedTokens: 0, largestRequest: 0, usageReported: true, looped: false };
+  const figures = {
+    requests: calls.length,
+    toolCalls: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    uncachedTokens: 0,
+    largestRequest: 0,
+    usageReported: true,
+    looped: false,
+  };
   const seen = new Map<string, number>();
   for (const call of calls) {
     const prompt = call.promptTokens ?? count(call.body);
@@ -75,18 +87,39 @@ async function makeFixture(task: EvalTask, env: NodeJS.ProcessEnv, signal?: Abor
   const root = await mkdtemp(join(env.TMPDIR || tmpdir(), `forge-eval-${task.name}-`));
   const dir = join(root, 'repo');
   const home = join(root, 'home');
-  const setup = await runShell({ command: `mkdir -p "${dir}" "${home}" && cd "${dir}" && sh "${join(task.dir, 'setup.sh')}"`, cwd: root, env, timeoutMs: 120_000, signal });
+  const setup = await runShell({
+    command: `mkdir -p "${dir}" "${home}" && cd "${dir}" && sh "${join(task.dir, 'setup.sh')}"`,
+    cwd: root,
+    env,
+    timeoutMs: 120_000,
+    signal,
+  });
   if (setup.exitCode !== 0) {
     await rm(root, { recursive: true, force: true });
-    throw new RefusedError('EVAL_SETUP_FAILED', `${task.name}: setup.sh failed (exit ${setup.exitCode ?? setup.signal}): ${setup.tail.trim().slice(-500)}`, {
-      fix: `sh ${shellQuote(join(task.dir, 'setup.sh'))}`,
-    });
+    throw new RefusedError(
+      'EVAL_SETUP_FAILED',
+      `${task.name}: setup.sh failed (exit ${setup.exitCode ?? setup.signal}): ${setup.tail.trim().slice(-500)}`,
+      {
+        fix: `sh ${shellQuote(join(task.dir, 'setup.sh'))}`,
+      },
+    );
   }
-  const identity = { GIT_AUTHOR_NAME: 'forge eval', GIT_AUTHOR_EMAIL: 'eval@forge.invalid', GIT_COMMITTER_NAME: 'forge eval', GIT_COMMITTER_EMAIL: 'eval@forge.invalid' };
-  for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '--allow-empty', '-m', `fixture: ${task.name}`]]) {
+  const identity = {
+    GIT_AUTHOR_NAME: 'forge eval',
+    GIT_AUTHOR_EMAIL: 'eval@forge.invalid',
+    GIT_COMMITTER_NAME: 'forge eval',
+    GIT_COMMITTER_EMAIL: 'eval@forge.invalid',
+  };
+  for (const args of [
+    ['init', '-q', '-b', 'main'],
+    ['add', '-A'],
+    ['commit', '-q', '--allow-empty', '-m', `fixture: ${task.name}`],
+  ]) {
     const r = await runGit({ args, cwd: dir, env: identity });
     if (r.code !== 0)
-      throw new RefusedError('EVAL_SETUP_FAILED', `${task.name}: git ${args[0]} failed in the fixture: ${r.stderr.trim()}`, { fix: 'git --version' });
+      throw new RefusedError('EVAL_SETUP_FAILED', `${task.name}: git ${args[0]} failed in the fixture: ${r.stderr.trim()}`, {
+        fix: 'git --version',
+      });
   }
   return { dir, home };
 }
@@ -140,7 +173,11 @@ export async function runTask({
     const ended = await program.done;
     clearTimeout(stopAt);
     signal?.removeEventListener('abort', abort);
-    let failure: string | null = ended.spawnError ? `${argv[0]} could not start: ${ended.spawnError}` : timedOut ? `stopped after ${task.timeoutSeconds} s` : null;
+    let failure: string | null = ended.spawnError
+      ? `${argv[0]} could not start: ${ended.spawnError}`
+      : timedOut
+        ? `stopped after ${task.timeoutSeconds} s`
+        : null;
     if (!failure && !signal?.aborted)
       for (const command of task.verify) {
         const r = await runShell({ command, cwd: dir, env, timeoutMs: 300_000, signal });

@@ -1,6 +1,6 @@
 // Markdown plan contracts: an `envelope:` in the frontmatter (parent rails) and an ```envelope block
 // under each `### U<N>` heading (the unit's narrowing), checked to be narrower on every field.
-import { PLACEHOLDERS } from './template';
+import { NO_TEST_COMMAND, PLACEHOLDERS } from './template';
 import type { FindingCode } from '../error-codes';
 import { ID_PATTERN } from '../errors';
 import { SURFACES, type Surface } from './surface';
@@ -373,9 +373,10 @@ function checkCompleteness({
 /** A warning for each line that still holds the template's placeholder text: a plan that passes while it says nothing. */
 function placeholderFindings(file: string, text: string): Finding[] {
   return text.split('\n').flatMap((line, i) => {
-    const placeholder = PLACEHOLDERS.find((p) => line.includes(p));
+    // The placeholder verification appears JSON-quoted in the envelope.
+    const placeholder = [...PLACEHOLDERS, NO_TEST_COMMAND].find((p) => line.includes(p) || line.includes(JSON.stringify(p).slice(1, -1)));
     if (!placeholder) return [];
-    const col = line.indexOf(placeholder) + 1;
+    const col = Math.max(line.indexOf(placeholder), line.indexOf(JSON.stringify(placeholder).slice(1, -1))) + 1;
     return [
       {
         file,

@@ -8,7 +8,15 @@ export const PLACEHOLDERS = [
   'Tests for the change; the unit ends when they pass.',
 ] as const;
 
-export function planTemplate({ slug, date }: { slug: string; date: string }): string {
+/**
+ * U2's verification when the repository names no test command: it fails, saying what to write, so a
+ * plan never advances on a check that tests nothing (`make test` with no Makefile passes by a
+ * directory named test).
+ */
+export const NO_TEST_COMMAND = "echo 'no test command found: write the one that proves U2 here' >&2; exit 1";
+
+/** A plan contract to start from; `testCommand` is the repository's own (forge init finds it the same way). */
+export function planTemplate({ slug, date, testCommand = null }: { slug: string; date: string; testCommand?: string | null }): string {
   const title = slug.replace(/-/g, ' ');
   return `---
 title: "${title}"
@@ -62,7 +70,7 @@ surface: local_branch
 context_tokens_expected: 8000
 verification:
   kind: command
-  command: "make test"
+  command: ${JSON.stringify(testCommand ?? NO_TEST_COMMAND)}
 requirements: [R2]
 advance_evidence_required:
   verification_pass: true

@@ -1,5 +1,5 @@
 // forge plan check / new: real plan files for every check, each finding at file:line:col, exit codes 0/1/2.
-import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
@@ -42,7 +42,15 @@ test('the template passes, each placeholder a TEMPLATE_TEXT warning until it is 
     check.stdout,
     /^docs\/plans\/\S+-add-login-plan\.md:25:7: warning TEMPLATE_TEXT: still the template's placeholder: "the change itself/,
   );
-  assert.match(check.stdout, /\n1 plan checked \(1 contract\): 0 errors, 4 warnings\nDone\.\n$/);
+  // No test command in this repository: U2's verification fails until one is written, and is flagged.
+  assert.match(check.stdout, /:53:\d+: warning TEMPLATE_TEXT: still the template's placeholder: "echo 'no test command found/);
+  assert.match(check.stdout, /\n1 plan checked \(1 contract\): 0 errors, 5 warnings\nDone\.\n$/);
+  // With one (package.json's scripts.test, a Makefile's test target…), U2 runs it.
+  const node = repoWithPlans({ 'package.json': '{"scripts":{"test":"node --test"}}', Makefile: 'build:\n\ttrue\n' });
+  git(node, 'add', '-A');
+  git(node, 'commit', '-qm', 'a package');
+  await forge(['plan', 'new', 'x', '--date', '2026-01-01'], { cwd: node });
+  assert.match(readFileSync(join(node, 'docs/plans/2026-01-01-x-plan.md'), 'utf8'), /\n {2}command: "npm test"\n/);
   const path = readdirSync(join(dir, 'docs', 'plans'))[0]!;
   writeFileSync(join(dir, 'docs', 'plans', path), filledTemplate({ slug: 'add-login', date: path.slice(0, 10) }));
   const filled = await forge(['plan', 'check'], { cwd: dir });

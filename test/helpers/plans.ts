@@ -41,8 +41,11 @@ requirements: [R1]
 `;
 }
 
-/** forge plan new's template with its placeholders written over, as an author leaves it: a plan check finds nothing in it. */
+/** forge plan new's template with its placeholders written over, as an author leaves it (U2 runs `make test`): a plan check finds nothing in it. */
 export function filledTemplate({ slug, date }: { slug: string; date: string }): string {
   const words = ['the login form signs a user in.', 'test/login.test.ts passes.', 'Adds the form to src/login.ts.', 'Runs the tests.'];
-  return PLACEHOLDERS.reduce((text, placeholder, i) => text.replace(placeholder, words[i]!), planTemplate({ slug, date }));
+  return PLACEHOLDERS.reduce(
+    (text, placeholder, i) => text.replace(placeholder, words[i]!),
+    planTemplate({ slug, date, testCommand: 'make test' }),
+  );
 }
