@@ -74,6 +74,89 @@ const MODEL_SCRIPTS: Record<string, ScriptStep[]> = {
   ],
 };
 
+/** docs/agent.md: the farewell task, a quick question twice, a question back then `--continue yes`, and a 2-step plan. */
+MODEL_SCRIPTS['docs/agent.md'] = [
+  reply({
+    toolCalls: [
+      {
+        name: 'edit',
+        arguments: {
+          path: 'src/greet.js',
+          old: "  return 'Hello, ' + name;\n}\n",
+          new: "  return 'Hello, ' + name;\n}\n\nexport function farewell(name) {\n  return 'Goodbye, ' + name;\n}\n",
+        },
+      },
+    ],
+  }),
+  reply({ text: 'Added farewell(name) to src/greet.js.' }),
+  reply({ text: "greet(name) returns 'Hello, ' followed by the name." }),
+  reply({ text: "greet(name) returns 'Hello, ' followed by the name." }),
+  reply({ text: 'Should I add it to test/greet.test.js?' }),
+  reply({
+    toolCalls: [
+      {
+        name: 'write',
+        arguments: {
+          path: 'test/farewell.test.js',
+          content:
+            "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport { farewell } from '../src/greet.js';\n\ntest('farewell', () => assert.equal(farewell('Ada'), 'Goodbye, Ada'));\n",
+        },
+      },
+    ],
+  }),
+  reply({ text: 'Added test/farewell.test.js.' }),
+  reply({
+    text: `\`\`\`json\n${JSON.stringify({
+      modules: [
+        {
+          id: 'M1',
+          title: 'Add shout',
+          objective: "Add shout(name) to src/greet.js: greet(name) upper-cased, with '!'.",
+          files: ['src/greet.js'],
+          verify: ['npm test'],
+          doneWhen: 'npm test passes',
+        },
+        {
+          id: 'M2',
+          title: 'Document',
+          objective: 'List greet, farewell and shout in README.md, one line each.',
+          files: ['README.md'],
+          verify: ['grep -q shout README.md'],
+          doneWhen: 'README.md names shout',
+          dependsOn: ['M1'],
+        },
+      ],
+    })}\n\`\`\``,
+  }),
+  reply({
+    toolCalls: [
+      {
+        name: 'edit',
+        arguments: {
+          path: 'src/greet.js',
+          old: 'export function farewell',
+          new: "export function shout(name) {\n  return greet(name).toUpperCase() + '!';\n}\n\nexport function farewell",
+        },
+      },
+    ],
+  }),
+  reply({ text: 'Added shout(name).' }),
+  reply({
+    toolCalls: [
+      {
+        name: 'write',
+        arguments: {
+          path: 'README.md',
+          overwrite: true,
+          content:
+            "# greet\n\n- `greet(name)`: 'Hello, ' + name\n- `farewell(name)`: 'Goodbye, ' + name\n- `shout(name)`: greet(name) upper-cased, with '!'\n",
+        },
+      },
+    ],
+  }),
+  reply({ text: 'Documented greet, farewell and shout in README.md.' }),
+];
+
 /** A server for the guides that name a model endpoint; the script is the guide's, then plain answers. */
 async function modelFor(guide: string, text: string): Promise<OpenAIServer | null> {
   if (!text.includes('localhost:11434')) return null;
