@@ -34,7 +34,7 @@ export async function dryRunWithGit({
   const settings = await resolveAgentSettings({ flags: { profile: args.profile }, env });
   const budget = args.budget ?? DEFAULT_BUDGET;
   const dry = await withGitContext({ mode: settings.gitContext.value, inRepo, cwd: ctx.cwd, tools, budget });
-  return dryRunOutcome({ plan: args.plan, task, root, history, git: dry.git, tools: dry.tools, ctx, attachments });
+  return dryRunOutcome({ plan: args.plan, task, root, history, git: dry.git, tools: dry.tools, ctx, attachments, budget: args.budget });
 }
 
 /** --dry-run: the first request (the planner's with --plan) exactly as it would be sent, and its size. */
@@ -47,7 +47,10 @@ async function dryRunOutcome({
   tools,
   ctx,
   attachments,
+  budget,
 }: {
+  /** --budget as given: the request is checked against it as the run would check it (without it the run sizes the budget from the model). */
+  budget: number | undefined;
   plan: boolean;
   task: string;
   root: string;
@@ -57,7 +60,7 @@ async function dryRunOutcome({
   ctx: RunContext;
   attachments: Attachments | undefined;
 }): Promise<Outcome> {
-  const { requestTokens } = await import('../../lib/agent/context');
+  const { enforceBudget, newBudgetState, requestTokens } = await import('../../lib/agent/context');
   if (plan) {
     const { plannerMessages } = await import('../../lib/agent/planner');
     const messages = await plannerMessages({
@@ -77,6 +80,15 @@ async function dryRunOutcome({
   const request = await firstRequest({ task, root, history, git, tools, attachments });
   const fixed = await fixedPromptTokens(request.tools);
   const tokens = await requestTokens(request);
+  // What the run would refuse before sending anything (BUDGET_TOO_SMALL), the dry run refuses too.
+  if (budget !== undefined)
+    await enforceBudget({
+      messages: structuredClone(request.messages),
+      tools: request.tools,
+      budget,
+      state: newBudgetState(),
+      pinned: (await attachments?.pinned.budgetText()) ?? null,
+    });
   return {
     data: { request, tokens, fixedTokens: fixed },
     text: `${JSON.stringify(request, null, 2)}\n${tokens} tokens (o200k_base), ${fixed} of them the fixed prompt (system prompt and tool schemas, without conventions)`,

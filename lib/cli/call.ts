@@ -1,7 +1,7 @@
 // One call of one command, whatever door it came by: validation in front, the run, then its outcome or its error; the CLI streams it, every other caller takes records and text.
 import { statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve as resolvePath } from 'node:path';
-import { assertId, CwdNotFoundError, ForgeError, type ExitCode } from '../errors';
+import { assertId, CwdNotFoundError, ForgeError, RefusedError, type ExitCode } from '../errors';
 import { xdgBase } from '../fs/xdg';
 import { openRepo, type Repo } from '../git/repo';
 import { StateStore } from '../git/state';
@@ -295,6 +295,9 @@ export async function runCall({
     if (requested !== undefined) settled.runId = assertId({ kind: 'run id', value: requested });
     if (cwdFlag !== undefined && target.exists) settled.context.cwd = settled.cwd;
     settled.context.runId = settled.runId;
+    // A call cancelled before it starts does nothing: a caller's abort is never answered with work done.
+    if (ctx.signal.aborted)
+      throw new RefusedError('CANCELLED', `forge ${spec.name} was cancelled before it started: nothing was done`, { fix: helpFix });
     const outcome = await spec.run(args, runContext({ target, settled, ctx, io }));
     result = { code: outcome.exitCode ?? 0, outcome, context: settled.context, streamed: settled.streamed };
   } catch (err) {

@@ -1,5 +1,5 @@
 // The one call path (lib/cli/call.ts, lib/cli/invoke.ts): a typed call gives the records --json prints and the text a pipe gets from one run, refuses without throwing, logs under its run, and reaches the registry it is given.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { entries } from '../../../commands/index';
@@ -7,7 +7,7 @@ import { createContext } from '../../../lib/cli/call';
 import { callCommand, commandNamed } from '../../../lib/cli/invoke';
 import { forge, forgeEnv, stable } from '../../helpers/forge';
 import { test } from '../../helpers/harness';
-import { repoWith } from '../../helpers/repo';
+import { git, repoWith } from '../../helpers/repo';
 
 /** A typed call of `name` in `cwd`, in a context closed after it. */
 async function call(name: string, args: Record<string, unknown>, cwd: string, env = forgeEnv()) {
@@ -39,6 +39,29 @@ test('a refusal or bad input comes back as its error and record, not a throw; no
   const unknown = await call('read', { path: 'a.ts', colour: 'red' }, dir);
   assert.equal([unknown.code, unknown.error?.code], [2, 'UNKNOWN_FIELD']);
   assert.is(readFileSync(join(dir, 'a.ts'), 'utf8'), 'one\n');
+});
+
+test('a call whose caller cancelled before it started does nothing and says CANCELLED: an edit, a memory save, a write', async () => {
+  const dir = repoWith({ 'a.ts': 'one\n' });
+  const before = git(dir, 'for-each-ref');
+  const cancelled = new AbortController();
+  cancelled.abort();
+  for (const [name, args] of [
+    ['edit', { path: 'a.ts', old: 'one', new: 'two' }],
+    ['memory save', { pattern: 'a lesson learned' }],
+    ['write', { path: 'b.ts', content: 'x\n' }],
+  ] as const) {
+    const ctx = createContext({ cwd: dir, env: forgeEnv(), signal: cancelled.signal, registry: () => entries });
+    try {
+      const r = await callCommand({ spec: commandNamed(entries, name), args, ctx });
+      assert.equal([r.code, r.error?.code], [1, 'CANCELLED'], `${name}: ${r.stderr}`);
+    } finally {
+      ctx.close();
+    }
+  }
+  assert.is(readFileSync(join(dir, 'a.ts'), 'utf8'), 'one\n');
+  assert.not.ok(existsSync(join(dir, 'b.ts')));
+  assert.is(git(dir, 'for-each-ref'), before, 'no state commit');
 });
 
 test('typed values are coerced as an NDJSON request is: "true" for a flag, "3" for a number, one string for a list', async () => {
