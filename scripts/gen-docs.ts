@@ -14,7 +14,7 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 function write(path: string, content: string): void {
   if (!existsSync(path) || readFileSync(path, 'utf8') !== content) writeFileSync(path, content);
 }
-const files = generatedFiles(entries, pkg.version);
+const files = generatedFiles(entries, pkg.version, (path) => (existsSync(path) ? readFileSync(path, 'utf8') : undefined));
 // forge mcp's description lists the toolsets from lib/mcp/served.gen.ts as this process loaded it:
 // when the table changes, it is written and the pages are made by a fresh process that reads it.
 const SERVED_PATH = 'lib/mcp/served.gen.ts';
