@@ -23,6 +23,15 @@ test('every command answers its examples and an error with a hint marker, and ev
   );
 });
 
+test("every example is written for the reader's own project: none names the test suite's fixture", () => {
+  const found = leaves(entries).flatMap((c) =>
+    c.examples
+      .filter((ex) => /fixture/i.test(`${ex.command} ${ex.description}`))
+      .map((ex) => `forge ${c.name}: ${ex.command} — ${ex.description}`),
+  );
+  assert.equal(found, []);
+});
+
 test('no hint written in the source is a placeholder: every fix, next, or and ctx.cmd literal of lib/ and commands/', () => {
   const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'lib', 'commands'], { encoding: 'utf8' })
     .split('\n')
