@@ -13,7 +13,7 @@ export default defineCommand({
   name: 'completion',
   summary: 'Print the shell completion script for bash, zsh or fish',
   description: [
-    "Prints the completion script of the shell named: commands and subcommands, every option (the common ones before a command too: forge -C ⇥), an option's choices, and file names — directories with a trailing /, names with spaces quoted, relative to -C/--cwd when one was typed. The same scripts are in the package's completions/ directory, generated from the declarations like the man pages. The script's hint goes to stderr, so stdout is the script alone.",
+    "Prints the completion script of the shell named: commands and subcommands, every option (the common ones before a command too: forge -C ⇥), the choices an option or an argument declares (forge logs --severity ⇥, forge read --color=⇥, forge completion ⇥), and file names — directories with a trailing /, names with spaces quoted, relative to -C/--cwd when one was typed, never git's own files (.git), which every file tool refuses. The same scripts are in the package's completions/ directory, generated from the declarations like the man pages. The script's hint goes to stderr, so stdout is the script alone.",
     `To load it in the current shell: eval "$(forge completion bash)" (zsh: source <(forge completion zsh); fish: forge completion fish | source). To install it for every new shell: ${INSTALL.bash}; ${INSTALL.zsh} (a directory on $fpath, before compinit runs); ${INSTALL.fish}.`,
   ].join('\n\n'),
   args: {

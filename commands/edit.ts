@@ -49,16 +49,17 @@ export default defineCommand({
   },
   examples: [
     {
-      command: "forge edit README.md --old 'line 3 of the fixture README' --new 'line three'",
+      command: "forge edit src/app.ts --old 'export const port = 3000;' --new 'export const port = Number(env.PORT ?? 3000);'",
       description: 'Replace a unique piece of text.',
     },
     {
-      command: "forge edit README.md --old '  line 4 of the fixture README' --new 'line four'",
-      description: 'Indented differently: the cascade finds the one line anyway.',
+      command: 'forge edit src/server.ts --old \'    res.end(greet("world"));\' --new \'    res.end(greet(req.url ?? "world"));\'',
+      description:
+        "Indented with four spaces where the file has two: the cascade finds the one line, and the new one keeps the file's indentation.",
     },
     {
-      command: "forge edit README.md --after 1#7ac8 --new 'inserted after line 1'",
-      description: 'Insert after line 1, by the anchor forge read printed for it.',
+      command: 'forge edit src/app.ts --after 1#1239 --new \'import { hostname } from "node:os";\'',
+      description: 'Insert after line 1, by the anchor forge read printed for it (1#1239: import { env } from "node:process";).',
     },
   ],
   errors: {

@@ -44,7 +44,8 @@ export default defineCommand({
   examples: [
     {
       command: 'forge mcp',
-      description: 'Serve the default toolsets to the MCP client that started it (here: stdin is empty, so it ends at once).',
+      description:
+        "Serve the default toolsets on stdin and stdout: the command an MCP client's configuration runs (it ends when the client closes stdin).",
     },
     { command: 'forge mcp --toolsets files,memory --tools plan_status', description: 'Serve the file and memory tools and plan_status.' },
     { command: 'forge mcp --toolsets all', description: 'Serve every forge command.' },

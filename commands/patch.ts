@@ -43,13 +43,13 @@ export default defineCommand({
   examples: [
     {
       command:
-        "printf -- '--- a/README.md\\n+++ b/README.md\\n@@ @@\\n line 9 of the fixture README\\n-line 10 of the fixture README\\n+line ten\\n' | forge patch --check",
-      description: 'What a sloppy diff (bare @@) would change, without writing.',
+        'printf -- \'--- a/src/app.ts\\n+++ b/src/app.ts\\n@@ @@\\n export function greet(name: string): string {\\n-  return "Hello, " + name;\\n+  return "Hello, " + name + "!";\\n }\\n\' | forge patch --check',
+      description: 'What a sloppy diff (a bare @@, no line numbers) would change in src/app.ts, without writing.',
     },
     {
       command:
-        "printf -- '--- a/README.md\\n+++ b/README.md\\n@@ -99,2 +99,2 @@\\n line 9 of the fixture README\\n-line 10 of the fixture README\\n+line ten\\n' | forge patch",
-      description: 'Apply it; the wrong line numbers do not matter.',
+        'printf -- \'--- a/src/app.ts\\n+++ b/src/app.ts\\n@@ -40,3 +40,3 @@\\n export function greet(name: string): string {\\n-  return "Hello, " + name;\\n+  return "Hello, " + name + "!";\\n }\\n\' | forge patch',
+      description: 'Apply it with the line numbers a model got wrong (the function is at line 6): the context finds the place.',
     },
   ],
   errors: {

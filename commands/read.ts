@@ -52,7 +52,7 @@ export default defineCommand({
     { command: 'forge read README.md --start 20 --end 40 --json', description: 'Lines 20-40 as one record with a lines array.' },
     { command: 'forge read README.md --end 5 --blame', description: 'Who last touched the first five lines, and when.' },
     {
-      command: 'forge read README.md --symbols',
+      command: 'forge read src/app.ts --symbols',
       description: 'The symbol index of a file (for a .ts, .py, .go, .rs, .c/.cpp or .java file, from its grammar).',
     },
   ],

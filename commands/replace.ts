@@ -76,10 +76,13 @@ export default defineCommand({
       'Tests only: a fraction F (0 < F ≤ 1), or SIGINT@F (SIGTERM, SIGHUP) to send that signal instead, once; the process kills itself (SIGKILL) after that fraction of the steps of writing the files, to prove that a crash at any step is recovered.',
   },
   examples: [
-    { command: "forge replace 'fixture README' 'sample README' --check", description: 'What would change, without writing.' },
     {
-      command: "forge replace --regex 'line (\\d+) of' 'line $1 in' --glob '*.md'",
-      description: 'A regex with a group, in Markdown files only.',
+      command: "forge replace 'greet(' 'welcome(' --check",
+      description: 'Rename a function everywhere: what would change, without writing.',
+    },
+    {
+      command: "forge replace --regex '\\(docs/([\\w-]+)\\.md\\)' '(guide/$1.md)' --glob '*.md'",
+      description: 'Point the links to docs/NAME.md at guide/NAME.md: a regex with a group, in Markdown files only.',
     },
   ],
   errors: {

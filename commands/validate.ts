@@ -151,12 +151,12 @@ export default defineCommand({
   examples: [
     { command: "forge validate m1 --file README.md --cmd 'test -s README.md'", description: 'README.md exists and is not empty: PROCEED.' },
     {
-      command: "forge validate m2 --run-id demo --file src/app.ts --cmd 'npm test' --json",
-      description: 'A missing file and a failing command: RETRY, as one record.',
+      command: "forge validate m2 --run-id demo --file src/app.test.ts --cmd 'npm test' --json",
+      description: 'A test file not written yet and a failing npm test: RETRY, as one record.',
     },
     {
-      command: 'forge validate m3 --contract src/auth.ts:src/server.ts --timeout 60',
-      description: 'Every name server.ts imports from auth.ts must be exported by it.',
+      command: 'forge validate m3 --contract src/app.ts:src/server.ts --timeout 60',
+      description: 'Every name src/server.ts imports from src/app.ts must be exported by it.',
     },
   ],
   errors: {

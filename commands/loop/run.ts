@@ -33,8 +33,9 @@ export default defineCommand({
       description: 'Claude Code headless, until make test passes.',
     },
     {
-      command: 'forge loop run --prompt-file README.md --max-iterations 2 -- cat',
-      description: 'Any program reading stdin is an agent (this one never finishes).',
+      command: 'forge loop run --prompt-file PROMPT.md --max-iterations 2 -- cat',
+      description:
+        'Any program that reads the prompt on stdin is an agent: cat never says it is done, so this one stops after two iterations.',
     },
   ],
   errors: {

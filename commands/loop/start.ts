@@ -103,7 +103,7 @@ export default defineCommand({
       description: 'A loop that ends when the tests pass.',
     },
     {
-      command: 'forge loop start --prompt-file README.md --completion-promise "ALL TESTS PASS" --agent gemini --json',
+      command: 'forge loop start --prompt-file PROMPT.md --completion-promise "ALL TESTS PASS" --agent gemini --json',
       description: "Ends on <promise>ALL TESTS PASS</promise>; Gemini CLI's AfterAgent hook drives it.",
     },
   ],

@@ -20,9 +20,9 @@ export default defineCommand({
     },
   },
   examples: [
-    { command: 'forge plan activate --path docs/plans/2026-01-01-fixture-plan.md', description: 'Adopt a plan contract.' },
+    { command: 'forge plan activate --path docs/plans/2026-03-02-rate-limit-plan.md', description: 'Adopt a plan contract.' },
     {
-      command: 'forge plan activate --path docs/plans/2026-01-01-fixture-plan.md --replace',
+      command: 'forge plan activate --path docs/plans/2026-03-02-rate-limit-plan.md --replace',
       description: 'Take up the plan again after editing it: it restarts at U1.',
     },
   ],

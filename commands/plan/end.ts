@@ -16,7 +16,7 @@ export default defineCommand({
   },
   examples: [
     { command: "forge plan end --reason 'scope changed: replanning'", description: 'Stop gating with the active plan.' },
-    { command: 'forge plan end --plan-id 2026-01-01-fixture --json', description: 'End a plan by its id; one record.' },
+    { command: 'forge plan end --plan-id 2026-03-02-rate-limit --json', description: 'End a plan by its id; one record.' },
   ],
   errors: {
     PLAN_OPERATOR_ONLY:

@@ -16,7 +16,7 @@ export default defineCommand({
   },
   examples: [
     { command: "forge plan pause --reason 'waiting for review'", description: 'Stop the agent at the next tool call.' },
-    { command: "forge plan pause --plan-id 2026-01-01-fixture --reason 'waiting for review'", description: 'Pause a plan by its id.' },
+    { command: "forge plan pause --plan-id 2026-03-02-rate-limit --reason 'waiting for review'", description: 'Pause a plan by its id.' },
   ],
   errors: {
     PLAN_OPERATOR_ONLY:

@@ -13,7 +13,7 @@ export default defineCommand({
   },
   examples: [
     { command: 'forge plan resume', description: 'Let the agent go on.' },
-    { command: 'forge plan resume --plan-id 2026-01-01-fixture', description: 'Resume a plan by its id.' },
+    { command: 'forge plan resume --plan-id 2026-03-02-rate-limit', description: 'Resume a plan by its id.' },
   ],
   errors: {
     PLAN_OPERATOR_ONLY:

@@ -275,6 +275,15 @@ export const COMMON_ARGS = {
   help: { type: 'boolean', alias: 'h', description: 'Show this help.' },
 } as const satisfies ArgsSpec;
 
+/**
+ * Whether an option takes the word after it as its value (`--limit 5`, `-C dir`): every option but
+ * a boolean, and --color, which is --color=always when bare, as git's (its value only as --color=WHEN).
+ * The parser binds values by it, and the completions skip values by it.
+ */
+export function takesNextWord(name: string, spec: ArgSpec): boolean {
+  return spec.type !== 'boolean' && name !== 'color';
+}
+
 /** Codes the CLI raises around any command (parsing, NDJSON, --cwd, --run-id; a bug): every man page lists them with the table's meaning. */
 export const COMMON_ERRORS = [
   'UNKNOWN_OPTION',

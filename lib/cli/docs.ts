@@ -1,14 +1,28 @@
 // Every file derived from the declarations (man pages, completions, the catalog, the bin map), for `make docs` and the drift test.
 import { bashCompletion, fishCompletion, programs, zshCompletion } from './completions';
 import { type ArgsSpec, COMMON_ARGS, isGroup, type Entry } from './declare';
-import { manPage, overviewPage } from './man';
+import { manPage, overviewPage, pageDate } from './man';
 import { ERROR_CODES, FINDING_CODES } from '../error-codes';
 
-/** Path → content of every generated file. */
-export function generatedFiles(entries: readonly Entry[], version: string): Map<string, string> {
+/**
+ * Path → content of every generated file. A man page is dated the day its text last changed:
+ * `previous` reads the page as it is (undefined when there is none), and a page whose text is the
+ * same but for the date keeps its date; any other is dated `today` (YYYY-MM-DD).
+ */
+export function generatedFiles(
+  entries: readonly Entry[],
+  version: string,
+  previous: (path: string) => string | undefined = () => undefined,
+  today: string = new Date().toISOString().slice(0, 10),
+): Map<string, string> {
   const files = new Map<string, string>();
-  files.set('man/forge.1', overviewPage(entries, version));
-  for (const e of entries) files.set(`man/forge-${e.name}.1`, manPage(e, version));
+  const dated = (path: string, page: (date: string) => string) => {
+    const old = previous(path);
+    const date = old === undefined ? undefined : pageDate(old);
+    files.set(path, date !== undefined && page(date) === old ? old : page(today));
+  };
+  dated('man/forge.1', (date) => overviewPage(entries, version, date));
+  for (const e of entries) dated(`man/forge-${e.name}.1`, (date) => manPage(e, version, date));
   files.set('completions/forge.bash', bashCompletion(entries));
   files.set('completions/_forge', zshCompletion(entries));
   files.set('completions/forge.fish', fishCompletion(entries));

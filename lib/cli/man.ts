@@ -40,8 +40,14 @@ function options(args: ArgsSpec): string[] {
   ]);
 }
 
-function header(page: string, version: string): string[] {
-  return [`.TH ${roff(page.toUpperCase())} 1 "" "forge ${version}" "forge manual"`];
+/** The title line; `date` (YYYY-MM-DD) is the day the page last changed, which man(1) prints at its foot. */
+function header(page: string, version: string, date: string): string[] {
+  return [`.TH ${roff(page.toUpperCase())} 1 ${date} "forge ${version}" "forge manual"`];
+}
+
+/** The date of a page's title line, when it has one. */
+export function pageDate(page: string): string | undefined {
+  return /^\.TH \S+ 1 (\d{4}-\d{2}-\d{2}) /.exec(page)?.[1];
 }
 
 /**
@@ -81,11 +87,11 @@ function errorsSection(commands: readonly CommandSpec<any>[]): string[] {
 }
 
 /** One page per top-level entry: a group's page documents each of its commands. */
-export function manPage(entry: Entry, version: string): string {
+export function manPage(entry: Entry, version: string, date: string): string {
   const commands: CommandSpec<any>[] = isGroup(entry) ? entry.commands : [entry];
   const page = `forge-${entry.name}`;
   const lines = [
-    ...header(page, version),
+    ...header(page, version, date),
     '.SH NAME',
     `${roff(page)} \\- ${roff(entry.summary)}`,
     '.SH SYNOPSIS',
@@ -122,9 +128,9 @@ export function manPage(entry: Entry, version: string): string {
 }
 
 /** forge.1: the overview page listing every command and its page. */
-export function overviewPage(entries: readonly Entry[], version: string): string {
+export function overviewPage(entries: readonly Entry[], version: string, date: string): string {
   const lines = [
-    ...header('forge', version),
+    ...header('forge', version, date),
     '.SH NAME',
     `forge \\- ${roff(TAGLINE)}`,
     '.SH SYNOPSIS',

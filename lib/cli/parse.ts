@@ -4,7 +4,7 @@
 import yargsParser from 'yargs-parser/browser';
 import type { Argv } from 'yargs';
 import { InvalidInputError } from '../errors';
-import { COMMON_ARGS, type ArgSpec, type ArgsSpec, type CommandSpec } from './declare';
+import { COMMON_ARGS, takesNextWord, type ArgSpec, type ArgsSpec, type CommandSpec } from './declare';
 import { wrapText } from './overview';
 import { optionText, positionals, synopsis } from './usage';
 export interface ParsedArgv {
@@ -136,7 +136,7 @@ function usageError(spec: CommandSpec<any>, message: string): InvalidInputError 
 function bindValues(spec: CommandSpec<any>, argv: string[]): string[] {
   const takesValue = new Set(
     allArgs(spec)
-      .filter(([, s]) => s.type !== 'boolean')
+      .filter(([n, s]) => takesNextWord(n, s))
       .flatMap(([n, s]) => [`--${n}`, ...(s.alias ? [s.alias.length === 1 ? `-${s.alias}` : `--${s.alias}`] : [])]),
   );
   const out: string[] = [];

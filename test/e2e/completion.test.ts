@@ -43,7 +43,12 @@ test('bash: options before the command are offered and skipped; -C/--cwd makes f
   assert.equal(bash(elsewhere, 'forge', 'read', '--cwd', join(tree, 'src'), ''), ['a.ts', 'lib/']);
   assert.equal(bash(elsewhere, 'forge', `--cwd=${tree}`, 'read', 'my'), ['my\\ dir/', 'my\\ file.txt']);
   assert.equal(bash(elsewhere, 'forge', '-C', `${tree}/s`), [`${tree}/src/`], '-C completes directories only');
-  assert.equal(bash(tree, 'forge', 'search', '--color', 'n'), ['never']);
+  assert.equal(bash(tree, 'forge', 'search', '--color=n'), ['--color=never']);
+  assert.equal(bash(tree, 'forge', 'search', '--color', 'sr'), ['src/'], 'a bare --color takes no value (it is --color=always)');
+  // bash splits --name=value at the = (COMP_WORDBREAKS): the words --name, = and value are read as one.
+  assert.equal(bash(tree, 'forge', 'search', '--color', '=', 'n'), ['never']);
+  assert.equal(bash(elsewhere, 'forge', '--cwd', '=', tree, 'read', 'my'), ['my\\ dir/', 'my\\ file.txt']);
+  assert.equal(bash(elsewhere, 'forge', 'read', '--cwd', '=', `${tree}/s`), [`${tree}/src/`]);
   // A relative -C is from the shell's directory; a quoted or escaped one is read as the shell reads it.
   assert.equal(bash(join(tree, '..'), 'forge', '-C', basename(tree), 'read', 'sr'), ['src/']);
   for (const quoted of ['my\\ dir', '"my dir"', "'my dir'"])
@@ -113,7 +118,11 @@ test('zsh: options before the command are offered and skipped; -C/--cwd makes fi
   assert.equal(zsh(tree, `forge -Csrc read l`).line, 'forge -Csrc read lib/');
   for (const quoted of ['my\\ dir', '"my dir"', "'my dir'"])
     assert.equal(zsh(tree, `forge -C ${quoted} read in`).line, `forge -C ${quoted} read inner/`, quoted);
-  assert.equal(zsh(tree, 'forge search --color n').line, 'forge search --color never ');
+  assert.equal(
+    zsh(tree, 'forge search --color sr').line,
+    'forge search --color src/',
+    'a bare --color takes no value (it is --color=always)',
+  );
   assert.equal(zsh(tree, 'forge search --color=n').line, 'forge search --color=never ');
   assert.equal(zsh(elsewhere, `forge --cwd=${tree}/s`).line, `forge --cwd=${tree}/src/`);
 });

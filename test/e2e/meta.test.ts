@@ -1,6 +1,6 @@
 // Every registered command: hint markers on success and error, docs and completions current, SYNOPSIS = --help.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { entries } from '../../commands/index';
@@ -21,6 +21,15 @@ test('every command answers its examples and an error with a hint marker, and ev
     failures.map((f) => `${f.command} — ${f.case}\n${f.detail}`),
     [],
   );
+});
+
+test("every example is written for the reader's own project: none names the test suite's fixture", () => {
+  const found = leaves(entries).flatMap((c) =>
+    c.examples
+      .filter((ex) => /fixture/i.test(`${ex.command} ${ex.description}`))
+      .map((ex) => `forge ${c.name}: ${ex.command} — ${ex.description}`),
+  );
+  assert.equal(found, []);
 });
 
 test('no hint written in the source is a placeholder: every fix, next, or and ctx.cmd literal of lib/ and commands/', () => {
@@ -74,7 +83,8 @@ test('the placeholder check sees the slots hints once had: <id>, an ellipsis, a 
 });
 
 test('man pages and completions are current (run `make docs` when this fails)', () => {
-  for (const [path, content] of generatedFiles(entries, pkg.version)) {
+  const current = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
+  for (const [path, content] of generatedFiles(entries, pkg.version, current)) {
     assert.is(readFileSync(path, 'utf8'), content, `${path} is stale: run make docs`);
   }
   assert.equal(pkg.bin, binMap(entries), 'package.json bin is stale: run make docs');

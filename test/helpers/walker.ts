@@ -47,18 +47,56 @@ function jsonMarker(stdout: string): string | null {
   return last._next_action === null ? 'null' : '_next_action';
 }
 
+/** The files of the walker's project, by path. */
+const PROJECT: Record<string, string> = {
+  'README.md':
+    [
+      '# greeter',
+      '',
+      'A small HTTP server that greets whoever asks. See [usage](docs/usage.md) and [setup](docs/setup.md).',
+      '',
+      'TODO: document the PORT variable.',
+      '',
+      ...Array.from({ length: 54 }, (_, i) => `Paragraph ${i + 1} of the README.`),
+    ].join('\n') + '\n',
+  'PROMPT.md': 'Make `npm test` pass, fixing one failing test at a time.\n',
+  'src/app.ts':
+    [
+      'import { env } from "node:process";',
+      '',
+      'export const port = 3000;',
+      '',
+      'export function greet(name: string): string {',
+      '  return "Hello, " + name;',
+      '}',
+    ].join('\n') + '\n',
+  'src/server.ts':
+    [
+      'import { createServer } from "node:http";',
+      'import { greet, port } from "./app";',
+      '',
+      'createServer((req, res) => {',
+      '  res.end(greet("world"));',
+      '}).listen(port, () => console.log("listening on " + port));',
+    ].join('\n') + '\n',
+  'docs/plans/2026-03-02-rate-limit-plan.md': planTemplate({ slug: 'rate-limit', date: '2026-03-02' }),
+};
+
 /**
  * A repository with an origin remote and some state, where every example can run. `extra` joins
  * the environment: the model endpoint a followed `forge agent` hint talks to, the editor.
  */
 export function fixture(extra: Record<string, string> = {}): { dir: string; env: NodeJS.ProcessEnv } {
   const dir = tempRepo();
-  // Examples read and search a README of a realistic length.
-  writeFileSync(join(dir, 'README.md'), Array.from({ length: 60 }, (_, i) => `line ${i + 1} of the fixture README`).join('\n') + '\n');
-  mkdirSync(join(dir, 'docs', 'plans'), { recursive: true });
-  writeFileSync(join(dir, 'docs', 'plans', '2026-01-01-fixture-plan.md'), planTemplate({ slug: 'fixture', date: '2026-01-01' }));
+  // The project the examples are written for, as a reader's might be: a README of a realistic length
+  // with links into docs/, a loop's prompt, a small server in src/ (edited and patched by the
+  // examples in registry order: each matches the file as the examples before left it), a plan.
+  for (const [path, content] of Object.entries(PROJECT)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
   git(dir, 'add', '-A');
-  git(dir, 'commit', '-q', '-m', 'longer README, a plan');
+  git(dir, 'commit', '-q', '-m', 'a project: README, prompt, server, plan');
   git(dir, 'remote', 'add', 'origin', tempRepo({ bare: true }));
   git(dir, 'remote', 'add', 'backup', tempRepo({ bare: true }));
   const bin = tempDir('forge-walker-bin-');
