@@ -136,6 +136,28 @@ export default defineCommand({
     NO_EVAL_RESULTS: 'nothing recorded to compare',
     NOT_A_GIT_REPO: 'outside a git repository (the results go on its state ref)',
     UNKNOWN_TASK: 'a task the suite does not have',
+    STATE_INVALID: 'a recorded eval on the state ref is not one forge can read',
+    // Finding the endpoint and model, as forge agent does.
+    NO_MODEL: 'no endpoint configured or detected',
+    NO_MODEL_ENDPOINT: 'a model named without an endpoint, and none detected',
+    INVALID_ENDPOINT: 'an --endpoint that is not an http(s) URL',
+    INVALID_API_KEY_ENV: "a profile's api_key_env that is not a variable's name",
+    API_KEY_MISSING: "the profile's API key variable is not set",
+    PROFILE_NOT_FOUND: 'no such profile in the config file',
+    PROFILE_NOT_CHOSEN: 'several profiles and none chosen',
+    CONFIG_INVALID: 'the config file is not as forge agent reads it',
+    CONFIG_UNREADABLE: 'the config file cannot be read',
+    MODEL_UNREACHABLE: 'the endpoint does not answer',
+    MODEL_NOT_FOUND: 'the endpoint has no such model',
+    MODEL_AUTH: 'the API key is missing or refused',
+    MODEL_BAD_ENDPOINT: 'the endpoint is not an OpenAI-compatible API',
+    MODEL_CONTEXT_EXCEEDED: 'the endpoint refused a request as too long',
+    MODEL_NO_VISION: 'the model takes no images',
+    MODEL_QUOTA: "the account's quota is used up",
+    MODEL_RATE_LIMITED: 'still rate-limited after the retries',
+    MODEL_REQUEST_REJECTED: 'the endpoint refused the request',
+    MODEL_SERVER_ERROR: 'the endpoint kept failing',
+    MODEL_STALLED: 'the endpoint stopped sending',
   },
   exits: {
     0: 'every run succeeded (or the list, or the comparison)',
@@ -167,7 +189,7 @@ export default defineCommand({
       env: ctx.env,
       signal: ctx.signal,
     });
-    const wanted = [...new Set((args.agent ?? ['forge']) as EvalAgentName[])];
+    const wanted = [...new Set((args.agent?.length ? args.agent : ['forge']) as EvalAgentName[])];
     const agents: EvalAgentName[] = [];
     for (const name of wanted) {
       const program = EVAL_AGENTS[name].program;

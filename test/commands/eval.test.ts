@@ -1,0 +1,176 @@
+// forge eval against the scripted model: two shipped tasks run by forge agent through the recording proxy, the proxy's counts held against what the server received; failures, loops and bad suites.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from '../helpers/harness';
+import * as assert from 'uvu/assert';
+import { forge } from '../helpers/forge';
+import { reply, startOpenAIServer } from '../helpers/openai-server';
+import { git, tempDir, tempRepo } from '../helpers/repo';
+
+const usage = { prompt_tokens: 700, completion_tokens: 30 };
+const write = (path: string, content: string) => ({ name: 'write', arguments: { path, content, overwrite: true } });
+
+const CART = `export function total(items) {
+  let sum = 0;
+  for (const item of items) {
+    sum += item.price * item.quantity;
+  }
+  return sum;
+}
+`;
+const DISCOUNT = `export function discount(sum, code) {
+  if (code === 'HALF') {
+    return sum / 2;
+  }
+  return sum;
+}
+`;
+const FORMAT = 'export function money(cents) {\n  const text = `$${(cents / 100).toFixed(2)}`;\n  return text;\n}\n';
+const TABLE = `import { Component, Input } from '@angular/core';
+
+export interface Column {
+  key: string;
+  label: string;
+  hidden?: boolean;
+}
+
+@Component({
+  selector: 'app-data-table',
+  templateUrl: './data-table.component.html',
+})
+export class DataTableComponent {
+  @Input() allColumns: Column[] = [];
+  @Input() rows: Record<string, unknown>[] = [];
+
+  get visibleColumns(): Column[] {
+    return this.allColumns.filter((c) => !c.hidden);
+  }
+
+  toggle(key: string): void {
+    const column = this.allColumns.find((c) => c.key === key);
+    if (column) column.hidden = !column.hidden;
+  }
+
+  reset(): void {
+    this.allColumns = this.allColumns.map((c) => ({ ...c, hidden: false }));
+  }
+}
+`;
+
+test('two shipped tasks with forge agent: success from the verify commands, the proxy counts what the server received, the eval on the state ref', async () => {
+  const server = await startOpenAIServer({
+    script: [
+      reply({ toolCalls: [write('src/cart.js', CART), write('src/discount.js', DISCOUNT), write('src/format.js', FORMAT)], usage }),
+      reply({ text: 'Removed every console.log.', usage }),
+      reply({ toolCalls: [write('src/app/data-table.component.ts', TABLE)], usage }),
+      reply({ text: 'Renamed columns to allColumns.', usage }),
+    ],
+  });
+  const dir = tempRepo();
+  try {
+    const r = await forge(['eval', 'remove-console-log', 'rename-columns', '--endpoint', server.url, '--model', 'm', '--json'], {
+      cwd: dir,
+    });
+    assert.is(r.code, 0, r.stderr + r.stdout);
+    const runs = r.records.filter((x) => x.type === 'run');
+    assert.equal(
+      runs.map((x) => [x.task, x.agent, x.success, x.failure, x.toolCalls, x.requests, x.looped]),
+      [
+        ['remove-console-log', 'forge', true, null, 3, 2, false],
+        ['rename-columns', 'forge', true, null, 1, 2, false],
+      ],
+    );
+    // The meter against the server: every chat request it served is one the proxy counted, with its usage.
+    const chats = server.chatBodies().length;
+    assert.is(
+      runs.reduce((n, x) => n + x.requests, 0),
+      chats,
+    );
+    assert.equal(
+      runs.map((x) => [x.promptTokens, x.completionTokens, x.usageReported]),
+      [
+        [1400, 60, true],
+        [1400, 60, true],
+      ],
+    );
+    assert.ok(runs.every((x) => x.uncachedTokens > 0 && x.largestRequest === 700));
+    const summary = r.records.at(-1)!;
+    assert.equal([summary.runs, summary.passed, summary._next_action], [2, 2, 'forge eval --compare']);
+    assert.match(git(dir, 'log', '--format=%s', 'refs/forge/state'), /^eval eval-\S+: 2 of 2 runs passed \(forge, m\)$/);
+    const compared = await forge(['eval', '--compare'], { cwd: dir });
+    assert.is(compared.code, 0, compared.stderr);
+    assert.match(compared.stdout, /\nremove-console-log\s+forge\/m\s+1\/1 100%\s+3\s+2\s+1\.4k\s+60\s/);
+    assert.match(compared.stdout, /\nrename-columns\s+forge\/m\s+1\/1 100%\s+1\s+2\s/);
+  } finally {
+    await server.close();
+  }
+});
+
+/** A suite of one's own: one folder per task. */
+function suite(tasks: Record<string, { task: unknown; setup?: string }>): string {
+  const root = tempDir('forge-suite-');
+  for (const [name, { task, setup = 'echo hello > README.md\n' }] of Object.entries(tasks)) {
+    mkdirSync(join(root, name));
+    writeFileSync(join(root, name, 'task.json'), typeof task === 'string' ? task : JSON.stringify(task));
+    writeFileSync(join(root, name, 'setup.sh'), setup);
+  }
+  return root;
+}
+
+test("the agent's word counts for nothing: a run that says done and did nothing fails, and the same call three times is a loop", async () => {
+  const read = { name: 'read', arguments: { path: 'README.md' } };
+  const server = await startOpenAIServer({
+    script: [
+      reply({ toolCalls: [read] }),
+      reply({ toolCalls: [read] }),
+      reply({ toolCalls: [read] }),
+      ...Array(6).fill(reply({ text: 'All done!' })),
+    ],
+  });
+  const dir = tempRepo();
+  const root = suite({ 'make-done': { task: { prompt: 'Create done.txt holding the word done.', verify: 'grep -qx done done.txt' } } });
+  try {
+    const r = await forge(['eval', '--suite', root, '--endpoint', server.url, '--model', 'm', '--json'], { cwd: dir });
+    assert.is(r.code, 1, 'a failed run is exit 1');
+    const [run] = r.records.filter((x) => x.type === 'run');
+    assert.equal([run.success, run.looped, run.usageReported], [false, true, false]);
+    assert.match(run.failure, /^grep -qx done done\.txt: exit 2/);
+    assert.ok(run.promptTokens > 0, 'estimated when the server sends no usage');
+    assert.equal(r.records.at(-1)!.passed, 0);
+  } finally {
+    await server.close();
+  }
+});
+
+test('bad suites and arguments are refused before anything runs, with what to fix', async () => {
+  const dir = tempRepo();
+  const bad = suite({ broken: { task: '{"prompt": "x", "verify": []}' } });
+  const r1 = await forge(['eval', '--suite', bad, '--list'], { cwd: dir });
+  assert.equal(
+    [r1.code, r1.stderr.split('\n')[0]],
+    [
+      2,
+      `Error: ${join(bad, 'broken', 'task.json')}: 'verify' must be a shell command or a list of them: how the task's success is decided`,
+    ],
+  );
+  const unknownKey = suite({ odd: { task: { prompt: 'x', verify: 'true', retries: 3 } } });
+  assert.match((await forge(['eval', '--suite', unknownKey, '--list'], { cwd: dir })).stderr, /unknown key 'retries'/);
+  const r2 = await forge(['eval', 'no-such-task', '--endpoint', 'http://127.0.0.1:9/v1', '--model', 'm'], { cwd: dir });
+  assert.equal(
+    [r2.code, r2.stderr.split('\n')[0]],
+    [2, "Error: no task 'no-such-task' (tasks: remove-console-log, rename-columns, scss-variables)"],
+  );
+  const failing = suite({ boom: { task: { prompt: 'x', verify: 'true' }, setup: 'echo cannot >&2; exit 3\n' } });
+  const r3 = await forge(['eval', '--suite', failing, '--endpoint', 'http://127.0.0.1:9/v1', '--model', 'm'], { cwd: dir });
+  assert.equal([r3.code, r3.stderr.split('\n')[0]], [1, 'Error: boom: setup.sh failed (exit 3): cannot']);
+  const r4 = await forge(['eval', '--agent', 'opencode', '--endpoint', 'http://127.0.0.1:9/v1', '--model', 'm'], {
+    cwd: dir,
+    env: { PATH: '/usr/bin:/bin' },
+  });
+  assert.equal([r4.code, r4.stderr.split('\n').slice(0, 2)], [1, ['Error: opencode is not installed', 'Fix: npm install -g opencode-ai']]);
+  const r5 = await forge(['eval', '--compare'], { cwd: dir });
+  assert.equal([r5.code, r5.stderr.split('\n')[0]], [1, 'Error: no forge eval recorded on the state ref yet']);
+  assert.is(git(dir, 'for-each-ref', 'refs/forge'), '', 'nothing recorded');
+});
+
+test.run();
