@@ -117,7 +117,7 @@ function planOutcome(end: PlanModeEnd, ctx: RunContext): Outcome {
     };
   return {
     data: end.data,
-    text: `plan ${plan.id} done: ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'} passed their checks\n${end.tally}`,
+    text: `plan ${plan.id} done: ${plan.steps.length === 1 ? '1 step passed its check' : `${plan.steps.length} steps passed their checks`}\n${end.tally}`,
     next: end.before ? ctx.cmd('diff', ...(end.before > 1 ? [end.before] : []), '--stat') : 'git diff --stat',
   };
 }

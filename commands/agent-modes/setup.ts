@@ -15,18 +15,18 @@ import { attachFlags, endpointFlags } from './fixes';
 export function refuseConflicts(args: AgentArgs, ctx: RunContext): void {
   const conflict =
     args.plan && args.resume
-      ? '--plan and --resume'
+      ? '--plan and --resume do not go together'
       : (args.plan || args.resume) && args.quick
-        ? '--quick with a plan'
+        ? '--quick does not go with a plan (--plan or --resume)'
         : (args.plan || args.resume) && (args.continue || args.session !== undefined)
-          ? '--continue/--session with a plan'
+          ? '--continue and --session do not go with a plan (--plan or --resume)'
           : args.resume && args.image.length
-            ? "--image with --resume (images go with the planner's request only)"
+            ? "--image does not go with --resume (images go with the planner's request only)"
             : args.parallel !== undefined && !args.plan && !args.resume
-              ? '--parallel without --plan or --resume'
+              ? '--parallel needs --plan or --resume'
               : null;
   if (conflict)
-    throw new InvalidInputError('CONFLICTING_ARGUMENTS', `${conflict} do not go together`, {
+    throw new InvalidInputError('CONFLICTING_ARGUMENTS', conflict, {
       fix: args.resume ? ctx.cmd('agent', '--resume') : args.task?.trim() ? ctx.cmd('agent', '--plan', args.task) : 'forge agent --help',
     });
 }

@@ -45,7 +45,7 @@ export default defineCommand({
       placeholder: 'FILE',
       tool: "Config file (default: the agent's)",
       description:
-        "The agent's file (default, at the top of the repository: .claude/settings.json, .codex/config.toml, .gemini/settings.json, or the plugin .opencode/plugins/forge-plan-gate.js).",
+        "The agent's file (default, at the top of the repository: .claude/settings.json, .codex/config.toml, .gemini/settings.json, or the plugin .opencode/plugins/forge-plan-gate.js). It may be outside the repository (a settings file of your own), never in git's own files.",
     },
     user: {
       type: 'boolean',
@@ -76,14 +76,13 @@ export default defineCommand({
     SETTINGS_INVALID:
       "the settings file is not a JSON object with a hooks map (for codex: not valid TOML, or its hooks are not tables; for opencode: a file there that is not forge's plugin), or it is a directory or a FIFO",
     PATH_IN_GIT_DIR: "--settings names a file in git's own files",
-    PATH_OUTSIDE_REPO: '--settings names a file outside the repository',
     INVALID_PATH: 'an empty --settings, or one with a NUL byte',
     NOT_A_DIRECTORY: "a file is where the settings file's directory must be",
   },
   exits: {
     0: 'installed, upgraded, or already there (a gate that runs but fails open is a warning)',
     1: "refused: the settings file is malformed, or in git's own files; or Codex will not run the gate installed",
-    2: 'invalid input, or --settings outside the repository',
+    2: 'invalid input',
   },
   mutates: true,
   mcp: { title: 'Install the plan gate', toolset: 'install', effect: 'additive', idempotent: true },

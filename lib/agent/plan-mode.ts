@@ -186,7 +186,7 @@ async function recordPlanner({
       toolCalls: 0,
       cacheHits: 0,
       usage: made.usage,
-      estimatedCalls: 0,
+      estimatedCalls: made.usage.estimated,
       uncachedTokens: made.usage.input,
       compression: { before: 0, after: 0 },
       files: [],

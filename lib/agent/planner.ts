@@ -7,6 +7,7 @@ import type { Finding } from '../plans/yaml';
 import { taskContent, type PinnedFiles, type AttachedImage } from './attach';
 import { chat, type RetryPolicy } from './chat';
 import type { ChatMessage } from './chat-types';
+import { requestTokens, tokenizer } from './context';
 import type { ModelConfig } from './config-types';
 
 /** What the planner gets besides the task: the git preamble, the pinned files and the images. */
@@ -58,7 +59,8 @@ export interface PlannerResult {
   modules: Module[];
   /** The plan as the planner wrote it (after a correction, the corrected one). */
   text: string;
-  usage: { input: number; output: number };
+  /** Tokens of the planner's calls: as the server counted them, else counted here (o200k_base) and `estimated` calls said so. */
+  usage: { input: number; output: number; estimated: number };
   /** Findings of the first attempt when it had to be sent back. */
   corrected: Finding[] | null;
   warnings: Finding[];
@@ -92,7 +94,7 @@ export async function makePlan({
   const messages = await plannerMessages({ task, root, ...context });
   if (budget !== undefined) await fitPlanner({ messages, budget, task, pinned: context.pinned });
   const model = config.plannerModel.value ?? config.model.value;
-  const usage = { input: 0, output: 0 };
+  const usage = { input: 0, output: 0, estimated: 0 };
   let corrected: Finding[] | null = null;
   for (let attempt = 1; ; attempt++) {
     const r = await chat({
@@ -104,8 +106,10 @@ export async function makePlan({
       signal,
       retry,
     });
-    usage.input += r.usage?.promptTokens ?? 0;
-    usage.output += r.usage?.completionTokens ?? 0;
+    // A server that sends no usage still spent the tokens: counted here, as a task's are.
+    if (!r.usage) usage.estimated++;
+    usage.input += r.usage?.promptTokens ?? (await requestTokens({ messages }));
+    usage.output += r.usage?.completionTokens ?? (await tokenizer())(typeof r.message.content === 'string' ? r.message.content : '');
     const text = extractJson(r.message.content);
     const { modules, findings } = await checkModulePlan({ file: 'plan.json', text, cwd: root, path: env.PATH ?? '' });
     const errors = findings.filter((f) => f.severity === 'error');

@@ -230,7 +230,7 @@ test('a step that depends on another, or shares its file, waits for it; --parall
     assert.equal(r.records.find((x) => x.type === 'plan')!.together, [['M1'], ['M2', 'M3']]);
     const bad = await forge(['agent', '--parallel', '2', 'say hi'], { cwd: dir });
     assert.is(bad.code, 2);
-    assert.match(bad.stderr + bad.stdout, /--parallel without --plan or --resume/);
+    assert.match(bad.stderr + bad.stdout, /--parallel needs --plan or --resume/);
     const home = tempDir('forge-config-');
     mkdirSync(join(home, 'forge'));
     writeFileSync(join(home, 'forge', 'config.json'), JSON.stringify({ profiles: { default: { parallel_steps: 0 } } }));

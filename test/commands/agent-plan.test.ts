@@ -208,6 +208,25 @@ test('a plan that fails forge plan check goes back to the planner once with the 
   }
 });
 
+test("a planner whose server sends no usage still costs tokens: counted here, the telemetry marked estimated", async () => {
+  const dir = fixture();
+  const server = await startOpenAIServer({ script: [reply({ text: JSON.stringify({ modules: [PLAN.modules[0]] }) })] });
+  try {
+    const r = await forge(['agent', '--plan', '--endpoint', server.url, '--model', 'm', '--json', 'add greet'], { cwd: dir });
+    assert.is(r.code, 0, r.stderr);
+    const plan = r.records.find((x) => x.type === 'plan')!;
+    const saved = JSON.parse(git(dir, 'show', `refs/forge/state:.forge/agent/plans/${plan.id}.json`));
+    assert.ok(saved.plannerTokens.input > 100 && saved.plannerTokens.output > 10, JSON.stringify(saved.plannerTokens));
+    const stats = await forge(['stats', '--json'], { cwd: dir });
+    assert.equal(
+      stats.records.filter((x) => x.type === 'model').map((x) => [x.tasks, x.estimatedTasks, x.inputTokens > 100]),
+      [[1, 1, true]],
+    );
+  } finally {
+    await server.close();
+  }
+});
+
 test('a planner that is wrong twice is refused with the findings; --plan with --resume is refused; --plan --dry-run shows the planner request', async () => {
   const dir = fixture();
   const bad = JSON.stringify({ modules: [{ id: 'M1' }] });
@@ -222,6 +241,10 @@ test('a planner that is wrong twice is refused with the findings; --plan with --
     const conflict = await forge(['agent', '--plan', '--resume', 'x'], { cwd: dir });
     assert.is(conflict.code, 2);
     assert.match(conflict.stderr, /--plan and --resume do not go together\nFix: forge agent --resume/);
+    // What the run would refuse before sending anything, the dry run refuses too.
+    const small = await forge(['agent', '--dry-run', '--budget', '600', 'add greet'], { cwd: dir });
+    assert.is(small.code, 2);
+    assert.match(small.stderr, /^Error: a token budget of 600 cannot hold the request: the system prompt, the task and the tool schemas alone are \d+ tokens\nFix: forge agent --budget \d+ 'add greet'\n/);
     const dry = await forge(['agent', '--plan', '--dry-run', '--json', 'add greet'], { cwd: dir });
     assert.is(dry.code, 0, dry.stderr);
     assert.match(

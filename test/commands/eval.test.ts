@@ -132,7 +132,7 @@ test("the agent's word counts for nothing: a run that says done and did nothing 
   try {
     const r = await forge(['eval', '--suite', root, '--endpoint', server.url, '--model', 'm', '--json'], { cwd: dir });
     assert.is(r.code, 1, 'a failed run is exit 1');
-    const [run] = r.records.filter((x) => x.type === 'run');
+    const run = r.records.find((x) => x.type === 'run')!;
     assert.equal([run.success, run.looped, run.usageReported], [false, true, false]);
     assert.match(run.failure, /^grep -qx done done\.txt: exit 2/);
     assert.ok(run.promptTokens > 0, 'estimated when the server sends no usage');

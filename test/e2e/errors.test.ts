@@ -35,6 +35,9 @@ const NOT_RAISED: Record<string, Partial<Record<ErrorCode, string>>> = {
   'loop start': { STATE_INVALID: 'startLoop takes an unreadable current loop for no live one: the new loop takes the pointer' },
   'loop cancel': { LOOP_NOT_PAUSED: 'setLoopStatus raises it for pause and resume; cancel takes an active or paused loop' },
   'plan pause': { NOT_PAUSED: 'setPaused raises it when resuming only' },
+  'plan install-hook': {
+    PATH_OUTSIDE_REPO: "agentConfigFile resolves --settings with outside: 'allow': a settings file of the user's may be anywhere",
+  },
   'plan preflight': { PLAN_NOT_FOUND: 'targetContract raises it for a plan named by id; preflight names none' },
 };
 
