@@ -208,7 +208,7 @@ test('a plan that fails forge plan check goes back to the planner once with the 
   }
 });
 
-test("a planner whose server sends no usage still costs tokens: counted here, the telemetry marked estimated", async () => {
+test('a planner whose server sends no usage still costs tokens: counted here, the telemetry marked estimated', async () => {
   const dir = fixture();
   const server = await startOpenAIServer({ script: [reply({ text: JSON.stringify({ modules: [PLAN.modules[0]] }) })] });
   try {
@@ -244,7 +244,10 @@ test('a planner that is wrong twice is refused with the findings; --plan with --
     // What the run would refuse before sending anything, the dry run refuses too.
     const small = await forge(['agent', '--dry-run', '--budget', '600', 'add greet'], { cwd: dir });
     assert.is(small.code, 2);
-    assert.match(small.stderr, /^Error: a token budget of 600 cannot hold the request: the system prompt, the task and the tool schemas alone are \d+ tokens\nFix: forge agent --budget \d+ 'add greet'\n/);
+    assert.match(
+      small.stderr,
+      /^Error: a token budget of 600 cannot hold the request: the system prompt, the task and the tool schemas alone are \d+ tokens\nFix: forge agent --budget \d+ 'add greet'\n/,
+    );
     const dry = await forge(['agent', '--plan', '--dry-run', '--json', 'add greet'], { cwd: dir });
     assert.is(dry.code, 0, dry.stderr);
     assert.match(
