@@ -123,7 +123,7 @@ export default defineCommand({
   mcp: { title: 'Run a task with a model', toolset: 'agent', effect: 'destructive', openWorld: true },
   async run(args, ctx) {
     // The model endpoint as curl would reach it (the Fix of an unreachable one is a curl line); undici loads only here.
-    (await import('../lib/agent/proxy')).useProxiesOf(ctx.env);
+    await (await import('../lib/agent/proxy')).useProxiesOf(ctx.env);
     if (args.list) return listOutcome(ctx);
     if (args.rollback !== undefined) return rollbackOutcome(args, ctx);
     if (args.mechanical) return mechanicalOutcome(args, ctx);

@@ -184,6 +184,8 @@ export default defineCommand({
     }
     const tasks = pickTasks({ tasks: all, names: args.task ?? [] });
     const store = await ctx.store();
+    // The proxy reaches the endpoint as forge agent would: through the proxies the environment names.
+    await (await import('../lib/agent/proxy')).useProxiesOf(ctx.env);
     const config = await resolveModelConfig({
       flags: { endpoint: args.endpoint, model: args.model, profile: args.profile },
       env: ctx.env,

@@ -14,6 +14,7 @@ const VENDOR = {
   './lib/agent/mcp-sdk.ts': 'mcp-client',
   'fast-glob': 'fast-glob',
   chalk: 'chalk',
+  undici: 'undici',
   './lib/agent/config-validator.gen.ts': 'config-validator',
 };
 /** Vendored libraries that are third-party data, not forge's code: built without whitespace. */

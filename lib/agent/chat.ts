@@ -1,6 +1,6 @@
 // OpenAI-compatible chat completions over undici: one streamed POST, retried with backoff, assembled into one assistant message.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { shellJoin } from '../quote';
 import { type StartTimeout, wallClock } from '../timeout';
 import {
@@ -205,7 +205,9 @@ async function exchange({
   watch: ReturnType<typeof stallWatch>;
   onDelta?: (text: string) => void;
 }): Promise<ChatResult> {
-  let res: Awaited<ReturnType<typeof request>>;
+  // undici is one vendored module every command that talks to a model shares (dist/vendor/undici.js).
+  const { request } = await import('undici');
+  let res: Dispatcher.ResponseData;
   try {
     res = await request(apiUrl(target.endpoint, '/chat/completions'), {
       method: 'POST',

@@ -1,5 +1,4 @@
 // An endpoint's models (GET /models): for first-run detection, and for a model to suggest when one is missing or takes no images.
-import { request } from 'undici';
 import { type StartTimeout, wallClock } from '../timeout';
 import { apiBase, AttemptFailure, FAILURES, fixFor, ModelError, networkFailure, type FailureCode, type Target } from './chat-failures';
 import { apiUrl, authHeaders, excerpt, isRecord, serverMessage } from './chat-http';
@@ -38,6 +37,7 @@ export async function listModels({
       data: { endpoint: base },
       cause,
     });
+  const { request } = await import('undici');
   try {
     const res = await request(apiUrl(base, '/models'), {
       method: 'GET',

@@ -1,5 +1,4 @@
 // Ollama's own API beside its OpenAI-compatible one: what it says of a model's context (POST /api/show, GET /api/ps).
-import { request } from 'undici';
 import { apiBase } from './chat-failures';
 import { isRecord } from './chat-http';
 
@@ -40,6 +39,7 @@ export async function ollamaContext({
     .replace(/[?#].*$/, '')
     .replace(/\/v1$/, '');
   const deadline = AbortSignal.timeout(timeoutMs);
+  const { request } = await import('undici');
   const ask = async (path: string, body?: unknown): Promise<Record<string, unknown> | null> => {
     try {
       const res = await request(`${origin}${path}`, {

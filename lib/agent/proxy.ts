@@ -1,5 +1,5 @@
 // The model endpoint reached through the proxy the environment names, as curl reaches it: http_proxy, HTTPS_PROXY, ALL_PROXY and NO_PROXY (either case), by undici's environment-aware agent.
-import { EnvHttpProxyAgent, setGlobalDispatcher } from 'undici';
+import type { EnvHttpProxyAgent } from 'undici';
 
 /** The proxies an environment names, curl's way: the lower-case name first (curl reads only http_proxy), ALL_PROXY for either scheme. */
 export interface Proxies {
@@ -26,9 +26,10 @@ let active: { proxies: Proxies; agent: EnvHttpProxyAgent } | null = null;
  * before, directly). Values are passed to the agent, never read by it from this process's
  * environment: `env` is the command's.
  */
-export function useProxiesOf(env: NodeJS.ProcessEnv): void {
+export async function useProxiesOf(env: NodeJS.ProcessEnv): Promise<void> {
   const proxies = proxiesOf(env);
   if (!proxies || JSON.stringify(proxies) === JSON.stringify(active?.proxies)) return;
+  const { EnvHttpProxyAgent, setGlobalDispatcher } = await import('undici');
   const agent = new EnvHttpProxyAgent(proxies);
   setGlobalDispatcher(agent);
   active = { proxies, agent };

@@ -24,6 +24,8 @@ export interface Metered {
   promptTokens: number | null;
   completionTokens: number | null;
   toolCalls: ToolCall[];
+  /** The reply's text as the model wrote it (with the tool calls, what completion tokens are estimated from when the server counts none). */
+  text: string;
 }
 
 type Json = Record<string, unknown>;
@@ -75,7 +77,7 @@ class Fragments {
 }
 
 function openAiChat(values: unknown[]): Metered {
-  const out: Metered = { promptTokens: null, completionTokens: null, toolCalls: [] };
+  const out: Metered = { promptTokens: null, completionTokens: null, toolCalls: [], text: '' };
   const fragments = new Fragments();
   for (const v of values) {
     if (!isRecord(v)) continue;
@@ -86,6 +88,7 @@ function openAiChat(values: unknown[]): Metered {
     for (const choice of Array.isArray(v.choices) ? v.choices : []) {
       if (!isRecord(choice)) continue;
       const part = isRecord(choice.delta) ? choice.delta : isRecord(choice.message) ? choice.message : null;
+      if (typeof part?.content === 'string') out.text += part.content;
       for (const [i, call] of (Array.isArray(part?.tool_calls) ? part.tool_calls : []).entries()) {
         if (!isRecord(call)) continue;
         const index = num(call.index) ?? i;
@@ -100,7 +103,7 @@ function openAiChat(values: unknown[]): Metered {
 }
 
 function openAiResponses(values: unknown[]): Metered {
-  const out: Metered = { promptTokens: null, completionTokens: null, toolCalls: [] };
+  const out: Metered = { promptTokens: null, completionTokens: null, toolCalls: [], text: '' };
   // A stream sends each finished item (response.output_item.done) and then the response, whose
   // output may be left empty (Codex reads the items); a reply without a stream is the response.
   const streamed = values
@@ -114,6 +117,8 @@ function openAiResponses(values: unknown[]): Metered {
   }
   const items = final && Array.isArray(final.output) && final.output.length ? final.output : streamed;
   for (const item of items) {
+    if (isRecord(item) && item.type === 'message' && Array.isArray(item.content))
+      for (const part of item.content) if (isRecord(part) && typeof part.text === 'string') out.text += part.text;
     if (!isRecord(item) || typeof item.type !== 'string' || !item.type.endsWith('_call')) continue;
     const name = typeof item.name === 'string' ? item.name : item.type;
     out.toolCalls.push({ name, args: text(item.arguments ?? item.input ?? item.action) });
@@ -122,7 +127,7 @@ function openAiResponses(values: unknown[]): Metered {
 }
 
 function anthropic(values: unknown[]): Metered {
-  const out: Metered = { promptTokens: null, completionTokens: null, toolCalls: [] };
+  const out: Metered = { promptTokens: null, completionTokens: null, toolCalls: [], text: '' };
   const fragments = new Fragments();
   const input = (usage: Json) =>
     (num(usage.input_tokens) ?? 0) + (num(usage.cache_creation_input_tokens) ?? 0) + (num(usage.cache_read_input_tokens) ?? 0);
@@ -135,14 +140,17 @@ function anthropic(values: unknown[]): Metered {
         out.promptTokens = input(message.usage);
         out.completionTokens = num(message.usage.output_tokens) ?? out.completionTokens;
       }
-      for (const [i, block] of (Array.isArray(message.content) ? message.content : []).entries())
+      for (const [i, block] of (Array.isArray(message.content) ? message.content : []).entries()) {
+        if (isRecord(block) && block.type === 'text' && typeof block.text === 'string') out.text += block.text;
         if (isRecord(block) && block.type === 'tool_use') {
           fragments.start(i, String(block.name ?? ''));
           fragments.append(i, text(block.input));
         }
+      }
     }
     if (v.type === 'content_block_start' && isRecord(v.content_block) && v.content_block.type === 'tool_use')
       fragments.start(num(v.index) ?? 0, String(v.content_block.name ?? ''));
+    if (v.type === 'content_block_delta' && isRecord(v.delta) && v.delta.type === 'text_delta') out.text += String(v.delta.text ?? '');
     if (v.type === 'content_block_delta' && isRecord(v.delta) && v.delta.type === 'input_json_delta')
       fragments.append(num(v.index) ?? 0, String(v.delta.partial_json ?? ''));
     if (v.type === 'message_delta' && isRecord(v.usage)) {
@@ -155,7 +163,7 @@ function anthropic(values: unknown[]): Metered {
 }
 
 function gemini(values: unknown[]): Metered {
-  const out: Metered = { promptTokens: null, completionTokens: null, toolCalls: [] };
+  const out: Metered = { promptTokens: null, completionTokens: null, toolCalls: [], text: '' };
   for (const v of values) {
     if (!isRecord(v)) continue;
     // Each chunk carries the counts so far: the last one holds the whole call's.
@@ -165,9 +173,11 @@ function gemini(values: unknown[]): Metered {
     }
     for (const candidate of Array.isArray(v.candidates) ? v.candidates : []) {
       const parts = isRecord(candidate) && isRecord(candidate.content) ? candidate.content.parts : null;
-      for (const part of Array.isArray(parts) ? parts : [])
+      for (const part of Array.isArray(parts) ? parts : []) {
+        if (isRecord(part) && typeof part.text === 'string') out.text += part.text;
         if (isRecord(part) && isRecord(part.functionCall))
           out.toolCalls.push({ name: String(part.functionCall.name ?? ''), args: text(part.functionCall.args) });
+      }
     }
   }
   return out;

@@ -1,7 +1,7 @@
 // The recording proxy forge eval puts between an agent and its model: every request passed on as it came, every reply streamed back as it comes, each model call metered on the way.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { type Dialect, dialectOf, type Metered, meterReply } from './meter';
 
 /** One model call as the proxy saw it. */
@@ -95,7 +95,8 @@ export async function startRecordingProxy({
     const target = new URL(path, base.origin);
     // The base's query (Azure's ?api-version=) goes with every call, as the agent would have sent it.
     for (const [k, v] of base.searchParams) if (!target.searchParams.has(k)) target.searchParams.set(k, v);
-    let upstreamReply: Awaited<ReturnType<typeof request>>;
+    const { request } = await import('undici');
+    let upstreamReply: Dispatcher.ResponseData;
     try {
       upstreamReply = await request(target, {
         method: (req.method ?? 'GET') as 'GET',

@@ -68,7 +68,7 @@ export function meterCalls(
     const prompt = call.promptTokens ?? count(call.body);
     if (call.promptTokens === null || call.completionTokens === null) figures.usageReported = false;
     figures.promptTokens += prompt;
-    figures.completionTokens += call.completionTokens ?? 0;
+    figures.completionTokens += call.completionTokens ?? count(call.text + call.toolCalls.map((t) => t.name + t.args).join(''));
     figures.largestRequest = Math.max(figures.largestRequest, prompt);
     figures.uncachedTokens += uncached(previous, call.body, count);
     previous = call.body;
@@ -162,7 +162,14 @@ export async function runTask({
   try {
     const call: AgentCall = { prompt: task.prompt, model, url: proxy.url, home, forge };
     const { argv, env: agentEnv } = await EVAL_AGENTS[agent].prepare(call);
-    const program = startProgram({ argv, cwd: dir, env: { ...env, HOME: home, ...agentEnv }, onOutput });
+    // The proxy is on loopback: an agent that honours HTTP(S)_PROXY must not send it there.
+    const noProxy = [env.NO_PROXY ?? env.no_proxy, '127.0.0.1', 'localhost'].filter(Boolean).join(',');
+    const program = startProgram({
+      argv,
+      cwd: dir,
+      env: { ...env, HOME: home, NO_PROXY: noProxy, no_proxy: noProxy, ...agentEnv },
+      onOutput,
+    });
     let timedOut = false;
     const stopAt = setTimeout(() => {
       timedOut = true;

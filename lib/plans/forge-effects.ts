@@ -45,6 +45,7 @@ export const EFFECTS: Readonly<Record<string, EffectRow>> = {
   'state sync': { surface: 'remote_branch_pr', unless: 'dry-run' },
   undo: { cannot: 'forge undo (puts back the files of a checkpoint)', unless: 'list' },
   agent: { cannot: 'forge agent (what its model will do, and its profile’s hooks and servers)' },
+  eval: { cannot: 'forge eval (runs agents on its tasks and records the results)', unless: 'list' },
   mcp: { cannot: 'forge mcp (its tool calls come from its input)' },
   init: { cannot: 'forge init (writes the project’s conventions)' },
   'hooks install': { cannot: 'forge hooks install (changes git’s hooks)' },

@@ -67,6 +67,23 @@ const MODEL_SCRIPTS: Record<string, ScriptStep[]> = {
     }),
     reply({ text: 'Added farewell(name) in src/farewell.js.' }),
   ],
+  // forge eval's own task: the model adds the function in one call.
+  'docs/eval.md': [
+    reply({
+      toolCalls: [
+        {
+          name: 'write',
+          arguments: {
+            path: 'src/greet.js',
+            content:
+              "export function greet(name) {\n  return 'Hello, ' + name;\n}\n\nexport function farewell(name) {\n  return 'Goodbye, ' + name;\n}\n",
+            overwrite: true,
+          },
+        },
+      ],
+    }),
+    reply({ text: 'Added farewell(name).' }),
+  ],
   // forge agent under an active plan: its read of README.md is refused by the contract.
   'docs/plans.md': [
     reply({ toolCalls: [{ name: 'read', arguments: { path: 'README.md' } }] }),
@@ -216,6 +233,11 @@ test('the guide harness reads steps, continuations, exits and shown output, and 
     'plan.md:1:1: error X',
     '$ printf a \\',
     '  b',
+    "$ cat > f <<'EOF'  # a here-document",
+    'x  # not a comment',
+    'EOF',
+    "$ printf '<<<<<<< SEARCH\\n'",
+    '<<<<<<< SEARCH',
     '```',
     '```sh no-run',
     '$ claude -p hi',
@@ -225,6 +247,8 @@ test('the guide harness reads steps, continuations, exits and shown output, and 
   assert.equal(ran!.steps, [
     { command: 'forge plan check', exit: 1, shown: ['plan.md:1:1: error X'], line: 2 },
     { command: 'printf a \\\n  b', exit: 0, shown: [], line: 4 },
+    { command: "cat > f <<'EOF'\nx  # not a comment\nEOF", exit: 0, shown: [], line: 6 },
+    { command: "printf '<<<<<<< SEARCH\\n'", exit: 0, shown: ['<<<<<<< SEARCH'], line: 9 },
   ]);
   assert.equal([ran!.run, shown!.run], [true, false]);
   assert.ok(inOrder('x\nplan.md:1:1: error X: more (y)\n', ['plan.md:1:1: error X…']));

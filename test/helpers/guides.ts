@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 
 export interface Step {
-  /** The command line after `$ ` (a line ending in `\` goes on with the next, as in a shell), its comment cut off. */
+  /** The command line after `$ ` (a line ending in `\` goes on with the next, a here-document to its delimiter, as in a shell), its comment cut off. */
   command: string;
   /** From `# exit N…` in its comment; 0 when the comment names none. */
   exit: number;
@@ -38,13 +38,17 @@ export function shellBlocks(markdown: string): Block[] {
     if (!open) continue;
     const block: Block = { run: !open[1], steps: [], line: i + 1 };
     for (i++; i < lines.length && lines[i] !== '```'; i++) {
-      let line = lines[i]!;
+      const line = lines[i]!;
       if (line.startsWith('$ ')) {
         const at = i + 1;
-        while (line.endsWith('\\') && i + 1 < lines.length) line = `${line}\n${lines[++i]}`;
-        // A comment starts at a `#` after two spaces; examples quote no `  #`.
-        const [command, comment = ''] = line.slice(2).split(/\s{2,}# /);
-        block.steps.push({ command: command!.trim(), exit: Number(/^exit (\d+)/.exec(comment)?.[1] ?? 0), shown: [], line: at });
+        // A comment starts at a `#` after two spaces on the `$` line; examples quote no `  #`.
+        const [first, comment = ''] = line.slice(2).split(/\s{2,}# /);
+        let command = first!.trimEnd();
+        while (command.endsWith('\\') && i + 1 < lines.length) command = `${command}\n${lines[++i]}`;
+        // A here-document's lines are the command's, up to its delimiter.
+        const here = /(?<!<)<<(?!<)-?\s*['"]?([A-Za-z_]+)['"]?/.exec(command);
+        if (here) while (i + 1 < lines.length && lines[i] !== here[1]) command = `${command}\n${lines[++i]}`;
+        block.steps.push({ command: command.trim(), exit: Number(/^exit (\d+)/.exec(comment)?.[1] ?? 0), shown: [], line: at });
       } else if (line.trim() && block.steps.length) block.steps.at(-1)!.shown.push(line);
     }
     blocks.push(block);

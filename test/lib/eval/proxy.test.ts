@@ -86,6 +86,7 @@ for (const { api, start, path, body, usage } of APIS) {
         [['read_file', { path: 'src/a.ts' }]],
       );
       assert.equal(proxy.calls[1]!.toolCalls, []);
+      assert.match(proxy.calls[1]!.text, /done/, "the final answer's text, in each API's shape");
       // What the server counted, read from its own reply.
       const served = server.requests.filter((r) => dialectOf(r.path));
       assert.is(served.length, 2, 'one upstream request per client request');
@@ -135,7 +136,7 @@ test('meter: replies without usage, torn lines and non-streamed bodies', () => {
       'data: [DONE]',
     ].join('\n'),
   );
-  assert.equal(chat, { promptTokens: null, completionTokens: null, toolCalls: [{ name: 'edit', args: '{"path":1}' }] });
+  assert.equal(chat, { promptTokens: null, completionTokens: null, toolCalls: [{ name: 'edit', args: '{"path":1}' }], text: '' });
   const whole = meterReply(
     'anthropic',
     JSON.stringify({
@@ -144,7 +145,7 @@ test('meter: replies without usage, torn lines and non-streamed bodies', () => {
       usage: { input_tokens: 5, cache_read_input_tokens: 7, output_tokens: 3 },
     }),
   );
-  assert.equal(whole, { promptTokens: 12, completionTokens: 3, toolCalls: [{ name: 'Bash', args: '{"command":"ls"}' }] });
+  assert.equal(whole, { promptTokens: 12, completionTokens: 3, toolCalls: [{ name: 'Bash', args: '{"command":"ls"}' }], text: '' });
   const geminiArray = meterReply(
     'gemini',
     JSON.stringify([
@@ -152,8 +153,8 @@ test('meter: replies without usage, torn lines and non-streamed bodies', () => {
       { usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 4 } },
     ]),
   );
-  assert.equal(geminiArray, { promptTokens: 9, completionTokens: 4, toolCalls: [{ name: 'ls', args: '{}' }] });
-  assert.equal(meterReply('openai-responses', 'garbage'), { promptTokens: null, completionTokens: null, toolCalls: [] });
+  assert.equal(geminiArray, { promptTokens: 9, completionTokens: 4, toolCalls: [{ name: 'ls', args: '{}' }], text: '' });
+  assert.equal(meterReply('openai-responses', 'garbage'), { promptTokens: null, completionTokens: null, toolCalls: [], text: '' });
 });
 
 test('figures of a run: server counts where given, estimates where not, uncached after the common prefix, a loop at the third same call', () => {
@@ -167,13 +168,15 @@ test('figures of a run: server counts where given, estimates where not, uncached
     promptTokens,
     completionTokens: promptTokens === null ? null : 2,
     toolCalls: [{ name, args: '{"path":"a"}' }],
+    text: '',
   });
   const figures = meterCalls([call('aaaa', 40), call('aaaabb', null), call('aaaabbcc', 50)], count);
   assert.equal(figures, {
     requests: 3,
     toolCalls: 3,
     promptTokens: 40 + 6 + 50,
-    completionTokens: 4,
+    // The call without usage: its tool call's name and arguments, counted.
+    completionTokens: 2 + 'read{"path":"a"}'.length + 2,
     uncachedTokens: 4 + 2 + 2,
     largestRequest: 50,
     usageReported: false,
