@@ -1,5 +1,5 @@
 // forge eval against the scripted model: two shipped tasks run by forge agent through the recording proxy, the proxy's counts held against what the server received; failures, loops and bad suites.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
@@ -106,6 +106,12 @@ test('two shipped tasks with forge agent: success from the verify commands, the 
   }
 });
 
+/** The tasks forge ships, in the suite's order: one folder each under eval/tasks. */
+const SHIPPED = readdirSync('eval/tasks', { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+
 /** A suite of one's own: one folder per task. */
 function suite(tasks: Record<string, { task: unknown; setup?: string }>): string {
   const root = tempDir('forge-suite-');
@@ -156,10 +162,7 @@ test('bad suites and arguments are refused before anything runs, with what to fi
   const unknownKey = suite({ odd: { task: { prompt: 'x', verify: 'true', retries: 3 } } });
   assert.match((await forge(['eval', '--suite', unknownKey, '--list'], { cwd: dir })).stderr, /unknown key 'retries'/);
   const r2 = await forge(['eval', 'no-such-task', '--endpoint', 'http://127.0.0.1:9/v1', '--model', 'm'], { cwd: dir });
-  assert.equal(
-    [r2.code, r2.stderr.split('\n')[0]],
-    [2, "Error: no task 'no-such-task' (tasks: remove-console-log, rename-columns, scss-variables)"],
-  );
+  assert.equal([r2.code, r2.stderr.split('\n')[0]], [2, `Error: no task 'no-such-task' (tasks: ${SHIPPED.join(', ')})`]);
   const failing = suite({ boom: { task: { prompt: 'x', verify: 'true' }, setup: 'echo cannot >&2; exit 3\n' } });
   const r3 = await forge(['eval', '--suite', failing, '--endpoint', 'http://127.0.0.1:9/v1', '--model', 'm'], { cwd: dir });
   assert.equal([r3.code, r3.stderr.split('\n')[0]], [1, 'Error: boom: setup.sh failed (exit 3): cannot']);
