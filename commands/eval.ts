@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { type ArgsOf, type ArgsSpec, defineCommand, type RunContext } from '../lib/cli/declare';
 import { resolveModelConfig } from '../lib/agent/config-resolve';
 import { tokenizer } from '../lib/agent/context';
-import { RefusedError } from '../lib/errors';
+import { InvalidInputError, RefusedError } from '../lib/errors';
+import { evalReport } from '../lib/eval/report';
 import { EVAL_AGENT_NAMES, EVAL_AGENTS, type EvalAgentName } from '../lib/eval/agents';
 import { type EvalRecord, loadEvals, saveEval, summarize, type TaskSummary } from '../lib/eval/results';
 import { type RunResult, runTask } from '../lib/eval/run';
@@ -48,6 +49,12 @@ const ARGS = {
   list: { type: 'boolean', tool: '', description: 'List the tasks of the suite and run nothing.' },
   compare: { type: 'boolean', tool: '', description: 'Put recorded evals side by side, task by task.' },
   keep: { type: 'boolean', tool: '', description: "Keep each run's fixture repository (its path is in the run's record)." },
+  report: {
+    type: 'string',
+    tool: '',
+    placeholder: 'FILE',
+    description: 'Also write a chart of the results (this eval, or with --compare those compared) as one self-contained HTML file.',
+  },
 } as const satisfies ArgsSpec;
 
 type Args = ArgsOf<typeof ARGS>;
@@ -97,15 +104,33 @@ function forgeArgv(ctx: RunContext): string[] {
   return ctx.program.endsWith('.js') ? [process.execPath, ctx.program] : [ctx.program];
 }
 
+/** Writes the HTML report where --report says (relative to the working directory); its path as given. */
+async function writeReport(file: string, records: EvalRecord[], ctx: RunContext): Promise<string> {
+  const { writeFile } = await import('node:fs/promises');
+  try {
+    await writeFile(resolve(ctx.cwd, file), evalReport({ records, generatedAt: ctx.now().toISOString() }));
+  } catch (err) {
+    throw new InvalidInputError(
+      'INVALID_PATH',
+      `cannot write the report to '${file}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      {
+        fix: ctx.cmd('eval', '--compare', '--report', 'eval-report.html'),
+      },
+    );
+  }
+  return file;
+}
+
 async function compare(args: Args, ctx: RunContext) {
   const evals = await loadEvals({ store: await ctx.store(), ids: args.task ?? [] });
   if (!evals.length)
     throw new RefusedError('NO_EVAL_RESULTS', 'no forge eval recorded on the state ref yet', { fix: ctx.cmd('eval', '--list') });
   const rows = evals.flatMap((e) => summarize(e)).sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0));
   for (const row of rows) await ctx.emit({ ...row }, '');
+  const report = args.report ? await writeReport(args.report, evals, ctx) : null;
   return {
-    data: { evals: evals.map((e) => e.id), rows: rows.length },
-    text: `${table(rows)}\n${evals.length} eval${evals.length === 1 ? '' : 's'}: ${evals.map((e) => `${e.id} (${e.startedAt.slice(0, 16)})`).join(', ')}`,
+    data: { evals: evals.map((e) => e.id), rows: rows.length, ...(report ? { report } : {}) },
+    text: `${table(rows)}\n${evals.length} eval${evals.length === 1 ? '' : 's'}: ${evals.map((e) => `${e.id} (${e.startedAt.slice(0, 16)})`).join(', ')}${report ? `\nreport: ${report}` : ''}`,
     next: null,
   };
 }
@@ -119,14 +144,14 @@ export default defineCommand({
   examples: [
     { command: 'forge eval --list', description: 'The tasks of the suite forge ships.' },
     {
-      command: 'forge eval --endpoint http://localhost:11434/v1 --model qwen3:14b --runs 3',
-      description: 'Every task three times with forge agent on a local Ollama model.',
+      command: 'forge eval rename-columns --runs 3 --model qwen3:14b',
+      description: 'One task three times with forge agent, on the endpoint forge agent would use (a local Ollama, a profile).',
     },
     {
       command: 'forge eval remove-console-log --agent forge --agent opencode --model qwen3:14b',
-      description: 'One task, forge agent and OpenCode, the same model and meter.',
+      description: 'One task with forge agent and with OpenCode (skipped when not installed), the same model and meter.',
     },
-    { command: 'forge eval --compare', description: 'Every recorded eval, side by side.' },
+    { command: 'forge eval --compare --report eval-report.html', description: 'Every recorded eval side by side, and as a chart.' },
   ],
   errors: {
     AGENT_NOT_FOUND: 'no agent asked for is installed',
@@ -136,6 +161,7 @@ export default defineCommand({
     NO_EVAL_RESULTS: 'nothing recorded to compare',
     NOT_A_GIT_REPO: 'outside a git repository (the results go on its state ref)',
     UNKNOWN_TASK: 'a task the suite does not have',
+    INVALID_PATH: '--report names a file that cannot be written',
     STATE_INVALID: 'a recorded eval on the state ref is not one forge can read',
     // Finding the endpoint and model, as forge agent does.
     NO_MODEL: 'no endpoint configured or detected',
@@ -213,6 +239,7 @@ export default defineCommand({
       model: config.model.value,
       agents,
       suite: args.suite ? suiteDir : 'shipped',
+      targets: Object.fromEntries(tasks.map((t) => [t.name, t.targets])),
       runs: [],
     };
     const count = await tokenizer();
@@ -220,7 +247,8 @@ export default defineCommand({
     for (const task of tasks)
       for (const agent of agents)
         for (let run = 1; run <= args.runs && !ctx.signal.aborted; run++) {
-          await ctx.progress(`[${record.runs.length + 1}/${total}] ${task.name} #${run} with ${agent}…`);
+          const spent = record.runs.reduce((n, r) => n + r.promptTokens + r.completionTokens, 0);
+          await ctx.progress(`[${record.runs.length + 1}/${total}] ${task.name} #${run} with ${agent}… (${spent} tokens so far)`);
           const { fixture, ...result } = await runTask({
             task,
             run,
@@ -236,16 +264,17 @@ export default defineCommand({
           });
           if (result.failure === 'cancelled') break;
           record.runs.push(result);
-          await ctx.emit({ ...result, ...(fixture ? { fixture } : {}) }, runLine(result));
+          await ctx.emit({ ...result, ...(fixture ? { fixture } : {}) }, `${runLine(result)}${fixture ? `\n  kept: ${fixture}` : ''}`);
         }
     if (record.runs.length) await saveEval({ store, record });
+    const report = args.report && record.runs.length ? await writeReport(args.report, [record], ctx) : null;
     const rows = summarize(record);
     for (const row of rows) await ctx.emit({ ...row }, '');
     const passed = record.runs.filter((r) => r.success).length;
     const cancelled = ctx.signal.aborted;
     return {
-      data: { eval: record.id, runs: record.runs.length, passed, cancelled },
-      text: `${rows.length ? `${table(rows)}\n` : ''}${record.id}: ${passed} of ${record.runs.length} runs passed${cancelled ? ' (stopped: what finished is recorded)' : ''}`,
+      data: { eval: record.id, runs: record.runs.length, passed, cancelled, ...(report ? { report } : {}) },
+      text: `${rows.length ? `${table(rows)}\n` : ''}${record.id}: ${passed} of ${record.runs.length} runs passed${cancelled ? ' (stopped: what finished is recorded)' : ''}${report ? `\nreport: ${report}` : ''}`,
       next: ctx.cmd('eval', '--compare'),
       exitCode: passed === record.runs.length && !cancelled && record.runs.length > 0 ? 0 : 1,
     };

@@ -17,6 +17,8 @@ export interface EvalRecord {
   model: string;
   agents: EvalAgentName[];
   suite: string;
+  /** Each task's targets, as its task.json gave them when it ran. */
+  targets?: Record<string, { toolCalls?: number; tokens?: number }>;
   runs: RunResult[];
 }
 

@@ -328,6 +328,7 @@ const evalRecord = () =>
     model: z.string(),
     agents: z.array(z.enum(EVAL_AGENT_NAMES)),
     suite: z.string(),
+    targets: z.optional(z.record(z.string(), z.looseObject({ toolCalls: z.optional(z.number()), tokens: z.optional(z.number()) }))),
     runs: z.array(evalRun()),
   });
 

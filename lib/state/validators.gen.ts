@@ -4987,7 +4987,7 @@ return errors === 0;
 }
 
 export const validate_evalRecord = validate28;
-const schema29 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"startedAt":{"type":"string"},"endpoint":{"type":"string"},"model":{"type":"string"},"agents":{"type":"array","items":{"type":"string","enum":["forge","opencode","codex","claude","gemini","aider"]}},"suite":{"type":"string"},"runs":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","const":"run"},"task":{"type":"string"},"run":{"type":"integer","exclusiveMinimum":0,"maximum":9007199254740991},"agent":{"type":"string","enum":["forge","opencode","codex","claude","gemini","aider"]},"model":{"type":"string"},"success":{"type":"boolean"},"failure":{"type":["string","null"]},"agentExit":{"type":["number","null"]},"timedOut":{"type":"boolean"},"requests":{"type":"number"},"toolCalls":{"type":"number"},"promptTokens":{"type":"number"},"completionTokens":{"type":"number"},"uncachedTokens":{"type":"number"},"largestRequest":{"type":"number"},"usageReported":{"type":"boolean"},"looped":{"type":"boolean"},"wallMs":{"type":"number"}},"required":["type","task","run","agent","model","success","failure","agentExit","timedOut","requests","toolCalls","promptTokens","completionTokens","uncachedTokens","largestRequest","usageReported","looped","wallMs"],"additionalProperties":{}}}},"required":["id","startedAt","endpoint","model","agents","suite","runs"],"additionalProperties":{},"$id":"evalRecord"};
+const schema29 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"startedAt":{"type":"string"},"endpoint":{"type":"string"},"model":{"type":"string"},"agents":{"type":"array","items":{"type":"string","enum":["forge","opencode","codex","claude","gemini","aider"]}},"suite":{"type":"string"},"targets":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"toolCalls":{"type":"number"},"tokens":{"type":"number"}},"additionalProperties":{}}},"runs":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","const":"run"},"task":{"type":"string"},"run":{"type":"integer","exclusiveMinimum":0,"maximum":9007199254740991},"agent":{"type":"string","enum":["forge","opencode","codex","claude","gemini","aider"]},"model":{"type":"string"},"success":{"type":"boolean"},"failure":{"type":["string","null"]},"agentExit":{"type":["number","null"]},"timedOut":{"type":"boolean"},"requests":{"type":"number"},"toolCalls":{"type":"number"},"promptTokens":{"type":"number"},"completionTokens":{"type":"number"},"uncachedTokens":{"type":"number"},"largestRequest":{"type":"number"},"usageReported":{"type":"boolean"},"looped":{"type":"boolean"},"wallMs":{"type":"number"}},"required":["type","task","run","agent","model","success","failure","agentExit","timedOut","requests","toolCalls","promptTokens","completionTokens","uncachedTokens","largestRequest","usageReported","looped","wallMs"],"additionalProperties":{}}}},"required":["id","startedAt","endpoint","model","agents","suite","runs"],"additionalProperties":{},"$id":"evalRecord"};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="evalRecord" */;
@@ -5105,272 +5105,360 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.runs !== undefined){
-let data7 = data.runs;
+if(data.targets !== undefined){
+let data7 = data.targets;
 const _errs16 = errors;
 if(errors === _errs16){
-if(Array.isArray(data7)){
-var valid2 = true;
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key0 in data7){
 const _errs18 = errors;
-if(errors === _errs18){
+if(typeof key0 !== "string"){
+const err0 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid2 = _errs18 === errors;
+if(!valid2){
+const err1 = {instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate28.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid2){
+for(const key1 in data7){
+let data8 = data7[key1];
+const _errs21 = errors;
+if(errors === _errs21){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.toolCalls !== undefined){
+let data9 = data8.toolCalls;
+const _errs24 = errors;
+if(!((typeof data9 == "number") && (isFinite(data9)))){
+validate28.errors = [{instancePath:instancePath+"/targets/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/toolCalls",schemaPath:"#/properties/targets/additionalProperties/properties/toolCalls/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid4 = _errs24 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data8.tokens !== undefined){
+let data10 = data8.tokens;
+const _errs26 = errors;
+if(!((typeof data10 == "number") && (isFinite(data10)))){
+validate28.errors = [{instancePath:instancePath+"/targets/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tokens",schemaPath:"#/properties/targets/additionalProperties/properties/tokens/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid4 = _errs26 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/targets/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/targets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid3 = _errs21 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/targets",schemaPath:"#/properties/targets/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.runs !== undefined){
+let data11 = data.runs;
+const _errs28 = errors;
+if(errors === _errs28){
+if(Array.isArray(data11)){
+var valid5 = true;
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+let data12 = data11[i1];
+const _errs30 = errors;
+if(errors === _errs30){
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing1;
-if(((((((((((((((((((data8.type === undefined) && (missing1 = "type")) || ((data8.task === undefined) && (missing1 = "task"))) || ((data8.run === undefined) && (missing1 = "run"))) || ((data8.agent === undefined) && (missing1 = "agent"))) || ((data8.model === undefined) && (missing1 = "model"))) || ((data8.success === undefined) && (missing1 = "success"))) || ((data8.failure === undefined) && (missing1 = "failure"))) || ((data8.agentExit === undefined) && (missing1 = "agentExit"))) || ((data8.timedOut === undefined) && (missing1 = "timedOut"))) || ((data8.requests === undefined) && (missing1 = "requests"))) || ((data8.toolCalls === undefined) && (missing1 = "toolCalls"))) || ((data8.promptTokens === undefined) && (missing1 = "promptTokens"))) || ((data8.completionTokens === undefined) && (missing1 = "completionTokens"))) || ((data8.uncachedTokens === undefined) && (missing1 = "uncachedTokens"))) || ((data8.largestRequest === undefined) && (missing1 = "largestRequest"))) || ((data8.usageReported === undefined) && (missing1 = "usageReported"))) || ((data8.looped === undefined) && (missing1 = "looped"))) || ((data8.wallMs === undefined) && (missing1 = "wallMs"))){
+if(((((((((((((((((((data12.type === undefined) && (missing1 = "type")) || ((data12.task === undefined) && (missing1 = "task"))) || ((data12.run === undefined) && (missing1 = "run"))) || ((data12.agent === undefined) && (missing1 = "agent"))) || ((data12.model === undefined) && (missing1 = "model"))) || ((data12.success === undefined) && (missing1 = "success"))) || ((data12.failure === undefined) && (missing1 = "failure"))) || ((data12.agentExit === undefined) && (missing1 = "agentExit"))) || ((data12.timedOut === undefined) && (missing1 = "timedOut"))) || ((data12.requests === undefined) && (missing1 = "requests"))) || ((data12.toolCalls === undefined) && (missing1 = "toolCalls"))) || ((data12.promptTokens === undefined) && (missing1 = "promptTokens"))) || ((data12.completionTokens === undefined) && (missing1 = "completionTokens"))) || ((data12.uncachedTokens === undefined) && (missing1 = "uncachedTokens"))) || ((data12.largestRequest === undefined) && (missing1 = "largestRequest"))) || ((data12.usageReported === undefined) && (missing1 = "usageReported"))) || ((data12.looped === undefined) && (missing1 = "looped"))) || ((data12.wallMs === undefined) && (missing1 = "wallMs"))){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1,schemaPath:"#/properties/runs/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(data8.type !== undefined){
-let data9 = data8.type;
-const _errs21 = errors;
-if(typeof data9 !== "string"){
+if(data12.type !== undefined){
+let data13 = data12.type;
+const _errs33 = errors;
+if(typeof data13 !== "string"){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/type",schemaPath:"#/properties/runs/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("run" !== data9){
+if("run" !== data13){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/type",schemaPath:"#/properties/runs/items/properties/type/const",keyword:"const",params:{allowedValue: "run"},message:"must be equal to constant"}];
 return false;
 }
-var valid3 = _errs21 === errors;
+var valid6 = _errs33 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.task !== undefined){
-const _errs23 = errors;
-if(typeof data8.task !== "string"){
+if(valid6){
+if(data12.task !== undefined){
+const _errs35 = errors;
+if(typeof data12.task !== "string"){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/task",schemaPath:"#/properties/runs/items/properties/task/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid3 = _errs23 === errors;
+var valid6 = _errs35 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.run !== undefined){
-let data11 = data8.run;
-const _errs25 = errors;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+if(valid6){
+if(data12.run !== undefined){
+let data15 = data12.run;
+const _errs37 = errors;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/run",schemaPath:"#/properties/runs/items/properties/run/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs25){
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 9007199254740991 || isNaN(data11)){
+if(errors === _errs37){
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 9007199254740991 || isNaN(data15)){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/run",schemaPath:"#/properties/runs/items/properties/run/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
 return false;
 }
 else {
-if(data11 <= 0 || isNaN(data11)){
+if(data15 <= 0 || isNaN(data15)){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/run",schemaPath:"#/properties/runs/items/properties/run/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
 return false;
 }
 }
 }
 }
-var valid3 = _errs25 === errors;
+var valid6 = _errs37 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.agent !== undefined){
-let data12 = data8.agent;
-const _errs27 = errors;
-if(typeof data12 !== "string"){
+if(valid6){
+if(data12.agent !== undefined){
+let data16 = data12.agent;
+const _errs39 = errors;
+if(typeof data16 !== "string"){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/agent",schemaPath:"#/properties/runs/items/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data12 === "forge") || (data12 === "opencode")) || (data12 === "codex")) || (data12 === "claude")) || (data12 === "gemini")) || (data12 === "aider"))){
+if(!((((((data16 === "forge") || (data16 === "opencode")) || (data16 === "codex")) || (data16 === "claude")) || (data16 === "gemini")) || (data16 === "aider"))){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/agent",schemaPath:"#/properties/runs/items/properties/agent/enum",keyword:"enum",params:{allowedValues: schema29.properties.runs.items.properties.agent.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid3 = _errs27 === errors;
+var valid6 = _errs39 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.model !== undefined){
-const _errs29 = errors;
-if(typeof data8.model !== "string"){
+if(valid6){
+if(data12.model !== undefined){
+const _errs41 = errors;
+if(typeof data12.model !== "string"){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/model",schemaPath:"#/properties/runs/items/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid3 = _errs29 === errors;
+var valid6 = _errs41 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.success !== undefined){
-const _errs31 = errors;
-if(typeof data8.success !== "boolean"){
+if(valid6){
+if(data12.success !== undefined){
+const _errs43 = errors;
+if(typeof data12.success !== "boolean"){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/success",schemaPath:"#/properties/runs/items/properties/success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid3 = _errs31 === errors;
+var valid6 = _errs43 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.failure !== undefined){
-let data15 = data8.failure;
-const _errs33 = errors;
-if((typeof data15 !== "string") && (data15 !== null)){
+if(valid6){
+if(data12.failure !== undefined){
+let data19 = data12.failure;
+const _errs45 = errors;
+if((typeof data19 !== "string") && (data19 !== null)){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/failure",schemaPath:"#/properties/runs/items/properties/failure/type",keyword:"type",params:{type: schema29.properties.runs.items.properties.failure.type},message:"must be string,null"}];
 return false;
 }
-var valid3 = _errs33 === errors;
+var valid6 = _errs45 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.agentExit !== undefined){
-let data16 = data8.agentExit;
-const _errs35 = errors;
-if((!((typeof data16 == "number") && (isFinite(data16)))) && (data16 !== null)){
+if(valid6){
+if(data12.agentExit !== undefined){
+let data20 = data12.agentExit;
+const _errs47 = errors;
+if((!((typeof data20 == "number") && (isFinite(data20)))) && (data20 !== null)){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/agentExit",schemaPath:"#/properties/runs/items/properties/agentExit/type",keyword:"type",params:{type: schema29.properties.runs.items.properties.agentExit.type},message:"must be number,null"}];
 return false;
 }
-var valid3 = _errs35 === errors;
+var valid6 = _errs47 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.timedOut !== undefined){
-const _errs37 = errors;
-if(typeof data8.timedOut !== "boolean"){
+if(valid6){
+if(data12.timedOut !== undefined){
+const _errs49 = errors;
+if(typeof data12.timedOut !== "boolean"){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/timedOut",schemaPath:"#/properties/runs/items/properties/timedOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid3 = _errs37 === errors;
+var valid6 = _errs49 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.requests !== undefined){
-let data18 = data8.requests;
-const _errs39 = errors;
-if(!((typeof data18 == "number") && (isFinite(data18)))){
+if(valid6){
+if(data12.requests !== undefined){
+let data22 = data12.requests;
+const _errs51 = errors;
+if(!((typeof data22 == "number") && (isFinite(data22)))){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/requests",schemaPath:"#/properties/runs/items/properties/requests/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
-var valid3 = _errs39 === errors;
+var valid6 = _errs51 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.toolCalls !== undefined){
-let data19 = data8.toolCalls;
-const _errs41 = errors;
-if(!((typeof data19 == "number") && (isFinite(data19)))){
+if(valid6){
+if(data12.toolCalls !== undefined){
+let data23 = data12.toolCalls;
+const _errs53 = errors;
+if(!((typeof data23 == "number") && (isFinite(data23)))){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/toolCalls",schemaPath:"#/properties/runs/items/properties/toolCalls/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
-var valid3 = _errs41 === errors;
+var valid6 = _errs53 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.promptTokens !== undefined){
-let data20 = data8.promptTokens;
-const _errs43 = errors;
-if(!((typeof data20 == "number") && (isFinite(data20)))){
+if(valid6){
+if(data12.promptTokens !== undefined){
+let data24 = data12.promptTokens;
+const _errs55 = errors;
+if(!((typeof data24 == "number") && (isFinite(data24)))){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/promptTokens",schemaPath:"#/properties/runs/items/properties/promptTokens/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
-var valid3 = _errs43 === errors;
+var valid6 = _errs55 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.completionTokens !== undefined){
-let data21 = data8.completionTokens;
-const _errs45 = errors;
-if(!((typeof data21 == "number") && (isFinite(data21)))){
+if(valid6){
+if(data12.completionTokens !== undefined){
+let data25 = data12.completionTokens;
+const _errs57 = errors;
+if(!((typeof data25 == "number") && (isFinite(data25)))){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/completionTokens",schemaPath:"#/properties/runs/items/properties/completionTokens/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
-var valid3 = _errs45 === errors;
+var valid6 = _errs57 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.uncachedTokens !== undefined){
-let data22 = data8.uncachedTokens;
-const _errs47 = errors;
-if(!((typeof data22 == "number") && (isFinite(data22)))){
+if(valid6){
+if(data12.uncachedTokens !== undefined){
+let data26 = data12.uncachedTokens;
+const _errs59 = errors;
+if(!((typeof data26 == "number") && (isFinite(data26)))){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/uncachedTokens",schemaPath:"#/properties/runs/items/properties/uncachedTokens/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
-var valid3 = _errs47 === errors;
+var valid6 = _errs59 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.largestRequest !== undefined){
-let data23 = data8.largestRequest;
-const _errs49 = errors;
-if(!((typeof data23 == "number") && (isFinite(data23)))){
+if(valid6){
+if(data12.largestRequest !== undefined){
+let data27 = data12.largestRequest;
+const _errs61 = errors;
+if(!((typeof data27 == "number") && (isFinite(data27)))){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/largestRequest",schemaPath:"#/properties/runs/items/properties/largestRequest/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
-var valid3 = _errs49 === errors;
+var valid6 = _errs61 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.usageReported !== undefined){
-const _errs51 = errors;
-if(typeof data8.usageReported !== "boolean"){
+if(valid6){
+if(data12.usageReported !== undefined){
+const _errs63 = errors;
+if(typeof data12.usageReported !== "boolean"){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/usageReported",schemaPath:"#/properties/runs/items/properties/usageReported/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid3 = _errs51 === errors;
+var valid6 = _errs63 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.looped !== undefined){
-const _errs53 = errors;
-if(typeof data8.looped !== "boolean"){
+if(valid6){
+if(data12.looped !== undefined){
+const _errs65 = errors;
+if(typeof data12.looped !== "boolean"){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/looped",schemaPath:"#/properties/runs/items/properties/looped/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid3 = _errs53 === errors;
+var valid6 = _errs65 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
-if(valid3){
-if(data8.wallMs !== undefined){
-let data26 = data8.wallMs;
-const _errs55 = errors;
-if(!((typeof data26 == "number") && (isFinite(data26)))){
+if(valid6){
+if(data12.wallMs !== undefined){
+let data30 = data12.wallMs;
+const _errs67 = errors;
+if(!((typeof data30 == "number") && (isFinite(data30)))){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/wallMs",schemaPath:"#/properties/runs/items/properties/wallMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
-var valid3 = _errs55 === errors;
+var valid6 = _errs67 === errors;
 }
 else {
-var valid3 = true;
+var valid6 = true;
 }
 }
 }
@@ -5396,8 +5484,8 @@ validate28.errors = [{instancePath:instancePath+"/runs/" + i1,schemaPath:"#/prop
 return false;
 }
 }
-var valid2 = _errs18 === errors;
-if(!valid2){
+var valid5 = _errs30 === errors;
+if(!valid5){
 break;
 }
 }
@@ -5407,10 +5495,11 @@ validate28.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs16 === errors;
+var valid0 = _errs28 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
