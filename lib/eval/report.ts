@@ -4,7 +4,7 @@ import { summarize } from './results';
 
 const COLOURS = ['#2f6fde', '#e0692b', '#2a9d5c', '#9b51c9', '#c9a227', '#d1495b', '#4d9de0', '#7a7a7a'];
 
-const escape = (text: string) =>
+const htmlText = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const tokens = (r: TaskSummary) => r.promptTokens + r.completionTokens;
@@ -39,25 +39,25 @@ function barChart({
   const rows: string[] = [];
   tasks.forEach((task, t) => {
     const y0 = 20 + t * group;
-    rows.push(`<text class="task" x="${left - 8}" y="${y0 + (series.length * bar) / 2 + 4}" text-anchor="end">${escape(task)}</text>`);
+    rows.push(`<text class="task" x="${left - 8}" y="${y0 + (series.length * bar) / 2 + 4}" text-anchor="end">${htmlText(task)}</text>`);
     series.forEach((s, i) => {
       const v = value(task, s);
       if (v === null) return;
       const y = y0 + i * bar;
       rows.push(
-        `<rect class="bar" data-task="${escape(task)}" data-series="${escape(s)}" data-value="${v}" x="${left}" y="${y}" width="${scale(v)}" height="${bar - 2}" fill="${COLOURS[i % COLOURS.length]}"><title>${escape(`${task} — ${s}: ${label(v)}`)}</title></rect>`,
-        `<text class="value" x="${left + scale(v) + 4}" y="${y + bar - 4}">${escape(label(v))}</text>`,
+        `<rect class="bar" data-task="${htmlText(task)}" data-series="${htmlText(s)}" data-value="${v}" x="${left}" y="${y}" width="${scale(v)}" height="${bar - 2}" fill="${COLOURS[i % COLOURS.length]}"><title>${htmlText(`${task} — ${s}: ${label(v)}`)}</title></rect>`,
+        `<text class="value" x="${left + scale(v) + 4}" y="${y + bar - 4}">${htmlText(label(v))}</text>`,
       );
     });
     const goal = target?.(task);
     if (goal !== undefined && max > 0) {
       const x = left + scale(Math.min(goal, max));
       rows.push(
-        `<line class="target" x1="${x}" x2="${x}" y1="${y0 - 2}" y2="${y0 + series.length * bar}"><title>${escape(`target: ${label(goal)}`)}</title></line>`,
+        `<line class="target" x1="${x}" x2="${x}" y1="${y0 - 2}" y2="${y0 + series.length * bar}"><title>${htmlText(`target: ${label(goal)}`)}</title></line>`,
       );
     }
   });
-  return `<figure><figcaption>${escape(title)}</figcaption><svg role="img" aria-label="${escape(title)}" viewBox="0 0 ${left + width + 90} ${height}" width="${left + width + 90}" height="${height}">${rows.join('')}</svg></figure>`;
+  return `<figure><figcaption>${htmlText(title)}</figcaption><svg role="img" aria-label="${htmlText(title)}" viewBox="0 0 ${left + width + 90} ${height}" width="${left + width + 90}" height="${height}">${rows.join('')}</svg></figure>`;
 }
 
 /** The report of one or more evals: a legend, the two charts, and the table they are drawn from. */
@@ -92,18 +92,33 @@ export function evalReport({ records, generatedAt }: { records: EvalRecord[]; ge
     target: (t) => targets[t]?.tokens,
   });
   const legend = series
-    .map((s, i) => `<li><span class="swatch" style="background:${COLOURS[i % COLOURS.length]}"></span>${escape(s)}</li>`)
+    .map((s, i) => `<li><span class="swatch" style="background:${COLOURS[i % COLOURS.length]}"></span>${htmlText(s)}</li>`)
     .join('');
-  const header = ['task', 'agent / model', 'success', 'tool calls', 'requests', 'prompt', 'completion', 'uncached', 'largest', 'wall', 'looped'];
+  const header = [
+    'task',
+    'agent / model',
+    'success',
+    'tool calls',
+    'requests',
+    'prompt',
+    'completion',
+    'uncached',
+    'largest',
+    'wall',
+    'looped',
+  ];
   const table = rows
     .sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0))
     .map(
       (r) =>
-        `<tr><td>${escape(r.task)}</td><td>${escape(seriesOf(r))}</td><td>${r.passed}/${r.runs} (${Math.round(r.successRate * 100)}%)</td><td>${r.toolCalls}</td><td>${r.requests}</td><td>${r.promptTokens}</td><td>${r.completionTokens}</td><td>${r.uncachedTokens}</td><td>${r.largestRequest}</td><td>${(r.wallMs / 1000).toFixed(1)} s</td><td>${r.looped}</td></tr>`,
+        `<tr><td>${htmlText(r.task)}</td><td>${htmlText(seriesOf(r))}</td><td>${r.passed}/${r.runs} (${Math.round(r.successRate * 100)}%)</td><td>${r.toolCalls}</td><td>${r.requests}</td><td>${r.promptTokens}</td><td>${r.completionTokens}</td><td>${r.uncachedTokens}</td><td>${r.largestRequest}</td><td>${(r.wallMs / 1000).toFixed(1)} s</td><td>${r.looped}</td></tr>`,
     )
     .join('');
   const evals = records
-    .map((r) => `<li>${escape(r.id)}: ${escape(r.endpoint)}, model ${escape(r.model)}, ${r.runs.length} runs, started ${escape(r.startedAt)}</li>`)
+    .map(
+      (r) =>
+        `<li>${htmlText(r.id)}: ${htmlText(r.endpoint)}, model ${htmlText(r.model)}, ${r.runs.length} runs, started ${htmlText(r.startedAt)}</li>`,
+    )
     .join('');
   return `<!doctype html>
 <html lang="en">
@@ -126,7 +141,7 @@ th:nth-child(-n+2), td:nth-child(-n+2) { text-align: left; }
 </head>
 <body>
 <h1>forge eval</h1>
-<p>Each task ran in a fresh repository; success was decided by the task's verify commands, tokens counted by forge's recording proxy between the agent and the model. Generated ${escape(generatedAt)}.</p>
+<p>Each task ran in a fresh repository; success was decided by the task's verify commands, tokens counted by forge's recording proxy between the agent and the model. Generated ${htmlText(generatedAt)}.</p>
 <ul class="evals">${evals}</ul>
 <ul class="legend">${legend}</ul>
 ${success}
