@@ -268,15 +268,25 @@ export default defineCommand({
         }
     if (record.runs.length) await saveEval({ store, record });
     const report = args.report && record.runs.length ? await writeReport(args.report, [record], ctx) : null;
+    // Stopped (Ctrl-C, a signal, a cancelled call): what finished is kept, and the exit says it was cut short.
+    if (ctx.signal.aborted) {
+      const n = record.runs.length;
+      throw new RefusedError(
+        'CANCELLED',
+        n
+          ? `cancelled: ${n} run${n === 1 ? '' : 's'} finished and ${n === 1 ? 'is' : 'are'} recorded as ${record.id}`
+          : 'cancelled before any run finished: nothing was recorded',
+        { fix: n ? ctx.cmd('eval', '--compare', record.id) : ctx.cmd('eval', '--list') },
+      );
+    }
     const rows = summarize(record);
     for (const row of rows) await ctx.emit({ ...row }, '');
     const passed = record.runs.filter((r) => r.success).length;
-    const cancelled = ctx.signal.aborted;
     return {
-      data: { eval: record.id, runs: record.runs.length, passed, cancelled, ...(report ? { report } : {}) },
-      text: `${rows.length ? `${table(rows)}\n` : ''}${record.id}: ${passed} of ${record.runs.length} runs passed${cancelled ? ' (stopped: what finished is recorded)' : ''}${report ? `\nreport: ${report}` : ''}`,
+      data: { eval: record.id, runs: record.runs.length, passed, ...(report ? { report } : {}) },
+      text: `${rows.length ? `${table(rows)}\n` : ''}${record.id}: ${passed} of ${record.runs.length} runs passed${report ? `\nreport: ${report}` : ''}`,
       next: ctx.cmd('eval', '--compare'),
-      exitCode: passed === record.runs.length && !cancelled && record.runs.length > 0 ? 0 : 1,
+      exitCode: passed === record.runs.length && record.runs.length > 0 ? 0 : 1,
     };
   },
 });

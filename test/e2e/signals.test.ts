@@ -1,6 +1,6 @@
 // Ctrl-C, SIGTERM and SIGHUP sent to a real forge: the programs it started end with it, a change of several files is put back, and it exits 128 + the signal.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { FORGE, forge, forgeEnv } from '../helpers/forge';
@@ -118,6 +118,43 @@ test("Ctrl-C during forge agent's bash call ends the command it runs and the run
     await until(() => !running(pid));
     assert.not.ok(existsSync(join(dir, 'X')));
   } finally {
+    await server.close();
+  }
+});
+
+test('Ctrl-C during forge eval stops the run in progress and keeps the runs that finished: exit 130, no fixture left behind', async () => {
+  const dir = repoWith({ 'a.txt': 'a\n' });
+  const suite = join(dir, 'suite');
+  for (const name of ['first', 'second']) {
+    mkdirSync(join(suite, name), { recursive: true });
+    writeFileSync(join(suite, name, 'task.json'), JSON.stringify({ prompt: 'Write done in done.txt.', verify: 'grep -qx done done.txt' }));
+    writeFileSync(join(suite, name, 'setup.sh'), 'echo fixture > README.md\n');
+  }
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  const server = await startOpenAIServer({
+    script: [
+      reply({ toolCalls: [{ name: 'write', arguments: { path: 'done.txt', content: 'done\n' } }] }),
+      reply({ text: 'Wrote done.txt.' }),
+      // The second task's model never answers while the test looks.
+      reply({ text: 'late', after: held }),
+    ],
+  });
+  try {
+    const run = started(['eval', '--suite', 'suite', '--endpoint', server.url, '--model', 'm'], dir);
+    await until(() => server.chatBodies().length === 3);
+    run.send('SIGINT');
+    const r = await run.ended;
+    assert.is(r.code, 130, r.stderr);
+    assert.match(r.stdout, /^first #1 forge\/m: passed/m);
+    assert.match(r.stderr, /cancelled: 1 run finished and is recorded as eval-\S+/);
+    const recorded = await forge(['eval', '--compare', '--json'], { cwd: dir });
+    assert.equal(
+      recorded.records.filter((x) => x.type === 'task').map((x) => [x.task, x.runs, x.passed]),
+      [['first', 1, 1]],
+    );
+  } finally {
+    release();
     await server.close();
   }
 });
