@@ -103,20 +103,39 @@ export const EVAL_AGENTS: Record<EvalAgentName, EvalAgent> = {
     program: 'claude',
     api: 'anthropic',
     install: 'npm install -g @anthropic-ai/claude-code',
-    // Claude Code adds /v1/messages to its base itself.
+    // Claude Code adds /v1/messages to its base itself; as root it skips its permission prompts only
+    // when told it runs in a sandbox (the fixture is a throwaway repository).
     prepare: async ({ prompt, model, url }) => ({
-      argv: ['claude', '-p', prompt, '--model', model, '--dangerously-skip-permissions'],
-      env: { ANTHROPIC_BASE_URL: url.replace(/\/v1\/?$/, ''), ANTHROPIC_API_KEY: KEY, DISABLE_AUTOUPDATER: '1' },
+      argv: ['claude', '--print', prompt, '--model', model, '--dangerously-skip-permissions'],
+      env: {
+        ANTHROPIC_BASE_URL: url.replace(/\/v1\/?$/, ''),
+        ANTHROPIC_API_KEY: KEY,
+        IS_SANDBOX: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+      },
     }),
   },
   gemini: {
     program: 'gemini',
     api: 'gemini',
     install: 'npm install -g @google/gemini-cli',
-    prepare: async ({ prompt, model, url }) => ({
-      argv: ['gemini', '-p', prompt, '-m', model, '--yolo'],
-      env: { GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: KEY },
-    }),
+    // An API key as the auth (the base URL alone picks a gateway auth Gemini CLI refuses), no folder
+    // trust to ask for (in a folder it does not trust it runs no shell command unasked), no update
+    // check or usage statistics.
+    prepare: async ({ prompt, model, url, home }) => {
+      await mkdir(join(home, '.gemini'), { recursive: true });
+      const settings = {
+        security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+        general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+        privacy: { usageStatisticsEnabled: false },
+      };
+      await writeFile(join(home, '.gemini', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
+      return {
+        argv: ['gemini', '--prompt', prompt, '--model', model, '--approval-mode', 'yolo'],
+        env: { GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: KEY, GEMINI_CLI_HOME: home },
+      };
+    },
   },
   aider: {
     program: 'aider',
