@@ -1,8 +1,10 @@
 // forge eval: the same tasks run by any agent against any model, every token counted by one recording proxy, success decided by each task's own verify commands.
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ArgsOf, type ArgsSpec, defineCommand, type RunContext } from '../lib/cli/declare';
+import { type ArgsOf, type ArgsSpec, defineCommand, type Outcome, type RunContext } from '../lib/cli/declare';
+import type { ModelConfig } from '../lib/agent/config-types';
 import { resolveModelConfig } from '../lib/agent/config-resolve';
 import { tokenizer } from '../lib/agent/context';
 import { InvalidInputError, RefusedError } from '../lib/errors';
@@ -10,7 +12,7 @@ import { evalReport } from '../lib/eval/report';
 import { EVAL_AGENT_NAMES, EVAL_AGENTS, type EvalAgentName } from '../lib/eval/agents';
 import { type EvalRecord, loadEvals, saveEval, summarize, type TaskSummary } from '../lib/eval/results';
 import { type RunResult, runTask } from '../lib/eval/run';
-import { loadSuite, pickTasks } from '../lib/eval/tasks';
+import { type EvalTask, loadSuite, pickTasks } from '../lib/eval/tasks';
 import { onPath } from '../lib/plans/modules';
 import { recordableEndpoint } from '../lib/redact';
 
@@ -121,6 +123,81 @@ async function writeReport(file: string, records: EvalRecord[], ctx: RunContext)
   return file;
 }
 
+/** --list: the suite's tasks, one line each. */
+async function listSuite(tasks: EvalTask[], suiteDir: string, ctx: RunContext): Promise<Outcome> {
+  for (const t of tasks)
+    await ctx.emit(
+      { type: 'task', name: t.name, prompt: t.prompt, verify: t.verify, targets: t.targets, source: t.source },
+      `${t.name.padEnd(28)} ${t.prompt}`,
+    );
+  return {
+    data: { suite: suiteDir, tasks: tasks.length },
+    text: `${tasks.length} task${tasks.length === 1 ? '' : 's'} in ${suiteDir}`,
+    next: ctx.cmd('eval', '--help'),
+  };
+}
+
+/** The agents asked for that are installed; each one that is not is said, with its install command, and none at all is refused. */
+async function installedAgents(asked: EvalAgentName[], ctx: RunContext): Promise<EvalAgentName[]> {
+  const wanted = [...new Set(asked)];
+  const agents: EvalAgentName[] = [];
+  for (const name of wanted) {
+    const { program, install } = EVAL_AGENTS[name];
+    if (program && !(await onPath({ program, cwd: ctx.cwd, path: ctx.env.PATH ?? '' })))
+      await ctx.emit({ type: 'skipped', agent: name, install }, `skipped ${name}: not installed (${install})`);
+    else agents.push(name);
+  }
+  if (!agents.length)
+    throw new RefusedError('AGENT_NOT_FOUND', `${wanted.join(', ')} ${wanted.length === 1 ? 'is' : 'are'} not installed`, {
+      fix: EVAL_AGENTS[wanted[0]!].install,
+    });
+  return agents;
+}
+
+/** Every task by every agent, `runs` times, each run printed as it ends and added to `record`; a cancelled run ends them all. */
+async function runAll({
+  tasks,
+  agents,
+  runs,
+  keep,
+  config,
+  record,
+  ctx,
+}: {
+  tasks: EvalTask[];
+  agents: EvalAgentName[];
+  runs: number;
+  keep: boolean;
+  config: ModelConfig;
+  record: EvalRecord;
+  ctx: RunContext;
+}): Promise<void> {
+  const count = await tokenizer();
+  const total = tasks.length * agents.length * runs;
+  for (const task of tasks)
+    for (const agent of agents)
+      for (let run = 1; run <= runs && !ctx.signal.aborted; run++) {
+        const spent = record.runs.reduce((n, r) => n + r.promptTokens + r.completionTokens, 0);
+        await ctx.progress(`[${record.runs.length + 1}/${total}] ${task.name} #${run} with ${agent}… (${spent} tokens so far)`);
+        const { fixture, ...result } = await runTask({
+          task,
+          run,
+          agent,
+          model: config.model.value,
+          upstream: config.endpoint.value,
+          apiKey: config.apiKey,
+          env: ctx.env,
+          forge: forgeArgv(ctx),
+          count,
+          signal: ctx.signal,
+          keep,
+        });
+        if (result.failure === 'cancelled') return;
+        record.runs.push(result);
+        await ctx.emit({ ...result, ...(fixture ? { fixture } : {}) }, `${runLine(result)}${fixture ? `\n  kept: ${fixture}` : ''}`);
+      }
+}
+
 async function compare(args: Args, ctx: RunContext) {
   const evals = await loadEvals({ store: await ctx.store(), ids: args.task ?? [] });
   if (!evals.length)
@@ -196,18 +273,7 @@ export default defineCommand({
     const suiteDir = args.suite ? resolve(ctx.cwd, args.suite) : shippedSuite();
     if (args.compare) return compare(args, ctx);
     const all = await loadSuite({ suiteDir });
-    if (args.list) {
-      for (const t of all)
-        await ctx.emit(
-          { type: 'task', name: t.name, prompt: t.prompt, verify: t.verify, targets: t.targets, source: t.source },
-          `${t.name.padEnd(28)} ${t.prompt}`,
-        );
-      return {
-        data: { suite: suiteDir, tasks: all.length },
-        text: `${all.length} task${all.length === 1 ? '' : 's'} in ${suiteDir}`,
-        next: ctx.cmd('eval', '--help'),
-      };
-    }
+    if (args.list) return listSuite(all, suiteDir, ctx);
     const tasks = pickTasks({ tasks: all, names: args.task ?? [] });
     const store = await ctx.store();
     // The proxy reaches the endpoint as forge agent would: through the proxies the environment names.
@@ -217,24 +283,11 @@ export default defineCommand({
       env: ctx.env,
       signal: ctx.signal,
     });
-    const wanted = [...new Set((args.agent?.length ? args.agent : ['forge']) as EvalAgentName[])];
-    const agents: EvalAgentName[] = [];
-    for (const name of wanted) {
-      const program = EVAL_AGENTS[name].program;
-      if (program && !(await onPath({ program, cwd: ctx.cwd, path: ctx.env.PATH ?? '' })))
-        await ctx.emit(
-          { type: 'skipped', agent: name, install: EVAL_AGENTS[name].install },
-          `skipped ${name}: not installed (${EVAL_AGENTS[name].install})`,
-        );
-      else agents.push(name);
-    }
-    if (!agents.length)
-      throw new RefusedError('AGENT_NOT_FOUND', `${wanted.join(', ')} ${wanted.length === 1 ? 'is' : 'are'} not installed`, {
-        fix: EVAL_AGENTS[wanted[0]!].install,
-      });
+    const agents = await installedAgents((args.agent?.length ? args.agent : ['forge']) as EvalAgentName[], ctx);
+    const now = ctx.now();
     const record: EvalRecord = {
-      id: `eval-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}-${Math.random().toString(16).slice(2, 8)}`,
-      startedAt: new Date().toISOString(),
+      id: `eval-${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`,
+      startedAt: now.toISOString(),
       endpoint: recordableEndpoint(config.endpoint.value),
       model: config.model.value,
       agents,
@@ -242,30 +295,7 @@ export default defineCommand({
       targets: Object.fromEntries(tasks.map((t) => [t.name, t.targets])),
       runs: [],
     };
-    const count = await tokenizer();
-    const total = tasks.length * agents.length * args.runs;
-    for (const task of tasks)
-      for (const agent of agents)
-        for (let run = 1; run <= args.runs && !ctx.signal.aborted; run++) {
-          const spent = record.runs.reduce((n, r) => n + r.promptTokens + r.completionTokens, 0);
-          await ctx.progress(`[${record.runs.length + 1}/${total}] ${task.name} #${run} with ${agent}… (${spent} tokens so far)`);
-          const { fixture, ...result } = await runTask({
-            task,
-            run,
-            agent,
-            model: config.model.value,
-            upstream: config.endpoint.value,
-            apiKey: config.apiKey,
-            env: ctx.env,
-            forge: forgeArgv(ctx),
-            count,
-            signal: ctx.signal,
-            keep: args.keep,
-          });
-          if (result.failure === 'cancelled') break;
-          record.runs.push(result);
-          await ctx.emit({ ...result, ...(fixture ? { fixture } : {}) }, `${runLine(result)}${fixture ? `\n  kept: ${fixture}` : ''}`);
-        }
+    await runAll({ tasks, agents, runs: args.runs, keep: args.keep, config, record, ctx });
     if (record.runs.length) await saveEval({ store, record });
     const report = args.report && record.runs.length ? await writeReport(args.report, [record], ctx) : null;
     // Stopped (Ctrl-C, a signal, a cancelled call): what finished is kept, and the exit says it was cut short.
