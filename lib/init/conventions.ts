@@ -142,14 +142,17 @@ export function readmeSummary(src: string): string | null {
       p && !p.startsWith('#') && !p.startsWith('[![') && !p.startsWith('<') && !p.startsWith('|') && !/^[-*] /.test(p) && /[a-z]/.test(p),
   );
   if (!prose) return null;
-  const flat = prose.replace(/\s+/g, ' ');
-  const sentences = flat.match(/[^.!?]+[.!?]+(\s|$)/g) ?? [flat];
+  // A link reads as its text (its target's dots end no sentence); a sentence ends at . ! or ? before a space.
+  const flat = prose
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
   let out = '';
-  for (const s of sentences) {
-    if ((out + s).length > 240 && out) break;
-    out += s;
+  for (const s of flat.split(/(?<=[.!?])\s+/)) {
+    if (`${out} ${s}`.length > 240 && out) break;
+    out = out ? `${out} ${s}` : s;
   }
-  return out.trim().slice(0, 300);
+  return out.slice(0, 300);
 }
 
 const TEST_FILE = /(^|\/)(test_[^/]+\.py|[^/]+_test\.(go|py)|[^/]+\.(test|spec)\.[cm]?[jt]sx?)$/;
