@@ -8,61 +8,15 @@ import { reply, startOpenAIServer } from '../helpers/openai-server';
 import { git, tempDir, tempRepo } from '../helpers/repo';
 
 const usage = { prompt_tokens: 700, completion_tokens: 30 };
-const write = (path: string, content: string) => ({ name: 'write', arguments: { path, content, overwrite: true } });
-
-const CART = `export function total(items) {
-  let sum = 0;
-  for (const item of items) {
-    sum += item.price * item.quantity;
-  }
-  return sum;
-}
-`;
-const DISCOUNT = `export function discount(sum, code) {
-  if (code === 'HALF') {
-    return sum / 2;
-  }
-  return sum;
-}
-`;
-const FORMAT = 'export function money(cents) {\n  const text = `$${(cents / 100).toFixed(2)}`;\n  return text;\n}\n';
-const TABLE = `import { Component, Input } from '@angular/core';
-
-export interface Column {
-  key: string;
-  label: string;
-  hidden?: boolean;
-}
-
-@Component({
-  selector: 'app-data-table',
-  templateUrl: './data-table.component.html',
-})
-export class DataTableComponent {
-  @Input() allColumns: Column[] = [];
-  @Input() rows: Record<string, unknown>[] = [];
-
-  get visibleColumns(): Column[] {
-    return this.allColumns.filter((c) => !c.hidden);
-  }
-
-  toggle(key: string): void {
-    const column = this.allColumns.find((c) => c.key === key);
-    if (column) column.hidden = !column.hidden;
-  }
-
-  reset(): void {
-    this.allColumns = this.allColumns.map((c) => ({ ...c, hidden: false }));
-  }
-}
-`;
+/** The model's one move: a shell command through forge agent's bash tool. */
+const bash = (command: string) => ({ name: 'bash', arguments: { command } });
 
 test('two shipped tasks with forge agent: success from the verify commands, the proxy counts what the server received, the eval on the state ref', async () => {
   const server = await startOpenAIServer({
     script: [
-      reply({ toolCalls: [write('src/cart.js', CART), write('src/discount.js', DISCOUNT), write('src/format.js', FORMAT)], usage }),
+      reply({ toolCalls: [bash("sed -i '/console\\.log/d' src/*.js")], usage }),
       reply({ text: 'Removed every console.log.', usage }),
-      reply({ toolCalls: [write('src/app/data-table.component.ts', TABLE)], usage }),
+      reply({ toolCalls: [bash("sed -i 's/\\bcolumns\\b/allColumns/g' src/app/data-table.component.ts")], usage }),
       reply({ text: 'Renamed columns to allColumns.', usage }),
     ],
   });
@@ -76,7 +30,7 @@ test('two shipped tasks with forge agent: success from the verify commands, the 
     assert.equal(
       runs.map((x) => [x.task, x.agent, x.success, x.failure, x.toolCalls, x.requests, x.looped]),
       [
-        ['remove-console-log', 'forge', true, null, 3, 2, false],
+        ['remove-console-log', 'forge', true, null, 1, 2, false],
         ['rename-columns', 'forge', true, null, 1, 2, false],
       ],
     );
@@ -99,7 +53,7 @@ test('two shipped tasks with forge agent: success from the verify commands, the 
     assert.match(git(dir, 'log', '--format=%s', 'refs/forge/state'), /^eval eval-\S+: 2 of 2 runs passed \(forge, m\)$/);
     const compared = await forge(['eval', '--compare'], { cwd: dir });
     assert.is(compared.code, 0, compared.stderr);
-    assert.match(compared.stdout, /\nremove-console-log\s+forge\/m\s+1\/1 100%\s+3\s+2\s+1\.4k\s+60\s/);
+    assert.match(compared.stdout, /\nremove-console-log\s+forge\/m\s+1\/1 100%\s+1\s+2\s+1\.4k\s+60\s/);
     assert.match(compared.stdout, /\nrename-columns\s+forge\/m\s+1\/1 100%\s+1\s+2\s/);
   } finally {
     await server.close();
