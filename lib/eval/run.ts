@@ -88,7 +88,7 @@ async function makeFixture(task: EvalTask, env: NodeJS.ProcessEnv, signal?: Abor
   const dir = join(root, 'repo');
   const home = join(root, 'home');
   const setup = await runShell({
-    command: `mkdir -p "${dir}" "${home}" && cd "${dir}" && sh "${join(task.dir, 'setup.sh')}"`,
+    command: `mkdir -p ${shellQuote(dir)} ${shellQuote(home)} && cd ${shellQuote(dir)} && sh ${shellQuote(join(task.dir, 'setup.sh'))}`,
     cwd: root,
     env,
     timeoutMs: 120_000,

@@ -68,7 +68,9 @@ const SHIPPED = readdirSync('eval/tasks', { withFileTypes: true })
 
 /** A suite of one's own: one folder per task. */
 function suite(tasks: Record<string, { task: unknown; setup?: string }>): string {
-  const root = tempDir('forge-suite-');
+  // A path a shell would take apart unless it is quoted.
+  const root = join(tempDir('forge-suite-'), 'my $suite "one"');
+  mkdirSync(root);
   for (const [name, { task, setup = 'echo hello > README.md\n' }] of Object.entries(tasks)) {
     mkdirSync(join(root, name));
     writeFileSync(join(root, name, 'task.json'), typeof task === 'string' ? task : JSON.stringify(task));
