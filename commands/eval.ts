@@ -83,6 +83,7 @@ function table(rows: TaskSummary[], header = true): string {
       `${r.agent}/${r.model}`.padEnd(28),
       `${r.passed}/${r.runs} ${pct(r.successRate)}`.padStart(9),
       String(r.toolCalls).padStart(6),
+      String(r.reReads).padStart(7),
       String(r.requests).padStart(5),
       k(r.promptTokens).padStart(7),
       k(r.completionTokens).padStart(6),
@@ -92,13 +93,13 @@ function table(rows: TaskSummary[], header = true): string {
       r.looped ? ` looped ${r.looped}` : '',
     ].join(' '),
   );
-  const head = `${'task'.padEnd(24)} ${'agent/model'.padEnd(28)} ${'success'.padStart(9)} ${'tools'.padStart(6)} ${'reqs'.padStart(5)} ${'prompt'.padStart(7)} ${'compl'.padStart(6)} ${'uncached'.padStart(9)} ${'largest'.padStart(8)} ${'wall'.padStart(7)}`;
+  const head = `${'task'.padEnd(24)} ${'agent/model'.padEnd(28)} ${'success'.padStart(9)} ${'tools'.padStart(6)} ${'rereads'.padStart(7)} ${'reqs'.padStart(5)} ${'prompt'.padStart(7)} ${'compl'.padStart(6)} ${'uncached'.padStart(9)} ${'largest'.padStart(8)} ${'wall'.padStart(7)}`;
   return (header ? [head, ...lines] : lines).join('\n');
 }
 
 function runLine(r: RunResult): string {
   const verdict = r.success ? 'passed' : `FAILED: ${r.failure?.split('\n')[0]}`;
-  return `${r.task} #${r.run} ${r.agent}/${r.model}: ${verdict} — ${r.toolCalls} tool calls, ${r.requests} requests, ${r.promptTokens} prompt + ${r.completionTokens} completion tokens${r.usageReported ? '' : ' (some estimated)'}${r.looped ? ', looped' : ''}, ${(r.wallMs / 1000).toFixed(1)} s`;
+  return `${r.task} #${r.run} ${r.agent}/${r.model}: ${verdict} — ${r.toolCalls} tool calls${r.reReads ? ` (${r.reReads} re-read${r.reReads === 1 ? '' : 's'})` : ''}, ${r.requests} requests, ${r.promptTokens} prompt + ${r.completionTokens} completion tokens${r.usageReported ? '' : ' (some estimated)'}${r.looped ? ', looped' : ''}, ${(r.wallMs / 1000).toFixed(1)} s`;
 }
 
 /** The command that runs forge itself for --agent forge: this very program. */

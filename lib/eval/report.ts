@@ -99,6 +99,7 @@ export function evalReport({ records, generatedAt }: { records: EvalRecord[]; ge
     'agent / model',
     'success',
     'tool calls',
+    're-reads',
     'requests',
     'prompt',
     'completion',
@@ -111,7 +112,7 @@ export function evalReport({ records, generatedAt }: { records: EvalRecord[]; ge
     .sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : 0))
     .map(
       (r) =>
-        `<tr><td>${htmlText(r.task)}</td><td>${htmlText(seriesOf(r))}</td><td>${r.passed}/${r.runs} (${Math.round(r.successRate * 100)}%)</td><td>${r.toolCalls}</td><td>${r.requests}</td><td>${r.promptTokens}</td><td>${r.completionTokens}</td><td>${r.uncachedTokens}</td><td>${r.largestRequest}</td><td>${(r.wallMs / 1000).toFixed(1)} s</td><td>${r.looped}</td></tr>`,
+        `<tr><td>${htmlText(r.task)}</td><td>${htmlText(seriesOf(r))}</td><td>${r.passed}/${r.runs} (${Math.round(r.successRate * 100)}%)</td><td>${r.toolCalls}</td><td>${r.reReads}</td><td>${r.requests}</td><td>${r.promptTokens}</td><td>${r.completionTokens}</td><td>${r.uncachedTokens}</td><td>${r.largestRequest}</td><td>${(r.wallMs / 1000).toFixed(1)} s</td><td>${r.looped}</td></tr>`,
     )
     .join('');
   const evals = records

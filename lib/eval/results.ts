@@ -48,6 +48,8 @@ export interface TaskSummary {
   largestRequest: number;
   wallMs: number;
   looped: number;
+  /** Re-reads per run, the mean. */
+  reReads: number;
 }
 
 const mean = (xs: number[]) => (xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : 0);
@@ -78,6 +80,7 @@ export function summarize(record: Pick<EvalRecord, 'id' | 'runs'>): TaskSummary[
       largestRequest: mean(runs.map((r) => r.largestRequest)),
       wallMs: mean(runs.map((r) => r.wallMs)),
       looped: runs.filter((r) => r.looped).length,
+      reReads: mean(runs.map((r) => r.reReads ?? 0)),
     };
   });
 }

@@ -6,6 +6,7 @@ import { RefusedError } from '../errors';
 import { runGit } from '../git/exec';
 import { runShell, startProgram } from '../process/program';
 import { shellQuote } from '../quote';
+import { toolInfo } from '../plans/tools';
 import { type AgentCall, EVAL_AGENTS, type EvalAgentName } from './agents';
 import { startRecordingProxy, type RecordedCall } from './proxy';
 import type { EvalTask } from './tasks';
@@ -33,10 +34,39 @@ export interface RunResult {
   usageReported: boolean;
   /** The same tool call with the same arguments three times or more. */
   looped: boolean;
+  /** Reads of a file the run had read already and not changed since (through the agent's read and write tools, as the plan gate names them). */
+  reReads: number;
   wallMs: number;
 }
 
 export type CountTokens = (text: string) => number;
+
+/** The keys the agents' file tools name their path with (forge's, Claude Code's, Gemini CLI's, OpenCode's). */
+const PATH_KEYS = ['path', 'file_path', 'filePath', 'absolute_path'];
+
+/** Re-reads among a run's tool calls: a read of a path already read, with no change to it by the agent's own tools in between. */
+function reReads(calls: RecordedCall[], agent: EvalAgentName): number {
+  const toolAgent = agent === 'aider' ? undefined : agent;
+  const read = new Set<string>();
+  let again = 0;
+  for (const call of calls.flatMap((c) => c.toolCalls)) {
+    let args: Record<string, unknown> = {};
+    try {
+      const parsed: unknown = JSON.parse(call.args);
+      if (parsed && typeof parsed === 'object') args = parsed as Record<string, unknown>;
+    } catch {
+      // Arguments that are no JSON object name no path.
+    }
+    const path = PATH_KEYS.map((k) => args[k]).find((v): v is string => typeof v === 'string' && v !== '');
+    if (!path) continue;
+    const info = toolInfo(call.name, toolAgent);
+    if (info.word === 'read') {
+      if (read.has(path)) again++;
+      read.add(path);
+    } else if (info.mutates) read.delete(path);
+  }
+  return again;
+}
 
 /** Tokens of `current` after the longest common prefix it shares with `previous`, counted on the text that differs. */
 function uncached(previous: string | null, current: string, count: CountTokens): number {
@@ -51,6 +81,7 @@ function uncached(previous: string | null, current: string, count: CountTokens):
 export function meterCalls(
   calls: RecordedCall[],
   count: CountTokens,
+  agent: EvalAgentName = 'forge',
 ): Omit<RunResult, 'type' | 'task' | 'run' | 'agent' | 'model' | 'success' | 'failure' | 'agentExit' | 'timedOut' | 'wallMs'> {
   let previous: string | null = null;
   const figures = {
@@ -62,6 +93,7 @@ export function meterCalls(
     largestRequest: 0,
     usageReported: true,
     looped: false,
+    reReads: reReads(calls, agent),
   };
   const seen = new Map<string, number>();
   for (const call of calls) {
@@ -204,7 +236,7 @@ export async function runTask({
       failure,
       agentExit: ended.exitCode,
       timedOut,
-      ...meterCalls(proxy.calls, count),
+      ...meterCalls(proxy.calls, count, agent),
       wallMs: Date.now() - started,
       fixture: keep ? dir : null,
     };

@@ -317,6 +317,7 @@ const evalRun = () =>
     largestRequest: z.number(),
     usageReported: z.boolean(),
     looped: z.boolean(),
+    reReads: z._default(z.number(), 0),
     wallMs: z.number(),
   });
 

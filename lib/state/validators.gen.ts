@@ -4987,7 +4987,7 @@ return errors === 0;
 }
 
 export const validate_evalRecord = validate28;
-const schema29 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"startedAt":{"type":"string"},"endpoint":{"type":"string"},"model":{"type":"string"},"agents":{"type":"array","items":{"type":"string","enum":["forge","opencode","codex","claude","gemini","aider"]}},"suite":{"type":"string"},"targets":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"toolCalls":{"type":"number"},"tokens":{"type":"number"}},"additionalProperties":{}}},"runs":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","const":"run"},"task":{"type":"string"},"run":{"type":"integer","exclusiveMinimum":0,"maximum":9007199254740991},"agent":{"type":"string","enum":["forge","opencode","codex","claude","gemini","aider"]},"model":{"type":"string"},"success":{"type":"boolean"},"failure":{"type":["string","null"]},"agentExit":{"type":["number","null"]},"timedOut":{"type":"boolean"},"requests":{"type":"number"},"toolCalls":{"type":"number"},"promptTokens":{"type":"number"},"completionTokens":{"type":"number"},"uncachedTokens":{"type":"number"},"largestRequest":{"type":"number"},"usageReported":{"type":"boolean"},"looped":{"type":"boolean"},"wallMs":{"type":"number"}},"required":["type","task","run","agent","model","success","failure","agentExit","timedOut","requests","toolCalls","promptTokens","completionTokens","uncachedTokens","largestRequest","usageReported","looped","wallMs"],"additionalProperties":{}}}},"required":["id","startedAt","endpoint","model","agents","suite","runs"],"additionalProperties":{},"$id":"evalRecord"};
+const schema29 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"id":{"type":"string","pattern":"^(?!\\.\\.?$)[\\w.-]{1,128}$"},"startedAt":{"type":"string"},"endpoint":{"type":"string"},"model":{"type":"string"},"agents":{"type":"array","items":{"type":"string","enum":["forge","opencode","codex","claude","gemini","aider"]}},"suite":{"type":"string"},"targets":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"object","properties":{"toolCalls":{"type":"number"},"tokens":{"type":"number"}},"additionalProperties":{}}},"runs":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","const":"run"},"task":{"type":"string"},"run":{"type":"integer","exclusiveMinimum":0,"maximum":9007199254740991},"agent":{"type":"string","enum":["forge","opencode","codex","claude","gemini","aider"]},"model":{"type":"string"},"success":{"type":"boolean"},"failure":{"type":["string","null"]},"agentExit":{"type":["number","null"]},"timedOut":{"type":"boolean"},"requests":{"type":"number"},"toolCalls":{"type":"number"},"promptTokens":{"type":"number"},"completionTokens":{"type":"number"},"uncachedTokens":{"type":"number"},"largestRequest":{"type":"number"},"usageReported":{"type":"boolean"},"looped":{"type":"boolean"},"reReads":{"default":0,"type":"number"},"wallMs":{"type":"number"}},"required":["type","task","run","agent","model","success","failure","agentExit","timedOut","requests","toolCalls","promptTokens","completionTokens","uncachedTokens","largestRequest","usageReported","looped","wallMs"],"additionalProperties":{}}}},"required":["id","startedAt","endpoint","model","agents","suite","runs"],"additionalProperties":{},"$id":"evalRecord"};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="evalRecord" */;
@@ -5205,6 +5205,9 @@ let data12 = data11[i1];
 const _errs30 = errors;
 if(errors === _errs30){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.reReads === undefined){
+data12.reReads = 0;
+}
 let missing1;
 if(((((((((((((((((((data12.type === undefined) && (missing1 = "type")) || ((data12.task === undefined) && (missing1 = "task"))) || ((data12.run === undefined) && (missing1 = "run"))) || ((data12.agent === undefined) && (missing1 = "agent"))) || ((data12.model === undefined) && (missing1 = "model"))) || ((data12.success === undefined) && (missing1 = "success"))) || ((data12.failure === undefined) && (missing1 = "failure"))) || ((data12.agentExit === undefined) && (missing1 = "agentExit"))) || ((data12.timedOut === undefined) && (missing1 = "timedOut"))) || ((data12.requests === undefined) && (missing1 = "requests"))) || ((data12.toolCalls === undefined) && (missing1 = "toolCalls"))) || ((data12.promptTokens === undefined) && (missing1 = "promptTokens"))) || ((data12.completionTokens === undefined) && (missing1 = "completionTokens"))) || ((data12.uncachedTokens === undefined) && (missing1 = "uncachedTokens"))) || ((data12.largestRequest === undefined) && (missing1 = "largestRequest"))) || ((data12.usageReported === undefined) && (missing1 = "usageReported"))) || ((data12.looped === undefined) && (missing1 = "looped"))) || ((data12.wallMs === undefined) && (missing1 = "wallMs"))){
 validate28.errors = [{instancePath:instancePath+"/runs/" + i1,schemaPath:"#/properties/runs/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
@@ -5448,17 +5451,26 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data12.wallMs !== undefined){
-let data30 = data12.wallMs;
+let data30 = data12.reReads;
 const _errs67 = errors;
 if(!((typeof data30 == "number") && (isFinite(data30)))){
-validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/wallMs",schemaPath:"#/properties/runs/items/properties/wallMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/reReads",schemaPath:"#/properties/runs/items/properties/reReads/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid6 = _errs67 === errors;
+if(valid6){
+if(data12.wallMs !== undefined){
+let data31 = data12.wallMs;
+const _errs69 = errors;
+if(!((typeof data31 == "number") && (isFinite(data31)))){
+validate28.errors = [{instancePath:instancePath+"/runs/" + i1+"/wallMs",schemaPath:"#/properties/runs/items/properties/wallMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid6 = _errs69 === errors;
 }
 else {
 var valid6 = true;
+}
 }
 }
 }

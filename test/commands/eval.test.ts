@@ -53,8 +53,8 @@ test('two shipped tasks with forge agent: success from the verify commands, the 
     assert.match(git(dir, 'log', '--format=%s', 'refs/forge/state'), /^eval eval-\S+: 2 of 2 runs passed \(forge, m\)$/);
     const compared = await forge(['eval', '--compare'], { cwd: dir });
     assert.is(compared.code, 0, compared.stderr);
-    assert.match(compared.stdout, /\nremove-console-log\s+forge\/m\s+1\/1 100%\s+1\s+2\s+1\.4k\s+60\s/);
-    assert.match(compared.stdout, /\nrename-columns\s+forge\/m\s+1\/1 100%\s+1\s+2\s/);
+    assert.match(compared.stdout, /\nremove-console-log\s+forge\/m\s+1\/1 100%\s+1\s+0\s+2\s+1\.4k\s+60\s/);
+    assert.match(compared.stdout, /\nrename-columns\s+forge\/m\s+1\/1 100%\s+1\s+0\s+2\s/);
   } finally {
     await server.close();
   }
@@ -95,7 +95,7 @@ test("the agent's word counts for nothing: a run that says done and did nothing 
     const r = await forge(['eval', '--suite', root, '--endpoint', server.url, '--model', 'm', '--json'], { cwd: dir });
     assert.is(r.code, 1, 'a failed run is exit 1');
     const run = r.records.find((x) => x.type === 'run')!;
-    assert.equal([run.success, run.looped, run.usageReported], [false, true, false]);
+    assert.equal([run.success, run.looped, run.usageReported, run.reReads], [false, true, false, 2]);
     assert.match(run.failure, /^grep -qx done done\.txt: exit 2/);
     assert.ok(run.promptTokens > 0, 'estimated when the server sends no usage');
     assert.equal(r.records.at(-1)!.passed, 0);

@@ -181,8 +181,26 @@ test('figures of a run: server counts where given, estimates where not, uncached
     largestRequest: 50,
     usageReported: false,
     looped: true,
+    reReads: 2,
   });
   assert.not.ok(meterCalls([call('a', 1), call('b', 1, 'edit'), call('c', 1)], count).looped, 'twice is not a loop');
+  // A read after the agent's own change to the file is no re-read; each agent's names for read and write count.
+  assert.is(meterCalls([call('a', 1), call('b', 1, 'edit'), call('c', 1)], count).reReads, 0);
+  const claude = (name: string, file_path: string) => ({ ...call('x', 1), toolCalls: [{ name, args: JSON.stringify({ file_path }) }] });
+  assert.is(
+    meterCalls(
+      [
+        claude('Read', '/r/a.ts'),
+        claude('Read', '/r/b.ts'),
+        claude('Read', '/r/a.ts'),
+        claude('Write', '/r/b.ts'),
+        claude('Read', '/r/b.ts'),
+      ],
+      count,
+      'claude',
+    ).reReads,
+    1,
+  );
 });
 
 test.run();
