@@ -15,6 +15,7 @@ export default defineCommand({
       tool: 'Default: all',
       positional: true,
       placeholder: 'NAME',
+      completesCommands: true,
       description: "Commands to show ('memory save' or memory_save); default all.",
     },
   },

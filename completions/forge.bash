@@ -203,9 +203,10 @@ declare -gA _forge_pos=(
   ["forge loop hook 0"]="claude codex gemini"
   ["forge loop install 0"]="claude codex gemini opencode"
   ["forge plan install-hook 0"]="claude codex gemini opencode"
+  ["forge schema 0"]="agent checkpoint completion diff edit eval hooks_install hooks_list init iter_get iter_reset iter_update logs loop_cancel loop_hook loop_install loop_pause loop_resume loop_run loop_start loop_status ls mcp memory_recall memory_save patch plan_ack plan_activate plan_advance plan_check plan_end plan_install-hook plan_journal plan_new plan_pause plan_preflight plan_resume plan_status read replace schema search session_list session_load session_save state_export state_log state_show state_sync stats undo validate write"
 )
 declare -gA _forge_rest=(
-
+  ["forge schema"]="0"
 )
 _forge_leading="-C --cwd --json --run-id --color --no-color --help --version"
 # Files and directories under $1 (the --cwd given as typed, else here) starting with $2; a directory

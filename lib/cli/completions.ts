@@ -30,7 +30,7 @@ export interface Completable {
   rest?: number;
 }
 
-function completable(path: string, args: Array<[string, ArgSpec]>): Completable {
+function completable(path: string, args: Array<[string, ArgSpec]>, commandNames: readonly string[] = []): Completable {
   const takes = args
     .filter(([n, s]) => takesNextWord(n, s))
     .flatMap(([n, s]) => [`--${n}`, ...(s.alias ? [s.alias.length === 1 ? `-${s.alias}` : `--${s.alias}`] : [])]);
@@ -38,8 +38,9 @@ function completable(path: string, args: Array<[string, ArgSpec]>): Completable 
   const positional: Array<[number, readonly string[]]> = [];
   let rest: number | undefined;
   positionals(Object.fromEntries(args)).forEach(([, s], i) => {
-    if (!s.choices) return;
-    positional.push([i, s.choices]);
+    const words = s.completesCommands ? commandNames : s.choices;
+    if (!words) return;
+    positional.push([i, words]);
     if (s.type === 'array' || s.rest) rest = i;
   });
   return { path, takes, choices, positional, ...(rest === undefined ? {} : { rest }) };
@@ -49,7 +50,13 @@ function completable(path: string, args: Array<[string, ArgSpec]>): Completable 
 export function completables(entries: readonly Entry[]): Completable[] {
   return [
     completable('forge', Object.entries(COMMON_ARGS as ArgsSpec)),
-    ...leaves(entries).map((c) => completable(`forge ${c.name}`, allArgs(c))),
+    ...leaves(entries).map((c) =>
+      completable(
+        `forge ${c.name}`,
+        allArgs(c),
+        leaves(entries).map((l) => l.name.replace(/ /g, '_')),
+      ),
+    ),
   ];
 }
 

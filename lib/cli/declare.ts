@@ -22,6 +22,8 @@ export interface ArgSpec {
   rest?: boolean;
   required?: boolean;
   choices?: readonly string[];
+  /** Completed with every command's name, as a tool names it (memory_save): for a positional that names commands. */
+  completesCommands?: boolean;
   default?: string | number | boolean;
   min?: number;
   max?: number;
