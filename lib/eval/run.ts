@@ -3,7 +3,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RefusedError } from '../errors';
-import { runGit } from '../git/exec';
 import { runShell, startProgram } from '../process/program';
 import { shellQuote } from '../quote';
 import { toolInfo } from '../plans/tools';
@@ -114,13 +113,45 @@ export function meterCalls(
   return figures;
 }
 
+/**
+ * Variables that would point the fixture's git, or forge inside it, somewhere else: forge eval run
+ * from a git hook (GIT_DIR set) or with FORGE_CWD exported must not touch the user's repository.
+ */
+const ELSEWHERE = [
+  'FORGE_CWD',
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_NAMESPACE',
+  'GIT_PREFIX',
+];
+
+/** The caller's environment with nothing in it that leads out of the fixture. */
+export function fixtureEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const name of ELSEWHERE) delete out[name];
+  return out;
+}
+
 /** A git repository holding the task's fixture, committed, in a temp directory of its own. */
 async function makeFixture(task: EvalTask, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<{ dir: string; home: string }> {
   const root = await mkdtemp(join(env.TMPDIR || tmpdir(), `forge-eval-${task.name}-`));
   const dir = join(root, 'repo');
   const home = join(root, 'home');
+  const q = shellQuote;
+  // One shell: the setup, then the fixture committed as the repository's first commit, by a name of its own.
+  const identity = '-c user.name="forge eval" -c user.email=eval@forge.invalid -c commit.gpgsign=false';
   const setup = await runShell({
-    command: `mkdir -p ${shellQuote(dir)} ${shellQuote(home)} && cd ${shellQuote(dir)} && sh ${shellQuote(join(task.dir, 'setup.sh'))}`,
+    command: [
+      `mkdir -p ${q(dir)} ${q(home)} && cd ${q(dir)}`,
+      `sh ${q(join(task.dir, 'setup.sh'))}`,
+      'git init -q -b main',
+      'git add -A',
+      `git ${identity} commit -q --allow-empty --no-verify -m ${q(`fixture: ${task.name}`)}`,
+    ].join(' && '),
     cwd: root,
     env,
     timeoutMs: 120_000,
@@ -131,27 +162,8 @@ async function makeFixture(task: EvalTask, env: NodeJS.ProcessEnv, signal?: Abor
     throw new RefusedError(
       'EVAL_SETUP_FAILED',
       `${task.name}: setup.sh failed (exit ${setup.exitCode ?? setup.signal}): ${setup.tail.trim().slice(-500)}`,
-      {
-        fix: `sh ${shellQuote(join(task.dir, 'setup.sh'))}`,
-      },
+      { fix: `sh ${q(join(task.dir, 'setup.sh'))}` },
     );
-  }
-  const identity = {
-    GIT_AUTHOR_NAME: 'forge eval',
-    GIT_AUTHOR_EMAIL: 'eval@forge.invalid',
-    GIT_COMMITTER_NAME: 'forge eval',
-    GIT_COMMITTER_EMAIL: 'eval@forge.invalid',
-  };
-  for (const args of [
-    ['init', '-q', '-b', 'main'],
-    ['add', '-A'],
-    ['commit', '-q', '--allow-empty', '-m', `fixture: ${task.name}`],
-  ]) {
-    const r = await runGit({ args, cwd: dir, env: identity });
-    if (r.code !== 0)
-      throw new RefusedError('EVAL_SETUP_FAILED', `${task.name}: git ${args[0]} failed in the fixture: ${r.stderr.trim()}`, {
-        fix: 'git --version',
-      });
   }
   return { dir, home };
 }
@@ -189,6 +201,7 @@ export async function runTask({
   onOutput?: (chunk: Buffer) => void;
 }): Promise<RunResult & { fixture: string | null }> {
   const started = Date.now();
+  env = fixtureEnv(env);
   const { dir, home } = await makeFixture(task, env, signal);
   const proxy = await startRecordingProxy({ upstream, apiKey, signal });
   try {

@@ -1,11 +1,11 @@
 // forge eval against the scripted model: two shipped tasks run by forge agent through the recording proxy, the proxy's counts held against what the server received; failures, loops and bad suites.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from '../helpers/harness';
 import * as assert from 'uvu/assert';
 import { forge } from '../helpers/forge';
 import { reply, startOpenAIServer } from '../helpers/openai-server';
-import { git, tempDir, tempRepo } from '../helpers/repo';
+import { git, repoWith, tempDir, tempRepo } from '../helpers/repo';
 
 const usage = { prompt_tokens: 700, completion_tokens: 30 };
 /** The model's one move: a shell command through forge agent's bash tool. */
@@ -99,6 +99,30 @@ test("the agent's word counts for nothing: a run that says done and did nothing 
     assert.match(run.failure, /^grep -qx done done\.txt: exit 2/);
     assert.ok(run.promptTokens > 0, 'estimated when the server sends no usage');
     assert.equal(r.records.at(-1)!.passed, 0);
+  } finally {
+    await server.close();
+  }
+});
+
+test('an environment that leads elsewhere (GIT_DIR and GIT_WORK_TREE from a hook, FORGE_CWD) takes nothing out of the fixture', async () => {
+  const mine = repoWith({ 'a.txt': 'mine\n' });
+  const head = git(mine, 'rev-parse', 'HEAD');
+  const server = await startOpenAIServer({
+    script: [reply({ toolCalls: [bash('echo done > done.txt && git add -A && git commit -qm done')] }), reply({ text: 'Wrote it.' })],
+  });
+  const root = suite({ 'make-done': { task: { prompt: 'Write done in done.txt and commit it.', verify: 'grep -qx done done.txt' } } });
+  try {
+    const r = await forge(['eval', '--suite', root, '--endpoint', server.url, '--model', 'm', '--json'], {
+      cwd: tempDir('forge-elsewhere-'),
+      env: { GIT_DIR: join(mine, '.git'), GIT_WORK_TREE: mine, FORGE_CWD: mine },
+    });
+    assert.is(r.code, 0, r.stderr + r.stdout);
+    assert.equal(r.records.find((x) => x.type === 'run')!.success, true);
+    // The eval is recorded where forge was told to run (FORGE_CWD); the fixture's work and commits stayed in the fixture.
+    assert.is(git(mine, 'rev-parse', 'HEAD'), head);
+    assert.is(git(mine, 'status', '--porcelain'), '');
+    assert.not.ok(existsSync(join(mine, 'done.txt')));
+    assert.match(git(mine, 'log', '--format=%s', 'refs/forge/state'), /^eval eval-\S+: 1 of 1 runs passed/);
   } finally {
     await server.close();
   }
