@@ -105,9 +105,10 @@ export const EVAL_AGENTS: Record<EvalAgentName, EvalAgent> = {
     install: 'npm install -g @anthropic-ai/claude-code',
     // Claude Code adds /v1/messages to its base itself; as root it skips its permission prompts only
     // when told it runs in a sandbox (the fixture is a throwaway repository).
-    prepare: async ({ prompt, model, url }) => ({
+    prepare: async ({ prompt, model, url, home }) => ({
       argv: ['claude', '--print', prompt, '--model', model, '--dangerously-skip-permissions'],
       env: {
+        CLAUDE_CONFIG_DIR: join(home, '.claude'),
         ANTHROPIC_BASE_URL: url.replace(/\/v1\/?$/, ''),
         ANTHROPIC_API_KEY: KEY,
         IS_SANDBOX: '1',

@@ -129,6 +129,21 @@ const ELSEWHERE = [
   'GIT_PREFIX',
 ];
 
+/**
+ * The agents' own settings a user may have exported (a base URL, a key, Vertex AI for Gemini CLI, a
+ * config directory): any of them could send an agent past the proxy, or load the user's hooks and
+ * servers into the measurement. Each agent gets only what its row of the agents table sets.
+ */
+const AGENT_SETTINGS = /^(GEMINI_|GOOGLE_|OPENAI_|ANTHROPIC_|CLAUDE|CODEX_|OPENCODE|AIDER_)/i;
+
+/** An agent's environment: the fixture's, without the agents' settings, in a home of its own, the loopback proxy reached directly, then what its row sets. */
+export function agentProcessEnv(env: NodeJS.ProcessEnv, home: string, own: Record<string, string>): NodeJS.ProcessEnv {
+  const kept = Object.fromEntries(Object.entries(fixtureEnv(env)).filter(([name]) => !AGENT_SETTINGS.test(name)));
+  // The proxy is on loopback: an agent that honours HTTP(S)_PROXY must not send it there.
+  const noProxy = [env.NO_PROXY ?? env.no_proxy, '127.0.0.1', 'localhost'].filter(Boolean).join(',');
+  return { ...kept, HOME: home, NO_PROXY: noProxy, no_proxy: noProxy, ...own };
+}
+
 /** The caller's environment with nothing in it that leads out of the fixture. */
 export function fixtureEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out = { ...env };
@@ -207,14 +222,7 @@ export async function runTask({
   try {
     const call: AgentCall = { prompt: task.prompt, model, url: proxy.url, home, forge };
     const { argv, env: agentEnv } = await EVAL_AGENTS[agent].prepare(call);
-    // The proxy is on loopback: an agent that honours HTTP(S)_PROXY must not send it there.
-    const noProxy = [env.NO_PROXY ?? env.no_proxy, '127.0.0.1', 'localhost'].filter(Boolean).join(',');
-    const program = startProgram({
-      argv,
-      cwd: dir,
-      env: { ...env, HOME: home, NO_PROXY: noProxy, no_proxy: noProxy, ...agentEnv },
-      onOutput,
-    });
+    const program = startProgram({ argv, cwd: dir, env: agentProcessEnv(env, home, agentEnv), onOutput });
     let timedOut = false;
     const stopAt = setTimeout(() => {
       timedOut = true;

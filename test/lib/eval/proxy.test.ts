@@ -3,7 +3,7 @@ import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { dialectOf, meterReply } from '../../../lib/eval/meter';
 import { startRecordingProxy } from '../../../lib/eval/proxy';
-import { meterCalls } from '../../../lib/eval/run';
+import { agentProcessEnv, meterCalls } from '../../../lib/eval/run';
 import { startAnthropicServer } from '../../agents/servers/anthropic';
 import { startCodexServer } from '../../agents/servers/codex';
 import { startGeminiServer } from '../../agents/servers/gemini';
@@ -201,6 +201,34 @@ test('figures of a run: server counts where given, estimates where not, uncached
     ).reReads,
     1,
   );
+});
+
+test("an agent's environment: the user's agent settings and what leads out of the fixture dropped, its own home, the proxy reached directly", () => {
+  const env = agentProcessEnv(
+    {
+      PATH: '/usr/bin',
+      HOME: '/home/me',
+      NO_PROXY: 'corp.example',
+      GIT_DIR: '/home/me/repo/.git',
+      FORGE_CWD: '/home/me/repo',
+      FORGE_PROFILE: 'local',
+      ANTHROPIC_AUTH_TOKEN: 'sk-ant-mine',
+      GOOGLE_GENAI_USE_VERTEXAI: 'true',
+      OPENAI_BASE_URL: 'https://api.openai.com/v1',
+      CLAUDE_CONFIG_DIR: '/home/me/.claude',
+      CODEX_HOME: '/home/me/.codex',
+    },
+    '/tmp/eval/home',
+    { CODEX_HOME: '/tmp/eval/home/.codex' },
+  );
+  assert.equal(env, {
+    PATH: '/usr/bin',
+    HOME: '/tmp/eval/home',
+    NO_PROXY: 'corp.example,127.0.0.1,localhost',
+    no_proxy: 'corp.example,127.0.0.1,localhost',
+    FORGE_PROFILE: 'local',
+    CODEX_HOME: '/tmp/eval/home/.codex',
+  });
 });
 
 test.run();
