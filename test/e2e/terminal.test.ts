@@ -5,7 +5,7 @@ import { FORGE, forge, forgeEnv } from '../helpers/forge';
 import { test } from '../helpers/harness';
 import { reply, startOpenAIServer } from '../helpers/openai-server';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoWith, tempDir, tempRepo } from '../helpers/repo';
 import { forgeOnTty } from '../helpers/tty';
@@ -106,6 +106,28 @@ test('validate: progress goes to stderr while commands run, only on a terminal',
   });
   assert.match(shown, /\[1\/2\] true\r?\n[\s\S]*\[2\/2\] true #2\r?\n/);
   rmSync(join(dir, 'typescript'), { force: true });
+});
+
+test('forge eval: progress on a terminal — the run, of how many, and the tokens so far — and none when piped', async () => {
+  const dir = tempRepo();
+  const suite = join(dir, 'suite');
+  for (const name of ['first', 'second']) {
+    mkdirSync(join(suite, name), { recursive: true });
+    writeFileSync(join(suite, name, 'task.json'), JSON.stringify({ prompt: 'Say hello.', verify: 'true' }));
+    writeFileSync(join(suite, name, 'setup.sh'), 'echo fixture > README.md\n');
+  }
+  const answer = () => reply({ text: 'Hello. Nothing to change.', usage: { prompt_tokens: 300, completion_tokens: 5 } });
+  const server = await startOpenAIServer({ script: Array.from({ length: 8 }, answer) });
+  try {
+    const args = ['eval', '--suite', 'suite', '--endpoint', server.url, '--model', 'm'];
+    const piped = await forge(args, { cwd: dir });
+    assert.not.match(piped.stderr, /tokens so far/);
+    const shown = await forgeOnTty(args, { cwd: dir, prompt: 'no question', answers: [] });
+    assert.match(shown.output, /\[1\/2\] first #1 with forge… \(0 tokens so far\)/);
+    assert.match(shown.output, /\[2\/2\] second #1 with forge… \([1-9]\d* tokens so far\)/);
+  } finally {
+    await server.close();
+  }
 });
 
 test('forge agent on a terminal: a spinner while the model is silent, its text once as it streams, reasoning dimmed on stderr, never in the answer', async () => {
