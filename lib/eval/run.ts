@@ -199,7 +199,6 @@ export async function runTask({
   apiKey,
   signal,
   keep = false,
-  onOutput,
 }: {
   task: EvalTask;
   run: number;
@@ -213,7 +212,6 @@ export async function runTask({
   apiKey?: string;
   signal?: AbortSignal;
   keep?: boolean;
-  onOutput?: (chunk: Buffer) => void;
 }): Promise<RunResult & { fixture: string | null }> {
   const started = Date.now();
   env = fixtureEnv(env);
@@ -222,7 +220,7 @@ export async function runTask({
   try {
     const call: AgentCall = { prompt: task.prompt, model, url: proxy.url, home, forge };
     const { argv, env: agentEnv } = await EVAL_AGENTS[agent].prepare(call);
-    const program = startProgram({ argv, cwd: dir, env: agentProcessEnv(env, home, agentEnv), onOutput });
+    const program = startProgram({ argv, cwd: dir, env: agentProcessEnv(env, home, agentEnv) });
     let timedOut = false;
     const stopAt = setTimeout(() => {
       timedOut = true;
