@@ -14,6 +14,7 @@ import { type EvalRecord, loadEvals, saveEval, summarize, type TaskSummary } fro
 import { type RunResult, runTask } from '../lib/eval/run';
 import { type EvalTask, loadSuite, pickTasks } from '../lib/eval/tasks';
 import { onPath } from '../lib/plans/modules';
+import { shellJoin } from '../lib/quote';
 import { recordableEndpoint } from '../lib/redact';
 
 const ARGS = {
@@ -105,6 +106,17 @@ function runLine(r: RunResult): string {
 /** The command that runs forge itself for --agent forge: this very program. */
 function forgeArgv(ctx: RunContext): string[] {
   return ctx.program.endsWith('.js') ? [process.execPath, ctx.program] : [ctx.program];
+}
+
+/** Refuses a --report path whose directory is missing or not writable (INVALID_PATH), before anything runs. */
+async function writableReport(file: string, ctx: RunContext): Promise<void> {
+  const { access, constants } = await import('node:fs/promises');
+  const dir = dirname(resolve(ctx.cwd, file));
+  await access(dir, constants.W_OK).catch((err: NodeJS.ErrnoException) => {
+    throw new InvalidInputError('INVALID_PATH', `cannot write the report to '${file}': ${err.code ?? err.message}`, {
+      fix: err.code === 'ENOENT' ? shellJoin(['mkdir', '-p', dir]) : shellJoin(['ls', '-ld', dir]),
+    });
+  });
 }
 
 /** Writes the HTML report where --report says (relative to the working directory); its path as given. */
@@ -276,6 +288,8 @@ export default defineCommand({
     const all = await loadSuite({ suiteDir });
     if (args.list) return listSuite(all, suiteDir, ctx);
     const tasks = pickTasks({ tasks: all, names: args.task ?? [] });
+    // A report that could not be written is refused before the runs, not after them.
+    if (args.report) await writableReport(args.report, ctx);
     const store = await ctx.store();
     // The proxy reaches the endpoint as forge agent would: through the proxies the environment names.
     await (await import('../lib/agent/proxy')).useProxiesOf(ctx.env);

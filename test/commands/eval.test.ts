@@ -151,6 +151,17 @@ test('bad suites and arguments are refused before anything runs, with what to fi
     env: { PATH: '/usr/bin:/bin' },
   });
   assert.equal([r4.code, r4.stderr.split('\n').slice(0, 2)], [1, ['Error: opencode is not installed', 'Fix: npm install -g opencode-ai']]);
+  const r6 = await forge(
+    ['eval', 'rename-columns', '--report', 'no/such/dir/r.html', '--endpoint', 'http://127.0.0.1:9/v1', '--model', 'm'],
+    {
+      cwd: dir,
+    },
+  );
+  assert.equal(
+    [r6.code, r6.stderr.split('\n').slice(0, 2)],
+    [2, ["Error: cannot write the report to 'no/such/dir/r.html': ENOENT", `Fix: mkdir -p ${join(dir, 'no/such/dir')}`]],
+    'refused before any run',
+  );
   const r5 = await forge(['eval', '--compare'], { cwd: dir });
   assert.equal([r5.code, r5.stderr.split('\n')[0]], [1, 'Error: no forge eval recorded on the state ref yet']);
   assert.is(git(dir, 'for-each-ref', 'refs/forge'), '', 'nothing recorded');
