@@ -40,6 +40,15 @@ const ARGS = {
     placeholder: 'N',
     description: 'Runs of each task by each agent: a success rate.',
   },
+  parallel: {
+    type: 'integer',
+    tool: '',
+    min: 1,
+    max: 16,
+    default: 1,
+    placeholder: 'N',
+    description: 'Runs at once, each in its own fixture with its own proxy (a local model may serve one request at a time).',
+  },
   endpoint: {
     type: 'string',
     tool: '',
@@ -167,11 +176,16 @@ async function installedAgents(asked: EvalAgentName[], ctx: RunContext): Promise
   return agents;
 }
 
-/** Every task by every agent, `runs` times, each run printed as it ends and added to `record`; a cancelled run ends them all. */
+/**
+ * Every task by every agent, `runs` times, up to `parallel` at once (each run has its fixture, its
+ * proxy and its agent's home to itself); each run is printed as it ends and kept in `record` in the
+ * order it was asked for. A cancelled run starts no other.
+ */
 async function runAll({
   tasks,
   agents,
   runs,
+  parallel,
   keep,
   config,
   record,
@@ -180,35 +194,42 @@ async function runAll({
   tasks: EvalTask[];
   agents: EvalAgentName[];
   runs: number;
+  parallel: number;
   keep: boolean;
   config: ModelConfig;
   record: EvalRecord;
   ctx: RunContext;
 }): Promise<void> {
   const count = await tokenizer();
-  const total = tasks.length * agents.length * runs;
-  for (const task of tasks)
-    for (const agent of agents)
-      for (let run = 1; run <= runs && !ctx.signal.aborted; run++) {
-        const spent = record.runs.reduce((n, r) => n + r.promptTokens + r.completionTokens, 0);
-        await ctx.progress(`[${record.runs.length + 1}/${total}] ${task.name} #${run} with ${agent}… (${spent} tokens so far)`);
-        const { fixture, ...result } = await runTask({
-          task,
-          run,
-          agent,
-          model: config.model.value,
-          upstream: config.endpoint.value,
-          apiKey: config.apiKey,
-          env: ctx.env,
-          forge: forgeArgv(ctx),
-          count,
-          signal: ctx.signal,
-          keep,
-        });
-        if (result.failure === 'cancelled') return;
-        record.runs.push(result);
-        await ctx.emit({ ...result, ...(fixture ? { fixture } : {}) }, `${runLine(result)}${fixture ? `\n  kept: ${fixture}` : ''}`);
-      }
+  const queue = tasks.flatMap((task) => agents.flatMap((agent) => Array.from({ length: runs }, (_, i) => ({ task, agent, run: i + 1 }))));
+  const done: Array<{ at: number; result: RunResult }> = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < queue.length && !ctx.signal.aborted) {
+      const at = next++;
+      const { task, agent, run } = queue[at]!;
+      const spent = done.reduce((n, d) => n + d.result.promptTokens + d.result.completionTokens, 0);
+      await ctx.progress(`[${at + 1}/${queue.length}] ${task.name} #${run} with ${agent}… (${spent} tokens so far)`);
+      const { fixture, ...result } = await runTask({
+        task,
+        run,
+        agent,
+        model: config.model.value,
+        upstream: config.endpoint.value,
+        apiKey: config.apiKey,
+        env: ctx.env,
+        forge: forgeArgv(ctx),
+        count,
+        signal: ctx.signal,
+        keep,
+      });
+      if (result.failure === 'cancelled') return;
+      done.push({ at, result });
+      await ctx.emit({ ...result, ...(fixture ? { fixture } : {}) }, `${runLine(result)}${fixture ? `\n  kept: ${fixture}` : ''}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, worker));
+  record.runs.push(...done.sort((a, b) => a.at - b.at).map((d) => d.result));
 }
 
 async function compare(args: Args, ctx: RunContext) {
@@ -310,7 +331,7 @@ export default defineCommand({
       targets: Object.fromEntries(tasks.map((t) => [t.name, t.targets])),
       runs: [],
     };
-    await runAll({ tasks, agents, runs: args.runs, keep: args.keep, config, record, ctx });
+    await runAll({ tasks, agents, runs: args.runs, parallel: args.parallel, keep: args.keep, config, record, ctx });
     if (record.runs.length) await saveEval({ store, record });
     const report = args.report && record.runs.length ? await writeReport(args.report, [record], ctx) : null;
     // Stopped (Ctrl-C, a signal, a cancelled call): what finished is kept, and the exit says it was cut short.

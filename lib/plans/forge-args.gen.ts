@@ -22,7 +22,7 @@ export const FORGE_ARGS: Readonly<Record<string, ForgeArgs>> = {
   completion: { valued: ['--shell'], positionals: ['shell'] },
   diff: { valued: ['--checkpoint'], positionals: ['checkpoint'] },
   edit: { valued: ['--path', '--old', '--new', '--anchor', '--lines', '--after', '--before', '--edits'], positionals: ['path'] },
-  eval: { valued: ['--task', '--agent', '--runs', '--endpoint', '--model', '--profile', '--suite', '--report'], positionals: ['task'], rest: 'task' },
+  eval: { valued: ['--task', '--agent', '--runs', '--parallel', '--endpoint', '--model', '--profile', '--suite', '--report'], positionals: ['task'], rest: 'task' },
   'hooks install': { valued: ['--hook'], positionals: ['hook'] },
   'hooks list': { valued: ['--profile'], positionals: [] },
   init: { valued: [], positionals: [] },

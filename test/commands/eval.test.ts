@@ -128,6 +128,31 @@ test('an environment that leads elsewhere (GIT_DIR and GIT_WORK_TREE from a hook
   }
 });
 
+test('--parallel 2: two runs at once, each in its own fixture with its own proxy; recorded in the order asked', async () => {
+  const write = reply({ toolCalls: [bash('echo done > done.txt')], holdUntilChats: 2 });
+  // Neither first reply is sent until both runs have asked: only runs side by side get past it.
+  const server = await startOpenAIServer({ script: [write, write, reply({ text: 'Wrote it.' }), reply({ text: 'Wrote it.' })] });
+  const root = suite({
+    first: { task: { prompt: 'Write done in done.txt.', verify: 'grep -qx done done.txt' } },
+    second: { task: { prompt: 'Write done in done.txt.', verify: 'grep -qx done done.txt' } },
+  });
+  try {
+    const dir = tempRepo();
+    const r = await forge(['eval', '--suite', root, '--parallel', '2', '--endpoint', server.url, '--model', 'm', '--json'], { cwd: dir });
+    assert.is(r.code, 0, r.stderr + r.stdout);
+    const recorded = await forge(['eval', '--compare', '--json'], { cwd: dir });
+    assert.equal(
+      recorded.records.filter((x) => x.type === 'task').map((x) => [x.task, x.passed, x.requests]),
+      [
+        ['first', 1, 2],
+        ['second', 1, 2],
+      ],
+    );
+  } finally {
+    await server.close();
+  }
+});
+
 test('bad suites and arguments are refused before anything runs, with what to fix', async () => {
   const dir = tempRepo();
   const bad = suite({ broken: { task: '{"prompt": "x", "verify": []}' } });
