@@ -93,6 +93,12 @@ export async function startRecordingProxy({
     const dialect = dialectOf(path);
     if (!dialect) proxy.otherRequests++;
     const target = new URL(path, base.origin);
+    // The upstream only: a request for another host (an absolute or //host target) is not passed on.
+    if (!path.startsWith('/') || target.origin !== base.origin) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `forge eval's proxy passes requests to ${base.origin} only` } }));
+      return;
+    }
     // The base's query (Azure's ?api-version=) goes with every call, as the agent would have sent it.
     for (const [k, v] of base.searchParams) if (!target.searchParams.has(k)) target.searchParams.set(k, v);
     const { request } = await import('undici');

@@ -1,4 +1,5 @@
 // forge eval's recording proxy between a client and the scripted servers of the four model APIs the real agents speak: replies pass through whole, each call metered as the server counted it.
+import { connect } from 'node:net';
 import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { dialectOf, meterReply } from '../../../lib/eval/meter';
@@ -114,6 +115,34 @@ test('a request that is no model call (a model listing) is passed through and co
     await proxy.close();
   }
 });
+
+test('the proxy reaches its upstream only: a request for another host through it is refused, not passed on', async () => {
+  const server = await startChatServer([]);
+  const other = await startChatServer([]);
+  const proxy = await startRecordingProxy({ upstream: server.url });
+  try {
+    const { port } = new URL(proxy.url);
+    const otherHost = new URL(other.url).host;
+    for (const target of [`http://${otherHost}/v1/models`, `//${otherHost}/v1/models`]) {
+      const res = await rawRequest(Number(port), target);
+      assert.match(res, /^HTTP\/1\.1 400 /, target);
+    }
+    assert.equal([other.requests.length, server.requests.length], [0, 0]);
+  } finally {
+    await proxy.close();
+  }
+});
+
+/** A request line as a client may write it (an absolute-form target), answered as text. */
+function rawRequest(port: number, target: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`));
+    let text = '';
+    socket.on('data', (b) => (text += b.toString()));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
 
 test('an upstream that cannot be reached is a 502 with the reason, never a hang', async () => {
   const proxy = await startRecordingProxy({ upstream: 'http://127.0.0.1:9/v1' });
