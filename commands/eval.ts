@@ -120,28 +120,27 @@ function forgeArgv(ctx: RunContext): string[] {
 /** Refuses a --report path whose directory is missing or not writable (INVALID_PATH), before anything runs. */
 async function writableReport(file: string, ctx: RunContext): Promise<void> {
   const { access, constants } = await import('node:fs/promises');
+  await access(dirname(resolve(ctx.cwd, file)), constants.W_OK).catch((err: NodeJS.ErrnoException) => {
+    throw reportRefused(file, err, ctx);
+  });
+}
+
+/** INVALID_PATH for a report that cannot be written, and what mends it: the directory made, or looked at. */
+function reportRefused(file: string, err: NodeJS.ErrnoException, ctx: RunContext): InvalidInputError {
   const dir = dirname(resolve(ctx.cwd, file));
-  await access(dir, constants.W_OK).catch((err: NodeJS.ErrnoException) => {
-    throw new InvalidInputError('INVALID_PATH', `cannot write the report to '${file}': ${err.code ?? err.message}`, {
-      fix: err.code === 'ENOENT' ? shellJoin(['mkdir', '-p', dir]) : shellJoin(['ls', '-ld', dir]),
-    });
+  return new InvalidInputError('INVALID_PATH', `cannot write the report to '${file}': ${err.code ?? err.message}`, {
+    fix: err.code === 'ENOENT' ? shellJoin(['mkdir', '-p', dir]) : shellJoin(['ls', '-ld', dir]),
   });
 }
 
 /** Writes the HTML report where --report says (relative to the working directory); its path as given. */
 async function writeReport(file: string, records: EvalRecord[], ctx: RunContext): Promise<string> {
   const { writeFile } = await import('node:fs/promises');
-  try {
-    await writeFile(resolve(ctx.cwd, file), evalReport({ records, generatedAt: ctx.now().toISOString() }));
-  } catch (err) {
-    throw new InvalidInputError(
-      'INVALID_PATH',
-      `cannot write the report to '${file}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      {
-        fix: ctx.cmd('eval', '--compare', '--report', 'eval-report.html'),
-      },
-    );
-  }
+  await writeFile(resolve(ctx.cwd, file), evalReport({ records, generatedAt: ctx.now().toISOString() })).catch(
+    (err: NodeJS.ErrnoException) => {
+      throw reportRefused(file, err, ctx);
+    },
+  );
   return file;
 }
 

@@ -1,5 +1,7 @@
 // What one model call cost, read off the wire whatever agent made it: the API it speaks, the tokens the server counted, and the tool calls it answered with.
 
+import { isRecord } from '../agent/chat-http';
+
 /** The model APIs the recording proxy reads; any other path (a model listing, Ollama's /api/show) is passed through uncounted. */
 export type Dialect = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini';
 
@@ -30,7 +32,6 @@ export interface Metered {
 
 type Json = Record<string, unknown>;
 
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v ?? {}));
 

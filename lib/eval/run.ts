@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { RefusedError } from '../errors';
 import { runShell, startProgram } from '../process/program';
 import { shellQuote } from '../quote';
+import { uncachedTokens } from '../agent/context';
+import { GIT_LOCATION_ENV } from '../git/repo';
 import { toolInfo } from '../plans/tools';
 import { type AgentCall, EVAL_AGENTS, type EvalAgentName } from './agents';
 import { startRecordingProxy, type RecordedCall } from './proxy';
@@ -67,15 +69,6 @@ function reReads(calls: RecordedCall[], agent: EvalAgentName): number {
   return again;
 }
 
-/** Tokens of `current` after the longest common prefix it shares with `previous`, counted on the text that differs. */
-function uncached(previous: string | null, current: string, count: CountTokens): number {
-  if (previous === null) return count(current);
-  let i = 0;
-  const n = Math.min(previous.length, current.length);
-  while (i < n && previous.charCodeAt(i) === current.charCodeAt(i)) i++;
-  return count(current.slice(i));
-}
-
 /** The figures of a run's model calls, as the proxy recorded them. */
 export function meterCalls(
   calls: RecordedCall[],
@@ -101,7 +94,7 @@ export function meterCalls(
     figures.promptTokens += prompt;
     figures.completionTokens += call.completionTokens ?? count(call.text + call.toolCalls.map((t) => t.name + t.args).join(''));
     figures.largestRequest = Math.max(figures.largestRequest, prompt);
-    figures.uncachedTokens += uncached(previous, call.body, count);
+    figures.uncachedTokens += uncachedTokens(previous, call.body, count);
     previous = call.body;
     figures.toolCalls += call.toolCalls.length;
     for (const t of call.toolCalls) {
@@ -117,17 +110,7 @@ export function meterCalls(
  * Variables that would point the fixture's git, or forge inside it, somewhere else: forge eval run
  * from a git hook (GIT_DIR set) or with FORGE_CWD exported must not touch the user's repository.
  */
-const ELSEWHERE = [
-  'FORGE_CWD',
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
-  'GIT_COMMON_DIR',
-  'GIT_NAMESPACE',
-  'GIT_PREFIX',
-];
+const ELSEWHERE = ['FORGE_CWD', 'GIT_INDEX_FILE', 'GIT_PREFIX', ...GIT_LOCATION_ENV];
 
 /**
  * The agents' own settings a user may have exported (a base URL, a key, Vertex AI for Gemini CLI, a

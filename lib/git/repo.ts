@@ -129,7 +129,7 @@ function remember<T extends object>(cache: Map<string, T>, cwd: string, value: T
  * Environment that changes where git looks for a repository, its config, refs or objects, or what
  * an object read returns: with any of it set, git answers.
  */
-const GIT_LOCATION_ENV = [
+export const GIT_LOCATION_ENV = [
   'GIT_DIR',
   'GIT_WORK_TREE',
   'GIT_COMMON_DIR',
