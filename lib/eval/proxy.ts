@@ -59,6 +59,30 @@ function withKey(headers: Record<string, string | string[]>, apiKey: string | un
   return out;
 }
 
+/** A reply's text as the client reads it: passed on compressed, read here through the encoding the server named. */
+function decoded(body: Buffer, encoding: string | string[] | undefined): string {
+  const zlib = process.getBuiltinModule('node:zlib') as typeof import('node:zlib');
+  const steps = String(encoding ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e && e !== 'identity')
+    .reverse();
+  const decoders: Record<string, (b: Buffer) => Buffer> = {
+    gzip: zlib.gunzipSync,
+    'x-gzip': zlib.gunzipSync,
+    br: zlib.brotliDecompressSync,
+    deflate: zlib.inflateSync,
+  };
+  let out = body;
+  try {
+    for (const e of steps) out = decoders[e]?.(out) ?? out;
+  } catch {
+    // A body its encoding does not describe: metered as it came (its usage then estimated).
+    return body.toString('utf8');
+  }
+  return out.toString('utf8');
+}
+
 async function readAll(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -129,7 +153,7 @@ export async function startRecordingProxy({
         body: body.toString('utf8'),
         status: upstreamReply.statusCode,
         ms: Date.now() - started,
-        ...meterReply(dialect, Buffer.concat(kept).toString('utf8')),
+        ...meterReply(dialect, decoded(Buffer.concat(kept), upstreamReply.headers['content-encoding'])),
       });
   };
 

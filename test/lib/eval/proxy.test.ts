@@ -1,5 +1,8 @@
 // forge eval's recording proxy between a client and the scripted servers of the four model APIs the real agents speak: replies pass through whole, each call metered as the server counted it.
-import { connect } from 'node:net';
+import { createServer } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { ownServer } from '../../helpers/owner';
 import { test } from '../../helpers/harness';
 import * as assert from 'uvu/assert';
 import { dialectOf, meterReply } from '../../../lib/eval/meter';
@@ -143,6 +146,40 @@ function rawRequest(port: number, target: string): Promise<string> {
     socket.on('error', reject);
   });
 }
+
+test('a reply the server compressed (gzip, br) passes through as sent and is metered as the client reads it', async () => {
+  const reply = JSON.stringify({
+    choices: [
+      { message: { role: 'assistant', content: null, tool_calls: [{ index: 0, function: { name: 'read', arguments: '{"path":"a"}' } }] } },
+    ],
+    usage: { prompt_tokens: 321, completion_tokens: 12 },
+  });
+  for (const [encoding, compress] of [
+    ['gzip', gzipSync],
+    ['br', brotliCompressSync],
+  ] as const) {
+    const server = ownServer(
+      createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
+        res.end(compress(Buffer.from(reply)));
+      }),
+    );
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const proxy = await startRecordingProxy({ upstream: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` });
+    try {
+      const res = await fetch(`${proxy.url}/chat/completions`, { method: 'POST', body: '{}' });
+      assert.is(await res.text(), reply, `${encoding}: the client decodes what the server sent`);
+      assert.equal(
+        [proxy.calls[0]!.promptTokens, proxy.calls[0]!.completionTokens, proxy.calls[0]!.toolCalls.map((t) => t.name)],
+        [321, 12, ['read']],
+        encoding,
+      );
+    } finally {
+      await proxy.close();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  }
+});
 
 test('an upstream that cannot be reached is a 502 with the reason, never a hang', async () => {
   const proxy = await startRecordingProxy({ upstream: 'http://127.0.0.1:9/v1' });
